@@ -1,0 +1,155 @@
+package dev.h2beam.adapters.files;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.PrettyPrinter;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The one JSON configuration of h2beam. Output matches Python's {@code json.dumps(indent=N)}: two-space (or N-space)
+ * indentation, {@code ": "} between key and value, empty containers as {@code []} and {@code {}}, non-ASCII escaped,
+ * keys in insertion order (or sorted, for markers and cache keys).
+ */
+public final class Json {
+  private Json() {}
+
+  /** Reads any JSON; writes in insertion order. */
+  public static final ObjectMapper MAPPER = JsonMapper.builder()
+      .enable(JsonWriteFeature.ESCAPE_NON_ASCII)
+      .build();
+
+  /** Writes with map keys sorted; for markers and anything hashed. */
+  public static final ObjectMapper SORTED = JsonMapper.builder()
+      .enable(JsonWriteFeature.ESCAPE_NON_ASCII)
+      .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+      .enable(com.fasterxml.jackson.databind.MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
+      .build();
+
+  /** Python-style pretty JSON with the given indent, no trailing newline. */
+  public static String pretty(Object value, int indent) {
+    return write(MAPPER, value, indent);
+  }
+
+  /** Python-style pretty JSON with indent 2, no trailing newline. */
+  public static String pretty(Object value) {
+    return write(MAPPER, value, 2);
+  }
+
+  /** Python-style pretty JSON with sorted keys. */
+  public static String prettySorted(Object value, int indent) {
+    return write(SORTED, value, indent);
+  }
+
+  /** Compact JSON with sorted keys (canonical form for comparisons and hashing). */
+  public static String canonical(Object value) {
+    try {
+      JsonNode tree = MAPPER.valueToTree(value);
+      return SORTED.writeValueAsString(SORTED.treeToValue(tree, Object.class));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static String write(ObjectMapper mapper, Object value, int indent) {
+    try {
+      return mapper.writer(new PythonPrinter(indent)).writeValueAsString(value);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  public static JsonNode readTree(Path file) throws IOException {
+    return MAPPER.readTree(Files.readString(file, StandardCharsets.UTF_8));
+  }
+
+  public static JsonNode readTree(String text) throws IOException {
+    return MAPPER.readTree(text);
+  }
+
+  /** Reads a JSON object into an insertion-ordered map. */
+  public static Map<String, Object> readMap(Path file) throws IOException {
+    Map<String, Object> m = MAPPER.readValue(Files.readString(file, StandardCharsets.UTF_8),
+        new TypeReference<LinkedHashMap<String, Object>>() {});
+    if (m == null) throw new IOException(file + " holds JSON null, not an object");
+    return m;
+  }
+
+  public static <T> T convert(Object value, Class<T> type) {
+    return MAPPER.convertValue(value, type);
+  }
+
+  /** Jackson pretty printer reproducing Python's json.dumps(indent=N) layout. */
+  static final class PythonPrinter implements PrettyPrinter, java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+    private final int indent;
+    private int depth;
+
+    PythonPrinter(int indent) {
+      this.indent = indent;
+    }
+
+    private void newline(JsonGenerator g) throws IOException {
+      g.writeRaw('\n');
+      for (int i = 0; i < depth * indent; i++) g.writeRaw(' ');
+    }
+
+    @Override public void writeRootValueSeparator(JsonGenerator g) throws IOException {
+      g.writeRaw('\n');
+    }
+
+    @Override public void writeStartObject(JsonGenerator g) throws IOException {
+      g.writeRaw('{');
+      depth++;
+    }
+
+    @Override public void beforeObjectEntries(JsonGenerator g) throws IOException {
+      newline(g);
+    }
+
+    @Override public void writeObjectFieldValueSeparator(JsonGenerator g) throws IOException {
+      g.writeRaw(": ");
+    }
+
+    @Override public void writeObjectEntrySeparator(JsonGenerator g) throws IOException {
+      g.writeRaw(',');
+      newline(g);
+    }
+
+    @Override public void writeEndObject(JsonGenerator g, int nrOfEntries) throws IOException {
+      depth--;
+      if (nrOfEntries > 0) newline(g);
+      g.writeRaw('}');
+    }
+
+    @Override public void writeStartArray(JsonGenerator g) throws IOException {
+      g.writeRaw('[');
+      depth++;
+    }
+
+    @Override public void beforeArrayValues(JsonGenerator g) throws IOException {
+      newline(g);
+    }
+
+    @Override public void writeArrayValueSeparator(JsonGenerator g) throws IOException {
+      g.writeRaw(',');
+      newline(g);
+    }
+
+    @Override public void writeEndArray(JsonGenerator g, int nrOfValues) throws IOException {
+      depth--;
+      if (nrOfValues > 0) newline(g);
+      g.writeRaw(']');
+    }
+  }
+}

@@ -1,0 +1,72 @@
+package dev.h2beam.adapters.files;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Python's path order (spec §19.3): paths compare as lists of components, each component by Unicode code point.
+ * Fingerprints and reply-cache keys depend on this order.
+ */
+public final class PathOrder {
+  private PathOrder() {}
+
+  /** Compares two '/'-separated relative paths component by component, by code point. */
+  public static final Comparator<String> RELATIVE = PathOrder::compare;
+
+  public static int compare(String a, String b) {
+    String[] pa = a.split("/", -1);
+    String[] pb = b.split("/", -1);
+    int n = Math.min(pa.length, pb.length);
+    for (int i = 0; i < n; i++) {
+      int c = compareCodePoints(pa[i], pb[i]);
+      if (c != 0) return c;
+    }
+    return Integer.compare(pa.length, pb.length);
+  }
+
+  static int compareCodePoints(String a, String b) {
+    int i = 0;
+    int j = 0;
+    while (i < a.length() && j < b.length()) {
+      int ca = a.codePointAt(i);
+      int cb = b.codePointAt(j);
+      if (ca != cb) return Integer.compare(ca, cb);
+      i += Character.charCount(ca);
+      j += Character.charCount(cb);
+    }
+    return Integer.compare(a.length() - i, b.length() - j);
+  }
+
+  /**
+   * Every regular file below {@code root} as a '/'-separated relative path, in Python path order; files under a
+   * {@code __pycache__} component are skipped. A missing root gives an empty list.
+   */
+  public static List<String> files(Path root) {
+    if (!Files.isDirectory(root)) return List.of();
+    List<String> out = new ArrayList<>();
+    try (Stream<Path> walk = Files.walk(root)) {
+      walk.filter(Files::isRegularFile).forEach(p -> {
+        String rel = relative(root, p);
+        for (String part : rel.split("/")) {
+          if (part.equals("__pycache__")) return;
+        }
+        out.add(rel);
+      });
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + root, e);
+    }
+    out.sort(RELATIVE);
+    return out;
+  }
+
+  /** The '/'-separated path of {@code p} relative to {@code root}. */
+  public static String relative(Path root, Path p) {
+    return root.relativize(p).toString().replace('\\', '/');
+  }
+}

@@ -1,0 +1,93 @@
+package dev.h2beam.adapters.files;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Harness fingerprints and rollout completion markers ({@code .adapt_complete}, spec §2.18, §4.9). A rollout is
+ * reused only when its marker names the same harness fingerprint.
+ */
+public final class Runmark {
+  private Runmark() {}
+
+  public static final String MARKER = ".adapt_complete";
+
+  /**
+   * SHA-1 over every file in Python path order (relpath, NUL, bytes, NUL), skipping the marker, {@code __pycache__},
+   * {@code *.pyc} and {@code .DS_Store}; the first 16 hex chars. {@code null} gives {@code base}, a non-directory
+   * {@code absent}.
+   */
+  public static String fingerprint(Path dir) {
+    if (dir == null) return "base";
+    if (!Files.isDirectory(dir)) return "absent";
+    MessageDigest sha1 = Hashes.digest("SHA-1");
+    for (String rel : PathOrder.files(dir)) {
+      String name = rel.substring(rel.lastIndexOf('/') + 1);
+      if (name.equals(MARKER) || name.endsWith(".pyc") || name.equals(".DS_Store")) continue;
+      sha1.update(rel.getBytes(StandardCharsets.UTF_8));
+      sha1.update((byte) 0);
+      try {
+        sha1.update(Files.readAllBytes(dir.resolve(rel)));
+      } catch (IOException e) {
+        sha1.update("<unreadable>".getBytes(StandardCharsets.UTF_8));
+      }
+      sha1.update((byte) 0);
+    }
+    return Hashes.hex(sha1.digest()).substring(0, 16);
+  }
+
+  /**
+   * Writes the completion marker atomically: {@code at}, {@code harness}, {@code run_id}, {@code version: 1} and the
+   * extras, with sorted keys. {@code at} is supplied by the caller so that logic stays free of clocks.
+   */
+  public static void markComplete(Path runDir, String runId, String harnessFingerprint, double at,
+      Map<String, Object> extra) throws IOException {
+    Map<String, Object> m = new LinkedHashMap<>(extra);
+    m.put("at", at);
+    m.put("harness", harnessFingerprint);
+    m.put("run_id", runId);
+    m.put("version", 1);
+    AtomicFiles.writeString(runDir.resolve(MARKER), Json.prettySorted(m, 2));
+  }
+
+  /** The marker as JSON, or null when it is missing or unreadable. */
+  public static JsonNode readMark(Path runDir) {
+    Path f = runDir.resolve(MARKER);
+    if (!Files.isRegularFile(f)) return null;
+    try {
+      JsonNode n = Json.readTree(f);
+      return n != null && n.isObject() ? n : null;
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  /** Why a finished rollout in {@code runDir} may or may not be reused for a harness with this fingerprint. */
+  public static String whyNot(Path runDir, String harnessFingerprint) {
+    JsonNode m = readMark(runDir);
+    if (m == null) return "no completion marker";
+    if (m.path("version").asInt(-1) != 1) return "marker version mismatch";
+    String got = m.path("harness").asText("");
+    if (!Objects.equals(got, harnessFingerprint)) {
+      return String.format(Locale.ROOT, "harness fingerprint %s != %s", got, harnessFingerprint);
+    }
+    return "reusable";
+  }
+
+  public static boolean isComplete(Path runDir, String harnessFingerprint) {
+    return whyNot(runDir, harnessFingerprint).equals("reusable");
+  }
+
+  /** SHA-1 (first 16 hex) of one file's bytes; the digest recorded for each deliverable in a marker. */
+  public static String fileDigest(Path file) throws IOException {
+    return Hashes.sha1Hex(Files.readAllBytes(file)).substring(0, 16);
+  }
+}

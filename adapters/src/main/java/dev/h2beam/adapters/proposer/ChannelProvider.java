@@ -1,0 +1,27 @@
+package dev.h2beam.adapters.proposer;
+
+import dev.h2beam.adapters.model.ChannelSpec;
+import java.util.ArrayList;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
+
+/** Makes a {@link ProposerChannel} for a channel kind; registered through {@code META-INF/services}. */
+public interface ChannelProvider {
+
+  /** The channel kind, e.g. {@code opencode}, {@code claude_cli}, {@code scripted-ledger}. */
+  String kind();
+
+  ProposerChannel open(ChannelSpec spec) throws Exception;
+
+  /** The provider for {@code kind}; an error naming the known kinds when there is none. */
+  static ChannelProvider forKind(String kind) {
+    TreeMap<String, ChannelProvider> all = new TreeMap<>();
+    for (ChannelProvider p : ServiceLoader.load(ChannelProvider.class)) all.put(p.kind(), p);
+    ChannelProvider p = all.get(kind);
+    if (p == null) {
+      throw new IllegalArgumentException("no proposer channel of kind '" + kind + "'; known kinds: "
+          + new ArrayList<>(all.keySet()));
+    }
+    return p;
+  }
+}
