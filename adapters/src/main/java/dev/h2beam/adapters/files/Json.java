@@ -85,6 +85,13 @@ public final class Json {
     return m;
   }
 
+  /** Reads a JSON object text into an insertion-ordered map. */
+  public static Map<String, Object> readMap(String text) throws IOException {
+    Map<String, Object> m = MAPPER.readValue(text, new TypeReference<LinkedHashMap<String, Object>>() {});
+    if (m == null) throw new IOException("JSON null where an object was expected");
+    return m;
+  }
+
   public static <T> T convert(Object value, Class<T> type) {
     return MAPPER.convertValue(value, type);
   }

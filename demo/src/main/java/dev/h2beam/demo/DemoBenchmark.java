@@ -1,0 +1,235 @@
+package dev.h2beam.demo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.h2beam.adapters.bench.Benchmark;
+import dev.h2beam.adapters.files.AtomicFiles;
+import dev.h2beam.adapters.files.Runmark;
+import dev.h2beam.adapters.model.BenchPrompts;
+import dev.h2beam.adapters.model.BenchSpec;
+import dev.h2beam.adapters.model.ChannelSpec;
+import dev.h2beam.adapters.model.HarnessRejected;
+import dev.h2beam.adapters.model.Rollout;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+
+/**
+ * The offline demo benchmark (spec §16): two accounting ledgers whose harness script, a POSIX shell and awk program,
+ * is run for real. The base script drops credits (it sums only positive amounts), so base rollouts print the wrong
+ * total until an improver deletes {@link #POSITIVE_FILTER}.
+ *
+ * <p>Safe for several threads executing different run ids at once; requests for the same run id are serialised.
+ */
+public final class DemoBenchmark implements Benchmark {
+
+  /** The positive-only filter in the base {@code scripts/summarize.sh}; deleting it makes the totals correct. */
+  public static final String POSITIVE_FILTER = "if (amount > 0) ";
+
+  static final String DOMAIN = "accounting";
+  static final String ANSWER = "answer.txt";
+  static final String TRAJECTORY = "trajectory.md";
+  static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+
+  private static final String TRAJECTORY_HEAD =
+      "[ACTION] Run scripts/summarize.sh on ledger.csv\n[OBSERVATION]\n";
+
+  private static final BenchSpec SPEC = new BenchSpec(
+      "demo",
+      "workspace_config",
+      BenchPrompts.of("reconcile signed amounts in a transaction ledger"),
+      Map.of("proposer", ChannelSpec.of("scripted-ledger", "local/deterministic"),
+          "selector", ChannelSpec.of("scripted-ledger", "local/deterministic")),
+      null,
+      List.of("reference_answer.txt"),
+      false,
+      Set.of(),
+      null,
+      false,
+      50_000);
+
+  private final Path root;
+  private final Duration timeout;
+  private final Clock clock;
+  private final AtomicLong executions = new AtomicLong();
+  // static: every instance in this JVM (one per DoFn, say) must serialise requests for the same run folder
+  private static final ConcurrentHashMap<Path, Object> RUN_LOCKS = new ConcurrentHashMap<>();
+
+  /** The demo rooted at {@code root}; call {@link #setUp} first so the base harness and sources exist. */
+  public DemoBenchmark(Path root) {
+    this(root, DEFAULT_TIMEOUT, Clock.systemUTC());
+  }
+
+  DemoBenchmark(Path root, Duration timeout, Clock clock) {
+    this.root = root.toAbsolutePath().normalize();
+    this.timeout = Objects.requireNonNull(timeout, "timeout");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    if (timeout.isNegative() || timeout.isZero()) {
+      throw new IllegalArgumentException("the script timeout must be positive, got " + timeout);
+    }
+  }
+
+  /**
+   * Writes the base harness ({@code <root>/base}) and the ledgers ({@code <root>/sources/<task>/ledger.csv}) where
+   * they are absent. An existing file is never overwritten, even when it differs from the demo's version: it may be
+   * a deliberate edit, and the demo must not destroy it. Delete the file to get the demo's version back.
+   *
+   * @return the existing files that differ from what the demo would have written, so a caller can warn about them
+   */
+  public static List<Path> setUp(Path root) throws IOException {
+    return DemoSetup.writeMissing(root.toAbsolutePath().normalize());
+  }
+
+  @Override public BenchSpec spec() {
+    return SPEC;
+  }
+
+  @Override public String substrate() {
+    return "oc";
+  }
+
+  @Override public List<String> tasks() {
+    return List.copyOf(DemoSetup.LEDGERS.keySet());
+  }
+
+  @Override public String domainOf(String task) {
+    requireTask(task);
+    return DOMAIN;
+  }
+
+  @Override public String taskPrompt(String task) {
+    requireTask(task);
+    return "Sum every signed amount in ledger.csv, credits and debits alike, and answer with one line "
+        + "`Total: <sum>` using two decimals.";
+  }
+
+  @Override public Optional<Path> taskFiles(String task) {
+    requireTask(task);
+    return Optional.of(root.resolve("sources").resolve(task));
+  }
+
+  @Override public Optional<List<String>> referenceDomainOrder() {
+    TreeSet<String> domains = new TreeSet<>();
+    for (String t : tasks()) domains.add(domainOf(t));
+    return Optional.of(List.copyOf(domains));
+  }
+
+  @Override public Path baseHarness() {
+    return root.resolve("base");
+  }
+
+  @Override public void validateTree(Map<String, String> tree) {
+    if (!tree.containsKey(DemoSetup.SCRIPT)) {
+      throw new HarnessRejected(DemoSetup.SCRIPT + " is missing: every rollout runs `sh " + DemoSetup.SCRIPT
+          + " ledger.csv`, so keep that script (edit it in place) and have it print `Total: <sum>`");
+    }
+  }
+
+  /** How many script executions this instance has started (reused rollouts are not counted). */
+  public long executionCount() {
+    return executions.get();
+  }
+
+  @Override public Rollout execute(String task, Path harnessDir, String runId) throws Exception {
+    requireTask(task);
+    Path runDir = runDir(runId);
+    String fingerprint = Runmark.fingerprint(harnessDir);
+    synchronized (RUN_LOCKS.computeIfAbsent(runDir, d -> new Object())) {
+      if (Runmark.isComplete(runDir, fingerprint) && answerMatchesMarker(runDir)) {
+        return new Rollout(runDir, true);
+      }
+      deleteTree(runDir);
+      Files.createDirectories(runDir);
+      Path script = (harnessDir == null ? baseHarness() : harnessDir.toAbsolutePath()).resolve(DemoSetup.SCRIPT);
+      if (!Files.isRegularFile(script)) {
+        throw new IOException(script + " is missing: the harness must ship " + DemoSetup.SCRIPT
+            + (harnessDir == null ? " (run DemoBenchmark.setUp to write the base harness)" : ""));
+      }
+      Path ledger = root.resolve("sources").resolve(task).resolve("ledger.csv");
+      executions.incrementAndGet();
+      byte[] stdout = ScriptRun.run(runDir, script, List.of(ledger.toString()), timeout);
+      Path answer = runDir.resolve(ANSWER);
+      AtomicFiles.writeBytes(answer, stdout);
+      AtomicFiles.writeString(runDir.resolve(TRAJECTORY),
+          TRAJECTORY_HEAD + new String(stdout, StandardCharsets.UTF_8));
+      Runmark.markComplete(runDir, runId, fingerprint, clock.millis() / 1000.0,
+          Map.of("deliverables", Map.of(ANSWER, Runmark.fileDigest(answer))));
+      return new Rollout(runDir, false);
+    }
+  }
+
+  @Override public boolean delivered(Path runDir) {
+    return Files.isRegularFile(runDir.resolve(ANSWER));
+  }
+
+  /** The recorded trajectory, as written; {@code obsTrunc} is not applied (the base script prints one line). */
+  @Override public String trajectory(Path runDir, int obsTrunc) throws IOException {
+    return Files.readString(runDir.resolve(TRAJECTORY), StandardCharsets.UTF_8);
+  }
+
+  @Override public String deliverableText(Path runDir) throws IOException {
+    return Files.readString(runDir.resolve(ANSWER), StandardCharsets.UTF_8);
+  }
+
+  @Override public Map<String, String> deliverableFiles(Path runDir) throws IOException {
+    return Map.of(ANSWER, deliverableText(runDir));
+  }
+
+  /** The answer is still the bytes the rollout wrote: its digest equals the one recorded in the marker. */
+  @Override public boolean artifactsIntact(Path runDir) {
+    return answerMatchesMarker(runDir);
+  }
+
+  private static boolean answerMatchesMarker(Path runDir) {
+    JsonNode mark = Runmark.readMark(runDir);
+    Path answer = runDir.resolve(ANSWER);
+    if (mark == null || !Files.isRegularFile(answer)) return false;
+    String recorded = mark.path("deliverables").path(ANSWER).asText("");
+    try {
+      return !recorded.isEmpty() && recorded.equals(Runmark.fileDigest(answer));
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private Path runDir(String runId) {
+    Path executions = root.resolve("executions");
+    Path dir = executions.resolve(Objects.requireNonNull(runId, "runId")).normalize();
+    if (runId.isBlank() || !dir.startsWith(executions) || dir.equals(executions)) {
+      throw new IllegalArgumentException("run id '" + runId
+          + "' must be a relative path below <root>/executions, such as demo-oc-agg2/ledger-1/base1");
+    }
+    return dir;
+  }
+
+  private void requireTask(String task) {
+    if (!DemoSetup.LEDGERS.containsKey(task)) {
+      throw new IllegalArgumentException("unknown demo task '" + task + "'; the demo's tasks are " + tasks());
+    }
+  }
+
+  /** Deletes a folder and everything below it, without following symbolic links. */
+  private static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) return;
+    List<Path> all = new ArrayList<>();
+    try (Stream<Path> walk = Files.walk(dir)) {
+      walk.forEach(all::add);
+    }
+    all.sort(Comparator.reverseOrder());
+    for (Path p : all) Files.deleteIfExists(p);
+  }
+}

@@ -1,0 +1,29 @@
+package dev.h2beam.demo;
+
+import dev.h2beam.adapters.bench.Benchmark;
+import dev.h2beam.adapters.bench.BenchmarkProvider;
+import java.nio.file.Path;
+import java.util.Map;
+
+/** Provides the offline demo benchmark under the name {@code demo}. */
+public final class DemoBenchmarkProvider implements BenchmarkProvider {
+
+  @Override public String name() {
+    return "demo";
+  }
+
+  @Override public String description() {
+    return "offline ledger demo: two accounting tasks run by a POSIX shell script; no model, network or Python";
+  }
+
+  /** Writes the base harness and ledgers where absent (never overwriting a file), then opens the demo. */
+  @Override public Benchmark open(Path root, Map<String, String> settings) throws Exception {
+    String substrate = settings.getOrDefault("substrate", "oc");
+    if (!substrate.equals("oc")) {
+      throw new IllegalArgumentException("the demo runs on the OpenCode surface only: use substrate oc, not '"
+          + substrate + "'");
+    }
+    DemoBenchmark.setUp(root);
+    return new DemoBenchmark(root);
+  }
+}

@@ -1,0 +1,98 @@
+package dev.h2beam.demo;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The files the demo owns under its root (spec §16.1): the base harness at {@code base/} and one ledger per task at
+ * {@code sources/<task>/ledger.csv}. They are written only where absent, so a user's edits are never destroyed.
+ */
+final class DemoSetup {
+  private DemoSetup() {}
+
+  static final String SCRIPT = "scripts/summarize.sh";
+
+  /** Task id → ledger text, in task order. */
+  static final Map<String, String> LEDGERS = ordered(
+      "ledger-1", "amount\n100.25\n-20.10\n5.00\n",
+      "ledger-2", "amount\n35.50\n-10.25\n-5.00\n");
+
+  /** The base harness (relative path → text): the four OpenCode always-on files and the summarize script. */
+  static final Map<String, String> BASE_HARNESS = ordered(
+      "systemprompt.md", "Reconcile the ledger by running `sh scripts/summarize.sh ledger.csv`.\n",
+      "guardrails.md", "",
+      "LongTermMEMORY.md", "",
+      "tool_descriptions/tool_guidance.md", "",
+      SCRIPT, resource("summarize.sh"));
+
+  static {
+    if (!BASE_HARNESS.get(SCRIPT).contains(DemoBenchmark.POSITIVE_FILTER)) {
+      throw new IllegalStateException("the bundled summarize.sh lost its positive-only filter '"
+          + DemoBenchmark.POSITIVE_FILTER + "'; the scripted proposer has nothing to fix");
+    }
+  }
+
+  /**
+   * Writes every demo file that does not exist yet and returns the existing ones whose content differs from what
+   * the demo would have written (left untouched: they may be deliberate edits).
+   */
+  static List<Path> writeMissing(Path root) throws IOException {
+    Map<Path, String> files = new LinkedHashMap<>();
+    BASE_HARNESS.forEach((rel, text) -> files.put(root.resolve("base").resolve(rel), text));
+    LEDGERS.forEach((task, text) -> files.put(root.resolve("sources").resolve(task).resolve("ledger.csv"), text));
+    List<Path> differing = new ArrayList<>();
+    for (Map.Entry<Path, String> f : files.entrySet()) {
+      if (!createIfAbsent(f.getKey(), f.getValue()) && !sameText(f.getKey(), f.getValue())) {
+        differing.add(f.getKey());
+      }
+    }
+    return Collections.unmodifiableList(differing);
+  }
+
+  /** Creates {@code file} with {@code text} unless it exists; never replaces a file, even one created concurrently. */
+  private static boolean createIfAbsent(Path file, String text) throws IOException {
+    if (Files.exists(file)) return false;
+    Files.createDirectories(file.getParent());
+    Path tmp = Files.createTempFile(file.getParent(), "." + file.getFileName() + ".", ".tmp");
+    try {
+      Files.writeString(tmp, text, StandardCharsets.UTF_8);
+      Files.move(tmp, file); // no REPLACE_EXISTING: a file another process created first wins
+      return true;
+    } catch (FileAlreadyExistsException e) {
+      return false;
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+  }
+
+  private static boolean sameText(Path file, String text) throws IOException {
+    return Files.isRegularFile(file)
+        && Arrays.equals(Files.readAllBytes(file), text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static String resource(String name) {
+    try (InputStream in = DemoSetup.class.getResourceAsStream(name)) {
+      if (in == null) throw new IllegalStateException("resource " + name + " is missing from the demo jar");
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static Map<String, String> ordered(String... keysAndValues) {
+    Map<String, String> m = new LinkedHashMap<>();
+    for (int i = 0; i < keysAndValues.length; i += 2) m.put(keysAndValues[i], keysAndValues[i + 1]);
+    return Collections.unmodifiableMap(m);
+  }
+}

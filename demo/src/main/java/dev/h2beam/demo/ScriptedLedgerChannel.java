@@ -1,0 +1,108 @@
+package dev.h2beam.demo;
+
+import dev.h2beam.adapters.files.AtomicFiles;
+import dev.h2beam.adapters.model.SessionResult;
+import dev.h2beam.adapters.proposer.ProposerChannel;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * The demo's scripted deterministic proposer (spec §10.5), as a channel: it reads and edits the evidence in
+ * {@code cwd/context/} exactly as an agent would, costs nothing, and answers every session the same way.
+ *
+ * <ul>
+ *   <li>{@code select.*}: chooses the first candidate, by file name, whose text reports the exact signed total of
+ *       {@code context/source/ledger.csv}; chooses nothing when none does.
+ *   <li>{@code experience.*}: one edit row for {@code scripts/summarize.sh}, and a lesson only when the adopted
+ *       script differs from the base one ({@code NO_ENTRY} otherwise).
+ *   <li>any other label (a stage): deletes {@link DemoBenchmark#POSITIVE_FILTER} from
+ *       {@code context/harness/scripts/summarize.sh}.
+ * </ul>
+ */
+public final class ScriptedLedgerChannel implements ProposerChannel {
+
+  private static final String EDIT_ROWS = "component: " + DemoSetup.SCRIPT + "\n"
+      + "candidates: inv1\n"
+      + "change: dropped the positive-only filter\n"
+      + "observed: the total now includes credits\n";
+
+  private static final String EXPERIENCE = "<experience>\n"
+      + "cue: a ledger mixes credits and debits and the harness script totals it\n"
+      + "lesson: sum both signs in " + DemoSetup.SCRIPT + " and never filter amounts by their sign\n"
+      + "evidence: the " + DemoSetup.SCRIPT + " row, where dropping the positive-only filter made the total "
+      + "include credits\n"
+      + "confidence: high\n"
+      + "</experience>\n";
+
+  private static final String NOTES = "<notes>\n"
+      + "Kept signed amounts in " + DemoSetup.SCRIPT + ": the base total omitted credits (the negative amounts), "
+      + "so it overstated the ledger; the script now sums every amount.\n"
+      + "</notes>\n";
+
+  @Override
+  public SessionResult run(Path cwd, String mission, String system, String label, Duration timeout)
+      throws IOException {
+    Path context = cwd.resolve("context");
+    if (label.startsWith("select.")) return SessionResult.reply(select(context), 0.0);
+    if (label.startsWith("experience.")) return SessionResult.reply(experience(context), 0.0);
+    stage(context);
+    return SessionResult.reply(NOTES, 0.0);
+  }
+
+  private static String select(Path context) throws IOException {
+    String total = LedgerAmounts.totalLine(LedgerAmounts.signedTotal(context.resolve("source/ledger.csv")));
+    // the total must not run on into more digits: "Total: 85.15" is not in "Total: 85.159"
+    Pattern reports = Pattern.compile(Pattern.quote(total) + "(?![0-9])");
+    for (Path candidate : candidates(context.resolve("candidates"))) {
+      if (reports.matcher(Files.readString(candidate, StandardCharsets.UTF_8)).find()) {
+        String id = candidate.getFileName().toString().replaceFirst("\\.md$", "");
+        return "<why>Candidate " + id + " reports " + total
+            + ": the signed total matches the source ledger, credits included.</why>\n\n"
+            + "```choice\n" + id + "\n```\n";
+      }
+    }
+    return "<why>No candidate matched: none reports " + total
+        + ", the signed total of the source ledger, so no candidate is chosen.</why>\n";
+  }
+
+  private static List<Path> candidates(Path dir) throws IOException {
+    if (!Files.isDirectory(dir)) return List.of();
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.filter(p -> p.getFileName().toString().endsWith(".md") && Files.isRegularFile(p))
+          .sorted((a, b) -> a.getFileName().toString().compareTo(b.getFileName().toString()))
+          .collect(Collectors.toList());
+    }
+  }
+
+  private static String experience(Path context) throws IOException {
+    boolean changed = !Arrays.equals(
+        bytes(context.resolve("harness").resolve(DemoSetup.SCRIPT)).orElse(null),
+        bytes(context.resolve("base_harness").resolve(DemoSetup.SCRIPT)).orElse(null));
+    String edits = "<edits>\n" + EDIT_ROWS + "verdict: " + (changed ? "helped" : "no observed effect")
+        + "\n</edits>\n\n";
+    return edits + (changed ? EXPERIENCE : "NO_ENTRY\n");
+  }
+
+  private static void stage(Path context) throws IOException {
+    Path script = context.resolve("harness").resolve(DemoSetup.SCRIPT);
+    if (!Files.isRegularFile(script)) return;
+    String text = Files.readString(script, StandardCharsets.UTF_8);
+    if (text.contains(DemoBenchmark.POSITIVE_FILTER)) {
+      // a rename, not an in-place write: the evidence folder may hard-link files shared with other folders
+      AtomicFiles.writeString(script, text.replace(DemoBenchmark.POSITIVE_FILTER, ""));
+    }
+  }
+
+  private static Optional<byte[]> bytes(Path file) throws IOException {
+    return Files.isRegularFile(file) ? Optional.of(Files.readAllBytes(file)) : Optional.empty();
+  }
+}

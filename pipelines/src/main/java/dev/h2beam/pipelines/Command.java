@@ -1,0 +1,22 @@
+package dev.h2beam.pipelines;
+
+import org.apache.beam.sdk.options.PipelineOptions;
+
+/** One {@code h2beam} subcommand; registered through {@code META-INF/services}. */
+public interface Command {
+  String name();
+
+  /** One line for {@code h2beam --help}. */
+  String summary();
+
+  /** The options interface whose described getters {@code h2beam SUB --help} lists. */
+  Class<? extends PipelineOptions> options();
+
+  /** Defaults this command uses instead of the options interface's own (shown in help). */
+  default java.util.Map<String, String> defaults() {
+    return java.util.Map.of();
+  }
+
+  /** Runs the command; returns the process exit code. A {@link UsageError} means bad options (exit 1). */
+  int run(String[] args) throws Exception;
+}

@@ -1,0 +1,95 @@
+package dev.h2beam.pipelines;
+
+import java.io.PrintStream;
+import java.lang.reflect.Method;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
+import org.apache.beam.sdk.options.Default;
+import org.apache.beam.sdk.options.Description;
+
+/**
+ * The {@code h2beam} entry point: {@code h2beam SUB --name=value ...}. Exit codes: 0 success, 1 bad options or a
+ * failed run, 2 finished with failures to look at (a failed task, an ungraded row).
+ */
+public final class Main {
+  private Main() {}
+
+  public static void main(String[] args) {
+    System.exit(run(args, System.out, System.err));
+  }
+
+  public static TreeMap<String, Command> commands() {
+    TreeMap<String, Command> all = new TreeMap<>();
+    for (Command c : ServiceLoader.load(Command.class)) all.put(c.name(), c);
+    return all;
+  }
+
+  static int run(String[] args, PrintStream out, PrintStream err) {
+    TreeMap<String, Command> all = commands();
+    if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help")) {
+      out.println("h2beam: Harness² experiments as Apache Beam pipelines.");
+      out.println();
+      out.println("usage: h2beam SUBCOMMAND [--name=value ...]    (h2beam SUBCOMMAND --help for its options)");
+      out.println();
+      for (Command c : all.values()) out.printf("  %-8s %s%n", c.name(), c.summary());
+      return args.length == 0 ? 1 : 0;
+    }
+    Command c = all.get(args[0]);
+    if (c == null) {
+      err.println("error: unknown subcommand '" + args[0] + "'; use one of " + all.keySet());
+      return 1;
+    }
+    String[] rest = Arrays.copyOfRange(args, 1, args.length);
+    if (Arrays.asList(rest).contains("--help") || Arrays.asList(rest).contains("-h")) {
+      printHelp(c, out);
+      return 0;
+    }
+    try {
+      return c.run(rest);
+    } catch (UsageError | IllegalArgumentException e) {
+      err.println("error: " + e.getMessage());
+      return 1;
+    } catch (Exception e) {
+      err.println("error: " + c.name() + " failed: " + e);
+      e.printStackTrace(err);
+      return 1;
+    }
+  }
+
+  /** Lists every described option of the command's options interface with its default. */
+  static void printHelp(Command c, PrintStream out) {
+    out.println("h2beam " + c.name() + ": " + c.summary());
+    out.println();
+    TreeMap<String, String[]> opts = new TreeMap<>();
+    for (Method m : c.options().getMethods()) {
+      Description d = m.getAnnotation(Description.class);
+      if (d == null || !(m.getName().startsWith("get") || m.getName().startsWith("is"))) continue;
+      if (!m.getDeclaringClass().getName().startsWith("dev.h2beam")) continue;
+      String name = m.getName().startsWith("get") ? m.getName().substring(3) : m.getName().substring(2);
+      name = Character.toLowerCase(name.charAt(0)) + name.substring(1);
+      opts.put(name, new String[] {defaultOf(m, c.defaults().get(name)), d.value()});
+    }
+    for (Map.Entry<String, String[]> e : opts.entrySet()) {
+      out.printf("  --%s%s%n      %s%n", e.getKey(), e.getValue()[0].isEmpty() ? "" : "  (default " + e.getValue()[0]
+          + ")", e.getValue()[1]);
+    }
+    out.println();
+    out.println("  --runner  (default DirectRunner)");
+    out.println("      DirectRunner on this machine, or FlinkRunner with --flinkMaster=[local] or host:port.");
+    out.println("  --targetParallelism  (DirectRunner)");
+    out.println("      How many DoFn calls the DirectRunner runs at once; written files are the same for any value.");
+  }
+
+  private static String defaultOf(Method m, String override) {
+    if (override != null) return override;
+    for (java.lang.annotation.Annotation a : m.getAnnotations()) {
+      if (a instanceof Default.String s) return s.value();
+      if (a instanceof Default.Integer i) return String.valueOf(i.value());
+      if (a instanceof Default.Long l) return String.valueOf(l.value());
+      if (a instanceof Default.Boolean b) return String.valueOf(b.value());
+    }
+    return "";
+  }
+}

@@ -1,0 +1,260 @@
+package dev.h2beam.pipelines.sweep;
+
+import dev.h2beam.adapters.bench.Benchmark;
+import dev.h2beam.adapters.bench.BenchmarkProvider;
+import dev.h2beam.adapters.bench.Benchmarks;
+import dev.h2beam.adapters.files.AtomicFiles;
+import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.model.Namespace;
+import dev.h2beam.pipelines.UsageError;
+import dev.h2beam.transforms.beam.FinishTasks;
+import dev.h2beam.transforms.beam.JsonCoder;
+import dev.h2beam.transforms.beam.RollBases;
+import dev.h2beam.transforms.beam.RunChains;
+import dev.h2beam.transforms.beam.WriteSweepRecord;
+import dev.h2beam.transforms.recursion.Faults;
+import dev.h2beam.transforms.stream.TaskStream;
+import dev.h2beam.transforms.sweep.SweepConfig;
+import dev.h2beam.transforms.sweep.TaskRef;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.transforms.Create;
+
+/**
+ * The sweep: validates every option before anything runs, resolves the task stream, checks the run identity, then
+ * runs tasks → RollBases → RunChains (one ordered chain per mode and domain) → FinishTasks → the sweep record.
+ */
+public final class Sweep {
+  private Sweep() {}
+
+  /** A validated sweep, ready to build. */
+  public record Plan(SweepConfig config, Benchmark bench, LinkedHashMap<String, List<String>> stream,
+      Path recordPath, Map<String, Object> header) {
+    public int taskCount() {
+      return stream.values().stream().mapToInt(List::size).sum();
+    }
+  }
+
+  /** Validates the options and resolves everything a run needs; a {@link UsageError} names the bad flag. */
+  public static Plan plan(SweepOptions o, Instant now) {
+    if (o.getBench() == null || o.getBench().isBlank()) {
+      throw new UsageError("--bench is required; known benchmarks: " + Benchmarks.names());
+    }
+    BenchmarkProvider provider;
+    try {
+      provider = Benchmarks.named(o.getBench());
+    } catch (IllegalArgumentException e) {
+      throw new UsageError(e.getMessage());
+    }
+    if (o.getK() < 1) throw new UsageError("--k must be at least 1 (got " + o.getK() + ")");
+    for (String[] w : new String[][] {{"sessionLimit", "" + o.getSessionLimit()},
+        {"rolloutLimit", "" + o.getRolloutLimit()}, {"phaseWidth", "" + o.getPhaseWidth()}}) {
+      if (Integer.parseInt(w[1]) < 1) throw new UsageError("--" + w[0] + " must be at least 1 (got " + w[1] + ")");
+    }
+    if (o.getSessionRetryWaitSeconds() < 0) throw new UsageError("--sessionRetryWaitSeconds must be >= 0");
+    List<String> modes = modes(o.getModes());
+    try {
+      Faults.parse(o.getInject());
+    } catch (IllegalArgumentException e) {
+      throw new UsageError(e.getMessage());
+    }
+    if (!o.getChannel().isBlank()) {
+      try {
+        dev.h2beam.adapters.proposer.ChannelProvider.forKind(o.getChannel());
+      } catch (IllegalArgumentException e) {
+        throw new UsageError("--channel: " + e.getMessage());
+      }
+    }
+    String sub = o.getSubstrate();
+    if (!sub.equals("oc") && !sub.equals("cx")) {
+      throw new UsageError("--substrate must be oc (OpenCode) or cx (Codex), got '" + sub + "'");
+    }
+    Path benchRoot = absolute(o.getBenchRoot() == null ? "runs/" + o.getBench() : o.getBenchRoot());
+    Path runsRoot = absolute(o.getRunsRoot() == null ? benchRoot.resolve("runs").toString() : o.getRunsRoot());
+    String variant = "k" + o.getK() + "-" + sub + (o.getSeed() == null ? "" : "-s" + o.getSeed());
+    Path libraryRoot = absolute(o.getLibraryRoot() == null ? benchRoot.resolve("library").resolve(variant).toString()
+        : o.getLibraryRoot());
+    writable("--benchRoot", benchRoot);
+    writable("--runsRoot", runsRoot);
+    writable("--libraryRoot", libraryRoot);
+
+    Map<String, String> settings = new TreeMap<>();
+    settings.put("substrate", sub);
+    Benchmark bench;
+    try {
+      bench = provider.open(benchRoot, settings);
+    } catch (Exception e) {
+      throw new UsageError("cannot open --bench=" + o.getBench() + " at " + benchRoot + ": " + e.getMessage());
+    }
+    LinkedHashMap<String, List<String>> stream;
+    try {
+      LinkedHashMap<String, List<String>> grouped = TaskStream.group(bench.tasks(), bench::domainOf);
+      grouped = TaskStream.onlyDomains(grouped, split(o.getOnlyDomains()));
+      stream = TaskStream.order(grouped, o.getSeed(), bench.referenceDomainOrder());
+      if (o.getMaxTasks() != null) stream = TaskStream.maxTasks(stream, o.getMaxTasks());
+    } catch (IllegalArgumentException e) {
+      throw new UsageError(e.getMessage());
+    }
+    SweepConfig config = new SweepConfig(o.getBench(), benchRoot.toString(), settings, sub, runsRoot.toString(),
+        libraryRoot.toString(), o.getK(), modes, o.getSeed(), o.getSessionLimit(), o.getRolloutLimit(),
+        o.getPhaseWidth(), o.getSessionRetryWaitSeconds(), o.getInject(), o.getChannel());
+    Namespace ns = config.summaryNamespace();
+    String stamp = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC).format(now);
+    Path record = runsRoot.resolve("_sweeps").resolve(ns + "-" + stamp + ".json");
+    for (int i = 1; Files.exists(record); i++) {
+      record = runsRoot.resolve("_sweeps").resolve(ns + "-" + stamp + "-" + i + ".json");
+    }
+    Map<String, Object> header = new LinkedHashMap<>();
+    header.put("benchmark", o.getBench());
+    header.put("substrate", sub);
+    header.put("k", o.getK());
+    List<String> names = new ArrayList<>();
+    for (String m : modes) names.add(Namespace.modeName(m));
+    header.put("modes", names);
+    header.put("seed", o.getSeed());
+    header.put("tag", "");
+    header.put("domain_order", new ArrayList<>(stream.keySet()));
+    header.put("max_tasks", o.getMaxTasks());
+    header.put("only_tasks", null);
+    header.put("started_at", now.toString());
+    return new Plan(config, bench, stream, record, header);
+  }
+
+  /** Writes or checks the namespace's run identity (config.json, spec §3.6). */
+  public static void checkIdentity(Plan plan, SweepOptions o) {
+    Path file = plan.config().runs().resolve(plan.config().summaryNamespace().toString()).resolve("config.json");
+    Map<String, Object> id = new LinkedHashMap<>();
+    id.put("method_version", 2);
+    id.put("executor", plan.bench().spec().name() + "/" + plan.config().substrate());
+    id.put("improver", plan.bench().spec().proposerChannel().kind() + ":"
+        + plan.bench().spec().proposerChannel().model());
+    id.put("judge", "");
+    id.put("split", "all");
+    List<Object> tasks = new ArrayList<>();
+    plan.stream().forEach((d, ts) -> ts.forEach(t -> tasks.add(List.of(d, t))));
+    id.put("tasks", tasks);
+    id.put("max_tasks", o.getMaxTasks());
+    List<String> domains = new ArrayList<>(split(o.getOnlyDomains()));
+    domains.sort(null);
+    id.put("domains", domains);
+    id.put("seed", o.getSeed());
+    try {
+      if (Files.isRegularFile(file)) {
+        Map<String, Object> old;
+        try {
+          old = Json.readMap(file);
+        } catch (IOException e) {
+          throw new UsageError(file + " is unreadable (" + e.getMessage() + "); move it aside or use a new --runsRoot");
+        }
+        for (String key : id.keySet()) {
+          if (key.equals("judge")) continue;
+          if (!Json.canonical(id.get(key)).equals(Json.canonical(old.get(key)))) {
+            throw new UsageError(file + " records a different run identity (" + key + ": "
+                + Json.canonical(old.get(key)) + " now " + Json.canonical(id.get(key))
+                + "); use a new --runsRoot (or --output) for a different experiment");
+          }
+        }
+        return;
+      }
+      AtomicFiles.writeString(file, Json.pretty(id) + "\n");
+    } catch (IOException e) {
+      throw new UsageError("cannot write " + file + ": " + e.getMessage() + "; choose a writable --runsRoot");
+    }
+  }
+
+  /** Builds the sweep pipeline. */
+  public static Pipeline build(Plan plan, SweepOptions o) {
+    List<TaskRef> refs = new ArrayList<>();
+    int index = 0;
+    for (Map.Entry<String, List<String>> e : plan.stream().entrySet()) {
+      int position = 0;
+      for (String t : e.getValue()) {
+        refs.add(new TaskRef(e.getKey(), t, ++position, e.getValue().size(), index++));
+      }
+    }
+    Pipeline p = Pipeline.create(o);
+    p.apply("TaskStream", Create.of(refs).withCoder(JsonCoder.of(TaskRef.class)))
+        .apply("RollBases", new RollBases(plan.config()))
+        .apply("RunChains", new RunChains(plan.config()))
+        .apply("FinishTasks", new FinishTasks(plan.config()))
+        .apply("WriteSweepRecord", new WriteSweepRecord(plan.recordPath().toString(), plan.header()));
+    return p;
+  }
+
+  /** Runs a planned sweep to completion and returns its record. */
+  public static Map<String, Object> run(Plan plan, SweepOptions o) throws IOException {
+    checkIdentity(plan, o);
+    if (plan.taskCount() == 0) throw new UsageError("the task stream is empty: no task to run");
+    PipelineResult result = build(plan, o).run();
+    PipelineResult.State state = result.waitUntilFinish();
+    if (state != PipelineResult.State.DONE) throw new IllegalStateException("the sweep pipeline ended " + state);
+    return Json.readMap(plan.recordPath());
+  }
+
+  static List<String> modes(String spec) {
+    List<String> tokens = new ArrayList<>();
+    for (String raw : split(spec)) {
+      String t;
+      try {
+        t = Namespace.modeToken(raw);
+      } catch (IllegalArgumentException e) {
+        throw new UsageError("--modes: '" + raw + "' is not a mode; use parallel, sequential, or both separated by a"
+            + " comma");
+      }
+      if (!tokens.contains(t)) tokens.add(t);
+    }
+    if (tokens.isEmpty()) throw new UsageError("--modes is empty; use parallel, sequential, or both");
+    List<String> ordered = new ArrayList<>();
+    for (String m : List.of("agg", "seq")) if (tokens.contains(m)) ordered.add(m);
+    return ordered;
+  }
+
+  static List<String> split(String s) {
+    if (s == null || s.isBlank()) return List.of();
+    List<String> out = new ArrayList<>();
+    for (String p : Arrays.asList(s.split(","))) if (!p.isBlank()) out.add(p.strip());
+    return out;
+  }
+
+  static Path absolute(String p) {
+    return Paths.get(p).toAbsolutePath().normalize();
+  }
+
+  /** Creates the folder and proves a file can be written there, or names the flag. */
+  static void writable(String flag, Path dir) {
+    try {
+      Files.createDirectories(dir);
+      Path probe = Files.createTempFile(dir, ".h2beam-probe-", ".tmp");
+      Files.delete(probe);
+    } catch (IOException | SecurityException e) {
+      throw new UsageError(flag + "=" + dir + " cannot be written (" + e.getClass().getSimpleName() + ": "
+          + e.getMessage() + "); choose a folder you can write to");
+    }
+  }
+
+  /** Counts of a record's task rows. */
+  @SuppressWarnings("unchecked")
+  public static int[] doneFailed(Map<String, Object> record) {
+    int done = 0;
+    int failed = 0;
+    for (Object d : (List<Object>) record.getOrDefault("domains", List.of())) {
+      Map<String, Object> m = (Map<String, Object>) d;
+      done += ((Number) m.get("done")).intValue();
+      failed += ((Number) m.get("failed")).intValue();
+    }
+    return new int[] {done, failed};
+  }
+}

@@ -1,0 +1,61 @@
+package dev.h2beam.pipelines.sweep;
+
+import dev.h2beam.adapters.model.Namespace;
+import dev.h2beam.pipelines.Command;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.apache.beam.sdk.options.PipelineOptions;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+
+/** {@code h2beam sweep}: improve a benchmark's harness per task in the requested modes. */
+public final class SweepCommand implements Command {
+
+  @Override public String name() {
+    return "sweep";
+  }
+
+  @Override public String summary() {
+    return "run Harness² over a benchmark's task stream (base rollouts, modes, blind selection, libraries)";
+  }
+
+  @Override public Class<? extends PipelineOptions> options() {
+    return SweepOptions.class;
+  }
+
+  @Override public int run(String[] args) throws Exception {
+    SweepOptions o = PipelineOptionsFactory.fromArgs(args).withValidation().as(SweepOptions.class);
+    Sweep.Plan plan = Sweep.plan(o, Instant.now());
+    if (o.getDryRun()) {
+      printDryRun(plan);
+      return plan.taskCount() > 0 ? 0 : 1;
+    }
+    Namespace ns = plan.config().summaryNamespace();
+    System.out.println("sweep " + ns + ": " + plan.taskCount() + " task(s) in " + plan.stream().size()
+        + " domain(s); chains per mode and domain run in parallel, tasks within a chain in stream order");
+    Map<String, Object> record = Sweep.run(plan, o);
+    int[] df = Sweep.doneFailed(record);
+    System.out.println();
+    System.out.println("sweep " + ns + ": " + df[0] + " tasks ok, " + df[1] + " failed");
+    System.out.println("record: " + plan.recordPath());
+    System.out.println("next:   ./h2beam judge --namespaces=" + plan.config().runs().resolve(ns.toString()));
+    return df[1] > 0 ? 2 : 0;
+  }
+
+  static void printDryRun(Sweep.Plan plan) {
+    var c = plan.config();
+    System.out.println("# " + c.bench() + "-" + c.substrate() + " seed=" + c.seed() + " k=" + c.k() + " modes="
+        + String.join(",", c.modes().stream().map(Namespace::modeName).toList()));
+    for (String m : c.modes()) System.out.println("#   namespace[" + Namespace.modeName(m) + "]: " + c.namespace(m));
+    System.out.println("#   summaries under: " + c.runs().resolve(c.summaryNamespace().toString()));
+    System.out.println("#   library root:    " + c.libraryRoot());
+    int i = 0;
+    for (Map.Entry<String, List<String>> e : plan.stream().entrySet()) {
+      for (String t : e.getValue()) System.out.printf("%4d  %-40s %s%n", ++i, e.getKey(), t);
+    }
+    System.out.println("# domains of this run, with task counts:");
+    plan.stream().forEach((d, ts) -> System.out.printf("%4d  %s%n", ts.size(), d));
+    System.out.println("# " + plan.taskCount() + " tasks over " + plan.stream().size() + " domains (chains per mode"
+        + " and domain in parallel, tasks within a chain sequential)");
+  }
+}

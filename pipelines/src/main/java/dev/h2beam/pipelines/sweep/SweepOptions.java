@@ -1,0 +1,106 @@
+package dev.h2beam.pipelines.sweep;
+
+import org.apache.beam.sdk.options.Default;
+import org.apache.beam.sdk.options.Description;
+import org.apache.beam.sdk.options.PipelineOptions;
+
+/** The options of {@code h2beam sweep}. */
+public interface SweepOptions extends PipelineOptions {
+
+  @Description("Benchmark to sweep, by name (e.g. demo).")
+  String getBench();
+
+  void setBench(String value);
+
+  @Description("Folder the benchmark keeps its data and executions in; default runs/<bench>.")
+  String getBenchRoot();
+
+  void setBenchRoot(String value);
+
+  @Description("Where namespaces, summaries, audit trails and sweep records go; default <benchRoot>/runs.")
+  String getRunsRoot();
+
+  void setRunsRoot(String value);
+
+  @Description("Where the per-mode experience libraries go; default <benchRoot>/library/k<k>-<substrate>[-s<seed>].")
+  String getLibraryRoot();
+
+  void setLibraryRoot(String value);
+
+  @Description("Substrate token: oc (OpenCode) or cx (Codex).")
+  @Default.String("oc")
+  String getSubstrate();
+
+  void setSubstrate(String value);
+
+  @Description("Task-level budget k: each mode spends R = 4k rollouts and P = 3k improver stages per task.")
+  @Default.Integer(1)
+  int getK();
+
+  void setK(int value);
+
+  @Description("Comma list of modes: parallel (agg), sequential (seq), or both.")
+  @Default.String("parallel")
+  String getModes();
+
+  void setModes(String value);
+
+  @Description("Shuffle seed of the task stream; enters the namespace as -s<seed>. Unset: the reference order.")
+  Long getSeed();
+
+  void setSeed(Long value);
+
+  @Description("Comma list of domains to run (default: every domain).")
+  @Default.String("")
+  String getOnlyDomains();
+
+  void setOnlyDomains(String value);
+
+  @Description("Run at most this many tasks per domain, first in stream order (default: all).")
+  Integer getMaxTasks();
+
+  void setMaxTasks(Integer value);
+
+  @Description("Improver/selector/reflector sessions at once in one worker process.")
+  @Default.Integer(2)
+  int getSessionLimit();
+
+  void setSessionLimit(int value);
+
+  @Description("Executor rollouts at once in one worker process.")
+  @Default.Integer(2)
+  int getRolloutLimit();
+
+  void setRolloutLimit(int value);
+
+  @Description("Stages or rollouts of one task's phase started at once (within the session and rollout limits).")
+  @Default.Integer(2)
+  int getPhaseWidth();
+
+  void setPhaseWidth(int value);
+
+  @Description("Seconds to wait before retrying a failed session attempt (times the attempt number).")
+  @Default.Integer(10)
+  int getSessionRetryWaitSeconds();
+
+  void setSessionRetryWaitSeconds(int value);
+
+  @Description("Deliberate faults for testing the guards: kind@task/mode,... (kinds: ledger-duplicate).")
+  @Default.String("")
+  String getInject();
+
+  void setInject(String value);
+
+  @Description("Proposer channel kind to use for every improver, selector and reflector session instead of the"
+      + " benchmark's own (e.g. opencode); empty keeps the benchmark's.")
+  @Default.String("")
+  String getChannel();
+
+  void setChannel(String value);
+
+  @Description("Print the task stream and where everything would go, then stop without running anything.")
+  @Default.Boolean(false)
+  boolean getDryRun();
+
+  void setDryRun(boolean value);
+}

@@ -1,0 +1,196 @@
+package dev.h2beam.transforms.evidence;
+
+import dev.h2beam.adapters.bench.Benchmark;
+import dev.h2beam.adapters.files.PathOrder;
+import dev.h2beam.adapters.model.RunView;
+import dev.h2beam.adapters.model.SurfaceSpec;
+import dev.h2beam.transforms.tree.UnifiedDiff;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Builds an evidence folder (spec §5.1): the task, its leak-filtered sources, decisions, every rendered rollout and
+ * deliverable, the harness being edited, the candidate pool with diffs, and the domain library. The folder is
+ * recreated from scratch each time, then checked for answer-key paths and grader verdicts.
+ */
+public final class Evidence {
+  private Evidence() {}
+
+  public static ContextTree build(Path dest, Benchmark bench, String taskId, List<RunView> rollouts,
+      Path harnessDir, Path libraryDir, List<PoolItem> pool, Map<String, String> decisions) throws IOException {
+    FileTrees.recreate(dest);
+    LeakGlobs leaks = new LeakGlobs(bench.spec().leakGlobs());
+    int obsTrunc = bench.spec().obsTrunc();
+    String mode = bench.spec().proposerDeliverables();
+    write(dest.resolve("task.md"), bench.taskPrompt(taskId));
+    int sources = copySource(bench, taskId, dest, leaks);
+
+    for (Map.Entry<String, String> d : decisions.entrySet()) {
+      String notes = d.getValue() == null || d.getValue().isBlank() ? "No decision notes returned." : d.getValue();
+      write(dest.resolve("decisions").resolve(d.getKey() + ".md"), notes);
+    }
+
+    List<String> rendered = new ArrayList<>();
+    List<String> delivered = new ArrayList<>();
+    List<String> failed = new ArrayList<>();
+    for (RunView rv : rollouts) {
+      Path runDir = Paths.get(rv.runDir());
+      try {
+        write(dest.resolve("rollouts").resolve(rv.label() + ".md"), bench.trajectory(runDir, obsTrunc));
+        rendered.add(rv.label());
+      } catch (Exception e) {
+        String why = e.getClass().getSimpleName() + ": " + e.getMessage();
+        write(dest.resolve("rollouts").resolve(rv.label() + ".md"), "(trajectory unavailable: " + why + ")");
+        failed.add(rv.label() + ": " + why);
+      }
+      writeDeliverables(dest.resolve("deliverables"), bench, rv, mode);
+      delivered.add(rv.label());
+    }
+    if (!rollouts.isEmpty() && rendered.isEmpty()) {
+      throw new IllegalStateException("no rollout trajectory could be rendered for " + taskId
+          + ": the improver would adapt on nothing (" + failed + ")");
+    }
+
+    int harnessFiles = 0;
+    if (harnessDir != null && Files.isDirectory(harnessDir)) {
+      leaks.assertNone(harnessDir);
+      FileTrees.copy(harnessDir, dest.resolve("harness"));
+      harnessFiles = PathOrder.files(dest.resolve("harness")).size();
+    }
+
+    List<String> poolLabels = new ArrayList<>();
+    SurfaceSpec surface = bench.surface();
+    for (PoolItem item : pool) {
+      Path p = dest.resolve("pool").resolve(item.label());
+      if (item.harnessDir() != null && Files.isDirectory(item.harnessDir())) {
+        leaks.assertNone(item.harnessDir());
+        FileTrees.copy(item.harnessDir(), p.resolve("harness"));
+      }
+      write(p.resolve("harness.diff"), harnessDir == null ? ""
+          : UnifiedDiff.poolDiff(surface, harnessDir, item.harnessDir(), item.label()));
+      write(p.resolve("rollout.md"), rolloutText(bench, item.rollout(), obsTrunc));
+      write(p.resolve("produced.md"), producedText(bench, item.rollout(), mode));
+      poolLabels.add(item.label());
+    }
+
+    boolean library = false;
+    if (libraryDir != null && Files.isDirectory(libraryDir) && !PathOrder.files(libraryDir).isEmpty()) {
+      leaks.assertNone(libraryDir);
+      FileTrees.copy(libraryDir, dest.resolve("library"));
+      library = true;
+    }
+
+    leaks.assertNone(dest);
+    VerdictTripwire.assertNone(dest);
+    return new ContextTree(dest, taskId, rendered, delivered, harnessFiles, library, poolLabels, failed, mode,
+        sources, decisions.size());
+  }
+
+  /** Copies the task's source material minus leak-glob matches into {@code root/source}; the count copied. */
+  public static int copySource(Benchmark bench, String taskId, Path root, LeakGlobs leaks) throws IOException {
+    Optional<Path> files = bench.taskFiles(taskId);
+    if (files.isEmpty() || !Files.isDirectory(files.get())) return 0;
+    int n = 0;
+    for (String rel : PathOrder.files(files.get())) {
+      if (leaks.matches(rel)) continue;
+      Path target = root.resolve("source").resolve(rel);
+      Files.createDirectories(target.getParent());
+      Files.copy(files.get().resolve(rel), target, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES,
+          java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      n++;
+    }
+    leaks.assertNone(root.resolve("source"));
+    return n;
+  }
+
+  private static void writeDeliverables(Path dir, Benchmark bench, RunView rv, String mode) throws IOException {
+    Path runDir = Paths.get(rv.runDir());
+    if (!rv.delivered()) {
+      write(dir.resolve(rv.label() + ".md"), "(no deliverable produced)");
+      return;
+    }
+    Map<String, String> files;
+    try {
+      files = bench.deliverableFiles(runDir);
+    } catch (Exception e) {
+      write(dir.resolve(rv.label() + ".md"), "(deliverable unavailable: " + e.getClass().getSimpleName() + ": "
+          + e.getMessage() + ")");
+      return;
+    }
+    if (mode.equals("names")) {
+      StringBuilder sb = new StringBuilder("# " + rv.label() + " produced " + files.size() + " file(s)\n\n");
+      for (String name : files.keySet()) sb.append("- `").append(name).append("`\n");
+      sb.append("\nThe contents are withheld on purpose: the work's own checks live beside them. The trajectory and"
+          + " this file set are the evidence; a missing or misnamed file is itself a finding.\n");
+      write(dir.resolve(rv.label()).resolve("INDEX.md"), sb.toString());
+      return;
+    }
+    if (files.isEmpty()) {
+      String text;
+      try {
+        text = bench.deliverableText(runDir);
+      } catch (Exception e) {
+        text = "(deliverable unavailable: " + e.getClass().getSimpleName() + ": " + e.getMessage() + ")";
+      }
+      write(dir.resolve(rv.label() + ".md"), text);
+      return;
+    }
+    StringBuilder index = new StringBuilder("# " + rv.label() + " produced " + files.size() + " file(s)\n\n");
+    for (Map.Entry<String, String> f : files.entrySet()) {
+      index.append("- `").append(f.getKey()).append("`  (")
+          .append(String.format(Locale.ROOT, "%,d", f.getValue().length())).append(" chars extracted)\n");
+      String name = f.getKey().replace("/", "__");
+      if (!name.endsWith(".txt")) name = name + ".txt";
+      write(dir.resolve(rv.label()).resolve(name), f.getValue());
+    }
+    index.append("\nEach `.txt` file is the artifact as read by the same reader the work is assessed through; an"
+        + " artifact that cannot be converted counts as unreadable.\n");
+    write(dir.resolve(rv.label()).resolve("INDEX.md"), index.toString());
+  }
+
+  private static String rolloutText(Benchmark bench, RunView rv, int obsTrunc) {
+    if (rv == null) return "(unavailable: no rollout)";
+    try {
+      return bench.trajectory(Paths.get(rv.runDir()), obsTrunc);
+    } catch (Exception e) {
+      return "(unavailable: " + e.getClass().getSimpleName() + ": " + e.getMessage() + ")";
+    }
+  }
+
+  private static String producedText(Benchmark bench, RunView rv, String mode) {
+    if (rv == null || !rv.delivered()) return "(nothing produced)";
+    try {
+      Path runDir = Paths.get(rv.runDir());
+      if (mode.equals("names")) {
+        return String.join("\n", bench.deliverableFiles(runDir).keySet());
+      }
+      Map<String, String> files = bench.deliverableFiles(runDir);
+      String text;
+      if (files.isEmpty()) {
+        text = bench.deliverableText(runDir);
+      } else {
+        StringBuilder sb = new StringBuilder();
+        for (Map.Entry<String, String> f : files.entrySet()) {
+          sb.append("## ").append(f.getKey()).append("\n\n").append(f.getValue()).append("\n\n");
+        }
+        text = sb.toString();
+      }
+      return text.isBlank() ? "(nothing produced)" : text;
+    } catch (Exception e) {
+      return "(nothing produced: " + e.getClass().getSimpleName() + ": " + e.getMessage() + ")";
+    }
+  }
+
+  static void write(Path file, String text) throws IOException {
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, text, StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,62 @@
+package dev.h2beam.transforms.evidence;
+
+import dev.h2beam.adapters.files.PathOrder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+
+/** Copying and deleting whole folders. */
+public final class FileTrees {
+  private FileTrees() {}
+
+  /** Copies every file under {@code from} (skipping {@code __pycache__} and {@code *.pyc}) into {@code to}. */
+  public static void copy(Path from, Path to) throws IOException {
+    Files.createDirectories(to);
+    for (String rel : PathOrder.files(from)) {
+      if (rel.endsWith(".pyc")) continue;
+      Path target = to.resolve(rel);
+      Files.createDirectories(target.getParent());
+      Files.copy(from.resolve(rel), target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
+    }
+  }
+
+  /** Deletes a file or folder tree; a missing path is fine. */
+  public static void delete(Path p) throws IOException {
+    if (!Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return;
+    Files.walkFileTree(p, new SimpleFileVisitor<>() {
+      @Override public FileVisitResult visitFile(Path f, BasicFileAttributes a) throws IOException {
+        Files.delete(f);
+        return FileVisitResult.CONTINUE;
+      }
+
+      @Override public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+        if (e != null) throw e;
+        Files.delete(d);
+        return FileVisitResult.CONTINUE;
+      }
+    });
+  }
+
+  public static void deleteQuietly(Path p) {
+    try {
+      delete(p);
+    } catch (IOException e) {
+      // best effort: a temp folder that cannot be removed is left behind
+    }
+  }
+
+  /** Deletes and recreates {@code dir}. */
+  public static void recreate(Path dir) {
+    try {
+      delete(dir);
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot recreate " + dir, e);
+    }
+  }
+}

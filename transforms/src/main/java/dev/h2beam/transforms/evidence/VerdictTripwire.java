@@ -1,0 +1,74 @@
+package dev.h2beam.transforms.evidence;
+
+import dev.h2beam.adapters.files.PathOrder;
+import dev.h2beam.adapters.model.HarnessRejected;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The grader-verdict tripwire (spec §5.4): a marker of a grader's output found in an evidence folder, a harness or a
+ * lesson means a leak, and the build stops. The leak must be traced, never worked around.
+ */
+public final class VerdictTripwire {
+  private VerdictTripwire() {}
+
+  public static final List<String> MARKERS = List.of(
+      "deterministic_eval_summary", "deterministic_eval_result", "judge_scope_and_deterministic_status",
+      "Judge findings on the rendered result", "\"passed_count\"", "\"pass_rate\"", "\"test_pass_rate\"");
+
+  private static final Set<String> TEXT_SUFFIXES = Set.of(".md", ".txt", ".json", ".csv", ".tsv", ".yaml", ".yml",
+      ".html", ".htm", ".log", ".py", ".js", ".sh", ".xml", ".ini", ".toml", ".patch", ".diff", "");
+
+  /** Scans every file under {@code root}: names always, contents of text-like files. */
+  public static void assertNone(Path root) {
+    for (String rel : PathOrder.files(root)) {
+      String text = null;
+      if (isText(rel)) {
+        try {
+          text = new String(Files.readAllBytes(root.resolve(rel)), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+          text = null;
+        }
+      }
+      check(root + "/" + rel, rel, text);
+    }
+  }
+
+  /** The same scan over an in-memory tree; throws {@link HarnessRejected}. */
+  public static void assertNone(Map<String, String> tree) {
+    for (Map.Entry<String, String> e : tree.entrySet()) {
+      check(e.getKey(), e.getKey(), isText(e.getKey()) ? e.getValue() : null);
+    }
+  }
+
+  private static boolean isText(String rel) {
+    String name = rel.substring(rel.lastIndexOf('/') + 1);
+    int dot = name.lastIndexOf('.');
+    String suffix = dot <= 0 ? "" : name.substring(dot).toLowerCase(Locale.ROOT);
+    return TEXT_SUFFIXES.contains(suffix);
+  }
+
+  private static void check(String where, String rel, String text) {
+    for (String m : MARKERS) {
+      if (rel.contains(m)) {
+        throw new HarnessRejected("grader verdict marker " + m + " in the path " + where
+            + ": a grader's output is leaking toward a model; trace and remove the leak, never widen around it");
+      }
+    }
+    if (text == null) return;
+    for (String m : MARKERS) {
+      int at = text.indexOf(m);
+      if (at >= 0) {
+        String quote = text.substring(Math.max(0, at - 60), Math.min(text.length(), at + m.length() + 120));
+        throw new HarnessRejected("grader verdict marker " + m + " inside " + where + " («" + quote
+            + "»): a grader's output is leaking toward a model; trace and remove the leak, never widen around it");
+      }
+    }
+  }
+}

@@ -1,0 +1,125 @@
+package dev.h2beam.transforms.ledger;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The budget ledger of one mode of one task (spec §2.8): an append-only list of rollout and session entries. Entries
+ * are recorded in list order after each concurrent phase drains, so the ledger is the same whatever the thread timing.
+ */
+public final class Ledger {
+
+  /** One spend: a rollout or an improver session. */
+  public record Entry(String kind, String label, double usd, boolean cached, int attempts) {}
+
+  private final String mode;
+  private final String taskId;
+  private final int k;
+  private final List<Entry> entries = new ArrayList<>();
+
+  public Ledger(String mode, String taskId, int k) {
+    if (k < 1) throw new IllegalArgumentException("k must be >= 1, got " + k);
+    this.mode = mode;
+    this.taskId = taskId;
+    this.k = k;
+  }
+
+  public synchronized void rollout(String label) {
+    entries.add(new Entry("rollout", label, 0.0, false, 1));
+  }
+
+  public synchronized void session(String label, double usd, boolean cached, int attempts) {
+    entries.add(new Entry("session", label, usd, cached, attempts));
+  }
+
+  public synchronized List<String> labels(String kind) {
+    List<String> out = new ArrayList<>();
+    for (Entry e : entries) if (e.kind.equals(kind)) out.add(e.label);
+    return out;
+  }
+
+  public int rolloutCount() {
+    return labels("rollout").size();
+  }
+
+  public int sessionCount() {
+    return labels("session").size();
+  }
+
+  public int expectedRollouts() {
+    return 4 * k;
+  }
+
+  public int expectedSessions() {
+    return 3 * k;
+  }
+
+  /**
+   * Fails unless R == 4k, P == 3k and no label repeats within a kind. Duplicates are checked first, because
+   * duplicates could otherwise satisfy the counts.
+   */
+  public synchronized void assertIdentity() {
+    List<String> rollouts = labels("rollout");
+    List<String> sessions = labels("session");
+    Set<String> dups = new LinkedHashSet<>();
+    dups.addAll(duplicates(rollouts));
+    dups.addAll(duplicates(sessions));
+    boolean countsOk = rollouts.size() == expectedRollouts() && sessions.size() == expectedSessions();
+    if (!dups.isEmpty() || !countsOk) {
+      throw new BudgetError(String.format(
+          "%s ledger of %s at k=%d is off budget: R=%d (want %d), P=%d (want %d); rollouts %s; sessions %s;"
+              + " duplicate labels %s",
+          mode, taskId, k, rollouts.size(), expectedRollouts(), sessions.size(), expectedSessions(), rollouts,
+          sessions, new ArrayList<>(dups)));
+    }
+  }
+
+  private static List<String> duplicates(List<String> labels) {
+    Set<String> seen = new LinkedHashSet<>();
+    List<String> dups = new ArrayList<>();
+    for (String l : labels) if (!seen.add(l) && !dups.contains(l)) dups.add(l);
+    return dups;
+  }
+
+  /** The ledger's JSON in the key order of spec §2.8. */
+  public synchronized Map<String, Object> toJson() {
+    double usd = 0;
+    double rolloutUsd = 0;
+    double sessionUsd = 0;
+    int attempts = 0;
+    for (Entry e : entries) {
+      usd += e.usd;
+      if (e.kind.equals("rollout")) rolloutUsd += e.usd;
+      else {
+        sessionUsd += e.usd;
+        attempts += e.attempts;
+      }
+    }
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("mode", mode);
+    m.put("task_id", taskId);
+    m.put("k", k);
+    m.put("R", labels("rollout").size());
+    m.put("expected_R", expectedRollouts());
+    m.put("P", labels("session").size());
+    m.put("session_attempts", attempts);
+    m.put("expected_P", expectedSessions());
+    m.put("usd", round6(usd));
+    m.put("rollout_usd", round6(rolloutUsd));
+    m.put("session_usd", round6(sessionUsd));
+    m.put("rollouts", labels("rollout"));
+    m.put("sessions", labels("session"));
+    return m;
+  }
+
+  /** Rounds to 6 decimals, half-even on the decimal value as Python's round() does for typical money values. */
+  public static double round6(double v) {
+    return new BigDecimal(Double.toString(v)).setScale(6, RoundingMode.HALF_EVEN).doubleValue();
+  }
+}

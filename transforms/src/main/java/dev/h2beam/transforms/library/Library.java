@@ -1,0 +1,204 @@
+package dev.h2beam.transforms.library;
+
+import dev.h2beam.adapters.model.Namespace;
+import dev.h2beam.adapters.model.SurfaceSpec;
+import dev.h2beam.transforms.evidence.FileTrees;
+import dev.h2beam.transforms.evidence.VerdictTripwire;
+import dev.h2beam.transforms.tree.Inventory;
+import dev.h2beam.transforms.tree.TreeIO;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * One mode's experience library for one domain (spec §3.5, §7.5). Before each task the library is cut back to exactly
+ * the entries of the tasks that precede it in the stream, so a task never sees its own or a later task's lesson.
+ */
+public final class Library {
+  private final Path dir;
+  private final String domain;
+  private final SurfaceSpec surface;
+
+  /**
+   * @param modeRoot {@code <library root>/<mode>}
+   */
+  public Library(Path modeRoot, String domain, SurfaceSpec surface) {
+    this.dir = modeRoot.resolve(domainDir(domain));
+    this.domain = domain;
+    this.surface = surface;
+  }
+
+  /** The folder name of a domain: every {@code /} or {@code \} with surrounding spaces becomes {@code __}. */
+  public static String domainDir(String domain) {
+    String d = domain.replaceAll("\\s*[/\\\\]\\s*", "__").strip();
+    return d.isEmpty() ? "unknown" : d;
+  }
+
+  /** A record has experience iff cue, lesson and evidence are all non-blank. */
+  public static boolean hasExperience(Map<String, ?> experience) {
+    for (String key : List.of("cue", "lesson", "evidence")) {
+      Object v = experience.get(key);
+      if (!(v instanceof String s) || s.isBlank()) return false;
+    }
+    return true;
+  }
+
+  public Path dir() {
+    return dir;
+  }
+
+  public Path index() {
+    return dir.resolve("INDEX.md");
+  }
+
+  public Path entryDir(String task) {
+    return dir.resolve("harnesses").resolve(Namespace.slug(task));
+  }
+
+  public boolean exists() {
+    return Files.isRegularFile(index());
+  }
+
+  /** The folder to show improvers, or null while no entry holds an EXPERIENCE.md. */
+  public Path contextDir() {
+    if (!Files.isDirectory(dir)) return null;
+    try (Stream<Path> s = Files.walk(dir)) {
+      return s.anyMatch(p -> p.getFileName().toString().equals("EXPERIENCE.md")) ? dir : null;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Entry folder names, sorted. */
+  public List<String> entries() {
+    Path h = dir.resolve("harnesses");
+    if (!Files.isDirectory(h)) return List.of();
+    try (Stream<Path> s = Files.list(h)) {
+      return s.filter(Files::isDirectory).map(p -> p.getFileName().toString()).sorted().toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  public LinkedHashMap<String, String> treeOf(String task) {
+    return TreeIO.read(surface, entryDir(task).resolve("harness"), null);
+  }
+
+  public void forget(Collection<String> tasks) throws IOException {
+    boolean removed = false;
+    for (String t : tasks) {
+      Path e = entryDir(t);
+      if (Files.exists(e)) {
+        FileTrees.delete(e);
+        removed = true;
+      }
+    }
+    if (removed || !exists()) writeIndex();
+  }
+
+  /** Forgets every entry that is not one of {@code prefixTasks}; creates the index when missing. */
+  public void retain(List<String> prefixTasks) throws IOException {
+    Set<String> keep = new HashSet<>();
+    for (String t : prefixTasks) keep.add(Namespace.slug(t));
+    List<String> drop = new ArrayList<>();
+    for (String e : entries()) if (!keep.contains(e)) drop.add(e);
+    boolean removed = false;
+    for (String e : drop) {
+      FileTrees.delete(dir.resolve("harnesses").resolve(e));
+      removed = true;
+    }
+    if (removed || !exists()) writeIndex();
+  }
+
+  /**
+   * Stores an adopted harness and its lesson; does nothing (false) unless the experience is complete. The tree and
+   * the lesson are checked for grader verdicts first.
+   */
+  public boolean add(String task, Map<String, String> tree, String why, String label, String runId,
+      Map<String, String> experience) throws IOException {
+    if (!hasExperience(experience)) return false;
+    VerdictTripwire.assertNone(tree);
+    VerdictTripwire.assertNone(Map.of("EXPERIENCE.md", experience + why));
+    Path entry = entryDir(task);
+    FileTrees.delete(entry.resolve("harness"));
+    TreeIO.write(surface, tree, entry.resolve("harness"), false);
+    Files.writeString(entry.resolve("EXPERIENCE.md"), experienceText(task, tree, why, label, runId, experience),
+        StandardCharsets.UTF_8);
+    writeIndex();
+    return true;
+  }
+
+  String experienceText(String task, Map<String, String> tree, String why, String label, String runId,
+      Map<String, String> exp) {
+    List<String> lines = new ArrayList<>();
+    lines.add("# " + task);
+    lines.add("");
+    lines.add("- adopted: `" + label + "`" + (runId.isEmpty() ? "" : "  (run `" + runId + "`)"));
+    lines.add("- components: " + Inventory.line(surface, tree));
+    lines.add("");
+    if (!why.isBlank()) {
+      lines.add("## Why this was chosen");
+      lines.add(why);
+      lines.add("");
+    }
+    String edits = exp.getOrDefault("edits", "");
+    if (!edits.isEmpty()) {
+      lines.add("## What each edit did");
+      lines.add(edits);
+      lines.add("");
+    }
+    if (!exp.getOrDefault("lesson", "").isEmpty()) {
+      lines.add("## Transferable lesson");
+      for (String key : List.of("cue", "lesson", "evidence", "confidence")) {
+        String v = exp.getOrDefault(key, "");
+        if (!v.isEmpty()) lines.add("- **" + key + "**: " + v);
+      }
+      lines.add("");
+    }
+    return String.join("\n", lines);
+  }
+
+  /** Regenerates INDEX.md from what is on disk. */
+  void writeIndex() throws IOException {
+    Files.createDirectories(dir);
+    List<String> lines = new ArrayList<>();
+    lines.add("# Library — " + domain);
+    lines.add("");
+    lines.add("Each entry is an earlier task of this domain whose chosen harness is stored in full, with the reason"
+        + " it was picked; browse this index, then open the entries that look relevant.");
+    lines.add("");
+    List<String> names = entries();
+    if (names.isEmpty()) {
+      lines.add("_(empty — this is the first task in this domain)_");
+    }
+    for (String name : names) {
+      Path e = dir.resolve("harnesses").resolve(name);
+      Map<String, String> tree = TreeIO.read(surface, e.resolve("harness"), null);
+      lines.add("## `harnesses/" + name + "/`");
+      lines.add("- harness: `harnesses/" + name + "/harness/` — " + Inventory.line(surface, tree));
+      lines.add("- why:     `harnesses/" + name + "/EXPERIENCE.md`");
+      String cue = cueOf(e.resolve("EXPERIENCE.md"));
+      if (cue != null) lines.add("- cue:     " + cue);
+      lines.add("");
+    }
+    Files.writeString(index(), String.join("\n", lines) + "\n", StandardCharsets.UTF_8);
+  }
+
+  private static String cueOf(Path experience) throws IOException {
+    if (!Files.isRegularFile(experience)) return null;
+    for (String line : Files.readAllLines(experience, StandardCharsets.UTF_8)) {
+      if (line.startsWith("- **cue**:")) return line.substring(line.indexOf(':') + 1).strip();
+    }
+    return null;
+  }
+}

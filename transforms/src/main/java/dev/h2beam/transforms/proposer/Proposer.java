@@ -1,0 +1,216 @@
+package dev.h2beam.transforms.proposer;
+
+import dev.h2beam.adapters.files.AtomicFiles;
+import dev.h2beam.adapters.files.Hashes;
+import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.files.PathOrder;
+import dev.h2beam.adapters.model.ChannelSpec;
+import dev.h2beam.adapters.model.SessionResult;
+import dev.h2beam.adapters.proposer.ProposerChannel;
+import dev.h2beam.transforms.evidence.FileTrees;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Semaphore;
+
+/**
+ * Makes improver, selector and reflector calls (spec §10.1–§10.4). Each call runs in a fresh working folder with the
+ * evidence copied to {@code context/}, within the process-wide session limit, with up to {@code attempts} session
+ * attempts. With an audit folder every call leaves its mission, reply and meta there, and a call whose label, mission,
+ * system text, evidence path and evidence bytes match an earlier successful call is served from that reply cache:
+ * re-running a sweep spends nothing twice. Every session actually run is appended to {@code sessions.jsonl}.
+ */
+public final class Proposer {
+  private final ProposerChannel channel;
+  private final ChannelSpec spec;
+  private final Path auditDir;
+  private final int attempts;
+  private final Semaphore sessions;
+  private final Duration retryWait;
+
+  public Proposer(ProposerChannel channel, ChannelSpec spec, Path auditDir, int attempts, Semaphore sessions,
+      Duration retryWait) {
+    if (spec.model().isBlank()) {
+      throw new IllegalArgumentException("the " + spec.kind() + " channel has no model: set the improver model");
+    }
+    this.channel = channel;
+    this.spec = spec;
+    this.auditDir = auditDir;
+    this.attempts = Math.max(1, attempts);
+    this.sessions = sessions;
+    this.retryWait = retryWait;
+  }
+
+  public ChannelSpec spec() {
+    return spec;
+  }
+
+  /**
+   * Calls the channel.
+   *
+   * @param contextDir the evidence folder (copied to the session's {@code context/}), or null
+   * @param harvest a sub-folder of the session folder (e.g. {@code context/harness}) to keep as the reply's workspace
+   */
+  public Reply call(String mission, Path contextDir, String label, String system, String harvest)
+      throws ProposerError {
+    String key = cacheKey(label, mission, system, contextDir);
+    String base = safe(label) + "." + key;
+    if (auditDir != null) {
+      Reply hit = cached(label, base, harvest);
+      if (hit != null) return hit;
+    }
+    double cost = 0;
+    String last = "empty reply";
+    for (int attempt = 1; attempt <= attempts; attempt++) {
+      if (attempt > 1 && !retryWait.isZero()) sleep(retryWait.multipliedBy(attempt - 1));
+      Path cwd = null;
+      long started = System.nanoTime();
+      try {
+        cwd = Files.createTempDirectory("h2beam-prop-");
+        if (contextDir != null && Files.isDirectory(contextDir)) FileTrees.copy(contextDir, cwd.resolve("context"));
+        SessionResult r;
+        sessions.acquireUninterruptibly();
+        try {
+          r = channel.run(cwd, mission, system, label, Duration.ofSeconds(spec.timeoutSeconds()));
+        } finally {
+          sessions.release();
+        }
+        cost += r.costUsd();
+        if (r.text().isBlank()) {
+          last = r.error().isBlank() ? "empty reply" : r.error();
+          continue;
+        }
+        double wall = Math.round((System.nanoTime() - started) / 1e8) / 10.0;
+        Path workspace = harvest == null ? null : harvest(cwd.resolve(harvest), base);
+        Reply reply = new Reply(label, r.text(), true, cost, wall, attempt, false, spec.kind(), "",
+            auditDir == null ? null : auditDir.resolve(base + ".response.md"), workspace);
+        audit(base, mission, system, reply);
+        return reply;
+      } catch (Exception e) {
+        last = e.getClass().getSimpleName() + ": " + e.getMessage();
+      } finally {
+        if (cwd != null) FileTrees.deleteQuietly(cwd);
+      }
+    }
+    String message = "[" + label + "] " + spec.kind() + "/" + spec.model() + ": " + last;
+    audit(base, mission, system, new Reply(label, "", false, cost, 0.0, attempts, false, spec.kind(), last, null,
+        null));
+    throw new ProposerError(message, attempts, cost);
+  }
+
+  private Reply cached(String label, String base, String harvest) {
+    Path response = auditDir.resolve(base + ".response.md");
+    Path meta = auditDir.resolve(base + ".meta.json");
+    Path workspace = auditDir.resolve(base + ".workspace");
+    if (!Files.isRegularFile(response)) return null;
+    try {
+      String text = Files.readString(response, StandardCharsets.UTF_8);
+      if (text.isBlank()) return null;
+      if (!Json.readTree(meta).path("ok").asBoolean(false)) {
+        throw new IOException("meta.json does not record a successful reply");
+      }
+      if (harvest != null && !Files.isDirectory(workspace)) return null;
+      return new Reply(label, text, true, 0.0, 0.0, 0, true, spec.kind(), "", response,
+          Files.isDirectory(workspace) ? workspace : null);
+    } catch (IOException | RuntimeException e) {
+      System.err.println("h2beam: reply cache entry " + response + " is unreadable (" + e.getMessage()
+          + "); calling the session again");
+      return null;
+    }
+  }
+
+  private Path harvest(Path from, String base) throws IOException {
+    if (auditDir == null) {
+      if (!Files.isDirectory(from)) return null;
+      Path keep = Files.createTempDirectory("h2beam-harvest-");
+      FileTrees.copy(from, keep);
+      return keep;
+    }
+    Path target = auditDir.resolve(base + ".workspace");
+    FileTrees.deleteQuietly(target);
+    if (!Files.isDirectory(from)) return null;
+    Path tmp = auditDir.resolve(base + ".workspace.tmp");
+    FileTrees.deleteQuietly(tmp);
+    FileTrees.copy(from, tmp);
+    Files.move(tmp, target);
+    return target;
+  }
+
+  /** Writes the audit files; the response file is written last so a crash never leaves a half cache entry. */
+  private void audit(String base, String mission, String system, Reply reply) {
+    if (auditDir == null) return;
+    try {
+      Files.createDirectories(auditDir);
+      AtomicFiles.writeString(auditDir.resolve(base + ".mission.md"), mission);
+      if (!system.isEmpty()) AtomicFiles.writeString(auditDir.resolve(base + ".system.md"), system);
+      Map<String, Object> meta = new LinkedHashMap<>();
+      meta.put("label", reply.label());
+      meta.put("ok", reply.ok());
+      meta.put("channel", spec.kind());
+      meta.put("model", spec.model());
+      meta.put("effort", spec.effort());
+      meta.put("attempts", reply.attempts());
+      meta.put("wall_s", reply.wallS());
+      meta.put("cost_usd", reply.costUsd());
+      meta.put("error", reply.error());
+      AtomicFiles.writeString(auditDir.resolve(base + ".meta.json"), Json.pretty(meta) + "\n");
+      AtomicFiles.writeString(auditDir.resolve(base + ".response.md"), reply.text());
+      Map<String, Object> line = new LinkedHashMap<>();
+      line.put("label", reply.label());
+      line.put("key", base.substring(base.lastIndexOf('.') + 1));
+      line.put("ok", reply.ok());
+      line.put("attempts", reply.attempts());
+      line.put("cost_usd", reply.costUsd());
+      Journal.append(auditDir.resolve("sessions.jsonl"), Json.canonical(line));
+    } catch (IOException e) {
+      System.err.println("h2beam: could not write the audit trail under " + auditDir + ": " + e.getMessage());
+    }
+  }
+
+  /**
+   * The reply-cache key: the first 16 hex of SHA-256 over label, mission, system text and, when evidence is given, its
+   * absolute path and every file (relative path and bytes) in Python path order.
+   */
+  public static String cacheKey(String label, String mission, String system, Path contextDir) {
+    MessageDigest sha = Hashes.digest("SHA-256");
+    for (String part : new String[] {label, mission, system}) {
+      sha.update(part.getBytes(StandardCharsets.UTF_8));
+      sha.update((byte) 0);
+    }
+    if (contextDir != null && Files.isDirectory(contextDir)) {
+      Path root = contextDir.toAbsolutePath().normalize();
+      sha.update(root.toString().getBytes(StandardCharsets.UTF_8));
+      sha.update((byte) 0);
+      for (String rel : PathOrder.files(root)) {
+        sha.update(rel.getBytes(StandardCharsets.UTF_8));
+        sha.update((byte) 0);
+        try {
+          sha.update(Files.readAllBytes(root.resolve(rel)));
+        } catch (IOException e) {
+          sha.update(("<unreadable:" + e.getClass().getSimpleName() + ":" + e.getMessage() + ">")
+              .getBytes(StandardCharsets.UTF_8));
+        }
+        sha.update((byte) 0);
+      }
+    }
+    return Hashes.hex(sha.digest()).substring(0, 16);
+  }
+
+  /** The label with every run of characters outside {@code [A-Za-z0-9_.-]} replaced by {@code _}. */
+  static String safe(String label) {
+    return label.replaceAll("[^A-Za-z0-9_.\\-]+", "_");
+  }
+
+  private static void sleep(Duration d) {
+    try {
+      Thread.sleep(d.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,70 @@
+package dev.h2beam.transforms.recursion;
+
+import dev.h2beam.adapters.bench.Benchmark;
+import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.files.Runmark;
+import dev.h2beam.adapters.model.Rollout;
+import dev.h2beam.adapters.model.RunView;
+import dev.h2beam.transforms.proposer.Journal;
+import dev.h2beam.transforms.tree.TreeIO;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Semaphore;
+
+/**
+ * Rolls harnesses (spec §6.2): materialises the tree under {@code harnesses/<label>}, executes it within the rollout
+ * limit, and turns the outcome into a {@link RunView}. A rollout never throws: a failure is a dead rollout. Every
+ * execution that actually ran (not reused) is journalled.
+ */
+public final class Roller {
+  private Roller() {}
+
+  /** Rolls {@code tree} (null: the benchmark's unmodified base harness) as {@code label}. */
+  public static RunView roll(TaskScope s, String label, Map<String, String> tree) {
+    Path harnessDir = null;
+    try {
+      if (tree != null) {
+        harnessDir = s.workDir().resolve("harnesses").resolve(label);
+        TreeIO.write(s.bench().surface(), tree, harnessDir, true);
+      }
+    } catch (Exception e) {
+      return RunView.dead(label, s.runId(label), s.workDir().resolve("missing").toString(), describe(e));
+    }
+    return execute(s.bench(), s.task(), label, s.runId(label), harnessDir, s.rollouts(), s.executionsJournal(),
+        s.workDir().resolve("missing"));
+  }
+
+  /** Executes one run id; shared by the base rollouts, which run before any mode. */
+  public static RunView execute(Benchmark bench, String task, String label, String runId, Path harnessDir,
+      Semaphore limit, Path journal, Path missing) {
+    Rollout r;
+    limit.acquireUninterruptibly();
+    try {
+      r = bench.execute(task, harnessDir, runId);
+    } catch (Exception e) {
+      return RunView.dead(label, runId, missing.toString(), describe(e));
+    } finally {
+      limit.release();
+    }
+    if (!r.reused()) {
+      Map<String, Object> line = new LinkedHashMap<>();
+      line.put("run_id", runId);
+      line.put("harness", Runmark.fingerprint(harnessDir));
+      try {
+        Journal.append(journal, Json.canonical(line));
+      } catch (Exception e) {
+        System.err.println("h2beam: could not journal execution " + runId + ": " + e.getMessage());
+      }
+    }
+    boolean ok = Files.isDirectory(r.runDir());
+    boolean delivered = ok && bench.delivered(r.runDir());
+    return new RunView(label, runId, r.runDir().toAbsolutePath().toString(), ok, delivered, 0.0, 0.0,
+        ok ? "" : "adapter returned a missing run directory");
+  }
+
+  static String describe(Exception e) {
+    return e.getClass().getSimpleName() + ": " + e.getMessage();
+  }
+}

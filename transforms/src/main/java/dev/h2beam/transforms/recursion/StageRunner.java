@@ -1,0 +1,132 @@
+package dev.h2beam.transforms.recursion;
+
+import dev.h2beam.adapters.model.HarnessRejected;
+import dev.h2beam.adapters.model.RunView;
+import dev.h2beam.adapters.model.SurfaceSpec;
+import dev.h2beam.transforms.evidence.ContextTree;
+import dev.h2beam.transforms.evidence.Evidence;
+import dev.h2beam.transforms.evidence.Mission;
+import dev.h2beam.transforms.evidence.PoolItem;
+import dev.h2beam.transforms.evidence.VerdictTripwire;
+import dev.h2beam.transforms.prompts.Prompts;
+import dev.h2beam.transforms.prompts.Replies;
+import dev.h2beam.transforms.proposer.ProposerError;
+import dev.h2beam.transforms.proposer.Reply;
+import dev.h2beam.transforms.safety.CredentialScreen;
+import dev.h2beam.transforms.tree.Autotrigger;
+import dev.h2beam.transforms.tree.DiffSummary;
+import dev.h2beam.transforms.tree.TreeIO;
+import dev.h2beam.transforms.tree.Validation;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs one improvement stage (spec §6.3): builds its evidence, calls the improver, and accepts the edited harness or
+ * asks once more with the rejection appended. After a transport failure or two rejected proposals the stage falls
+ * back to the harness it was asked to edit.
+ */
+public final class StageRunner {
+  private StageRunner() {}
+
+  static final int STAGE_ATTEMPTS = 2;
+
+  /** What one stage is asked to do. */
+  public record Request(
+      String label, String dim, String job, Map<String, String> fallback, List<RunView> rollouts, Path harnessDir,
+      Path libraryDir, List<PoolItem> pool, Map<String, String> decisions) {}
+
+  public static Stage run(TaskScope s, Request q) {
+    LinkedHashMap<String, String> fallback = new LinkedHashMap<>(q.fallback());
+    Path evidence = s.workDir().resolve("context").resolve(q.label());
+    String mission;
+    try {
+      ContextTree tree = Evidence.build(evidence, s.bench(), s.task(), q.rollouts(), q.harnessDir(), q.libraryDir(),
+          q.pool(), q.decisions());
+      mission = Mission.of(q.job(), tree);
+    } catch (Exception e) {
+      return new Stage(q.label(), q.dim(), fallback, false, true,
+          "could not build evidence: " + Roller.describe(e), 0.0, 0, false, "");
+    }
+    SurfaceSpec surface = s.bench().surface();
+    double usd = 0;
+    int attempts = 0;
+    boolean allCached = true;
+    String error = "";
+    String feedback = "";
+    for (int attempt = 1; attempt <= STAGE_ATTEMPTS; attempt++) {
+      Reply reply;
+      try {
+        reply = s.proposer().call(mission + feedback, evidence, q.label() + ".a" + attempt, "", "context/harness");
+      } catch (ProposerError e) {
+        error = e.getMessage();
+        attempts += e.attempts() > 0 ? e.attempts() : 2;
+        usd += e.costUsd();
+        allCached = false;
+        break;
+      }
+      usd += reply.costUsd();
+      if (!reply.cached()) attempts += Math.max(1, reply.attempts());
+      allCached &= reply.cached();
+      if (reply.workspace() == null) {
+        error = "the harness directory did not come back; edit the files of context/harness/ in place";
+        feedback = Prompts.rejectionFeedback(error);
+        continue;
+      }
+      List<String> rejected = new ArrayList<>();
+      LinkedHashMap<String, String> proposed = TreeIO.read(surface, reply.workspace(), rejected);
+      if (proposed.isEmpty()) {
+        error = "the harness came back empty: keep every file you do not mean to delete in context/harness/";
+        feedback = Prompts.rejectionFeedback(error);
+        continue;
+      }
+      if (!rejected.isEmpty()) {
+        error = "files outside the editable surface: " + rejected.subList(0, Math.min(6, rejected.size()))
+            + "; a harness holds only the always-on files " + surface.alwaysOn() + ", skills (" + surface.skillDir()
+            + "/<name>/SKILL.md), sub_agents/<name>/AGENT.md, scripts/<snake_name>.sh or .py"
+            + (surface.pluginDir() == null ? "" : ", " + surface.pluginDir() + "/<name>.ts")
+            + (surface.hooksFile() == null ? "" : ", " + surface.hooksFile());
+        feedback = Prompts.rejectionFeedback(error);
+        writeBack(surface, proposed, evidence);
+        continue;
+      }
+      try {
+        boolean kept = accept(s, proposed, fallback);
+        return new Stage(q.label(), q.dim(), proposed, kept, false, "", usd, attempts, allCached,
+            Replies.notes(reply.text()));
+      } catch (HarnessRejected e) {
+        error = e.getMessage();
+        feedback = Prompts.rejectionFeedback(error);
+        writeBack(surface, proposed, evidence);
+      }
+    }
+    return new Stage(q.label(), q.dim(), fallback, false, true, error, usd, attempts, allCached, "");
+  }
+
+  /**
+   * Accepts a proposed tree (autotrigger repair, then every check); returns whether it equals the fallback. Throws
+   * {@link HarnessRejected} with an actionable message otherwise.
+   */
+  static boolean accept(TaskScope s, LinkedHashMap<String, String> tree, Map<String, String> fallback) {
+    SurfaceSpec surface = s.bench().surface();
+    List<String> repaired = Autotrigger.repair(surface, tree);
+    if (!repaired.isEmpty()) System.err.println("  [" + s.task() + "] auto-triggered skill(s): " + repaired);
+    boolean kept = DiffSummary.of(fallback, tree).unchanged();
+    Validation.validate(surface, tree, s.bench().spec().allowSubagents(), s.bench().spec().reservedScripts());
+    s.bench().validateTree(tree);
+    VerdictTripwire.assertNone(tree);
+    List<String> credentials = CredentialScreen.findings(tree);
+    if (!credentials.isEmpty()) throw new HarnessRejected(String.join(" | ", credentials));
+    return kept;
+  }
+
+  private static void writeBack(SurfaceSpec surface, Map<String, String> tree, Path evidence) {
+    try {
+      TreeIO.write(surface, tree, evidence.resolve("harness"), true);
+    } catch (Exception e) {
+      System.err.println("h2beam: could not write the rejected harness back to " + evidence + ": " + e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,108 @@
+package dev.h2beam.transforms.reflection;
+
+import dev.h2beam.adapters.files.AtomicFiles;
+import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.model.RunView;
+import dev.h2beam.transforms.evidence.ContextTree;
+import dev.h2beam.transforms.evidence.Evidence;
+import dev.h2beam.transforms.evidence.FileTrees;
+import dev.h2beam.transforms.evidence.LeakGlobs;
+import dev.h2beam.transforms.evidence.Mission;
+import dev.h2beam.transforms.evidence.PoolItem;
+import dev.h2beam.transforms.evidence.VerdictTripwire;
+import dev.h2beam.transforms.library.Library;
+import dev.h2beam.transforms.prompts.Prompts;
+import dev.h2beam.transforms.prompts.Replies;
+import dev.h2beam.transforms.proposer.ProposerError;
+import dev.h2beam.transforms.proposer.Reply;
+import dev.h2beam.transforms.recursion.ModeResult;
+import dev.h2beam.transforms.recursion.Stage;
+import dev.h2beam.transforms.recursion.TaskScope;
+import dev.h2beam.transforms.safety.Fence;
+import dev.h2beam.transforms.safety.OverrideScreen;
+import dev.h2beam.transforms.selection.SelectionRecord;
+import dev.h2beam.transforms.selection.Selector;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Reflects on one adopted harness (spec §7.4): builds the whole improvement record, asks the reflector (the selector's
+ * channel) for per-edit verdicts and one lesson, and keeps the lesson only when it is complete, carries no grader
+ * verdict and passes the instruction-override screen.
+ */
+public final class Reflector {
+  private Reflector() {}
+
+  public static void reflect(TaskScope s, ModeResult res, SelectionRecord sel) {
+    String label = s.mode() + s.k();
+    Path work = s.workDir();
+    Path root = work.resolve("reflection").resolve(label);
+    Path copy = work.resolve("reflection").resolve(label + ".experience");
+    try {
+      List<RunView> all = new ArrayList<>(res.rollouts.values());
+      List<PoolItem> pool = new ArrayList<>();
+      for (RunView rv : all) {
+        if (rv.label().startsWith("base")) continue;
+        pool.add(new PoolItem(rv.label(), work.resolve("harnesses").resolve(rv.label()), rv));
+      }
+      LinkedHashMap<String, String> decisions = new LinkedHashMap<>();
+      for (Stage st : res.stages) decisions.put(st.label(), st.decision());
+      ContextTree tree = Evidence.build(root, s.bench(), s.task(), all,
+          work.resolve("harnesses").resolve(sel.chosenLabel), null, pool, decisions);
+      FileTrees.copy(s.bench().baseHarness(), root.resolve("base_harness"));
+      Map<String, Object> adoption = new LinkedHashMap<>();
+      adoption.put("chosen_label", sel.chosenLabel);
+      adoption.put("candidate_ids", sel.idMap);
+      adoption.put("reason", sel.why);
+      AtomicFiles.writeString(root.resolve("adoption.json"), Json.pretty(adoption) + "\n");
+      new LeakGlobs(s.bench().spec().leakGlobs()).assertNone(root);
+      VerdictTripwire.assertNone(root);
+
+      String mission = Mission.of(Prompts.experience(s.bench().promptsFor(s.task())) + "\n# WHAT HAPPENED\n\n"
+          + "The harness adopted for this task was `" + sel.chosenLabel + "`. `context/adoption.json` maps the"
+          + " anonymous ids the selector saw to labels. The selector's reasoning, quoted as data:\n\n"
+          + Fence.untrusted("selector reasoning", sel.why) + "\n\n"
+          + "Compare `context/harness/` (adopted) with `context/base_harness/` and with every candidate in"
+          + " `context/pool/`; read `context/decisions/` and the trajectories, and look for contrasts.\n", tree);
+      FileTrees.delete(copy);
+      FileTrees.copy(root, copy);
+      Files.deleteIfExists(copy.resolve("selection.json"));
+      VerdictTripwire.assertNone(copy);
+      Reply reply;
+      try {
+        reply = s.selector().call(mission, copy, "experience." + label, "", null);
+      } catch (ProposerError e) {
+        sel.usd += e.costUsd();
+        sel.experience = new LinkedHashMap<>();
+        return;
+      }
+      sel.usd += reply.costUsd();
+      Optional<String> edits = Replies.edits(reply.text());
+      if (edits.isPresent()) AtomicFiles.writeString(root.resolve("edits.md"), edits.get() + "\n");
+      LinkedHashMap<String, String> exp = Replies.experience(reply.text());
+      if (!Library.hasExperience(exp)) {
+        sel.experience = new LinkedHashMap<>();
+        return;
+      }
+      VerdictTripwire.assertNone(Map.of("experience.json", Json.pretty(exp)));
+      List<String> findings = OverrideScreen.findings(String.join("\n", exp.values()));
+      if (!findings.isEmpty()) {
+        System.err.println("  [" + s.task() + "] " + label + " lesson screened out, not stored: " + findings);
+        sel.experience = new LinkedHashMap<>();
+        return;
+      }
+      sel.experience = exp;
+    } catch (Exception e) {
+      System.err.println("  [" + s.task() + "] reflection " + label + " failed, no lesson: "
+          + e.getClass().getSimpleName() + ": " + e.getMessage());
+      sel.experience = new LinkedHashMap<>();
+    } finally {
+      Selector.persist(sel, work.resolve("selection").resolve(label));
+    }
+  }
+}

@@ -1,0 +1,82 @@
+package dev.h2beam.transforms.resume;
+
+import dev.h2beam.adapters.bench.Benchmark;
+import dev.h2beam.adapters.files.Runmark;
+import dev.h2beam.adapters.model.Namespace;
+import dev.h2beam.transforms.tree.TreeIO;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Decides whether a task's cached summary lets it be skipped (spec §8.3). Anything doubtful re-runs the task; the
+ * rollout markers and the reply cache make that re-run free where nothing changed.
+ */
+public final class Resume {
+  private Resume() {}
+
+  /**
+   * Empty when the task can be skipped; otherwise the sentence to print.
+   *
+   * @param ns the sweep's namespace (any mode); mode work dirs are derived from it
+   */
+  @SuppressWarnings("unchecked")
+  public static Optional<String> whyNot(Map<String, Object> summary, List<String> modes, Benchmark bench,
+      Path runsRoot, Namespace ns, String task) {
+    if (!"ok".equals(summary.get("status"))) {
+      return Optional.of("cached summary has status " + summary.get("status") + "; re-running");
+    }
+    Map<String, Object> ms = summary.get("modes") instanceof Map ? (Map<String, Object>) summary.get("modes")
+        : Map.of();
+    Map<String, Object> ss = summary.get("selections") instanceof Map
+        ? (Map<String, Object>) summary.get("selections") : Map.of();
+    List<String> covered = new ArrayList<>();
+    for (String m : modes) {
+      Object mode = ms.get(m);
+      Object sel = ss.get(m);
+      if (mode instanceof Map && Boolean.TRUE.equals(((Map<String, Object>) mode).get("ok")) && sel instanceof Map
+          && Boolean.TRUE.equals(((Map<String, Object>) sel).get("ok"))
+          && !String.valueOf(((Map<String, Object>) sel).getOrDefault("chosen_label", "")).isEmpty()) {
+        covered.add(m);
+      }
+    }
+    if (covered.size() != modes.size()) {
+      return Optional.of("cached summary covers " + covered + ", re-running for " + modes);
+    }
+    for (String m : modes) {
+      Map<String, Object> sel = (Map<String, Object>) ss.get(m);
+      try {
+        String reason = adoptedProblem(sel, bench, ns.withMode(m).taskDir(runsRoot, task));
+        if (reason != null) return Optional.of("cannot resume " + m + ": " + reason + "; re-running");
+      } catch (RuntimeException | java.io.IOException e) {
+        return Optional.of("cannot resume " + m + ": " + e.getMessage() + "; re-running");
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static String adoptedProblem(Map<String, Object> sel, Benchmark bench, Path workDir)
+      throws java.io.IOException {
+    String runDir = String.valueOf(sel.getOrDefault("chosen_run_dir", ""));
+    if (runDir.isEmpty() || !Files.isDirectory(Paths.get(runDir))) return "adopted run directory is missing";
+    Path run = Paths.get(runDir);
+    String output;
+    if ("trajectory".equals(sel.get("evidence")) && bench.spec().stateDeliverable()) {
+      String t = bench.trajectory(run, bench.spec().obsTrunc());
+      output = t.startsWith("(no trajectory") ? "" : t;
+    } else {
+      output = bench.delivered(run) ? bench.deliverableText(run) : "";
+    }
+    if (output.isBlank()) return "adopted output is missing";
+    if (!bench.artifactsIntact(run)) return "adopted execution artifacts have changed";
+    Path harness = workDir.resolve("harnesses").resolve(String.valueOf(sel.get("chosen_label")));
+    if (!TreeIO.isTree(bench.surface(), harness)) return "adopted harness is missing";
+    Object fp = sel.get("harness_fingerprint");
+    if (fp != null && !fp.equals(Runmark.fingerprint(harness))) return "adopted harness has changed";
+    return null;
+  }
+}

@@ -1,0 +1,48 @@
+package dev.h2beam.transforms.selection;
+
+import dev.h2beam.adapters.files.Hashes;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The anonymous candidate ids a blind selector sees (spec §7.2 step 4, §19.2): labels in a seeded shuffle, named
+ * {@code A..Z, AA..AZ, BA..}.
+ *
+ * <p>The seed depends only on (task, k, mode), so reruns show the selector the same ids for the same candidates, and
+ * ids never reveal which rollout (or which position in the chain) a candidate came from.
+ */
+public final class AnonIds {
+  private AnonIds() {}
+
+  /**
+   * The id map for one selection: anonymous id to label, in id order. Labels are sorted as Python strings
+   * ({@code agg10 < agg2}) and then shuffled with {@code random.Random(seed(taskId, k, mode))}.
+   */
+  public static LinkedHashMap<String, String> assign(List<String> labels, String taskId, int k, String mode) {
+    Objects.requireNonNull(labels, "labels");
+    List<String> order = new ArrayList<>(labels);
+    order.forEach(label -> Objects.requireNonNull(label, "labels must not contain null"));
+    order.sort(PyRandom.STRING_ORDER);
+    new PyRandom(seed(taskId, k, mode)).shuffle(order);
+    LinkedHashMap<String, String> ids = new LinkedHashMap<>();
+    for (int i = 0; i < order.size(); i++) ids.put(idFor(i), order.get(i));
+    return ids;
+  }
+
+  /** The shuffle seed: the first 12 hex digits of SHA-1({@code "<task>|<k>|<mode>"}) read as an integer. */
+  static long seed(String taskId, int k, String mode) {
+    Objects.requireNonNull(taskId, "taskId");
+    Objects.requireNonNull(mode, "mode");
+    return Long.parseLong(Hashes.sha1Hex(taskId + "|" + k + "|" + mode).substring(0, 12), 16);
+  }
+
+  /** The id at zero-based {@code index} in bijective base 26: 0 → A, 25 → Z, 26 → AA, 701 → ZZ, 702 → AAA. */
+  public static String idFor(int index) {
+    if (index < 0) throw new IllegalArgumentException("id index must be >= 0, got " + index);
+    StringBuilder id = new StringBuilder();
+    for (long n = index + 1L; n > 0; n = (n - 1) / 26) id.append((char) ('A' + (n - 1) % 26));
+    return id.reverse().toString();
+  }
+}

@@ -1,0 +1,64 @@
+package dev.h2beam.transforms.selection;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The outcome of choosing one final for a mode of a task (spec §2.9); written to selection.json and summary.json. */
+public final class SelectionRecord {
+  public final String taskId;
+  public final String mode;
+  public final int k;
+  public String chosenId = "";
+  public String chosenLabel = "";
+  public String chosenRunId = "";
+  public boolean chosenIsBase;
+  public String why = "";
+  public LinkedHashMap<String, String> idMap = new LinkedHashMap<>();
+  public List<String> dropped = new ArrayList<>();
+  public int nCandidates;
+  public boolean ok;
+  public boolean fallback;
+  public String error = "";
+  public double usd;
+  public LinkedHashMap<String, String> experience = new LinkedHashMap<>();
+  public boolean trivial;
+  public String evidence = "deliverable";
+  public String chosenRunDir = "";
+
+  public SelectionRecord(String taskId, String mode, int k) {
+    this.taskId = taskId;
+    this.mode = mode;
+    this.k = k;
+  }
+
+  /** The record's keys in the order of spec §2.9, plus {@code chosen_run_dir}: the content of selection.json. */
+  public Map<String, Object> toJson() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("task_id", taskId);
+    m.put("mode", mode);
+    m.put("k", k);
+    m.put("chosen_id", chosenId);
+    m.put("chosen_label", chosenLabel);
+    m.put("chosen_run_id", chosenRunId);
+    m.put("chosen_is_base", chosenIsBase);
+    m.put("why", why);
+    m.put("id_map", new LinkedHashMap<>(idMap));
+    m.put("dropped", List.copyOf(dropped));
+    m.put("n_candidates", nCandidates);
+    m.put("ok", ok);
+    m.put("fallback", fallback);
+    m.put("error", clip(error, 400));
+    m.put("usd", usd);
+    m.put("experience", new LinkedHashMap<>(experience));
+    m.put("trivial", trivial);
+    m.put("evidence", evidence);
+    m.put("chosen_run_dir", chosenRunDir);
+    return m;
+  }
+
+  static String clip(String s, int n) {
+    return s.length() <= n ? s : s.substring(0, n);
+  }
+}

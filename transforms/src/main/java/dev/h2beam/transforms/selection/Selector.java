@@ -1,0 +1,190 @@
+package dev.h2beam.transforms.selection;
+
+import dev.h2beam.adapters.bench.Benchmark;
+import dev.h2beam.adapters.files.AtomicFiles;
+import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.model.RunView;
+import dev.h2beam.transforms.evidence.Evidence;
+import dev.h2beam.transforms.evidence.FileTrees;
+import dev.h2beam.transforms.evidence.LeakGlobs;
+import dev.h2beam.transforms.evidence.VerdictTripwire;
+import dev.h2beam.transforms.prompts.Prompts;
+import dev.h2beam.transforms.prompts.Replies;
+import dev.h2beam.transforms.proposer.Proposer;
+import dev.h2beam.transforms.proposer.ProposerError;
+import dev.h2beam.transforms.proposer.Reply;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+
+/**
+ * Chooses one final per mode without seeing labels, harnesses or scores (spec §7.1–§7.3): non-answers are dropped,
+ * the survivors get shuffled anonymous ids, and the selector reads only their rendered deliverables. At k = 1 the
+ * single final is delivered without a selector session.
+ */
+public final class Selector {
+  private Selector() {}
+
+  /** The selection pool: exactly the mode's finals that were rolled, in final order (bases never enter). */
+  public static List<RunView> pool(List<String> finals, Map<String, RunView> rollouts) {
+    List<RunView> out = new ArrayList<>();
+    for (String f : finals) if (rollouts.containsKey(f)) out.add(rollouts.get(f));
+    return out;
+  }
+
+  /**
+   * Runs selection for one mode.
+   *
+   * @param folder {@code <work>/selection/<mode><k>}
+   */
+  public static SelectionRecord select(Benchmark bench, Proposer selector, String task, String mode, int k,
+      List<RunView> candidates, Path folder) {
+    SelectionRecord sel = new SelectionRecord(task, mode, k);
+    Map<String, String> artifacts = new LinkedHashMap<>();
+    for (RunView rv : candidates) {
+      if (!rv.ok() || !rv.delivered()) {
+        sel.dropped.add(rv.label());
+        continue;
+      }
+      try {
+        String text = bench.deliverableText(Paths.get(rv.runDir()));
+        if (text.isBlank()) sel.dropped.add(rv.label());
+        else artifacts.put(rv.label(), text);
+      } catch (Exception e) {
+        sel.dropped.add(clip(rv.label() + " (render failed: " + e.getClass().getSimpleName() + ": "
+            + e.getMessage() + ")", 200));
+      }
+    }
+    if (artifacts.isEmpty() && !candidates.isEmpty() && bench.spec().stateDeliverable()) {
+      for (RunView rv : candidates) {
+        if (!rv.ok()) continue;
+        try {
+          String traj = bench.trajectory(Paths.get(rv.runDir()), bench.spec().obsTrunc());
+          if (traj.isBlank() || traj.startsWith("(no trajectory")) continue;
+          artifacts.put(rv.label(), "This task produced no file; the candidate is shown as its transcript.\n\n"
+              + traj);
+          sel.dropped.remove(rv.label());
+        } catch (Exception e) {
+          // stays dropped
+        }
+      }
+      if (!artifacts.isEmpty()) sel.evidence = "trajectory";
+    }
+    sel.nCandidates = artifacts.size();
+    Map<String, RunView> byLabel = new LinkedHashMap<>();
+    for (RunView rv : candidates) byLabel.put(rv.label(), rv);
+
+    if (k == 1) {
+      if (candidates.size() > 1) throw new IllegalStateException("trivial selection needs at most one final");
+      FileTrees.recreate(folder);
+      if (artifacts.isEmpty()) {
+        sel.error = "no candidate produced an artifact (finals-only pool has no base fallback)";
+        return persist(sel, folder);
+      }
+      String label = artifacts.keySet().iterator().next();
+      sel.ok = true;
+      sel.trivial = true;
+      sel.chosenId = "A";
+      sel.idMap.put("A", label);
+      sel.chosenLabel = label;
+      sel.why = "The single final of k=1 was delivered as it is; no selector session was run.";
+      return persist(chosen(sel, byLabel), folder);
+    }
+    if (artifacts.isEmpty()) {
+      sel.error = "no candidate produced an artifact";
+      return sel;
+    }
+    sel.idMap = AnonIds.assign(new ArrayList<>(artifacts.keySet()), task, k, mode);
+    String label = mode + k;
+    try {
+      String mission = writeFolder(bench, task, folder, sel.idMap, artifacts);
+      VerdictTripwire.assertNone(folder);
+      Reply reply = selector.call(mission, folder, "select." + label, "", null);
+      sel.usd += reply.costUsd();
+      sel.why = clip(Replies.why(reply.text()), 2000);
+      Optional<String> choice = Replies.choice(reply.text());
+      if (choice.isEmpty()) {
+        throw new IllegalArgumentException("no ```choice block in the reply");
+      }
+      if (!sel.idMap.containsKey(choice.get())) {
+        throw new IllegalArgumentException("chose '" + choice.get() + "', which is not one of "
+            + new ArrayList<>(sel.idMap.keySet()));
+      }
+      sel.ok = true;
+      sel.chosenId = choice.get();
+      sel.chosenLabel = sel.idMap.get(choice.get());
+    } catch (ProposerError e) {
+      sel.usd += e.costUsd();
+      fallBack(sel, e.getMessage());
+    } catch (Exception e) {
+      fallBack(sel, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+    }
+    return persist(chosen(sel, byLabel), folder);
+  }
+
+  /** Records the neutral stand-in (the first label in string order) after a failed selector; ok stays false. */
+  private static void fallBack(SelectionRecord sel, String error) {
+    String first = new TreeSet<>(sel.idMap.values()).first();
+    for (Map.Entry<String, String> e : sel.idMap.entrySet()) {
+      if (e.getValue().equals(first)) sel.chosenId = e.getKey();
+    }
+    sel.chosenLabel = first;
+    sel.fallback = true;
+    sel.ok = false;
+    sel.error = clip(error, 400);
+  }
+
+  private static SelectionRecord chosen(SelectionRecord sel, Map<String, RunView> byLabel) {
+    RunView rv = byLabel.get(sel.chosenLabel);
+    sel.chosenRunId = rv == null ? "" : rv.runId();
+    sel.chosenRunDir = rv == null ? "" : rv.runDir();
+    sel.chosenIsBase = sel.chosenLabel.startsWith("base");
+    return sel;
+  }
+
+  /** Rewrites {@code selection.json}; a disk error makes the selection not ok and says so. */
+  public static SelectionRecord persist(SelectionRecord sel, Path folder) {
+    try {
+      AtomicFiles.writeString(folder.resolve("selection.json"), Json.pretty(sel.toJson()) + "\n");
+    } catch (IOException e) {
+      sel.ok = false;
+      sel.error = clip(sel.error + " | could not persist selection: " + e.getMessage(), 400);
+    }
+    return sel;
+  }
+
+  private static String writeFolder(Benchmark bench, String task, Path folder, Map<String, String> idMap,
+      Map<String, String> artifacts) throws IOException {
+    FileTrees.recreate(folder);
+    Files.writeString(folder.resolve("task.md"), bench.taskPrompt(task));
+    Evidence.copySource(bench, task, folder, new LeakGlobs(bench.spec().leakGlobs()));
+    Files.createDirectories(folder.resolve("candidates"));
+    for (Map.Entry<String, String> e : idMap.entrySet()) {
+      String text = artifacts.get(e.getValue());
+      long lines = text.isEmpty() ? 0 : text.split("\n", -1).length - (text.endsWith("\n") ? 1 : 0);
+      String header = String.format(Locale.ROOT,
+          "<!-- candidate %s: %,d chars, %,d lines. This is the complete %s, nothing trimmed. -->\n",
+          e.getKey(), text.length(), lines, bench.promptsFor(task).deliverableWord());
+      Files.writeString(folder.resolve("candidates").resolve(e.getKey() + ".md"), header + text);
+    }
+    String ids = String.join(", ", new TreeSet<>(idMap.keySet()));
+    String job = Prompts.select(bench.promptsFor(task), idMap.size(), "finals", "");
+    return job.stripTrailing() + "\n\n# YOUR EVIDENCE\n\n"
+        + "- `context/task.md`: the request\n"
+        + "- `context/source/`: the source material\n"
+        + "- `context/candidates/<id>.md` for the ids " + ids + "\n\n"
+        + "Open every candidate, then choose exactly one of these ids: " + ids + ".\n";
+  }
+
+  static String clip(String s, int n) {
+    return s.length() <= n ? s : s.substring(0, n);
+  }
+}

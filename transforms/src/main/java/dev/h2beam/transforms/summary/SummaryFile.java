@@ -1,0 +1,171 @@
+package dev.h2beam.transforms.summary;
+
+import dev.h2beam.adapters.files.AtomicFiles;
+import dev.h2beam.adapters.files.Json;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Reads and writes {@code summary.json} (spec §2.11, §8.4). A write merges with what is on disk under an exclusive
+ * lock (a JVM lock plus an OS lock on {@code summary.lock}) and replaces the file by atomic rename. Modes, selections
+ * and errors are always written in the fixed mode order (agg, then seq), so the file is the same whichever mode's
+ * chain finished first.
+ */
+public final class SummaryFile {
+  private SummaryFile() {}
+
+  public static final List<String> MODE_ORDER = List.of("agg", "seq");
+  private static final ConcurrentHashMap<Path, ReentrantLock> LOCKS = new ConcurrentHashMap<>();
+
+  /** Reads a summary; legacy {@code arms} is read as {@code modes}. */
+  public static Map<String, Object> read(Path file) throws IOException {
+    Map<String, Object> m = Json.readMap(file);
+    if (!m.containsKey("modes") && m.get("arms") instanceof Map) {
+      Map<String, Object> fixed = new LinkedHashMap<>();
+      for (Map.Entry<String, Object> e : m.entrySet()) fixed.put(e.getKey().equals("arms") ? "modes" : e.getKey(),
+          e.getValue());
+      m = fixed;
+    }
+    return m;
+  }
+
+  /** Merges {@code result} into the summary at {@code file} and writes it; returns what was written. */
+  public static Map<String, Object> write(Path file, Map<String, Object> result) throws IOException {
+    Path abs = file.toAbsolutePath().normalize();
+    ReentrantLock jvm = LOCKS.computeIfAbsent(abs, p -> new ReentrantLock());
+    jvm.lock();
+    try {
+      Files.createDirectories(abs.getParent());
+      try (FileChannel ch = FileChannel.open(abs.resolveSibling("summary.lock"), StandardOpenOption.CREATE,
+          StandardOpenOption.WRITE);
+          FileLock lock = ch.lock()) {
+        Map<String, Object> old = Map.of();
+        if (Files.isRegularFile(abs)) {
+          try {
+            old = read(abs);
+          } catch (IOException e) {
+            old = Map.of();
+          }
+        }
+        Map<String, Object> merged = canonical(merge(old, result));
+        AtomicFiles.writeString(abs, Json.pretty(merged));
+        return merged;
+      }
+    } finally {
+      jvm.unlock();
+    }
+  }
+
+  /** The merge rule of spec §8.4. */
+  @SuppressWarnings("unchecked")
+  static Map<String, Object> merge(Map<String, Object> old, Map<String, Object> result) {
+    Map<String, Object> merged = new LinkedHashMap<>(result);
+    if (old.isEmpty()) return merged;
+    for (String key : List.of("modes", "selections")) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      Object o = old.get(key);
+      if (o == null && key.equals("modes")) o = old.get("arms");
+      if (o instanceof Map) m.putAll((Map<String, Object>) o);
+      Object n = result.get(key);
+      if (n instanceof Map) m.putAll((Map<String, Object>) n);
+      merged.put(key, m);
+    }
+    String status = String.valueOf(merged.get("status"));
+    List<Object> errors = new ArrayList<>(list(result.get("errors")));
+    List<String> seen = new ArrayList<>();
+    for (Object e : errors) seen.add(Json.canonical(e));
+    for (Object e : list(old.get("errors"))) {
+      String text = String.valueOf(e);
+      if (text.equals("no base rollout produced anything") && (status.equals("ok") || status.equals("partial"))) {
+        continue;
+      }
+      int colon = text.indexOf(':');
+      if (colon > 0 && modeSucceeded(result, text.substring(0, colon))) continue;
+      String canon = Json.canonical(e);
+      if (seen.contains(canon)) continue;
+      seen.add(canon);
+      errors.add(e);
+    }
+    merged.put("errors", errors);
+    if (status.equals("ok") || status.equals("partial")) merged.put("status", mergedStatus(merged));
+    return merged;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static boolean modeSucceeded(Map<String, Object> result, String mode) {
+    Object modes = result.get("modes");
+    Object sels = result.get("selections");
+    if (!(modes instanceof Map) || !(sels instanceof Map)) return false;
+    Object m = ((Map<String, Object>) modes).get(mode);
+    Object s = ((Map<String, Object>) sels).get(mode);
+    return m instanceof Map && s instanceof Map && Boolean.TRUE.equals(((Map<String, Object>) m).get("ok"))
+        && Boolean.TRUE.equals(((Map<String, Object>) s).get("ok"))
+        && !String.valueOf(((Map<String, Object>) s).getOrDefault("chosen_label", "")).isEmpty();
+  }
+
+  /**
+   * {@code ok} iff modes is non-empty, errors is empty, and every present mode is ok with an ok selection that chose
+   * a label; otherwise {@code partial}.
+   */
+  @SuppressWarnings("unchecked")
+  public static String mergedStatus(Map<String, Object> summary) {
+    Object modes = summary.get("modes");
+    if (!(modes instanceof Map) || ((Map<?, ?>) modes).isEmpty()) return "partial";
+    if (!list(summary.get("errors")).isEmpty()) return "partial";
+    for (Object mode : ((Map<String, Object>) modes).keySet()) {
+      if (!modeSucceeded(summary, String.valueOf(mode))) return "partial";
+    }
+    return "ok";
+  }
+
+  /** Orders modes and selections by mode order and errors by the mode they name (stable otherwise). */
+  @SuppressWarnings("unchecked")
+  public static Map<String, Object> canonical(Map<String, Object> summary) {
+    Map<String, Object> out = new LinkedHashMap<>(summary);
+    for (String key : List.of("modes", "selections")) {
+      if (summary.get(key) instanceof Map) {
+        Map<String, Object> m = (Map<String, Object>) summary.get(key);
+        List<String> keys = new ArrayList<>(m.keySet());
+        keys.sort(Comparator.comparingInt(SummaryFile::modeRank).thenComparing(Comparator.naturalOrder()));
+        Map<String, Object> sorted = new LinkedHashMap<>();
+        for (String k : keys) sorted.put(k, m.get(k));
+        out.put(key, sorted);
+      }
+    }
+    List<Object> errors = new ArrayList<>(list(summary.get("errors")));
+    errors.sort(Comparator.comparingInt(e -> {
+      String t = String.valueOf(e);
+      int colon = t.indexOf(':');
+      return colon > 0 ? modeRank(t.substring(0, colon)) : -1;
+    }));
+    out.put("errors", errors);
+    return out;
+  }
+
+  private static int modeRank(String mode) {
+    int i = MODE_ORDER.indexOf(mode);
+    return i < 0 ? MODE_ORDER.size() : i;
+  }
+
+  static List<Object> list(Object o) {
+    if (o instanceof List<?> l) return new ArrayList<>(l);
+    return new ArrayList<>();
+  }
+
+  /** True when two summaries have the same content (after a JSON round trip). */
+  public static boolean same(Map<String, Object> a, Map<String, Object> b) {
+    return Objects.equals(Json.canonical(a), Json.canonical(b));
+  }
+}

@@ -1,0 +1,47 @@
+package dev.h2beam.transforms.sweep;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The per-domain records of a sweep (spec §8.5) built from its finished task rows, in stream order. */
+public final class SweepRecord {
+  private SweepRecord() {}
+
+  /** One record per domain, domains and tasks in stream order. */
+  public static List<Map<String, Object>> domains(List<TaskRow> rows, Long seed) {
+    List<TaskRow> sorted = new ArrayList<>(rows);
+    sorted.sort(Comparator.comparingInt(r -> r.ref().index()));
+    LinkedHashMap<String, List<TaskRow>> byDomain = new LinkedHashMap<>();
+    for (TaskRow r : sorted) byDomain.computeIfAbsent(r.ref().domain(), d -> new ArrayList<>()).add(r);
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (Map.Entry<String, List<TaskRow>> e : byDomain.entrySet()) {
+      int done = 0;
+      int failed = 0;
+      List<Object> tasks = new ArrayList<>();
+      for (TaskRow r : e.getValue()) {
+        Map<String, Object> t = new LinkedHashMap<>();
+        t.put("task", r.ref().task());
+        t.put("status", r.status());
+        if (r.done()) done++;
+        else {
+          failed++;
+          t.put("error", r.error());
+        }
+        t.put("library_entries_before", r.libraryEntriesBefore());
+        tasks.add(t);
+      }
+      Map<String, Object> d = new LinkedHashMap<>();
+      d.put("domain", e.getKey());
+      d.put("n_tasks", e.getValue().size());
+      d.put("seed", seed);
+      d.put("done", done);
+      d.put("failed", failed);
+      d.put("tasks", tasks);
+      out.add(d);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,209 @@
+package dev.h2beam.transforms.sweep;
+
+import dev.h2beam.adapters.files.Runmark;
+import dev.h2beam.adapters.model.RunView;
+import dev.h2beam.transforms.library.Library;
+import dev.h2beam.transforms.recursion.Drivers;
+import dev.h2beam.transforms.recursion.ModeResult;
+import dev.h2beam.transforms.recursion.Phases;
+import dev.h2beam.transforms.recursion.Roller;
+import dev.h2beam.transforms.recursion.TaskScope;
+import dev.h2beam.transforms.reflection.Reflector;
+import dev.h2beam.transforms.resume.Resume;
+import dev.h2beam.transforms.selection.SelectionRecord;
+import dev.h2beam.transforms.selection.Selector;
+import dev.h2beam.transforms.summary.SummaryFile;
+import dev.h2beam.transforms.tree.DiffSummary;
+import dev.h2beam.transforms.tree.TreeIO;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** The steps of a sweep for one task (spec §8.2), each idempotent, each keeping its state on the runs root. */
+public final class SweepSteps {
+  private SweepSteps() {}
+
+  /**
+   * Resumes the task when its summary allows; otherwise rolls its k shared base rollouts (in the summary namespace)
+   * and, when none ran, records the task as base-failed.
+   */
+  public static TaskBases rollBases(SweepContext c, TaskRef ref) throws Exception {
+    Path summary = c.summaryPath(ref.task());
+    if (Files.isRegularFile(summary)) {
+      Map<String, Object> cached = null;
+      try {
+        cached = SummaryFile.read(summary);
+      } catch (IOException | RuntimeException e) {
+        Path aside = moveAside(summary);
+        System.err.println("  [" + ref.task() + "] unreadable summary.json at " + summary + " (" + e.getMessage()
+            + "); moved to " + aside.getFileName() + " and re-running");
+      }
+      if (cached != null) {
+        Optional<String> why = Resume.whyNot(cached, c.config.modes(), c.bench, c.config.runs(), c.ns("agg"),
+            ref.task());
+        if (why.isEmpty()) return new TaskBases(ref, true, false, List.of());
+        System.err.println("  [" + ref.task() + "] " + why.get());
+      }
+    }
+    int k = c.config.k();
+    List<String> labels = new ArrayList<>();
+    for (int i = 1; i <= k; i++) labels.add("base" + i);
+    TaskScope agg = c.scope(ref.task(), "agg", null);
+    Path missing = agg.workDir().resolve("missing");
+    List<RunView> base = Phases.map(labels, c.config.phaseWidth(), label -> Roller.execute(c.bench, ref.task(),
+        label, agg.runId(label), null, c.rollouts, c.executionsJournal(), missing));
+    boolean anyOk = base.stream().anyMatch(RunView::ok);
+    if (!anyOk) {
+      Map<String, Object> res = result(c, ref, base, "base-failed");
+      res.put("errors", new ArrayList<>(List.of("no base rollout produced anything")));
+      SummaryFile.write(summary, res);
+    }
+    return new TaskBases(ref, false, !anyOk, base);
+  }
+
+  /**
+   * Runs (or, for a resumed task, replays into the library) one mode of one task, then checkpoints that mode into
+   * summary.json. Called by the (mode, domain) chain in stream order after the library was cut to the task's prefix.
+   */
+  @SuppressWarnings("unchecked")
+  public static ModeOutcome runMode(SweepContext c, TaskBases tb, String mode, Library lib) throws Exception {
+    TaskRef ref = tb.ref();
+    int before = lib.entries().size();
+    if (tb.skipped()) {
+      replay(c, ref, mode, lib);
+      return new ModeOutcome(ref, mode, before, true);
+    }
+    if (tb.baseFailed()) return new ModeOutcome(ref, mode, before, false);
+    TaskScope s = c.scope(ref.task(), mode, lib.contextDir());
+    Map<String, Object> res = result(c, ref, tb.base(), "partial");
+    Map<String, Object> modes = (Map<String, Object>) res.get("modes");
+    Map<String, Object> sels = (Map<String, Object>) res.get("selections");
+    List<Object> errors = (List<Object>) res.get("errors");
+    LinkedHashMap<String, String> baseTree = TreeIO.read(c.bench.surface(), c.bench.baseHarness(), null);
+    try {
+      ModeResult mr = mode.equals("agg") ? Drivers.parallel(s, baseTree, tb.base())
+          : Drivers.sequential(s, baseTree, tb.base());
+      modes.put(mode, mr.toJson());
+      SelectionRecord sel = Selector.select(c.bench, c.selector, ref.task(), mode, c.config.k(),
+          Selector.pool(mr.finals, mr.rollouts), s.workDir().resolve("selection").resolve(mode + c.config.k()));
+      if (sel.ok) Reflector.reflect(s, mr, sel);
+      Map<String, Object> sj = sel.toJson();
+      Map<String, String> chosenTree = sel.chosenLabel.isEmpty() || !mr.trees.containsKey(sel.chosenLabel)
+          ? baseTree : mr.trees.get(sel.chosenLabel);
+      sj.put("chosen_tree_is_base", DiffSummary.of(baseTree, chosenTree).unchanged());
+      if (!sel.chosenLabel.isEmpty()) {
+        sj.put("harness_fingerprint",
+            Runmark.fingerprint(s.workDir().resolve("harnesses").resolve(sel.chosenLabel)));
+      }
+      sels.put(mode, sj);
+      if (!sel.ok) {
+        errors.add(mode + ": selection failed: " + sel.error);
+      } else {
+        RunView chosen = mr.rollouts.get(sel.chosenLabel);
+        if (chosen == null || !chosen.delivered()) {
+          errors.add(mode + ": selected run " + sel.chosenRunId + " produced no deliverable");
+        }
+        if (Library.hasExperience(sel.experience)) {
+          lib.add(ref.task(), chosenTree, sel.why, sel.chosenLabel, sel.chosenRunId, sel.experience);
+        }
+      }
+    } catch (Exception | AssertionError e) {
+      Map<String, Object> failed = new LinkedHashMap<>();
+      failed.put("ok", false);
+      failed.put("error", e.getClass().getSimpleName() + ": " + e.getMessage());
+      failed.put("traceback", tail(e, 1500));
+      modes.put(mode, failed);
+      errors.add(mode + ": " + e.getClass().getSimpleName() + ": " + e.getMessage());
+    }
+    SummaryFile.write(c.summaryPath(ref.task()), res);
+    return new ModeOutcome(ref, mode, before, false);
+  }
+
+  /** Recomputes the final status once every mode of the task is done and prints the task's progress line. */
+  @SuppressWarnings("unchecked")
+  public static TaskRow finish(SweepContext c, TaskRef ref, List<ModeOutcome> outcomes) throws IOException {
+    Map<String, Integer> entries = new LinkedHashMap<>();
+    for (String m : c.config.modes()) {
+      for (ModeOutcome o : outcomes) if (o.mode().equals(m)) entries.put(m, o.libraryEntriesBefore());
+    }
+    boolean skipped = !outcomes.isEmpty() && outcomes.stream().allMatch(ModeOutcome::skipped);
+    TaskRow row;
+    if (skipped) {
+      row = new TaskRow(ref, "skipped", "", entries);
+    } else {
+      Map<String, Object> current = SummaryFile.read(c.summaryPath(ref.task()));
+      Map<String, Object> written = SummaryFile.write(c.summaryPath(ref.task()), current);
+      String status = String.valueOf(written.get("status"));
+      List<Object> errors = (List<Object>) written.getOrDefault("errors", List.of());
+      List<String> texts = new ArrayList<>();
+      for (Object e : errors) texts.add(String.valueOf(e));
+      String error = status.equals("ok") ? "" : (texts.isEmpty() ? status : String.join("; ", texts));
+      row = new TaskRow(ref, status, error, entries);
+    }
+    System.out.println(String.format("  [%s] %d/%d %-12s %s%s", ref.domain(), ref.position(), ref.domainSize(),
+        row.status(), ref.task(), row.error().isEmpty() ? "" : "  :: " + row.error()));
+    return row;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static void replay(SweepContext c, TaskRef ref, String mode, Library lib) throws IOException {
+    Map<String, Object> summary = SummaryFile.read(c.summaryPath(ref.task()));
+    Object sels = summary.get("selections");
+    if (!(sels instanceof Map) || !(((Map<String, Object>) sels).get(mode) instanceof Map)) return;
+    Map<String, Object> sel = (Map<String, Object>) ((Map<String, Object>) sels).get(mode);
+    String label = String.valueOf(sel.getOrDefault("chosen_label", ""));
+    Map<String, String> exp = new LinkedHashMap<>();
+    if (sel.get("experience") instanceof Map) {
+      for (Map.Entry<String, Object> e : ((Map<String, Object>) sel.get("experience")).entrySet()) {
+        exp.put(e.getKey(), String.valueOf(e.getValue()));
+      }
+    }
+    if (!Boolean.TRUE.equals(sel.get("ok")) || label.isEmpty() || !Library.hasExperience(exp)) return;
+    Path harness = c.ns(mode).taskDir(c.config.runs(), ref.task()).resolve("harnesses").resolve(label);
+    lib.add(ref.task(), TreeIO.read(c.bench.surface(), harness, null), String.valueOf(sel.getOrDefault("why", "")),
+        label, String.valueOf(sel.getOrDefault("chosen_run_id", "")), exp);
+  }
+
+  private static Map<String, Object> result(SweepContext c, TaskRef ref, List<RunView> base, String status) {
+    Map<String, Object> res = new LinkedHashMap<>();
+    res.put("task_id", ref.task());
+    res.put("domain", ref.domain());
+    res.put("k", c.config.k());
+    res.put("seed", c.config.seed());
+    res.put("status", status);
+    List<Object> baseJson = new ArrayList<>();
+    for (RunView b : base) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("label", b.label());
+      m.put("run_id", b.runId());
+      m.put("run_dir", b.runDir());
+      baseJson.add(m);
+    }
+    res.put("base", baseJson);
+    res.put("modes", new LinkedHashMap<String, Object>());
+    res.put("selections", new LinkedHashMap<String, Object>());
+    res.put("errors", new ArrayList<Object>());
+    return res;
+  }
+
+  private static Path moveAside(Path summary) throws IOException {
+    Path aside = summary.resolveSibling("summary.json.unreadable");
+    for (int i = 1; Files.exists(aside); i++) aside = summary.resolveSibling("summary.json.unreadable." + i);
+    Files.move(summary, aside);
+    return aside;
+  }
+
+  private static String tail(Throwable e, int n) {
+    StringWriter sw = new StringWriter();
+    e.printStackTrace(new PrintWriter(sw));
+    String t = sw.toString();
+    return t.length() <= n ? t : t.substring(t.length() - n);
+  }
+}

@@ -1,0 +1,161 @@
+package dev.h2beam.transforms.tree;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * Checks a harness script for real (validation rule 5): {@code .py} with {@code python3 -m py_compile}, {@code .sh}
+ * with {@code sh -n} ({@code bash -n} when its shebang names bash). Each check runs on a private temporary copy, with
+ * stdin closed and a timeout, so a check can neither touch the tree nor hang.
+ */
+final class ScriptCheck {
+  static final Duration TIMEOUT = Duration.ofSeconds(20);
+  private static volatile ScriptCheck system;
+
+  /** {@code python3} resolved on PATH, or null when it is not installed. */
+  private final Path python3;
+  private final Duration timeout;
+
+  ScriptCheck(Path python3, Duration timeout) {
+    this.python3 = python3;
+    this.timeout = timeout;
+  }
+
+  /** The checker for this process's PATH, resolved once. */
+  static ScriptCheck system() {
+    ScriptCheck s = system;
+    if (s == null) {
+      s = new ScriptCheck(onPath(System.getenv("PATH"), "python3"), TIMEOUT);
+      system = s;
+    }
+    return s;
+  }
+
+  /** The first executable named {@code command} on {@code pathEnv}, or null. */
+  static Path onPath(String pathEnv, String command) {
+    if (pathEnv == null) return null;
+    for (String dir : pathEnv.split(Pattern.quote(File.pathSeparator))) {
+      if (dir.isEmpty()) continue;
+      Path p = Path.of(dir, command);
+      if (Files.isRegularFile(p) && Files.isExecutable(p)) return p;
+    }
+    return null;
+  }
+
+  /** The problem with script {@code rel}, or null when it parses. */
+  String problem(String rel, String text) {
+    if (rel.endsWith(".sh")) return shellProblem(rel, text);
+    if (rel.endsWith(".py")) return pythonProblem(rel, text);
+    return null;
+  }
+
+  private String shellProblem(String rel, String text) {
+    String shell = text.startsWith("#!") && firstLine(text).contains("bash") ? "bash" : "sh";
+    Result r = run(rel, text, List.of(shell, "-n", rel));
+    if (r.failure != null) return rel + " cannot be checked: " + shell + " " + r.failure;
+    if (r.exit == 0) return null;
+    String first = firstLine(r.output.strip());
+    return rel + " does not parse: " + (first.isEmpty() ? shell + " -n exited with status " + r.exit : first);
+  }
+
+  private String pythonProblem(String rel, String text) {
+    if (python3 == null) {
+      return rel + " cannot be checked: python3 is not installed; install python3 or ship the script as "
+          + rel.substring(0, rel.length() - ".py".length()) + ".sh";
+    }
+    Result r = run(rel, text, List.of(python3.toString(), "-m", "py_compile", rel));
+    if (r.failure != null) return rel + " cannot be checked: python3 " + r.failure;
+    if (r.exit == 0) return null;
+    return rel + " does not compile: " + Py.head(compileDetail(r.output), 160);
+  }
+
+  private static final Pattern SORRY = Pattern.compile("^Sorry: (\\w+): (.*?)(?: \\(.*, line (\\d+)\\))?$");
+  private static final Pattern ERROR_LINE = Pattern.compile("^(\\w+): (.*)$");
+  private static final Pattern FILE_LINE = Pattern.compile("^\\s*File \".*\", line (\\d+)");
+
+  /**
+   * {@code <ErrorType>: <msg> (line <n>)} from py_compile's report, as Python's own {@code compile()} would describe
+   * the error. py_compile prints a SyntaxError as a traceback excerpt and its subclasses as {@code Sorry: ...}.
+   */
+  static String compileDetail(String output) {
+    List<String> lines = Py.splitlines(output.strip(), false);
+    if (lines.isEmpty()) return "py_compile failed without a message";
+    String last = lines.get(lines.size() - 1).strip();
+    Matcher sorry = SORRY.matcher(last);
+    if (sorry.matches()) {
+      return sorry.group(1) + ": " + sorry.group(2) + (sorry.group(3) == null ? "" : " (line " + sorry.group(3) + ")");
+    }
+    String lineNo = null;
+    for (String l : lines) {
+      Matcher f = FILE_LINE.matcher(l);
+      if (f.find()) {
+        lineNo = f.group(1);
+        break;
+      }
+    }
+    Matcher e = ERROR_LINE.matcher(last);
+    if (!e.matches()) return last;
+    return e.group(1) + ": " + e.group(2) + (lineNo == null ? "" : " (line " + lineNo + ")");
+  }
+
+  private static String firstLine(String s) {
+    int nl = s.indexOf('\n');
+    return nl < 0 ? s : s.substring(0, nl);
+  }
+
+  /** A finished check: the exit status and combined output, or why it could not run. */
+  private record Result(int exit, String output, String failure) {}
+
+  /** Runs {@code command} in a fresh temporary directory holding {@code text} at {@code rel}. */
+  private Result run(String rel, String text, List<String> command) {
+    Path dir = null;
+    try {
+      dir = Files.createTempDirectory("h2beam-script-check");
+      Path copy = dir.resolve(rel);
+      Files.createDirectories(copy.getParent());
+      Files.writeString(copy, text, StandardCharsets.UTF_8);
+      Path out = dir.resolve(".check-output");
+      ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+          .redirectOutput(out.toFile());
+      pb.environment().put("PYTHONIOENCODING", "utf-8");
+      Process p;
+      try {
+        p = pb.start();
+      } catch (IOException e) {
+        return new Result(-1, "", "is not installed or could not be started (" + e.getMessage() + ")");
+      }
+      p.getOutputStream().close();
+      if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        p.destroyForcibly().waitFor();
+        return new Result(-1, "", "did not finish within " + timeout.toSeconds() + " s");
+      }
+      return new Result(p.exitValue(), new String(Files.readAllBytes(out), StandardCharsets.UTF_8), null);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot check " + rel + " in a temporary directory", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while checking " + rel, e);
+    } finally {
+      if (dir != null) deleteQuietly(dir);
+    }
+  }
+
+  private static void deleteQuietly(Path dir) {
+    try (Stream<Path> walk = Files.walk(dir)) {
+      walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      // A leftover temporary directory is harmless.
+    }
+  }
+}

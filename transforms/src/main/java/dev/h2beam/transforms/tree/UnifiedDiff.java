@@ -1,0 +1,69 @@
+package dev.h2beam.transforms.tree;
+
+import dev.h2beam.adapters.model.SurfaceSpec;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * Unified diffs in the exact shape of Python's {@code difflib.unified_diff} (three context lines, lines keep their own
+ * line ends, no "no newline" marker), and the pool diff of an evidence folder (spec §5.1).
+ */
+public final class UnifiedDiff {
+  private UnifiedDiff() {}
+
+  private static final int CONTEXT = 3;
+
+  /** The unified diff from text {@code a} (named {@code fromName}) to {@code b}; empty when they are equal. */
+  public static String diff(String fromName, String toName, String a, String b) {
+    List<String> la = Py.splitlines(a, true);
+    List<String> lb = Py.splitlines(b, true);
+    StringBuilder out = new StringBuilder();
+    for (List<LineMatcher.Opcode> group : new LineMatcher(la, lb).groupedOpcodes(CONTEXT)) {
+      if (out.length() == 0) out.append("--- ").append(fromName).append('\n').append("+++ ").append(toName).append('\n');
+      LineMatcher.Opcode first = group.get(0);
+      LineMatcher.Opcode last = group.get(group.size() - 1);
+      out.append("@@ -").append(range(first.i1(), last.i2())).append(" +").append(range(first.j1(), last.j2()))
+          .append(" @@\n");
+      for (LineMatcher.Opcode op : group) {
+        if (op.tag() == LineMatcher.Opcode.EQUAL) {
+          for (String line : la.subList(op.i1(), op.i2())) out.append(' ').append(line);
+          continue;
+        }
+        if (op.tag() != LineMatcher.Opcode.INSERT) {
+          for (String line : la.subList(op.i1(), op.i2())) out.append('-').append(line);
+        }
+        if (op.tag() != LineMatcher.Opcode.DELETE) {
+          for (String line : lb.subList(op.j1(), op.j2())) out.append('+').append(line);
+        }
+      }
+    }
+    return out.toString();
+  }
+
+  /** difflib's {@code start,length} range: 1-based, the length omitted when it is 1, an empty range ends before. */
+  private static String range(int start, int stop) {
+    int length = stop - start;
+    if (length == 1) return Integer.toString(start + 1);
+    return (length == 0 ? start : start + 1) + "," + length;
+  }
+
+  /**
+   * The pool diff of one candidate: for each path in the union of both on-surface trees (plain string order), the
+   * diff from {@code current/<path>} to {@code <label>/<path>}, concatenated. A missing harness or file is empty.
+   */
+  public static String poolDiff(SurfaceSpec surface, Path currentHarness, Path candidateHarness, String label) {
+    Map<String, String> current = TreeIO.read(surface, currentHarness, null);
+    Map<String, String> candidate = TreeIO.read(surface, candidateHarness, null);
+    TreeSet<String> names = new TreeSet<>(Py.CODE_POINT_ORDER);
+    names.addAll(current.keySet());
+    names.addAll(candidate.keySet());
+    StringBuilder out = new StringBuilder();
+    for (String name : names) {
+      out.append(diff("current/" + name, label + "/" + name, current.getOrDefault(name, ""),
+          candidate.getOrDefault(name, "")));
+    }
+    return out.toString();
+  }
+}

@@ -1,0 +1,117 @@
+package dev.h2beam.transforms.safety;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class CredentialScreenTest {
+
+  private static List<String> scan(String text) {
+    return CredentialScreen.findings(Map.of("scripts/x.sh", text));
+  }
+
+  @Test
+  void namesTheFileAndLineAndTellsWhatToDo() {
+    assertEquals(List.of("scripts/x.sh line 3 holds what looks like a credential (apiKey=…); harness trees must "
+            + "never carry credentials: read it from the environment at run time instead"),
+        scan("#!/bin/sh\n\napiKey=Zx81kQ93mLp0\n"));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+    "api_key: \"q8Zr1LmN0pX4\"",
+    "token = 'a1b2c3d4e5f6g7'",
+    "secret=Hk29sLq8Wm3n",
+    "password: hunter2hunter2",
+    "ACCESS_KEY=\"wJalrXUtnFEMIbPxRfiCY\"",
+    "export GITHUB_TOKEN=abcd1234efgh5678",
+    "{\"apiKey\": \"q8Zr1LmN0pX4vv\"}",
+    "db_password = \"correcthorsebattery\""
+  })
+  void flagsACredentialNamedKeyWithALiteralValue(String line) {
+    assertEquals(1, scan(line).size(), line);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+    "client = OpenAI(api_key=\"sk-abcdefghijklmnopqrstuvwx\")",
+    "aws = AKIAIOSFODNN7EXAMPLQ",
+    "git clone https://ghp_abcdefghijklmnopqrstuvwxyz0123456789@github.com/o/r",
+    "SLACK=xoxb-123456789012-abcdefghij",
+    "-----BEGIN RSA PRIVATE KEY-----",
+    "-----BEGIN PRIVATE KEY-----",
+    "maps key AIzaSyA1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p6q"
+  })
+  void flagsAWellKnownKeyShape(String line) {
+    assertEquals(1, scan(line).size(), line);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+    "API_KEY=$API_KEY",
+    "token: ${GITHUB_TOKEN}",
+    "api_key = <your-api-key>",
+    "password = os.environ[\"DB_PASSWORD\"]",
+    "secret = os.environ.get(\"SECRET_VALUE\")",
+    "const token = process.env.SERVICE_TOKEN;",
+    "api_key: YOUR_API_KEY_HERE",
+    "password: \"********\""
+  })
+  void ignoresAValueReadFromTheEnvironmentOrAPlaceholder(String line) {
+    assertEquals(List.of(), scan(line), line);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+    "Count the tokens before answering; the token budget is small.",
+    "max_tokens = 4096",
+    "token=abc",
+    "The secret: anything the client marks confidential stays out.",
+    "password = getpass.getpass()",
+    "token = sys.argv[1]",
+    "api_key = cfg.api_key",
+    "tokenizer: whitespace_splitter",
+    "sk-learn is not a key"
+  })
+  void ignoresProseCodeAndShortValues(String line) {
+    assertEquals(List.of(), scan(line), line);
+  }
+
+  @Test
+  void keyShapeFindingShowsOnlyTheKindOfKey() {
+    assertTrue(scan("x = \"xoxb-123456789012-abcdefghij\"").get(0).contains("(xoxb-…)"));
+    assertTrue(scan("-----BEGIN EC PRIVATE KEY-----").get(0).contains("(-----BEGIN EC PRIVATE KEY-----)"));
+  }
+
+  @Test
+  void neverRepeatsTheSecret() {
+    String finding = scan("token = \"Zx81kQ93mLp0Zx81\"").get(0);
+    assertFalse(finding.contains("Zx81kQ93mLp0"));
+    assertTrue(finding.contains("(token=…)"));
+  }
+
+  @Test
+  void filesAreReportedInSortedPathOrder() {
+    Map<String, String> tree = new LinkedHashMap<>();
+    tree.put("systemprompt.md", "Be brief.\nsecret: Qm29xLp0Rt7z\n");
+    tree.put("AGENTS.md", "token: \"Hk29sLq8Wm3n\"");
+    List<String> f = CredentialScreen.findings(tree);
+    assertEquals(2, f.size());
+    assertTrue(f.get(0).startsWith("AGENTS.md line 1 "));
+    assertTrue(f.get(1).startsWith("systemprompt.md line 2 "));
+  }
+
+  @Test
+  void cleanTreeHasNoFindings() {
+    assertEquals(List.of(), CredentialScreen.findings(Map.of(
+        "guardrails.md", "- When the request names a deadline, load the `dates` skill.\n",
+        "scripts/fetch.py", "import os\nTOKEN = os.environ[\"API_TOKEN\"]\n")));
+  }
+}

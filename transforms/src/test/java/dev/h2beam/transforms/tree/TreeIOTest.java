@@ -1,0 +1,148 @@
+package dev.h2beam.transforms.tree;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.h2beam.adapters.model.HarnessRejected;
+import dev.h2beam.adapters.model.SurfaceSpec;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TreeIOTest {
+  private static final SurfaceSpec OC = SurfaceSpec.OPENCODE;
+  private static final SurfaceSpec CX = SurfaceSpec.CODEX;
+
+  @TempDir Path dir;
+
+  private void put(String rel, String text) throws IOException {
+    Path p = dir.resolve(rel);
+    Files.createDirectories(p.getParent());
+    Files.writeString(p, text, StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void readWalksInPythonPathOrder() throws IOException {
+    put("skills/a-b/SKILL.md", "2");
+    put("skills/a/SKILL.md", "1");
+    put("guardrails.md", "0");
+    // Component order puts skills/a before skills/a-b; plain string order would not.
+    assertEquals(List.of("guardrails.md", "skills/a/SKILL.md", "skills/a-b/SKILL.md"),
+        new ArrayList<>(TreeIO.read(OC, dir, null).keySet()));
+  }
+
+  @Test
+  void readSkipsStubsSilentlyAndCollectsOffSurfaceFiles() throws IOException {
+    put("systemprompt.md", "hi");
+    put("scripts/README.md", "stub");
+    put("harness.yaml", "x");
+    put("scripts/notes.txt", "x");
+    List<String> rejected = new ArrayList<>();
+    Map<String, String> tree = TreeIO.read(OC, dir, rejected);
+    assertEquals(Map.of("systemprompt.md", "hi"), tree);
+    assertEquals(List.of("harness.yaml", "scripts/notes.txt"), rejected);
+  }
+
+  @Test
+  void readSkipsPycache() throws IOException {
+    put("scripts/__pycache__/x.py", "cached");
+    put("scripts/x.py", "print(1)\n");
+    List<String> rejected = new ArrayList<>();
+    assertEquals(List.of("scripts/x.py"), new ArrayList<>(TreeIO.read(OC, dir, rejected).keySet()));
+    assertEquals(List.of(), rejected);
+  }
+
+  @Test
+  void readOfAMissingDirectoryIsEmpty() {
+    assertTrue(TreeIO.read(OC, dir.resolve("absent"), null).isEmpty());
+  }
+
+  @Test
+  void readDecodesInvalidUtf8WithReplacementCharacters() throws IOException {
+    Files.write(dir.resolve("AGENTS.md"), new byte[] {'o', 'k', (byte) 0xff});
+    assertEquals("ok\ufffd", TreeIO.read(CX, dir, null).get("AGENTS.md"));
+  }
+
+  @Test
+  void readTranslatesWindowsAndOldMacLineEnds() throws IOException {
+    put("AGENTS.md", "a\r\nb\rc\n");
+    assertEquals("a\nb\nc\n", TreeIO.read(CX, dir, null).get("AGENTS.md"));
+  }
+
+  @Test
+  void isTreeNeedsAnAlwaysOnFile() throws IOException {
+    put("scripts/x.py", "");
+    assertFalse(TreeIO.isTree(OC, dir));
+    put("tool_descriptions/tool_guidance.md", "");
+    assertTrue(TreeIO.isTree(OC, dir));
+    assertFalse(TreeIO.isTree(OC, dir.resolve("absent")));
+  }
+
+  @Test
+  void writePreservesOffSurfaceFiles() throws IOException {
+    put("harness.yaml", "model: x\n");
+    put("scripts/notes.txt", "keep me");
+    TreeIO.write(OC, Map.of("systemprompt.md", "be brief"), dir, true);
+    assertEquals("model: x\n", Files.readString(dir.resolve("harness.yaml")));
+    assertEquals("keep me", Files.readString(dir.resolve("scripts/notes.txt")));
+  }
+
+  @Test
+  void writeDeletesOnSurfaceFilesThatAreNotInTheTree() throws IOException {
+    put("scripts/old.py", "print(1)\n");
+    put("skills/gone/SKILL.md", "x");
+    TreeIO.write(OC, Map.of("systemprompt.md", "be brief"), dir, false);
+    assertFalse(Files.exists(dir.resolve("scripts/old.py")));
+    assertFalse(Files.exists(dir.resolve("skills/gone/SKILL.md")));
+  }
+
+  @Test
+  void writeCreatesMissingAlwaysOnFilesEmpty() throws IOException {
+    TreeIO.write(OC, Map.of("systemprompt.md", "be brief"), dir, false);
+    assertEquals("be brief", Files.readString(dir.resolve("systemprompt.md")));
+    assertEquals("", Files.readString(dir.resolve("guardrails.md")));
+    assertEquals("", Files.readString(dir.resolve("LongTermMEMORY.md")));
+    assertEquals("", Files.readString(dir.resolve("tool_descriptions/tool_guidance.md")));
+  }
+
+  @Test
+  void writeAddsStubsOnlyWhenAsked() throws IOException {
+    Path with = TreeIO.write(CX, Map.of("AGENTS.md", "x"), dir.resolve("with"), true);
+    Path without = TreeIO.write(CX, Map.of("AGENTS.md", "x"), dir.resolve("without"), false);
+    for (String stub : CX.stubs().keySet()) {
+      assertEquals(CX.stubs().get(stub), Files.readString(with.resolve(stub)));
+      assertFalse(Files.exists(without.resolve(stub)), stub);
+    }
+  }
+
+  @Test
+  void writeThenReadGivesTheTreeBack() {
+    Map<String, String> tree = new LinkedHashMap<>();
+    tree.put("AGENTS.md", "Use `python3 scripts/x.py`.\n");
+    tree.put("scripts/x.py", "print('é')\n");
+    TreeIO.write(CX, tree, dir, true);
+    assertEquals(tree, TreeIO.read(CX, dir, null));
+  }
+
+  @Test
+  void writeRejectsAnEscapingPathBeforeTouchingTheDisk() throws IOException {
+    put("scripts/old.py", "print(1)\n");
+    assertThrows(HarnessRejected.class, () -> TreeIO.write(OC, Map.of("../evil.md", "x"), dir, true));
+    assertTrue(Files.exists(dir.resolve("scripts/old.py")));
+  }
+
+  @Test
+  void alwaysOnTextJoinsTheFilesInSurfaceOrderWithBlankLines() {
+    assertEquals("S\n\n\n\nM\n\n", TreeIO.alwaysOnText(OC, Map.of("LongTermMEMORY.md", "M", "systemprompt.md", "S")));
+    assertEquals(6, TreeIO.alwaysOnText(OC, Map.of()).length());
+  }
+}
