@@ -1,0 +1,47 @@
+package dev.h2beam.demo;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.h2beam.pipelines.UsageError;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Bad options stop before anything runs, naming the flag and the fix. */
+class DemoOptionsTest {
+
+  @Test
+  void kBelowOneIsRefusedBeforeAnythingRuns(@TempDir Path out) {
+    UsageError e = assertThrows(UsageError.class, () -> DemoRuns.demo(out.resolve("d"), "--k=0"));
+    assertTrue(e.getMessage().contains("--k must be at least 1"), e.getMessage());
+    assertFalse(Files.exists(out.resolve("d/runs")), "nothing ran");
+  }
+
+  @Test
+  void anUnknownModeNamesTheFlag(@TempDir Path out) {
+    UsageError e = assertThrows(UsageError.class, () -> DemoRuns.demo(out, "--modes=wide"));
+    assertTrue(e.getMessage().startsWith("--modes: 'wide' is not a mode"), e.getMessage());
+  }
+
+  @Test
+  void anUnwritableOutputNamesTheFlag(@TempDir Path out) throws Exception {
+    Path file = Files.writeString(out.resolve("a-file"), "x");
+    UsageError e = assertThrows(UsageError.class, () -> DemoRuns.demo(file.resolve("inside")));
+    assertTrue(e.getMessage().contains("cannot be written"), e.getMessage());
+  }
+
+  @Test
+  void anUnknownChannelNamesTheKnownKinds(@TempDir Path out) {
+    UsageError e = assertThrows(UsageError.class, () -> DemoRuns.demo(out, "--channel=telepathy"));
+    assertTrue(e.getMessage().contains("--channel") && e.getMessage().contains("scripted-ledger"), e.getMessage());
+  }
+
+  @Test
+  void aBadInjectionIsRefused(@TempDir Path out) {
+    UsageError e = assertThrows(UsageError.class, () -> DemoRuns.demo(out, "--inject=explode"));
+    assertTrue(e.getMessage().contains("--inject"), e.getMessage());
+  }
+}

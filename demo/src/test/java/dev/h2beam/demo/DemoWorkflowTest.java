@@ -1,0 +1,149 @@
+package dev.h2beam.demo;
+
+import static dev.h2beam.demo.DemoRuns.assertStatuses;
+import static dev.h2beam.demo.DemoRuns.at;
+import static dev.h2beam.demo.DemoRuns.demo;
+import static dev.h2beam.demo.DemoRuns.demoJson;
+import static dev.h2beam.demo.DemoRuns.summary;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.h2beam.adapters.model.HarnessRejected;
+import dev.h2beam.adapters.model.SessionResult;
+import dev.h2beam.transforms.evidence.VerdictTripwire;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** harness2's workflow tests (spec §17) ported to the Beam demo, plus h2beam's own guards. */
+class DemoWorkflowTest {
+
+  @AfterEach
+  void resetChannel() {
+    ScriptedFaultsChannelProvider.override = label -> null;
+  }
+
+  @Test
+  void aTamperedAdoptedHarnessReRunsOnlyThatTask(@TempDir Path out) throws Exception {
+    assertEquals(0, demo(out));
+    String chosen = (String) at(summary(out, 2, "ledger-1"), "selections", "seq").get("chosen_label");
+    Path script = out.resolve("runs/demo-oc-seq2/ledger-1/harnesses/" + chosen + "/scripts/summarize.sh");
+    Files.writeString(script, Files.readString(script) + "# tampered\n");
+    assertEquals(0, demo(out));
+    assertStatuses(demoJson(out), "ok", "skipped");
+  }
+
+  @Test
+  void aMissingChosenDeliverableReRunsOnlyThatTask(@TempDir Path out) throws Exception {
+    assertEquals(0, demo(out));
+    Path runDir = Path.of((String) at(summary(out, 2, "ledger-1"), "selections", "agg").get("chosen_run_dir"));
+    Files.delete(runDir.resolve("answer.txt"));
+    assertEquals(0, demo(out));
+    assertStatuses(demoJson(out), "ok", "skipped");
+    assertEquals("Total: 85.15\n", Files.readString(runDir.resolve("answer.txt")));
+  }
+
+  @Test
+  void evidenceIsCompleteLeakFreeAndShowsOnlyTheLibraryPrefix(@TempDir Path out) throws Exception {
+    DemoBenchmark.setUp(out);
+    Files.writeString(out.resolve("sources/ledger-1/reference_answer.txt"), "{\"pass_rate\": 1}\n");
+    assertEquals(0, demo(out));
+    Path seq = out.resolve("runs/demo-oc-seq2/ledger-1");
+    Path reflection = seq.resolve("reflection/seq2");
+    for (String rel : List.of("source/ledger.csv", "rollouts/base1.md", "rollouts/c2.md", "pool/inv1/harness.diff",
+        "decisions/c1.md", "adoption.json", "base_harness/scripts/summarize.sh", "harness/scripts/summarize.sh")) {
+      assertTrue(Files.isRegularFile(reflection.resolve(rel)), rel);
+    }
+    assertTrue(Files.isRegularFile(seq.resolve("context/inv2/pool/c1/rollout.md")), "round 2 sees checkpoint c1");
+    DemoSweepTest.assertNoFileNamed(out.resolve("runs"), "reference_answer.txt");
+    try (var s = Files.list(out.resolve("runs/demo-oc-seq2/ledger-2/context/inv1/library/harnesses"))) {
+      assertEquals(List.of("ledger-1"), s.map(p -> p.getFileName().toString()).sorted().toList());
+    }
+    assertThrows(HarnessRejected.class,
+        () -> VerdictTripwire.assertNone(Map.of("EXPERIENCE.md", "\"pass_rate\": 1")));
+  }
+
+  @Test
+  void noEntryAndAFailedReflectionStayOutOfTheLibraryOnResume(@TempDir Path out) throws Exception {
+    ScriptedFaultsChannelProvider.override = label -> {
+      if (label.startsWith("experience.") && label.endsWith("seq1")) return SessionResult.failed("reflector down", 1);
+      if (label.startsWith("experience.")) return SessionResult.reply("NO_ENTRY", 1);
+      return null;
+    };
+    assertEquals(0, demo(out, "--k=1", "--channel=scripted-faults"));
+    assertEquals(0, demo(out, "--k=1", "--channel=scripted-faults"));
+    assertStatuses(demoJson(out), "skipped", "skipped");
+    assertEquals(List.of(), DemoSweepTest.libraryEntries(out, 1, "agg"));
+    assertEquals(List.of(), DemoSweepTest.libraryEntries(out, 1, "seq"));
+    Map<String, Object> s = summary(out, 1, "ledger-1");
+    assertEquals(1.0, at(s, "selections", "agg").get("usd"));
+    assertEquals(2.0, at(s, "selections", "seq").get("usd"));
+  }
+
+  @Test
+  void aFailedSelectionFallsBackButIsNeverOk(@TempDir Path out) throws Exception {
+    ScriptedFaultsChannelProvider.override =
+        label -> label.startsWith("select.") ? SessionResult.failed("selector down", 1.5) : null;
+    assertEquals(1, demo(out, "--channel=scripted-faults"));
+    Map<String, Object> s = summary(out, 2, "ledger-1");
+    assertEquals("partial", s.get("status"));
+    for (String mode : List.of("agg", "seq")) {
+      Map<String, Object> sel = at(s, "selections", mode);
+      assertEquals(3.0, sel.get("usd"));
+      assertEquals(false, sel.get("ok"));
+      assertEquals(true, sel.get("fallback"));
+      assertEquals(mode.equals("agg") ? "agg1" : "c1", sel.get("chosen_label"));
+    }
+    assertEquals(List.of(), DemoSweepTest.libraryEntries(out, 2, "agg"), "a fallback is never reflected or stored");
+  }
+
+  @Test
+  void aDuplicateLedgerLabelFailsTheModeAndSelectsNothing(@TempDir Path out) throws Exception {
+    assertEquals(1, demo(out, "--k=1", "--inject=ledger-duplicate@ledger-1/agg"));
+    Map<String, Object> s = summary(out, 1, "ledger-1");
+    assertEquals("partial", s.get("status"));
+    Map<String, Object> agg = at(s, "modes", "agg");
+    assertEquals(false, agg.get("ok"));
+    String error = (String) agg.get("error");
+    assertTrue(error.startsWith("BudgetError: "), error);
+    assertTrue(error.contains("duplicate labels [base1]") && error.contains("rollouts [base1, inv1, dom1, agg1, base1]"),
+        error);
+    assertNull(at(s, "selections", "agg"), "a mode off budget is never selected");
+    assertEquals(true, at(s, "selections", "seq").get("ok"), "the other mode is unaffected");
+    assertStatuses(demoJson(out), "partial", "ok");
+  }
+
+  @Test
+  void anUnreadableSummaryIsMovedAsideAndOnlyThatTaskReRuns(@TempDir Path out) throws Exception {
+    assertEquals(0, demo(out, "--k=1"));
+    Path summary = out.resolve("runs/demo-oc-agg1/ledger-1/summary.json");
+    Files.writeString(summary, "{ not json");
+    assertEquals(0, demo(out, "--k=1"));
+    assertStatuses(demoJson(out), "ok", "skipped");
+    assertEquals("{ not json", Files.readString(summary.resolveSibling("summary.json.unreadable")));
+    assertEquals(0, DemoRuns.count(demoJson(out), "execution_count"), "its rollouts were reused");
+  }
+
+  @Test
+  void aCorruptReplyCacheEntryIsCalledAgain(@TempDir Path out) throws Exception {
+    assertEquals(0, demo(out, "--k=1"));
+    Path audit = out.resolve("runs/_audit/demo-oc-agg1");
+    Path meta;
+    try (var s = Files.list(audit)) {
+      meta = s.filter(p -> p.getFileName().toString().startsWith("inv1.a1.") && p.toString().endsWith(".meta.json"))
+          .findFirst().orElseThrow();
+    }
+    Files.writeString(meta, "garbage");
+    Files.delete(out.resolve("runs/demo-oc-agg1/ledger-1/summary.json"));
+    assertEquals(0, demo(out, "--k=1"));
+    assertTrue(DemoRuns.count(demoJson(out), "editor_calls") >= 1, "the corrupt entry's session ran again");
+    assertFalse(Files.readString(meta).equals("garbage"), "the entry was rewritten");
+  }
+}

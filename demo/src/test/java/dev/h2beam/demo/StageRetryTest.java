@@ -1,0 +1,65 @@
+package dev.h2beam.demo;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.h2beam.adapters.model.ChannelSpec;
+import dev.h2beam.adapters.model.Namespace;
+import dev.h2beam.adapters.model.SessionResult;
+import dev.h2beam.adapters.proposer.ProposerChannel;
+import dev.h2beam.transforms.proposer.Limits;
+import dev.h2beam.transforms.proposer.Proposer;
+import dev.h2beam.transforms.recursion.Faults;
+import dev.h2beam.transforms.recursion.Stage;
+import dev.h2beam.transforms.recursion.StageRunner;
+import dev.h2beam.transforms.recursion.TaskScope;
+import dev.h2beam.transforms.tree.TreeIO;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** harness2's test_invalid_proposal_retries_with_feedback_and_accumulates_cost (spec §17.3). */
+class StageRetryTest {
+
+  @Test
+  void anInvalidProposalIsRetriedWithFeedbackAndItsCostAccumulates(@TempDir Path root) throws Exception {
+    DemoBenchmark.setUp(root);
+    DemoBenchmark bench = new DemoBenchmark(root);
+    List<String> missions = new ArrayList<>();
+    ProposerChannel channel = (Path cwd, String mission, String system, String label, Duration t) -> {
+      missions.add(mission);
+      Path script = cwd.resolve("context/harness/scripts/summarize.sh");
+      if (label.endsWith(".a1")) {
+        Files.writeString(script, "if then fi (((\n");
+        return SessionResult.reply("<notes>broke it</notes>", 1.0);
+      }
+      Files.copy(bench.baseHarness().resolve("scripts/summarize.sh"), script,
+          java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      new ScriptedLedgerChannel().run(cwd, mission, system, label, t);
+      return SessionResult.reply("<notes>repaired</notes>", 2.0);
+    };
+    Proposer proposer = new Proposer(channel, ChannelSpec.of("test", "local/test"), root.resolve("audit"), 2,
+        Limits.of("sessions", 2), Duration.ZERO);
+    TaskScope scope = new TaskScope(bench, "ledger-1", 1, Namespace.of("demo", "oc", "agg", 1),
+        root.resolve("runs"), proposer, proposer, Limits.of("rollouts", 2), 1, null, Faults.NONE);
+    LinkedHashMap<String, String> base = TreeIO.read(bench.surface(), bench.baseHarness(), null);
+    Stage stage = StageRunner.run(scope, new StageRunner.Request("inv1", "INV", "Repair the script", base, List.of(),
+        bench.baseHarness(), null, List.of(), Map.of()));
+
+    assertFalse(stage.fellBack(), stage.error());
+    assertEquals(2, stage.attempts());
+    assertEquals(3.0, stage.usd());
+    assertEquals("repaired", stage.notes());
+    assertFalse(stage.tree().get("scripts/summarize.sh").contains(DemoBenchmark.POSITIVE_FILTER));
+    assertEquals(2, missions.size());
+    assertTrue(missions.get(1).contains("PREVIOUS ATTEMPT WAS REJECTED"), missions.get(1));
+    assertTrue(missions.get(1).contains("scripts/summarize.sh does not parse"), missions.get(1));
+  }
+}
