@@ -149,8 +149,15 @@ public final class DemoBenchmark implements Benchmark {
     Path runDir = runDir(runId);
     String fingerprint = Runmark.fingerprint(harnessDir);
     synchronized (RUN_LOCKS.computeIfAbsent(runDir, d -> new Object())) {
-      if (Runmark.isComplete(runDir, fingerprint) && answerMatchesMarker(runDir)) {
+      String why = Runmark.whyNot(runDir, fingerprint);
+      if (why.equals("reusable") && answerMatchesMarker(runDir)) {
         return new Rollout(runDir, true);
+      }
+      if (Files.exists(runDir.resolve(Runmark.MARKER))) {
+        // a marker that cannot be used is reported with its path; the rollout is redone, nothing else is touched
+        System.err.println("  re-rolling " + runId + ": " + (why.equals("reusable")
+            ? "its answer.txt no longer matches the digest in " + runDir.resolve(Runmark.MARKER)
+            : why + " (" + runDir.resolve(Runmark.MARKER) + ")"));
       }
       deleteTree(runDir);
       Files.createDirectories(runDir);

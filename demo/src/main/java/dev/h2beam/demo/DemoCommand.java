@@ -5,6 +5,7 @@ import dev.h2beam.adapters.files.Json;
 import dev.h2beam.pipelines.Command;
 import dev.h2beam.pipelines.UsageError;
 import dev.h2beam.pipelines.sweep.Sweep;
+import dev.h2beam.pipelines.sweep.SweepCommand;
 import dev.h2beam.transforms.proposer.Journal;
 import dev.h2beam.transforms.recursion.TaskScope;
 import java.nio.file.Path;
@@ -54,6 +55,10 @@ public final class DemoCommand implements Command {
           .resolve("k" + o.getK() + (o.getSeed() == null ? "" : "-s" + o.getSeed())).toString());
     }
     Sweep.Plan plan = Sweep.plan(o, Instant.now());
+    if (o.getDryRun()) {
+      SweepCommand.printDryRun(plan);
+      return 0;
+    }
     Path audit = TaskScope.auditDir(plan.config().runs(), plan.config().summaryNamespace());
     int executionsBefore = Journal.lines(audit.resolve("executions.jsonl")).size();
     int sessionsBefore = Journal.lines(audit.resolve("sessions.jsonl")).size();

@@ -44,4 +44,21 @@ class DemoOptionsTest {
     UsageError e = assertThrows(UsageError.class, () -> DemoRuns.demo(out, "--inject=explode"));
     assertTrue(e.getMessage().contains("--inject"), e.getMessage());
   }
+
+  @Test
+  void aBaseHarnessHoldingAGraderVerdictIsRefusedBeforeAnythingRuns(@TempDir Path out) throws Exception {
+    DemoBenchmark.setUp(out);
+    Files.writeString(out.resolve("base/LongTermMEMORY.md"), "last time: {\"pass_rate\": 1}\n");
+    UsageError e = assertThrows(UsageError.class, () -> DemoRuns.demo(out));
+    assertTrue(e.getMessage().contains("grader verdict marker"), e.getMessage());
+    assertFalse(Files.exists(out.resolve("executions")), "nothing ran");
+  }
+
+  @Test
+  void aSeedShufflesTheStreamAndNamesTheNamespace(@TempDir Path out) throws Exception {
+    org.junit.jupiter.api.Assertions.assertEquals(0, DemoRuns.demo(out, "--k=1", "--seed=7"));
+    assertTrue(Files.isRegularFile(out.resolve("runs/demo-oc-agg1-s7/ledger-1/summary.json")));
+    assertTrue(Files.isDirectory(out.resolve("runs/demo-oc-seq1-s7/ledger-2")));
+    assertTrue(Files.isDirectory(out.resolve("library/k1-s7/agg/accounting")));
+  }
 }

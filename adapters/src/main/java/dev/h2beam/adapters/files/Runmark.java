@@ -73,7 +73,9 @@ public final class Runmark {
   /** Why a finished rollout in {@code runDir} may or may not be reused for a harness with this fingerprint. */
   public static String whyNot(Path runDir, String harnessFingerprint) {
     JsonNode m = readMark(runDir);
-    if (m == null) return "no completion marker";
+    if (m == null) {
+      return Files.exists(runDir.resolve(MARKER)) ? "unreadable completion marker" : "no completion marker";
+    }
     if (m.path("version").asInt(-1) != 1) return "marker version mismatch";
     String got = m.path("harness").asText("");
     if (!Objects.equals(got, harnessFingerprint)) {

@@ -12,6 +12,7 @@ import dev.h2beam.transforms.beam.JsonCoder;
 import dev.h2beam.transforms.beam.RollBases;
 import dev.h2beam.transforms.beam.RunChains;
 import dev.h2beam.transforms.beam.WriteSweepRecord;
+import dev.h2beam.transforms.evidence.VerdictTripwire;
 import dev.h2beam.transforms.recursion.Faults;
 import dev.h2beam.transforms.stream.TaskStream;
 import dev.h2beam.transforms.sweep.SweepConfig;
@@ -98,6 +99,11 @@ public final class Sweep {
       bench = provider.open(benchRoot, settings);
     } catch (Exception e) {
       throw new UsageError("cannot open --bench=" + o.getBench() + " at " + benchRoot + ": " + e.getMessage());
+    }
+    try {
+      VerdictTripwire.assertNone(bench.baseHarness());
+    } catch (RuntimeException e) {
+      throw new UsageError("the base harness of --bench=" + o.getBench() + " cannot be used: " + e.getMessage());
     }
     LinkedHashMap<String, List<String>> stream;
     try {

@@ -42,7 +42,7 @@ public final class SweepCommand implements Command {
     return df[1] > 0 ? 2 : 0;
   }
 
-  static void printDryRun(Sweep.Plan plan) {
+  public static void printDryRun(Sweep.Plan plan) {
     var c = plan.config();
     System.out.println("# " + c.bench() + "-" + c.substrate() + " seed=" + c.seed() + " k=" + c.k() + " modes="
         + String.join(",", c.modes().stream().map(Namespace::modeName).toList()));

@@ -5,6 +5,7 @@ import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.Runmark;
 import dev.h2beam.adapters.model.Rollout;
 import dev.h2beam.adapters.model.RunView;
+import dev.h2beam.transforms.evidence.VerdictTripwire;
 import dev.h2beam.transforms.proposer.Journal;
 import dev.h2beam.transforms.tree.TreeIO;
 import java.nio.file.Files;
@@ -26,6 +27,7 @@ public final class Roller {
     Path harnessDir = null;
     try {
       if (tree != null) {
+        VerdictTripwire.assertNone(tree);
         harnessDir = s.workDir().resolve("harnesses").resolve(label);
         TreeIO.write(s.bench().surface(), tree, harnessDir, true);
       }
