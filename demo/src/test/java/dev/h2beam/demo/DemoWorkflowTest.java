@@ -135,15 +135,21 @@ class DemoWorkflowTest {
   void aCorruptReplyCacheEntryIsCalledAgain(@TempDir Path out) throws Exception {
     assertEquals(0, demo(out, "--k=1"));
     Path audit = out.resolve("runs/_audit/demo-oc-agg1");
-    Path meta;
+    List<Path> metas;
     try (var s = Files.list(audit)) {
-      meta = s.filter(p -> p.getFileName().toString().startsWith("inv1.a1.") && p.toString().endsWith(".meta.json"))
-          .findFirst().orElseThrow();
+      // inv1.a1 of both tasks and both modes: labels do not name the task, the cache key does
+      metas = s.filter(p -> p.getFileName().toString().startsWith("inv1.a1.") && p.toString().endsWith(".meta.json"))
+          .toList();
     }
-    Files.writeString(meta, "garbage");
-    Files.delete(out.resolve("runs/demo-oc-agg1/ledger-1/summary.json"));
+    assertEquals(4, metas.size());
+    for (Path m : metas) Files.writeString(m, "garbage");
+    for (String task : List.of("ledger-1", "ledger-2")) {
+      Files.delete(out.resolve("runs/demo-oc-agg1/" + task + "/summary.json"));
+    }
     assertEquals(0, demo(out, "--k=1"));
-    assertTrue(DemoRuns.count(demoJson(out), "editor_calls") >= 1, "the corrupt entry's session ran again");
-    assertFalse(Files.readString(meta).equals("garbage"), "the entry was rewritten");
+    assertStatuses(demoJson(out), "ok", "ok");
+    assertEquals(4, DemoRuns.count(demoJson(out), "editor_calls"), "exactly the corrupt entries' sessions ran again");
+    for (Path m : metas) assertFalse(Files.readString(m).equals("garbage"), "the entry was rewritten: " + m);
   }
+
 }
