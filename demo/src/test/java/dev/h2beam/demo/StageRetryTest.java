@@ -62,4 +62,12 @@ class StageRetryTest {
     assertTrue(missions.get(1).contains("PREVIOUS ATTEMPT WAS REJECTED"), missions.get(1));
     assertTrue(missions.get(1).contains("scripts/summarize.sh does not parse"), missions.get(1));
   }
+
+  @Test
+  void aProposerOnABlankModelCannotBeBuilt() {
+    ChannelSpec blank = ChannelSpec.resolve(null, null, "");
+    IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> new Proposer(new ScriptedLedgerChannel(), blank, null, 2, Limits.of("sessions", 2), Duration.ZERO));
+    assertTrue(e.getMessage().contains("no model"), e.getMessage());
+  }
 }
