@@ -4,6 +4,8 @@ import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.pipelines.Command;
 import dev.h2beam.pipelines.UsageError;
+import dev.h2beam.pipelines.judge.JudgeCommand;
+import dev.h2beam.pipelines.judge.JudgeOptions;
 import dev.h2beam.pipelines.sweep.Sweep;
 import dev.h2beam.pipelines.sweep.SweepCommand;
 import dev.h2beam.transforms.proposer.Journal;
@@ -42,7 +44,8 @@ public final class DemoCommand implements Command {
   }
 
   @Override public int run(String[] args) throws Exception {
-    DemoOptions o = PipelineOptionsFactory.fromArgs(withDefaults(args)).withValidation().as(DemoOptions.class);
+    args = withDefaults(args);
+    DemoOptions o = PipelineOptionsFactory.fromArgs(args).withValidation().as(DemoOptions.class);
     if (o.getBench() != null && !o.getBench().equals("demo")) {
       throw new UsageError("--bench is always demo for h2beam demo; use h2beam sweep for --bench=" + o.getBench());
     }
@@ -75,7 +78,20 @@ public final class DemoCommand implements Command {
     AtomicFiles.writeString(demoJson, Json.pretty(demo) + "\n");
     int[] df = Sweep.doneFailed(record);
     System.out.println("Local demo: " + df[0] + " tasks completed; " + df[1] + " failed. " + demoJson);
-    return df[1] > 0 ? 1 : 0;
+
+    Path namespace = plan.config().runs().resolve(plan.config().summaryNamespace().toString());
+    List<String> judgeArgs = new ArrayList<>(List.of("--namespaces=" + namespace, "--modes=" + o.getModes(),
+        "--grader=demo"));
+    for (String a : args) {
+      if (a.startsWith("--runner=") || a.startsWith("--targetParallelism=") || a.startsWith("--flink")
+          || a.startsWith("--parallelism=")) {
+        judgeArgs.add(a);
+      }
+    }
+    System.out.println();
+    int judged = JudgeCommand.run(PipelineOptionsFactory.fromArgs(judgeArgs.toArray(new String[0]))
+        .withValidation().as(JudgeOptions.class), System.out);
+    return df[1] > 0 ? 1 : judged;
   }
 
   /** Applies the demo's own defaults (k = 2, both modes) unless the flags were given; {@code both} means both. */

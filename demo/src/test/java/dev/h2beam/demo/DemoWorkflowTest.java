@@ -102,6 +102,13 @@ class DemoWorkflowTest {
       assertEquals(mode.equals("agg") ? "agg1" : "c1", sel.get("chosen_label"));
     }
     assertEquals(List.of(), DemoSweepTest.libraryEntries(out, 2, "agg"), "a fallback is never reflected or stored");
+    List<Map<String, Object>> judged = judgedRows(out.resolve("runs/demo-oc-agg2"));
+    assertEquals(4, judged.size());
+    for (Map<String, Object> row : judged) {
+      assertEquals(false, row.get("graded"), "a failed selection is never judged");
+      assertNull(row.get("n_passed"), "an absence, never a zero");
+      assertEquals("selection-failed", row.get("absence"));
+    }
   }
 
   @Test
@@ -152,4 +159,36 @@ class DemoWorkflowTest {
     for (Path m : metas) assertFalse(Files.readString(m).equals("garbage"), "the entry was rewritten: " + m);
   }
 
+
+  @SuppressWarnings("unchecked")
+  static List<Map<String, Object>> judgedRows(Path ns) throws Exception {
+    return (List<Map<String, Object>>) (List<?>) dev.h2beam.adapters.files.Json.MAPPER.readValue(
+        Files.readString(ns.resolve("judged.json")), List.class);
+  }
+
+  @Test
+  void theDemoJudgesEveryChosenOutputAsCorrect(@TempDir Path out) throws Exception {
+    assertEquals(0, demo(out));
+    List<Map<String, Object>> judged = judgedRows(out.resolve("runs/demo-oc-agg2"));
+    assertEquals(4, judged.size());
+    for (Map<String, Object> row : judged) {
+      assertEquals(true, row.get("all_pass"), row.toString());
+      assertEquals(1.0, row.get("frac"));
+    }
+  }
+
+  @Test
+  void aTamperedChosenAnswerIsNotGradedEvidenceChanged(@TempDir Path out) throws Exception {
+    assertEquals(0, demo(out, "--k=1"));
+    Path runDir = Path.of((String) at(summary(out, 1, "ledger-2"), "selections", "seq").get("chosen_run_dir"));
+    Files.writeString(runDir.resolve("answer.txt"), "Total: 999.99\n");
+    Files.delete(out.resolve("runs/demo-oc-agg1/judged.json"));
+    var o = org.apache.beam.sdk.options.PipelineOptionsFactory.fromArgs("--namespaces=" + out.resolve(
+        "runs/demo-oc-agg1")).as(dev.h2beam.pipelines.judge.JudgeOptions.class);
+    assertEquals(2, dev.h2beam.pipelines.judge.JudgeCommand.run(o, System.out));
+    Map<String, Object> row = judgedRows(out.resolve("runs/demo-oc-agg1")).stream()
+        .filter(r -> r.get("task_id").equals("ledger-2") && r.get("mode").equals("seq")).findFirst().orElseThrow();
+    assertEquals(false, row.get("graded"));
+    assertEquals("evidence-changed", row.get("absence"));
+  }
 }

@@ -2,7 +2,12 @@ package dev.h2beam.adapters.files;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.PrettyPrinter;
-import com.fasterxml.jackson.core.json.JsonWriteFeature;
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.io.CharacterEscapes;
+import com.fasterxml.jackson.core.io.SerializedString;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -25,16 +30,74 @@ public final class Json {
   private Json() {}
 
   /** Reads any JSON; writes in insertion order. */
-  public static final ObjectMapper MAPPER = JsonMapper.builder()
-      .enable(JsonWriteFeature.ESCAPE_NON_ASCII)
-      .build();
+  public static final ObjectMapper MAPPER = python(JsonMapper.builder().build());
 
   /** Writes with map keys sorted; for markers and anything hashed. */
-  public static final ObjectMapper SORTED = JsonMapper.builder()
-      .enable(JsonWriteFeature.ESCAPE_NON_ASCII)
+  public static final ObjectMapper SORTED = python(JsonMapper.builder()
       .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
       .enable(com.fasterxml.jackson.databind.MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
-      .build();
+      .build());
+
+  /** Python's float repr and ensure_ascii escapes (lower-case hex) on a mapper. */
+  private static ObjectMapper python(ObjectMapper m) {
+    m.getFactory().setCharacterEscapes(new PythonEscapes());
+    SimpleModule floats = new SimpleModule("python-floats");
+    floats.addSerializer(Double.class, new PythonFloat());
+    floats.addSerializer(double.class, new PythonFloat());
+    m.registerModule(floats);
+    return m;
+  }
+
+  /** Python's repr of a float: shortest digits, plain between 1e-4 and 1e16, else {@code 1e-05} style. */
+  public static String pythonFloat(double v) {
+    if (Double.isNaN(v)) return "NaN";
+    if (Double.isInfinite(v)) return v > 0 ? "Infinity" : "-Infinity";
+    if (v == 0) return (1 / v < 0) ? "-0.0" : "0.0";
+    java.math.BigDecimal bd = new java.math.BigDecimal(Double.toString(v)).stripTrailingZeros();
+    String digits = bd.unscaledValue().abs().toString();
+    int exp = digits.length() - bd.scale() - 1;
+    String sign = v < 0 ? "-" : "";
+    if (exp >= -4 && exp < 16) {
+      String plain = bd.abs().toPlainString();
+      return sign + (plain.contains(".") ? plain : plain + ".0");
+    }
+    String mantissa = digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
+    return sign + mantissa + "e" + (exp < 0 ? "-" : "+") + (Math.abs(exp) < 10 ? "0" : "") + Math.abs(exp);
+  }
+
+  static final class PythonFloat extends StdSerializer<Double> {
+    private static final long serialVersionUID = 1L;
+
+    PythonFloat() {
+      super(Double.class);
+    }
+
+    @Override public void serialize(Double v, JsonGenerator g, SerializerProvider p) throws IOException {
+      g.writeNumber(pythonFloat(v));
+    }
+  }
+
+  /** ensure_ascii: every character above 0x7E and every control character as a lower-case \\u escape. */
+  static final class PythonEscapes extends CharacterEscapes {
+    private static final long serialVersionUID = 1L;
+    private final int[] ascii;
+
+    PythonEscapes() {
+      ascii = CharacterEscapes.standardAsciiEscapesForJSON();
+      ascii[0x7F] = CharacterEscapes.ESCAPE_CUSTOM;
+      for (int c = 0; c < 0x20; c++) {
+        if (c != '\n' && c != '\r' && c != '\t' && c != '\b' && c != '\f') ascii[c] = CharacterEscapes.ESCAPE_CUSTOM;
+      }
+    }
+
+    @Override public int[] getEscapeCodesForAscii() {
+      return ascii;
+    }
+
+    @Override public SerializableString getEscapeSequence(int ch) {
+      return new SerializedString(String.format("\\u%04x", ch));
+    }
+  }
 
   /** Python-style pretty JSON with the given indent, no trailing newline. */
   public static String pretty(Object value, int indent) {

@@ -64,10 +64,20 @@ public final class LeakGlobs {
         if (j >= glob.length()) {
           re.append("\\[");
         } else {
-          String body = glob.substring(i + 1, j).replace("\\", "\\\\");
-          if (body.startsWith("!")) body = "^" + body.substring(1);
-          else if (body.startsWith("^")) body = "\\" + body;
-          re.append('[').append(body).append(']');
+          String body = glob.substring(i + 1, j);
+          StringBuilder cls = new StringBuilder("[");
+          int from = 0;
+          if (body.startsWith("!")) {
+            cls.append('^');
+            from = 1;
+          }
+          // every character literal except ranges: Java classes would read [ as a union and && as an intersection
+          for (int b = from; b < body.length(); b++) {
+            char ch = body.charAt(b);
+            if (Character.isLetterOrDigit(ch) || ch == '-') cls.append(ch);
+            else cls.append('\\').append(ch);
+          }
+          re.append(cls).append(']');
           i = j;
         }
       } else {

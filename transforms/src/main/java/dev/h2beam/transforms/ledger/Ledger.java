@@ -118,8 +118,8 @@ public final class Ledger {
     return m;
   }
 
-  /** Rounds to 6 decimals, half-even on the decimal value as Python's round() does for typical money values. */
+  /** Rounds to 6 decimals as Python's round(v, 6) does: half-even on the exact binary value. */
   public static double round6(double v) {
-    return new BigDecimal(Double.toString(v)).setScale(6, RoundingMode.HALF_EVEN).doubleValue();
+    return new BigDecimal(v).setScale(6, RoundingMode.HALF_EVEN).doubleValue();
   }
 }

@@ -1,0 +1,157 @@
+package dev.h2beam.adapters.files;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@link Json} writes what CPython's {@code json.dumps(obj, indent=2)} writes, byte for byte. */
+class JsonTest {
+  @TempDir Path dir;
+
+  /** An insertion-ordered map from alternating keys and values. */
+  private static Map<String, Object> map(Object... keysAndValues) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    for (int i = 0; i < keysAndValues.length; i += 2) m.put((String) keysAndValues[i], keysAndValues[i + 1]);
+    return m;
+  }
+
+  @Test
+  void prettyMatchesPythonForNestedMapsAndLists() throws Exception {
+    Object value = map(
+        "task_id", "ledger-1",
+        "k", 2,
+        "modes", map("seq", map("ok", true, "finals", List.of("c2")), "agg", map("ok", false, "finals",
+            List.of("agg1", "agg2"))),
+        "base", List.of(map("label", "base1", "run_id", "r/1"), List.of(1, List.of(2, List.of(3)))),
+        "seed", null);
+    String python = "{'task_id': 'ledger-1', 'k': 2, 'modes': {'seq': {'ok': True, 'finals': ['c2']},"
+        + " 'agg': {'ok': False, 'finals': ['agg1', 'agg2']}},"
+        + " 'base': [{'label': 'base1', 'run_id': 'r/1'}, [1, [2, [3]]]], 'seed': None}";
+    assertEquals(Python3.dumps(python, "indent=2"), Json.pretty(value));
+  }
+
+  @Test
+  void prettyMatchesPythonForEmptyContainers() throws Exception {
+    Object value = map("errors", List.of(), "selections", map(), "nested", List.of(map(), List.of()),
+        "deep", map("x", map("y", List.of())));
+    String python = "{'errors': [], 'selections': {}, 'nested': [{}, []], 'deep': {'x': {'y': []}}}";
+    assertEquals(Python3.dumps(python, "indent=2"), Json.pretty(value));
+  }
+
+  @Test
+  void prettyOfEmptyTopLevelContainersIsBrackets() throws Exception {
+    assertEquals(Python3.dumps("{}", "indent=2"), Json.pretty(map()));
+    assertEquals(Python3.dumps("[]", "indent=2"), Json.pretty(List.of()));
+  }
+
+  @Test
+  void prettyMatchesPythonForTypicalFloats() throws Exception {
+    Object value = map("zero", 0.0, "three", 3.0, "score", 85.15, "usd", 0.123456, "neg", -2.5, "int", 7,
+        "list", List.of(0.1, 1.5, 100.25));
+    String python = "{'zero': 0.0, 'three': 3.0, 'score': 85.15, 'usd': 0.123456, 'neg': -2.5, 'int': 7,"
+        + " 'list': [0.1, 1.5, 100.25]}";
+    assertEquals(Python3.dumps(python, "indent=2"), Json.pretty(value));
+  }
+
+  @Test
+  void prettyEscapesNonAsciiQuotesAndControlsLikePython() throws Exception {
+    Object value = map("why", "A \u2014 B", "quote", "she said \"hi\"", "backslash", "a\\b", "lines", "one\ntwo\tx\r",
+        "slash", "a/b", "\u2014key", "v");
+    String python = "{'why': 'A \\u2014 B', 'quote': 'she said \"hi\"', 'backslash': 'a\\\\b',"
+        + " 'lines': 'one\\ntwo\\tx\\r', 'slash': 'a/b', '\\u2014key': 'v'}";
+    String expected = Python3.dumps(python, "indent=2");
+    assertEquals(expected, Json.pretty(value));
+    assertEquals(true, expected.contains("\\u2014"), expected);
+  }
+
+  @Test
+  void prettyWithOtherIndentMatchesPython() throws Exception {
+    Object value = map("a", List.of(1, map("b", "c")), "d", map());
+    assertEquals(Python3.dumps("{'a': [1, {'b': 'c'}], 'd': {}}", "indent=4"), Json.pretty(value, 4));
+  }
+
+  @Test
+  void prettyHasNoTrailingNewline() {
+    String text = Json.pretty(map("a", 1));
+    assertEquals("{\n  \"a\": 1\n}", text);
+  }
+
+  @Test
+  void prettySortedMatchesPythonSortKeysAtEveryDepth() throws Exception {
+    Object value = map("version", 1, "run_id", "demo/ledger-1/base1", "harness", "0123abcd",
+        "at", 17.5, "extra", map("z", List.of(map("b", 1, "a", 2)), "B", 0.0, "a", "\u2014"));
+    String python = "{'version': 1, 'run_id': 'demo/ledger-1/base1', 'harness': '0123abcd', 'at': 17.5,"
+        + " 'extra': {'z': [{'b': 1, 'a': 2}], 'B': 0.0, 'a': '\\u2014'}}";
+    assertEquals(Python3.dumps(python, "indent=2, sort_keys=True"), Json.prettySorted(value, 2));
+  }
+
+  @Test
+  void readMapKeepsKeyOrder() throws IOException {
+    Path f = dir.resolve("m.json");
+    Files.writeString(f, "{\"z\": 1, \"a\": {\"y\": 2, \"b\": 3}, \"m\": [], \"c\": \"\\u2014\"}",
+        StandardCharsets.UTF_8);
+    Map<String, Object> m = Json.readMap(f);
+    assertEquals(List.of("z", "a", "m", "c"), List.copyOf(m.keySet()));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> inner = (Map<String, Object>) m.get("a");
+    assertEquals(List.of("y", "b"), List.copyOf(inner.keySet()));
+    assertEquals("\u2014", m.get("c"));
+  }
+
+  @Test
+  void readMapOfTextKeepsKeyOrder() throws IOException {
+    assertEquals(List.of("seq", "agg"), List.copyOf(Json.readMap("{\"seq\": 1, \"agg\": 2}").keySet()));
+  }
+
+  @Test
+  void readMapRefusesJsonNull() throws IOException {
+    Path f = dir.resolve("null.json");
+    Files.writeString(f, "null", StandardCharsets.UTF_8);
+    assertThrows(IOException.class, () -> Json.readMap(f));
+  }
+
+  @Test
+  void prettyThenReadMapRoundTripsInOrder() throws IOException {
+    Map<String, Object> m = map("b", 1, "a", Arrays.asList(null, "x"), "c", map("k", 2.5));
+    Path f = dir.resolve("rt.json");
+    Files.writeString(f, Json.pretty(m), StandardCharsets.UTF_8);
+    assertEquals(m, Json.readMap(f));
+    assertEquals(List.of("b", "a", "c"), List.copyOf(Json.readMap(f).keySet()));
+  }
+
+  @Test
+  void canonicalSortsKeysCompactly() {
+    assertEquals("{\"a\":{\"x\":1,\"y\":2},\"b\":[3]}",
+        Json.canonical(map("b", List.of(3), "a", map("y", 2, "x", 1))));
+  }
+
+  @Test
+  void prettyMatchesPythonForSmallAndLargeFloats() throws Exception {
+    Object value = List.of(0.0005, 0.000001, 0.00005, 12345678.0, 123456789.0, 1700000000.5, 1e16, 1.5e300);
+    String python = "[0.0005, 0.000001, 0.00005, 12345678.0, 123456789.0, 1700000000.5, 1e16, 1.5e300]";
+    assertEquals(Python3.dumps(python, "indent=2"), Json.pretty(value));
+  }
+
+  @Test
+  void prettyWritesLowerCaseHexEscapesLikePython() throws Exception {
+    Object value = map("name", "caf\u00e9", "ctl", "\u001f", "nbsp", "\u00a0", "emoji", "\uD83D\uDE00");
+    String python = "{'name': 'caf\\u00e9', 'ctl': '\\x1f', 'nbsp': '\\xa0', 'emoji': '\\U0001F600'}";
+    assertEquals(Python3.dumps(python, "indent=2"), Json.pretty(value));
+  }
+
+  @Test
+
+  void prettyEscapesDeleteLikePython() throws Exception {
+    assertEquals(Python3.dumps("['\\x7f']", "indent=2"), Json.pretty(List.of("\u007f")));
+  }
+}

@@ -1,0 +1,75 @@
+package dev.h2beam.adapters.files;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Python's path order of spec §19.3: component lists compared component by component, by code point. */
+class PathOrderTest {
+  @TempDir Path dir;
+
+  private static void touch(Path root, String rel) throws IOException {
+    Path p = root.resolve(rel);
+    Files.createDirectories(p.getParent());
+    Files.writeString(p, rel);
+  }
+
+  @Test
+  void sortsTheSpecExampleByComponents() {
+    List<String> paths = new ArrayList<>(List.of("a.b", "a-b/x", "a/b", "a/a/z", "B"));
+    paths.sort(PathOrder.RELATIVE);
+    assertEquals(List.of("B", "a/a/z", "a/b", "a-b/x", "a.b"), paths);
+  }
+
+  @Test
+  void componentOrderDiffersFromPlainStringOrder() {
+    List<String> plain = new ArrayList<>(List.of("a.b", "a-b/x", "a/b", "a/a/z", "B"));
+    plain.sort(null);
+    assertEquals(List.of("B", "a-b/x", "a.b", "a/a/z", "a/b"), plain);
+  }
+
+  @Test
+  void aPathSortsBeforeThePathsBelowIt() {
+    assertTrue(PathOrder.compare("a", "a/b") < 0);
+    assertTrue(PathOrder.compare("a/b", "ab") < 0);
+    assertEquals(0, PathOrder.compare("a/b", "a/b"));
+  }
+
+  @Test
+  void componentsCompareByCodePointNotUtf16Unit() {
+    // U+FFFF is below U+1F600 as a code point, though its UTF-16 unit is above the surrogate 0xD83D.
+    assertTrue(PathOrder.compare("\uFFFF", "\uD83D\uDE00") < 0);
+    assertTrue("\uFFFF".compareTo("\uD83D\uDE00") > 0);
+  }
+
+  @Test
+  void filesListsARealFolderInPathOrder() throws IOException {
+    for (String rel : List.of("a.b", "a-b/x", "a/b", "a/a/z", "B")) touch(dir, rel);
+    assertEquals(List.of("B", "a/a/z", "a/b", "a-b/x", "a.b"), PathOrder.files(dir));
+  }
+
+  @Test
+  void filesSkipsPycache() throws IOException {
+    touch(dir, "m.py");
+    touch(dir, "__pycache__/m.cpython-311.pyc");
+    touch(dir, "pkg/__pycache__/x.txt");
+    assertEquals(List.of("m.py"), PathOrder.files(dir));
+  }
+
+  @Test
+  void filesOfAMissingFolderIsEmpty() {
+    assertEquals(List.of(), PathOrder.files(dir.resolve("missing")));
+  }
+
+  @Test
+  void relativeUsesForwardSlashes() {
+    assertEquals("a/b/c.txt", PathOrder.relative(dir, dir.resolve("a").resolve("b").resolve("c.txt")));
+  }
+}

@@ -1,0 +1,63 @@
+package dev.h2beam.demo;
+
+import dev.h2beam.pipelines.judge.Grader;
+import dev.h2beam.pipelines.judge.GraderProvider;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The demo's exact-match grader, on the judge side only: it computes each task's correct total from the task's
+ * source ledger (the method is never shown it) and checks the chosen {@code answer.txt} against two criteria: the
+ * answer is one {@code Total: <amount with 2 decimals>} line, and the amount is the signed total.
+ */
+public final class DemoGrader implements Grader {
+  private static final Pattern ANSWER = Pattern.compile("Total: (-?\\d+\\.\\d{2})\\n?");
+  private final Path root;
+
+  /** @param root the demo's output folder, which holds {@code sources/} */
+  public DemoGrader(Path root) {
+    this.root = root;
+  }
+
+  @Override public String identity() {
+    return "demo:exact-total";
+  }
+
+  @Override public Optional<Map<String, Object>> score(Path runDir, String task) throws IOException {
+    Path ledger = root.resolve("sources").resolve(task).resolve("ledger.csv");
+    if (!Files.isRegularFile(ledger)) throw new IOException("no source ledger for " + task + " at " + ledger);
+    Path answerFile = runDir.resolve("answer.txt");
+    if (!Files.isRegularFile(answerFile)) return Optional.empty();
+    BigDecimal expected = LedgerAmounts.signedTotal(ledger);
+    String answer = Files.readString(answerFile, StandardCharsets.UTF_8);
+    Matcher m = ANSWER.matcher(answer);
+    boolean format = m.matches();
+    boolean value = format && new BigDecimal(m.group(1)).compareTo(expected) == 0;
+    Map<String, Object> raw = new LinkedHashMap<>();
+    raw.put("n_passed", (format ? 1 : 0) + (value ? 1 : 0));
+    raw.put("n_criteria", 2);
+    raw.put("all_pass", format && value);
+    raw.put("metric", "exact");
+    raw.put("criteria", Map.of("format", format, "value", value));
+    return Optional.of(raw);
+  }
+
+  /** {@code --grader=demo}: finds the demo's sources two levels above a namespace ({@code <output>/runs/<ns>}). */
+  public static final class Provider implements GraderProvider {
+    @Override public String name() {
+      return "demo";
+    }
+
+    @Override public Grader open(Path namespaceDir, Map<String, String> settings) {
+      return new DemoGrader(namespaceDir.toAbsolutePath().getParent().getParent());
+    }
+  }
+}

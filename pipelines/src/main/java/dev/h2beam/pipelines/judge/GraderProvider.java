@@ -1,0 +1,39 @@
+package dev.h2beam.pipelines.judge;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
+
+/** Makes a {@link Grader} by name for one namespace; registered through {@code META-INF/services}. */
+public interface GraderProvider {
+
+  /** The {@code --grader} name; a benchmark's own grader carries the benchmark's name. */
+  String name();
+
+  /**
+   * Opens the grader for a namespace.
+   *
+   * @param namespaceDir the namespace folder being judged
+   * @param settings grader settings from the command line (e.g. {@code command})
+   */
+  Grader open(Path namespaceDir, Map<String, String> settings) throws Exception;
+
+  static TreeMap<String, GraderProvider> all() {
+    TreeMap<String, GraderProvider> m = new TreeMap<>();
+    for (GraderProvider p : ServiceLoader.load(GraderProvider.class)) m.put(p.name(), p);
+    return m;
+  }
+
+  /** The provider called {@code name}; an error naming the known graders otherwise. */
+  static GraderProvider named(String name) {
+    TreeMap<String, GraderProvider> all = all();
+    GraderProvider p = all.get(name);
+    if (p == null) {
+      throw new IllegalArgumentException("--grader=" + name + " is not a known grader; known: "
+          + new ArrayList<>(all.keySet()));
+    }
+    return p;
+  }
+}

@@ -1,0 +1,51 @@
+package dev.h2beam.pipelines.judge;
+
+import org.apache.beam.sdk.options.Default;
+import org.apache.beam.sdk.options.Description;
+import org.apache.beam.sdk.options.PipelineOptions;
+
+/** The options of {@code h2beam judge}. */
+public interface JudgeOptions extends PipelineOptions {
+
+  @Description("Comma list of namespace folders or globs to judge, e.g. runs/demo/runs/demo-oc-agg*.")
+  String getNamespaces();
+
+  void setNamespaces(String value);
+
+  @Description("Comma list of modes to judge: parallel, sequential, or both.")
+  @Default.String("parallel,sequential")
+  String getModes();
+
+  void setModes(String value);
+
+  @Description("Grader by name; default: the benchmark named by each namespace (e.g. demo), or command.")
+  @Default.String("")
+  String getGrader();
+
+  void setGrader(String value);
+
+  @Description("For --grader=command: the shell command run in each chosen run dir; it prints"
+      + " {\"n_passed\": .., \"n_criteria\": ..}.")
+  @Default.String("")
+  String getGraderCommand();
+
+  void setGraderCommand(String value);
+
+  @Description("Judge every base rollout instead of the selections, into base_judged.json.")
+  @Default.Boolean(false)
+  boolean getBases();
+
+  void setBases(boolean value);
+
+  @Description("Grader calls at once per grader in one worker process.")
+  @Default.Integer(8)
+  int getGraderConcurrency();
+
+  void setGraderConcurrency(int value);
+
+  @Description("Seconds to wait for one grader call before the row is ungraded (judge-timeout).")
+  @Default.Integer(1800)
+  int getGraderTimeoutSeconds();
+
+  void setGraderTimeoutSeconds(int value);
+}

@@ -1,0 +1,225 @@
+package dev.h2beam.pipelines.judge;
+
+import dev.h2beam.adapters.files.AtomicFiles;
+import dev.h2beam.adapters.files.Json;
+import dev.h2beam.transforms.beam.JsonCoder;
+import dev.h2beam.transforms.proposer.Limits;
+import java.io.IOException;
+import java.io.Serializable;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.io.FileIO;
+import org.apache.beam.sdk.metrics.Counter;
+import org.apache.beam.sdk.metrics.Metrics;
+import org.apache.beam.sdk.transforms.Create;
+import org.apache.beam.sdk.transforms.DoFn;
+import org.apache.beam.sdk.transforms.GroupByKey;
+import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.Reshuffle;
+import org.apache.beam.sdk.transforms.join.CoGbkResult;
+import org.apache.beam.sdk.transforms.join.CoGroupByKey;
+import org.apache.beam.sdk.transforms.join.KeyedPCollectionTuple;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.PCollection;
+import org.apache.beam.sdk.values.PCollectionTuple;
+import org.apache.beam.sdk.values.TupleTag;
+import org.apache.beam.sdk.values.TupleTagList;
+
+/**
+ * The judge pipeline: match {@code <namespace>/*}{@code /summary.json} → read the selection records (an unreadable
+ * summary becomes a problem, and the rest goes on) → spread over workers → grade within each grader's concurrency
+ * limit → group by namespace → merge with judged.json → write it, and a result record for the command to print.
+ */
+public final class JudgePipeline {
+  private JudgePipeline() {}
+
+  /** What a judge run needs on every worker: plain values. */
+  public record Config(Map<String, String> graders, Map<String, String> settings, List<String> modes, boolean bases,
+      int concurrency, int timeoutSeconds, String resultsDir) implements Serializable {
+    public Config {
+      graders = new TreeMap<>(graders);
+      settings = new TreeMap<>(settings);
+      modes = List.copyOf(modes);
+    }
+  }
+
+  static final TupleTag<SelectionItem> ITEMS = new TupleTag<>() {};
+  static final TupleTag<KV<String, String>> PROBLEMS = new TupleTag<>() {};
+
+  public static Pipeline build(Pipeline p, Config c) {
+    List<String> patterns = new ArrayList<>();
+    for (String ns : c.graders().keySet()) patterns.add(Paths.get(ns).resolve("*").resolve("summary.json").toString());
+    PCollectionTuple read = p
+        .apply("Namespaces", Create.of(patterns).withCoder(StringUtf8Coder.of()))
+        .apply("MatchSummaries", FileIO.matchAll())
+        .apply("OpenSummaries", FileIO.readMatches())
+        .apply("ReadSelections", ParDo.of(new ReadSelectionsFn(c)).withOutputTags(ITEMS, TupleTagList.of(PROBLEMS)));
+    PCollection<KV<String, JudgedRow>> rows = read.get(ITEMS).setCoder(JsonCoder.of(SelectionItem.class))
+        .apply("SpreadOverWorkers", Reshuffle.viaRandomKey())
+        .apply("Grade", ParDo.of(new GradeFn(c)))
+        .setCoder(KvCoder.of(StringUtf8Coder.of(), JsonCoder.of(JudgedRow.class)));
+    PCollection<KV<String, String>> problems =
+        read.get(PROBLEMS).setCoder(KvCoder.of(StringUtf8Coder.of(), StringUtf8Coder.of()));
+    TupleTag<JudgedRow> rowTag = new TupleTag<>() {};
+    TupleTag<String> problemTag = new TupleTag<>() {};
+    KeyedPCollectionTuple.of(rowTag, rows).and(problemTag, problems)
+        .apply("GroupByNamespace", CoGroupByKey.create())
+        .apply("MergeAndWrite", ParDo.of(new WriteJudgedFn(c, rowTag, problemTag)));
+    return p;
+  }
+
+  static final class ReadSelectionsFn extends DoFn<FileIO.ReadableFile, SelectionItem> {
+    private static final long serialVersionUID = 1L;
+    private final Config c;
+    private final Counter unreadable = Metrics.counter(ReadSelectionsFn.class, "summaries_unreadable");
+    private final Counter read = Metrics.counter(ReadSelectionsFn.class, "summaries_read");
+
+    ReadSelectionsFn(Config c) {
+      this.c = c;
+    }
+
+    @ProcessElement public void process(@Element FileIO.ReadableFile file, MultiOutputReceiver out) {
+      Path summary = Paths.get(file.getMetadata().resourceId().toString());
+      String ns = summary.getParent().getParent().toString();
+      try {
+        String text = file.readFullyAsUTF8String();
+        String grader = c.graders().get(ns);
+        List<SelectionItem> items = c.bases() ? Summaries.bases(ns, grader, text)
+            : Summaries.selections(ns, grader, text, c.modes());
+        for (SelectionItem i : items) out.get(ITEMS).output(i);
+        read.inc();
+      } catch (IOException | RuntimeException e) {
+        unreadable.inc();
+        out.get(PROBLEMS).output(KV.of(ns, summary + ": " + e.getMessage()));
+      }
+    }
+  }
+
+  static final class GradeFn extends DoFn<SelectionItem, KV<String, JudgedRow>> {
+    private static final long serialVersionUID = 1L;
+    private static final ConcurrentHashMap<String, Grader> GRADERS = new ConcurrentHashMap<>();
+    private final Config c;
+    private final Counter graded = Metrics.counter(GradeFn.class, "rows_graded");
+    private final Counter ungraded = Metrics.counter(GradeFn.class, "rows_ungraded");
+    private transient ExecutorService pool;
+
+    GradeFn(Config c) {
+      this.c = c;
+    }
+
+    @Setup public void setup() {
+      pool = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "h2beam-grader");
+        t.setDaemon(true);
+        return t;
+      });
+    }
+
+    @Teardown public void teardown() {
+      if (pool != null) pool.shutdownNow();
+    }
+
+    @ProcessElement public void process(@Element SelectionItem item, OutputReceiver<KV<String, JudgedRow>> out) {
+      JudgedRow row;
+      if (!item.ok()) {
+        row = Judging.judge(item, null, Duration.ZERO, pool);
+      } else {
+        Semaphore limit = Limits.of("grader:" + item.grader(), c.concurrency());
+        limit.acquireUninterruptibly();
+        try {
+          Grader g = grader(item);
+          row = Judging.judge(item, g, Duration.ofSeconds(c.timeoutSeconds()), pool);
+        } catch (Exception e) {
+          row = Judging.absent(item, Absence.JUDGE_FAILED, "cannot open grader " + item.grader() + ": "
+              + e.getMessage());
+        } finally {
+          limit.release();
+        }
+      }
+      (row.graded() ? graded : ungraded).inc();
+      out.output(KV.of(item.namespace(), row));
+    }
+
+    private Grader grader(SelectionItem item) throws Exception {
+      String key = item.grader() + "\u0000" + item.namespace() + "\u0000" + c.settings();
+      Grader g = GRADERS.get(key);
+      if (g == null) {
+        g = GraderProvider.named(item.grader()).open(Paths.get(item.namespace()), c.settings());
+        GRADERS.putIfAbsent(key, g);
+      }
+      return g;
+    }
+  }
+
+  static final class WriteJudgedFn extends DoFn<KV<String, CoGbkResult>, Void> {
+    private static final long serialVersionUID = 1L;
+    private final Config c;
+    private final TupleTag<JudgedRow> rowTag;
+    private final TupleTag<String> problemTag;
+
+    WriteJudgedFn(Config c, TupleTag<JudgedRow> rowTag, TupleTag<String> problemTag) {
+      this.c = c;
+      this.rowTag = rowTag;
+      this.problemTag = problemTag;
+    }
+
+    @ProcessElement public void process(@Element KV<String, CoGbkResult> group) throws IOException {
+      String ns = group.getKey();
+      List<JudgedRow> fresh = new ArrayList<>();
+      group.getValue().getAll(rowTag).forEach(fresh::add);
+      List<String> problems = new ArrayList<>();
+      group.getValue().getAll(problemTag).forEach(problems::add);
+      problems.sort(null);
+      Map<String, Object> result = new LinkedHashMap<>();
+      result.put("namespace", ns);
+      result.put("new_rows", fresh.size());
+      result.put("new_graded", fresh.stream().filter(JudgedRow::graded).count());
+      result.put("unreadable", problems);
+      Path dir = Paths.get(ns);
+      if (c.bases()) {
+        fresh.sort(Comparator.comparing(JudgedRow::taskId).thenComparing(JudgedRow::label));
+        List<Object> rows = new ArrayList<>();
+        for (JudgedRow r : fresh) {
+          Map<String, Object> m = new LinkedHashMap<>();
+          m.put("task", r.taskId());
+          m.put("label", r.label());
+          m.put("run_id", r.runId());
+          m.put("score", r.graded() ? r.raw() : null);
+          rows.add(m);
+        }
+        Path file = dir.resolve("base_judged.json");
+        AtomicFiles.writeString(file, Json.pretty(rows, 1));
+        result.put("wrote", file.toString());
+        result.put("rows", fresh.size());
+        result.put("graded", fresh.stream().filter(JudgedRow::graded).count());
+      } else {
+        Path file = dir.resolve("judged.json");
+        try {
+          List<JudgedRow> merged = JudgedFile.merge(JudgedFile.read(file, ns), fresh);
+          JudgedFile.write(file, merged);
+          result.put("wrote", file.toString());
+          result.put("rows", merged.size());
+          result.put("graded", merged.stream().filter(JudgedRow::graded).count());
+        } catch (IOException e) {
+          result.put("error", e.getMessage() + "; move it aside to rebuild it (it was left untouched)");
+        }
+      }
+      String name = Integer.toHexString(ns.hashCode()) + "-" + Paths.get(ns).getFileName() + ".json";
+      AtomicFiles.writeString(Paths.get(c.resultsDir()).resolve(name), Json.pretty(result));
+    }
+  }
+}

@@ -1,0 +1,64 @@
+package dev.h2beam.pipelines.judge;
+
+import dev.h2beam.adapters.files.AtomicFiles;
+import dev.h2beam.adapters.files.Json;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** judged.json: read, merged by harness2's rule, written sorted by (task, mode, k) with an atomic rename. */
+public final class JudgedFile {
+  private JudgedFile() {}
+
+  /** The rows of an existing judged.json, none when it does not exist; an unreadable file is an IOException. */
+  @SuppressWarnings("unchecked")
+  public static List<JudgedRow> read(Path file, String namespace) throws IOException {
+    if (!Files.exists(file)) return List.of();
+    Object parsed;
+    try {
+      parsed = Json.MAPPER.readValue(Files.readString(file, StandardCharsets.UTF_8), Object.class);
+    } catch (IOException | RuntimeException e) {
+      throw new IOException(file + " is unreadable (" + e.getMessage() + ")");
+    }
+    if (!(parsed instanceof List)) throw new IOException(file + " is not a JSON array of judged rows");
+    List<JudgedRow> rows = new ArrayList<>();
+    for (Object o : (List<Object>) parsed) {
+      if (!(o instanceof Map)) throw new IOException(file + " holds an entry that is not a judged row: " + o);
+      rows.add(JudgedRow.fromJson(namespace, (Map<String, Object>) o));
+    }
+    return rows;
+  }
+
+  /**
+   * Merges new rows into old ones per (task, mode, k): a new row replaces the old one, except that a graded row is
+   * never replaced by a failed re-judge of the same run id; a different run id replaces it, and a selection error
+   * always replaces. The result is sorted by (task, mode, k).
+   */
+  public static List<JudgedRow> merge(Collection<JudgedRow> old, Collection<JudgedRow> fresh) {
+    Map<String, JudgedRow> byKey = new LinkedHashMap<>();
+    for (JudgedRow r : old) byKey.put(r.key(), r);
+    for (JudgedRow r : fresh) {
+      JudgedRow before = byKey.get(r.key());
+      boolean keepOld = before != null && before.runId().equals(r.runId()) && before.graded() && !r.graded()
+          && !r.error().startsWith("selection");
+      if (!keepOld) byKey.put(r.key(), r);
+    }
+    List<JudgedRow> out = new ArrayList<>(byKey.values());
+    out.sort(Comparator.comparing(JudgedRow::taskId).thenComparing(JudgedRow::mode)
+        .thenComparingInt(JudgedRow::k));
+    return out;
+  }
+
+  public static void write(Path file, List<JudgedRow> rows) throws IOException {
+    List<Object> json = new ArrayList<>();
+    for (JudgedRow r : rows) json.add(r.toJson());
+    AtomicFiles.writeString(file, Json.pretty(json));
+  }
+}

@@ -1,0 +1,88 @@
+package dev.h2beam.pipelines.judge;
+
+import java.io.Serializable;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One judged selection (spec §2.12) plus h2beam's {@code absence}: a graded row has a score; every other row has an
+ * absence reason from {@link Absence} and null scores, never zeros.
+ *
+ * @param namespace the namespace folder this row belongs to (not written to judged.json)
+ * @param nPassed a number or null
+ * @param nCriteria a number or null
+ */
+public record JudgedRow(
+    String namespace, String taskId, String mode, int k, String label, String runId, boolean chosenIsBase,
+    Number nPassed, Number nCriteria, Boolean allPass, Map<String, Object> raw, String error, String absence)
+    implements Serializable {
+
+  public JudgedRow {
+    raw = raw == null ? new LinkedHashMap<>() : new LinkedHashMap<>(raw);
+    error = error == null ? "" : error;
+    label = label == null ? "" : label;
+    runId = runId == null ? "" : runId;
+  }
+
+  /** An ungraded row: no score, the reason and the error. */
+  public static JudgedRow absent(String namespace, String taskId, String mode, int k, String label, String runId,
+      boolean chosenIsBase, Absence absence, String error) {
+    return new JudgedRow(namespace, taskId, mode, k, label, runId, chosenIsBase, null, null, false, Map.of(), error,
+        absence.code);
+  }
+
+  /** Graded means the judge produced criteria ({@code n_criteria > 0}); it says nothing about passing. */
+  public boolean graded() {
+    return nCriteria != null && nCriteria.doubleValue() > 0 && nPassed != null;
+  }
+
+  public Double frac() {
+    return graded() ? nPassed.doubleValue() / nCriteria.doubleValue() : null;
+  }
+
+  /** The merge key: (task_id, mode, k). */
+  public String key() {
+    return taskId + "\u0000" + mode + "\u0000" + k;
+  }
+
+  /** judged.json's keys in harness2's order, then h2beam's {@code absence}. */
+  public Map<String, Object> toJson() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("task_id", taskId);
+    m.put("mode", mode);
+    m.put("k", k);
+    m.put("label", label);
+    m.put("run_id", runId);
+    m.put("chosen_is_base", chosenIsBase);
+    m.put("n_passed", nPassed);
+    m.put("n_criteria", nCriteria);
+    m.put("all_pass", allPass != null && allPass);
+    m.put("raw", raw);
+    m.put("error", error);
+    m.put("frac", frac());
+    m.put("graded", graded());
+    m.put("absence", graded() ? null : (absence == null ? Absence.JUDGE_FAILED.code : absence));
+    return m;
+  }
+
+  /** Reads a row of judged.json (h2beam's or harness2's; legacy {@code arm}); derived keys are recomputed. */
+  @SuppressWarnings("unchecked")
+  public static JudgedRow fromJson(String namespace, Map<String, Object> m) {
+    Object mode = m.containsKey("mode") ? m.get("mode") : m.get("arm");
+    Object raw = m.get("raw");
+    Object k = m.get("k");
+    return new JudgedRow(namespace, str(m.get("task_id")), str(mode), k instanceof Number n ? n.intValue() : 0,
+        str(m.get("label")), str(m.get("run_id")), Boolean.TRUE.equals(m.get("chosen_is_base")),
+        num(m.get("n_passed")), num(m.get("n_criteria")), Boolean.TRUE.equals(m.get("all_pass")),
+        raw instanceof Map ? (Map<String, Object>) raw : Map.of(), str(m.get("error")),
+        m.get("absence") == null ? null : str(m.get("absence")));
+  }
+
+  private static String str(Object o) {
+    return o == null ? "" : String.valueOf(o);
+  }
+
+  private static Number num(Object o) {
+    return o instanceof Number n ? n : null;
+  }
+}

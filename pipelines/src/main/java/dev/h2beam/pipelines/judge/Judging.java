@@ -1,0 +1,104 @@
+package dev.h2beam.pipelines.judge;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.h2beam.adapters.files.Runmark;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Judges one selection (spec §13.1): a selection that did not complete is never sent to the grader; a chosen run
+ * that is gone or whose deliverables changed since its rollout is not graded; a grader that throws, answers nothing,
+ * answers something that is not a score, or does not answer in time gives an ungraded row with its reason.
+ */
+public final class Judging {
+  private Judging() {}
+
+  public static final String SELECTION_FAILED = "selection did not complete successfully";
+
+  public static JudgedRow judge(SelectionItem s, Grader grader, Duration timeout, ExecutorService pool) {
+    if (!s.ok()) return absent(s, Absence.SELECTION_FAILED, SELECTION_FAILED);
+    Path runDir = Paths.get(s.runDir());
+    Optional<String> changed;
+    if (!Files.isDirectory(runDir)) {
+      return absent(s, Absence.RUN_MISSING, "the chosen run directory " + runDir + " is missing");
+    }
+    try {
+      changed = evidenceChanged(runDir);
+    } catch (IOException e) {
+      changed = Optional.of("its deliverables cannot be read: " + e.getMessage());
+    }
+    if (changed.isPresent()) return absent(s, Absence.EVIDENCE_CHANGED, changed.get());
+    Future<Optional<Map<String, Object>>> f = pool.submit(() -> grader.score(runDir, s.taskId()));
+    Optional<Map<String, Object>> score;
+    try {
+      score = f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      f.cancel(true);
+      return absent(s, Absence.JUDGE_TIMEOUT, "judge timed out after " + timeout.toSeconds() + "s");
+    } catch (ExecutionException e) {
+      Throwable c = e.getCause();
+      return absent(s, Absence.JUDGE_FAILED, c.getClass().getSimpleName() + ": " + c.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      f.cancel(true);
+      return absent(s, Absence.JUDGE_FAILED, "interrupted while waiting for the judge");
+    }
+    if (score == null || score.isEmpty() || score.get().isEmpty()) {
+      return absent(s, Absence.JUDGE_FAILED, "judge returned nothing");
+    }
+    Map<String, Object> raw = score.get();
+    Object passed = raw.get("n_passed");
+    Object criteria = raw.get("n_criteria");
+    if (!(passed instanceof Number p) || !(criteria instanceof Number c) || c.doubleValue() <= 0
+        || p.doubleValue() < 0 || p.doubleValue() > c.doubleValue()) {
+      return new JudgedRow(s.namespace(), s.taskId(), s.mode(), s.k(), s.label(), s.runId(), s.chosenIsBase(),
+          null, null, false, raw, "judge returned no usable score (n_passed " + passed + ", n_criteria " + criteria
+              + ")", Absence.JUDGE_FAILED.code);
+    }
+    boolean allPass = raw.containsKey("all_pass") ? truthy(raw.get("all_pass"))
+        : p.doubleValue() == c.doubleValue();
+    return new JudgedRow(s.namespace(), s.taskId(), s.mode(), s.k(), s.label(), s.runId(), s.chosenIsBase(), p, c,
+        allPass, raw, "", null);
+  }
+
+  /** Empty when the run has no h2beam marker or every deliverable digest it records still matches. */
+  static Optional<String> evidenceChanged(Path runDir) throws IOException {
+    JsonNode mark = Runmark.readMark(runDir);
+    if (mark == null || !mark.path("deliverables").isObject()) return Optional.empty();
+    for (Iterator<Map.Entry<String, JsonNode>> it = mark.path("deliverables").fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      Path f = runDir.resolve(e.getKey());
+      if (!Files.isRegularFile(f)) {
+        return Optional.of(e.getKey() + " recorded in " + Runmark.MARKER + " is gone from " + runDir);
+      }
+      if (!Runmark.fileDigest(f).equals(e.getValue().asText())) {
+        return Optional.of(e.getKey() + " in " + runDir + " no longer matches the digest recorded in "
+            + Runmark.MARKER);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static boolean truthy(Object o) {
+    if (o instanceof Boolean b) return b;
+    if (o instanceof Number n) return n.doubleValue() != 0;
+    if (o instanceof String str) return !str.isEmpty();
+    return o != null;
+  }
+
+  static JudgedRow absent(SelectionItem s, Absence a, String error) {
+    return JudgedRow.absent(s.namespace(), s.taskId(), s.mode(), s.k(), s.label(), s.runId(), s.chosenIsBase(), a,
+        error);
+  }
+}

@@ -1,0 +1,60 @@
+package dev.h2beam.pipelines.judge;
+
+import dev.h2beam.adapters.files.Json;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** Reads what the judge needs from a summary.json, h2beam's or the Python harness2's (legacy {@code arm}/{@code arms}). */
+public final class Summaries {
+  private Summaries() {}
+
+  /** The selection records of the requested modes, in mode order; a mode without a selection gives no item. */
+  @SuppressWarnings("unchecked")
+  public static List<SelectionItem> selections(String namespace, String grader, String text, List<String> modes)
+      throws IOException {
+    Map<String, Object> summary = Json.readMap(text);
+    List<SelectionItem> out = new ArrayList<>();
+    Object sels = summary.get("selections");
+    if (!(sels instanceof Map)) return out;
+    String task = String.valueOf(summary.getOrDefault("task_id", ""));
+    for (String mode : modes) {
+      Object o = ((Map<String, Object>) sels).get(mode);
+      if (!(o instanceof Map)) continue;
+      Map<String, Object> s = (Map<String, Object>) o;
+      String label = str(s.get("chosen_label"));
+      String runDir = str(s.get("chosen_run_dir"));
+      String m = s.containsKey("mode") ? str(s.get("mode")) : s.containsKey("arm") ? str(s.get("arm")) : mode;
+      boolean ok = Boolean.TRUE.equals(s.get("ok")) && !label.isEmpty() && !runDir.isEmpty();
+      Object k = s.containsKey("k") ? s.get("k") : summary.get("k");
+      out.add(new SelectionItem(namespace, grader, s.containsKey("task_id") ? str(s.get("task_id")) : task, m,
+          k instanceof Number n ? n.intValue() : 0, label, str(s.get("chosen_run_id")), runDir,
+          Boolean.TRUE.equals(s.get("chosen_is_base")), ok));
+    }
+    return out;
+  }
+
+  /** Every recorded base rollout that has a run dir (legacy entries without one are skipped). */
+  @SuppressWarnings("unchecked")
+  public static List<SelectionItem> bases(String namespace, String grader, String text) throws IOException {
+    Map<String, Object> summary = Json.readMap(text);
+    List<SelectionItem> out = new ArrayList<>();
+    String task = str(summary.get("task_id"));
+    Object k = summary.get("k");
+    if (!(summary.get("base") instanceof List)) return out;
+    for (Object o : (List<Object>) summary.get("base")) {
+      if (!(o instanceof Map)) continue;
+      Map<String, Object> b = (Map<String, Object>) o;
+      String runDir = str(b.get("run_dir"));
+      if (runDir.isEmpty()) continue;
+      out.add(new SelectionItem(namespace, grader, task, "base", k instanceof Number n ? n.intValue() : 0,
+          str(b.get("label")), str(b.get("run_id")), runDir, true, true));
+    }
+    return out;
+  }
+
+  private static String str(Object o) {
+    return o == null ? "" : String.valueOf(o);
+  }
+}

@@ -1,0 +1,249 @@
+package dev.h2beam.pipelines.judge;
+
+import static dev.h2beam.pipelines.judge.Namespaces.score;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.files.Runmark;
+import dev.h2beam.pipelines.UsageError;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The judge pipeline end to end on the DirectRunner, over namespaces in the Python harness2's layout. */
+class JudgeCommandTest {
+  @TempDir Path root;
+  Path runs;
+  final ByteArrayOutputStream console = new ByteArrayOutputStream();
+
+  @BeforeEach
+  void setUp() {
+    runs = root.resolve("runs");
+    ScriptedGraderProvider.CALLS.set(0);
+  }
+
+  int judge(String... args) throws Exception {
+    List<String> all = new ArrayList<>(List.of(args));
+    if (all.stream().noneMatch(a -> a.startsWith("--grader="))) all.add("--grader=scripted");
+    JudgeOptions o = PipelineOptionsFactory.fromArgs(all.toArray(new String[0])).as(JudgeOptions.class);
+    return JudgeCommand.run(o, new PrintStream(console, true, StandardCharsets.UTF_8));
+  }
+
+  String out() {
+    return console.toString(StandardCharsets.UTF_8);
+  }
+
+  @SuppressWarnings("unchecked")
+  static List<Map<String, Object>> rows(Path ns) throws Exception {
+    return (List<Map<String, Object>>) (List<?>) Json.MAPPER.readValue(
+        Files.readString(ns.resolve("judged.json")), List.class);
+  }
+
+  static Map<String, Object> row(Path ns, String task, String mode) throws Exception {
+    for (Map<String, Object> r : rows(ns)) {
+      if (r.get("task_id").equals(task) && r.get("mode").equals(mode)) return r;
+    }
+    throw new AssertionError("no row " + task + "/" + mode);
+  }
+
+  @Test
+  void aPythonLayoutNamespaceIsJudgedSortedAndCounted() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg2", 2, Map.of("ledger-2", score(1, 2), "ledger-1", score(2, 2)));
+    assertEquals(0, judge("--namespaces=" + ns));
+    List<Map<String, Object>> rows = rows(ns);
+    assertEquals(List.of("ledger-1", "ledger-1", "ledger-2", "ledger-2"),
+        rows.stream().map(r -> r.get("task_id")).toList());
+    assertEquals(List.of("agg", "seq", "agg", "seq"), rows.stream().map(r -> r.get("mode")).toList());
+    Map<String, Object> r = row(ns, "ledger-2", "agg");
+    assertEquals(0.5, r.get("frac"));
+    assertEquals(false, r.get("all_pass"));
+    assertEquals(true, r.get("graded"));
+    assertNull(r.get("absence"));
+    assertTrue(out().contains("demo-oc-agg2: judged.json: 4 row(s), 4 graded, 0 ungraded (judge failure or no pick"
+        + " — NOT zeros)"), out());
+    assertEquals("scripted:v1", Json.readMap(ns.resolve("config.json")).get("judge"), "identity recorded");
+  }
+
+  @Test
+  void aThrowingGraderGivesAnUngradedRowNeverAZero() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", "throw"));
+    assertEquals(2, judge("--namespaces=" + ns));
+    Map<String, Object> r = row(ns, "t1", "agg");
+    assertNull(r.get("n_passed"));
+    assertNull(r.get("frac"));
+    assertEquals(false, r.get("graded"));
+    assertEquals("judge-failed", r.get("absence"));
+    assertTrue(((String) r.get("error")).startsWith("IllegalStateException: grader exploded"), (String) r.get("error"));
+  }
+
+  @Test
+  void aGraderThatReturnsNothingIsJudgeFailed() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", "empty"));
+    assertEquals(2, judge("--namespaces=" + ns));
+    assertEquals("judge returned nothing", row(ns, "t1", "seq").get("error"));
+    assertEquals("judge-failed", row(ns, "t1", "seq").get("absence"));
+  }
+
+  @Test
+  void aHangingGraderTimesOutAndTheJudgeStopsWaiting() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", "hang"));
+    assertEquals(2, judge("--namespaces=" + ns, "--graderTimeoutSeconds=1"));
+    assertEquals("judge-timeout", row(ns, "t1", "agg").get("absence"));
+    assertEquals("judge timed out after 1s", row(ns, "t1", "agg").get("error"));
+  }
+
+  @Test
+  void aMalformedScoreIsJudgeFailed() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", "{\"n_passed\": \"lots\", \"n_criteria\": 0}"));
+    assertEquals(2, judge("--namespaces=" + ns));
+    Map<String, Object> r = row(ns, "t1", "agg");
+    assertEquals("judge-failed", r.get("absence"));
+    assertNull(r.get("n_passed"));
+  }
+
+  @Test
+  void theCommandGraderRunsARealProcessAndEachFailureIsAnAbsence() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("ok", "x", "exit", "x", "quiet", "x", "junk", "x",
+        "slow", "x"));
+    String cmd = "case \"$H2BEAM_TASK\" in ok) echo '{\"n_passed\": 1, \"n_criteria\": 1}';; exit) echo boom >&2;"
+        + " exit 3;; quiet) ;; junk) echo 'not json';; slow) sleep 30;; esac";
+    assertEquals(2, judge("--namespaces=" + ns, "--grader=command", "--graderCommand=" + cmd,
+        "--graderTimeoutSeconds=2"));
+    assertEquals(true, row(ns, "ok", "agg").get("graded"));
+    assertEquals("IOException: grader command exited 3: boom", row(ns, "exit", "agg").get("error"));
+    assertEquals("judge returned nothing", row(ns, "quiet", "agg").get("error"));
+    assertTrue(((String) row(ns, "junk", "agg").get("error")).contains("malformed output"));
+    assertTrue(List.of("judge-timeout", "judge-failed").contains(row(ns, "slow", "agg").get("absence")));
+    for (String t : List.of("exit", "quiet", "junk", "slow")) assertNull(row(ns, t, "agg").get("n_passed"), t);
+  }
+
+  @Test
+  void aFailedSelectionIsNeverSentToTheGrader() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg2", 2, Map.of("t1", score(1, 1)));
+    Path summary = ns.resolve("t1/summary.json");
+    Map<String, Object> s = Json.readMap(summary);
+    @SuppressWarnings("unchecked")
+    Map<String, Object> sels = (Map<String, Object>) s.get("selections");
+    for (String mode : List.of("agg", "seq")) {
+      @SuppressWarnings("unchecked")
+      Map<String, Object> sel = (Map<String, Object>) sels.get(mode);
+      sel.put("ok", false);
+    }
+    Files.writeString(summary, Json.pretty(s));
+    assertEquals(2, judge("--namespaces=" + ns));
+    assertEquals(0, ScriptedGraderProvider.CALLS.get(), "the grader was never called");
+    Map<String, Object> r = row(ns, "t1", "agg");
+    assertEquals(false, r.get("graded"));
+    assertNull(r.get("n_passed"));
+    assertEquals("selection-failed", r.get("absence"));
+    assertTrue(((String) r.get("error")).startsWith("selection did not complete successfully"));
+  }
+
+  @Test
+  void aChangedDeliverableIsNotGraded() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1)));
+    Path runDir = root.resolve("executions/demo-oc-agg1/t1/agg1");
+    Runmark.markComplete(runDir, "demo-oc-agg1/t1/agg1", "base", 0.0,
+        Map.of("deliverables", Map.of("answer.txt", Runmark.fileDigest(runDir.resolve("answer.txt")))));
+    Files.writeString(runDir.resolve("answer.txt"), "Total: 1000000.00\n");
+    assertEquals(2, judge("--namespaces=" + ns));
+    assertEquals("evidence-changed", row(ns, "t1", "agg").get("absence"));
+    assertEquals(true, row(ns, "t1", "seq").get("graded"), "a run dir without a marker is graded as it is");
+  }
+
+  @Test
+  void aMissingRunDirIsRunMissing() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1)));
+    Files.walk(root.resolve("executions/demo-oc-agg1/t1/c1")).sorted(java.util.Comparator.reverseOrder())
+        .forEach(p -> p.toFile().delete());
+    assertEquals(2, judge("--namespaces=" + ns));
+    assertEquals("run-missing", row(ns, "t1", "seq").get("absence"));
+  }
+
+  @Test
+  void anUnreadableSummaryIsNamedAndTheRestIsJudged() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1), "t2", score(1, 1)));
+    Files.writeString(ns.resolve("t2/summary.json"), "{ broken");
+    assertEquals(2, judge("--namespaces=" + ns));
+    assertEquals(2, rows(ns).size());
+    assertTrue(out().contains("1 unreadable summary file(s)") && out().contains("t2/summary.json"), out());
+  }
+
+  @Test
+  void anUnreadableJudgedFileStopsOnlyThatNamespaceAndIsLeftUntouched() throws Exception {
+    Path bad = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1)));
+    Path good = Namespaces.python(runs, "demo-oc-agg2", 2, Map.of("t1", score(1, 1)));
+    Files.writeString(bad.resolve("judged.json"), "[{oops");
+    assertEquals(2, judge("--namespaces=" + runs.resolve("demo-oc-agg*")));
+    assertEquals("[{oops", Files.readString(bad.resolve("judged.json")));
+    assertTrue(out().contains("move it aside"), out());
+    assertEquals(2, rows(good).size());
+  }
+
+  @Test
+  void aDifferentJudgeIsRefusedBeforeAnythingRuns() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1)));
+    Files.writeString(ns.resolve("config.json"), "{\"judge\": \"someone-else\"}");
+    UsageError e = assertThrows(UsageError.class, () -> judge("--namespaces=" + ns));
+    assertTrue(e.getMessage().contains("Choose a new runs dir"), e.getMessage());
+    assertTrue(!Files.exists(ns.resolve("judged.json")));
+  }
+
+  @Test
+  void aBatchOverSeveralNamespacesJudgesEachIntoItsOwnFile() throws Exception {
+    for (int k = 1; k <= 3; k++) Namespaces.python(runs, "demo-oc-agg" + k, k, Map.of("a", score(1, 1), "b", score(0, 1)));
+    assertEquals(0, judge("--namespaces=" + runs.resolve("demo-oc-agg*")));
+    for (int k = 1; k <= 3; k++) {
+      List<Map<String, Object>> rows = rows(runs.resolve("demo-oc-agg" + k));
+      assertEquals(4, rows.size());
+      int want = k;
+      assertTrue(rows.stream().allMatch(r -> ((Number) r.get("k")).intValue() == want), rows.toString());
+    }
+    assertEquals(3, out().lines().filter(l -> l.contains("judged.json: 4 row(s)")).count(), out());
+  }
+
+  @Test
+  void aFailedReJudgeNeverErasesAGradedRow() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1)));
+    assertEquals(0, judge("--namespaces=" + ns));
+    Files.writeString(root.resolve("executions/demo-oc-agg1/t1/agg1/grade.txt"), "throw");
+    assertEquals(2, judge("--namespaces=" + ns));
+    assertEquals(true, row(ns, "t1", "agg").get("graded"), "the earlier score stands");
+  }
+
+  @Test
+  void basesAreJudgedIntoBaseJudgedJson() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1)));
+    Map<String, Object> s = Json.readMap(ns.resolve("t1/summary.json"));
+    Path baseDir = root.resolve("executions/demo-oc-agg1/t1/base1");
+    Files.createDirectories(baseDir);
+    Files.writeString(baseDir.resolve("grade.txt"), score(0, 1));
+    s.put("base", List.of(Map.of("label", "base1", "run_id", "demo-oc-agg1/t1/base1", "run_dir", baseDir.toString())));
+    Files.writeString(ns.resolve("t1/summary.json"), Json.pretty(s));
+    assertEquals(0, judge("--namespaces=" + ns, "--bases=true"));
+    String text = Files.readString(ns.resolve("base_judged.json"));
+    assertTrue(text.startsWith("[\n {\n  \"task\": \"t1\",\n  \"label\": \"base1\""), text);
+  }
+
+  @Test
+  void badOptionsNameTheFlag() {
+    assertTrue(assertThrows(UsageError.class, () -> judge("--namespaces=" + root.resolve("nope")))
+        .getMessage().contains("--namespaces"));
+    assertTrue(assertThrows(UsageError.class, () -> judge("--namespaces=" + root, "--modes=wide"))
+        .getMessage().contains("--modes"));
+    assertTrue(assertThrows(UsageError.class, () -> judge("--namespaces=" + root, "--grader=nobody"))
+        .getMessage().contains("--grader=nobody"));
+  }
+}

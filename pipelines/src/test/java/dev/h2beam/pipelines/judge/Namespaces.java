@@ -1,0 +1,79 @@
+package dev.h2beam.pipelines.judge;
+
+import dev.h2beam.adapters.files.Json;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Builds namespaces by hand in the Python harness2's layout (spec §16.4), for judge tests. */
+final class Namespaces {
+  private Namespaces() {}
+
+  /**
+   * A namespace {@code <runs>/<name>} with one summary per task; each task's agg and seq selections choose a run dir
+   * under {@code <runs>/../executions} holding {@code answer.txt} and {@code grade.txt} = {@code grade}.
+   */
+  static Path python(Path runs, String name, int k, Map<String, String> gradeByTask) throws Exception {
+    Path ns = runs.resolve(name);
+    for (Map.Entry<String, String> e : gradeByTask.entrySet()) {
+      String task = e.getKey();
+      Map<String, Object> selections = new LinkedHashMap<>();
+      for (String mode : List.of("agg", "seq")) {
+        String label = mode.equals("agg") ? "agg1" : "c1";
+        Path runDir = runs.getParent().resolve("executions").resolve(name).resolve(task).resolve(label);
+        Files.createDirectories(runDir);
+        Files.writeString(runDir.resolve("answer.txt"), "Total: 85.15\n");
+        Files.writeString(runDir.resolve("grade.txt"), e.getValue());
+        selections.put(mode, selection(task, mode, k, label, name + "/" + task + "/" + label, runDir.toString(),
+            true));
+      }
+      Map<String, Object> summary = new LinkedHashMap<>();
+      summary.put("task_id", task);
+      summary.put("domain", "accounting");
+      summary.put("k", k);
+      summary.put("seed", null);
+      summary.put("status", "ok");
+      summary.put("base", List.of());
+      summary.put("modes", Map.of());
+      summary.put("selections", selections);
+      summary.put("errors", List.of());
+      Files.createDirectories(ns.resolve(task));
+      Files.writeString(ns.resolve(task).resolve("summary.json"), Json.pretty(summary));
+    }
+    return ns;
+  }
+
+  /** A selection record with harness2's keys in harness2's order (spec §2.9). */
+  static Map<String, Object> selection(String task, String mode, int k, String label, String runId, String runDir,
+      boolean ok) {
+    Map<String, Object> s = new LinkedHashMap<>();
+    s.put("task_id", task);
+    s.put("mode", mode);
+    s.put("k", k);
+    s.put("chosen_id", "A");
+    s.put("chosen_label", label);
+    s.put("chosen_run_id", runId);
+    s.put("chosen_is_base", false);
+    s.put("why", "");
+    s.put("id_map", Map.of("A", label));
+    s.put("dropped", new ArrayList<>());
+    s.put("n_candidates", 1);
+    s.put("ok", ok);
+    s.put("fallback", !ok);
+    s.put("error", ok ? "" : "selector down");
+    s.put("usd", 0.0);
+    s.put("experience", Map.of());
+    s.put("trivial", false);
+    s.put("evidence", "deliverable");
+    s.put("chosen_run_dir", runDir);
+    s.put("chosen_tree_is_base", false);
+    return s;
+  }
+
+  static String score(int passed, int criteria) {
+    return "{\"n_passed\": " + passed + ", \"n_criteria\": " + criteria + "}";
+  }
+}

@@ -1,0 +1,146 @@
+package dev.h2beam.transforms.evidence;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.h2beam.adapters.model.HarnessRejected;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The grader-verdict tripwire of spec §5.4. */
+class VerdictTripwireTest {
+  @TempDir Path dir;
+
+  static Stream<String> markers() {
+    return VerdictTripwire.MARKERS.stream();
+  }
+
+  private static void write(Path root, String rel, String text) throws IOException {
+    Path p = root.resolve(rel);
+    Files.createDirectories(p.getParent());
+    Files.writeString(p, text, StandardCharsets.UTF_8);
+  }
+
+  private void cleanEvidence() throws IOException {
+    write(dir, "task.md", "# Task\nReconcile the ledger.\n");
+    write(dir, "rollouts/base1.md", "pass rate was discussed, passed count too\n");
+    write(dir, "harness/systemprompt.md", "Be careful.\n");
+  }
+
+  @Test
+  void markerListIsTheSpecList() {
+    assertTrue(VerdictTripwire.MARKERS.containsAll(java.util.List.of("deterministic_eval_summary",
+        "deterministic_eval_result", "judge_scope_and_deterministic_status", "Judge findings on the rendered result",
+        "\"passed_count\"", "\"pass_rate\"", "\"test_pass_rate\"")));
+    assertTrue(VerdictTripwire.MARKERS.size() == 7);
+  }
+
+  @ParameterizedTest
+  @MethodSource("markers")
+  void markerInAPathIsRejected(String marker) throws IOException {
+    cleanEvidence();
+    write(dir, "deliverables/" + marker + "/data.bin", "clean");
+    HarnessRejected e = assertThrows(HarnessRejected.class, () -> VerdictTripwire.assertNone(dir));
+    assertTrue(e.getMessage().contains(marker), e.getMessage());
+    assertTrue(e.getMessage().contains("path"), e.getMessage());
+  }
+
+  @ParameterizedTest
+  @MethodSource("markers")
+  void markerInContentIsRejected(String marker) throws IOException {
+    cleanEvidence();
+    write(dir, "deliverables/base1.md", "the result:\n{" + marker + ": 0.5}\n");
+    HarnessRejected e = assertThrows(HarnessRejected.class, () -> VerdictTripwire.assertNone(dir));
+    assertTrue(e.getMessage().contains(marker), e.getMessage());
+    assertTrue(e.getMessage().contains("deliverables/base1.md"), e.getMessage());
+  }
+
+  @Test
+  void rejectionQuotesTheTextAroundTheMarker() throws IOException {
+    write(dir, "out.json", "x".repeat(100) + "BEFORE {\"pass_rate\": 0.9} AFTER" + "y".repeat(200));
+    HarnessRejected e = assertThrows(HarnessRejected.class, () -> VerdictTripwire.assertNone(dir));
+    assertTrue(e.getMessage().contains("BEFORE {\"pass_rate\": 0.9} AFTER"), e.getMessage());
+    assertTrue(e.getMessage().contains("trace"), e.getMessage());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"raw/report.bin", "images/chart.png", "raw/book.xlsx", "raw/doc.pdf"})
+  void contentOfANonTextSuffixIsNotScanned(String rel) throws IOException {
+    write(dir, rel, "{\"pass_rate\": 1.0, \"passed_count\": 3}");
+    assertDoesNotThrow(() -> VerdictTripwire.assertNone(dir));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"README", "notes.MD", "a/b.yml", "run.log", "x.patch", ".env"})
+  void contentOfATextOrSuffixlessFileIsScanned(String rel) throws IOException {
+    write(dir, rel, "deterministic_eval_summary: 3/4");
+    assertThrows(HarnessRejected.class, () -> VerdictTripwire.assertNone(dir));
+  }
+
+  @Test
+  void quotedMarkersNeedTheirQuotes() throws IOException {
+    write(dir, "notes.md", "pass_rate: 1.0, passed_count = 3, test_pass_rate");
+    assertDoesNotThrow(() -> VerdictTripwire.assertNone(dir));
+  }
+
+  @Test
+  void markersAreCaseSensitive() throws IOException {
+    write(dir, "notes.md", "\"PASS_RATE\" and Deterministic_Eval_Summary and judge findings on the rendered result");
+    assertDoesNotThrow(() -> VerdictTripwire.assertNone(dir));
+  }
+
+  @Test
+  void aCleanFolderPasses() throws IOException {
+    cleanEvidence();
+    assertDoesNotThrow(() -> VerdictTripwire.assertNone(dir));
+  }
+
+  @Test
+  void aMissingFolderPasses() {
+    assertDoesNotThrow(() -> VerdictTripwire.assertNone(dir.resolve("missing")));
+  }
+
+  @ParameterizedTest
+  @MethodSource("markers")
+  void markerInAnInMemoryTreePathIsRejected(String marker) {
+    Map<String, String> tree = new LinkedHashMap<>();
+    tree.put("systemprompt.md", "Be careful.\n");
+    tree.put("skills/" + marker + "/SKILL.md", "clean");
+    HarnessRejected e = assertThrows(HarnessRejected.class, () -> VerdictTripwire.assertNone(tree));
+    assertTrue(e.getMessage().contains(marker), e.getMessage());
+  }
+
+  @ParameterizedTest
+  @MethodSource("markers")
+  void markerInAnInMemoryTreeFileIsRejected(String marker) {
+    Map<String, String> tree = new LinkedHashMap<>();
+    tree.put("systemprompt.md", "Be careful.\n");
+    tree.put("guardrails.md", "Aim for " + marker + " of 1.0\n");
+    HarnessRejected e = assertThrows(HarnessRejected.class, () -> VerdictTripwire.assertNone(tree));
+    assertTrue(e.getMessage().contains("guardrails.md"), e.getMessage());
+  }
+
+  @Test
+  void inMemoryTreeSkipsContentOfNonTextSuffixes() {
+    Map<String, String> tree = new LinkedHashMap<>();
+    tree.put("plugin/guard.ts", "const k = \"pass_rate\";");
+    assertDoesNotThrow(() -> VerdictTripwire.assertNone(tree));
+  }
+
+  @Test
+  void cleanInMemoryTreePasses() {
+    assertDoesNotThrow(() -> VerdictTripwire.assertNone(Map.of("systemprompt.md", "Be careful.\n",
+        "scripts/check.sh", "#!/bin/sh\necho pass rate\n")));
+  }
+}

@@ -1,0 +1,159 @@
+package dev.h2beam.transforms.ledger;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The budget ledger of spec §2.8: R = 4k rollouts, P = 3k sessions, no label twice. */
+class LedgerTest {
+  private static final List<String> PARALLEL_ROLLOUTS =
+      List.of("base1", "base2", "inv1", "dom1", "inv2", "dom2", "agg1", "agg2");
+  private static final List<String> PARALLEL_SESSIONS = List.of("inv1", "dom1", "inv2", "dom2", "agg1", "agg2");
+
+  private static Ledger ledger(List<String> rollouts, List<String> sessions) {
+    Ledger l = new Ledger("agg", "ledger-1", 2);
+    for (String r : rollouts) l.rollout(r);
+    for (String s : sessions) l.session(s, 0.0, false, 1);
+    return l;
+  }
+
+  @Test
+  void fourKRolloutsAndThreeKSessionsPass() {
+    assertDoesNotThrow(() -> ledger(PARALLEL_ROLLOUTS, PARALLEL_SESSIONS).assertIdentity());
+  }
+
+  @Test
+  void sequentialLabelsAtKOnePass() {
+    Ledger l = new Ledger("seq", "t", 1);
+    for (String r : List.of("base1", "inv1", "dom1", "c1")) l.rollout(r);
+    for (String s : List.of("inv1", "dom1", "c1")) l.session(s, 0.5, true, 0);
+    assertDoesNotThrow(l::assertIdentity);
+  }
+
+  @Test
+  void shortRolloutCountFailsWithActualWantedAndLabels() {
+    Ledger l = ledger(PARALLEL_ROLLOUTS.subList(0, 7), PARALLEL_SESSIONS);
+    BudgetError e = assertThrows(BudgetError.class, l::assertIdentity);
+    String m = e.getMessage();
+    assertTrue(m.contains("R=7 (want 8)"), m);
+    assertTrue(m.contains("P=6 (want 6)"), m);
+    assertTrue(m.contains("rollouts [base1, base2, inv1, dom1, inv2, dom2, agg1]"), m);
+    assertTrue(m.contains("sessions [inv1, dom1, inv2, dom2, agg1, agg2]"), m);
+  }
+
+  @Test
+  void shortSessionCountFailsWithActualWantedAndLabels() {
+    Ledger l = ledger(PARALLEL_ROLLOUTS, PARALLEL_SESSIONS.subList(0, 4));
+    BudgetError e = assertThrows(BudgetError.class, l::assertIdentity);
+    String m = e.getMessage();
+    assertTrue(m.contains("R=8 (want 8)"), m);
+    assertTrue(m.contains("P=4 (want 6)"), m);
+    assertTrue(m.contains("sessions [inv1, dom1, inv2, dom2]"), m);
+  }
+
+  @Test
+  void budgetErrorIsAnAssertionError() {
+    assertTrue(AssertionError.class.isAssignableFrom(BudgetError.class));
+  }
+
+  @Test
+  void duplicateRolloutLabelFailsEvenWhenCountsAreRight() {
+    List<String> rollouts = List.of("base1", "base2", "inv1", "dom1", "inv1", "dom2", "agg1", "agg2");
+    BudgetError e = assertThrows(BudgetError.class, () -> ledger(rollouts, PARALLEL_SESSIONS).assertIdentity());
+    assertTrue(e.getMessage().contains("R=8 (want 8)"), e.getMessage());
+    assertTrue(e.getMessage().contains("duplicate labels [inv1]"), e.getMessage());
+  }
+
+  @Test
+  void duplicateSessionLabelFailsEvenWhenCountsAreRight() {
+    List<String> sessions = List.of("inv1", "dom1", "inv2", "dom2", "agg1", "agg1");
+    BudgetError e = assertThrows(BudgetError.class, () -> ledger(PARALLEL_ROLLOUTS, sessions).assertIdentity());
+    assertTrue(e.getMessage().contains("P=6 (want 6)"), e.getMessage());
+    assertTrue(e.getMessage().contains("duplicate labels [agg1]"), e.getMessage());
+  }
+
+  @Test
+  void toJsonKeysAreInSpecOrder() {
+    Map<String, Object> json = ledger(PARALLEL_ROLLOUTS, PARALLEL_SESSIONS).toJson();
+    assertEquals(List.of("mode", "task_id", "k", "R", "expected_R", "P", "session_attempts", "expected_P", "usd",
+        "rollout_usd", "session_usd", "rollouts", "sessions"), List.copyOf(json.keySet()));
+  }
+
+  @Test
+  void toJsonHoldsCountsAndLabelsInRecordingOrder() {
+    Map<String, Object> json = ledger(PARALLEL_ROLLOUTS, PARALLEL_SESSIONS).toJson();
+    assertEquals("agg", json.get("mode"));
+    assertEquals("ledger-1", json.get("task_id"));
+    assertEquals(2, json.get("k"));
+    assertEquals(8, json.get("R"));
+    assertEquals(8, json.get("expected_R"));
+    assertEquals(6, json.get("P"));
+    assertEquals(6, json.get("expected_P"));
+    assertEquals(PARALLEL_ROLLOUTS, json.get("rollouts"));
+    assertEquals(PARALLEL_SESSIONS, json.get("sessions"));
+  }
+
+  @Test
+  void sessionAttemptsSumsAttemptsOfSessions() {
+    Ledger l = new Ledger("seq", "t", 1);
+    l.rollout("base1");
+    l.session("inv1", 0.0, false, 2);
+    l.session("dom1", 0.0, true, 0);
+    l.session("c1", 0.0, false, 1);
+    assertEquals(3, l.toJson().get("session_attempts"));
+  }
+
+  @Test
+  void usdSumsSessionsRoundedToSixDecimalsAndRolloutsCostNothing() {
+    Ledger l = new Ledger("agg", "t", 1);
+    l.rollout("base1");
+    l.session("inv1", 0.1, false, 1);
+    l.session("dom1", 0.2, false, 1);
+    l.session("agg1", 0.0000004, false, 1);
+    Map<String, Object> json = l.toJson();
+    assertEquals(0.3, json.get("usd"));
+    assertEquals(0.3, json.get("session_usd"));
+    assertEquals(0.0, json.get("rollout_usd"));
+  }
+
+  @Test
+  void labelsListsOneKindInRecordingOrder() {
+    Ledger l = new Ledger("seq", "t", 1);
+    l.rollout("base1");
+    l.session("inv1", 0, false, 1);
+    l.rollout("inv1");
+    assertEquals(List.of("base1", "inv1"), l.labels("rollout"));
+    assertEquals(List.of("inv1"), l.labels("session"));
+    assertEquals(2, l.rolloutCount());
+    assertEquals(1, l.sessionCount());
+  }
+
+  @Test
+  void kBelowOneIsRejected() {
+    assertThrows(IllegalArgumentException.class, () -> new Ledger("agg", "t", 0));
+  }
+
+  @Test
+  void round6RoundsToSixDecimals() {
+    assertEquals(0.3, Ledger.round6(0.1 + 0.2));
+    assertEquals(1.234568, Ledger.round6(1.2345675000000000398));
+    assertEquals(0.123456, Ledger.round6(0.1234565));
+    assertEquals(3.000002, Ledger.round6(3.0000015));
+    assertEquals(0.0, Ledger.round6(0.0000004));
+    assertEquals(-0.5, Ledger.round6(-0.5));
+    assertEquals(12.0, Ledger.round6(12.0));
+  }
+
+  @Test
+  void round6AgreesWithPythonRoundOnDecimalTies() {
+    // Python: round(1.25e-05, 6) == 1.3e-05; round(1.35e-05, 6) == 1.3e-05; round(2.0000005, 6) == 2.000001
+    assertEquals(0.000013, Ledger.round6(0.0000125));
+    assertEquals(0.000013, Ledger.round6(0.0000135));
+    assertEquals(2.000001, Ledger.round6(2.0000005));
+  }
+}

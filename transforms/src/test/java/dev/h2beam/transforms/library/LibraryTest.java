@@ -1,0 +1,267 @@
+package dev.h2beam.transforms.library;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.h2beam.adapters.model.HarnessRejected;
+import dev.h2beam.adapters.model.SurfaceSpec;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** One mode's experience library for one domain (spec §3.5, §7.5). */
+class LibraryTest {
+  private static final String EXPLANATION = "Each entry is an earlier task of this domain whose chosen harness is"
+      + " stored in full, with the reason it was picked; browse this index, then open the entries that look"
+      + " relevant.";
+
+  @TempDir Path root;
+
+  private Library library() {
+    return new Library(root.resolve("agg"), "accounting", SurfaceSpec.OPENCODE);
+  }
+
+  /** The four always-on files and one script. */
+  private static Map<String, String> tree() {
+    Map<String, String> t = new LinkedHashMap<>();
+    t.put("systemprompt.md", "You are careful.\n");
+    t.put("guardrails.md", "- Check totals.\n");
+    t.put("LongTermMEMORY.md", "");
+    t.put("tool_descriptions/tool_guidance.md", "Use the shell.\n");
+    t.put("scripts/summarize.sh", "#!/bin/sh\necho ok\n");
+    return t;
+  }
+
+  private static Map<String, String> experience() {
+    Map<String, String> e = new LinkedHashMap<>();
+    e.put("cue", "totals disagree");
+    e.put("lesson", "sum signed amounts");
+    e.put("evidence", "inv1 trajectory");
+    e.put("confidence", "high");
+    e.put("edits", "- added scripts/summarize.sh");
+    return e;
+  }
+
+  private static Map<String, String> experience(String cue, String lesson, String evidence) {
+    Map<String, String> e = new LinkedHashMap<>();
+    e.put("cue", cue);
+    e.put("lesson", lesson);
+    e.put("evidence", evidence);
+    return e;
+  }
+
+  private void add(Library lib, String task) throws IOException {
+    assertTrue(lib.add(task, tree(), "It reconciles.", "agg2", "demo-oc-agg2/" + task + "/agg2", experience()));
+  }
+
+  @Test
+  void domainDirTurnsSlashesWithSurroundingSpacesIntoDoubleUnderscores() {
+    assertEquals("a__b", Library.domainDir("a / b"));
+    assertEquals("a__b", Library.domainDir("a/b"));
+    assertEquals("a__b", Library.domainDir("a \\ b"));
+    assertEquals("Business__Financial Ops", Library.domainDir("Business / Financial Ops"));
+    assertEquals("x", Library.domainDir("  x  "));
+  }
+
+  @Test
+  void blankDomainDirIsUnknown() {
+    assertEquals("unknown", Library.domainDir(""));
+    assertEquals("unknown", Library.domainDir("   "));
+  }
+
+  @Test
+  void libraryLivesInTheDomainDir() {
+    Library lib = new Library(root.resolve("seq"), "legal / contracts", SurfaceSpec.OPENCODE);
+    assertEquals(root.resolve("seq").resolve("legal__contracts"), lib.dir());
+    assertEquals(lib.dir().resolve("INDEX.md"), lib.index());
+    assertEquals(lib.dir().resolve("harnesses").resolve("a__1"), lib.entryDir("a/1"));
+  }
+
+  @Test
+  void hasExperienceNeedsNonBlankCueLessonAndEvidence() {
+    assertTrue(Library.hasExperience(experience("c", "l", "e")));
+    assertFalse(Library.hasExperience(experience("c", "l", " ")));
+    assertFalse(Library.hasExperience(experience("", "l", "e")));
+    assertFalse(Library.hasExperience(Map.of("cue", "c", "lesson", "l")));
+    assertFalse(Library.hasExperience(Map.of()));
+    assertFalse(Library.hasExperience(Map.of("cue", "c", "lesson", "l", "evidence", 3)));
+  }
+
+  @Test
+  void contextDirIsNullUntilAnExperienceExists() throws IOException {
+    Library lib = library();
+    assertNull(lib.contextDir());
+    lib.retain(List.of());
+    assertTrue(lib.exists());
+    assertNull(lib.contextDir());
+    add(lib, "ledger-1");
+    assertEquals(lib.dir(), lib.contextDir());
+  }
+
+  @Test
+  void retainOnAnEmptyLibraryWritesTheEmptyIndex() throws IOException {
+    Library lib = library();
+    lib.retain(List.of());
+    assertEquals("# Library — accounting\n\n" + EXPLANATION + "\n\n"
+        + "_(empty — this is the first task in this domain)_\n", Files.readString(lib.index()));
+  }
+
+  @Test
+  void retainKeepsExactlyThePrefixEntriesAndDeletesTheOthers() throws IOException {
+    Library lib = library();
+    for (String t : List.of("ledger-1", "ledger-2", "ledger-3", "a/4")) add(lib, t);
+    assertEquals(List.of("a__4", "ledger-1", "ledger-2", "ledger-3"), lib.entries());
+    lib.retain(List.of("ledger-1", "a/4", "never-added"));
+    assertEquals(List.of("a__4", "ledger-1"), lib.entries());
+    assertFalse(Files.exists(lib.entryDir("ledger-2")));
+    assertFalse(Files.exists(lib.entryDir("ledger-3")));
+    String index = Files.readString(lib.index());
+    assertTrue(index.contains("## `harnesses/ledger-1/`"), index);
+    assertTrue(index.contains("## `harnesses/a__4/`"), index);
+    assertFalse(index.contains("ledger-2"), index);
+  }
+
+  @Test
+  void retainOfNothingEmptiesTheLibrary() throws IOException {
+    Library lib = library();
+    add(lib, "ledger-1");
+    lib.retain(List.of());
+    assertEquals(List.of(), lib.entries());
+    assertNull(lib.contextDir());
+    assertTrue(Files.readString(lib.index()).contains("_(empty — this is the first task in this domain)_"));
+  }
+
+  @Test
+  void forgetDeletesTheEntryAndRebuildsTheIndex() throws IOException {
+    Library lib = library();
+    add(lib, "ledger-1");
+    add(lib, "ledger-2");
+    lib.forget(List.of("ledger-2", "unknown-task"));
+    assertEquals(List.of("ledger-1"), lib.entries());
+    assertFalse(Files.readString(lib.index()).contains("ledger-2"));
+  }
+
+  @Test
+  void addRefusesAnIncompleteExperience() throws IOException {
+    Library lib = library();
+    assertFalse(lib.add("ledger-1", tree(), "why", "agg2", "r", experience("cue", "", "evidence")));
+    assertFalse(Files.exists(lib.entryDir("ledger-1")));
+    assertEquals(List.of(), lib.entries());
+  }
+
+  @Test
+  void addStoresTheHarnessWithoutStubs() throws IOException {
+    Library lib = library();
+    add(lib, "ledger-1");
+    assertEquals(tree(), lib.treeOf("ledger-1"));
+    assertFalse(Files.exists(lib.entryDir("ledger-1").resolve("harness").resolve("skills/README.md")));
+  }
+
+  @Test
+  void addReplacesAnEarlierHarnessOfTheSameTask() throws IOException {
+    Library lib = library();
+    add(lib, "ledger-1");
+    Map<String, String> smaller = tree();
+    smaller.remove("scripts/summarize.sh");
+    assertTrue(lib.add("ledger-1", smaller, "again", "agg1", "", experience()));
+    assertEquals(smaller, lib.treeOf("ledger-1"));
+  }
+
+  @Test
+  void experienceFileHasTheExactFormat() throws IOException {
+    Library lib = library();
+    add(lib, "ledger-1");
+    assertEquals(String.join("\n",
+        "# ledger-1",
+        "",
+        "- adopted: `agg2`  (run `demo-oc-agg2/ledger-1/agg2`)",
+        "- components: 1 scripts; 54 always-on chars",
+        "",
+        "## Why this was chosen",
+        "It reconciles.",
+        "",
+        "## What each edit did",
+        "- added scripts/summarize.sh",
+        "",
+        "## Transferable lesson",
+        "- **cue**: totals disagree",
+        "- **lesson**: sum signed amounts",
+        "- **evidence**: inv1 trajectory",
+        "- **confidence**: high",
+        ""), Files.readString(lib.entryDir("ledger-1").resolve("EXPERIENCE.md"), StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void experienceFileLeavesOutEmptySections() throws IOException {
+    Library lib = library();
+    assertTrue(lib.add("ledger-1", tree(), "  ", "c1", "", experience("cue", "lesson", "evidence")));
+    assertEquals(String.join("\n",
+        "# ledger-1",
+        "",
+        "- adopted: `c1`",
+        "- components: 1 scripts; 54 always-on chars",
+        "",
+        "## Transferable lesson",
+        "- **cue**: cue",
+        "- **lesson**: lesson",
+        "- **evidence**: evidence",
+        ""), Files.readString(lib.entryDir("ledger-1").resolve("EXPERIENCE.md"), StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void indexHasTheExactFormat() throws IOException {
+    Library lib = library();
+    add(lib, "ledger-2");
+    assertTrue(lib.add("a/1", Map.of("systemprompt.md", "Hi"), "", "agg1", "", experience("x: y", "l", "e")));
+    assertEquals(String.join("\n",
+        "# Library — accounting",
+        "",
+        EXPLANATION,
+        "",
+        "## `harnesses/a__1/`",
+        "- harness: `harnesses/a__1/harness/` — always-on edits only; 8 always-on chars",
+        "- why:     `harnesses/a__1/EXPERIENCE.md`",
+        "- cue:     x: y",
+        "",
+        "## `harnesses/ledger-2/`",
+        "- harness: `harnesses/ledger-2/harness/` — 1 scripts; 54 always-on chars",
+        "- why:     `harnesses/ledger-2/EXPERIENCE.md`",
+        "- cue:     totals disagree",
+        "",
+        ""), Files.readString(lib.index(), StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void addRefusesATreeHoldingAGraderVerdict() throws IOException {
+    Library lib = library();
+    Map<String, String> leaky = tree();
+    leaky.put("LongTermMEMORY.md", "Last run: {\"pass_rate\": 0.75}\n");
+    assertThrows(HarnessRejected.class, () -> lib.add("ledger-1", leaky, "why", "agg2", "r", experience()));
+    assertFalse(Files.exists(lib.entryDir("ledger-1")));
+  }
+
+  @Test
+  void addRefusesALessonHoldingAGraderVerdict() throws IOException {
+    Library lib = library();
+    Map<String, String> leaky = experience("cue", "aim for \"pass_rate\" 1.0", "evidence");
+    assertThrows(HarnessRejected.class, () -> lib.add("ledger-1", tree(), "why", "agg2", "r", leaky));
+    assertFalse(Files.exists(lib.entryDir("ledger-1")));
+  }
+
+  @Test
+  void addRefusesAWhyHoldingAGraderVerdict() throws IOException {
+    Library lib = library();
+    assertThrows(HarnessRejected.class, () -> lib.add("ledger-1", tree(),
+        "it had the best \"pass_rate\"", "agg2", "r", experience()));
+    assertFalse(Files.exists(lib.entryDir("ledger-1")));
+  }
+}

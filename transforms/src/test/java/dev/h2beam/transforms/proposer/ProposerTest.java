@@ -1,0 +1,384 @@
+package dev.h2beam.transforms.proposer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.model.ChannelSpec;
+import dev.h2beam.adapters.model.SessionResult;
+import dev.h2beam.adapters.proposer.ProposerChannel;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Proposer calls (spec §10.1–§10.4): attempts, the working folder, the audit trail and the reply cache. */
+class ProposerTest {
+  private static final ChannelSpec SPEC = ChannelSpec.of("scripted", "model-1");
+  private static final String LABEL = "inv1.a1";
+  private static final String MISSION = "Improve the harness.";
+
+  @TempDir Path tmp;
+  private Path audit;
+  private Path evidence;
+  private final AtomicInteger calls = new AtomicInteger();
+
+  @BeforeEach
+  void evidenceFolder() throws IOException {
+    audit = tmp.resolve("_audit").resolve("demo-oc-agg2");
+    evidence = tmp.resolve("context").resolve("inv1");
+    write(evidence, "task.md", "# Task\nReconcile.\n");
+    write(evidence, "harness/systemprompt.md", "Be careful.\n");
+  }
+
+  private static void write(Path root, String rel, String text) throws IOException {
+    Path p = root.resolve(rel);
+    Files.createDirectories(p.getParent());
+    Files.writeString(p, text, StandardCharsets.UTF_8);
+  }
+
+  private Proposer proposer(ProposerChannel channel) {
+    ProposerChannel counted = (cwd, mission, system, label, timeout) -> {
+      calls.incrementAndGet();
+      return channel.run(cwd, mission, system, label, timeout);
+    };
+    return new Proposer(counted, SPEC, audit, 2, Limits.of("sessions", 2), Duration.ZERO);
+  }
+
+  private Proposer answering(String text, double cost) {
+    return proposer((cwd, mission, system, label, timeout) -> SessionResult.reply(text, cost));
+  }
+
+  private String base(String system) {
+    return LABEL + "." + Proposer.cacheKey(LABEL, MISSION, system, evidence);
+  }
+
+  private List<String> journal() throws IOException {
+    return Journal.lines(audit.resolve("sessions.jsonl"));
+  }
+
+  @Test
+  void successfulCallReturnsTheReply() throws Exception {
+    Reply r = answering("done", 0.25).call(MISSION, evidence, LABEL, "", null);
+    assertTrue(r.ok());
+    assertEquals("done", r.text());
+    assertEquals(LABEL, r.label());
+    assertEquals(1, r.attempts());
+    assertEquals(0.25, r.costUsd());
+    assertFalse(r.cached());
+    assertEquals("scripted", r.channel());
+    assertEquals(audit.resolve(base("") + ".response.md"), r.audit());
+    assertNull(r.workspace());
+  }
+
+  @Test
+  void successfulCallWritesMissionMetaAndResponseToTheAuditFolder() throws Exception {
+    answering("done", 0.25).call(MISSION, evidence, LABEL, "", null);
+    String base = base("");
+    assertEquals(MISSION, Files.readString(audit.resolve(base + ".mission.md")));
+    assertEquals("done", Files.readString(audit.resolve(base + ".response.md")));
+    assertFalse(Files.exists(audit.resolve(base + ".system.md")));
+    JsonNode meta = Json.readTree(audit.resolve(base + ".meta.json"));
+    List<String> keys = new ArrayList<>();
+    meta.fieldNames().forEachRemaining(keys::add);
+    assertEquals(List.of("label", "ok", "channel", "model", "effort", "attempts", "wall_s", "cost_usd", "error"), keys);
+    assertEquals(LABEL, meta.path("label").asText());
+    assertTrue(meta.path("ok").asBoolean());
+    assertEquals("model-1", meta.path("model").asText());
+    assertEquals(1, meta.path("attempts").asInt());
+    assertEquals(0.25, meta.path("cost_usd").asDouble());
+  }
+
+  @Test
+  void systemTextIsAuditedWhenGiven() throws Exception {
+    answering("done", 0.0).call(MISSION, evidence, LABEL, "You edit harnesses.", null);
+    assertEquals("You edit harnesses.",
+        Files.readString(audit.resolve(base("You edit harnesses.") + ".system.md")));
+  }
+
+  @Test
+  void successfulCallAppendsOneLineToTheSessionsJournal() throws Exception {
+    answering("done", 0.25).call(MISSION, evidence, LABEL, "", null);
+    List<String> lines = journal();
+    assertEquals(1, lines.size());
+    JsonNode line = Json.readTree(lines.get(0));
+    assertEquals(LABEL, line.path("label").asText());
+    assertEquals(Proposer.cacheKey(LABEL, MISSION, "", evidence), line.path("key").asText());
+    assertTrue(line.path("ok").asBoolean());
+  }
+
+  @Test
+  void theSameCallAgainIsServedFromTheCache() throws Exception {
+    Proposer p = answering("done", 0.25);
+    p.call(MISSION, evidence, LABEL, "", null);
+    Reply again = p.call(MISSION, evidence, LABEL, "", null);
+    assertEquals(1, calls.get());
+    assertTrue(again.ok());
+    assertTrue(again.cached());
+    assertEquals("done", again.text());
+    assertEquals(0, again.attempts());
+    assertEquals(0.0, again.costUsd());
+    assertEquals(1, journal().size());
+  }
+
+  @Test
+  void aChangedEvidenceByteChangesTheKeyAndCallsAgain() throws Exception {
+    Proposer p = answering("done", 0.25);
+    String before = Proposer.cacheKey(LABEL, MISSION, "", evidence);
+    p.call(MISSION, evidence, LABEL, "", null);
+    write(evidence, "task.md", "# Task\nReconcile!\n");
+    assertNotEquals(before, Proposer.cacheKey(LABEL, MISSION, "", evidence));
+    Reply r = p.call(MISSION, evidence, LABEL, "", null);
+    assertFalse(r.cached());
+    assertEquals(2, calls.get());
+    assertEquals(2, journal().size());
+  }
+
+  @Test
+  void cacheKeyDependsOnLabelMissionAndSystem() {
+    String key = Proposer.cacheKey(LABEL, MISSION, "", evidence);
+    assertTrue(key.matches("[0-9a-f]{16}"), key);
+    assertNotEquals(key, Proposer.cacheKey("dom1.a1", MISSION, "", evidence));
+    assertNotEquals(key, Proposer.cacheKey(LABEL, MISSION + " ", "", evidence));
+    assertNotEquals(key, Proposer.cacheKey(LABEL, MISSION, "s", evidence));
+    assertNotEquals(key, Proposer.cacheKey(LABEL, MISSION, "", null));
+  }
+
+  @Test
+  void cacheKeyDependsOnTheAbsoluteEvidencePath() throws IOException {
+    // identical evidence in two folders (agg and seq at k=1) must still give two sessions
+    Path twin = tmp.resolve("elsewhere").resolve("inv1");
+    write(twin, "task.md", "# Task\nReconcile.\n");
+    write(twin, "harness/systemprompt.md", "Be careful.\n");
+    assertNotEquals(Proposer.cacheKey(LABEL, MISSION, "", evidence), Proposer.cacheKey(LABEL, MISSION, "", twin));
+    Path sibling = Files.createDirectories(tmp.resolve("context").resolve("x"));
+    Path sameFolderOtherSpelling = sibling.resolve("..").resolve("inv1");
+    assertEquals(Proposer.cacheKey(LABEL, MISSION, "", evidence),
+        Proposer.cacheKey(LABEL, MISSION, "", sameFolderOtherSpelling));
+  }
+
+  @Test
+  void harvestCopiesContextHarnessToTheWorkspace() throws Exception {
+    Proposer p = proposer((cwd, mission, system, label, timeout) -> {
+      write(cwd, "context/harness/guardrails.md", "- Check totals.\n");
+      return SessionResult.reply("edited", 0.1);
+    });
+    Reply r = p.call(MISSION, evidence, LABEL, "", "context/harness");
+    Path workspace = audit.resolve(base("") + ".workspace");
+    assertEquals(workspace, r.workspace());
+    assertEquals("Be careful.\n", Files.readString(workspace.resolve("systemprompt.md")));
+    assertEquals("- Check totals.\n", Files.readString(workspace.resolve("guardrails.md")));
+  }
+
+  @Test
+  void aCachedCallReturnsTheHarvestedWorkspace() throws Exception {
+    Proposer p = proposer((cwd, mission, system, label, timeout) -> {
+      write(cwd, "context/harness/guardrails.md", "- Check totals.\n");
+      return SessionResult.reply("edited", 0.1);
+    });
+    Reply first = p.call(MISSION, evidence, LABEL, "", "context/harness");
+    Reply again = p.call(MISSION, evidence, LABEL, "", "context/harness");
+    assertTrue(again.cached());
+    assertEquals(first.workspace(), again.workspace());
+    assertEquals(1, calls.get());
+  }
+
+  @Test
+  void aCachedReplyWithoutItsWorkspaceIsCalledAgainWhenHarvestIsAsked() throws Exception {
+    Proposer p = answering("done", 0.0);
+    p.call(MISSION, evidence, LABEL, "", null);
+    Reply r = p.call(MISSION, evidence, LABEL, "", "context/harness");
+    assertFalse(r.cached());
+    assertEquals(2, calls.get());
+    assertTrue(Files.isDirectory(r.workspace()));
+  }
+
+  @Test
+  void harvestOfAMissingFolderGivesNoWorkspaceAndDeletesAStaleOne() throws Exception {
+    Path stale = audit.resolve(base("") + ".workspace");
+    write(stale, "old.md", "stale");
+    Reply r = answering("done", 0.0).call(MISSION, evidence, LABEL, "", "context/nothing-here");
+    assertNull(r.workspace());
+    assertFalse(Files.exists(stale));
+  }
+
+  @Test
+  void aBlankReplyIsRetriedAndThenFailsWithAttemptsAndSummedCost() {
+    Proposer p = proposer((cwd, mission, system, label, timeout) -> SessionResult.failed("no answer", 0.25));
+    ProposerError e = assertThrows(ProposerError.class, () -> p.call(MISSION, evidence, LABEL, "", null));
+    assertEquals(2, calls.get());
+    assertEquals(2, e.attempts());
+    assertEquals(0.5, e.costUsd());
+    assertEquals("[inv1.a1] scripted/model-1: no answer", e.getMessage());
+  }
+
+  @Test
+  void aBlankReplyWithoutAnErrorFailsAsEmptyReply() {
+    Proposer p = proposer((cwd, mission, system, label, timeout) -> SessionResult.reply("  \n", 0.0));
+    ProposerError e = assertThrows(ProposerError.class, () -> p.call(MISSION, evidence, LABEL, "", null));
+    assertEquals("[inv1.a1] scripted/model-1: empty reply", e.getMessage());
+  }
+
+  @Test
+  void aThrowingChannelFailsWithTheExceptionTypeAndMessage() {
+    Proposer p = proposer((cwd, mission, system, label, timeout) -> {
+      throw new IllegalStateException("boom");
+    });
+    ProposerError e = assertThrows(ProposerError.class, () -> p.call(MISSION, evidence, LABEL, "", null));
+    assertEquals("[inv1.a1] scripted/model-1: IllegalStateException: boom", e.getMessage());
+    assertEquals(2, calls.get());
+  }
+
+  @Test
+  void aRetriedSuccessCountsItsAttemptsAndTheCostOfEveryAttempt() throws Exception {
+    Proposer p = proposer((cwd, mission, system, label, timeout) -> calls.get() == 1
+        ? SessionResult.failed("flaky", 0.25) : SessionResult.reply("done", 0.5));
+    Reply r = p.call(MISSION, evidence, LABEL, "", null);
+    assertEquals(2, r.attempts());
+    assertEquals(0.75, r.costUsd());
+  }
+
+  @Test
+  void aFailedCallIsAuditedAsAFailure() {
+    Proposer p = proposer((cwd, mission, system, label, timeout) -> SessionResult.failed("no answer", 0.25));
+    assertThrows(ProposerError.class, () -> p.call(MISSION, evidence, LABEL, "", null));
+    String base = base("");
+    assertTrue(Files.exists(audit.resolve(base + ".mission.md")));
+    assertEquals("", assertReadable(audit.resolve(base + ".response.md")));
+    JsonNode meta = assertReadableJson(audit.resolve(base + ".meta.json"));
+    assertFalse(meta.path("ok").asBoolean(true));
+    assertEquals("no answer", meta.path("error").asText());
+    assertEquals(2, meta.path("attempts").asInt());
+  }
+
+  @Test
+  void aFailedCallIsNeverServedFromTheCache() throws Exception {
+    Proposer p = proposer((cwd, mission, system, label, timeout) -> calls.get() <= 2
+        ? SessionResult.failed("no answer", 0.0) : SessionResult.reply("done", 0.0));
+    assertThrows(ProposerError.class, () -> p.call(MISSION, evidence, LABEL, "", null));
+    Reply r = p.call(MISSION, evidence, LABEL, "", null);
+    assertEquals(3, calls.get());
+    assertFalse(r.cached());
+    assertEquals("done", r.text());
+  }
+
+  @Test
+  void aCorruptMetaJsonIsReportedAndTheCallIsMadeAgain() throws Exception {
+    Proposer p = answering("done", 0.25);
+    p.call(MISSION, evidence, LABEL, "", null);
+    Files.writeString(audit.resolve(base("") + ".meta.json"), "{broken");
+    PrintStream err = System.err;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    Reply r;
+    try {
+      System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+      r = p.call(MISSION, evidence, LABEL, "", null);
+    } finally {
+      System.setErr(err);
+    }
+    assertFalse(r.cached());
+    assertEquals(2, calls.get());
+    String report = captured.toString(StandardCharsets.UTF_8);
+    assertTrue(report.contains(base("") + ".response.md") && report.contains("unreadable"), report);
+  }
+
+  @Test
+  void theSessionRunsInAFreshFolderWithTheEvidenceUnderContext() throws Exception {
+    List<Path> seen = new ArrayList<>();
+    List<String> taskTexts = new ArrayList<>();
+    Proposer p = proposer((cwd, mission, system, label, timeout) -> {
+      seen.add(cwd);
+      taskTexts.add(Files.readString(cwd.resolve("context/task.md")));
+      return SessionResult.reply("done", 0.0);
+    });
+    p.call(MISSION, evidence, LABEL, "", null);
+    assertEquals(List.of("# Task\nReconcile.\n"), taskTexts);
+    Path cwd = seen.get(0);
+    assertFalse(cwd.startsWith(evidence));
+    assertFalse(Files.exists(cwd), "the session folder is deleted after the call");
+  }
+
+  @Test
+  void sessionEditsNeverTouchTheOriginalEvidence() throws Exception {
+    Proposer p = proposer((cwd, mission, system, label, timeout) -> {
+      write(cwd, "context/task.md", "rewritten");
+      write(cwd, "context/harness/new.md", "new");
+      Files.delete(cwd.resolve("context/harness/systemprompt.md"));
+      return SessionResult.reply("done", 0.0);
+    });
+    p.call(MISSION, evidence, LABEL, "", "context/harness");
+    assertEquals("# Task\nReconcile.\n", Files.readString(evidence.resolve("task.md")));
+    assertEquals("Be careful.\n", Files.readString(evidence.resolve("harness/systemprompt.md")));
+    assertFalse(Files.exists(evidence.resolve("harness/new.md")));
+  }
+
+  @Test
+  void theChannelGetsTheMissionSystemLabelAndTimeout() throws Exception {
+    List<Object> got = new ArrayList<>();
+    Proposer p = proposer((cwd, mission, system, label, timeout) -> {
+      got.addAll(List.of(mission, system, label, timeout));
+      return SessionResult.reply("done", 0.0);
+    });
+    p.call(MISSION, null, LABEL, "sys", null);
+    assertEquals(List.of(MISSION, "sys", LABEL, Duration.ofSeconds(SPEC.timeoutSeconds())), got);
+  }
+
+  @Test
+  void withoutAnAuditFolderNothingIsCached() throws Exception {
+    ProposerChannel channel = (cwd, mission, system, label, timeout) -> {
+      calls.incrementAndGet();
+      return SessionResult.reply("done", 0.0);
+    };
+    Proposer p = new Proposer(channel, SPEC, null, 2, Limits.of("sessions", 2), Duration.ZERO);
+    Reply first = p.call(MISSION, evidence, LABEL, "", null);
+    Reply second = p.call(MISSION, evidence, LABEL, "", null);
+    assertFalse(second.cached());
+    assertNull(first.audit());
+    assertEquals(2, calls.get());
+  }
+
+  @Test
+  void labelsAreMadeSafeForFileNames() throws Exception {
+    String label = "select agg2/run#1";
+    answering("done", 0.0).call(MISSION, evidence, label, "", null);
+    String key = Proposer.cacheKey(label, MISSION, "", evidence);
+    assertTrue(Files.exists(audit.resolve("select_agg2_run_1." + key + ".response.md")));
+  }
+
+  @Test
+  void aChannelWithoutAModelIsRefused() {
+    assertThrows(IllegalArgumentException.class, () -> new Proposer(
+        (cwd, mission, system, label, timeout) -> SessionResult.reply("x", 0), ChannelSpec.of("scripted", " "),
+        audit, 2, Limits.of("sessions", 2), Duration.ZERO));
+  }
+
+  private static String assertReadable(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      throw new AssertionError("cannot read " + file, e);
+    }
+  }
+
+  private static JsonNode assertReadableJson(Path file) {
+    try {
+      return Json.readTree(file);
+    } catch (IOException e) {
+      throw new AssertionError("cannot read " + file, e);
+    }
+  }
+}
