@@ -58,7 +58,7 @@ public final class JudgeCommand implements Command {
     Path results = Files.createTempDirectory("h2beam-judge-");
     try {
       JudgePipeline.Config c = new JudgePipeline.Config(plan.graders, plan.settings, modes(o.getModes()),
-          o.getBases(), o.getGraderConcurrency(), o.getGraderTimeoutSeconds(), results.toString());
+          o.getBases(), o.getGraderConcurrency(), o.getGraderTimeoutSeconds(), o.getJudgeShards(), results.toString());
       PipelineResult.State state = JudgePipeline.build(Pipeline.create(o), c).run().waitUntilFinish();
       if (state != PipelineResult.State.DONE) throw new IllegalStateException("the judge pipeline ended " + state);
       return report(plan, results, o.getBases(), out) && plan.skipped == 0 ? 0 : 2;
@@ -78,6 +78,7 @@ public final class JudgeCommand implements Command {
     }
     if (o.getGraderConcurrency() < 1) throw new UsageError("--graderConcurrency must be at least 1");
     if (o.getGraderTimeoutSeconds() < 1) throw new UsageError("--graderTimeoutSeconds must be at least 1");
+    if (o.getJudgeShards() < 1) throw new UsageError("--judgeShards must be at least 1");
     modes(o.getModes());
     Map<String, String> settings = new TreeMap<>();
     if (!o.getGraderCommand().isBlank()) settings.put("command", o.getGraderCommand());

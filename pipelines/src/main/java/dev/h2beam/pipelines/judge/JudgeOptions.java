@@ -48,4 +48,11 @@ public interface JudgeOptions extends PipelineOptions {
   int getGraderTimeoutSeconds();
 
   void setGraderTimeoutSeconds(int value);
+
+  @Description("Shards the rows to grade are spread over; each shard is graded on one worker, up to"
+      + " --graderConcurrency calls at once.")
+  @Default.Integer(16)
+  int getJudgeShards();
+
+  void setJudgeShards(int value);
 }

@@ -29,7 +29,10 @@ import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.GroupByKey;
 import org.apache.beam.sdk.transforms.ParDo;
-import org.apache.beam.sdk.transforms.Reshuffle;
+import org.apache.beam.sdk.transforms.WithKeys;
+import org.apache.beam.sdk.values.TypeDescriptors;
+import org.apache.beam.sdk.coders.VarIntCoder;
+import java.util.concurrent.Future;
 import org.apache.beam.sdk.transforms.join.CoGbkResult;
 import org.apache.beam.sdk.transforms.join.CoGroupByKey;
 import org.apache.beam.sdk.transforms.join.KeyedPCollectionTuple;
@@ -41,7 +44,7 @@ import org.apache.beam.sdk.values.TupleTagList;
 
 /**
  * The judge pipeline: match {@code <namespace>/*}{@code /summary.json} → read the selection records (an unreadable
- * summary becomes a problem, and the rest goes on) → spread over workers → grade within each grader's concurrency
+ * summary becomes a problem, and the rest goes on) → spread over workers in shards → grade within each grader's concurrency
  * limit → group by namespace → merge with judged.json → write it, and a result record for the command to print.
  */
 public final class JudgePipeline {
@@ -49,7 +52,7 @@ public final class JudgePipeline {
 
   /** What a judge run needs on every worker: plain values. */
   public record Config(Map<String, String> graders, Map<String, String> settings, List<String> modes, boolean bases,
-      int concurrency, int timeoutSeconds, String resultsDir) implements Serializable {
+      int concurrency, int timeoutSeconds, int shards, String resultsDir) implements Serializable {
     public Config {
       graders = new TreeMap<>(graders);
       settings = new TreeMap<>(settings);
@@ -65,11 +68,15 @@ public final class JudgePipeline {
     for (String ns : c.graders().keySet()) patterns.add(Paths.get(ns).resolve("*").resolve("summary.json").toString());
     PCollectionTuple read = p
         .apply("Namespaces", Create.of(patterns).withCoder(StringUtf8Coder.of()))
-        .apply("MatchSummaries", FileIO.matchAll())
+        .apply("MatchSummaries", FileIO.matchAll().withOutputParallelization(false))
         .apply("OpenSummaries", FileIO.readMatches())
         .apply("ReadSelections", ParDo.of(new ReadSelectionsFn(c)).withOutputTags(ITEMS, TupleTagList.of(PROBLEMS)));
     PCollection<KV<String, JudgedRow>> rows = read.get(ITEMS).setCoder(JsonCoder.of(SelectionItem.class))
-        .apply("SpreadOverWorkers", Reshuffle.viaRandomKey())
+        .apply("AssignShards", WithKeys.of((SelectionItem i) -> Math.floorMod(
+            (i.namespace() + "\u0000" + i.runId() + "\u0000" + i.mode()).hashCode(), c.shards()))
+            .withKeyType(TypeDescriptors.integers()))
+        .setCoder(KvCoder.of(VarIntCoder.of(), JsonCoder.of(SelectionItem.class)))
+        .apply("SpreadOverWorkers", GroupByKey.create())
         .apply("Grade", ParDo.of(new GradeFn(c)))
         .setCoder(KvCoder.of(StringUtf8Coder.of(), JsonCoder.of(JudgedRow.class)));
     PCollection<KV<String, String>> problems =
@@ -109,49 +116,57 @@ public final class JudgePipeline {
     }
   }
 
-  static final class GradeFn extends DoFn<SelectionItem, KV<String, JudgedRow>> {
+  /**
+   * Grades one shard: every item is submitted at once and each grader call waits for a permit of its grader's
+   * process-wide limit, so a shard keeps up to {@code --graderConcurrency} calls in flight, whatever the runner's
+   * parallelism.
+   */
+  static final class GradeFn extends DoFn<KV<Integer, Iterable<SelectionItem>>, KV<String, JudgedRow>> {
     private static final long serialVersionUID = 1L;
     private static final ConcurrentHashMap<String, Grader> GRADERS = new ConcurrentHashMap<>();
     private final Config c;
     private final Counter graded = Metrics.counter(GradeFn.class, "rows_graded");
     private final Counter ungraded = Metrics.counter(GradeFn.class, "rows_ungraded");
-    private transient ExecutorService pool;
+    private transient ExecutorService calls;
+    private transient ExecutorService waits;
 
     GradeFn(Config c) {
       this.c = c;
     }
 
     @Setup public void setup() {
-      pool = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "h2beam-grader");
-        t.setDaemon(true);
-        return t;
-      });
+      calls = Executors.newCachedThreadPool(daemon("h2beam-grader"));
+      waits = Executors.newFixedThreadPool(c.concurrency(), daemon("h2beam-grade"));
     }
 
     @Teardown public void teardown() {
-      if (pool != null) pool.shutdownNow();
+      if (calls != null) calls.shutdownNow();
+      if (waits != null) waits.shutdownNow();
     }
 
-    @ProcessElement public void process(@Element SelectionItem item, OutputReceiver<KV<String, JudgedRow>> out) {
-      JudgedRow row;
-      if (!item.ok()) {
-        row = Judging.judge(item, null, Duration.ZERO, pool);
-      } else {
-        Semaphore limit = Limits.of("grader:" + item.grader(), c.concurrency());
-        limit.acquireUninterruptibly();
-        try {
-          Grader g = grader(item);
-          row = Judging.judge(item, g, Duration.ofSeconds(c.timeoutSeconds()), pool);
-        } catch (Exception e) {
-          row = Judging.absent(item, Absence.JUDGE_FAILED, "cannot open grader " + item.grader() + ": "
-              + e.getMessage());
-        } finally {
-          limit.release();
-        }
+    @ProcessElement public void process(@Element KV<Integer, Iterable<SelectionItem>> shard,
+        OutputReceiver<KV<String, JudgedRow>> out) throws Exception {
+      List<Future<JudgedRow>> rows = new ArrayList<>();
+      for (SelectionItem item : shard.getValue()) rows.add(waits.submit(() -> grade(item)));
+      for (Future<JudgedRow> f : rows) {
+        JudgedRow row = f.get();
+        (row.graded() ? graded : ungraded).inc();
+        out.output(KV.of(row.namespace(), row));
       }
-      (row.graded() ? graded : ungraded).inc();
-      out.output(KV.of(item.namespace(), row));
+    }
+
+    private JudgedRow grade(SelectionItem item) {
+      if (!item.ok()) return Judging.judge(item, null, Duration.ZERO, calls);
+      Semaphore limit = Limits.of("grader:" + item.grader(), c.concurrency());
+      limit.acquireUninterruptibly();
+      try {
+        return Judging.judge(item, grader(item), Duration.ofSeconds(c.timeoutSeconds()), calls);
+      } catch (Exception e) {
+        return Judging.absent(item, Absence.JUDGE_FAILED, "cannot open grader " + item.grader() + ": "
+            + e.getMessage());
+      } finally {
+        limit.release();
+      }
     }
 
     private Grader grader(SelectionItem item) throws Exception {
@@ -162,6 +177,14 @@ public final class JudgePipeline {
         GRADERS.putIfAbsent(key, g);
       }
       return g;
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+      return r -> {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+      };
     }
   }
 

@@ -6,7 +6,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import org.apache.beam.sdk.coders.CoderException;
 import org.apache.beam.sdk.coders.CustomCoder;
-import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.coders.ByteArrayCoder;
 
 /**
  * The one deterministic coder for h2beam's element records: canonical JSON (sorted keys) through Jackson, never Java
@@ -26,11 +26,11 @@ public final class JsonCoder<T> extends CustomCoder<T> {
 
   @Override public void encode(T value, OutputStream out) throws IOException {
     if (value == null) throw new CoderException("cannot encode a null " + type.getSimpleName());
-    StringUtf8Coder.of().encode(Json.SORTED.writeValueAsString(value), out);
+    ByteArrayCoder.of().encode(Json.CODER.writeValueAsBytes(value), out);
   }
 
   @Override public T decode(InputStream in) throws IOException {
-    return Json.MAPPER.readValue(StringUtf8Coder.of().decode(in), type);
+    return Json.CODER.readValue(ByteArrayCoder.of().decode(in), type);
   }
 
   @Override public void verifyDeterministic() {
