@@ -6,6 +6,7 @@ import dev.h2beam.pipelines.Command;
 import dev.h2beam.pipelines.UsageError;
 import dev.h2beam.pipelines.judge.JudgeCommand;
 import dev.h2beam.pipelines.judge.JudgeOptions;
+import dev.h2beam.pipelines.report.ReportCommand;
 import dev.h2beam.pipelines.sweep.Sweep;
 import dev.h2beam.pipelines.sweep.SweepCommand;
 import dev.h2beam.transforms.proposer.Journal;
@@ -49,6 +50,7 @@ public final class DemoCommand implements Command {
     if (o.getBench() != null && !o.getBench().equals("demo")) {
       throw new UsageError("--bench is always demo for h2beam demo; use h2beam sweep for --bench=" + o.getBench());
     }
+    Sweep.requireAbsoluteOnCluster(o, "--output", o.getOutput());
     Path output = Paths.get(o.getOutput()).toAbsolutePath().normalize();
     o.setBench("demo");
     o.setBenchRoot(output.toString());
@@ -91,7 +93,14 @@ public final class DemoCommand implements Command {
     System.out.println();
     int judged = JudgeCommand.run(PipelineOptionsFactory.fromArgs(judgeArgs.toArray(new String[0]))
         .withValidation().as(JudgeOptions.class), System.out);
-    return df[1] > 0 ? 1 : judged;
+
+    List<String> reportArgs = new ArrayList<>(judgeArgs);
+    reportArgs.removeIf(a -> a.startsWith("--grader="));
+    reportArgs.add("--output=" + output.resolve("report"));
+    System.out.println();
+    int reported = new ReportCommand().run(reportArgs.toArray(new String[0]), System.out, System.err);
+    System.out.println("HTML report: " + output.resolve("report").resolve("report.html"));
+    return df[1] > 0 ? 1 : judged != 0 ? judged : reported;
   }
 
   /** Applies the demo's own defaults (k = 2, both modes) unless the flags were given; {@code both} means both. */

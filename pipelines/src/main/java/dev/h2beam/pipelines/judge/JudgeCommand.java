@@ -87,6 +87,9 @@ public final class JudgeCommand implements Command {
     List<String> refused = new ArrayList<>();
     Map<String, String> identities = new LinkedHashMap<>();
     int skipped = 0;
+    for (String entry : o.getNamespaces().split(",")) {
+      dev.h2beam.pipelines.sweep.Sweep.requireAbsoluteOnCluster(o, "--namespaces", entry.strip());
+    }
     for (Path ns : expand(o.getNamespaces())) {
       String name = o.getGrader().isBlank() ? benchOf(ns) : o.getGrader();
       Grader g;

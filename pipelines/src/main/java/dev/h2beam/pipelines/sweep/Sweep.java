@@ -30,7 +30,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.transforms.Create;
 
@@ -83,6 +85,9 @@ public final class Sweep {
     if (!sub.equals("oc") && !sub.equals("cx")) {
       throw new UsageError("--substrate must be oc (OpenCode) or cx (Codex), got '" + sub + "'");
     }
+    requireAbsoluteOnCluster(o, "--benchRoot", o.getBenchRoot());
+    requireAbsoluteOnCluster(o, "--runsRoot", o.getRunsRoot());
+    requireAbsoluteOnCluster(o, "--libraryRoot", o.getLibraryRoot());
     Path benchRoot = absolute(o.getBenchRoot() == null ? "runs/" + o.getBench() : o.getBenchRoot());
     Path runsRoot = absolute(o.getRunsRoot() == null ? benchRoot.resolve("runs").toString() : o.getRunsRoot());
     String variant = "k" + o.getK() + "-" + sub + (o.getSeed() == null ? "" : "-s" + o.getSeed());
@@ -237,6 +242,31 @@ public final class Sweep {
 
   static Path absolute(String p) {
     return Paths.get(p).toAbsolutePath().normalize();
+  }
+
+  /**
+   * Whether the pipeline runs in this process (the DirectRunner, or Flink on an embedded {@code [local]} or
+   * {@code [auto]} cluster outside a cluster's client); only then may folders be relative.
+   */
+  public static boolean runsLocally(PipelineOptions o) {
+    String runner = o.getRunner() == null ? "DirectRunner" : o.getRunner().getSimpleName();
+    if (runner.equals("DirectRunner")) return true;
+    if (runner.equals("FlinkRunner")) {
+      String master = o.as(FlinkPipelineOptions.class).getFlinkMaster();
+      return master == null || master.equals("[local]") || master.equals("[auto]");
+    }
+    return false;
+  }
+
+  /**
+   * Refuses a relative folder with a runner whose workers are other processes: each worker would resolve it against
+   * its own working directory and see a different runs root. Workers must share the runs root, the libraries and
+   * the evidence folders through one absolute path on a shared file system.
+   */
+  public static void requireAbsoluteOnCluster(PipelineOptions o, String flag, String value) {
+    if (value == null || Paths.get(value).isAbsolute() || runsLocally(o)) return;
+    throw new UsageError(flag + "=" + value + " is relative, but this runner's workers run in other processes and"
+        + " would each resolve it differently: give an absolute path on a file system that every worker mounts");
   }
 
   /** Creates the folder and proves a file can be written there, or names the flag. */

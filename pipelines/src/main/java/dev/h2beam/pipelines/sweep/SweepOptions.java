@@ -85,7 +85,7 @@ public interface SweepOptions extends PipelineOptions {
 
   void setSessionRetryWaitSeconds(int value);
 
-  @Description("Deliberate faults for testing the guards: kind@task/mode,... (kinds: ledger-duplicate).")
+  @Description("Deliberate faults for testing the guards: kind@task/mode,... (kinds: ledger-duplicate, crash-once).")
   @Default.String("")
   String getInject();
 

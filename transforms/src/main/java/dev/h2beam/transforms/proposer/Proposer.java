@@ -23,7 +23,10 @@ import java.util.concurrent.Semaphore;
  * evidence copied to {@code context/}, within the process-wide session limit, with up to {@code attempts} session
  * attempts. With an audit folder every call leaves its mission, reply and meta there, and a call whose label, mission,
  * system text, evidence path and evidence bytes match an earlier successful call is served from that reply cache:
- * re-running a sweep spends nothing twice. Every session actually run is appended to {@code sessions.jsonl}.
+ * re-running a sweep spends nothing twice. A served reply carries the attempts and cost of the session that made it,
+ * so records that count spend are the same whichever process ran the session (harness2 reports a cache hit as free,
+ * which makes a resumed summary differ from a clean one). Every session actually run is appended to
+ * {@code sessions.jsonl}.
  */
 public final class Proposer {
   private final ProposerChannel channel;
@@ -111,12 +114,13 @@ public final class Proposer {
     try {
       String text = Files.readString(response, StandardCharsets.UTF_8);
       if (text.isBlank()) return null;
-      if (!Json.readTree(meta).path("ok").asBoolean(false)) {
-        throw new IOException("meta.json does not record a successful reply");
+      com.fasterxml.jackson.databind.JsonNode m = Json.readTree(meta);
+      if (!m.path("ok").asBoolean(false) || !m.path("attempts").isInt() || !m.path("cost_usd").isNumber()) {
+        throw new IOException("meta.json does not record a successful reply with its attempts and cost");
       }
       if (harvest != null && !Files.isDirectory(workspace)) return null;
-      return new Reply(label, text, true, 0.0, 0.0, 0, true, spec.kind(), "", response,
-          Files.isDirectory(workspace) ? workspace : null);
+      return new Reply(label, text, true, m.path("cost_usd").asDouble(), m.path("wall_s").asDouble(),
+          m.path("attempts").asInt(), true, spec.kind(), "", response, Files.isDirectory(workspace) ? workspace : null);
     } catch (IOException | RuntimeException e) {
       System.err.println("h2beam: reply cache entry " + response + " is unreadable (" + e.getMessage()
           + "); calling the session again");

@@ -43,6 +43,7 @@ public final class Drivers {
       res.ledger.session(st.label(), st.usd(), st.cached(), st.attempts());
     }
     List<RunView> r1 = rollAll(s, res, p1);
+    s.faults().crashOnce(s.runsRoot(), s.task(), s.mode());
 
     List<PoolItem> pool = new ArrayList<>();
     LinkedHashMap<String, String> decisions = new LinkedHashMap<>();
@@ -97,6 +98,7 @@ public final class Drivers {
         res.ledger.session(st.label(), st.usd(), st.cached(), st.attempts());
       }
       List<RunView> rs = rollAll(s, res, ps);
+      if (t == 1) s.faults().crashOnce(s.runsRoot(), s.task(), s.mode());
       List<PoolItem> roundPool = new ArrayList<>(history);
       for (int i = 0; i < ps.size(); i++) {
         Stage st = ps.get(i);

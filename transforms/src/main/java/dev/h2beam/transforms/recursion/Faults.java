@@ -7,11 +7,13 @@ import java.util.Set;
 
 /**
  * Deliberate faults for testing the method's guards ({@code --inject=kind@task/mode,...}). Kinds:
- * {@code ledger-duplicate} records one rollout label twice before the ledger check, which must then refuse the mode.
+ * {@code ledger-duplicate} records one rollout label twice before the ledger check, which must then refuse the mode;
+ * {@code crash-once} makes the mode's DoFn element fail once, after its proposals and their rollouts completed, the
+ * way a lost worker would: the runner's retry (or repeating the command) must then spend nothing twice.
  */
 public final class Faults implements Serializable {
   private static final long serialVersionUID = 1L;
-  public static final Set<String> KINDS = Set.of("ledger-duplicate");
+  public static final Set<String> KINDS = Set.of("ledger-duplicate", "crash-once");
   public static final Faults NONE = new Faults(List.of());
 
   private final List<String> entries;
@@ -39,6 +41,34 @@ public final class Faults implements Serializable {
 
   public boolean has(String kind, String task, String mode) {
     return entries.contains(kind + "@" + task + "/" + mode);
+  }
+
+  /**
+   * Crashes the current element once for {@code crash-once@task/mode}: the first time, a marker file under
+   * {@code <runsRoot>/_faults/} is created and an {@link InjectedCrash} thrown; afterwards nothing happens.
+   */
+  public void crashOnce(java.nio.file.Path runsRoot, String task, String mode) {
+    if (!has("crash-once", task, mode)) return;
+    java.nio.file.Path marker = runsRoot.resolve("_faults").resolve(("crash-once@" + task + "@" + mode)
+        .replaceAll("[^A-Za-z0-9_.@-]+", "_"));
+    try {
+      java.nio.file.Files.createDirectories(marker.getParent());
+      java.nio.file.Files.createFile(marker);
+    } catch (java.nio.file.FileAlreadyExistsException e) {
+      return;
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("cannot record the injected crash at " + marker, e);
+    }
+    throw new InjectedCrash("injected crash-once@" + task + "/" + mode + " (marker " + marker + ")");
+  }
+
+  /** A deliberate crash; an Error so that no step records it as a failed mode: the element itself must fail. */
+  public static final class InjectedCrash extends Error {
+    private static final long serialVersionUID = 1L;
+
+    InjectedCrash(String message) {
+      super(message);
+    }
   }
 
   @Override public String toString() {

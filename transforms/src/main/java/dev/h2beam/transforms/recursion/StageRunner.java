@@ -27,6 +27,11 @@ import java.util.Map;
  * Runs one improvement stage (spec §6.3): builds its evidence, calls the improver, and accepts the edited harness or
  * asks once more with the rejection appended. After a transport failure or two rejected proposals the stage falls
  * back to the harness it was asked to edit.
+ *
+ * <p>A stage's attempts and cost are those of the sessions that made its replies, whether this process ran them or
+ * replayed them from the reply cache, and {@code cached} is always false: a replayed reply is the same session, and
+ * the audit trail's sessions.jsonl shows which sessions actually ran. So a summary written after a crash and a retry
+ * equals the one a clean run writes.
  */
 public final class StageRunner {
   private StageRunner() {}
@@ -53,7 +58,6 @@ public final class StageRunner {
     SurfaceSpec surface = s.bench().surface();
     double usd = 0;
     int attempts = 0;
-    boolean allCached = true;
     String error = "";
     String feedback = "";
     for (int attempt = 1; attempt <= STAGE_ATTEMPTS; attempt++) {
@@ -64,12 +68,10 @@ public final class StageRunner {
         error = e.getMessage();
         attempts += e.attempts() > 0 ? e.attempts() : 2;
         usd += e.costUsd();
-        allCached = false;
         break;
       }
       usd += reply.costUsd();
-      if (!reply.cached()) attempts += Math.max(1, reply.attempts());
-      allCached &= reply.cached();
+      attempts += Math.max(1, reply.attempts());
       if (reply.workspace() == null) {
         error = "the harness directory did not come back; edit the files of context/harness/ in place";
         feedback = Prompts.rejectionFeedback(error);
@@ -94,7 +96,7 @@ public final class StageRunner {
       }
       try {
         boolean kept = accept(s, proposed, fallback);
-        return new Stage(q.label(), q.dim(), proposed, kept, false, "", usd, attempts, allCached,
+        return new Stage(q.label(), q.dim(), proposed, kept, false, "", usd, attempts, false,
             Replies.notes(reply.text()));
       } catch (HarnessRejected e) {
         error = e.getMessage();
@@ -102,7 +104,7 @@ public final class StageRunner {
         writeBack(surface, proposed, evidence);
       }
     }
-    return new Stage(q.label(), q.dim(), fallback, false, true, error, usd, attempts, allCached, "");
+    return new Stage(q.label(), q.dim(), fallback, false, true, error, usd, attempts, false, "");
   }
 
   /**

@@ -115,6 +115,9 @@ public final class SweepSteps {
         }
       }
     } catch (Exception | AssertionError e) {
+      if (e instanceof InterruptedException || Thread.currentThread().isInterrupted()) {
+        throw e; // the runner is cancelling this element: not a failure of the mode, and nothing to record
+      }
       Map<String, Object> failed = new LinkedHashMap<>();
       failed.put("ok", false);
       failed.put("error", e.getClass().getSimpleName() + ": " + e.getMessage());

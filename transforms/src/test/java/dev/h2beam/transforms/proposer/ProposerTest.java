@@ -121,6 +121,7 @@ class ProposerTest {
     assertTrue(line.path("ok").asBoolean());
   }
 
+  /** A replayed reply carries the attempts and cost of the session that made it: spend is counted once, stably. */
   @Test
   void theSameCallAgainIsServedFromTheCache() throws Exception {
     Proposer p = answering("done", 0.25);
@@ -130,8 +131,8 @@ class ProposerTest {
     assertTrue(again.ok());
     assertTrue(again.cached());
     assertEquals("done", again.text());
-    assertEquals(0, again.attempts());
-    assertEquals(0.0, again.costUsd());
+    assertEquals(1, again.attempts());
+    assertEquals(0.25, again.costUsd());
     assertEquals(1, journal().size());
   }
 

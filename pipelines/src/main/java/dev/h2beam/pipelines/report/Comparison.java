@@ -1,0 +1,244 @@
+package dev.h2beam.pipelines.report;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Function;
+
+/**
+ * Parallel versus sequential at one k, after seed document 001: the comparability conditions C1–C4 first (every
+ * failed one is listed and makes the relation {@code not-comparable}), then paired-difference/v1 on each metric.
+ * Differences are paired per task and seed; with R ≥ 3 replicates a mode is favoured when the mean paired difference
+ * exceeds max(minEffect, 2·se); fewer replicates are always inconclusive. The claim is always exploratory.
+ */
+final class Comparison {
+  private Comparison() {}
+
+  static final int MIN_REPLICATES = 3;
+  static final double SE_MULTIPLIER = 2.0;
+  static final String CLAIM = "exploratory";
+
+  /** One replicate (a summary namespace, which holds both modes' rows) at this k. */
+  record Replica(NamespaceRef namespace, List<Scored> parallel, List<Scored> sequential, RunIdentity identity) {}
+
+  /** A comparability condition and every reason it fails (none when it holds). */
+  record Condition(String id, String title, List<String> failures) {
+    boolean holds() {
+      return failures.isEmpty();
+    }
+  }
+
+  /** A task graded in both modes of one replicate: parallel minus sequential, in points. */
+  record Pair(int k, NamespaceRef namespace, String taskId, double score, double pass) {}
+
+  /**
+   * paired-difference/v1 on one metric.
+   *
+   * @param replicates replicates with at least one pair
+   * @param fewestPairs the fewest pairs any of those replicates has (1: a replicate's mean is one task's difference)
+   * @param se standard error of the replicate means; null (unknown) below two replicates
+   * @param threshold max(minEffect, 2·se), or minEffect when se is unknown
+   */
+  record Metric(String name, int replicates, int pairs, int fewestPairs, Double meanDiff, Double se, double threshold,
+      String verdict, String why) {}
+
+  record Result(int k, List<Condition> conditions, List<Metric> metrics, List<Pair> pairs, String relation) {
+    boolean comparable() {
+      return conditions.stream().allMatch(Condition::holds);
+    }
+  }
+
+  static Result compare(int k, List<Replica> replicas, double minEffect) {
+    List<Condition> conditions = List.of(
+        new Condition("C1", "same task set", sameTasks(replicas)),
+        new Condition("C2", "matched seeds, one replicate per seed on both sides", matchedSeeds(replicas)),
+        new Condition("C3", "same judge identity", sameIdentity(replicas, "judge", RunIdentity::judge)),
+        new Condition("C4", "same declared executor and improver identity", concat(
+            sameIdentity(replicas, "executor", RunIdentity::executor),
+            sameIdentity(replicas, "improver", RunIdentity::improver))));
+    if (!conditions.stream().allMatch(Condition::holds)) {
+      return new Result(k, conditions, List.of(), List.of(), "not-comparable");
+    }
+    List<Pair> pairs = pairs(k, replicas);
+    List<Metric> metrics = List.of(metric("score", pairs, Pair::score, minEffect),
+        metric("pass", pairs, Pair::pass, minEffect));
+    TreeSet<String> favoured = new TreeSet<>();
+    for (Metric m : metrics) if (m.verdict().startsWith("favors-")) favoured.add(m.verdict());
+    String relation = favoured.size() > 1 ? "trade-off" : favoured.isEmpty() ? "inconclusive" : favoured.first();
+    return new Result(k, conditions, metrics, pairs, relation);
+  }
+
+  static List<String> sameTasks(List<Replica> replicas) {
+    List<String> out = new ArrayList<>();
+    for (Replica r : replicas) {
+      if (r.parallel().isEmpty() || r.sequential().isEmpty()) continue;
+      TreeSet<String> p = tasks(r.parallel());
+      TreeSet<String> s = tasks(r.sequential());
+      if (p.equals(s)) continue;
+      TreeSet<String> onlyP = new TreeSet<>(p);
+      onlyP.removeAll(s);
+      TreeSet<String> onlyS = new TreeSet<>(s);
+      onlyS.removeAll(p);
+      out.add(where(r.namespace()) + ": tasks only in parallel: " + list(onlyP) + "; only in sequential: "
+          + list(onlyS));
+    }
+    return out;
+  }
+
+  static List<String> matchedSeeds(List<Replica> replicas) {
+    Map<String, List<String>> parallel = new TreeMap<>();
+    Map<String, List<String>> sequential = new TreeMap<>();
+    for (Replica r : replicas) {
+      String seed = r.namespace().seedLabel();
+      if (!r.parallel().isEmpty()) parallel.computeIfAbsent(seed, x -> new ArrayList<>()).add(r.namespace().name());
+      if (!r.sequential().isEmpty()) {
+        sequential.computeIfAbsent(seed, x -> new ArrayList<>()).add(r.namespace().name());
+      }
+    }
+    List<String> out = new ArrayList<>();
+    TreeSet<String> seeds = new TreeSet<>(parallel.keySet());
+    seeds.addAll(sequential.keySet());
+    for (String seed : seeds) {
+      List<String> p = parallel.getOrDefault(seed, List.of());
+      List<String> s = sequential.getOrDefault(seed, List.of());
+      if (p.isEmpty() || s.isEmpty()) {
+        String has = p.isEmpty() ? "sequential" : "parallel";
+        String lacks = p.isEmpty() ? "parallel" : "sequential";
+        out.add("seed " + seed + " has a " + has + " replicate (" + String.join(", ", p.isEmpty() ? s : p)
+            + ") but no " + lacks + " one; an unpaired design is refused");
+      }
+      if (p.size() > 1) out.add("seed " + seed + " has " + p.size() + " parallel replicates (" + String.join(", ", p)
+          + "); pairing needs exactly one per seed");
+      if (s.size() > 1) out.add("seed " + seed + " has " + s.size() + " sequential replicates (" + String.join(", ", s)
+          + "); pairing needs exactly one per seed");
+    }
+    if (seeds.isEmpty()) out.add("neither mode has a replicate at this k");
+    return out;
+  }
+
+  /** One declared identity across every replicate: known everywhere, and the same value. */
+  static List<String> sameIdentity(List<Replica> replicas, String what, Function<RunIdentity, String> field) {
+    List<String> out = new ArrayList<>();
+    Map<String, List<String>> values = new TreeMap<>();
+    for (Replica r : replicas) {
+      if (r.parallel().isEmpty() && r.sequential().isEmpty()) continue;
+      if (r.identity() == null) {
+        out.add(what + " identity unknown: " + r.namespace().name() + " has no config.json");
+        continue;
+      }
+      String v = field.apply(r.identity());
+      if (v == null) out.add(what + " identity unknown: the config.json of " + r.namespace().name() + " records no "
+          + what);
+      else values.computeIfAbsent(v, x -> new ArrayList<>()).add(r.namespace().name());
+    }
+    if (values.size() > 1) {
+      List<String> each = new ArrayList<>();
+      values.forEach((v, ns) -> each.add(v + " (" + String.join(", ", ns) + ")"));
+      out.add(what + " differs across replicates: " + String.join("; ", each));
+    }
+    return out;
+  }
+
+  static List<Pair> pairs(int k, List<Replica> replicas) {
+    List<Pair> out = new ArrayList<>();
+    for (Replica r : replicas) {
+      Map<String, Scored> p = graded(r.parallel());
+      Map<String, Scored> s = graded(r.sequential());
+      for (Map.Entry<String, Scored> e : p.entrySet()) {
+        Scored q = s.get(e.getKey());
+        if (q == null) continue;
+        out.add(new Pair(k, r.namespace(), e.getKey(), 100 * (e.getValue().frac() - q.frac()),
+            100.0 * ((e.getValue().allPass() ? 1 : 0) - (q.allPass() ? 1 : 0))));
+      }
+    }
+    return out;
+  }
+
+  static Metric metric(String name, List<Pair> pairs, Function<Pair, Double> diff, double minEffect) {
+    Map<String, List<Double>> byReplicate = new LinkedHashMap<>();
+    for (Pair p : pairs) byReplicate.computeIfAbsent(p.namespace().dir(), x -> new ArrayList<>()).add(diff.apply(p));
+    List<Double> means = new ArrayList<>();
+    for (List<Double> d : byReplicate.values()) means.add(PyFormat.mean(d));
+    int r = means.size();
+    int fewest = byReplicate.values().stream().mapToInt(List::size).min().orElse(0);
+    if (r == 0) {
+      return new Metric(name, 0, 0, 0, null, null, minEffect, "inconclusive", "no task is graded in both modes");
+    }
+    double mean = PyFormat.mean(means);
+    Double se = PyFormat.standardError(means);
+    double threshold = se == null ? minEffect : Math.max(minEffect, SE_MULTIPLIER * se);
+    if (r < MIN_REPLICATES) {
+      return new Metric(name, r, pairs.size(), fewest, mean, se, threshold, "inconclusive", r + " replicate"
+          + (r == 1 ? "" : "s") + "; paired-difference/v1 needs at least " + MIN_REPLICATES);
+    }
+    String verdict = mean > threshold ? "favors-parallel" : mean < -threshold ? "favors-sequential" : "inconclusive";
+    return new Metric(name, r, pairs.size(), fewest, mean, se, threshold, verdict, verdict.equals("inconclusive")
+        ? "|" + PyFormat.signed(mean, 2) + "| does not exceed the threshold" : "");
+  }
+
+  /** The comparison's section of the text report. */
+  static List<String> lines(Result c, double minEffect, boolean aggregate) {
+    List<String> lines = new ArrayList<>();
+    lines.add("Comparison at k=" + c.k() + ": parallel vs sequential (paired-difference/v1; claim: " + CLAIM + ")");
+    List<String> failed = new ArrayList<>();
+    for (Condition cond : c.conditions()) {
+      if (cond.holds()) lines.add("  " + cond.id() + " " + cond.title() + ": holds");
+      else {
+        failed.add(cond.id());
+        lines.add("  " + cond.id() + " " + cond.title() + ": FAILS -- " + String.join("; ", cond.failures()));
+      }
+    }
+    for (Metric m : c.metrics()) {
+      StringBuilder b = new StringBuilder("  " + m.name() + ": ");
+      if (m.meanDiff() == null) b.append("no paired difference");
+      else if (aggregate && m.fewestPairs() == 1) {
+        b.append("mean paired difference withheld (a replicate has a single task pair)");
+      }
+      else b.append("mean paired difference ").append(PyFormat.signed(m.meanDiff(), 2))
+          .append(" pt (parallel - sequential)");
+      b.append(" | ").append(m.replicates()).append(" replicate").append(m.replicates() == 1 ? "" : "s").append(", ")
+          .append(m.pairs()).append(" task pair").append(m.pairs() == 1 ? "" : "s");
+      if (m.meanDiff() != null && !(aggregate && m.fewestPairs() == 1)) {
+        b.append(" | ").append(Replicates.se(m.se(), 2)).append(" | threshold ")
+            .append(PyFormat.fixed(m.threshold(), 0, 2)).append(" pt = max(minEffect ")
+            .append(PyFormat.fixed(minEffect, 0, 2)).append(", 2*se ")
+            .append(m.se() == null ? "unknown" : PyFormat.fixed(SE_MULTIPLIER * m.se(), 0, 2)).append(")");
+      }
+      b.append(" | ").append(m.verdict()).append(m.why().isEmpty() ? "" : ": " + m.why());
+      lines.add(b.toString());
+    }
+    lines.add("  relation: " + c.relation() + (failed.isEmpty() ? "" : " (failed: " + String.join(", ", failed) + ")")
+        + " | claim: " + CLAIM);
+    return lines;
+  }
+
+  private static Map<String, Scored> graded(List<Scored> rows) {
+    Map<String, Scored> out = new TreeMap<>();
+    for (Scored r : rows) if (r.graded()) out.putIfAbsent(r.taskId(), r);
+    return out;
+  }
+
+  private static TreeSet<String> tasks(List<Scored> rows) {
+    TreeSet<String> out = new TreeSet<>();
+    for (Scored r : rows) out.add(r.taskId());
+    return out;
+  }
+
+  static String where(NamespaceRef ns) {
+    return "seed " + ns.seedLabel() + " (" + ns.name() + ")";
+  }
+
+  static String list(Collection<String> tasks) {
+    return tasks.isEmpty() ? "none" : String.join(", ", tasks);
+  }
+
+  private static List<String> concat(List<String> a, List<String> b) {
+    List<String> out = new ArrayList<>(a);
+    out.addAll(b);
+    return out;
+  }
+}

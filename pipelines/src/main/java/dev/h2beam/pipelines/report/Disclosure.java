@@ -1,0 +1,151 @@
+package dev.h2beam.pipelines.report;
+
+import dev.h2beam.pipelines.UsageError;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What the released report may contain (seed document 001). {@code aggregate} (the default) withholds per-task
+ * scores, any figure over a single graded task (that is one task's score), and every slice over only the successful
+ * tasks, and writes the per-task scores to a separate restricted file; {@code per-task} releases them in the report.
+ */
+public enum Disclosure {
+  AGGREGATE("aggregate"),
+  PER_TASK("per-task");
+
+  public final String flag;
+
+  Disclosure(String flag) {
+    this.flag = flag;
+  }
+
+  static Disclosure parse(String value) {
+    for (Disclosure d : values()) if (d.flag.equals(value == null ? "" : value.strip())) return d;
+    throw new UsageError("--disclosure must be aggregate (per-task scores go to a restricted file) or per-task"
+        + " (released in the report), got '" + value + "'");
+  }
+
+  /** One replicate's graded tasks whose selected output met every criterion: a successful-tasks slice. */
+  record Passing(ModeK cell, NamespaceRef namespace, int graded, List<String> tasks) {}
+
+  static List<Passing> passing(Map<NamespaceRef, List<Scored>> rowsByNamespace) {
+    List<Passing> out = new ArrayList<>();
+    for (Map.Entry<NamespaceRef, List<Scored>> e : rowsByNamespace.entrySet()) {
+      Map<ModeK, List<Scored>> groups = new TreeMap<>();
+      for (Scored r : e.getValue()) groups.computeIfAbsent(new ModeK(r.mode(), r.k()), x -> new ArrayList<>()).add(r);
+      groups.forEach((cell, rows) -> {
+        List<Scored> good = rows.stream().filter(Scored::graded).toList();
+        out.add(new Passing(cell, e.getKey(), good.size(), good.stream().filter(Scored::allPass).map(Scored::taskId)
+            .sorted().toList()));
+      });
+    }
+    out.sort((a, b) -> ModeK.BY_K_THEN_MODE.compare(a.cell(), b.cell()));
+    return out;
+  }
+
+  /** The per-task section released under {@code per-task}: scores, paired differences, successful-tasks slices. */
+  static List<String> perTaskLines(Map<NamespaceRef, List<Scored>> rowsByNamespace, List<Comparison.Pair> pairs) {
+    List<String> lines = new ArrayList<>();
+    lines.add("Per-task scores (released by --disclosure=per-task)");
+    for (Map.Entry<NamespaceRef, List<Scored>> e : rowsByNamespace.entrySet()) {
+      for (Scored r : sorted(e.getValue())) {
+        String head = "  " + new ModeK(r.mode(), r.k()).name() + " seed=" + e.getKey().seedLabel() + " " + r.taskId()
+            + ": ";
+        if (r.graded()) {
+          lines.add(head + (r.label().isEmpty() ? "-" : r.label()) + " | " + number(r.nPassed()) + "/"
+              + number(r.nCriteria()) + " | " + PyFormat.fixed(100 * r.frac(), 6, 2) + "%"
+              + (r.allPass() ? " | every criterion met" : ""));
+        } else lines.add(head + "ungraded (" + r.reason() + ")");
+      }
+    }
+    if (!pairs.isEmpty()) {
+      lines.add("Paired differences per task and seed (parallel - sequential, points)");
+      for (Comparison.Pair p : pairs) {
+        lines.add("  k=" + p.k() + " seed=" + p.namespace().seedLabel() + " " + p.taskId()
+            + ": score " + PyFormat.signed(p.score(), 2) + " | pass " + PyFormat.signed(p.pass(), 2));
+      }
+    }
+    lines.add("Successful-tasks slice (graded tasks whose selected output met every criterion)");
+    for (Passing p : passing(rowsByNamespace)) {
+      lines.add("  " + p.cell().name() + " seed=" + p.namespace().seedLabel() + ": " + p.tasks().size() + " of "
+          + p.graded() + " graded" + (p.tasks().isEmpty() ? "" : ": " + String.join(", ", p.tasks())));
+    }
+    return lines;
+  }
+
+  /** The restricted file's content under {@code aggregate}: everything the released report withholds. */
+  static Map<String, Object> restricted(Map<NamespaceRef, List<Scored>> rowsByNamespace,
+      List<Comparison.Pair> pairs) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("disclosure", AGGREGATE.flag);
+    out.put("restricted", "per-task scores, paired differences and successful-tasks slices withheld from report.txt"
+        + " and report.html; never hand this file to an improver or a selector");
+    List<Object> rows = new ArrayList<>();
+    for (Map.Entry<NamespaceRef, List<Scored>> e : rowsByNamespace.entrySet()) {
+      for (Scored r : sorted(e.getValue())) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("namespace", e.getKey().name());
+        m.put("seed", e.getKey().seed());
+        m.put("task_id", r.taskId());
+        m.put("mode", r.mode());
+        m.put("k", r.k());
+        m.put("label", r.label());
+        m.put("run_id", r.runId());
+        m.put("n_passed", json(r.nPassed()));
+        m.put("n_criteria", json(r.nCriteria()));
+        m.put("all_pass", r.allPass());
+        m.put("frac", r.frac());
+        m.put("graded", r.graded());
+        m.put("absence", r.reason());
+        rows.add(m);
+      }
+    }
+    out.put("per_task", rows);
+    List<Object> diffs = new ArrayList<>();
+    for (Comparison.Pair p : pairs) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("k", p.k());
+      m.put("namespace", p.namespace().name());
+      m.put("seed", p.namespace().seed());
+      m.put("task_id", p.taskId());
+      m.put("score_diff_pt", p.score());
+      m.put("pass_diff_pt", p.pass());
+      diffs.add(m);
+    }
+    out.put("paired_differences", diffs);
+    List<Object> slices = new ArrayList<>();
+    for (Passing p : passing(rowsByNamespace)) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("mode", p.cell().mode());
+      m.put("k", p.cell().k());
+      m.put("namespace", p.namespace().name());
+      m.put("seed", p.namespace().seed());
+      m.put("graded", p.graded());
+      m.put("tasks_meeting_every_criterion", p.tasks());
+      slices.add(m);
+    }
+    out.put("successful_tasks", slices);
+    return out;
+  }
+
+  private static List<Scored> sorted(List<Scored> rows) {
+    return rows.stream().sorted(Comparator.comparing(Scored::k).thenComparing(Scored::mode)
+        .thenComparing(Scored::taskId)).toList();
+  }
+
+  /** A judge count as harness2 wrote it: an integer when integral, else the decimal. */
+  static String number(Double v) {
+    if (v == null) return "-";
+    return new BigDecimal(Double.toString(v)).stripTrailingZeros().toPlainString();
+  }
+
+  private static Object json(Double v) {
+    if (v == null) return null;
+    return v == Math.rint(v) && Math.abs(v) < 1e15 ? (Object) v.longValue() : v;
+  }
+}

@@ -1,0 +1,272 @@
+package dev.h2beam.pipelines.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Predicate;
+
+/**
+ * The HTML report: one self-contained page (inline CSS and SVG, no script, nothing fetched) with score versus k per
+ * mode, the k=1 noise-floor band, error bars of ±1 standard error where replicates exist, the coverage (n and
+ * ungraded) of every point, spend per mode, and the text report itself. Withheld figures are neither plotted nor
+ * printed.
+ */
+final class HtmlReport {
+  private HtmlReport() {}
+
+  static final Map<String, String> COLOURS = Map.of("agg", "#1f6fb4", "seq", "#c8302b");
+  private static final int W = 960;
+  private static final int H = 480;
+  private static final int LEFT = 70;
+  private static final int RIGHT = 230;
+  private static final int TOP = 70;
+  private static final int BOTTOM = 60;
+
+  /** What the page shows; {@code text} is the whole text report as released. */
+  record Page(String title, String text, List<Summary> summaries, List<Replicates.Cell> replicates,
+      Map<ModeK, Double> executorUsd, Disclosure disclosure, Predicate<Summary> withheld) {}
+
+  static String render(Page p) {
+    StringBuilder b = new StringBuilder();
+    b.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>h2beam report: ")
+        .append(esc(p.title())).append("</title>\n<style>\n")
+        .append("body{font-family:DejaVu Sans,Arial,sans-serif;margin:24px;color:#111;background:#fff}\n")
+        .append("h1{font-size:22px}h2{font-size:17px;margin-top:28px}\n")
+        .append("table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #bbb;padding:3px 8px}")
+        .append("td{text-align:right}td.l,th{text-align:left}\n")
+        .append("pre{background:#f4f4f4;border:1px solid #ddd;padding:10px;font-size:12px;white-space:pre-wrap}\n")
+        .append(".note{color:#444;font-size:13px}\n</style>\n</head>\n<body>\n");
+    b.append("<h1>").append(esc(p.title())).append("</h1>\n");
+    b.append("<p class=\"note\">Disclosure: ").append(p.disclosure().flag).append(" -- ")
+        .append(p.disclosure() == Disclosure.AGGREGATE
+            ? "per-task scores, figures over a single task and successful-tasks slices are withheld from this page."
+            : "per-task scores and successful-tasks slices are released (see the text report below).")
+        .append(" Ungraded rows are absences, never zeros: every figure is over graded rows only.</p>\n");
+    b.append("<h2>Score versus k</h2>\n").append(scoreChart(p));
+    b.append("<h2>Coverage and figures</h2>\n").append(table(p));
+    b.append("<h2>Spend per mode</h2>\n").append(spendChart(p));
+    b.append("<h2>Text report</h2>\n<pre>").append(esc(p.text())).append("</pre>\n</body>\n</html>\n");
+    return b.toString();
+  }
+
+  /** The value plotted for a cell: the replicate mean with its se when two or more replicates, else the score. */
+  record Point(ModeK cell, double value, Double se, int replicates, Summary summary) {}
+
+  static List<Point> points(Page p) {
+    Map<ModeK, Replicates.Cell> reps = new TreeMap<>();
+    for (Replicates.Cell c : p.replicates()) reps.put(c.cell(), c);
+    List<Point> out = new ArrayList<>();
+    for (Summary s : p.summaries()) {
+      if (s.score() == null || p.withheld().test(s)) continue;
+      Replicates.Cell c = reps.get(s.cell());
+      boolean anyWithheld = c != null && Replicates.withheld(c, p.disclosure() == Disclosure.AGGREGATE);
+      if (c != null && c.valued() >= 2 && !anyWithheld) {
+        out.add(new Point(s.cell(), c.meanScore(), c.scoreSe(), c.valued(), s));
+      } else out.add(new Point(s.cell(), s.score(), null, c == null ? 1 : c.valued(), s));
+    }
+    return out;
+  }
+
+  static String scoreChart(Page p) {
+    List<Point> points = points(p);
+    TreeSet<Integer> ks = new TreeSet<>();
+    for (Summary s : p.summaries()) ks.add(s.cell().k());
+    List<Integer> kList = new ArrayList<>(ks);
+    int plotW = W - LEFT - RIGHT;
+    int plotH = H - TOP - BOTTOM;
+    StringBuilder b = new StringBuilder();
+    b.append("<svg width=\"").append(W).append("\" height=\"").append(H).append("\" viewBox=\"0 0 ").append(W)
+        .append(' ').append(H).append("\" role=\"img\" aria-label=\"score versus k per mode\">\n");
+    b.append("<rect x=\"0\" y=\"0\" width=\"").append(W).append("\" height=\"").append(H)
+        .append("\" fill=\"#ffffff\"/>\n");
+    for (int v = 0; v <= 100; v += 20) {
+      double y = y(v, plotH);
+      b.append(line(LEFT, y, LEFT + plotW, y, "#dddddd", 1));
+      b.append(text(LEFT - 8, y + 4, v + "%", "end", 12, "#333"));
+    }
+    b.append(line(LEFT, TOP, LEFT, TOP + plotH, "#333", 1.5)).append(line(LEFT, TOP + plotH, LEFT + plotW,
+        TOP + plotH, "#333", 1.5));
+    for (int i = 0; i < kList.size(); i++) {
+      b.append(text(x(i, kList.size(), plotW), TOP + plotH + 20, "k=" + kList.get(i), "middle", 13, "#111"));
+    }
+    b.append(text(LEFT + plotW / 2.0, H - 12, "task-level budget k (4k rollouts, 3k improver stages per task)",
+        "middle", 12, "#333"));
+    b.append(text(16, TOP + plotH / 2.0, "score (mean over graded tasks)", "middle", 12, "#333")
+        .replace("<text ", "<text transform=\"rotate(-90 16 " + (TOP + plotH / 2.0) + ")\" "));
+    Summary a1 = find(p.summaries(), "agg", 1);
+    Summary s1 = find(p.summaries(), "seq", 1);
+    double legendX = LEFT;
+    int legendY = 24;
+    for (String mode : List.of("agg", "seq")) {
+      if (points.stream().noneMatch(q -> q.cell().mode().equals(mode))) continue;
+      String colour = COLOURS.get(mode);
+      b.append(line(legendX, legendY - 4, legendX + 28, legendY - 4, colour, 3));
+      b.append(text(legendX + 34, legendY, ModeK.human(mode), "start", 13, colour));
+      legendX += 130;
+    }
+    if (a1 != null && s1 != null && a1.score() != null && s1.score() != null && !p.withheld().test(a1)
+        && !p.withheld().test(s1)) {
+      double lo = Math.min(a1.score(), s1.score());
+      double hi = Math.max(a1.score(), s1.score());
+      double top = y(hi, plotH);
+      double height = Math.max(2, y(lo, plotH) - top);
+      b.append("<rect x=\"").append(LEFT).append("\" y=\"").append(fmt(top)).append("\" width=\"").append(plotW)
+          .append("\" height=\"").append(fmt(height)).append("\" fill=\"#f2c94c\" fill-opacity=\"0.45\"/>\n");
+      b.append("<rect x=\"").append(fmt(legendX)).append("\" y=\"").append(legendY - 10)
+          .append("\" width=\"28\" height=\"12\" fill=\"#f2c94c\" fill-opacity=\"0.6\"/>\n");
+      b.append(text(legendX + 34, legendY, "k=1 noise floor: " + PyFormat.fixed(hi - lo, 0, 2) + " pt (the"
+          + " parallel-sequential gap where both modes are the same procedure)", "start", 12, "#7a5b00"));
+    }
+    b.append(text(LEFT, legendY + 22, "points: score over graded tasks; with two or more replicate seeds, their"
+        + " mean with bars of \u00b11 standard error", "start", 11, "#333"));
+    for (String mode : List.of("agg", "seq")) {
+      List<Point> mine = points.stream().filter(q -> q.cell().mode().equals(mode)).toList();
+      if (mine.isEmpty()) continue;
+      String colour = COLOURS.get(mode);
+      StringBuilder poly = new StringBuilder();
+      for (Point q : mine) {
+        poly.append(fmt(x(kList.indexOf(q.cell().k()), kList.size(), plotW))).append(',')
+            .append(fmt(y(q.value(), plotH))).append(' ');
+      }
+      if (mine.size() > 1) {
+        b.append("<polyline points=\"").append(poly.toString().strip()).append("\" fill=\"none\" stroke=\"")
+            .append(colour).append("\" stroke-width=\"2.5\"/>\n");
+      }
+      int offset = mode.equals("agg") ? -1 : 1;
+      for (Point q : mine) {
+        double cx = x(kList.indexOf(q.cell().k()), kList.size(), plotW);
+        double cy = y(q.value(), plotH);
+        if (q.se() != null) {
+          double up = y(Math.min(100, q.value() + q.se()), plotH);
+          double down = y(Math.max(0, q.value() - q.se()), plotH);
+          b.append(line(cx, up, cx, down, colour, 2)).append(line(cx - 6, up, cx + 6, up, colour, 2))
+              .append(line(cx - 6, down, cx + 6, down, colour, 2));
+        }
+        b.append("<circle cx=\"").append(fmt(cx)).append("\" cy=\"").append(fmt(cy)).append("\" r=\"5\" fill=\"")
+            .append(colour).append("\"/>\n");
+        String label = PyFormat.fixed(q.value(), 0, 2) + "%" + (q.se() == null ? "" : " ± "
+            + PyFormat.fixed(q.se(), 0, 2) + " (" + q.replicates() + " replicates)");
+        String coverage = "n=" + q.summary().n() + ", ungraded " + q.summary().nUngraded();
+        double ty = cy + offset * 16 + (offset > 0 ? 6 : 0);
+        b.append(text(cx + 10, ty, label, "start", 12, colour));
+        b.append(text(cx + 10, ty + offset * 14, coverage, "start", 11, "#333"));
+      }
+    }
+    if (points.isEmpty()) {
+      b.append(text(LEFT + plotW / 2.0, TOP + plotH / 2.0, "no figure to plot (nothing graded, or withheld)",
+          "middle", 14, "#555"));
+    }
+    b.append("</svg>\n");
+    return b.toString();
+  }
+
+  static String table(Page p) {
+    Map<ModeK, Replicates.Cell> reps = new TreeMap<>();
+    for (Replicates.Cell c : p.replicates()) reps.put(c.cell(), c);
+    StringBuilder b = new StringBuilder("<table>\n<tr><th>mode, k</th><th>n (graded)</th><th>ungraded</th>"
+        + "<th>score</th><th>pass</th><th>replicates</th><th>replicate mean ± se</th><th>fell back</th>"
+        + "<th>improver spend</th><th>executor spend</th></tr>\n");
+    for (Summary s : p.summaries().stream().sorted((a, c) -> ModeK.BY_K_THEN_MODE.compare(a.cell(), c.cell()))
+        .toList()) {
+      boolean hidden = p.withheld().test(s);
+      Replicates.Cell c = reps.get(s.cell());
+      boolean repHidden = c != null && Replicates.withheld(c, p.disclosure() == Disclosure.AGGREGATE);
+      String mean = c == null || c.meanScore() == null ? "-" : repHidden ? "withheld"
+          : PyFormat.fixed(c.meanScore(), 0, 2) + "% ± " + (c.scoreSe() == null ? "unknown (one replicate)"
+              : PyFormat.fixed(c.scoreSe(), 0, 2) + " pt");
+      b.append("<tr><td class=\"l\">").append(esc(s.name())).append("</td><td>").append(s.n()).append("</td><td>")
+          .append(s.nUngraded()).append("</td><td>")
+          .append(s.score() == null ? "-" : hidden ? "withheld" : PyFormat.fixed(s.score(), 0, 2) + "%")
+          .append("</td><td>")
+          .append(s.allPass() == null ? "-" : hidden ? "withheld" : PyFormat.fixed(s.allPass(), 0, 1) + "%")
+          .append("</td><td>").append(c == null ? 0 : c.replicates().size()).append("</td><td>").append(esc(mean))
+          .append("</td><td>").append(s.fellBack()).append("</td><td>$").append(PyFormat.fixed(s.usd(), 0, 2))
+          .append("</td><td>$").append(PyFormat.fixed(p.executorUsd().getOrDefault(s.cell(), 0.0), 0, 2))
+          .append("</td></tr>\n");
+    }
+    return b.append("</table>\n").toString();
+  }
+
+  static String spendChart(Page p) {
+    Map<String, double[]> byMode = new TreeMap<>();
+    for (Summary s : p.summaries()) {
+      double[] v = byMode.computeIfAbsent(s.cell().mode(), m -> new double[2]);
+      v[0] += s.usd();
+      v[1] += p.executorUsd().getOrDefault(s.cell(), 0.0);
+    }
+    double max = 0;
+    for (double[] v : byMode.values()) max = Math.max(max, v[0] + v[1]);
+    int rowH = 34;
+    int h = 30 + rowH * byMode.size() + 20;
+    int barMax = 520;
+    StringBuilder b = new StringBuilder("<svg width=\"" + W + "\" height=\"" + h + "\" viewBox=\"0 0 " + W + " " + h
+        + "\" role=\"img\" aria-label=\"spend per mode\">\n");
+    b.append("<rect x=\"0\" y=\"0\" width=\"").append(W).append("\" height=\"").append(h)
+        .append("\" fill=\"#ffffff\"/>\n");
+    int y = 20;
+    for (Map.Entry<String, double[]> e : byMode.entrySet()) {
+      String colour = COLOURS.getOrDefault(e.getKey(), "#555");
+      double improverW = max == 0 ? 0 : barMax * e.getValue()[0] / max;
+      double executorW = max == 0 ? 0 : barMax * e.getValue()[1] / max;
+      b.append(text(150, y + 16, ModeK.human(e.getKey()), "end", 13, colour));
+      b.append("<rect x=\"160\" y=\"").append(y).append("\" width=\"").append(fmt(Math.max(1, improverW)))
+          .append("\" height=\"22\" fill=\"").append(colour).append("\"/>\n");
+      if (executorW > 0) {
+        b.append("<rect x=\"").append(fmt(160 + improverW)).append("\" y=\"").append(y).append("\" width=\"")
+            .append(fmt(executorW)).append("\" height=\"22\" fill=\"").append(colour)
+            .append("\" fill-opacity=\"0.4\"/>\n");
+      }
+      String label = "improver $" + PyFormat.fixed(e.getValue()[0], 0, 2)
+          + (e.getValue()[1] > 0 ? " + executor $" + PyFormat.fixed(e.getValue()[1], 0, 2) : "");
+      b.append(text(170 + improverW + executorW, y + 16, label, "start", 12, "#111"));
+      y += rowH;
+    }
+    b.append(text(160, y + 12, "improver = editors, composer, selection, reflection; executor only when reported",
+        "start", 11, "#444"));
+    return b.append("</svg>\n").toString();
+  }
+
+  private static Summary find(List<Summary> summaries, String mode, int k) {
+    for (Summary s : summaries) if (s.cell().mode().equals(mode) && s.cell().k() == k) return s;
+    return null;
+  }
+
+  private static double x(int index, int count, int plotW) {
+    return LEFT + plotW * (index + 0.5) / Math.max(1, count);
+  }
+
+  private static double y(double value, int plotH) {
+    return TOP + plotH * (1 - value / 100.0);
+  }
+
+  private static String line(double x1, double y1, double x2, double y2, String colour, double width) {
+    return "<line x1=\"" + fmt(x1) + "\" y1=\"" + fmt(y1) + "\" x2=\"" + fmt(x2) + "\" y2=\"" + fmt(y2)
+        + "\" stroke=\"" + colour + "\" stroke-width=\"" + fmt(width) + "\"/>\n";
+  }
+
+  private static String text(double x, double y, String s, String anchor, int size, String colour) {
+    return "<text x=\"" + fmt(x) + "\" y=\"" + fmt(y) + "\" text-anchor=\"" + anchor + "\" font-size=\"" + size
+        + "\" fill=\"" + colour + "\">" + esc(s) + "</text>\n";
+  }
+
+  private static String fmt(double v) {
+    return PyFormat.fixed(v, 0, 1);
+  }
+
+  static String esc(String s) {
+    StringBuilder b = new StringBuilder(s.length());
+    for (char c : s.toCharArray()) {
+      switch (c) {
+        case '&' -> b.append("&amp;");
+        case '<' -> b.append("&lt;");
+        case '>' -> b.append("&gt;");
+        case '"' -> b.append("&quot;");
+        case '\'' -> b.append("&#39;");
+        default -> b.append(c);
+      }
+    }
+    return b.toString();
+  }
+}

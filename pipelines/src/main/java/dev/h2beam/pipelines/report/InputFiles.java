@@ -1,0 +1,162 @@
+package dev.h2beam.pipelines.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.model.Namespace;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Parses the three files the report reads: {@code judged.json}, a task's {@code summary.json} and the namespace's
+ * {@code config.json}, written by h2beam or by harness2 (legacy {@code arm}/{@code arms} keys, any key order).
+ * Malformed content is an {@link IOException} naming what is wrong; the caller turns it into a failure record.
+ */
+final class InputFiles {
+  private InputFiles() {}
+
+  enum Kind { JUDGED, SUMMARY, CONFIG }
+
+  /** Which of the three a path is, or null for any other file. */
+  static Kind kindOf(String path) {
+    String name = Path.of(path).getFileName().toString();
+    return switch (name) {
+      case "judged.json" -> Kind.JUDGED;
+      case "summary.json" -> Kind.SUMMARY;
+      case "config.json" -> Kind.CONFIG;
+      default -> null;
+    };
+  }
+
+  /** The summary namespace of a file: the parent of judged.json and config.json, the grandparent of a summary. */
+  static String namespaceOf(String path) {
+    Path p = Path.of(path).toAbsolutePath().normalize();
+    return (kindOf(path) == Kind.SUMMARY ? p.getParent().getParent() : p.getParent()).toString();
+  }
+
+  /** judged.json: a JSON array of row objects (spec §2.12); {@code fallbackK} is used for a row without k. */
+  static JudgedFile judged(String path, String text, int fallbackK) throws IOException {
+    JsonNode root = Json.readTree(text);
+    if (root == null || root.isMissingNode() || !root.isArray()) {
+      throw new IOException("judged.json must be a JSON array of rows, found " + (root == null ? "nothing"
+          : root.getNodeType().toString().toLowerCase(Locale.ROOT)));
+    }
+    List<Scored> rows = new ArrayList<>();
+    int i = 0;
+    for (JsonNode row : root) {
+      if (!row.isObject()) throw new IOException("row " + i + " of judged.json is not an object");
+      rows.add(row(row, fallbackK));
+      i++;
+    }
+    return new JudgedFile(path, rows);
+  }
+
+  static Scored row(JsonNode r, int fallbackK) {
+    JsonNode modeNode = r.has("mode") ? r.get("mode") : r.get("arm");
+    JsonNode raw = r.get("raw");
+    String metric = raw != null && raw.isObject() && raw.hasNonNull("metric") ? raw.get("metric").asText() : "";
+    JsonNode k = r.get("k");
+    int kk = k != null && k.canConvertToInt() && k.isNumber() ? k.asInt()
+        : k != null && k.isTextual() && k.asText().matches("[0-9]+") ? Integer.parseInt(k.asText()) : fallbackK;
+    return new Scored(text(r.get("task_id")), modeToken(text(modeNode)), kk, text(r.get("label")),
+        text(r.get("run_id")), truthy(r.get("chosen_is_base")), number(r.get("n_passed")),
+        number(r.get("n_criteria")), truthy(r.get("all_pass")), metric, text(r.get("error")),
+        text(r.get("absence")));
+  }
+
+  /** summary.json: per mode, fell-back stage count, improver spend (stages + selection) and executor spend. */
+  static TaskSummary summary(String path, String text) throws IOException {
+    JsonNode root = Json.readTree(text);
+    if (root == null || !root.isObject()) throw new IOException("summary.json must be a JSON object");
+    JsonNode modes = root.has("modes") ? root.get("modes") : root.get("arms");
+    JsonNode selections = root.get("selections");
+    Map<String, TaskSummary.ModeSpend> out = new TreeMap<>();
+    for (String m : keys(modes, selections)) {
+      JsonNode rec = modes != null && modes.isObject() ? modes.get(m) : null;
+      int fellBack = rec != null && rec.path("fell_back").isArray() ? rec.get("fell_back").size() : 0;
+      double stages = 0;
+      if (rec != null && rec.path("stages").isArray()) {
+        for (JsonNode s : rec.get("stages")) stages += usd(s.get("usd"));
+      }
+      double selection = selections != null && selections.isObject() && selections.has(m)
+          ? usd(selections.get(m).get("usd")) : 0.0;
+      double executor = rec == null ? 0.0 : usd(rec.path("ledger").get("rollout_usd"));
+      out.put(modeToken(m), new TaskSummary.ModeSpend(fellBack, stages + selection, executor));
+    }
+    return new TaskSummary(path, text(root.get("task_id")), out);
+  }
+
+  /** config.json: the declared executor, improver and judge (spec §3.6). */
+  static RunIdentity config(String path, String text) throws IOException {
+    JsonNode root = Json.readTree(text);
+    if (root == null || !root.isObject()) throw new IOException("config.json must be a JSON object");
+    JsonNode seed = root.get("seed");
+    return new RunIdentity(path, identity(root.get("executor")), identity(root.get("improver")),
+        identity(root.get("judge")), seed != null && seed.isIntegralNumber() ? seed.asLong() : null);
+  }
+
+  private static List<String> keys(JsonNode a, JsonNode b) {
+    List<String> out = new ArrayList<>();
+    for (JsonNode n : new JsonNode[] {a, b}) {
+      if (n == null || !n.isObject()) continue;
+      for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
+        String key = it.next();
+        if (!out.contains(key)) out.add(key);
+      }
+    }
+    return out;
+  }
+
+  /** An identity value as text; objects (a channel spec) in canonical JSON so equal identities compare equal. */
+  private static String identity(JsonNode n) {
+    if (n == null || n.isNull()) return null;
+    if (n.isValueNode()) return n.asText();
+    return Json.canonical(Json.MAPPER.convertValue(n, Object.class));
+  }
+
+  /** Mode token for agg/seq and their human names; anything else is kept as written. */
+  static String modeToken(String mode) {
+    try {
+      return Namespace.modeToken(mode);
+    } catch (IllegalArgumentException e) {
+      return mode;
+    }
+  }
+
+  private static String text(JsonNode n) {
+    return n == null || n.isNull() ? "" : n.asText();
+  }
+
+  private static Double number(JsonNode n) {
+    if (n == null || n.isNull()) return null;
+    if (n.isNumber()) return n.asDouble();
+    return null;
+  }
+
+  /** Python's {@code float(x or 0.0)} for a usd field. */
+  private static double usd(JsonNode n) {
+    if (n == null || n.isNull()) return 0.0;
+    if (n.isNumber()) return n.asDouble();
+    if (n.isTextual()) {
+      try {
+        return Double.parseDouble(n.asText().strip());
+      } catch (NumberFormatException e) {
+        return 0.0;
+      }
+    }
+    return 0.0;
+  }
+
+  private static boolean truthy(JsonNode n) {
+    if (n == null || n.isNull()) return false;
+    if (n.isBoolean()) return n.asBoolean();
+    if (n.isNumber()) return n.asDouble() != 0;
+    if (n.isTextual()) return !n.asText().isEmpty();
+    return n.size() > 0;
+  }
+}

@@ -1,0 +1,72 @@
+package dev.h2beam.pipelines.report;
+
+import dev.h2beam.adapters.model.Namespace;
+import java.io.Serializable;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A namespace directory the report reads, with the cell its name declares:
+ * {@code <bench>-<substrate>-<mode><k>[-s<seed>][-<tag>]} (spec §2.16). The benchmark may itself contain '-'.
+ *
+ * @param dir the directory, absolute and normalised
+ * @param seed null for the seedless namespace
+ */
+public record NamespaceRef(String dir, String bench, String substrate, String mode, int k, Long seed, String tag)
+    implements Serializable {
+  private static final Pattern NAME = Pattern.compile(
+      "(?<bench>.+?)-(?<sub>[A-Za-z0-9]+)-(?<mode>agg|seq)(?<k>[1-9][0-9]*)(?:-s(?<seed>-?[0-9]+))?(?:-(?<tag>.+))?");
+
+  public NamespaceRef {
+    tag = tag == null ? "" : tag;
+  }
+
+  /** Parses a directory's name; empty when the name is not a namespace (e.g. {@code _audit}, {@code _report}). */
+  public static Optional<NamespaceRef> parse(Path dir) {
+    Path abs = dir.toAbsolutePath().normalize();
+    if (abs.getFileName() == null) return Optional.empty();
+    Matcher m = NAME.matcher(abs.getFileName().toString());
+    if (!m.matches()) return Optional.empty();
+    try {
+      Long seed = m.group("seed") == null ? null : Long.parseLong(m.group("seed"));
+      Namespace ns = new Namespace(m.group("bench"), m.group("sub"), m.group("mode"), Integer.parseInt(m.group("k")),
+          seed, m.group("tag"));
+      if (!ns.toString().equals(abs.getFileName().toString())) return Optional.empty();
+      return Optional.of(new NamespaceRef(abs.toString(), ns.benchmark(), ns.substrate(), ns.mode(), ns.k(), seed,
+          ns.tag()));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** The directory's name. */
+  public String name() {
+    return Path.of(dir).getFileName().toString();
+  }
+
+  /**
+   * The summary namespace of this cell: the {@code agg} sibling, where judged.json, config.json and every task's
+   * summary live whichever modes ran (spec §3.2).
+   */
+  public NamespaceRef summary() {
+    if (mode.equals("agg")) return this;
+    String name = new Namespace(bench, substrate, "agg", k, seed, tag).toString();
+    return new NamespaceRef(Path.of(dir).resolveSibling(name).toString(), bench, substrate, "agg", k, seed, tag);
+  }
+
+  /** {@code <bench>-<substrate>}: namespaces of one report share it. */
+  public String cell() {
+    return bench + "-" + substrate;
+  }
+
+  /** The seed as the report prints it: the number, or {@code none}. */
+  public String seedLabel() {
+    return seed == null ? "none" : seed.toString();
+  }
+
+  public Path judgedPath() {
+    return Path.of(dir).resolve("judged.json");
+  }
+}

@@ -1,0 +1,71 @@
+package dev.h2beam.pipelines.report;
+
+import dev.h2beam.adapters.files.Json;
+import dev.h2beam.pipelines.Command;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.options.PipelineOptions;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+
+/**
+ * {@code h2beam report}: the read-only report over judged namespaces. Prints the text report (also written to
+ * report.txt beside report.html); exits 0, or 1 with a message when nothing is to be reported.
+ */
+public final class ReportCommand implements Command {
+
+  @Override public String name() {
+    return "report";
+  }
+
+  @Override public String summary() {
+    return "report judged namespaces: harness2's lines and warnings, replicates, the paired comparison, HTML";
+  }
+
+  @Override public Class<? extends PipelineOptions> options() {
+    return ReportOptions.class;
+  }
+
+  @Override public Map<String, String> defaults() {
+    return Map.of("k", "every k found", "bench", "the namespaces' benchmark", "minEffect", "5.0",
+        "output", "<parent of the first namespace>/_report");
+  }
+
+  @Override public int run(String[] args) throws Exception {
+    return run(args, System.out, System.err);
+  }
+
+  /** Runs the report; the text goes to {@code out} as UTF-8 bytes, the nothing-to-report message to {@code err}. */
+  public int run(String[] args, PrintStream out, PrintStream err) throws Exception {
+    ReportOptions o = PipelineOptionsFactory.fromArgs(args).withValidation().as(ReportOptions.class);
+    ReportSettings s = ReportPlan.settings(o.getNamespaces(), o.getModes(), o.getK(), o.getBench(),
+        o.getDisclosure(), o.getMinEffect(), o.getOutput(), Path.of("").toAbsolutePath());
+    Path dir = Path.of(s.output());
+    Files.deleteIfExists(dir.resolve(ReportFiles.RECORD));
+    PipelineResult result = ReportPipeline.build(s, o).run();
+    PipelineResult.State state = result.waitUntilFinish();
+    if (state != PipelineResult.State.DONE) throw new IllegalStateException("the report pipeline ended " + state);
+    Map<String, Object> record = Json.readMap(dir.resolve(ReportFiles.RECORD));
+    if (!"reported".equals(record.get("status"))) {
+      String console = String.valueOf(record.get("console"));
+      if (!console.isEmpty()) print(out, console + "\n");
+      err.println(record.get("message"));
+      return 1;
+    }
+    print(out, ReportFiles.read(dir.resolve(ReportFiles.TEXT)));
+    @SuppressWarnings("unchecked")
+    List<String> files = (List<String>) record.get("files");
+    out.println();
+    out.println("wrote " + dir + ": " + String.join(", ", files));
+    return 0;
+  }
+
+  private static void print(PrintStream out, String text) {
+    out.write(text.getBytes(StandardCharsets.UTF_8), 0, text.getBytes(StandardCharsets.UTF_8).length);
+    out.flush();
+  }
+}

@@ -1,0 +1,51 @@
+package dev.h2beam.pipelines.report;
+
+import org.apache.beam.sdk.options.Default;
+import org.apache.beam.sdk.options.Description;
+import org.apache.beam.sdk.options.PipelineOptions;
+
+/** The options of {@code h2beam report}. */
+public interface ReportOptions extends PipelineOptions {
+
+  @Description("Comma list of namespace folders or quoted globs (e.g. runs/demo-oc-agg2, 'runs/demo-oc-agg2*');"
+      + " namespaces of one cell that differ only in seed are replicates. A sequential namespace stands for its"
+      + " agg sibling, where the judged rows live.")
+  String getNamespaces();
+
+  void setNamespaces(String value);
+
+  @Description("Comma list of modes to report: parallel (agg), sequential (seq), or both.")
+  @Default.String("parallel,sequential")
+  String getModes();
+
+  void setModes(String value);
+
+  @Description("Comma list of k to report, e.g. 1,2,3.")
+  String getK();
+
+  void setK(String value);
+
+  @Description("Benchmark the figures are worded for: lab reports partial credit and pass rate, others one score.")
+  String getBench();
+
+  void setBench(String value);
+
+  @Description("aggregate: per-task scores, single-task figures and successful-tasks slices are withheld and written"
+      + " to report-restricted.json; per-task: they are released in the report.")
+  @Default.String("aggregate")
+  String getDisclosure();
+
+  void setDisclosure(String value);
+
+  @Description("Smallest mean paired difference, in percentage points, that can favour a mode (with at least 3"
+      + " replicates it must also exceed 2 standard errors).")
+  @Default.Double(5.0)
+  double getMinEffect();
+
+  void setMinEffect(double value);
+
+  @Description("Folder for report.txt, report.html, report-restricted.json and report.json.")
+  String getOutput();
+
+  void setOutput(String value);
+}

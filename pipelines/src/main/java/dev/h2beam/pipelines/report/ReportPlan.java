@@ -1,0 +1,97 @@
+package dev.h2beam.pipelines.report;
+
+import dev.h2beam.pipelines.UsageError;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * Turns the report's flags into {@link ReportSettings}, refusing bad input before anything runs with a message that
+ * names the flag and the fix.
+ */
+final class ReportPlan {
+  private ReportPlan() {}
+
+  static ReportSettings settings(String namespaces, String modes, String k, String bench, String disclosure,
+      double minEffect, String output, Path cwd) {
+    if (namespaces == null || namespaces.isBlank()) {
+      throw new UsageError("--namespaces is required: a namespace folder (runs/demo-oc-agg2), a comma list of them,"
+          + " or a quoted glob ('runs/demo-oc-agg2*' for every seed)");
+    }
+    List<String> modeTokens = modes(modes);
+    List<Integer> ks = ks(k);
+    Disclosure d = Disclosure.parse(disclosure);
+    if (Double.isNaN(minEffect) || Double.isInfinite(minEffect) || minEffect < 0) {
+      throw new UsageError("--minEffect must be a number of percentage points >= 0, got " + minEffect);
+    }
+    List<NamespaceRef> refs = Namespaces.resolve(split(namespaces), cwd);
+    if (refs.isEmpty()) throw new UsageError("--namespaces named no folder; give at least one namespace or glob");
+    TreeSet<String> cells = new TreeSet<>();
+    for (NamespaceRef r : refs) cells.add(r.cell());
+    if (cells.size() > 1) {
+      throw new UsageError("--namespaces span " + cells.size() + " benchmark/substrate cells " + cells
+          + "; report one cell at a time (replicates differ only in seed)");
+    }
+    String wording = bench == null || bench.isBlank() ? refs.get(0).bench() : bench.strip();
+    Path out = output == null || output.isBlank()
+        ? Path.of(refs.get(0).dir()).getParent().resolve("_report")
+        : cwd.resolve(output).toAbsolutePath().normalize();
+    writable(out);
+    return new ReportSettings(refs, ks, modeTokens, wording, d, minEffect, out.toString());
+  }
+
+  static List<String> modes(String spec) {
+    List<String> tokens = new ArrayList<>();
+    for (String raw : split(spec)) {
+      String t = InputFiles.modeToken(raw);
+      if (!t.equals("agg") && !t.equals("seq")) {
+        throw new UsageError("--modes: '" + raw + "' is not a mode; use parallel, sequential, or both separated by a"
+            + " comma");
+      }
+      if (!tokens.contains(t)) tokens.add(t);
+    }
+    if (tokens.isEmpty()) throw new UsageError("--modes is empty; use parallel, sequential, or both");
+    List<String> ordered = new ArrayList<>();
+    for (String m : List.of("agg", "seq")) if (tokens.contains(m)) ordered.add(m);
+    return ordered;
+  }
+
+  /** {@code --k}: a comma list of ints >= 1; unset means every k found. */
+  static List<Integer> ks(String spec) {
+    if (spec == null) return List.of();
+    TreeSet<Integer> out = new TreeSet<>();
+    for (String part : spec.split(",")) {
+      if (part.isBlank()) continue;
+      try {
+        int k = Integer.parseInt(part.strip());
+        if (k < 1) throw new NumberFormatException();
+        out.add(k);
+      } catch (NumberFormatException e) {
+        throw new UsageError("--k takes a comma list of ints >= 1 (e.g. 1,2,3), got '" + spec + "'");
+      }
+    }
+    if (out.isEmpty()) throw new UsageError("--k named no k; give a comma list such as 1,2 or omit it for every k");
+    return new ArrayList<>(out);
+  }
+
+  static List<String> split(String s) {
+    List<String> out = new ArrayList<>();
+    if (s == null) return out;
+    for (String p : s.split(",")) if (!p.isBlank()) out.add(p.strip());
+    return out;
+  }
+
+  private static void writable(Path dir) {
+    try {
+      Files.createDirectories(dir);
+      Path probe = Files.createTempFile(dir, ".h2beam-probe-", ".tmp");
+      Files.delete(probe);
+    } catch (IOException | SecurityException e) {
+      throw new UsageError("--output=" + dir + " cannot be written (" + e.getClass().getSimpleName() + ": "
+          + e.getMessage() + "); choose a folder you can write to");
+    }
+  }
+}

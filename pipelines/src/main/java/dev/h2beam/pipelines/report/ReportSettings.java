@@ -1,0 +1,29 @@
+package dev.h2beam.pipelines.report;
+
+import java.io.Serializable;
+import java.util.List;
+
+/**
+ * A validated report request, plain values only so the pipeline's DoFns carry it the same on every runner.
+ *
+ * @param namespaces summary namespaces in the order resolved from {@code --namespaces}
+ * @param ks the k values to report, sorted; empty means every k found
+ * @param modes mode tokens to report, in the fixed order agg, seq
+ * @param bench the benchmark name the figures are worded for ({@code lab}: partial credit and pass rate)
+ * @param minEffect smallest mean paired difference, in percentage points, that can favour a mode
+ * @param output the folder report.txt, report.html, report-restricted.json and report.json go to
+ */
+public record ReportSettings(List<NamespaceRef> namespaces, List<Integer> ks, List<String> modes, String bench,
+    Disclosure disclosure, double minEffect, String output) implements Serializable {
+
+  public ReportSettings {
+    namespaces = List.copyOf(namespaces);
+    ks = ks.stream().sorted().distinct().toList();
+    modes = List.copyOf(modes);
+  }
+
+  /** The namespaces at the requested k values. */
+  List<NamespaceRef> included() {
+    return namespaces.stream().filter(n -> ks.isEmpty() || ks.contains(n.k())).toList();
+  }
+}

@@ -1,0 +1,73 @@
+package dev.h2beam.pipelines.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The report line of one (mode, k) (spec §2.13): graded rows are the denominator; ungraded rows are counted and
+ * shown, never scored.
+ *
+ * @param n graded rows
+ * @param nUngraded rows of the group that are absences
+ * @param score {@code round(100 · mean frac, 2)} over graded rows; null when none is graded
+ * @param allPass percentage of graded rows that passed every criterion; null when none is graded
+ * @param usd improver spend (stages + selection) from the task summaries, rounded to cents
+ * @param metrics sorted distinct scoring units ({@code raw.metric}) of the graded rows
+ */
+record Summary(ModeK cell, int n, int nUngraded, Double score, Double allPass, int keptBase, int choseFinal,
+    int choseCandidate, int fellBack, double usd, List<String> metrics) {
+
+  Summary {
+    metrics = List.copyOf(metrics);
+  }
+
+  String name() {
+    return cell.name();
+  }
+
+  /** One Summary per distinct (mode, k) of the rows, sorted by (mode, k); spend and fallbacks come from summaries. */
+  static List<Summary> summarise(List<Scored> rows, Map<ModeK, Integer> fellBack, Map<ModeK, Double> usd) {
+    Map<ModeK, List<Scored>> groups = new TreeMap<>();
+    for (Scored r : rows) groups.computeIfAbsent(new ModeK(r.mode(), r.k()), x -> new ArrayList<>()).add(r);
+    List<Summary> out = new ArrayList<>();
+    for (Map.Entry<ModeK, List<Scored>> e : groups.entrySet()) {
+      List<Scored> good = e.getValue().stream().filter(Scored::graded).toList();
+      TreeSet<String> units = new TreeSet<>();
+      for (Scored r : good) if (!r.metric().isEmpty()) units.add(r.metric());
+      Double score = null;
+      Double pass = null;
+      if (!good.isEmpty()) {
+        score = PyFormat.round(100 * PyFormat.mean(good.stream().map(Scored::frac).toList()), 2);
+        pass = PyFormat.round(100.0 * good.stream().filter(Scored::allPass).count() / good.size(), 2);
+      }
+      out.add(new Summary(e.getKey(), good.size(), e.getValue().size() - good.size(), score, pass,
+          (int) good.stream().filter(Scored::chosenIsBase).count(),
+          (int) good.stream().filter(r -> r.pick().equals("final")).count(),
+          (int) good.stream().filter(r -> r.pick().equals("candidate")).count(),
+          fellBack.getOrDefault(e.getKey(), 0), PyFormat.round(usd.getOrDefault(e.getKey(), 0.0), 2),
+          new ArrayList<>(units)));
+    }
+    return out;
+  }
+
+  /**
+   * harness2's line: {@code partial}/{@code pass} figures for LAB, one score elsewhere; pick provenance; fell-back and
+   * ungraded counts when non-zero. A line with no graded task still shows its ungraded count. {@code withheld}
+   * replaces the figures when they are one task's score (aggregate disclosure).
+   */
+  String line(String bench, boolean withheld) {
+    if (n == 0) return "  " + name() + ": no graded task" + (nUngraded > 0 ? " | ungraded " + nUngraded : "");
+    String figures;
+    if (withheld) figures = bench.equals("lab") ? "partial withheld | pass withheld" : "score withheld";
+    else if (bench.equals("lab")) {
+      figures = "partial " + PyFormat.fixed(score, 6, 2) + "% | pass " + PyFormat.fixed(allPass, 5, 1) + "%";
+    } else figures = "score " + PyFormat.fixed(score, 6, 2) + "%";
+    String pick = " | picked output: final " + choseFinal + " / candidate " + choseCandidate + " / base " + keptBase;
+    String fb = fellBack > 0 ? " | fell back " + fellBack : "";
+    String ug = nUngraded > 0 ? " | ungraded " + nUngraded : "";
+    return "  " + name() + ": n=" + String.format("%3d", n) + " | " + figures + pick + fb + ug;
+  }
+}

@@ -1,0 +1,201 @@
+package dev.h2beam.pipelines.report;
+
+import static dev.h2beam.pipelines.report.Fixtures.scored;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Comparability C1–C4 and paired-difference/v1 (seed document 001): every relation, every failed condition. */
+class ComparisonTest {
+  static final Path RUNS = Path.of("/runs");
+  static final RunIdentity ID = new RunIdentity("c", "demo/oc", "opencode:m", "judge-1", null);
+
+  /** One replicate: per task, the parallel and sequential passed counts out of 4 (pass when 4). */
+  static Comparison.Replica replica(String ns, RunIdentity id, int[] parallel, int[] sequential) {
+    List<Scored> p = new ArrayList<>();
+    List<Scored> s = new ArrayList<>();
+    for (int i = 0; i < parallel.length; i++) {
+      p.add(scored("t" + i, "agg", 2, "agg1", parallel[i], 4, parallel[i] == 4));
+    }
+    for (int i = 0; i < sequential.length; i++) {
+      s.add(scored("t" + i, "seq", 2, "c1", sequential[i], 4, sequential[i] == 4));
+    }
+    return new Comparison.Replica(Fixtures.ref(RUNS, ns), p, s, id);
+  }
+
+  static Comparison.Replica replica(String ns, int[] parallel, int[] sequential) {
+    return replica(ns, ID, parallel, sequential);
+  }
+
+  static int[] t(int... v) {
+    return v;
+  }
+
+  static Comparison.Result compare(Comparison.Replica... r) {
+    return Comparison.compare(2, List.of(r), 5.0);
+  }
+
+  static String failures(Comparison.Result c, String id) {
+    return String.join("; ", c.conditions().stream().filter(x -> x.id().equals(id)).findFirst().orElseThrow()
+        .failures());
+  }
+
+  @Test
+  void parallelIsFavouredWithThreeReplicatesWhenTheMeanDifferenceClearsTheThreshold() {
+    Comparison.Result c = compare(replica("demo-oc-agg2-s1", t(4, 4), t(2, 2)),
+        replica("demo-oc-agg2-s2", t(4, 3), t(2, 2)), replica("demo-oc-agg2-s3", t(4, 4), t(3, 2)));
+    assertEquals("favors-parallel", c.metrics().get(0).verdict());
+    assertEquals("favors-parallel", c.relation());
+    assertEquals(6, c.pairs().size());
+  }
+
+  @Test
+  void sequentialIsFavouredWhenItsScoresAreHigher() {
+    Comparison.Result c = compare(replica("demo-oc-agg2-s1", t(1, 2), t(4, 4)),
+        replica("demo-oc-agg2-s2", t(2, 2), t(4, 4)), replica("demo-oc-agg2-s3", t(1, 1), t(4, 4)));
+    assertEquals("favors-sequential", c.relation());
+  }
+
+  @Test
+  void fewerThanThreeReplicatesAreInconclusiveWhateverTheEffect() {
+    Comparison.Result c = compare(replica("demo-oc-agg2-s1", t(4, 4), t(0, 0)),
+        replica("demo-oc-agg2-s2", t(4, 4), t(0, 0)));
+    assertEquals("inconclusive", c.relation());
+    assertEquals("2 replicates; paired-difference/v1 needs at least 3", c.metrics().get(0).why());
+  }
+
+  @Test
+  void aDifferenceNotAboveMinEffectIsInconclusive() {
+    // +12.5 pt in every replicate (se 0), no pass difference: minEffect 12.5 is not exceeded, 12 is
+    List<Comparison.Replica> same = List.of(replica("demo-oc-agg2-s1", t(3, 2), t(2, 2)),
+        replica("demo-oc-agg2-s2", t(3, 2), t(2, 2)), replica("demo-oc-agg2-s3", t(3, 2), t(2, 2)));
+    Comparison.Result c = Comparison.compare(2, same, 12.5);
+    assertEquals(12.5, c.metrics().get(0).meanDiff());
+    assertEquals("inconclusive", c.relation());
+    assertEquals("favors-parallel", Comparison.compare(2, same, 12.0).relation());
+  }
+
+  @Test
+  void aDifferenceWithinTwoStandardErrorsIsInconclusive() {
+    // replicate means +50, -25, +50: mean +25 > minEffect 5, but se = 25, so 2·se = 50 is not cleared
+    Comparison.Result c = compare(replica("demo-oc-agg2-s1", t(4), t(2)), replica("demo-oc-agg2-s2", t(2), t(3)),
+        replica("demo-oc-agg2-s3", t(4), t(2)));
+    Comparison.Metric score = c.metrics().get(0);
+    assertEquals(25.0, score.meanDiff());
+    assertEquals(25.0, score.se(), 1e-9);
+    assertEquals(50.0, score.threshold(), 1e-9);
+    assertEquals("inconclusive", score.verdict());
+  }
+
+  @Test
+  void metricsThatDisagreeAreATradeOff() {
+    // parallel: 3/4 on every task (better partial credit, never passes); sequential alternates 4/4 and 0/4 (passes
+    // half the time): score favours parallel (+25 pt), pass favours sequential (-50 pt)
+    Comparison.Result c = compare(replica("demo-oc-agg2-s1", t(3, 3), t(4, 0)),
+        replica("demo-oc-agg2-s2", t(3, 3), t(4, 0)), replica("demo-oc-agg2-s3", t(3, 3), t(4, 0)));
+    assertEquals("favors-parallel", c.metrics().get(0).verdict());
+    assertEquals("favors-sequential", c.metrics().get(1).verdict());
+    assertEquals("trade-off", c.relation());
+  }
+
+  @Test
+  void differentTaskSetsAreNotComparable() {
+    Comparison.Result c = compare(replica("demo-oc-agg2-s1", t(4, 4, 4), t(2, 2)));
+    assertEquals("not-comparable", c.relation());
+    assertEquals("seed 1 (demo-oc-agg2-s1): tasks only in parallel: t2; only in sequential: none", failures(c, "C1"));
+    assertTrue(c.pairs().isEmpty());
+  }
+
+  @Test
+  void aSeedThatRanOnlyOneModeIsAnUnpairedDesignAndNotComparable() {
+    Comparison.Result c = compare(replica("demo-oc-agg2-s1", t(4), t(2)), replica("demo-oc-agg2-s2", t(4), t()));
+    assertEquals("not-comparable", c.relation());
+    assertEquals("seed 2 has a parallel replicate (demo-oc-agg2-s2) but no sequential one; an unpaired design is"
+        + " refused", failures(c, "C2"));
+  }
+
+  @Test
+  void twoReplicatesOfOneSeedAreNotComparable() {
+    Comparison.Result c = compare(replica("demo-oc-agg2-s1", t(4), t(2)), replica("demo-oc-agg2-s1-again", t(4), t(2)));
+    assertEquals("not-comparable", c.relation());
+    assertTrue(failures(c, "C2").contains("seed 1 has 2 parallel replicates (demo-oc-agg2-s1, demo-oc-agg2-s1-again)"),
+        failures(c, "C2"));
+  }
+
+  @Test
+  void differentJudgesAreNotComparable() {
+    RunIdentity other = new RunIdentity("c", "demo/oc", "opencode:m", "judge-2", null);
+    Comparison.Result c = compare(replica("demo-oc-agg2-s1", t(4), t(2)),
+        replica("demo-oc-agg2-s2", other, t(4), t(2)));
+    assertEquals("not-comparable", c.relation());
+    assertEquals("judge differs across replicates: judge-1 (demo-oc-agg2-s1); judge-2 (demo-oc-agg2-s2)",
+        failures(c, "C3"));
+  }
+
+  @Test
+  void anUnrecordedJudgeIsUnknownAndNotComparable() {
+    RunIdentity noJudge = new RunIdentity("c", "demo/oc", "opencode:m", "", null);
+    Comparison.Result c = compare(replica("demo-oc-agg2-s1", noJudge, t(4), t(2)));
+    assertEquals("not-comparable", c.relation());
+    assertEquals("judge identity unknown: the config.json of demo-oc-agg2-s1 records no judge", failures(c, "C3"));
+  }
+
+  @Test
+  void differentExecutorsAreNotComparable() {
+    RunIdentity other = new RunIdentity("c", "demo/cx", "opencode:m", "judge-1", null);
+    Comparison.Result c = compare(replica("demo-oc-agg2-s1", t(4), t(2)),
+        replica("demo-oc-agg2-s2", other, t(4), t(2)));
+    assertEquals("not-comparable", c.relation());
+    assertEquals("executor differs across replicates: demo/cx (demo-oc-agg2-s2); demo/oc (demo-oc-agg2-s1)",
+        failures(c, "C4"));
+  }
+
+  @Test
+  void aMissingConfigMakesExecutorAndImproverUnknownAndNotComparable() {
+    Comparison.Result c = compare(replica("demo-oc-agg2-s1", null, t(4), t(2)));
+    assertEquals("executor identity unknown: demo-oc-agg2-s1 has no config.json; improver identity unknown:"
+        + " demo-oc-agg2-s1 has no config.json", failures(c, "C4"));
+  }
+
+  @Test
+  void everyFailedConditionIsListed() {
+    RunIdentity other = new RunIdentity("c", "demo/oc", "other:m", "judge-2", null);
+    Comparison.Result c = compare(replica("demo-oc-agg2-s1", t(4, 4), t(2)),
+        replica("demo-oc-agg2-s2", other, t(4), t()));
+    String text = String.join("\n", Comparison.lines(c, 5.0, true));
+    for (String id : List.of("C1", "C2", "C3", "C4")) assertTrue(text.contains("  " + id + " "), text);
+    assertTrue(text.contains("  relation: not-comparable (failed: C1, C2, C3, C4) | claim: exploratory"), text);
+  }
+
+  @Test
+  void theClaimIsAlwaysExploratory() {
+    Comparison.Result c = compare(replica("demo-oc-agg2-s1", t(4, 4), t(2, 2)),
+        replica("demo-oc-agg2-s2", t(4, 3), t(2, 2)), replica("demo-oc-agg2-s3", t(4, 4), t(3, 2)));
+    List<String> lines = Comparison.lines(c, 5.0, true);
+    assertTrue(lines.get(0).endsWith("(paired-difference/v1; claim: exploratory)"), lines.get(0));
+    assertTrue(lines.get(lines.size() - 1).endsWith("| claim: exploratory"), lines.get(lines.size() - 1));
+  }
+
+  @Test
+  void tasksGradedInOnlyOneModeAreLeftOutOfThePairs() {
+    Comparison.Replica r = replica("demo-oc-agg2-s1", t(4, 4), t(2, 2));
+    List<Scored> seq = new ArrayList<>(r.sequential());
+    seq.set(1, Fixtures.absent("t1", "seq", 2, "judge-failed"));
+    Comparison.Result c = compare(new Comparison.Replica(r.namespace(), r.parallel(), seq, ID));
+    assertEquals(List.of("t0"), c.pairs().stream().map(Comparison.Pair::taskId).toList());
+    assertEquals(50.0, c.pairs().get(0).score());
+  }
+
+  @Test
+  void scoreLineShowsTheMeanDifferenceItsStandardErrorAndTheThreshold() {
+    Comparison.Result c = compare(replica("demo-oc-agg2-s1", t(4, 4), t(2, 2)),
+        replica("demo-oc-agg2-s2", t(4, 4), t(2, 2)), replica("demo-oc-agg2-s3", t(4, 4), t(2, 2)));
+    String text = String.join("\n", Comparison.lines(c, 5.0, true));
+    assertTrue(text.contains("  score: mean paired difference +50.00 pt (parallel - sequential) | 3 replicates, 6"
+        + " task pairs | se 0.00 pt | threshold 5.00 pt = max(minEffect 5.00, 2*se 0.00) | favors-parallel"), text);
+  }
+}

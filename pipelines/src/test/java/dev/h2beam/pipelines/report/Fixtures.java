@@ -1,0 +1,166 @@
+package dev.h2beam.pipelines.report;
+
+import dev.h2beam.adapters.files.Json;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Namespaces written by hand in the layouts the report reads (harness2's and h2beam's), and small row builders. */
+final class Fixtures {
+  private Fixtures() {}
+
+  /** A judged row in harness2's key order (spec §2.12), with its derived frac and graded. */
+  static Map<String, Object> row(String task, String mode, int k, String label, Number passed, Number criteria,
+      boolean allPass, String error) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("task_id", task);
+    m.put("mode", mode);
+    m.put("k", k);
+    m.put("label", label);
+    m.put("run_id", "demo-oc-agg" + k + "/" + task + "/" + label);
+    m.put("chosen_is_base", label.startsWith("base"));
+    m.put("n_passed", passed);
+    m.put("n_criteria", criteria);
+    m.put("all_pass", allPass);
+    Map<String, Object> raw = new LinkedHashMap<>();
+    if (criteria != null) {
+      raw.put("n_passed", passed);
+      raw.put("n_criteria", criteria);
+    }
+    m.put("raw", raw);
+    m.put("error", error);
+    boolean graded = criteria != null && criteria.doubleValue() > 0;
+    m.put("frac", graded && passed != null ? passed.doubleValue() / criteria.doubleValue() : null);
+    m.put("graded", graded);
+    return m;
+  }
+
+  /** A graded row: {@code passed} of {@code criteria}, all_pass when equal. */
+  static Map<String, Object> graded(String task, String mode, int k, String label, int passed, int criteria) {
+    return row(task, mode, k, label, passed, criteria, passed == criteria, "");
+  }
+
+  /** An ungraded row of a selection that never completed (the judge was not called). */
+  static Map<String, Object> ungraded(String task, String mode, int k) {
+    return row(task, mode, k, "", null, null, false, "selection did not complete successfully");
+  }
+
+  static Path namespace(Path runs, String name) throws Exception {
+    return Files.createDirectories(runs.resolve(name));
+  }
+
+  static void judged(Path ns, List<Map<String, Object>> rows) throws Exception {
+    Files.writeString(ns.resolve("judged.json"), Json.pretty(rows), StandardCharsets.UTF_8);
+  }
+
+  /**
+   * A task summary shaped like spec §16.4: both modes' records (stages with usd, fell_back labels, ledger with
+   * rollout_usd) and both selections with their usd.
+   */
+  static void summary(Path ns, String task, int k, double stageUsd, double selectionUsd, List<String> fellBack,
+      double rolloutUsd) throws Exception {
+    Map<String, Object> s = new LinkedHashMap<>();
+    s.put("task_id", task);
+    s.put("domain", "accounting");
+    s.put("k", k);
+    s.put("seed", null);
+    s.put("status", "ok");
+    s.put("base", List.of());
+    Map<String, Object> modes = new LinkedHashMap<>();
+    Map<String, Object> selections = new LinkedHashMap<>();
+    for (String mode : List.of("agg", "seq")) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("mode", mode);
+      m.put("task_id", task);
+      m.put("k", k);
+      List<String> finals = new ArrayList<>();
+      for (int i = 1; i <= k; i++) finals.add(mode.equals("agg") ? "agg" + i : "c" + i);
+      m.put("finals", finals);
+      m.put("ok", true);
+      m.put("fell_back", fellBack);
+      m.put("kept_base", List.of());
+      List<Object> stages = new ArrayList<>();
+      for (String label : List.of("inv1", "dom1", finals.get(0))) {
+        Map<String, Object> st = new LinkedHashMap<>();
+        st.put("label", label);
+        st.put("dim", "INV");
+        st.put("fell_back", fellBack.contains(label));
+        st.put("kept_base", false);
+        st.put("attempts", 1);
+        st.put("usd", stageUsd);
+        st.put("cached", false);
+        st.put("notes", "");
+        st.put("error", "");
+        stages.add(st);
+      }
+      m.put("stages", stages);
+      m.put("similarity", null);
+      Map<String, Object> ledger = new LinkedHashMap<>();
+      ledger.put("mode", mode);
+      ledger.put("usd", rolloutUsd + 3 * stageUsd);
+      ledger.put("rollout_usd", rolloutUsd);
+      ledger.put("session_usd", 3 * stageUsd);
+      m.put("ledger", ledger);
+      m.put("errors", List.of());
+      modes.put(mode, m);
+      Map<String, Object> sel = new LinkedHashMap<>();
+      sel.put("task_id", task);
+      sel.put("mode", mode);
+      sel.put("k", k);
+      sel.put("chosen_label", finals.get(0));
+      sel.put("ok", true);
+      sel.put("usd", selectionUsd);
+      selections.put(mode, sel);
+    }
+    s.put("modes", modes);
+    s.put("selections", selections);
+    s.put("errors", List.of());
+    Path dir = Files.createDirectories(ns.resolve(task.replace("/", "__")));
+    Files.writeString(dir.resolve("summary.json"), Json.pretty(s), StandardCharsets.UTF_8);
+  }
+
+  /** h2beam's config.json (spec §3.6) with the identity fields the comparison reads. */
+  static void config(Path ns, String executor, String improver, String judge, Long seed) throws Exception {
+    Map<String, Object> c = new LinkedHashMap<>();
+    c.put("method_version", 2);
+    c.put("executor", executor);
+    c.put("improver", improver);
+    c.put("judge", judge);
+    c.put("split", "all");
+    c.put("tasks", List.of());
+    c.put("seed", seed);
+    Files.writeString(ns.resolve("config.json"), Json.pretty(c) + "\n", StandardCharsets.UTF_8);
+  }
+
+  /** A graded Scored row for logic tests. */
+  static Scored scored(String task, String mode, int k, String label, double passed, double criteria,
+      boolean allPass) {
+    return new Scored(task, mode, k, label, "", label.startsWith("base"), passed, criteria, allPass, "", "", "");
+  }
+
+  /** An ungraded Scored row with h2beam's absence. */
+  static Scored absent(String task, String mode, int k, String absence) {
+    return new Scored(task, mode, k, "", "", false, null, null, false, "", "judge failed", absence);
+  }
+
+  static NamespaceRef ref(Path runs, String name) {
+    return NamespaceRef.parse(runs.resolve(name)).orElseThrow();
+  }
+
+  /** What a command run printed and returned. */
+  record Run(int exit, String out, String err) {}
+
+  static Run report(String... args) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int exit = new ReportCommand().run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+}

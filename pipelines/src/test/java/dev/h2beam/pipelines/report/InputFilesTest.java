@@ -1,0 +1,123 @@
+package dev.h2beam.pipelines.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.h2beam.adapters.files.Json;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Reading judged.json, summary.json and config.json as h2beam and harness2 write them. */
+class InputFilesTest {
+
+  @Test
+  void gradedAndFracAreRecomputedNotTrusted() throws Exception {
+    Map<String, Object> row = Fixtures.row("t1", "agg", 2, "agg1", 0, 0, false, "");
+    row.put("graded", true);
+    row.put("frac", 1.0);
+    Scored s = InputFiles.judged("j", Json.pretty(List.of(row)), 2).rows().get(0);
+    assertFalse(s.graded());
+    assertNull(s.frac());
+  }
+
+  @Test
+  void harness2RowIsReadInItsKeyOrderWithWeightedPoints() throws Exception {
+    Map<String, Object> row = Fixtures.row("jb/acct/t1", "seq", 3, "c2", 7.5, 10, false, "");
+    Scored s = InputFiles.judged("j", Json.pretty(List.of(row)), 3).rows().get(0);
+    assertEquals("jb/acct/t1", s.taskId());
+    assertEquals("seq", s.mode());
+    assertEquals(3, s.k());
+    assertEquals(0.75, s.frac());
+    assertEquals("final", s.pick());
+  }
+
+  @Test
+  void legacyArmKeyIsReadAsTheMode() throws Exception {
+    Map<String, Object> row = new LinkedHashMap<>(Fixtures.graded("t1", "agg", 1, "agg1", 1, 1));
+    row.remove("mode");
+    Map<String, Object> legacy = new LinkedHashMap<>();
+    legacy.put("arm", "parallel");
+    legacy.putAll(row);
+    assertEquals("agg", InputFiles.judged("j", Json.pretty(List.of(legacy)), 1).rows().get(0).mode());
+  }
+
+  @Test
+  void harness2UngradedRowIsAnAbsenceWithAReasonFromItsError() throws Exception {
+    List<Map<String, Object>> rows = List.of(Fixtures.ungraded("t1", "agg", 2),
+        Fixtures.row("t2", "agg", 2, "agg1", null, null, false, "judge returned nothing"));
+    List<Scored> s = InputFiles.judged("j", Json.pretty(rows), 2).rows();
+    assertEquals("selection-failed", s.get(0).reason());
+    assertEquals("judge-failed", s.get(1).reason());
+  }
+
+  @Test
+  void h2beamAbsenceReasonIsKept() throws Exception {
+    Map<String, Object> row = Fixtures.row("t1", "agg", 2, "agg1", null, null, false, "timed out");
+    row.put("absence", "judge-timeout");
+    assertEquals("judge-timeout", InputFiles.judged("j", Json.pretty(List.of(row)), 2).rows().get(0).reason());
+  }
+
+  @Test
+  void rowWithCriteriaButNoPassedCountIsAnAbsence() throws Exception {
+    Map<String, Object> row = Fixtures.row("t1", "agg", 2, "agg1", null, 4, false, "");
+    Scored s = InputFiles.judged("j", Json.pretty(List.of(row)), 2).rows().get(0);
+    assertFalse(s.graded());
+    assertEquals("judge-failed", s.reason());
+  }
+
+  @Test
+  void judgedJsonThatIsNotAnArrayIsRefused() {
+    IOException e = assertThrows(IOException.class, () -> InputFiles.judged("j", "{\"rows\": []}", 1));
+    assertTrue(e.getMessage().contains("must be a JSON array"), e.getMessage());
+  }
+
+  @Test
+  void summaryGivesFellBackStagesImproverSpendAndExecutorSpendPerMode(@TempDir Path dir) throws Exception {
+    Fixtures.summary(dir, "ledger-1", 2, 0.25, 0.5, List.of("inv1"), 1.5);
+    Path file = dir.resolve("ledger-1/summary.json");
+    TaskSummary t = InputFiles.summary(file.toString(), Files.readString(file));
+    assertEquals("ledger-1", t.taskId());
+    assertEquals(new TaskSummary.ModeSpend(1, 1.25, 1.5), t.mode("agg"));
+    assertEquals(new TaskSummary.ModeSpend(1, 1.25, 1.5), t.mode("seq"));
+  }
+
+  @Test
+  void legacyArmsKeyOfASummaryIsRead() throws Exception {
+    String text = "{\"task_id\": \"t\", \"arms\": {\"agg\": {\"fell_back\": [\"dom1\", \"agg1\"], \"stages\":"
+        + " [{\"usd\": 0.5}, {\"usd\": null}]}}, \"selections\": {\"agg\": {\"usd\": 0.25}}}";
+    assertEquals(new TaskSummary.ModeSpend(2, 0.75, 0.0), InputFiles.summary("s", text).mode("agg"));
+  }
+
+  @Test
+  void failedModeRecordOfASummarySpendsNothing() throws Exception {
+    String text = "{\"task_id\": \"t\", \"modes\": {\"seq\": {\"ok\": false, \"error\": \"RuntimeError: x\"}}}";
+    assertEquals(new TaskSummary.ModeSpend(0, 0.0, 0.0), InputFiles.summary("s", text).mode("seq"));
+  }
+
+  @Test
+  void configGivesTheDeclaredIdentityAndABlankJudgeIsUnknown() throws Exception {
+    String text = "{\"method_version\": 2, \"executor\": \"demo/oc\", \"improver\": \"opencode:local/x\","
+        + " \"judge\": \"\", \"seed\": 7}";
+    RunIdentity id = InputFiles.config("c", text);
+    assertEquals("demo/oc", id.executor());
+    assertEquals("opencode:local/x", id.improver());
+    assertNull(id.judge());
+    assertEquals(7L, id.seed());
+  }
+
+  @Test
+  void namespaceOfAFileIsTheFolderHoldingJudgedJsonAndTheTaskFolders() {
+    assertEquals("/r/demo-oc-agg2", InputFiles.namespaceOf("/r/demo-oc-agg2/judged.json"));
+    assertEquals("/r/demo-oc-agg2", InputFiles.namespaceOf("/r/demo-oc-agg2/ledger-1/summary.json"));
+    assertEquals("/r/demo-oc-agg2", InputFiles.namespaceOf("/r/demo-oc-agg2/config.json"));
+  }
+}

@@ -1,0 +1,41 @@
+package dev.h2beam.pipelines.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A namespace written by the Python harness2 (spec §16.4 layout, Python key order, no config.json) reports. */
+class PythonLayoutReportTest {
+
+  @Test
+  void harness2NamespaceReportsItsLinesExactlyAndIsNotComparableForUnknownIdentity(@TempDir Path runs)
+      throws Exception {
+    Path ns = Fixtures.namespace(runs, "demo-oc-agg2");
+    Fixtures.summary(ns, "ledger-1", 2, 0.0, 0.0, List.of(), 0.0);
+    Fixtures.judged(ns, List.of(
+        Fixtures.graded("ledger-1", "agg", 2, "agg1", 1, 1),
+        Fixtures.graded("ledger-1", "seq", 2, "c1", 1, 1),
+        Fixtures.graded("ledger-2", "agg", 2, "agg2", 1, 1),
+        Fixtures.graded("ledger-2", "seq", 2, "c2", 1, 1)));
+
+    Fixtures.Run run = Fixtures.report("--namespaces=" + ns);
+
+    assertEquals(0, run.exit(), run.err());
+    List<String> lines = run.out().lines().toList();
+    assertEquals(List.of(
+        "demo-oc modes=parallel,sequential",
+        "========================================",
+        "  parallel k=2: n=  2 | score 100.00% | picked output: final 2 / candidate 0 / base 0",
+        "  sequential k=2: n=  2 | score 100.00% | picked output: final 2 / candidate 0 / base 0"),
+        lines.subList(0, 4));
+    assertTrue(run.out().contains("  relation: not-comparable (failed: C3, C4)"), run.out());
+    assertTrue(run.out().contains("judge identity unknown: demo-oc-agg2 has no config.json"), run.out());
+    Path report = runs.resolve("_report");
+    assertTrue(run.out().startsWith(Files.readString(report.resolve("report.txt"))), run.out());
+  }
+}

@@ -1,0 +1,149 @@
+package dev.h2beam.pipelines.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.h2beam.pipelines.UsageError;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code h2beam report} end to end: files written, exit codes, messages, read-only inputs. */
+class ReportCommandTest {
+
+  /** Three seeds of one cell, each with both modes on two tasks, parallel ahead by 50 points on every task. */
+  static void replicates(Path runs) throws Exception {
+    for (int seed = 1; seed <= 3; seed++) {
+      Path ns = Fixtures.namespace(runs, "demo-oc-agg2-s" + seed);
+      Fixtures.judged(ns, List.of(Fixtures.graded("ledger-1", "agg", 2, "agg1", 2, 2),
+          Fixtures.graded("ledger-1", "seq", 2, "c1", 1, 2), Fixtures.graded("ledger-2", "agg", 2, "agg2", 2, 2),
+          Fixtures.graded("ledger-2", "seq", 2, "c2", 1, 2)));
+      Fixtures.summary(ns, "ledger-1", 2, 0.5, 0.25, List.of(), 0.0);
+      Fixtures.config(ns, "demo/oc", "scripted:ledger", "exact-match", (long) seed);
+      Fixtures.namespace(runs, "demo-oc-seq2-s" + seed);
+    }
+  }
+
+  @Test
+  void aGlobOverReplicatesReportsEachSeedAndTheirComparison(@TempDir Path runs) throws Exception {
+    replicates(runs);
+    Fixtures.Run run = Fixtures.report("--namespaces=" + runs + "/demo-oc-*");
+    assertEquals(0, run.exit(), run.err());
+    assertTrue(run.out().startsWith("demo-oc seeds=1,2,3 modes=parallel,sequential\n"), run.out());
+    assertTrue(run.out().contains("  parallel k=2: n=  6 | score 100.00% | picked output: final 6 / candidate 0 /"
+        + " base 0\n  sequential k=2: n=  6 | score  50.00%"), run.out());
+    assertTrue(run.out().contains("  score: mean paired difference +50.00 pt (parallel - sequential) | 3 replicates,"
+        + " 6 task pairs"), run.out());
+    assertTrue(run.out().contains("  relation: favors-parallel | claim: exploratory"), run.out());
+    assertTrue(run.out().contains("spend across reported modes: $10.50"), run.out());
+  }
+
+  @Test
+  void theOutputFolderHoldsTextHtmlRestrictedFileAndRunRecord(@TempDir Path runs) throws Exception {
+    replicates(runs);
+    Path out = runs.resolve("elsewhere");
+    Fixtures.Run run = Fixtures.report("--namespaces=" + runs + "/demo-oc-agg2-s1", "--output=" + out);
+    assertEquals(0, run.exit(), run.err());
+    TreeMap<String, String> files = new TreeMap<>();
+    try (Stream<Path> s = Files.list(out)) {
+      s.forEach(p -> files.put(p.getFileName().toString(), ""));
+    }
+    assertEquals(List.of("report-restricted.json", "report.html", "report.json", "report.txt"),
+        List.copyOf(files.keySet()));
+    assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(
+        out.resolve("report-restricted.json"))));
+    assertTrue(run.out().endsWith("\nwrote " + out + ": report.txt, report.html, report-restricted.json\n"),
+        run.out());
+    assertTrue(Files.readString(out.resolve("report.txt")).startsWith("demo-oc seed=1 modes=parallel,sequential\n"));
+  }
+
+  @Test
+  void perTaskDisclosureLeavesNoRestrictedFileFromAnEarlierReport(@TempDir Path runs) throws Exception {
+    replicates(runs);
+    String ns = "--namespaces=" + runs + "/demo-oc-agg2-s1";
+    assertEquals(0, Fixtures.report(ns).exit());
+    assertTrue(Files.exists(runs.resolve("_report/report-restricted.json")));
+    Fixtures.Run run = Fixtures.report(ns, "--disclosure=per-task");
+    assertEquals(0, run.exit(), run.err());
+    assertFalse(Files.exists(runs.resolve("_report/report-restricted.json")));
+    assertTrue(run.out().contains("  parallel k=2 seed=1 ledger-1: agg1 | 2/2 | 100.00% | every criterion met"),
+        run.out());
+  }
+
+  @Test
+  void nothingToReportExitsOneWithTheHintAndAMessage(@TempDir Path runs) throws Exception {
+    Fixtures.namespace(runs, "demo-oc-agg3");
+    Fixtures.Run run = Fixtures.report("--namespaces=" + runs.resolve("demo-oc-agg3"));
+    assertEquals(1, run.exit());
+    assertEquals("  ! no judged rows at " + runs.resolve("demo-oc-agg3/judged.json") + " \u2014 run ./h2beam judge"
+        + " --namespaces=" + runs.resolve("demo-oc-agg3") + " for k=3 first\n", run.out());
+    assertTrue(run.err().startsWith("nothing to report: no judged rows for modes parallel,sequential in 1"
+        + " namespace(s)"), run.err());
+    assertFalse(Files.exists(runs.resolve("_report/report.txt")));
+  }
+
+  @Test
+  void anUnreadableJudgedJsonIsPrintedAndCountedWhileTheOtherNamespacesReport(@TempDir Path runs) throws Exception {
+    replicates(runs);
+    Files.writeString(runs.resolve("demo-oc-agg2-s3/judged.json"), "[{\"task_id\": ");
+    Fixtures.Run run = Fixtures.report("--namespaces=" + runs + "/demo-oc-agg2-*");
+    assertEquals(0, run.exit(), run.err());
+    assertTrue(run.out().startsWith("  ! skipping unreadable " + runs.resolve("demo-oc-agg2-s3/judged.json") + ": "),
+        run.out());
+    assertTrue(run.out().contains("\n  ! 1 input file(s) could not be read; nothing in them enters any figure below\n"
+        + "demo-oc seeds=1,2 modes=parallel,sequential\n"), run.out());
+  }
+
+  @Test
+  void aRequestedKWithoutANamespaceIsHintedAndTheOthersReport(@TempDir Path runs) throws Exception {
+    replicates(runs);
+    Fixtures.Run run = Fixtures.report("--namespaces=" + runs + "/demo-oc-agg2-s1", "--k=1,2", "--modes=parallel");
+    assertEquals(0, run.exit(), run.err());
+    assertTrue(run.out().startsWith("  ! no namespace for k=1 among --namespaces \u2014 run ./h2beam sweep and"
+        + " ./h2beam judge for k=1 first\ndemo-oc seed=1 modes=parallel\n"), run.out());
+  }
+
+  @Test
+  void aSequentialNamespaceWithoutItsAggSiblingHasNothingToReport(@TempDir Path runs) throws Exception {
+    Fixtures.namespace(runs, "demo-oc-seq2");
+    Fixtures.Run run = Fixtures.report("--namespaces=" + runs.resolve("demo-oc-seq2"));
+    assertEquals(1, run.exit());
+    assertTrue(run.out().startsWith("  ! no judged rows at " + runs.resolve("demo-oc-agg2/judged.json")), run.out());
+  }
+
+  @Test
+  void theNamespacesAreNotWritten(@TempDir Path runs) throws Exception {
+    replicates(runs);
+    TreeMap<String, String> before = snapshot(runs);
+    assertEquals(0, Fixtures.report("--namespaces=" + runs + "/demo-oc-agg2-*").exit());
+    TreeMap<String, String> after = snapshot(runs);
+    assertEquals(before, after);
+  }
+
+  @Test
+  void aBadFlagIsAUsageErrorNamingIt(@TempDir Path runs) throws Exception {
+    replicates(runs);
+    UsageError e = assertThrows(UsageError.class, () -> Fixtures.report("--namespaces=" + runs
+        + "/demo-oc-agg2-s1", "--minEffect=-1"));
+    assertTrue(e.getMessage().startsWith("--minEffect must be"), e.getMessage());
+  }
+
+  /** Every file outside _report with its content. */
+  static TreeMap<String, String> snapshot(Path runs) throws Exception {
+    TreeMap<String, String> out = new TreeMap<>();
+    try (Stream<Path> s = Files.walk(runs)) {
+      for (Path p : s.filter(Files::isRegularFile).toList()) {
+        String rel = runs.relativize(p).toString();
+        if (!rel.startsWith("_report")) out.put(rel, Files.readString(p));
+      }
+    }
+    return out;
+  }
+}

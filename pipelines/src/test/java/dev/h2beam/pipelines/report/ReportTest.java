@@ -1,0 +1,182 @@
+package dev.h2beam.pipelines.report;
+
+import static dev.h2beam.pipelines.report.Fixtures.absent;
+import static dev.h2beam.pipelines.report.Fixtures.scored;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The assembled text report over namespaces' facts: hints, spend, coverage, sections, nothing to report. */
+class ReportTest {
+  static final Path RUNS = Path.of("/runs");
+  static final RunIdentity ID = new RunIdentity("c", "demo/oc", "opencode:m", "judge-1", null);
+
+  static ReportSettings settings(List<String> names, List<String> modes, List<Integer> ks, Disclosure d) {
+    List<NamespaceRef> refs = names.stream().map(n -> Fixtures.ref(RUNS, n)).toList();
+    return new ReportSettings(refs, ks, modes, refs.get(0).bench(), d, 5.0, "/out");
+  }
+
+  static ReportSettings settings(String... names) {
+    return settings(List.of(names), List.of("agg", "seq"), List.of(), Disclosure.AGGREGATE);
+  }
+
+  static NamespaceFacts facts(String name, List<Scored> rows, List<TaskSummary> summaries) {
+    return new NamespaceFacts(RUNS.resolve(name).toString(), true, rows, summaries, ID);
+  }
+
+  static TaskSummary spend(String task, double improver, int fellBack, double executor) {
+    TaskSummary.ModeSpend m = new TaskSummary.ModeSpend(fellBack, improver, executor);
+    return new TaskSummary("/s/" + task, task, Map.of("agg", m, "seq", m));
+  }
+
+  static List<Scored> both(int k, String... tasks) {
+    List<Scored> rows = new ArrayList<>();
+    for (String t : tasks) {
+      rows.add(scored(t, "agg", k, "agg1", 1, 2, false));
+      rows.add(scored(t, "seq", k, "c1", 1, 1, true));
+    }
+    return rows;
+  }
+
+  static Report.Result build(ReportSettings s, NamespaceFacts... f) {
+    return Report.build(s, List.of(f), List.of());
+  }
+
+  @Test
+  void tasksGradedInOneModeButNotTheOtherAreListed() {
+    List<Scored> rows = new ArrayList<>(both(2, "t1"));
+    rows.add(scored("t2", "agg", 2, "agg2", 1, 1, true));
+    rows.add(absent("t2", "seq", 2, "judge-timeout"));
+    rows.add(absent("t3", "agg", 2, "selection-failed"));
+    rows.add(scored("t3", "seq", 2, "c2", 1, 1, true));
+    String text = build(settings("demo-oc-agg2"), facts("demo-oc-agg2", rows, List.of())).text();
+    assertTrue(text.contains("Tasks graded in one mode but not the other (absences, never zeros; left out of the"
+        + " paired comparison)\n  k=2 seed=none (demo-oc-agg2): graded in parallel only: t2\n  k=2 seed=none"
+        + " (demo-oc-agg2): graded in sequential only: t3"), text);
+  }
+
+  @Test
+  void improverSpendSumsStageAndSelectionSpendOfTheReportedModes() {
+    String text = build(settings("demo-oc-agg2"), facts("demo-oc-agg2", both(2, "t1", "t2"),
+        List.of(spend("t1", 0.75, 0, 0), spend("t2", 0.5, 0, 0)))).text();
+    assertTrue(text.contains("\n\n  improver (editors, composer, selection, reflection) spend across reported modes:"
+        + " $2.50\n"), text);
+    assertFalse(text.contains("executor (rollouts)"), text);
+  }
+
+  @Test
+  void executorSpendIsAddedWhenAnExecutorReportedItsCost() {
+    String text = build(settings("demo-oc-agg2"), facts("demo-oc-agg2", both(2, "t1"),
+        List.of(spend("t1", 0.0, 0, 1.2)))).text();
+    assertTrue(text.contains("\n\n  executor (rollouts) spend across reported modes: $2.40\n"), text);
+    assertFalse(text.contains("improver (editors"), text);
+  }
+
+  @Test
+  void fellBackStagesComeFromTheSummaries() {
+    String text = build(settings("demo-oc-agg2"), facts("demo-oc-agg2", both(2, "t1"),
+        List.of(spend("t1", 0, 2, 0)))).text();
+    assertTrue(text.contains("  parallel k=2: n=  1 | score withheld | picked output: final 1 / candidate 0 / base 0"
+        + " | fell back 2"), text);
+    assertTrue(text.contains("  WARNING  sequential k=2: 2 stage(s) fell back"), text);
+  }
+
+  @Test
+  void aNamespaceWithoutJudgedRowsPrintsTheHintLine() {
+    NamespaceFacts judged = facts("demo-oc-agg2", both(2, "t1", "t2"), List.of());
+    Report.Result r = build(settings("demo-oc-agg1", "demo-oc-agg2"), judged);
+    assertTrue(r.reportable());
+    assertTrue(r.text().startsWith("  ! no judged rows at /runs/demo-oc-agg1/judged.json \u2014 run ./h2beam judge"
+        + " --namespaces=/runs/demo-oc-agg1 for k=1 first\ndemo-oc modes=parallel,sequential\n"), r.text());
+  }
+
+  @Test
+  void spendOfANamespaceWithoutJudgedRowsIsNotReported() {
+    NamespaceFacts judged = facts("demo-oc-agg2-s1", both(2, "t1", "t2"), List.of(spend("t1", 1.0, 0, 0)));
+    NamespaceFacts unjudged = new NamespaceFacts(RUNS.resolve("demo-oc-agg2-s2").toString(), false, List.of(),
+        List.of(spend("t1", 5.0, 3, 0)), ID);
+    String text = build(settings("demo-oc-agg2-s1", "demo-oc-agg2-s2"), judged, unjudged).text();
+    assertTrue(text.contains("spend across reported modes: $2.00"), text);
+    assertFalse(text.contains("fell back"), text);
+  }
+
+  @Test
+  void aRequestedKWithoutANamespacePrintsAHint() {
+    Report.Result r = build(settings(List.of("demo-oc-agg2"), List.of("agg", "seq"), List.of(2, 3),
+        Disclosure.AGGREGATE), facts("demo-oc-agg2", both(2, "t1", "t2"), List.of()));
+    assertTrue(r.text().startsWith("  ! no namespace for k=3 among --namespaces"), r.text());
+  }
+
+  @Test
+  void nothingToReportWhenNoJudgedRowMatches() {
+    Report.Result r = build(settings(List.of("demo-oc-agg2"), List.of("seq"), List.of(), Disclosure.AGGREGATE),
+        facts("demo-oc-agg2", List.of(scored("t1", "agg", 2, "agg1", 1, 1, true)), List.of()));
+    assertFalse(r.reportable());
+    assertEquals("nothing to report: no judged rows for modes sequential in 1 namespace(s); run ./h2beam judge on"
+        + " them first", r.message());
+  }
+
+  @Test
+  void onlyTheRequestedModesAreReportedAndOneModeIsNotCompared() {
+    String text = build(settings(List.of("demo-oc-agg2"), List.of("agg"), List.of(), Disclosure.AGGREGATE),
+        facts("demo-oc-agg2", both(2, "t1", "t2"), List.of())).text();
+    assertTrue(text.startsWith("demo-oc modes=parallel\n"), text);
+    assertFalse(text.contains("sequential k=2"), text);
+    assertFalse(text.contains("Comparison"), text);
+  }
+
+  @Test
+  void onlyTheRequestedKAreReported() {
+    Report.Result r = build(settings(List.of("demo-oc-agg1", "demo-oc-agg2"), List.of("agg", "seq"), List.of(2),
+        Disclosure.AGGREGATE), facts("demo-oc-agg1", both(1, "t1", "t2"), List.of()),
+        facts("demo-oc-agg2", both(2, "t1", "t2"), List.of()));
+    assertFalse(r.text().contains("k=1"), r.text());
+    assertTrue(r.text().contains("  parallel k=2: n=  2"), r.text());
+  }
+
+  @Test
+  void titleListsTheSeedsOfTheReplicates() {
+    Report.Result r = build(settings("demo-oc-agg2-s1", "demo-oc-agg2-s2"),
+        facts("demo-oc-agg2-s1", both(2, "t1", "t2"), List.of()), facts("demo-oc-agg2-s2", both(2, "t1", "t2"),
+            List.of()));
+    assertTrue(r.text().startsWith("demo-oc seeds=1,2 modes=parallel,sequential\n"), r.text());
+    Report.Result one = build(settings("demo-oc-agg2-s7"), facts("demo-oc-agg2-s7", both(2, "t1", "t2"), List.of()));
+    assertTrue(one.text().startsWith("demo-oc seed=7 modes=parallel,sequential\n"), one.text());
+  }
+
+  @Test
+  void replicatesArePooledOnTheLineAndSummarisedOneByOne() {
+    Report.Result r = build(settings("demo-oc-agg2-s1", "demo-oc-agg2-s2"),
+        facts("demo-oc-agg2-s1", both(2, "t1", "t2"), List.of()), facts("demo-oc-agg2-s2", both(2, "t1", "t2"),
+            List.of()));
+    assertTrue(r.text().contains("  parallel k=2: n=  4 | score  50.00%"), r.text());
+    assertTrue(r.text().contains("  parallel k=2 seed=1 (demo-oc-agg2-s1): n=  2 | ungraded 0 | score  50.00%"),
+        r.text());
+    assertTrue(r.text().contains("  parallel k=2: 2 replicates with a graded task | mean score  50.00% (se 0.00 pt)"),
+        r.text());
+    assertTrue(r.text().contains("| inconclusive: 2 replicates; paired-difference/v1 needs at least 3"), r.text());
+  }
+
+  @Test
+  void unreadableFilesArePrintedAndCountedBeforeTheReport() {
+    ReadFailure f = new ReadFailure("/runs/demo-oc-agg2/t9/summary.json", "parse summary", "Unexpected end", "");
+    Report.Result r = Report.build(settings("demo-oc-agg2"), List.of(facts("demo-oc-agg2", both(2, "t1", "t2"),
+        List.of())), List.of(f));
+    assertTrue(r.text().startsWith("  ! skipping unreadable /runs/demo-oc-agg2/t9/summary.json: Unexpected end\n"
+        + "  ! 1 input file(s) could not be read; nothing in them enters any figure below\ndemo-oc"), r.text());
+  }
+
+  @Test
+  void anUnreadableJudgedJsonIsReportedOnceNotAlsoAsMissing() {
+    ReadFailure f = new ReadFailure("/runs/demo-oc-agg1/judged.json", "parse judged", "bad", "");
+    Report.Result r = Report.build(settings("demo-oc-agg1", "demo-oc-agg2"), List.of(facts("demo-oc-agg2",
+        both(2, "t1", "t2"), List.of())), List.of(f));
+    assertFalse(r.text().contains("no judged rows at /runs/demo-oc-agg1"), r.text());
+  }
+}
