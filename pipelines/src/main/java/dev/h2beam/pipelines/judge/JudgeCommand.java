@@ -4,6 +4,7 @@ import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.model.Namespace;
 import dev.h2beam.pipelines.Command;
+import dev.h2beam.pipelines.Flags;
 import dev.h2beam.pipelines.UsageError;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -57,7 +58,7 @@ public final class JudgeCommand implements Command {
     if (plan.graders.isEmpty()) throw new UsageError("nothing to judge: every namespace was skipped");
     Path results = Files.createTempDirectory("h2beam-judge-");
     try {
-      JudgePipeline.Config c = new JudgePipeline.Config(plan.graders, plan.settings, modes(o.getModes()),
+      JudgePipeline.Config c = new JudgePipeline.Config(plan.graders, plan.settings, Flags.modes(o.getModes()),
           o.getBases(), o.getGraderConcurrency(), o.getGraderTimeoutSeconds(), o.getJudgeShards(), results.toString());
       PipelineResult.State state = JudgePipeline.build(Pipeline.create(o), c).run().waitUntilFinish();
       if (state != PipelineResult.State.DONE) throw new IllegalStateException("the judge pipeline ended " + state);
@@ -79,7 +80,7 @@ public final class JudgeCommand implements Command {
     if (o.getGraderConcurrency() < 1) throw new UsageError("--graderConcurrency must be at least 1");
     if (o.getGraderTimeoutSeconds() < 1) throw new UsageError("--graderTimeoutSeconds must be at least 1");
     if (o.getJudgeShards() < 1) throw new UsageError("--judgeShards must be at least 1");
-    modes(o.getModes());
+    Flags.modes(o.getModes());
     Map<String, String> settings = new TreeMap<>();
     if (!o.getGraderCommand().isBlank()) settings.put("command", o.getGraderCommand());
     settings.put("timeoutSeconds", String.valueOf(o.getGraderTimeoutSeconds()));
@@ -223,20 +224,5 @@ public final class JudgeCommand implements Command {
       throw new UsageError(ns + " is not named like a namespace (<bench>-<sub>-<mode><k>); pass --grader");
     }
     return m.group(1);
-  }
-
-  static List<String> modes(String spec) {
-    List<String> out = new ArrayList<>();
-    for (String raw : spec.split(",")) {
-      if (raw.isBlank()) continue;
-      try {
-        String t = Namespace.modeToken(raw);
-        if (!out.contains(t)) out.add(t);
-      } catch (IllegalArgumentException e) {
-        throw new UsageError("--modes: '" + raw.strip() + "' is not a mode; use parallel, sequential, or both");
-      }
-    }
-    if (out.isEmpty()) throw new UsageError("--modes is empty; use parallel, sequential, or both");
-    return out;
   }
 }

@@ -2,6 +2,7 @@ package dev.h2beam.pipelines.report;
 
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.pipelines.Command;
+import dev.h2beam.pipelines.sweep.Sweep;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -42,6 +43,12 @@ public final class ReportCommand implements Command {
   /** Runs the report; the text goes to {@code out} as UTF-8 bytes, the nothing-to-report message to {@code err}. */
   public int run(String[] args, PrintStream out, PrintStream err) throws Exception {
     ReportOptions o = PipelineOptionsFactory.fromArgs(args).withValidation().as(ReportOptions.class);
+    if (o.getNamespaces() != null) {
+      for (String entry : o.getNamespaces().split(",")) {
+        Sweep.requireAbsoluteOnCluster(o, "--namespaces", entry.strip());
+      }
+    }
+    Sweep.requireAbsoluteOnCluster(o, "--output", o.getOutput());
     ReportSettings s = ReportPlan.settings(o.getNamespaces(), o.getModes(), o.getK(), o.getBench(),
         o.getDisclosure(), o.getMinEffect(), o.getOutput(), Path.of("").toAbsolutePath());
     Path dir = Path.of(s.output());

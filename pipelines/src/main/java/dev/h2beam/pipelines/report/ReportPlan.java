@@ -1,5 +1,6 @@
 package dev.h2beam.pipelines.report;
 
+import dev.h2beam.pipelines.Flags;
 import dev.h2beam.pipelines.UsageError;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -44,19 +45,7 @@ final class ReportPlan {
   }
 
   static List<String> modes(String spec) {
-    List<String> tokens = new ArrayList<>();
-    for (String raw : split(spec)) {
-      String t = InputFiles.modeToken(raw);
-      if (!t.equals("agg") && !t.equals("seq")) {
-        throw new UsageError("--modes: '" + raw + "' is not a mode; use parallel, sequential, or both separated by a"
-            + " comma");
-      }
-      if (!tokens.contains(t)) tokens.add(t);
-    }
-    if (tokens.isEmpty()) throw new UsageError("--modes is empty; use parallel, sequential, or both");
-    List<String> ordered = new ArrayList<>();
-    for (String m : List.of("agg", "seq")) if (tokens.contains(m)) ordered.add(m);
-    return ordered;
+    return Flags.modes(spec);
   }
 
   /** {@code --k}: a comma list of ints >= 1; unset means every k found. */

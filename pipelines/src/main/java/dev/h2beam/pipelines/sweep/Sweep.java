@@ -6,6 +6,7 @@ import dev.h2beam.adapters.bench.Benchmarks;
 import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.model.Namespace;
+import dev.h2beam.pipelines.Flags;
 import dev.h2beam.pipelines.UsageError;
 import dev.h2beam.transforms.beam.FinishTasks;
 import dev.h2beam.transforms.beam.JsonCoder;
@@ -25,7 +26,6 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -68,7 +68,7 @@ public final class Sweep {
       if (Integer.parseInt(w[1]) < 1) throw new UsageError("--" + w[0] + " must be at least 1 (got " + w[1] + ")");
     }
     if (o.getSessionRetryWaitSeconds() < 0) throw new UsageError("--sessionRetryWaitSeconds must be >= 0");
-    List<String> modes = modes(o.getModes());
+    List<String> modes = Flags.modes(o.getModes());
     try {
       Faults.parse(o.getInject());
     } catch (IllegalArgumentException e) {
@@ -113,7 +113,7 @@ public final class Sweep {
     LinkedHashMap<String, List<String>> stream;
     try {
       LinkedHashMap<String, List<String>> grouped = TaskStream.group(bench.tasks(), bench::domainOf);
-      grouped = TaskStream.onlyDomains(grouped, split(o.getOnlyDomains()));
+      grouped = TaskStream.onlyDomains(grouped, Flags.split(o.getOnlyDomains()));
       stream = TaskStream.order(grouped, o.getSeed(), bench.referenceDomainOrder());
       if (o.getMaxTasks() != null) stream = TaskStream.maxTasks(stream, o.getMaxTasks());
     } catch (IllegalArgumentException e) {
@@ -158,7 +158,7 @@ public final class Sweep {
     plan.stream().forEach((d, ts) -> ts.forEach(t -> tasks.add(List.of(d, t))));
     id.put("tasks", tasks);
     id.put("max_tasks", o.getMaxTasks());
-    List<String> domains = new ArrayList<>(split(o.getOnlyDomains()));
+    List<String> domains = new ArrayList<>(Flags.split(o.getOnlyDomains()));
     domains.sort(null);
     id.put("domains", domains);
     id.put("seed", o.getSeed());
@@ -213,31 +213,6 @@ public final class Sweep {
     PipelineResult.State state = result.waitUntilFinish();
     if (state != PipelineResult.State.DONE) throw new IllegalStateException("the sweep pipeline ended " + state);
     return Json.readMap(plan.recordPath());
-  }
-
-  static List<String> modes(String spec) {
-    List<String> tokens = new ArrayList<>();
-    for (String raw : split(spec)) {
-      String t;
-      try {
-        t = Namespace.modeToken(raw);
-      } catch (IllegalArgumentException e) {
-        throw new UsageError("--modes: '" + raw + "' is not a mode; use parallel, sequential, or both separated by a"
-            + " comma");
-      }
-      if (!tokens.contains(t)) tokens.add(t);
-    }
-    if (tokens.isEmpty()) throw new UsageError("--modes is empty; use parallel, sequential, or both");
-    List<String> ordered = new ArrayList<>();
-    for (String m : List.of("agg", "seq")) if (tokens.contains(m)) ordered.add(m);
-    return ordered;
-  }
-
-  static List<String> split(String s) {
-    if (s == null || s.isBlank()) return List.of();
-    List<String> out = new ArrayList<>();
-    for (String p : Arrays.asList(s.split(","))) if (!p.isBlank()) out.add(p.strip());
-    return out;
   }
 
   static Path absolute(String p) {

@@ -1,0 +1,54 @@
+package dev.h2beam.pipelines.sweep;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.h2beam.pipelines.UsageError;
+import java.time.Instant;
+import org.apache.beam.sdk.options.PipelineOptions;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.junit.jupiter.api.Test;
+
+/** The sweep's options are checked before anything runs. */
+class SweepPlanTest {
+
+  static SweepOptions options(String... args) {
+    return PipelineOptionsFactory.fromArgs(args).as(SweepOptions.class);
+  }
+
+  @Test
+  void anUnknownBenchmarkNamesTheFlag() {
+    UsageError e = assertThrows(UsageError.class, () -> Sweep.plan(options("--bench=nope"), Instant.EPOCH));
+    assertTrue(e.getMessage().startsWith("--bench=nope is not a known benchmark"), e.getMessage());
+  }
+
+  @Test
+  void aMissingBenchmarkIsRequired() {
+    UsageError e = assertThrows(UsageError.class, () -> Sweep.plan(options(), Instant.EPOCH));
+    assertTrue(e.getMessage().startsWith("--bench is required"), e.getMessage());
+  }
+
+  @Test
+  void aRelativeFolderIsRefusedWhenWorkersRunElsewhere() {
+    PipelineOptions cluster = options("--runner=FlinkRunner", "--flinkMaster=jobmanager:8081");
+    UsageError e = assertThrows(UsageError.class,
+        () -> Sweep.requireAbsoluteOnCluster(cluster, "--runsRoot", "runs/x"));
+    assertTrue(e.getMessage().contains("--runsRoot=runs/x is relative") && e.getMessage().contains("every worker"),
+        e.getMessage());
+    assertDoesNotThrow(() -> Sweep.requireAbsoluteOnCluster(cluster, "--runsRoot", "/shared/runs"));
+  }
+
+  @Test
+  void aRelativeFolderIsFineWhenTheRunnerRunsInThisProcess() {
+    assertDoesNotThrow(() -> Sweep.requireAbsoluteOnCluster(options(), "--runsRoot", "runs/x"));
+    assertDoesNotThrow(() -> Sweep.requireAbsoluteOnCluster(
+        options("--runner=FlinkRunner", "--flinkMaster=[local]"), "--runsRoot", "runs/x"));
+  }
+
+  @Test
+  void modesAreNormalisedToTheFixedOrder() {
+    assertTrue(dev.h2beam.pipelines.Flags.modes("sequential,parallel,seq").equals(java.util.List.of("agg", "seq")));
+    assertThrows(UsageError.class, () -> dev.h2beam.pipelines.Flags.modes(""));
+  }
+}
