@@ -30,7 +30,10 @@ public final class PathOrder {
     return Integer.compare(pa.length, pb.length);
   }
 
-  static int compareCodePoints(String a, String b) {
+  /** Python's order of two strings: by Unicode code point (Java's String order differs above the BMP). */
+  public static final Comparator<String> STRINGS = PathOrder::compareCodePoints;
+
+  public static int compareCodePoints(String a, String b) {
     int i = 0;
     int j = 0;
     while (i < a.length() && j < b.length()) {

@@ -22,8 +22,7 @@ public final class PyRandom {
    * {@link String#compareTo} (UTF-16 units) only for supplementary characters, but every shuffle here starts from a
    * Python-sorted list, so the start order must match exactly.
    */
-  public static final Comparator<String> STRING_ORDER =
-      (a, b) -> Arrays.compare(a.codePoints().toArray(), b.codePoints().toArray());
+  public static final Comparator<String> STRING_ORDER = dev.h2beam.adapters.files.PathOrder.STRINGS;
 
   private static final int N = 624;
   private static final int M = 397;

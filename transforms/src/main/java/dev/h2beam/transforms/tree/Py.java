@@ -1,7 +1,6 @@
 package dev.h2beam.transforms.tree;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -15,10 +14,10 @@ final class Py {
   private Py() {}
 
   /** Python's plain {@code sorted()} order for strings: by code point, not by UTF-16 unit. */
-  static final Comparator<String> CODE_POINT_ORDER = Py::compare;
+  static final Comparator<String> CODE_POINT_ORDER = dev.h2beam.adapters.files.PathOrder.STRINGS;
 
   static int compare(String a, String b) {
-    return Arrays.compare(a.codePoints().toArray(), b.codePoints().toArray());
+    return dev.h2beam.adapters.files.PathOrder.compareCodePoints(a, b);
   }
 
   /** {@code len(s)}: the number of code points. */
