@@ -61,4 +61,12 @@ class DemoOptionsTest {
     assertTrue(Files.isDirectory(out.resolve("runs/demo-oc-seq1-s7/ledger-2")));
     assertTrue(Files.isDirectory(out.resolve("library/k1-s7/agg/accounting")));
   }
+
+  @Test
+  void aDifferentImproverInTheSameRunsDirIsRefused(@TempDir Path out) throws Exception {
+    org.junit.jupiter.api.Assertions.assertEquals(0, DemoRuns.demo(out, "--k=1"));
+    UsageError e = assertThrows(UsageError.class, () -> DemoRuns.demo(out, "--k=1", "--channel=scripted-faults"));
+    assertTrue(e.getMessage().contains("config.json records a different run identity (improver")
+        && e.getMessage().contains("use a new --runsRoot"), e.getMessage());
+  }
 }

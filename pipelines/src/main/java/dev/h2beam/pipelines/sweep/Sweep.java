@@ -150,8 +150,9 @@ public final class Sweep {
     Map<String, Object> id = new LinkedHashMap<>();
     id.put("method_version", 2);
     id.put("executor", plan.bench().spec().name() + "/" + plan.config().substrate());
-    id.put("improver", plan.bench().spec().proposerChannel().kind() + ":"
-        + plan.bench().spec().proposerChannel().model());
+    String kind = plan.config().channel().isBlank() ? plan.bench().spec().proposerChannel().kind()
+        : plan.config().channel();
+    id.put("improver", kind + ":" + plan.bench().spec().proposerChannel().model());
     id.put("judge", "");
     id.put("split", "all");
     List<Object> tasks = new ArrayList<>();
@@ -169,6 +170,12 @@ public final class Sweep {
           old = Json.readMap(file);
         } catch (IOException e) {
           throw new UsageError(file + " is unreadable (" + e.getMessage() + "); move it aside or use a new --runsRoot");
+        }
+        if (!old.containsKey("method_version")) {
+          // written by a judge before any sweep of this namespace: complete it, keeping the recorded judge
+          id.put("judge", old.getOrDefault("judge", ""));
+          AtomicFiles.writeString(file, Json.pretty(id) + "\n");
+          return;
         }
         for (String key : id.keySet()) {
           if (key.equals("judge")) continue;
