@@ -18,10 +18,10 @@ final class HtmlReport {
 
   static final Map<String, String> COLOURS = Map.of("agg", "#1f6fb4", "seq", "#c8302b");
   private static final int W = 960;
-  private static final int H = 480;
+  private static final int H = 510;
   private static final int LEFT = 70;
   private static final int RIGHT = 230;
-  private static final int TOP = 70;
+  private static final int TOP = 100;
   private static final int BOTTOM = 60;
 
   /** What the page shows; {@code text} is the whole text report as released. */
