@@ -61,6 +61,7 @@ class StageRetryTest {
     assertEquals(2, missions.size());
     assertTrue(missions.get(1).contains("PREVIOUS ATTEMPT WAS REJECTED"), missions.get(1));
     assertTrue(missions.get(1).contains("scripts/summarize.sh does not parse"), missions.get(1));
+    assertTrue(missions.get(1).contains("why the proposed harness was rejected"), "the rejection is fenced as data");
   }
 
   @Test

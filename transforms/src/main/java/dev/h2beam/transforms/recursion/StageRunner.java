@@ -13,6 +13,7 @@ import dev.h2beam.transforms.prompts.Replies;
 import dev.h2beam.transforms.proposer.ProposerError;
 import dev.h2beam.transforms.proposer.Reply;
 import dev.h2beam.transforms.safety.CredentialScreen;
+import dev.h2beam.transforms.safety.Fence;
 import dev.h2beam.transforms.tree.Autotrigger;
 import dev.h2beam.transforms.tree.DiffSummary;
 import dev.h2beam.transforms.tree.TreeIO;
@@ -74,14 +75,14 @@ public final class StageRunner {
       attempts += Math.max(1, reply.attempts());
       if (reply.workspace() == null) {
         error = "the harness directory did not come back; edit the files of context/harness/ in place";
-        feedback = Prompts.rejectionFeedback(error);
+        feedback = feedback(error);
         continue;
       }
       List<String> rejected = new ArrayList<>();
       LinkedHashMap<String, String> proposed = TreeIO.read(surface, reply.workspace(), rejected);
       if (proposed.isEmpty()) {
         error = "the harness came back empty: keep every file you do not mean to delete in context/harness/";
-        feedback = Prompts.rejectionFeedback(error);
+        feedback = feedback(error);
         continue;
       }
       if (!rejected.isEmpty()) {
@@ -90,7 +91,7 @@ public final class StageRunner {
             + "/<name>/SKILL.md), sub_agents/<name>/AGENT.md, scripts/<snake_name>.sh or .py"
             + (surface.pluginDir() == null ? "" : ", " + surface.pluginDir() + "/<name>.ts")
             + (surface.hooksFile() == null ? "" : ", " + surface.hooksFile());
-        feedback = Prompts.rejectionFeedback(error);
+        feedback = feedback(error);
         writeBack(surface, proposed, evidence);
         continue;
       }
@@ -100,7 +101,7 @@ public final class StageRunner {
             Replies.notes(reply.text()));
       } catch (HarnessRejected e) {
         error = e.getMessage();
-        feedback = Prompts.rejectionFeedback(error);
+        feedback = feedback(error);
         writeBack(surface, proposed, evidence);
       }
     }
@@ -122,6 +123,14 @@ public final class StageRunner {
     List<String> credentials = CredentialScreen.findings(tree);
     if (!credentials.isEmpty()) throw new HarnessRejected(String.join(" | ", credentials));
     return kept;
+  }
+
+  /**
+   * The retry feedback. The rejection can quote what the improver wrote (a file's text near a grader marker, a
+   * path), so it is fenced as untrusted data before it is appended to the mission.
+   */
+  static String feedback(String error) {
+    return Prompts.rejectionFeedback(Fence.untrusted("why the proposed harness was rejected", error));
   }
 
   private static void writeBack(SurfaceSpec surface, Map<String, String> tree, Path evidence) {
