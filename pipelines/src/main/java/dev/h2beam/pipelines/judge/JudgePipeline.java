@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,10 +17,12 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.io.FileIO;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Metrics;
@@ -30,9 +31,6 @@ import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.GroupByKey;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.WithKeys;
-import org.apache.beam.sdk.values.TypeDescriptors;
-import org.apache.beam.sdk.coders.VarIntCoder;
-import java.util.concurrent.Future;
 import org.apache.beam.sdk.transforms.join.CoGbkResult;
 import org.apache.beam.sdk.transforms.join.CoGroupByKey;
 import org.apache.beam.sdk.transforms.join.KeyedPCollectionTuple;
@@ -41,6 +39,7 @@ import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.TupleTagList;
+import org.apache.beam.sdk.values.TypeDescriptors;
 
 /**
  * The judge pipeline: match {@code <namespace>/*}{@code /summary.json} → read the selection records (an unreadable
@@ -212,35 +211,8 @@ public final class JudgePipeline {
       result.put("new_rows", fresh.size());
       result.put("new_graded", fresh.stream().filter(JudgedRow::graded).count());
       result.put("unreadable", problems);
-      Path dir = Paths.get(ns);
-      if (c.bases()) {
-        fresh.sort(Comparator.comparing(JudgedRow::taskId).thenComparing(JudgedRow::label));
-        List<Object> rows = new ArrayList<>();
-        for (JudgedRow r : fresh) {
-          Map<String, Object> m = new LinkedHashMap<>();
-          m.put("task", r.taskId());
-          m.put("label", r.label());
-          m.put("run_id", r.runId());
-          m.put("score", r.graded() ? r.raw() : null);
-          rows.add(m);
-        }
-        Path file = dir.resolve("base_judged.json");
-        AtomicFiles.writeString(file, Json.pretty(rows, 1));
-        result.put("wrote", file.toString());
-        result.put("rows", fresh.size());
-        result.put("graded", fresh.stream().filter(JudgedRow::graded).count());
-      } else {
-        Path file = dir.resolve("judged.json");
-        try {
-          List<JudgedRow> merged = JudgedFile.merge(JudgedFile.read(file, ns), fresh);
-          JudgedFile.write(file, merged);
-          result.put("wrote", file.toString());
-          result.put("rows", merged.size());
-          result.put("graded", merged.stream().filter(JudgedRow::graded).count());
-        } catch (IOException e) {
-          result.put("error", e.getMessage() + "; move it aside to rebuild it (it was left untouched)");
-        }
-      }
+      result.putAll(c.bases() ? JudgedFile.writeBases(Paths.get(ns), fresh)
+          : JudgedFile.mergeInto(Paths.get(ns), fresh));
       String name = Integer.toHexString(ns.hashCode()) + "-" + Paths.get(ns).getFileName() + ".json";
       AtomicFiles.writeString(Paths.get(c.resultsDir()).resolve(name), Json.pretty(result));
     }

@@ -61,4 +61,45 @@ public final class JudgedFile {
     for (JudgedRow r : rows) json.add(r.toJson());
     AtomicFiles.writeString(file, Json.pretty(json));
   }
+
+  /**
+   * Merges fresh rows into the namespace's judged.json and writes it; returns what the command prints: the file,
+   * its row and graded counts, or the error when the existing file is unreadable (it is then left untouched).
+   */
+  public static Map<String, Object> mergeInto(Path namespace, List<JudgedRow> fresh) throws IOException {
+    Map<String, Object> result = new LinkedHashMap<>();
+    Path file = namespace.resolve("judged.json");
+    try {
+      List<JudgedRow> merged = merge(read(file, namespace.toString()), fresh);
+      write(file, merged);
+      result.put("wrote", file.toString());
+      result.put("rows", merged.size());
+      result.put("graded", merged.stream().filter(JudgedRow::graded).count());
+    } catch (IOException e) {
+      result.put("error", e.getMessage() + "; move it aside to rebuild it (it was left untouched)");
+    }
+    return result;
+  }
+
+  /** Writes base_judged.json (indent 1): {@code {task, label, run_id, score}}, score null when ungraded. */
+  public static Map<String, Object> writeBases(Path namespace, List<JudgedRow> rows) throws IOException {
+    List<JudgedRow> sorted = new ArrayList<>(rows);
+    sorted.sort(Comparator.comparing(JudgedRow::taskId).thenComparing(JudgedRow::label));
+    List<Object> json = new ArrayList<>();
+    for (JudgedRow r : sorted) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("task", r.taskId());
+      m.put("label", r.label());
+      m.put("run_id", r.runId());
+      m.put("score", r.graded() ? r.raw() : null);
+      json.add(m);
+    }
+    Path file = namespace.resolve("base_judged.json");
+    AtomicFiles.writeString(file, Json.pretty(json, 1));
+    Map<String, Object> result = new LinkedHashMap<>();
+    result.put("wrote", file.toString());
+    result.put("rows", sorted.size());
+    result.put("graded", sorted.stream().filter(JudgedRow::graded).count());
+    return result;
+  }
 }
