@@ -69,4 +69,22 @@ class DemoOptionsTest {
     assertTrue(e.getMessage().contains("config.json records a different run identity (improver")
         && e.getMessage().contains("use a new --runsRoot"), e.getMessage());
   }
+
+  @Test
+  void aDryRunPrintsTheStreamAndRunsNothing(@TempDir Path out) throws Exception {
+    java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream old = System.out;
+    System.setOut(new java.io.PrintStream(buf, true, java.nio.charset.StandardCharsets.UTF_8));
+    try {
+      org.junit.jupiter.api.Assertions.assertEquals(0, new dev.h2beam.pipelines.sweep.SweepCommand().run(new String[] {
+          "--bench=demo", "--benchRoot=" + out, "--k=2", "--modes=parallel,sequential", "--dryRun=true"}));
+    } finally {
+      System.setOut(old);
+    }
+    String text = buf.toString(java.nio.charset.StandardCharsets.UTF_8);
+    assertTrue(text.contains("#   namespace[parallel]: demo-oc-agg2") && text.contains("accounting"), text);
+    assertTrue(text.contains("# 2 tasks over 1 domains"), text);
+    assertFalse(Files.exists(out.resolve("executions")), "nothing ran");
+    assertFalse(Files.exists(out.resolve("runs/demo-oc-agg2/config.json")), "no identity written");
+  }
 }
