@@ -19,7 +19,8 @@ import java.util.Optional;
 /**
  * Builds an evidence folder (spec §5.1): the task, its leak-filtered sources, decisions, every rendered rollout and
  * deliverable, the harness being edited, the candidate pool with diffs, and the domain library. The folder is
- * recreated from scratch each time, then checked for answer-key paths and grader verdicts.
+ * recreated from scratch each time, then checked for answer-key paths and grader verdicts. Sources, harnesses and
+ * the library are hard-linked rather than copied (ARCHITECTURE.md, cost): the same bytes, written once.
  */
 public final class Evidence {
   private Evidence() {}
@@ -62,7 +63,7 @@ public final class Evidence {
     int harnessFiles = 0;
     if (harnessDir != null && Files.isDirectory(harnessDir)) {
       leaks.assertNone(harnessDir);
-      FileTrees.copy(harnessDir, dest.resolve("harness"));
+      FileTrees.link(harnessDir, dest.resolve("harness"));
       harnessFiles = PathOrder.files(dest.resolve("harness")).size();
     }
 
@@ -72,7 +73,7 @@ public final class Evidence {
       Path p = dest.resolve("pool").resolve(item.label());
       if (item.harnessDir() != null && Files.isDirectory(item.harnessDir())) {
         leaks.assertNone(item.harnessDir());
-        FileTrees.copy(item.harnessDir(), p.resolve("harness"));
+        FileTrees.link(item.harnessDir(), p.resolve("harness"));
       }
       write(p.resolve("harness.diff"), harnessDir == null ? ""
           : UnifiedDiff.poolDiff(surface, harnessDir, item.harnessDir(), item.label()));
@@ -84,7 +85,7 @@ public final class Evidence {
     boolean library = false;
     if (libraryDir != null && Files.isDirectory(libraryDir) && !PathOrder.files(libraryDir).isEmpty()) {
       leaks.assertNone(libraryDir);
-      FileTrees.copy(libraryDir, dest.resolve("library"));
+      FileTrees.link(libraryDir, dest.resolve("library"));
       library = true;
     }
 
@@ -103,8 +104,12 @@ public final class Evidence {
       if (leaks.matches(rel)) continue;
       Path target = root.resolve("source").resolve(rel);
       Files.createDirectories(target.getParent());
-      Files.copy(files.get().resolve(rel), target, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES,
-          java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      Files.deleteIfExists(target);
+      try {
+        Files.createLink(target, files.get().resolve(rel));
+      } catch (IOException | UnsupportedOperationException e) {
+        Files.copy(files.get().resolve(rel), target, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+      }
       n++;
     }
     leaks.assertNone(root.resolve("source"));

@@ -25,6 +25,26 @@ public final class FileTrees {
     }
   }
 
+  /**
+   * Puts every file under {@code from} into {@code to} as a hard link (a copy where the file system cannot link,
+   * e.g. across devices). For evidence only: nothing edits an evidence folder in place (sessions work on copies, and
+   * a rejected harness is written back as new files), so the shared bytes never change under another folder.
+   */
+  public static void link(Path from, Path to) throws IOException {
+    Files.createDirectories(to);
+    for (String rel : PathOrder.files(from)) {
+      if (rel.endsWith(".pyc")) continue;
+      Path target = to.resolve(rel);
+      Files.createDirectories(target.getParent());
+      Files.deleteIfExists(target);
+      try {
+        Files.createLink(target, from.resolve(rel));
+      } catch (IOException | UnsupportedOperationException e) {
+        Files.copy(from.resolve(rel), target, StandardCopyOption.COPY_ATTRIBUTES);
+      }
+    }
+  }
+
   /** Deletes a file or folder tree; a missing path is fine. */
   public static void delete(Path p) throws IOException {
     if (!Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return;

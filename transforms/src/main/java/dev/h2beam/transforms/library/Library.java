@@ -1,5 +1,6 @@
 package dev.h2beam.transforms.library;
 
+import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.model.Namespace;
 import dev.h2beam.adapters.model.SurfaceSpec;
 import dev.h2beam.transforms.evidence.FileTrees;
@@ -132,8 +133,9 @@ public final class Library {
     Path entry = entryDir(task);
     FileTrees.delete(entry.resolve("harness"));
     TreeIO.write(surface, tree, entry.resolve("harness"), false);
-    Files.writeString(entry.resolve("EXPERIENCE.md"), experienceText(task, tree, why, label, runId, experience),
-        StandardCharsets.UTF_8);
+    // atomic writes (a new file each time): evidence folders hard-link library files, and must never see them change
+    AtomicFiles.writeString(entry.resolve("EXPERIENCE.md"), experienceText(task, tree, why, label, runId,
+        experience));
     writeIndex();
     return true;
   }
@@ -191,7 +193,7 @@ public final class Library {
       if (cue != null) lines.add("- cue:     " + cue);
       lines.add("");
     }
-    Files.writeString(index(), String.join("\n", lines) + "\n", StandardCharsets.UTF_8);
+    AtomicFiles.writeString(index(), String.join("\n", lines) + "\n");
   }
 
   private static String cueOf(Path experience) throws IOException {
