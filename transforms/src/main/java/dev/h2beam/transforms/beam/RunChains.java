@@ -1,14 +1,11 @@
 package dev.h2beam.transforms.beam;
 
-import dev.h2beam.transforms.library.Library;
 import dev.h2beam.transforms.sweep.ModeOutcome;
 import dev.h2beam.transforms.sweep.SweepConfig;
 import dev.h2beam.transforms.sweep.SweepContext;
 import dev.h2beam.transforms.sweep.SweepSteps;
 import dev.h2beam.transforms.sweep.TaskBases;
-import java.nio.file.Paths;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
@@ -73,20 +70,12 @@ public final class RunChains extends PTransform<PCollection<TaskBases>, PCollect
 
     @ProcessElement public void process(@Element KV<KV<String, String>, Iterable<TaskBases>> chain,
         OutputReceiver<KV<String, ModeOutcome>> out) throws Exception {
-      String mode = chain.getKey().getKey();
-      String domain = chain.getKey().getValue();
       List<TaskBases> tasks = new ArrayList<>();
       chain.getValue().forEach(tasks::add);
-      tasks.sort(Comparator.comparingInt(tb -> tb.ref().index()));
-      Library library = new Library(Paths.get(config.libraryRoot()).resolve(mode), domain, context.bench.surface());
-      List<String> prefix = new ArrayList<>();
-      for (TaskBases tb : tasks) {
-        library.retain(prefix);
-        ModeOutcome outcome = SweepSteps.runMode(context, tb, mode, library);
+      SweepSteps.runChain(context, chain.getKey().getKey(), chain.getKey().getValue(), tasks, outcome -> {
         (outcome.skipped() ? modesReplayed : modesRun).inc();
-        out.output(KV.of(tb.ref().task(), outcome));
-        prefix.add(tb.ref().task());
-      }
+        out.output(KV.of(outcome.ref().task(), outcome));
+      });
     }
   }
 }

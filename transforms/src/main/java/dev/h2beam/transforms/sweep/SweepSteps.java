@@ -69,6 +69,24 @@ public final class SweepSteps {
   }
 
   /**
+   * Runs one (mode, domain) chain: its tasks in stream order, each after the library was cut back to exactly the
+   * entries of the tasks before it; every outcome goes to {@code emit} as soon as its task is done.
+   */
+  public static void runChain(SweepContext c, String mode, String domain, List<TaskBases> tasks,
+      java.util.function.Consumer<ModeOutcome> emit) throws Exception {
+    List<TaskBases> ordered = new ArrayList<>(tasks);
+    ordered.sort(java.util.Comparator.comparingInt(tb -> tb.ref().index()));
+    Library library = new Library(java.nio.file.Paths.get(c.config.libraryRoot()).resolve(mode), domain,
+        c.bench.surface());
+    List<String> prefix = new ArrayList<>();
+    for (TaskBases tb : ordered) {
+      library.retain(prefix);
+      emit.accept(runMode(c, tb, mode, library));
+      prefix.add(tb.ref().task());
+    }
+  }
+
+  /**
    * Runs (or, for a resumed task, replays into the library) one mode of one task, then checkpoints that mode into
    * summary.json. Called by the (mode, domain) chain in stream order after the library was cut to the task's prefix.
    */
