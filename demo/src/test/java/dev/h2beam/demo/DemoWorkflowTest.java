@@ -191,4 +191,17 @@ class DemoWorkflowTest {
     assertEquals(false, row.get("graded"));
     assertEquals("evidence-changed", row.get("absence"));
   }
+
+  @Test
+  void aBaseHarnessThatProducesNothingMarksEveryTaskBaseFailed(@TempDir Path out) throws Exception {
+    DemoBenchmark.setUp(out);
+    Files.writeString(out.resolve("base/scripts/summarize.sh"), "echo broken >&2\nexit 3\n");
+    assertEquals(1, demo(out, "--k=1"));
+    assertStatuses(demoJson(out), "base-failed", "base-failed");
+    Map<String, Object> s = summary(out, 1, "ledger-1");
+    assertEquals("base-failed", s.get("status"));
+    assertEquals(List.of("no base rollout produced anything"), s.get("errors"));
+    assertEquals(Map.of(), s.get("modes"), "no mode ran");
+    assertEquals(0, DemoRuns.count(demoJson(out), "editor_calls"), "no improver was called");
+  }
 }
