@@ -99,7 +99,7 @@ public final class DemoCommand implements Command {
     reportArgs.add("--output=" + output.resolve("report"));
     System.out.println();
     int reported = new ReportCommand().run(reportArgs.toArray(new String[0]), System.out, System.err);
-    System.out.println("HTML report: " + output.resolve("report").resolve("report.html"));
+    if (reported == 0) System.out.println("HTML report: " + output.resolve("report").resolve("report.html"));
     return df[1] > 0 ? 1 : judged != 0 ? judged : reported;
   }
 

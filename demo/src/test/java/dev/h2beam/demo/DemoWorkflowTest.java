@@ -203,5 +203,6 @@ class DemoWorkflowTest {
     assertEquals(List.of("no base rollout produced anything"), s.get("errors"));
     assertEquals(Map.of(), s.get("modes"), "no mode ran");
     assertEquals(0, DemoRuns.count(demoJson(out), "editor_calls"), "no improver was called");
+    assertFalse(Files.exists(out.resolve("report/report.html")), "nothing to report");
   }
 }

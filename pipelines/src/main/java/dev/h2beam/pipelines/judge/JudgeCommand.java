@@ -158,8 +158,11 @@ public final class JudgeCommand implements Command {
       Map<String, Object> r = byNs.get(ns);
       String label = Paths.get(ns).getFileName().toString();
       if (r == null) {
-        out.println(label + ": nothing to judge: no summary.json under " + ns
-            + " (tasks still running, or the wrong namespace?)");
+        long summaries = countSummaries(Paths.get(ns));
+        out.println(label + ": nothing to judge: " + (summaries == 0
+            ? "no summary.json under " + ns + " (tasks still running, or the wrong namespace?)"
+            : "its " + summaries + " summary.json file(s) record no " + (bases ? "base rollout" : "selection")
+                + " (did every task fail before selection? see their errors)"));
         allGraded = false;
         continue;
       }
@@ -187,6 +190,12 @@ public final class JudgeCommand implements Command {
       }
     }
     return allGraded && newRows > 0;
+  }
+
+  private static long countSummaries(Path ns) throws IOException {
+    try (Stream<Path> s = Files.list(ns)) {
+      return s.filter(d -> Files.isRegularFile(d.resolve("summary.json"))).count();
+    }
   }
 
   /** Namespace folders from a comma list of folders and globs (a glob may use * ? [..] in its last part). */
