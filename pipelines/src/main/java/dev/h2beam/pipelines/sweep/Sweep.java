@@ -34,6 +34,8 @@ import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.PipelineResult;
+import org.apache.beam.sdk.metrics.MetricResult;
+import org.apache.beam.sdk.metrics.MetricsFilter;
 import org.apache.beam.sdk.transforms.Create;
 
 /**
@@ -219,7 +221,28 @@ public final class Sweep {
     PipelineResult result = build(plan, o).run();
     PipelineResult.State state = result.waitUntilFinish();
     if (state != PipelineResult.State.DONE) throw new IllegalStateException("the sweep pipeline ended " + state);
+    String counters = counters(result);
+    if (!counters.isEmpty()) System.out.println("counters: " + counters);
     return Json.readMap(plan.recordPath());
+  }
+
+  /**
+   * The run's h2beam counters (tasks resumed, rolled and base-failed; modes run and replayed; tasks done and failed),
+   * as {@code name=value} in name order; empty when the runner reports no metrics.
+   */
+  static String counters(PipelineResult result) {
+    TreeMap<String, Long> values = new TreeMap<>();
+    try {
+      for (MetricResult<Long> c : result.metrics().queryMetrics(MetricsFilter.builder().build()).getCounters()) {
+        if (!c.getName().getNamespace().startsWith("dev.h2beam")) continue;
+        values.merge(c.getName().getName(), c.getAttempted(), Long::sum);
+      }
+    } catch (RuntimeException e) {
+      return "";
+    }
+    StringBuilder sb = new StringBuilder();
+    values.forEach((k, v) -> sb.append(sb.length() == 0 ? "" : " ").append(k).append('=').append(v));
+    return sb.toString();
   }
 
   static Path absolute(String p) {
