@@ -42,7 +42,12 @@ public final class Roller {
   public static RunView execute(Benchmark bench, String task, String label, String runId, Path harnessDir,
       Semaphore limit, Path journal, Path missing) {
     Rollout r;
-    limit.acquireUninterruptibly();
+    try {
+      limit.acquire();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // the runner is cancelling: stop waiting, let the caller see the interrupt
+      return RunView.dead(label, runId, missing.toString(), "interrupted before the rollout started");
+    }
     try {
       r = bench.execute(task, harnessDir, runId);
     } catch (Exception e) {
