@@ -104,7 +104,11 @@ final class ProposePrompts {
         - Take problems in this order: places where runs went different ways, then a concrete failure that \
         repeats, then a risk that is visible but has not bitten yet.
         - Do not repair what already works, and do not restate what the harness already says.""");
-    if (roundT != null) {
+    if (roundT != null && roundT == 1) {
+      b.append("\n- This is round 1 of ").append(k).append(". You are editing the original harness; each later round ")
+          .append("edits the checkpoint the round before it produced, so what you propose here is built on, not ")
+          .append("final. KEEP_BASE means keeping the harness as it is.");
+    } else if (roundT != null) {
       b.append("\n- This is round ").append(roundT).append(" of ").append(k).append(". You are editing the checkpoint ")
           .append("the previous round produced, not the original harness, and the evidence includes the proposals, ")
           .append("checkpoints and rollouts of earlier rounds. KEEP_BASE here means keeping that checkpoint as it is.");

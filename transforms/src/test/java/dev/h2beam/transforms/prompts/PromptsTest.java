@@ -149,6 +149,14 @@ class PromptsTest {
   }
 
   @Test
+  void theFirstSequentialRoundEditsTheOriginalHarnessNotACheckpoint() {
+    String p = Prompts.propose(ADAPT, "DOM", "opencode", 3, 1, 1);
+    assertContainsAll(p, "This is round 1 of 3.", "You are editing the original harness",
+        "KEEP_BASE means keeping the harness as it is");
+    assertFalse(p.contains("the checkpoint the previous round produced"));
+  }
+
+  @Test
   void sequentialProposalUsesAdaptWordingEvenInTheTtsPack() {
     String p = Prompts.propose(TTS, "INV", "opencode", 3, 1, 1);
     assertTrue(p.contains("# WHAT YOU CAN CHANGE"));
