@@ -62,14 +62,7 @@ public final class WriteSweepRecord extends PTransform<PCollection<TaskRow>, PCo
         throws Exception {
       List<TaskRow> rows = new ArrayList<>();
       all.getValue().forEach(rows::add);
-      Map<String, Object> record = Json.readMap(headerJson);
-      record.put("finished_at", Instant.now().toString());
-      List<Map<String, Object>> domains = SweepRecord.domains(rows, (Long) null);
-      Object seed = record.get("seed");
-      for (Map<String, Object> d : domains) d.put("seed", seed);
-      record.put("n_domains", domains.size());
-      record.put("domains", domains);
-      String json = Json.pretty(record) + "\n";
+      String json = Json.pretty(SweepRecord.record(Json.readMap(headerJson), rows, Instant.now().toString())) + "\n";
       AtomicFiles.writeString(Paths.get(path), json);
       out.output(json);
     }

@@ -102,14 +102,7 @@ public final class Evidence {
     int n = 0;
     for (String rel : PathOrder.files(files.get())) {
       if (leaks.matches(rel)) continue;
-      Path target = root.resolve("source").resolve(rel);
-      Files.createDirectories(target.getParent());
-      Files.deleteIfExists(target);
-      try {
-        Files.createLink(target, files.get().resolve(rel));
-      } catch (IOException | UnsupportedOperationException e) {
-        Files.copy(files.get().resolve(rel), target, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
-      }
+      FileTrees.linkFile(files.get().resolve(rel), root.resolve("source").resolve(rel));
       n++;
     }
     leaks.assertNone(root.resolve("source"));

@@ -34,14 +34,18 @@ public final class FileTrees {
     Files.createDirectories(to);
     for (String rel : PathOrder.files(from)) {
       if (rel.endsWith(".pyc")) continue;
-      Path target = to.resolve(rel);
-      Files.createDirectories(target.getParent());
-      Files.deleteIfExists(target);
-      try {
-        Files.createLink(target, from.resolve(rel));
-      } catch (IOException | UnsupportedOperationException e) {
-        Files.copy(from.resolve(rel), target, StandardCopyOption.COPY_ATTRIBUTES);
-      }
+      linkFile(from.resolve(rel), to.resolve(rel));
+    }
+  }
+
+  /** One file as a hard link at {@code target} (a copy where the file system cannot link). */
+  public static void linkFile(Path source, Path target) throws IOException {
+    Files.createDirectories(target.getParent());
+    Files.deleteIfExists(target);
+    try {
+      Files.createLink(target, source);
+    } catch (IOException | UnsupportedOperationException e) {
+      Files.copy(source, target, StandardCopyOption.COPY_ATTRIBUTES);
     }
   }
 

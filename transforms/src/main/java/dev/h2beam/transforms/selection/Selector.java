@@ -59,7 +59,7 @@ public final class Selector {
         if (text.isBlank()) sel.dropped.add(rv.label());
         else artifacts.put(rv.label(), text);
       } catch (Exception e) {
-        sel.dropped.add(clip(rv.label() + " (render failed: " + e.getClass().getSimpleName() + ": "
+        sel.dropped.add(SelectionRecord.clip(rv.label() + " (render failed: " + e.getClass().getSimpleName() + ": "
             + e.getMessage() + ")", 200));
       }
     }
@@ -109,7 +109,7 @@ public final class Selector {
       VerdictTripwire.assertNone(folder);
       Reply reply = selector.call(mission, folder, "select." + label, "", null);
       sel.usd += reply.costUsd();
-      sel.why = clip(Replies.why(reply.text()), 2000);
+      sel.why = SelectionRecord.clip(Replies.why(reply.text()), 2000);
       Optional<String> choice = Replies.choice(reply.text());
       if (choice.isEmpty()) {
         throw new IllegalArgumentException("no ```choice block in the reply");
@@ -139,7 +139,7 @@ public final class Selector {
     sel.chosenLabel = first;
     sel.fallback = true;
     sel.ok = false;
-    sel.error = clip(error, 400);
+    sel.error = SelectionRecord.clip(error, 400);
   }
 
   private static SelectionRecord chosen(SelectionRecord sel, Map<String, RunView> byLabel) {
@@ -156,7 +156,7 @@ public final class Selector {
       AtomicFiles.writeString(folder.resolve("selection.json"), Json.pretty(sel.toJson()) + "\n");
     } catch (IOException e) {
       sel.ok = false;
-      sel.error = clip(sel.error + " | could not persist selection: " + e.getMessage(), 400);
+      sel.error = SelectionRecord.clip(sel.error + " | could not persist selection: " + e.getMessage(), 400);
     }
     return sel;
   }
@@ -184,7 +184,4 @@ public final class Selector {
         + "Open every candidate, then choose exactly one of these ids: " + ids + ".\n";
   }
 
-  static String clip(String s, int n) {
-    return s.length() <= n ? s : s.substring(0, n);
-  }
 }

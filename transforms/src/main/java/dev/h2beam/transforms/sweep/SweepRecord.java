@@ -10,8 +10,21 @@ import java.util.Map;
 public final class SweepRecord {
   private SweepRecord() {}
 
+  /**
+   * The sweep record (spec §8.6): the header's keys (identity, domain order, started_at), then finished_at,
+   * n_domains and one record per domain, each carrying the header's seed.
+   */
+  public static Map<String, Object> record(Map<String, Object> header, List<TaskRow> rows, String finishedAt) {
+    Map<String, Object> record = new LinkedHashMap<>(header);
+    record.put("finished_at", finishedAt);
+    List<Map<String, Object>> domains = domains(rows, record.get("seed"));
+    record.put("n_domains", domains.size());
+    record.put("domains", domains);
+    return record;
+  }
+
   /** One record per domain, domains and tasks in stream order. */
-  public static List<Map<String, Object>> domains(List<TaskRow> rows, Long seed) {
+  public static List<Map<String, Object>> domains(List<TaskRow> rows, Object seed) {
     List<TaskRow> sorted = new ArrayList<>(rows);
     sorted.sort(Comparator.comparingInt(r -> r.ref().index()));
     LinkedHashMap<String, List<TaskRow>> byDomain = new LinkedHashMap<>();
