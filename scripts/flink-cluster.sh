@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# A Flink 1.19 session cluster on this machine, made of Flink's published artifacts (Maven fetches them into
+# flink-cluster/target/flink.classpath): one JobManager and N TaskManagers, each its own JVM, bound to loopback.
+# The tests start one with it; on real machines, start the JobManager on one host and TaskManagers on the others
+# with the same config (see README "Running on a Flink cluster").
+#
+#   scripts/flink-cluster.sh start [--dir=D] [--taskmanagers=2] [--slots=2] [--port=8081] [--attempts=3]
+#   scripts/flink-cluster.sh start-taskmanager [--dir=D]     add one TaskManager (for example after a crash)
+#   scripts/flink-cluster.sh kill-taskmanager [--dir=D] [--index=1]   SIGKILL one TaskManager (fault tests)
+#   scripts/flink-cluster.sh status|stop [--dir=D]
+#
+# D (default target/flink-cluster under the checkout) holds conf/config.yaml, log/ and one .pid file per process.
+# Submit jobs from a client whose classpath has the cluster's Flink classes and h2beam's cluster jar:
+#   java -cp demo/target/h2beam-demo-*-cluster.jar:$(cat flink-cluster/target/flink.classpath) \
+#     dev.h2beam.pipelines.Main sweep --runner=FlinkRunner --flinkMaster=127.0.0.1:8081 \
+#     --filesToStage=demo/target/h2beam-demo-<version>-cluster.jar --parallelism=4 ...
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cmd="${1:-}"; shift || true
+dir="$here/target/flink-cluster"; tms=2; slots=2; port=8081; attempts=3; index=1
+for a in "$@"; do
+  case "$a" in
+    --dir=*) dir="${a#--dir=}" ;;
+    --taskmanagers=*) tms="${a#--taskmanagers=}" ;;
+    --slots=*) slots="${a#--slots=}" ;;
+    --port=*) port="${a#--port=}" ;;
+    --attempts=*) attempts="${a#--attempts=}" ;;
+    --index=*) index="${a#--index=}" ;;
+    *) echo "flink-cluster: unknown option $a (see the header of $0)" >&2; exit 2 ;;
+  esac
+done
+for n in "$tms" "$slots" "$port" "$attempts" "$index"; do
+  [[ "$n" =~ ^[0-9]+$ ]] || { echo "flink-cluster: '$n' is not a whole number" >&2; exit 2; }
+done
+cpfile="$here/flink-cluster/target/flink.classpath"
+flags=(--add-exports=java.base/sun.net.util=ALL-UNNAMED --add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED
+  --add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED --add-opens=java.base/java.lang=ALL-UNNAMED
+  --add-opens=java.base/java.net=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED
+  --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/sun.nio.ch=ALL-UNNAMED
+  --add-opens=java.base/java.lang.reflect=ALL-UNNAMED --add-opens=java.base/java.text=ALL-UNNAMED
+  --add-opens=java.base/java.time=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED
+  --add-opens=java.base/java.util.concurrent=ALL-UNNAMED --add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED
+  --add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED)
+
+classpath() {
+  if [ ! -s "$cpfile" ]; then
+    echo "flink-cluster: fetching Flink's artifacts (first use) ..." >&2
+    (cd "$here" && mvn -B -q -ntp -pl flink-cluster package) >&2
+  fi
+  cat "$cpfile"
+}
+
+alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+
+rest_port() { sed -n 's/^rest.port: //p' "$dir/conf/config.yaml"; }
+
+registered() {  # how many TaskManagers the JobManager knows
+  local body
+  body="$(curl -fsS "http://127.0.0.1:$(rest_port)/taskmanagers" 2>/dev/null)" || { echo 0; return; }
+  grep -o '"id"' <<<"$body" | wc -l
+}
+
+wait_for() {  # wait_for <taskmanagers>: until the REST endpoint answers and that many TaskManagers registered
+  local want="$1" i
+  for i in $(seq 1 240); do
+    [ "$(registered)" -ge "$want" ] && return 0
+    alive "$dir/jobmanager.pid" || { echo "flink-cluster: the JobManager died; see $dir/log/jobmanager.log" >&2; return 1; }
+    for f in "$dir"/taskmanager-*.pid; do
+      [ -e "$f" ] && ! alive "$f" && [ ! -e "$f.killed" ] && {
+        echo "flink-cluster: $(basename "$f" .pid) died; see $dir/log/$(basename "$f" .pid).log" >&2; return 1; }
+    done
+    sleep 0.5
+  done
+  echo "flink-cluster: $want TaskManager(s) did not register within 120 s; see $dir/log/" >&2; return 1
+}
+
+start_tm() {
+  local n=1
+  while [ -e "$dir/taskmanager-$n.pid" ]; do n=$((n + 1)); done
+  # each TaskManager its own JVM, its own temporary folder, its own log; setsid: its own process group
+  # the JVM options and the memory parts flink-dist's taskmanager.sh computes from the process size, computed the
+  # same way (BashJavaUtils): one line of JVM options, one line of -D settings
+  local params jvm dyn
+  params="$(java -cp "$(classpath)" org.apache.flink.runtime.util.bash.BashJavaUtils GET_TM_RESOURCE_PARAMS \
+    --configDir "$dir/conf" 2>>"$dir/log/bash-java-utils.log" | sed -n 's/^BASH_JAVA_UTILS_EXEC_RESULT://p')"
+  jvm="$(sed -n 1p <<<"$params")"; dyn="$(sed -n 2p <<<"$params")"
+  [ -n "$dyn" ] || { echo "flink-cluster: cannot compute TaskManager memory; see $dir/log/bash-java-utils.log" >&2; return 1; }
+  # shellcheck disable=SC2086 # both lines are option lists, split on purpose
+  setsid java $jvm "${flags[@]}" -Dlog.file="$dir/log/taskmanager-$n.log" -cp "$(classpath)" \
+    org.apache.flink.runtime.taskexecutor.TaskManagerRunner --configDir "$dir/conf" $dyn \
+    -D "io.tmp.dirs=$dir/tmp/taskmanager-$n" -D "taskmanager.resource-id=taskmanager-$n" \
+    >"$dir/log/taskmanager-$n.log" 2>&1 < /dev/null &
+  echo $! > "$dir/taskmanager-$n.pid"
+  mkdir -p "$dir/tmp/taskmanager-$n"
+  echo "taskmanager-$n pid $(cat "$dir/taskmanager-$n.pid")"
+}
+
+case "$cmd" in
+  start)
+    if alive "$dir/jobmanager.pid"; then echo "flink-cluster: already running from $dir (stop it first)" >&2; exit 1; fi
+    command -v curl >/dev/null || { echo "flink-cluster: curl is needed (apt-get install curl)" >&2; exit 1; }
+    rm -rf "$dir"; mkdir -p "$dir/conf" "$dir/log" "$dir/tmp"
+    cat > "$dir/conf/config.yaml" <<EOF
+jobmanager.rpc.address: 127.0.0.1
+jobmanager.bind-host: 127.0.0.1
+jobmanager.rpc.port: $((port + 42))
+jobmanager.memory.process.size: 768m
+rest.address: 127.0.0.1
+rest.bind-address: 127.0.0.1
+rest.port: $port
+taskmanager.host: 127.0.0.1
+taskmanager.bind-host: 127.0.0.1
+taskmanager.numberOfTaskSlots: $slots
+taskmanager.memory.process.size: 1536m
+# a batch job of a dozen operators asks for hundreds of buffers per slot: small segments, a fixed pool
+taskmanager.memory.segment-size: 8kb
+taskmanager.memory.network.min: 192m
+taskmanager.memory.network.max: 192m
+parallelism.default: $((tms * slots))
+restart-strategy.type: fixed-delay
+restart-strategy.fixed-delay.attempts: $attempts
+restart-strategy.fixed-delay.delay: 2 s
+heartbeat.interval: 2000
+heartbeat.timeout: 8000
+io.tmp.dirs: $dir/tmp
+EOF
+    setsid java -Xmx512m "${flags[@]}" -Dlog.file="$dir/log/jobmanager.log" -cp "$(classpath)" \
+      org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint --configDir "$dir/conf" \
+      >"$dir/log/jobmanager.log" 2>&1 < /dev/null &
+    echo $! > "$dir/jobmanager.pid"
+    echo "jobmanager pid $(cat "$dir/jobmanager.pid"), REST on 127.0.0.1:$port"
+    for _ in $(seq 1 "$tms"); do start_tm; done
+    wait_for "$tms"
+    echo "flink-cluster: up with $tms TaskManager(s) x $slots slot(s): --flinkMaster=127.0.0.1:$port"
+    ;;
+  start-taskmanager)
+    alive "$dir/jobmanager.pid" || { echo "flink-cluster: no JobManager runs from $dir" >&2; exit 1; }
+    want=$(( $(registered) + 1 )); start_tm; wait_for "$want"
+    ;;
+  kill-taskmanager)
+    f="$dir/taskmanager-$index.pid"
+    alive "$f" || { echo "flink-cluster: taskmanager-$index is not running" >&2; exit 1; }
+    kill -9 "$(cat "$f")"; touch "$f.killed"; echo "taskmanager-$index killed (SIGKILL)"
+    ;;
+  status)
+    for f in "$dir"/*.pid; do
+      [ -e "$f" ] || continue
+      if alive "$f"; then s=running; else s=stopped; fi
+      echo "$(basename "$f" .pid) pid $(cat "$f") $s"
+    done
+    [ -f "$dir/conf/config.yaml" ] && echo "registered TaskManagers: $(registered)"
+    ;;
+  stop)
+    for f in "$dir"/taskmanager-*.pid "$dir/jobmanager.pid"; do
+      [ -e "$f" ] || continue
+      if alive "$f"; then kill -TERM -- "-$(cat "$f")" 2>/dev/null || kill -TERM "$(cat "$f")" 2>/dev/null || true; fi
+    done
+    for _ in $(seq 1 40); do
+      left=0
+      for f in "$dir"/*.pid; do [ -e "$f" ] && alive "$f" && left=1; done
+      [ "$left" = 0 ] && break; sleep 0.25
+    done
+    for f in "$dir"/*.pid; do [ -e "$f" ] && alive "$f" && kill -9 -- "-$(cat "$f")" 2>/dev/null; rm -f "$f" "$f.killed"; done
+    echo "flink-cluster: stopped"
+    ;;
+  *) echo "usage: $0 start|start-taskmanager|kill-taskmanager|status|stop [options] (see the header)" >&2; exit 2 ;;
+esac
