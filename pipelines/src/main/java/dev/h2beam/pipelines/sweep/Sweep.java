@@ -287,10 +287,17 @@ public final class Sweep {
         refs.add(new TaskRef(e.getKey(), t, ++position, e.getValue().size(), index++));
       }
     }
+    int slots = 1;
+    if (FlinkCluster.isFlink(o)) {
+      // the slots the job runs on, set as its parallelism so that the runner uses the count the placement assumes
+      slots = FlinkCluster.shape(o).slots();
+      o.as(FlinkPipelineOptions.class).setParallelism(slots);
+    }
+    Map<String, Integer> chainKeys = ChainPlacement.keys(plan.config().modes(), plan.stream(), slots);
     Pipeline p = Pipeline.create(o);
     p.apply("TaskStream", Create.of(refs).withCoder(JsonCoder.of(TaskRef.class)))
         .apply("RollBases", new RollBases(plan.config()))
-        .apply("RunChains", new RunChains(plan.config()))
+        .apply("RunChains", new RunChains(plan.config(), chainKeys))
         .apply("FinishTasks", new FinishTasks(plan.config()))
         .apply("WriteSweepRecord", new WriteSweepRecord(plan.recordPath().toString(), plan.header()));
     return p;
