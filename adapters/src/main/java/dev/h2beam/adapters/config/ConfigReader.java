@@ -34,7 +34,8 @@ final class ConfigReader {
 
   private static final List<String> TOP_KEYS = List.of("endpoints", "roles");
   private static final List<String> ENDPOINT_KEYS = List.of(
-      "base_url", "api_key_env", "max_concurrency", "timeout_seconds", "max_attempts", "price_per_mtok");
+      "base_url", "api_key_env", "max_concurrency", "timeout_seconds", "max_attempts", "price_per_mtok",
+      "requests_per_minute", "tokens_per_minute");
   private static final List<String> PRICE_KEYS = List.of("input", "output");
   private static final List<String> ROLE_KEYS = List.of("endpoint", "model", "temperature", "max_tokens");
   private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
@@ -134,8 +135,11 @@ final class ConfigReader {
       int timeout = whole(e.get("timeout_seconds"), at + ".timeout_seconds", DEFAULT_TIMEOUT_SECONDS);
       int attempts = whole(e.get("max_attempts"), at + ".max_attempts", DEFAULT_MAX_ATTEMPTS);
       double[] prices = prices(e.get("price_per_mtok"), at + ".price_per_mtok");
+      int rpm = whole(e.get("requests_per_minute"), at + ".requests_per_minute", 0);
+      int tpm = whole(e.get("tokens_per_minute"), at + ".tokens_per_minute", 0);
       if (baseUrl != null) {
-        out.put(name, new Endpoint(name, baseUrl, keyEnv, concurrency, timeout, attempts, prices[0], prices[1]));
+        out.put(name, new Endpoint(name, baseUrl, keyEnv, concurrency, timeout, attempts, prices[0], prices[1], rpm,
+            tpm));
       }
     });
     return out;

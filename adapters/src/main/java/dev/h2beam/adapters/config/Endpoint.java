@@ -9,14 +9,26 @@ import java.util.Objects;
  * @param name the key under {@code endpoints:}
  * @param baseUrl e.g. {@code http://127.0.0.1:8000/v1} (no trailing slash)
  * @param apiKeyEnv the environment variable holding the key, or "" for an endpoint that needs none
- * @param maxConcurrency calls in flight to this endpoint at once in one worker
+ * @param maxConcurrency calls in flight to this endpoint at once, across the whole job (a job on W workers gives each
+ *     its {@link #share}); each worker enforces its share
  * @param timeoutSeconds one HTTP call's limit
  * @param maxAttempts attempts per call, transient failures included (at least 1)
  * @param priceInputPerMtok USD per million prompt tokens
  * @param priceOutputPerMtok USD per million completion tokens
+ * @param requestsPerMinute the provider's request rate limit (attempts started in any 60 s), 0 for none
+ * @param tokensPerMinute the provider's token rate limit (prompt plus completion tokens the replies of any 60 s
+ *     report), 0 for none
  */
 public record Endpoint(String name, String baseUrl, String apiKeyEnv, int maxConcurrency, int timeoutSeconds,
-    int maxAttempts, double priceInputPerMtok, double priceOutputPerMtok) implements Serializable {
+    int maxAttempts, double priceInputPerMtok, double priceOutputPerMtok, int requestsPerMinute, int tokensPerMinute)
+    implements Serializable {
+  /** An endpoint without rate limits. */
+  public Endpoint(String name, String baseUrl, String apiKeyEnv, int maxConcurrency, int timeoutSeconds,
+      int maxAttempts, double priceInputPerMtok, double priceOutputPerMtok) {
+    this(name, baseUrl, apiKeyEnv, maxConcurrency, timeoutSeconds, maxAttempts, priceInputPerMtok,
+        priceOutputPerMtok, 0, 0);
+  }
+
   public Endpoint {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(baseUrl, "baseUrl");
@@ -28,6 +40,30 @@ public record Endpoint(String name, String baseUrl, String apiKeyEnv, int maxCon
     if (!(priceInputPerMtok >= 0) || !(priceOutputPerMtok >= 0)) {
       throw new IllegalArgumentException("endpoint " + name + ": prices must be numbers >= 0");
     }
+    if (requestsPerMinute < 0 || tokensPerMinute < 0) {
+      throw new IllegalArgumentException("endpoint " + name + ": rate limits must be >= 0 (0: none)");
+    }
+  }
+
+  /**
+   * What one of {@code workers} workers may use so that all of them together keep this endpoint's limits: each limit
+   * divided by the workers, rounded down. Refused when a share would be zero, naming the limit: a job on more workers
+   * than calls in flight (or requests, or tokens per minute) cannot keep it without waiting on one another.
+   */
+  public Endpoint share(int workers) {
+    if (workers < 1) throw new IllegalArgumentException("workers must be at least 1, got " + workers);
+    if (workers == 1) return this;
+    String[] names = {"max_concurrency", "requests_per_minute", "tokens_per_minute"};
+    int[] limits = {maxConcurrency, requestsPerMinute, tokensPerMinute};
+    for (int i = 0; i < limits.length; i++) {
+      if (limits[i] > 0 && limits[i] < workers) {
+        throw new IllegalArgumentException("endpoints." + name + "." + names[i] + " is " + limits[i] + ", fewer than"
+            + " the job's " + workers + " workers, each of which needs a share of at least 1: raise it to " + workers
+            + " or more, or run on fewer workers");
+      }
+    }
+    return new Endpoint(name, baseUrl, apiKeyEnv, maxConcurrency / workers, timeoutSeconds, maxAttempts,
+        priceInputPerMtok, priceOutputPerMtok, requestsPerMinute / workers, tokensPerMinute / workers);
   }
 
   /** The cost of one call's usage at this endpoint's prices. */

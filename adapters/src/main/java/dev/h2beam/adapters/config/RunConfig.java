@@ -82,6 +82,23 @@ public final class RunConfig implements Serializable {
     return ConfigReader.parse(text, source);
   }
 
+  /**
+   * The configuration one of {@code workers} workers runs with: every endpoint's limits divided among them
+   * ({@link Endpoint#share}), so that the job as a whole keeps each limit however many workers run it.
+   *
+   * @throws IllegalArgumentException naming the endpoint and limit too small to divide
+   */
+  public RunConfig shareAmong(int workers) {
+    if (workers == 1) return this;
+    Map<String, Endpoint> shared = new TreeMap<>();
+    endpoints.forEach((name, e) -> shared.put(name, e.share(workers)));
+    Map<String, ResolvedRole> sharedRoles = new LinkedHashMap<>();
+    roles.forEach((role, r) -> sharedRoles.put(role, new ResolvedRole(r.role(),
+        shared.getOrDefault(r.endpoint().name(), r.endpoint().share(workers)), r.model(), r.temperature(),
+        r.maxTokens())));
+    return new RunConfig(shared, sharedRoles);
+  }
+
   /** The role with its endpoint, or empty when the file does not configure it. */
   public Optional<ResolvedRole> role(String name) {
     return Optional.ofNullable(roles.get(name));

@@ -101,6 +101,7 @@ public final class ChatClient implements AutoCloseable {
     if (keyProblem != null) throw new ChatException(who + keyProblem, true, 0, 0.0);
     byte[] body = ChatWire.requestBody(request);
     Semaphore slots = EndpointSlots.of(endpoint);
+    RateWindow rate = RateWindow.of(endpoint);
     long started = System.nanoTime();
     double cost = 0;
     String last = "";
@@ -109,10 +110,12 @@ public final class ChatClient implements AutoCloseable {
       Attempt a;
       slots.acquire();
       try {
+        if (rate != null) rate.awaitTurn();
         a = send(body);
       } finally {
         slots.release();
       }
+      if (rate != null) rate.charge(a.usage().reported());
       cost += a.cost(endpoint);
       if (a instanceof Attempt.Answered ok) {
         return new ChatReply(ok.text(), ok.model(), ok.finishReason(), ok.usage(), cost, attempt,

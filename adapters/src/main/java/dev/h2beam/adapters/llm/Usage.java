@@ -29,6 +29,11 @@ public record Usage(Long promptTokens, Long completionTokens, Long cachedTokens,
     return Collections.unmodifiableMap(m);
   }
 
+  /** Prompt plus completion tokens as far as reported (what a provider's tokens-per-minute limit counts); 0 if none. */
+  public long reported() {
+    return (promptTokens == null ? 0 : promptTokens) + (completionTokens == null ? 0 : completionTokens);
+  }
+
   private static Long add(Long a, Long b) {
     return a == null || b == null ? null : a + b;
   }

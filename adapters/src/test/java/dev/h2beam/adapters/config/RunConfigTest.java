@@ -188,7 +188,7 @@ class RunConfigTest {
     assertEquals(List.of(
         "cfg.yaml: endpoint: unknown key; known keys here: endpoints, roles; check the spelling",
         "cfg.yaml: endpoints.local.max_concurency: unknown key; known keys here: base_url, api_key_env,"
-            + " max_concurrency, timeout_seconds, max_attempts, price_per_mtok; check the spelling",
+            + " max_concurrency, timeout_seconds, max_attempts, price_per_mtok, requests_per_minute, tokens_per_minute; check the spelling",
         "cfg.yaml: endpoints.local.price_per_mtok.inputs: unknown key; known keys here: input, output; check the"
             + " spelling",
         "cfg.yaml: roles.improver.temprature: unknown key; known keys here: endpoint, model, temperature,"
@@ -209,7 +209,7 @@ class RunConfigTest {
         "cfg.yaml: endpoints.local.extra.Token: a literal key is not allowed in the file; " + ConfigReader.KEY_ADVICE,
         "cfg.yaml: roles.improver.apiKey: a literal key is not allowed in the file; " + ConfigReader.KEY_ADVICE,
         "cfg.yaml: endpoints.local.extra: unknown key; known keys here: base_url, api_key_env, max_concurrency,"
-            + " timeout_seconds, max_attempts, price_per_mtok; check the spelling"), e.problems());
+            + " timeout_seconds, max_attempts, price_per_mtok, requests_per_minute, tokens_per_minute; check the spelling"), e.problems());
     for (String value : List.of(secret, "t0k3n-value-123", "hunter2hunter2")) {
       assertFalse(e.getMessage().contains(value), value);
     }

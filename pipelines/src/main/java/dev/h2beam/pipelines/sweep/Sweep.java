@@ -19,6 +19,7 @@ import dev.h2beam.transforms.beam.RunChains;
 import dev.h2beam.transforms.beam.WriteSweepRecord;
 import dev.h2beam.transforms.recursion.Faults;
 import dev.h2beam.transforms.stream.TaskStream;
+import dev.h2beam.transforms.sweep.RootToken;
 import dev.h2beam.transforms.sweep.SweepConfig;
 import dev.h2beam.transforms.sweep.TaskRef;
 import java.io.IOException;
@@ -90,6 +91,15 @@ public final class Sweep {
     if (!sub.equals("oc") && !sub.equals("cx")) {
       throw new UsageError("--substrate must be oc (OpenCode) or cx (Codex), got '" + sub + "'");
     }
+    if (!runsLocally(o)) {
+      // a default folder is relative to the client's working folder, which no worker shares
+      for (String[] f : new String[][] {{"--benchRoot", o.getBenchRoot()}, {"--runsRoot", o.getRunsRoot()}}) {
+        if (f[1] == null) {
+          throw new UsageError(f[0] + " is required with a runner whose workers run in other processes: give an"
+              + " absolute path on a file system that every worker mounts");
+        }
+      }
+    }
     if (provider.writesRoot()) FolderFlags.written(o, "--benchRoot", o.getBenchRoot(), "runs/" + o.getBench());
     else FolderFlags.read(o, "--benchRoot", o.getBenchRoot(), "examples/folder-bench");
     FolderFlags.written(o, "--runsRoot", o.getRunsRoot(), "runs/" + o.getBench() + "/runs");
@@ -150,10 +160,19 @@ public final class Sweep {
     } catch (IllegalArgumentException e) {
       throw new UsageError(e.getMessage());
     }
+    // on a cluster, the job's limits are divided among its worker processes (the TaskManagers its JobManager reports)
+    int workers = runsLocally(o) ? 1 : FlinkCluster.shape(o).workers();
     SweepConfig config = new SweepConfig(o.getBench(), benchRoot.toString(), settings, sub, runsRoot.toString(),
         libraryRoot.toString(), o.getK(), modes, o.getSeed(), o.getSessionLimit(), o.getRolloutLimit(),
         o.getPhaseWidth(), o.getSessionRetryWaitSeconds(), o.getInject(), o.getChannel(), bench.spec().name(),
-        runConfig);
+        runConfig, workers, "");
+    try {
+      config.workerSessionLimit();
+      config.workerRolloutLimit();
+      config.workerRunConfig();
+    } catch (IllegalArgumentException e) {
+      throw new UsageError(e.getMessage());
+    }
     Namespace ns = config.summaryNamespace();
     String stamp = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC).format(now);
     Path record = runsRoot.resolve("_sweeps").resolve(ns + "-" + stamp + ".json");
@@ -315,6 +334,8 @@ public final class Sweep {
     plan.bench().prepare();
     BaseHarness.require(plan.bench(), plan.config().bench());
     checkIdentity(plan, o);
+    String token = RootToken.write(plan.config().runs());
+    plan = new Plan(plan.config().withRootToken(token), plan.bench(), plan.stream(), plan.recordPath(), plan.header());
     PipelineResult result = build(plan, o).run();
     PipelineResult.State state = result.waitUntilFinish();
     if (state != PipelineResult.State.DONE) throw new IllegalStateException("the sweep pipeline ended " + state);

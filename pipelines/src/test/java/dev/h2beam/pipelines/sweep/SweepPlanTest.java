@@ -51,4 +51,20 @@ class SweepPlanTest {
     assertTrue(dev.h2beam.pipelines.Flags.modes("sequential,parallel,seq").equals(java.util.List.of("agg", "seq")));
     assertThrows(UsageError.class, () -> dev.h2beam.pipelines.Flags.modes(""));
   }
+
+  @Test
+  void aClusterRunNeedsItsRootsGiven() {
+    UsageError e = assertThrows(UsageError.class, () -> Sweep.plan(options("--bench=folder", "--runner=FlinkRunner",
+        "--flinkMaster=127.0.0.1:9"), Instant.EPOCH));
+    assertTrue(e.getMessage().startsWith("--benchRoot is required with a runner whose workers run in other"
+        + " processes"), e.getMessage());
+  }
+
+  @Test
+  void anUnreachableFlinkMasterIsNamedWithWhatToDo() {
+    UsageError e = assertThrows(UsageError.class, () -> FlinkCluster.overview("127.0.0.1:9"));
+    assertTrue(e.getMessage().startsWith("--flinkMaster=127.0.0.1:9 does not reach a Flink JobManager: no answer from"
+        + " http://127.0.0.1:9/overview") && e.getMessage().contains("scripts/flink-cluster.sh start"),
+        e.getMessage());
+  }
 }

@@ -1,6 +1,7 @@
 package dev.h2beam.transforms.proposer;
 
 import dev.h2beam.adapters.files.AtomicFiles;
+import dev.h2beam.adapters.files.Uninterruptible;
 import dev.h2beam.adapters.files.Hashes;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.PathOrder;
@@ -156,34 +157,40 @@ public final class Proposer {
   private void audit(String base, String mission, String system, Reply reply, Map<String, Object> reported) {
     if (auditDir == null) return;
     try {
-      Files.createDirectories(auditDir);
-      AtomicFiles.writeString(auditDir.resolve(base + ".mission.md"), mission);
-      if (!system.isEmpty()) AtomicFiles.writeString(auditDir.resolve(base + ".system.md"), system);
-      Map<String, Object> meta = new LinkedHashMap<>();
-      meta.put("label", reply.label());
-      meta.put("ok", reply.ok());
-      meta.put("channel", spec.kind());
-      meta.put("model", spec.model());
-      meta.put("effort", spec.effort());
-      meta.put("attempts", reply.attempts());
-      meta.put("wall_s", reply.wallS());
-      meta.put("cost_usd", reply.costUsd());
-      meta.put("error", reply.error());
-      meta.put("usage", reported.get(SessionResult.USAGE));
-      meta.put("model_id", reported.get(SessionResult.MODEL_ID));
-      meta.put("finish_reason", reported.get(SessionResult.FINISH_REASON));
-      AtomicFiles.writeString(auditDir.resolve(base + ".meta.json"), Json.pretty(meta) + "\n");
-      AtomicFiles.writeString(auditDir.resolve(base + ".response.md"), reply.text());
-      Map<String, Object> line = new LinkedHashMap<>();
-      line.put("label", reply.label());
-      line.put("key", base.substring(base.lastIndexOf('.') + 1));
-      line.put("ok", reply.ok());
-      line.put("attempts", reply.attempts());
-      line.put("cost_usd", reply.costUsd());
-      Journal.append(auditDir.resolve("sessions.jsonl"), Json.canonical(line));
+      // a session that ran is recorded whole even while the runner cancels this thread
+      Uninterruptible.run(() -> record(base, mission, system, reply, reported));
     } catch (IOException e) {
       System.err.println("h2beam: could not write the audit trail under " + auditDir + ": " + e.getMessage());
     }
+  }
+
+  private void record(String base, String mission, String system, Reply reply, Map<String, Object> reported)
+      throws IOException {
+    Files.createDirectories(auditDir);
+    AtomicFiles.writeString(auditDir.resolve(base + ".mission.md"), mission);
+    if (!system.isEmpty()) AtomicFiles.writeString(auditDir.resolve(base + ".system.md"), system);
+    Map<String, Object> meta = new LinkedHashMap<>();
+    meta.put("label", reply.label());
+    meta.put("ok", reply.ok());
+    meta.put("channel", spec.kind());
+    meta.put("model", spec.model());
+    meta.put("effort", spec.effort());
+    meta.put("attempts", reply.attempts());
+    meta.put("wall_s", reply.wallS());
+    meta.put("cost_usd", reply.costUsd());
+    meta.put("error", reply.error());
+    meta.put("usage", reported.get(SessionResult.USAGE));
+    meta.put("model_id", reported.get(SessionResult.MODEL_ID));
+    meta.put("finish_reason", reported.get(SessionResult.FINISH_REASON));
+    AtomicFiles.writeString(auditDir.resolve(base + ".meta.json"), Json.pretty(meta) + "\n");
+    AtomicFiles.writeString(auditDir.resolve(base + ".response.md"), reply.text());
+    Map<String, Object> line = new LinkedHashMap<>();
+    line.put("label", reply.label());
+    line.put("key", base.substring(base.lastIndexOf('.') + 1));
+    line.put("ok", reply.ok());
+    line.put("attempts", reply.attempts());
+    line.put("cost_usd", reply.costUsd());
+    Journal.append(auditDir.resolve("sessions.jsonl"), Json.canonical(line));
   }
 
   /**

@@ -22,18 +22,54 @@ import java.util.TreeMap;
  * @param benchName the benchmark's own name, which names the namespaces (the provider's name for the demo, the
  *     {@code name} of bench.json for a folder benchmark)
  * @param runConfig the configuration file's endpoints and roles (no key values), empty without {@code --config}
+ * @param workers the worker processes the job runs on (1 on the DirectRunner and an embedded Flink); the job's limits
+ *     (sessions, rollouts, each endpoint's calls in flight and rates) are divided among them, so that they hold for
+ *     the whole job
+ * @param rootToken a value the client wrote under the runs root before the job started; every worker reads it back
+ *     before it does anything, so a worker that sees another folder at that path refuses ({@link RootToken})
  */
 public record SweepConfig(
     String bench, String benchRoot, Map<String, String> settings, String substrate, String runsRoot,
     String libraryRoot, int k, List<String> modes, Long seed, int sessionLimit, int rolloutLimit, int phaseWidth,
-    int retryWaitSeconds, String faults, String channel, String benchName, RunConfig runConfig)
-    implements Serializable {
+    int retryWaitSeconds, String faults, String channel, String benchName, RunConfig runConfig, int workers,
+    String rootToken) implements Serializable {
 
   public SweepConfig {
     settings = new TreeMap<>(settings);
     modes = List.copyOf(modes);
     benchName = benchName == null || benchName.isBlank() ? bench : benchName;
     runConfig = runConfig == null ? RunConfig.empty() : runConfig;
+    if (workers < 1) throw new IllegalArgumentException("workers must be at least 1, got " + workers);
+    rootToken = rootToken == null ? "" : rootToken;
+  }
+
+  /** This configuration with the runs root's token the workers must read back. */
+  public SweepConfig withRootToken(String token) {
+    return new SweepConfig(bench, benchRoot, settings, substrate, runsRoot, libraryRoot, k, modes, seed, sessionLimit,
+        rolloutLimit, phaseWidth, retryWaitSeconds, faults, channel, benchName, runConfig, workers, token);
+  }
+
+  /** One worker's share of {@code --sessionLimit}. */
+  public int workerSessionLimit() {
+    return share("--sessionLimit", sessionLimit);
+  }
+
+  /** One worker's share of {@code --rolloutLimit}. */
+  public int workerRolloutLimit() {
+    return share("--rolloutLimit", rolloutLimit);
+  }
+
+  /** The configuration with one worker's share of every endpoint's limits. */
+  public RunConfig workerRunConfig() {
+    return runConfig.shareAmong(workers);
+  }
+
+  private int share(String flag, int limit) {
+    if (limit < workers) {
+      throw new IllegalArgumentException(flag + "=" + limit + " is fewer than the job's " + workers + " workers, each"
+          + " of which needs a share of at least 1: raise it to " + workers + " or more, or run on fewer workers");
+    }
+    return limit / workers;
   }
 
   public Namespace namespace(String mode) {

@@ -36,9 +36,10 @@ public final class SweepContext {
 
   private SweepContext(SweepConfig c) throws Exception {
     this.config = c;
-    this.bench = Benchmarks.named(c.bench()).open(Paths.get(c.benchRoot()), c.settings(), c.runConfig());
+    RootToken.check(c.runs(), c.rootToken());
+    this.bench = Benchmarks.named(c.bench()).open(Paths.get(c.benchRoot()), c.settings(), c.workerRunConfig());
     Path audit = TaskScope.auditDir(c.runs(), c.summaryNamespace());
-    Semaphore sessions = Limits.of("sessions", c.sessionLimit());
+    Semaphore sessions = Limits.of("sessions", c.workerSessionLimit());
     Duration wait = Duration.ofSeconds(c.retryWaitSeconds());
     Map<String, Proposer> open = new HashMap<>();
     this.proposer = proposer("improver", bench.spec().proposerChannel(), c, audit, sessions, wait, open);
@@ -46,7 +47,7 @@ public final class SweepContext {
         wait, open);
     this.reflector = proposer("reflector", bench.spec().selectorChannel(), c, audit.resolve("selector"), sessions,
         wait, open);
-    this.rollouts = Limits.of("rollouts", c.rolloutLimit());
+    this.rollouts = Limits.of("rollouts", c.workerRolloutLimit());
     this.faults = Faults.parse(c.faults());
   }
 
@@ -57,7 +58,7 @@ public final class SweepContext {
    */
   private static Proposer proposer(String role, ChannelSpec benchChannel, SweepConfig c, Path audit,
       Semaphore sessions, Duration wait, Map<String, Proposer> open) throws Exception {
-    Optional<ResolvedRole> configured = c.runConfig().role(role);
+    Optional<ResolvedRole> configured = c.workerRunConfig().role(role);
     // a configured role brings its model; the channel kind is --channel's, else openai (a conversation)
     ChannelSpec spec = configured.isPresent()
         ? new ChannelSpec(c.channel().isBlank() ? "openai" : c.channel(), configured.get().model(),

@@ -1,0 +1,59 @@
+package dev.h2beam.transforms.sweep;
+
+import dev.h2beam.adapters.files.AtomicFiles;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.UUID;
+
+/**
+ * Proof that a worker sees the runs root the client wrote. Workers of a cluster must all read and write one folder on
+ * a shared file system; a worker with another folder (or nothing) at the same path would run tasks whose results
+ * nobody else sees, and re-spend them on resume. The client writes a fresh token under the runs root before the job;
+ * every worker reads it back before it does anything and refuses, naming the path and its host, when it differs.
+ */
+public final class RootToken {
+  private RootToken() {}
+
+  /** Where the token lives under a runs root. */
+  public static Path file(Path runsRoot) {
+    return runsRoot.resolve(".h2beam").resolve("root-token");
+  }
+
+  /** Writes a fresh token under the runs root (the client, holding the runs root's writer lock) and returns it. */
+  public static String write(Path runsRoot) throws IOException {
+    String token = UUID.randomUUID().toString();
+    Files.createDirectories(file(runsRoot).getParent());
+    AtomicFiles.writeString(file(runsRoot), token + "\n");
+    return token;
+  }
+
+  /** Refuses a worker that does not see {@code token} under its runs root; an empty token checks nothing. */
+  public static void check(Path runsRoot, String token) {
+    if (token == null || token.isEmpty()) return;
+    Path f = file(runsRoot);
+    String seen;
+    try {
+      seen = Files.readString(f, StandardCharsets.UTF_8).strip();
+    } catch (NoSuchFileException e) {
+      seen = null;
+    } catch (IOException e) {
+      seen = "unreadable (" + e.getMessage() + ")";
+    }
+    if (token.equals(seen)) return;
+    throw new IllegalStateException("the worker on host " + host() + " does not see the runs root the client wrote: "
+        + f + (seen == null ? " does not exist there" : " holds another run's token") + ". Every worker must mount"
+        + " the same shared file system at " + runsRoot + " (give --runsRoot a path every worker shares)");
+  }
+
+  private static String host() {
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (IOException e) {
+      return "(unknown host)";
+    }
+  }
+}
