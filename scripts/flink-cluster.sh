@@ -135,7 +135,10 @@ EOF
     ;;
   start-taskmanager)
     alive "$dir/jobmanager.pid" || { echo "flink-cluster: no JobManager runs from $dir" >&2; exit 1; }
-    want=$(( $(registered) + 1 )); start_tm; wait_for "$want"
+    start_tm
+    # wait for as many as are alive (the JobManager may still list a killed one until its heartbeat times out)
+    want=0; for f in "$dir"/taskmanager-*.pid; do alive "$f" && want=$((want + 1)); done
+    wait_for "$want"
     ;;
   kill-taskmanager)
     f="$dir/taskmanager-$index.pid"

@@ -34,6 +34,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.beam.runners.direct.DirectOptions;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.options.PipelineOptions;
@@ -313,6 +314,12 @@ public final class Sweep {
       o.as(FlinkPipelineOptions.class).setParallelism(slots);
     }
     Map<String, Integer> chainKeys = ChainPlacement.keys(plan.config().modes(), plan.stream(), slots);
+    if (!FlinkCluster.isFlink(o)) {
+      // the DirectRunner runs max(cores, 3) bundles at once and a chain holds its thread from its first task to its
+      // last: give every chain a thread, or chains queue behind one another while their sessions wait on a model
+      DirectOptions d = o.as(DirectOptions.class);
+      d.setTargetParallelism(Math.max(d.getTargetParallelism(), chainKeys.size()));
+    }
     Pipeline p = Pipeline.create(o);
     p.apply("TaskStream", Create.of(refs).withCoder(JsonCoder.of(TaskRef.class)))
         .apply("RollBases", new RollBases(plan.config()))

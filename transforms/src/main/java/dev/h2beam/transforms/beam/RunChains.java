@@ -5,6 +5,7 @@ import dev.h2beam.transforms.sweep.SweepConfig;
 import dev.h2beam.transforms.sweep.SweepContext;
 import dev.h2beam.transforms.sweep.SweepSteps;
 import dev.h2beam.transforms.sweep.TaskBases;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -99,10 +100,12 @@ public final class RunChains extends PTransform<PCollection<TaskBases>, PCollect
       List<TaskBases> tasks = new ArrayList<>();
       chain.getValue().forEach(tasks::add);
       String[] modeDomain = chainOfKey.get(chain.getKey()).split("\n", 2);
+      Instant started = Instant.now();
       SweepSteps.runChain(context, modeDomain[0], modeDomain[1], tasks, outcome -> {
         (outcome.skipped() ? modesReplayed : modesRun).inc();
         out.output(KV.of(outcome.ref().task(), outcome));
       });
+      ChainRecord.write(config, modeDomain[0], modeDomain[1], tasks.size(), started, Instant.now());
     }
   }
 }

@@ -62,6 +62,11 @@ public final class Proposer {
    */
   public Reply call(String mission, Path contextDir, String label, String system, String harvest)
       throws ProposerError {
+    if (Thread.currentThread().isInterrupted()) {
+      // the runner is cancelling this work: its evidence may be half built (a file copy closes on an interrupt), and
+      // a session keyed and run on it would be a second, different session when the retried element rebuilds it
+      throw new ProposerError("[" + label + "] not started: the runner is cancelling this work", 0, 0.0);
+    }
     String key = cacheKey(label, mission, system, contextDir);
     String base = safe(label) + "." + key;
     if (auditDir != null) {

@@ -68,6 +68,54 @@ public final class SummaryFile {
     }
   }
 
+  /**
+   * Where one mode's chain leaves its part of a task's summary ({@code summary.<mode>.json} beside summary.json). On a
+   * cluster the two modes' chains of a task run on different workers, and a file written by two workers would need a
+   * lock that a network file system does not reliably give; so each chain writes only its own part, and the task's
+   * finish step (or a resume, before any chain starts) merges the parts into summary.json.
+   */
+  public static Path part(Path summary, String mode) {
+    return summary.resolveSibling("summary." + mode + ".json");
+  }
+
+  /** Writes one mode's part (its only writer is that mode's chain). */
+  public static void writePart(Path summary, String mode, Map<String, Object> result) throws IOException {
+    Files.createDirectories(summary.toAbsolutePath().getParent());
+    AtomicFiles.writeString(part(summary, mode), Json.pretty(canonical(result)));
+  }
+
+  /**
+   * Merges the modes' parts present beside {@code summary} into it, in the fixed mode order, then removes them; the
+   * caller is the task's only writer at that point. Returns the merged summary, or null when there was neither a
+   * part nor a summary. A part that cannot be read is left in place and named in the error.
+   */
+  public static Map<String, Object> mergeParts(Path summary) throws IOException {
+    List<Path> parts = new ArrayList<>();
+    for (String mode : MODE_ORDER) if (Files.isRegularFile(part(summary, mode))) parts.add(part(summary, mode));
+    if (parts.isEmpty()) return Files.isRegularFile(summary) ? read(summary) : null;
+    Map<String, Object> merged = Map.of();
+    if (Files.isRegularFile(summary)) {
+      try {
+        merged = read(summary);
+      } catch (IOException e) {
+        merged = Map.of();
+      }
+    }
+    for (Path p : parts) {
+      Map<String, Object> part;
+      try {
+        part = read(p);
+      } catch (IOException e) {
+        throw new IOException(p + " is unreadable (" + e.getMessage() + "); move it aside to re-run that mode");
+      }
+      merged = merge(merged, part);
+    }
+    merged = canonical(merged);
+    AtomicFiles.writeString(summary, Json.pretty(merged));
+    for (Path p : parts) Files.deleteIfExists(p);
+    return merged;
+  }
+
   /** The merge rule of spec §8.4. */
   @SuppressWarnings("unchecked")
   static Map<String, Object> merge(Map<String, Object> old, Map<String, Object> result) {

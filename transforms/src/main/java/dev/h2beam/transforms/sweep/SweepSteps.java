@@ -36,14 +36,22 @@ public final class SweepSteps {
    */
   public static TaskBases rollBases(SweepContext c, TaskRef ref) throws Exception {
     Path summary = c.summaryPath(ref.task());
-    if (Files.isRegularFile(summary)) {
+    boolean parts = false;
+    for (String m : SummaryFile.MODE_ORDER) parts |= Files.isRegularFile(SummaryFile.part(summary, m));
+    if (Files.isRegularFile(summary) || parts) {
       Map<String, Object> cached = null;
       try {
-        cached = SummaryFile.read(summary);
+        // a run stopped between a mode's part and the task's finish left the part: merge it first (no chain of this
+        // task has started yet, so this is the task's only writer)
+        cached = SummaryFile.mergeParts(summary);
       } catch (IOException | RuntimeException e) {
-        Path aside = moveAside(summary);
-        System.err.println("  [" + ref.task() + "] unreadable summary.json at " + summary + " (" + e.getMessage()
-            + "); moved to " + aside.getFileName() + " and re-running");
+        if (Files.isRegularFile(summary)) {
+          Path aside = moveAside(summary);
+          System.err.println("  [" + ref.task() + "] unreadable summary.json at " + summary + " (" + e.getMessage()
+              + "); moved to " + aside.getFileName() + " and re-running");
+        } else {
+          System.err.println("  [" + ref.task() + "] " + e.getMessage() + "; re-running");
+        }
       }
       if (cached != null) {
         Optional<String> why = Resume.whyNot(cached, c.config.modes(), c.bench, c.config.runs(), c.ns("agg"),
@@ -143,7 +151,7 @@ public final class SweepSteps {
       modes.put(mode, failed);
       errors.add(mode + ": " + e.getClass().getSimpleName() + ": " + e.getMessage());
     }
-    SummaryFile.write(c.summaryPath(ref.task()), res);
+    SummaryFile.writePart(c.summaryPath(ref.task()), mode, res);
     return new ModeOutcome(ref, mode, before, false);
   }
 
@@ -159,8 +167,11 @@ public final class SweepSteps {
     if (skipped) {
       row = new TaskRow(ref, "skipped", "", entries);
     } else {
-      Map<String, Object> current = SummaryFile.read(c.summaryPath(ref.task()));
-      Map<String, Object> written = SummaryFile.write(c.summaryPath(ref.task()), current);
+      // the task's one writer merges its modes' parts (each written by its own chain) into summary.json
+      Map<String, Object> written = SummaryFile.mergeParts(c.summaryPath(ref.task()));
+      if (written == null) {
+        written = Map.of("status", "partial", "errors", List.of("no mode recorded a result for this task"));
+      }
       String status = String.valueOf(written.get("status"));
       List<Object> errors = (List<Object>) written.getOrDefault("errors", List.of());
       List<String> texts = new ArrayList<>();

@@ -1,0 +1,164 @@
+package dev.h2beam.demo;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.h2beam.adapters.files.Json;
+import dev.h2beam.transforms.proposer.Journal;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A real multi-process Flink 1.19 session cluster (one JobManager, two TaskManagers of two slots, each its own JVM on
+ * loopback, started from Flink's Maven artifacts by scripts/flink-cluster.sh) runs the demo's sweep, judge and report
+ * from the cluster jar, submitted by a client whose classpath is that jar plus the cluster's Flink classes (as
+ * {@code flink run} would). The files equal a DirectRunner run's; chains ran on distinct slots of both workers; and a
+ * TaskManager killed with SIGKILL mid-sweep costs a restart, never a rollout or session spent twice.
+ */
+class FlinkClusterIT {
+  private static final Path CHECKOUT = Path.of("..").toAbsolutePath().normalize();
+  private static final Path CLUSTER_DIR = Path.of("target", "flink-cluster-it").toAbsolutePath();
+  private static final List<String> JAVA_FLAGS = List.of("--add-opens=java.base/java.lang=ALL-UNNAMED",
+      "--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/java.nio=ALL-UNNAMED",
+      "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
+      "--add-opens=java.base/java.net=ALL-UNNAMED", "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED");
+  private static int port;
+
+  static Path clusterJar() throws IOException {
+    try (Stream<Path> s = Files.list(Path.of("target"))) {
+      return s.filter(p -> p.getFileName().toString().endsWith("-cluster.jar")).findFirst()
+          .orElseThrow(() -> new AssertionError("no cluster jar under target/: run mvn verify")).toAbsolutePath();
+    }
+  }
+
+  static String clientClasspath() throws IOException {
+    Path flink = CHECKOUT.resolve("flink-cluster/target/flink.classpath");
+    assertTrue(Files.isRegularFile(flink), flink + " is missing: the flink-cluster module builds it");
+    return clusterJar() + ":" + Files.readString(flink).strip();
+  }
+
+  static String script(String... args) throws Exception {
+    List<String> cmd = new ArrayList<>(List.of("bash", CHECKOUT.resolve("scripts/flink-cluster.sh").toString()));
+    cmd.addAll(List.of(args));
+    cmd.add("--dir=" + CLUSTER_DIR);
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes());
+    assertTrue(p.waitFor(300, TimeUnit.SECONDS), "flink-cluster.sh " + args[0] + " did not finish");
+    assertEquals(0, p.exitValue(), "flink-cluster.sh " + String.join(" ", args) + ":\n" + out);
+    return out;
+  }
+
+  @BeforeAll
+  static void startCluster() throws Exception {
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    script("start", "--taskmanagers=2", "--slots=2", "--port=" + port, "--attempts=4");
+  }
+
+  @AfterAll
+  static void stopCluster() throws Exception {
+    script("stop");
+  }
+
+  /** Starts the demo command in its own JVM with the cluster jar (and the runner flags given). */
+  static Process demo(Path out, String... runner) throws Exception {
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx768m"));
+    cmd.addAll(JAVA_FLAGS);
+    cmd.addAll(List.of("-cp", clientClasspath(), "dev.h2beam.pipelines.Main", "demo", "--output=" + out, "--k=2",
+        "--sessionRetryWaitSeconds=0"));
+    cmd.addAll(List.of(runner));
+    Files.createDirectories(out);
+    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.resolve("console.log").toFile())
+        .start();
+  }
+
+  static String[] onCluster() throws IOException {
+    return new String[] {"--runner=FlinkRunner", "--flinkMaster=127.0.0.1:" + port, "--parallelism=4",
+        "--filesToStage=" + clusterJar()};
+  }
+
+  static void finish(Process p, Path out) throws Exception {
+    assertTrue(p.waitFor(600, TimeUnit.SECONDS), "the demo did not finish in 10 minutes");
+    assertEquals(0, p.exitValue(), Files.readString(out.resolve("console.log")));
+  }
+
+  @Test
+  void theClusterRunsSweepJudgeAndReportToTheDirectRunnersFilesWithChainsOnDistinctSlots(@TempDir Path direct,
+      @TempDir Path cluster) throws Exception {
+    finish(demo(direct), direct);
+    finish(demo(cluster, onCluster()), cluster);
+    String console = Files.readString(cluster.resolve("console.log"));
+    assertTrue(console.contains("demo-oc-agg2: judged.json: 4 row(s), 4 graded, 0 ungraded"), console);
+    FlinkDemoTest.assertSameFiles(direct, cluster);
+    FlinkDemoTest.assertNothingRanTwice(cluster, 2);
+
+    assertChainsSpread(cluster.resolve("runs/_audit/demo-oc-agg2/chains"), 4);
+  }
+
+  /**
+   * From the chain records alone: every chain ran in a TaskManager (not the client), on a slot of P, no slot ran more
+   * than ⌈C/P⌉ chains, and chains that shared a slot ran one after the other.
+   */
+  static void assertChainsSpread(Path records, int slots) throws Exception {
+    Pattern slot = Pattern.compile("\\((\\d+)/" + slots + "\\)");
+    List<Map<String, Object>> chains = new ArrayList<>();
+    try (Stream<Path> s = Files.list(records)) {
+      for (Path r : s.sorted().toList()) chains.add(Json.readMap(r));
+    }
+    assertTrue(chains.size() >= 2, "chain records: " + chains);
+    int ceiling = (chains.size() + slots - 1) / slots;
+    Map<String, List<Map<String, Object>>> bySlot = new java.util.TreeMap<>();
+    for (Map<String, Object> m : chains) {
+      assertTrue(((Number) m.get("pid")).longValue() != ProcessHandle.current().pid(), "ran in a worker: " + m);
+      Matcher mt = slot.matcher((String) m.get("thread"));
+      assertTrue(mt.find(), "a Flink worker thread names its slot among " + slots + ": " + m);
+      bySlot.computeIfAbsent(m.get("pid") + "/" + mt.group(1), k -> new ArrayList<>()).add(m);
+    }
+    for (List<Map<String, Object>> same : bySlot.values()) {
+      assertTrue(same.size() <= ceiling, chains.size() + " chains on " + slots + " slots, one ran " + same);
+      same.sort(java.util.Comparator.comparing(m -> (String) m.get("started_at")));
+      for (int i = 1; i < same.size(); i++) {
+        assertTrue(java.time.Instant.parse((String) same.get(i - 1).get("ended_at"))
+            .compareTo(java.time.Instant.parse((String) same.get(i).get("started_at"))) <= 0, "overlap: " + same);
+      }
+    }
+    assertEquals(Math.min(chains.size(), slots), bySlot.size(), "as many slots used as chains allow: " + bySlot);
+  }
+
+  @Test
+  void aTaskManagerKilledMidSweepCostsARestartNotASecondRollout(@TempDir Path direct, @TempDir Path cluster)
+      throws Exception {
+    finish(demo(direct), direct);
+    Process p = demo(cluster, onCluster());
+    Path executions = cluster.resolve("runs/_audit/demo-oc-agg2/executions.jsonl");
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+    while (Journal.lines(executions).size() < 4) {
+      assertTrue(p.isAlive(), "the sweep ended before the kill: " + Files.readString(cluster.resolve("console.log")));
+      assertTrue(System.nanoTime() < deadline, "no rollout ran within 5 minutes");
+      Thread.sleep(20);
+    }
+    int before = Journal.lines(executions).size();
+    assertTrue(before < 28 && p.isAlive(), "killed in the middle: " + before + " of 28 rollouts had run");
+    script("kill-taskmanager", "--index=1");
+    // a supervisor (systemd, Kubernetes) restarts a dead worker; the job restarts once four slots are back
+    script("start-taskmanager");
+    finish(p, cluster);
+    FlinkDemoTest.assertNothingRanTwice(cluster, 2);
+    FlinkDemoTest.assertSameFiles(direct, cluster);
+  }
+}
