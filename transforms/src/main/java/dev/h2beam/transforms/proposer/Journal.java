@@ -20,11 +20,25 @@ public final class Journal {
 
   public static synchronized void append(Path file, String line) throws IOException {
     Files.createDirectories(file.toAbsolutePath().getParent());
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-        StandardOpenOption.APPEND);
+    // not APPEND, which excludes READ: under the lock this is the only writer, and it writes at the end
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+        StandardOpenOption.WRITE);
         FileLock lock = ch.lock()) {
-      ch.write(ByteBuffer.wrap((line + "\n").getBytes(StandardCharsets.UTF_8)));
+      // a writer killed mid-append leaves a line without its newline; end it first, so the torn line stays a line of
+      // its own (one unreadable record) and this record is not glued onto it and lost
+      String prefix = endsTorn(ch) ? "\n" : "";
+      ByteBuffer bytes = ByteBuffer.wrap((prefix + line + "\n").getBytes(StandardCharsets.UTF_8));
+      long at = ch.size();
+      while (bytes.hasRemaining()) at += ch.write(bytes, at);
     }
+  }
+
+  private static boolean endsTorn(FileChannel ch) throws IOException {
+    long size = ch.size();
+    if (size == 0) return false;
+    ByteBuffer last = ByteBuffer.allocate(1);
+    ch.read(last, size - 1);
+    return last.get(0) != '\n';
   }
 
   /** The journal's lines; none when it does not exist. */
