@@ -22,11 +22,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** harness2's test_invalid_proposal_retries_with_feedback_and_accumulates_cost (spec §17.3). */
 class StageRetryTest {
+  private static final String SECRET = "Q9xk2LmP0rT7vWz4";
+
 
   @Test
   void anInvalidProposalIsRetriedWithFeedbackAndItsCostAccumulates(@TempDir Path root) throws Exception {
@@ -45,13 +48,7 @@ class StageRetryTest {
       new ScriptedLedgerChannel().run(cwd, mission, system, label, t);
       return SessionResult.reply("<notes>repaired</notes>", 2.0);
     };
-    Proposer proposer = new Proposer(channel, ChannelSpec.of("test", "local/test"), root.resolve("audit"), 2,
-        Limits.of("sessions", 2), Duration.ZERO);
-    TaskScope scope = new TaskScope(bench, "ledger-1", 1, Namespace.of("demo", "oc", "agg", 1),
-        root.resolve("runs"), proposer, proposer, proposer, Limits.of("rollouts", 2), 1, null, Faults.NONE);
-    LinkedHashMap<String, String> base = TreeIO.read(bench.surface(), bench.baseHarness(), null);
-    Stage stage = StageRunner.run(scope, new StageRunner.Request("inv1", "INV", "Repair the script", base, List.of(),
-        bench.baseHarness(), null, List.of(), Map.of()));
+    Stage stage = stage(root, bench, channel, "Repair the script");
 
     assertFalse(stage.fellBack(), stage.error());
     assertEquals(2, stage.attempts());
@@ -70,5 +67,46 @@ class StageRetryTest {
     IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
         () -> new Proposer(new ScriptedLedgerChannel(), blank, null, 2, Limits.of("sessions", 2), Duration.ZERO));
     assertTrue(e.getMessage().contains("no model"), e.getMessage());
+  }
+
+  /** docs/SAFETY.md row C20. */
+  @Test
+  void aProposalHoldingAKeyIsRejectedWithTheFieldNamedAndNeverWrittenBack(@TempDir Path root) throws Exception {
+    DemoBenchmark.setUp(root);
+    DemoBenchmark bench = new DemoBenchmark(root);
+    List<String> missions = new ArrayList<>();
+    ProposerChannel channel = (Path cwd, String mission, String system, String label, Duration t) -> {
+      missions.add(mission);
+      if (label.endsWith(".a1")) {
+        Files.writeString(cwd.resolve("context/harness/guardrails.md"), "- Check totals.\ntoken: " + SECRET + "\n");
+        return SessionResult.reply("<notes>keyed</notes>", 1.0);
+      }
+      return SessionResult.reply("<notes>left it</notes>", 1.0);
+    };
+    Stage stage = stage(root, bench, channel, "Improve");
+
+    assertEquals(base(bench), stage.tree(), "the keyed proposal is not adopted");
+    assertEquals(2, missions.size());
+    assertTrue(missions.get(1).contains("guardrails.md line 2, field token (token:…)"), missions.get(1));
+    assertFalse(missions.get(1).contains(SECRET));
+    try (Stream<Path> s = Files.walk(root.resolve("runs"))) {
+      for (Path f : s.filter(Files::isRegularFile).toList()) {
+        assertFalse(Files.readString(f).contains(SECRET), f + " holds the key");
+      }
+    }
+  }
+
+  /** One improvement stage of ledger-1 on the demo benchmark, its sessions served by {@code channel}. */
+  private static Stage stage(Path root, DemoBenchmark bench, ProposerChannel channel, String job) {
+    Proposer proposer = new Proposer(channel, ChannelSpec.of("test", "local/test"), root.resolve("audit"), 2,
+        Limits.of("sessions", 2), Duration.ZERO);
+    TaskScope scope = new TaskScope(bench, "ledger-1", 1, Namespace.of("demo", "oc", "agg", 1),
+        root.resolve("runs"), proposer, proposer, proposer, Limits.of("rollouts", 2), 1, null, Faults.NONE);
+    return StageRunner.run(scope, new StageRunner.Request("inv1", "INV", job, base(bench), List.of(),
+        bench.baseHarness(), null, List.of(), Map.of()));
+  }
+
+  private static LinkedHashMap<String, String> base(DemoBenchmark bench) {
+    return TreeIO.read(bench.surface(), bench.baseHarness(), null);
   }
 }

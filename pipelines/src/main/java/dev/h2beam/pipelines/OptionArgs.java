@@ -2,6 +2,7 @@ package dev.h2beam.pipelines;
 
 import java.beans.Introspector;
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -35,14 +36,20 @@ public final class OptionArgs {
   /** Checks {@code args}, then parses them with Beam's validation; every error is a {@link UsageError}. */
   public static <T extends PipelineOptions> T parse(String command, String[] args, Class<T> options) {
     check(command, args, options);
+    T parsed;
     try {
-      return PipelineOptionsFactory.fromArgs(args).withValidation().as(options);
+      parsed = PipelineOptionsFactory.fromArgs(args).withValidation().as(options);
     } catch (IllegalArgumentException e) {
       String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst()
           .orElse("");
       throw new UsageError("h2beam " + command + " refused its options: " + why + help(command));
     }
+    FlinkMaster.requireReachable(parsed, FLINK_CONNECT_TIMEOUT);
+    return parsed;
   }
+
+  /** How long a remote {@code --flinkMaster} has to accept a connection before the command is refused. */
+  static final Duration FLINK_CONNECT_TIMEOUT = Duration.ofSeconds(5);
 
   /** Refuses the first argument that is not a known option with a value of its type. */
   static void check(String command, String[] args, Class<? extends PipelineOptions> options) {

@@ -19,7 +19,8 @@ import java.util.Map;
  * real agent CLI in the session's own folder. The mission goes to {@code MISSION.md}, the agent reads the evidence
  * under {@code context/} and edits {@code context/harness/} with its own tools (the method harvests and checks that
  * folder like every proposal), and its reply is {@code output/answer.md} when it wrote one, else the text folded from
- * its JSONL. Each session has its own fresh state folder outside the session folder, so two sessions share nothing.
+ * its JSONL. Each session has its own fresh state folder beside the session folder (not inside it), so two sessions
+ * share nothing.
  */
 final class AgentChannel implements ProposerChannel {
   static final String PROMPT = "Read MISSION.md in the current folder and do what it asks. The evidence it refers to"
@@ -41,7 +42,8 @@ final class AgentChannel implements ProposerChannel {
       throws IOException, InterruptedException {
     Files.writeString(cwd.resolve("MISSION.md"), (system.isEmpty() ? "" : system + "\n\n---\n\n") + mission);
     Files.createDirectories(cwd.resolve("output"));
-    Path state = Files.createTempDirectory("h2beam-agent-state-");
+    // beside the session folder, in the run's scratch folder (removed on resume after a kill), never inside it
+    Path state = Files.createTempDirectory(cwd.toAbsolutePath().getParent(), "h2beam-agent-state-");
     try {
       AgentRun run = agent.run(new AgentInvocation(binary, cwd, state, role, PROMPT, timeout, env, List.of()));
       String jsonl = Files.isRegularFile(run.stdoutJsonl())

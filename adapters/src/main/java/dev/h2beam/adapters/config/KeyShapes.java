@@ -6,7 +6,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The shapes of well-known provider keys (OpenAI and Anthropic {@code sk-…}, AWS {@code AKIA…}, GitHub {@code ghp_…},
+ * The shapes of well-known provider keys (OpenAI and Anthropic {@code sk-…}, AWS {@code AKIA…}, GitHub {@code ghp_…} and {@code github_pat_…}, Hugging Face {@code hf_…},
  * Slack {@code xox?-…}, Google {@code AIza…}, PEM private keys). One list for every screen that must never keep or show
  * a key: the configuration file, the harness trees the method stores, and the error bodies a server sends back.
  */
@@ -25,6 +25,8 @@ public final class KeyShapes {
       new Shape(Pattern.compile("(?<![A-Za-z0-9_-])sk-(?:[A-Za-z0-9]+-)*[A-Za-z0-9]{20,}"), 3),
       new Shape(Pattern.compile("(?<![A-Za-z0-9])AKIA[0-9A-Z]{16}(?![A-Za-z0-9])"), 4),
       new Shape(Pattern.compile("(?<![A-Za-z0-9])gh[pousr]_[A-Za-z0-9]{36}(?![A-Za-z0-9])"), 4),
+      new Shape(Pattern.compile("(?<![A-Za-z0-9])github_pat_[A-Za-z0-9_]{40,}"), 11),
+      new Shape(Pattern.compile("(?<![A-Za-z0-9])hf_[A-Za-z0-9]{30,}(?![A-Za-z0-9])"), 3),
       new Shape(Pattern.compile("(?<![A-Za-z0-9])xox[abp]-[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+"), 5),
       new Shape(Pattern.compile("-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----"), Integer.MAX_VALUE),
       new Shape(Pattern.compile("(?<![A-Za-z0-9])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])"), 4));

@@ -56,6 +56,18 @@ public final class AtomicFiles {
     }
   }
 
+  /** The names {@link #temp} gives: {@code .<target name>.<pid>.<counter>.tmp}. */
+  private static final java.util.regex.Pattern TEMP_NAME = java.util.regex.Pattern.compile("\\..+\\.[0-9]+\\.[0-9]+\\.tmp");
+
+  /**
+   * Whether {@code fileName} is one of this class's temp files: a write that a killed process never renamed into
+   * place. Such a file holds nothing anyone needs; its target still holds the previous complete version (or is
+   * absent).
+   */
+  public static boolean isLeftover(String fileName) {
+    return TEMP_NAME.matcher(fileName).matches();
+  }
+
   /** A new sibling temp file holding {@code bytes}, created with the default permissions. */
   private static Path temp(Path target, byte[] bytes) throws IOException {
     Path parent = target.toAbsolutePath().getParent();

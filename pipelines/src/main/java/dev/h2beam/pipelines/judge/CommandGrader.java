@@ -5,15 +5,14 @@ import dev.h2beam.adapters.exec.ProcessResult;
 import dev.h2beam.adapters.exec.ProcessRunner;
 import dev.h2beam.adapters.exec.ProcessSpec;
 import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.files.Scratch;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeoutException;
-import java.util.stream.Stream;
 
 /**
  * Runs a user's scoring command ({@code sh -c <command>}) in the run dir, for benchmarks whose graders are external
@@ -31,13 +30,20 @@ public final class CommandGrader implements Grader {
 
   private final String command;
   private final Duration timeout;
+  private final Path scratch;
 
   public CommandGrader(String command, Duration timeout) {
+    this(command, timeout, null);
+  }
+
+  /** @param scratch where the grader's output files go (the namespace's {@link Scratch} folder), or null for /tmp */
+  CommandGrader(String command, Duration timeout, Path scratch) {
     if (command == null || command.isBlank()) {
       throw new IllegalArgumentException("--grader=command needs --graderCommand='<command printing a score JSON>'");
     }
     this.command = command;
     this.timeout = timeout;
+    this.scratch = scratch;
   }
 
   @Override public String identity() {
@@ -46,7 +52,7 @@ public final class CommandGrader implements Grader {
 
   @Override public Optional<Map<String, Object>> score(Path runDir, String task) throws Exception {
     // The output files live outside the run dir: a grader must not add files to the evidence it grades.
-    Path io = Files.createTempDirectory("h2beam-grader");
+    Path io = Scratch.newDir(scratch, "h2beam-grader-");
     try {
       Map<String, String> env = Env.inherited(System.getenv(),
           Map.of("H2BEAM_TASK", task, "H2BEAM_RUN_DIR", runDir.toString()));
@@ -72,16 +78,7 @@ public final class CommandGrader implements Grader {
             + (stdout.length() > 120 ? stdout.substring(0, 120) + "…" : stdout));
       }
     } finally {
-      deleteQuietly(io);
-    }
-  }
-
-  private static void deleteQuietly(Path dir) {
-    try (Stream<Path> files = Files.list(dir)) {
-      for (Path f : files.toList()) Files.deleteIfExists(f);
-      Files.deleteIfExists(dir);
-    } catch (IOException e) {
-      // A leftover temporary folder is harmless.
+      Scratch.delete(io);
     }
   }
 
@@ -93,7 +90,7 @@ public final class CommandGrader implements Grader {
 
     @Override public Grader open(Path namespaceDir, Map<String, String> settings) {
       return new CommandGrader(settings.get("command"),
-          Duration.ofSeconds(Long.parseLong(settings.getOrDefault("timeoutSeconds", "1800"))));
+          Duration.ofSeconds(Long.parseLong(settings.getOrDefault("timeoutSeconds", "1800"))), Scratch.of(namespaceDir));
     }
   }
 }

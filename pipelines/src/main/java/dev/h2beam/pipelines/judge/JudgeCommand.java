@@ -2,6 +2,7 @@ package dev.h2beam.pipelines.judge;
 
 import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.files.Scratch;
 import dev.h2beam.adapters.model.Namespace;
 import dev.h2beam.pipelines.Command;
 import dev.h2beam.pipelines.Flags;
@@ -66,7 +67,9 @@ public final class JudgeCommand implements Command {
   }
 
   private static int runLocked(JudgeOptions o, PrintStream out, Plan plan) throws Exception {
-    Path results = Files.createTempDirectory("h2beam-judge-");
+    // the locks are ours: what a killed judge left in the namespaces' scratch folders is nobody's now
+    for (String ns : plan.graders.keySet()) Scratch.clean(Paths.get(ns));
+    Path results = Scratch.newDir(Scratch.of(Paths.get(plan.graders.firstKey())), "h2beam-judge-");
     try {
       JudgePipeline.Config c = new JudgePipeline.Config(plan.graders, plan.settings, Flags.modes(o.getModes()),
           o.getBases(), o.getGraderConcurrency(), o.getGraderTimeoutSeconds(), o.getJudgeShards(), results.toString(),
@@ -79,10 +82,8 @@ public final class JudgeCommand implements Command {
       out.println("exit 2: " + String.join("; ", why) + " (see above)");
       return 2;
     } finally {
-      try (Stream<Path> s = Files.list(results)) {
-        for (Path p : s.toList()) Files.deleteIfExists(p);
-      }
-      Files.deleteIfExists(results);
+      Scratch.delete(results);
+      for (String ns : plan.graders.keySet()) Scratch.clean(Paths.get(ns));
     }
   }
 
@@ -309,7 +310,10 @@ public final class JudgeCommand implements Command {
       int before = out.size();
       if (Files.isDirectory(parent)) {
         try (Stream<Path> s = Files.list(parent)) {
-          s.filter(Files::isDirectory).filter(d -> m.matches(d.getFileName())).forEach(out::add);
+          // as in a shell, a glob matches a hidden folder (a killed run's .tmp) only when it starts with a dot
+          boolean dots = p.getFileName().toString().startsWith(".");
+          s.filter(Files::isDirectory).filter(d -> m.matches(d.getFileName()))
+              .filter(d -> dots || !d.getFileName().toString().startsWith(".")).forEach(out::add);
         }
       }
       if (out.size() == before) throw new UsageError("--namespaces: " + entry + " matches no folder");

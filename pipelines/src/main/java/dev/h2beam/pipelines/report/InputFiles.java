@@ -78,7 +78,9 @@ final class InputFiles {
       double selection = selections != null && selections.isObject() && selections.has(m)
           ? usd(selections.get(m).get("usd")) : 0.0;
       double executor = rec == null ? 0.0 : usd(rec.path("ledger").get("rollout_usd"));
-      out.put(modeToken(m), new TaskSummary.ModeSpend(fellBack, stages + selection, executor));
+      int screened = selections != null && selections.isObject() && selections.path(m).path("lesson_screened")
+          .isArray() && !selections.get(m).get("lesson_screened").isEmpty() ? 1 : 0;
+      out.put(modeToken(m), new TaskSummary.ModeSpend(fellBack, stages + selection, executor, screened));
     }
     return new TaskSummary(path, text(root.get("task_id")), out);
   }

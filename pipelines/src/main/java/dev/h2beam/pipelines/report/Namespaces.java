@@ -65,8 +65,10 @@ final class Namespaces {
     if (!Files.isDirectory(base)) return List.of();
     PathMatcher matcher = FileSystems.getDefault().getPathMatcher("glob:" + pattern);
     try (Stream<Path> s = Files.walk(base, depth)) {
+      // as in a shell, a glob matches a hidden folder (a killed run's .tmp) only when it starts with a dot
+      boolean dots = pattern.getFileName().toString().startsWith(".");
       return s.filter(p -> p.getNameCount() == pattern.getNameCount() && Files.isDirectory(p) && matcher.matches(p))
-          .sorted().toList();
+          .filter(p -> dots || !p.getFileName().toString().startsWith(".")).sorted().toList();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -84,6 +84,22 @@ final class Render {
    * The spend lines after the block: harness2's improver line when the reported modes spent anything, and h2beam's
    * executor line when an executor reported a cost; each group after an empty line.
    */
+  /**
+   * The lessons screened out of the library per cell (an instruction override, a chat-template control token or a
+   * credential in the reflector's lesson); nothing when none was.
+   */
+  static List<String> screened(Map<ModeK, Integer> byCell) {
+    List<String> lines = new ArrayList<>();
+    if (byCell.isEmpty()) return lines;
+    lines.add("");
+    StringBuilder sb = new StringBuilder("  lessons screened out of the library (instruction overrides, chat-template"
+        + " control tokens or credentials; see lesson_screened in the selection records):");
+    byCell.forEach((cell, n) -> sb.append(" ").append(cell.name()).append(": ")
+        .append(n).append(';'));
+    lines.add(sb.substring(0, sb.length() - 1));
+    return lines;
+  }
+
   static List<String> spend(double improver, double executor) {
     List<String> lines = new ArrayList<>();
     if (improver != 0 || executor != 0) lines.add("");

@@ -57,6 +57,7 @@ final class Report {
     Map<ModeK, Integer> fellBack = new TreeMap<>();
     Map<ModeK, Double> usd = new TreeMap<>();
     Map<ModeK, Double> executor = new TreeMap<>();
+    Map<ModeK, Integer> screened = new TreeMap<>();
     for (NamespaceRef ns : rowsByNs.keySet()) {
       for (TaskSummary t : facts(byDir, ns).summaries()) {
         for (String mode : s.modes()) {
@@ -65,6 +66,7 @@ final class Report {
           fellBack.merge(key, m.fellBack(), Integer::sum);
           usd.merge(key, m.improverUsd(), Double::sum);
           executor.merge(key, m.executorUsd(), Double::sum);
+          if (m.lessonsScreened() > 0) screened.merge(key, m.lessonsScreened(), Integer::sum);
         }
       }
     }
@@ -83,6 +85,7 @@ final class Report {
       executorSpend += e;
     }
     lines.addAll(Render.spend(improverSpend, executorSpend));
+    lines.addAll(Render.screened(screened));
 
     List<String> coverage = coverage(rowsByNs, s.modes());
     if (!coverage.isEmpty()) {

@@ -1,6 +1,7 @@
 package dev.h2beam.pipelines.sweep;
 
 import dev.h2beam.adapters.bench.Benchmark;
+import dev.h2beam.adapters.files.PathOrder;
 import dev.h2beam.adapters.model.HarnessRejected;
 import dev.h2beam.pipelines.UsageError;
 import dev.h2beam.transforms.evidence.VerdictTripwire;
@@ -8,6 +9,7 @@ import dev.h2beam.transforms.safety.CredentialScreen;
 import dev.h2beam.transforms.tree.TreeIO;
 import dev.h2beam.transforms.tree.Validation;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,7 +24,12 @@ public final class BaseHarness {
 
   /** Refuses a base harness with any problem, listing them all and naming the benchmark's flag. */
   public static void require(Benchmark bench, String benchName) {
-    List<String> problems = problems(bench);
+    require(bench, benchName, null);
+  }
+
+  /** {@link #require(Benchmark, String)} with the script checks' copies made in {@code scratch} (may be null). */
+  static void require(Benchmark bench, String benchName, Path scratch) {
+    List<String> problems = problems(bench, scratch);
     if (!problems.isEmpty()) {
       throw new UsageError("the base harness of --bench=" + benchName + " (" + bench.baseHarness()
           + ") cannot be used:\n  " + String.join("\n  ", problems));
@@ -30,6 +37,10 @@ public final class BaseHarness {
   }
 
   public static List<String> problems(Benchmark bench) {
+    return problems(bench, null);
+  }
+
+  static List<String> problems(Benchmark bench, Path scratch) {
     List<String> problems = new ArrayList<>();
     try {
       VerdictTripwire.assertNone(bench.baseHarness());
@@ -47,6 +58,10 @@ public final class BaseHarness {
       problems.add(e.getMessage());
       return problems;
     }
+    for (String rel : PathOrder.skipped(bench.baseHarness())) {
+      problems.add(bench.baseHarness().resolve(rel) + ": a symbolic link or special file; a harness holds regular"
+          + " files only (links are never followed): replace it with the file it points to, or remove it");
+    }
     for (String rel : offSurface) {
       problems.add(bench.baseHarness().resolve(rel) + ": not on the " + bench.surface().name()
           + " surface (always-on files " + bench.surface().alwaysOn() + ", skills/<name>/SKILL.md,"
@@ -57,7 +72,8 @@ public final class BaseHarness {
       return problems;
     }
     try {
-      Validation.validate(bench.surface(), tree, bench.spec().allowSubagents(), bench.spec().reservedScripts());
+      Validation.validate(bench.surface(), tree, bench.spec().allowSubagents(), bench.spec().reservedScripts(),
+          scratch);
       bench.validateTree(tree);
     } catch (HarnessRejected e) {
       for (String p : e.getMessage().split(" \\| ")) problems.add(p);

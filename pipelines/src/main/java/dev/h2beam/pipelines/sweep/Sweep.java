@@ -8,6 +8,7 @@ import dev.h2beam.adapters.bench.BenchmarkProvider;
 import dev.h2beam.adapters.bench.Benchmarks;
 import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.files.Scratch;
 import dev.h2beam.adapters.model.Namespace;
 import dev.h2beam.pipelines.Flags;
 import dev.h2beam.pipelines.FolderFlags;
@@ -18,6 +19,8 @@ import dev.h2beam.transforms.beam.RollBases;
 import dev.h2beam.transforms.beam.RunChains;
 import dev.h2beam.transforms.beam.WriteSweepRecord;
 import dev.h2beam.transforms.recursion.Faults;
+import dev.h2beam.transforms.resume.Leftovers;
+import dev.h2beam.transforms.resume.StoredCredentials;
 import dev.h2beam.transforms.stream.TaskStream;
 import dev.h2beam.transforms.sweep.RootToken;
 import dev.h2beam.transforms.sweep.SweepConfig;
@@ -338,17 +341,39 @@ public final class Sweep {
 
   private static Map<String, Object> runLocked(Plan plan, SweepOptions o) throws IOException {
     if (plan.taskCount() == 0) throw new UsageError("the task stream is empty: no task to run");
+    // the lock is ours: what a killed sweep left in the scratch folder is nobody's now
+    Scratch.clean(plan.config().runs());
+    List<Path> leftovers = Leftovers.remove(plan.config());
+    if (!leftovers.isEmpty()) {
+      System.err.println("h2beam: removed " + leftovers.size() + " half-written file(s) an interrupted run left"
+          + " behind, e.g. " + leftovers.get(0) + " (each file it was writing still holds its last complete version)");
+    }
+    refuseStoredCredentials(plan);
     plan.bench().prepare();
-    BaseHarness.require(plan.bench(), plan.config().bench());
+    BaseHarness.require(plan.bench(), plan.config().bench(), Scratch.of(plan.config().runs()));
     checkIdentity(plan, o);
     String token = RootToken.write(plan.config().runs());
     plan = new Plan(plan.config().withRootToken(token), plan.bench(), plan.stream(), plan.recordPath(), plan.header());
     PipelineResult result = build(plan, o).run();
     PipelineResult.State state = result.waitUntilFinish();
     if (state != PipelineResult.State.DONE) throw new IllegalStateException("the sweep pipeline ended " + state);
+    Scratch.clean(plan.config().runs());
     String counters = counters(result);
     if (!counters.isEmpty()) System.out.println("counters: " + counters);
     return Json.readMap(plan.recordPath());
+  }
+
+  /**
+   * Refuses to resume over stored state (harnesses, recorded lessons, library entries) that holds a literal
+   * credential, naming each file and field: reusing it would store the key again and show it to later improvers.
+   */
+  static void refuseStoredCredentials(Plan plan) {
+    List<String> found = StoredCredentials.findings(plan.config(), plan.bench().surface());
+    if (found.isEmpty()) return;
+    throw new UsageError("cannot resume: the stored state of this sweep holds " + found.size() + " literal"
+        + " credential(s):\n  " + String.join("\n  ", found) + "\nRotate each of these keys first (they were"
+        + " written to disk and may have reached a model), then delete the named harness folder or library entry, or"
+        + " edit the field out, and sweep again");
   }
 
   /**

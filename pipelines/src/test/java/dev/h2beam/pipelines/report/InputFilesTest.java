@@ -98,6 +98,20 @@ class InputFilesTest {
   }
 
   @Test
+  void aSelectionRecordWhoseLessonWasScreenedOutIsCountedAndTheReportSaysSo() throws Exception {
+    String text = "{\"task_id\": \"t\", \"k\": 2, \"modes\": {\"agg\": {}, \"seq\": {}}, \"selections\": {\"agg\":"
+        + " {\"usd\": 0.25, \"lesson_screened\": [\"line 1 carries a chat-template control token\"]}, \"seq\":"
+        + " {\"usd\": 0.25}}}";
+    TaskSummary t = InputFiles.summary("s", text);
+    assertEquals(new TaskSummary.ModeSpend(0, 0.25, 0.0, 1), t.mode("agg"));
+    assertEquals(new TaskSummary.ModeSpend(0, 0.25, 0.0, 0), t.mode("seq"));
+    assertEquals(List.of("", "  lessons screened out of the library (instruction overrides, chat-template control"
+        + " tokens or credentials; see lesson_screened in the selection records): parallel k=2: 1"),
+        Render.screened(new java.util.TreeMap<>(Map.of(new ModeK("agg", 2), 1))));
+    assertEquals(List.of(), Render.screened(new java.util.TreeMap<>()));
+  }
+
+  @Test
   void failedModeRecordOfASummarySpendsNothing() throws Exception {
     String text = "{\"task_id\": \"t\", \"modes\": {\"seq\": {\"ok\": false, \"error\": \"RuntimeError: x\"}},"
         + " \"selections\": {}}";

@@ -1,10 +1,13 @@
 package dev.h2beam.transforms.library;
 
 import dev.h2beam.adapters.files.AtomicFiles;
+import dev.h2beam.adapters.files.TextFiles;
+import dev.h2beam.adapters.model.HarnessRejected;
 import dev.h2beam.adapters.model.Namespace;
 import dev.h2beam.adapters.model.SurfaceSpec;
 import dev.h2beam.transforms.evidence.FileTrees;
 import dev.h2beam.transforms.evidence.VerdictTripwire;
+import dev.h2beam.transforms.safety.CredentialScreen;
 import dev.h2beam.transforms.tree.Inventory;
 import dev.h2beam.transforms.tree.TreeIO;
 import java.io.IOException;
@@ -70,13 +73,48 @@ public final class Library {
     return Files.isRegularFile(index());
   }
 
-  /** The folder to show improvers, or null while no entry holds an EXPERIENCE.md. */
+  /**
+   * The folder to show improvers, or null while no entry holds an EXPERIENCE.md. Every entry is screened for
+   * credentials first: a library is shown to every later improver, so one key stored in it would reach them all.
+   *
+   * @throws HarnessRejected naming each file, line and field that holds a credential
+   */
   public Path contextDir() {
     if (!Files.isDirectory(dir)) return null;
+    requireNoCredentials();
     try (Stream<Path> s = Files.walk(dir)) {
       return s.anyMatch(p -> p.getFileName().toString().equals("EXPERIENCE.md")) ? dir : null;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * One problem per credential held by this library's entries (their harness files and EXPERIENCE.md), each naming
+   * the file under the library, the line and the field, never the value.
+   */
+  public List<String> credentials() {
+    List<String> out = new ArrayList<>();
+    for (String name : entries()) {
+      Path e = dir.resolve("harnesses").resolve(name);
+      Map<String, String> files = new LinkedHashMap<>();
+      TreeIO.read(surface, e.resolve("harness"), null).forEach((rel, text) -> files.put("harness/" + rel, text));
+      Path experience = e.resolve("EXPERIENCE.md");
+      try {
+        if (Files.isRegularFile(experience)) files.put("EXPERIENCE.md", TextFiles.readUtf8(experience));
+      } catch (IOException x) {
+        throw new UncheckedIOException("cannot read library lesson " + experience, x);
+      }
+      for (String f : CredentialScreen.findings(files)) out.add(e + "/" + f);
+    }
+    return out;
+  }
+
+  private void requireNoCredentials() {
+    List<String> found = credentials();
+    if (!found.isEmpty()) {
+      throw new HarnessRejected("the library " + dir + " holds credentials, so it is shown to no improver: "
+          + String.join(" | ", found));
     }
   }
 
@@ -91,8 +129,14 @@ public final class Library {
     }
   }
 
+  /** The stored harness of {@code task}'s entry; refused when it holds a credential. */
   public LinkedHashMap<String, String> treeOf(String task) {
-    return TreeIO.read(surface, entryDir(task).resolve("harness"), null);
+    LinkedHashMap<String, String> tree = TreeIO.read(surface, entryDir(task).resolve("harness"), null);
+    List<String> found = CredentialScreen.findings(tree);
+    if (!found.isEmpty()) {
+      throw new HarnessRejected("library entry " + entryDir(task) + " holds credentials: " + String.join(" | ", found));
+    }
+    return tree;
   }
 
   public void forget(Collection<String> tasks) throws IOException {
@@ -130,12 +174,20 @@ public final class Library {
     if (!hasExperience(experience)) return false;
     VerdictTripwire.assertNone(tree);
     VerdictTripwire.assertNone(Map.of("EXPERIENCE.md", experience + why));
+    String text = experienceText(task, tree, why, label, runId, experience);
+    Map<String, String> files = new LinkedHashMap<>();
+    tree.forEach((rel, t) -> files.put("harness/" + rel, t));
+    files.put("EXPERIENCE.md", text);
+    List<String> found = CredentialScreen.findings(files);
+    if (!found.isEmpty()) {
+      // refused before anything is written: a key must never be stored where every later improver reads it
+      throw new HarnessRejected("library entry for " + task + " not stored: " + String.join(" | ", found));
+    }
     Path entry = entryDir(task);
     FileTrees.delete(entry.resolve("harness"));
     TreeIO.write(surface, tree, entry.resolve("harness"), false);
     // atomic writes (a new file each time): evidence folders hard-link library files, and must never see them change
-    AtomicFiles.writeString(entry.resolve("EXPERIENCE.md"), experienceText(task, tree, why, label, runId,
-        experience));
+    AtomicFiles.writeString(entry.resolve("EXPERIENCE.md"), text);
     writeIndex();
     return true;
   }

@@ -2,38 +2,96 @@ package dev.h2beam.transforms.proposer;
 
 import dev.h2beam.adapters.files.Uninterruptible;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Append-only JSON-lines journals ({@code sessions.jsonl}, {@code executions.jsonl}) that record every session and
- * every execution actually run, so anyone can prove that nothing ran twice. Appends are serialised within the JVM,
- * locked across processes, and finished even when the runner is cancelling the appending thread
- * ({@link Uninterruptible}).
+ * every execution actually run, so anyone can prove that nothing ran twice.
+ *
+ * <p>One writer per file: each process appends to its own file beside the journal's name
+ * ({@code sessions.<host>-<pid>.jsonl}), so workers of a cluster never append to one file over a network file
+ * system; {@link #lines} reads them all (and a journal written whole by an older h2beam). Appends are serialised
+ * within the process, locked against a second command on the same host, and finished even when the runner is
+ * cancelling the appending thread ({@link Uninterruptible}).
  */
 public final class Journal {
   private Journal() {}
 
-  public static synchronized void append(Path file, String line) throws IOException {
+  private static final String WRITER = writer();
+
+  public static synchronized void append(Path journal, String line) throws IOException {
+    Path file = ownFile(journal);
     Uninterruptible.run(() -> {
       Files.createDirectories(file.toAbsolutePath().getParent());
-      try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-          StandardOpenOption.APPEND);
+      // not APPEND, which excludes READ: under the lock this is the only writer, and it writes at the end
+      try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+          StandardOpenOption.WRITE);
           FileLock lock = ch.lock()) {
-        ch.write(ByteBuffer.wrap((line + "\n").getBytes(StandardCharsets.UTF_8)));
+        // a writer killed mid-append leaves a line without its newline; end it first, so the torn line stays a line
+        // of its own (one unreadable record) and this record is not glued onto it and lost
+        String prefix = endsTorn(ch) ? "\n" : "";
+        ByteBuffer bytes = ByteBuffer.wrap((prefix + line + "\n").getBytes(StandardCharsets.UTF_8));
+        long at = ch.size();
+        while (bytes.hasRemaining()) at += ch.write(bytes, at);
       }
     });
   }
 
-  /** The journal's lines; none when it does not exist. */
-  public static List<String> lines(Path file) throws IOException {
-    if (!Files.isRegularFile(file)) return List.of();
-    return Files.readAllLines(file, StandardCharsets.UTF_8).stream().filter(l -> !l.isBlank()).toList();
+  /** The file this process appends to for {@code journal}. */
+  public static Path ownFile(Path journal) {
+    return journal.resolveSibling(stem(journal) + "." + WRITER + ".jsonl");
+  }
+
+  private static boolean endsTorn(FileChannel ch) throws IOException {
+    long size = ch.size();
+    if (size == 0) return false;
+    ByteBuffer last = ByteBuffer.allocate(1);
+    ch.read(last, size - 1);
+    return last.get(0) != '\n';
+  }
+
+  /** The journal's lines from every writer's file (in file-name order, each in append order); none when none exist. */
+  public static List<String> lines(Path journal) throws IOException {
+    List<Path> files = new ArrayList<>();
+    if (Files.isRegularFile(journal)) files.add(journal);
+    Path dir = journal.toAbsolutePath().getParent();
+    if (dir != null && Files.isDirectory(dir)) {
+      List<Path> writers = new ArrayList<>();
+      try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, stem(journal) + ".*.jsonl")) {
+        for (Path p : s) if (Files.isRegularFile(p)) writers.add(p);
+      }
+      writers.sort(null);
+      files.addAll(writers);
+    }
+    List<String> out = new ArrayList<>();
+    for (Path f : files) {
+      for (String l : Files.readAllLines(f, StandardCharsets.UTF_8)) if (!l.isBlank()) out.add(l);
+    }
+    return out;
+  }
+
+  private static String stem(Path journal) {
+    String name = journal.getFileName().toString();
+    return name.endsWith(".jsonl") ? name.substring(0, name.length() - ".jsonl".length()) : name;
+  }
+
+  private static String writer() {
+    String host;
+    try {
+      host = InetAddress.getLocalHost().getHostName();
+    } catch (IOException e) {
+      host = "host";
+    }
+    return (host + "-" + ProcessHandle.current().pid()).replaceAll("[^A-Za-z0-9_.-]+", "_");
   }
 }

@@ -5,6 +5,7 @@ import dev.h2beam.adapters.files.Uninterruptible;
 import dev.h2beam.adapters.files.Hashes;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.PathOrder;
+import dev.h2beam.adapters.files.Scratch;
 import dev.h2beam.adapters.model.ChannelSpec;
 import dev.h2beam.adapters.model.SessionResult;
 import dev.h2beam.adapters.proposer.ProposerChannel;
@@ -33,18 +34,29 @@ public final class Proposer {
   private final ProposerChannel channel;
   private final ChannelSpec spec;
   private final Path auditDir;
+  private final Path scratch;
   private final int attempts;
   private final Semaphore sessions;
   private final Duration retryWait;
 
   public Proposer(ProposerChannel channel, ChannelSpec spec, Path auditDir, int attempts, Semaphore sessions,
       Duration retryWait) {
+    this(channel, spec, auditDir, null, attempts, sessions, retryWait);
+  }
+
+  /**
+   * @param scratch where session folders are made ({@link Scratch#of} of the runs root, so a killed sweep's folders
+   *     are removed when the next sweep takes the lock), or null for the system's temporary folder
+   */
+  public Proposer(ProposerChannel channel, ChannelSpec spec, Path auditDir, Path scratch, int attempts,
+      Semaphore sessions, Duration retryWait) {
     if (spec.model().isBlank()) {
       throw new IllegalArgumentException("the " + spec.kind() + " channel has no model: set the improver model");
     }
     this.channel = channel;
     this.spec = spec;
     this.auditDir = auditDir;
+    this.scratch = scratch;
     this.attempts = Math.max(1, attempts);
     this.sessions = sessions;
     this.retryWait = retryWait;
@@ -82,7 +94,7 @@ public final class Proposer {
       reported = Map.of();
       long started = System.nanoTime();
       try {
-        cwd = Files.createTempDirectory("h2beam-prop-");
+        cwd = Scratch.newDir(scratch, "h2beam-prop-");
         if (contextDir != null && Files.isDirectory(contextDir)) FileTrees.copy(contextDir, cwd.resolve("context"));
         SessionResult r;
         sessions.acquireUninterruptibly();
@@ -140,7 +152,7 @@ public final class Proposer {
   private Path harvest(Path from, String base) throws IOException {
     if (auditDir == null) {
       if (!Files.isDirectory(from)) return null;
-      Path keep = Files.createTempDirectory("h2beam-harvest-");
+      Path keep = Scratch.newDir(scratch, "h2beam-harvest-");
       FileTrees.copyRefusingLinks(from, keep);
       return keep;
     }

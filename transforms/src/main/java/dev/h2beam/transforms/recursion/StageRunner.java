@@ -1,5 +1,6 @@
 package dev.h2beam.transforms.recursion;
 
+import dev.h2beam.adapters.files.Scratch;
 import dev.h2beam.adapters.model.HarnessRejected;
 import dev.h2beam.adapters.model.RunView;
 import dev.h2beam.adapters.model.SurfaceSpec;
@@ -124,7 +125,8 @@ public final class StageRunner {
     List<String> repaired = Autotrigger.repair(surface, tree);
     if (!repaired.isEmpty()) System.err.println("  [" + s.task() + "] auto-triggered skill(s): " + repaired);
     boolean kept = DiffSummary.of(fallback, tree).unchanged();
-    Validation.validate(surface, tree, s.bench().spec().allowSubagents(), s.bench().spec().reservedScripts());
+    Validation.validate(surface, tree, s.bench().spec().allowSubagents(), s.bench().spec().reservedScripts(),
+        Scratch.of(s.runsRoot()));
     s.bench().validateTree(tree);
     VerdictTripwire.assertNone(tree);
     List<String> credentials = CredentialScreen.findings(tree);
@@ -141,6 +143,9 @@ public final class StageRunner {
   }
 
   private static void writeBack(SurfaceSpec surface, Map<String, String> tree, Path evidence) {
+    // a tree holding a key is never written anywhere: the retry sees the harness it was given, and the feedback
+    // names the file and field to leave out
+    if (!CredentialScreen.findings(tree).isEmpty()) return;
     try {
       TreeIO.write(surface, tree, evidence.resolve("harness"), true);
     } catch (Exception e) {

@@ -94,6 +94,7 @@ public final class Reflector {
       if (!findings.isEmpty()) {
         System.err.println("  [" + s.task() + "] " + label + " lesson screened out, not stored: " + findings);
         sel.experience = new LinkedHashMap<>();
+        sel.lessonScreened = new ArrayList<>(findings);
         return;
       }
       sel.experience = exp;

@@ -13,17 +13,37 @@ import java.util.regex.Pattern;
 /**
  * Finds literal credentials in harness trees and other text the method would keep or show to a model. A harness is
  * stored in the library, copied into later prompts and published with results, so a key written into one leaks
- * everywhere it travels; the fix is always to read it from the environment at run time.
+ * everywhere it travels; the fix is always to rotate the key and read it from the environment at run time.
+ *
+ * <p>A credential is a credential-named field ({@code apiKey}, {@code api_key}, {@code token}, {@code secret},
+ * {@code password}, ... in any case, with a prefix such as {@code db_} and in the plural) holding a literal value, in
+ * any of the shapes harness files take: {@code key: value} (YAML, frontmatter), {@code key = "value"} (TOML, shell,
+ * Python), {@code "key": "value"} (JSON), a list of values on the same line ({@code tokens = ["…", "…"]}) or on the
+ * lines below ({@code tokens:} then {@code - …} items, or a JSON array across lines); or any value shaped like a
+ * provider key ({@link KeyShapes}: {@code sk-…}, {@code AKIA…}, {@code ghp_…}, a PEM private key block).
  *
  * <p>The screen aims for few false positives: the word "token" in prose, a key read from {@code $VAR}, {@code
- * ${VAR}}, {@code <placeholder>} or {@code os.environ}, and short or numeric values are not findings.
+ * ${VAR}}, {@code <placeholder>} or {@code os.environ}, and short or numeric values are not findings. A finding names
+ * the field and shows at most the kind of key, never the value.
  */
 public final class CredentialScreen {
 
+  private static final String NAME = "[A-Za-z0-9_.-]*?(?:api[_-]?key|token|secret|password|passwd|access[_-]?key)s?";
+
   /** A credential-named key with {@code =} or {@code :} and a value; the key may carry a prefix such as {@code db_}. */
   private static final Pattern ASSIGNMENT = Pattern.compile(
-      "(?i)(?<![A-Za-z0-9])([A-Za-z0-9_.-]*?(?:api[_-]?key|token|secret|password|passwd|access[_-]?key)s?)"
-          + "([\"']?\\s*[:=]\\s*)([\"']?)([^\\s\"'`,;]+)");
+      "(?i)(?<![A-Za-z0-9])(" + NAME + ")([\"']?\\s*[:=]\\s*)([\"']?)([^\\s\"'`,;]+)");
+
+  /** A credential-named key whose value is a list opened on the same line: {@code tokens: [a, b]}. */
+  private static final Pattern INLINE_LIST = Pattern.compile(
+      "(?i)(?<![A-Za-z0-9])(" + NAME + ")[\"']?\\s*[:=]\\s*\\[([^\\]]*)(\\]?)");
+
+  /** A credential-named key with nothing after it: its value is on the lines below (a list or a block). */
+  private static final Pattern KEY_ALONE = Pattern.compile(
+      "(?i)^(\\s*)[-\\s]*[\"']?(" + NAME + ")[\"']?\\s*[:=]\\s*(?:[|>][-+]?)?\\s*$");
+
+  /** One item of a list continued below its key: {@code - value}, {@code "value",} or a bare indented value. */
+  private static final Pattern ITEM = Pattern.compile("^\\s*(?:-\\s+)?([\"']?)([^\\s\"',\\]\\[]+)[\"']?\\s*,?\\s*$");
 
   /** Value prefixes that read a secret from somewhere else rather than holding it. */
   private static final List<String> INDIRECT = List.of(
@@ -40,36 +60,105 @@ public final class CredentialScreen {
   private CredentialScreen() {}
 
   /**
-   * Returns one problem per line of {@code tree} (relative path → text) that holds what looks like a credential,
-   * naming the file and line and never repeating the secret. Paths are visited in sorted order.
+   * One credential found: its line (from 1), the field that holds it ({@code apiKey}; empty for a key-shaped value
+   * outside any named field) and a sample that shows only the field or the kind of key ({@code apiKey=…},
+   * {@code sk-…}).
+   */
+  public record Hit(int line, String field, String sample) {
+    /** {@code line 3, field apiKey (apiKey=…)}: where it is, never what it is. */
+    public String where() {
+      return "line " + line + (field.isEmpty() ? "" : ", field " + field) + " (" + sample + ")";
+    }
+  }
+
+  /** What every credential finding tells the user to do, in this order. */
+  public static final String WHAT_TO_DO = "rotate the key first (it has been written to disk and may have reached a"
+      + " model), then remove it and read it from the environment at run time";
+
+  /**
+   * Returns one problem per credential in {@code tree} (relative path → text), naming the file, line and field and
+   * saying what to do, never repeating the secret. Paths are visited in sorted order.
    */
   public static List<String> findings(Map<String, String> tree) {
     List<String> out = new ArrayList<>();
     for (Map.Entry<String, String> file : new TreeMap<>(tree).entrySet()) {
-      String[] lines = file.getValue().split("\\R", -1);
-      for (int i = 0; i < lines.length; i++) {
-        Optional<String> sample = sample(lines[i]);
-        if (sample.isPresent()) {
-          out.add(file.getKey() + " line " + (i + 1) + " holds what looks like a credential (" + sample.get()
-              + "); harness trees must never carry credentials: read it from the environment at run time instead");
-        }
+      for (Hit h : hits(file.getValue())) {
+        out.add(file.getKey() + " " + h.where() + " holds what looks like a literal credential; harness trees must"
+            + " never carry credentials: " + WHAT_TO_DO);
       }
     }
     return out;
   }
 
-  /** The redacted sample of the first credential on {@code line} (e.g. {@code apiKey=…}), if there is one. */
-  static Optional<String> sample(String line) {
-    Optional<String> shaped = KeyShapes.sample(line);
-    if (shaped.isPresent()) return shaped;
-    Matcher m = ASSIGNMENT.matcher(line);
-    while (m.find()) {
-      boolean quoted = !m.group(3).isEmpty();
-      if (isLiteral(m.group(4), quoted)) {
-        return Optional.of(m.group(1) + m.group(2).replaceAll("[\"'\\s]", "") + "…");
+  /** Every credential in {@code text}, at most one per line, in line order. */
+  public static List<Hit> hits(String text) {
+    List<Hit> out = new ArrayList<>();
+    String[] lines = text.split("\\R", -1);
+    String pending = null; // the field whose values continue on the lines below
+    int pendingIndent = -1;
+    for (int i = 0; i < lines.length; i++) {
+      String line = lines[i];
+      if (pending != null) {
+        Matcher item = ITEM.matcher(line);
+        if (line.isBlank() || line.strip().startsWith("]")) {
+          pending = line.isBlank() ? pending : null;
+          continue;
+        }
+        if (indent(line) > pendingIndent || line.stripLeading().startsWith("-") && item.matches()) {
+          if (item.matches() && isLiteral(item.group(2), !item.group(1).isEmpty())) {
+            out.add(new Hit(i + 1, pending, pending + "[…]"));
+            continue;
+          }
+          Optional<String> shaped = KeyShapes.sample(line);
+          if (shaped.isPresent()) out.add(new Hit(i + 1, pending, shaped.get()));
+          continue;
+        }
+        pending = null;
+      }
+      Optional<Hit> hit = onLine(line, i + 1);
+      hit.ifPresent(out::add);
+      Matcher alone = KEY_ALONE.matcher(line);
+      Matcher list = INLINE_LIST.matcher(line);
+      if (alone.matches()) {
+        pending = alone.group(2);
+        pendingIndent = alone.group(1).length();
+      } else if (hit.isEmpty() && list.find() && list.group(3).isEmpty()) {
+        pending = list.group(1); // a list opened here and closed on a later line
+        pendingIndent = indent(line);
       }
     }
-    return Optional.empty();
+    return out;
+  }
+
+  private static Optional<Hit> onLine(String line, int number) {
+    Optional<String> shaped = KeyShapes.sample(line);
+    Matcher m = ASSIGNMENT.matcher(line);
+    String named = "";
+    while (m.find()) {
+      if (named.isEmpty()) named = m.group(1);
+      boolean quoted = !m.group(3).isEmpty();
+      if (isLiteral(m.group(4), quoted)) {
+        return Optional.of(new Hit(number, m.group(1), shaped.orElse(m.group(1) + m.group(2)
+            .replaceAll("[\"'\\s]", "") + "…")));
+      }
+    }
+    Matcher list = INLINE_LIST.matcher(line);
+    while (list.find()) {
+      for (String item : list.group(2).split(",")) {
+        String v = item.strip();
+        boolean quoted = v.startsWith("\"") || v.startsWith("'");
+        v = v.replaceAll("^[\"']|[\"']$", "");
+        if (isLiteral(v, quoted)) return Optional.of(new Hit(number, list.group(1), list.group(1) + "[…]"));
+      }
+    }
+    String field = named;
+    return shaped.map(s -> new Hit(number, field, s));
+  }
+
+  private static int indent(String line) {
+    int n = 0;
+    while (n < line.length() && (line.charAt(n) == ' ' || line.charAt(n) == '\t')) n++;
+    return n;
   }
 
   private static boolean isLiteral(String value, boolean quoted) {

@@ -3,7 +3,6 @@ package dev.h2beam.transforms.safety;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -43,12 +42,8 @@ public final class OverrideScreen {
         found.add(new Finding(lineOf(text, m.start()), rule.reason + " (\"" + quoted + "\")"));
       }
     }
-    String[] lines = text.split("\\R", -1);
-    for (int i = 0; i < lines.length; i++) {
-      Optional<String> sample = CredentialScreen.sample(lines[i]);
-      if (sample.isPresent()) {
-        found.add(new Finding(i + 1, "holds what looks like a credential (" + sample.get() + ")"));
-      }
+    for (CredentialScreen.Hit h : CredentialScreen.hits(text)) {
+      found.add(new Finding(h.line(), "holds what looks like a credential (" + h.sample() + ")"));
     }
     found.sort(Comparator.comparingInt(Finding::line)); // stable: rule order breaks ties
     List<String> out = new ArrayList<>();

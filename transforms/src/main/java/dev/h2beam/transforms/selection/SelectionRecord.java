@@ -23,6 +23,8 @@ public final class SelectionRecord {
   public String error = "";
   public double usd;
   public LinkedHashMap<String, String> experience = new LinkedHashMap<>();
+  /** Why the reflector's lesson was screened out of the library (instruction overrides, control tokens, keys). */
+  public List<String> lessonScreened = new ArrayList<>();
   public boolean trivial;
   public String evidence = "deliverable";
   public String chosenRunDir = "";
@@ -55,6 +57,8 @@ public final class SelectionRecord {
     m.put("trivial", trivial);
     m.put("evidence", evidence);
     m.put("chosen_run_dir", chosenRunDir);
+    // only when it happened, so every other record keeps harness2's exact keys
+    if (!lessonScreened.isEmpty()) m.put("lesson_screened", List.copyOf(lessonScreened));
     return m;
   }
 

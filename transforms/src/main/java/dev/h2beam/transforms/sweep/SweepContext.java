@@ -3,6 +3,7 @@ package dev.h2beam.transforms.sweep;
 import dev.h2beam.adapters.bench.Benchmark;
 import dev.h2beam.adapters.bench.Benchmarks;
 import dev.h2beam.adapters.config.ResolvedRole;
+import dev.h2beam.adapters.files.Scratch;
 import dev.h2beam.adapters.model.ChannelSpec;
 import dev.h2beam.adapters.model.Namespace;
 import dev.h2beam.adapters.proposer.ChannelProvider;
@@ -69,7 +70,7 @@ public final class SweepContext {
     if (p == null) {
       ChannelProvider provider = ChannelProvider.forKind(spec.kind());
       p = new Proposer(configured.isPresent() ? provider.open(spec, configured.get(), c.settings()) : provider.open(spec), spec,
-          audit, 2, sessions, wait);
+          audit, Scratch.of(c.runs()), 2, sessions, wait);
       open.put(key, p);
     }
     return p;

@@ -4,18 +4,17 @@ import dev.h2beam.adapters.exec.Env;
 import dev.h2beam.adapters.exec.ProcessResult;
 import dev.h2beam.adapters.exec.ProcessRunner;
 import dev.h2beam.adapters.exec.ProcessSpec;
+import dev.h2beam.adapters.files.Scratch;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * Checks a harness script for real (validation rule 5): {@code .py} with {@code python3 -m py_compile}, {@code .sh}
@@ -32,10 +31,22 @@ final class ScriptCheck {
   /** {@code python3} resolved on PATH, or null when it is not installed. */
   private final Path python3;
   private final Duration timeout;
+  /** Where the private copies are made; null for the system's temporary folder. */
+  private final Path scratch;
 
   ScriptCheck(Path python3, Duration timeout) {
+    this(python3, timeout, null);
+  }
+
+  private ScriptCheck(Path python3, Duration timeout, Path scratch) {
     this.python3 = python3;
     this.timeout = timeout;
+    this.scratch = scratch;
+  }
+
+  /** This checker making its copies in {@code scratch} (see {@link Scratch}); null for the system's temporary folder. */
+  ScriptCheck in(Path scratch) {
+    return new ScriptCheck(python3, timeout, scratch);
   }
 
   /** The checker for this process's PATH, resolved once. */
@@ -113,14 +124,14 @@ final class ScriptCheck {
   private record Result(int exit, String output, String failure) {}
 
   /**
-   * Runs {@code command} through {@link ProcessRunner} in a fresh temporary directory holding {@code text} at
+   * Runs {@code command} through {@link ProcessRunner} in a fresh scratch folder holding {@code text} at
    * {@code rel}, with the base environment only; the output is standard output then standard error (where both
    * checkers report).
    */
   private Result run(String rel, String text, List<String> command) {
     Path dir = null;
     try {
-      dir = Files.createTempDirectory("h2beam-script-check");
+      dir = Scratch.newDir(scratch, "h2beam-script-check-");
       Path copy = dir.resolve(rel);
       Files.createDirectories(copy.getParent());
       Files.writeString(copy, text, StandardCharsets.UTF_8);
@@ -143,15 +154,7 @@ final class ScriptCheck {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while checking " + rel, e);
     } finally {
-      if (dir != null) deleteQuietly(dir);
-    }
-  }
-
-  private static void deleteQuietly(Path dir) {
-    try (Stream<Path> walk = Files.walk(dir)) {
-      walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException e) {
-      // A leftover temporary directory is harmless.
+      if (dir != null) Scratch.delete(dir);
     }
   }
 }

@@ -5,9 +5,11 @@ import dev.h2beam.adapters.files.TextFiles;
 import dev.h2beam.adapters.model.HarnessRejected;
 import dev.h2beam.adapters.model.SurfaceSpec;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -22,18 +24,32 @@ public final class TreeIO {
   private TreeIO() {}
 
   /**
+   * The most bytes one harness file may hold (1 MiB). A harness is instructions and small scripts; the tree is held in
+   * memory, hashed, copied into every stage's evidence and rendered into prompts, so a larger file is refused, named,
+   * before it is read whole.
+   */
+  public static final int MAX_FILE_BYTES = 1 << 20;
+
+  /**
    * Every on-surface file under {@code dir}, in Python path order, README stubs excluded, with universal newlines. A
    * missing directory is an empty tree.
    *
    * <p>harness2 decodes with replacement characters; h2beam refuses a file that is not UTF-8 instead, because the
    * tree is written back to disk and a replaced byte would silently change a script.
    *
+   * <p>Symbolic links and special files are never followed; each is named in a warning and left out.
+   *
    * @param rejected when not null, receives the off-surface paths found on disk, in path order
-   * @throws HarnessRejected naming the file when a harness file is not UTF-8 text
+   * @throws HarnessRejected naming the file when a harness file is not UTF-8 text or holds more than
+   *     {@link #MAX_FILE_BYTES}
    */
   public static LinkedHashMap<String, String> read(SurfaceSpec surface, Path dir, List<String> rejected) {
     LinkedHashMap<String, String> out = new LinkedHashMap<>();
     if (dir == null || !Files.isDirectory(dir)) return out;
+    for (String rel : PathOrder.skipped(dir)) {
+      System.err.println("h2beam: skipped " + dir.resolve(rel) + " in a harness tree (a symbolic link or special"
+          + " file; links are never followed)");
+    }
     for (String rel : PathOrder.files(dir)) {
       if (surface.stubs().containsKey(rel)) continue;
       if (!TreePaths.isAllowed(surface, rel)) {
@@ -47,10 +63,15 @@ public final class TreeIO {
 
   private static String readText(Path file) {
     byte[] bytes;
-    try {
-      bytes = Files.readAllBytes(file);
+    try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
+      bytes = in.readNBytes(MAX_FILE_BYTES + 1); // never more, whatever the file's size says or becomes
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read harness file " + file, e);
+    }
+    if (bytes.length > MAX_FILE_BYTES) {
+      throw new HarnessRejected("harness file " + file + " holds more than " + MAX_FILE_BYTES + " bytes (1 MiB), the"
+          + " most a harness file may hold; shrink it or remove it: a harness holds instructions and small scripts,"
+          + " not data");
     }
     try {
       return TextFiles.utf8(bytes, "harness file " + file).replace("\r\n", "\n").replace('\r', '\n');

@@ -2,6 +2,7 @@ package dev.h2beam.transforms.tree;
 
 import dev.h2beam.adapters.model.HarnessRejected;
 import dev.h2beam.adapters.model.SurfaceSpec;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -37,6 +38,15 @@ public final class Validation {
   public static LinkedHashMap<String, Integer> validate(SurfaceSpec surface, Map<String, String> tree,
       boolean allowSubagents, Set<String> reservedScripts) {
     return validate(surface, tree, allowSubagents, reservedScripts, ScriptCheck.system());
+  }
+
+  /**
+   * {@link #validate(SurfaceSpec, Map, boolean, Set)} with the script checks' copies made in {@code scratch} (the
+   * runs root's {@link dev.h2beam.adapters.files.Scratch} folder), so a killed sweep leaves none in {@code /tmp}.
+   */
+  public static LinkedHashMap<String, Integer> validate(SurfaceSpec surface, Map<String, String> tree,
+      boolean allowSubagents, Set<String> reservedScripts, Path scratch) {
+    return validate(surface, tree, allowSubagents, reservedScripts, ScriptCheck.system().in(scratch));
   }
 
   static LinkedHashMap<String, Integer> validate(SurfaceSpec surface, Map<String, String> tree,

@@ -25,4 +25,19 @@ class JournalInterruptTest {
     }
     assertEquals(List.of("{\"key\":\"a\"}"), Journal.lines(journal));
   }
+
+  @Test
+  void eachProcessAppendsToItsOwnFileAndTheJournalReadsThemAll(@TempDir Path dir) throws Exception {
+    Path journal = dir.resolve("executions.jsonl");
+    // another worker's file (a TaskManager on another host) and one written whole by an older h2beam
+    java.nio.file.Files.writeString(dir.resolve("executions.other-host-1.jsonl"), "{\"run_id\":\"b\"}\n");
+    java.nio.file.Files.writeString(journal, "{\"run_id\":\"old\"}\n");
+    Journal.append(journal, "{\"run_id\":\"a\"}");
+    assertTrue(Journal.ownFile(journal).getFileName().toString().matches("executions\\..+-\\d+\\.jsonl"));
+    assertEquals(List.of("{\"run_id\":\"a\"}"), java.nio.file.Files.readAllLines(Journal.ownFile(journal)));
+    List<String> all = Journal.lines(journal);
+    assertEquals(3, all.size(), all.toString());
+    assertTrue(all.containsAll(List.of("{\"run_id\":\"old\"}", "{\"run_id\":\"a\"}", "{\"run_id\":\"b\"}")));
+    assertTrue(Journal.lines(dir.resolve("sessions.jsonl")).isEmpty(), "another journal's files are not read");
+  }
 }

@@ -19,8 +19,9 @@ class CredentialScreenTest {
 
   @Test
   void namesTheFileAndLineAndTellsWhatToDo() {
-    assertEquals(List.of("scripts/x.sh line 3 holds what looks like a credential (apiKey=…); harness trees must "
-            + "never carry credentials: read it from the environment at run time instead"),
+    assertEquals(List.of("scripts/x.sh line 3, field apiKey (apiKey=…) holds what looks like a literal credential;"
+            + " harness trees must never carry credentials: rotate the key first (it has been written to disk and may"
+            + " have reached a model), then remove it and read it from the environment at run time"),
         scan("#!/bin/sh\n\napiKey=Zx81kQ93mLp0\n"));
   }
 
@@ -104,8 +105,8 @@ class CredentialScreenTest {
     tree.put("AGENTS.md", "token: \"Hk29sLq8Wm3n\"");
     List<String> f = CredentialScreen.findings(tree);
     assertEquals(2, f.size());
-    assertTrue(f.get(0).startsWith("AGENTS.md line 1 "));
-    assertTrue(f.get(1).startsWith("systemprompt.md line 2 "));
+    assertTrue(f.get(0).startsWith("AGENTS.md line 1, field token "));
+    assertTrue(f.get(1).startsWith("systemprompt.md line 2, field secret "));
   }
 
   @Test

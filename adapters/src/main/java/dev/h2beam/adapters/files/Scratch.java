@@ -1,0 +1,67 @@
+package dev.h2beam.adapters.files;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Temporary folders (session folders, harvested workspaces, script checks, grader output) kept in {@code .tmp/}
+ * under the folder whose writer lock the command holds, never in the system's temporary folder. A process killed
+ * with {@code kill -9} cannot remove its temporary folders; kept here, the next command that takes the same lock
+ * removes them ({@link #clean}) and nothing leaks into {@code /tmp}. The name starts with a dot so that neither h2beam
+ * nor harness2 takes it for a namespace or a task.
+ */
+public final class Scratch {
+  /** The folder name under a locked folder. */
+  public static final String DIR = ".tmp";
+
+  private Scratch() {}
+
+  /** The scratch folder of {@code lockedDir} (a runs root, a namespace being judged). */
+  public static Path of(Path lockedDir) {
+    return lockedDir.toAbsolutePath().normalize().resolve(DIR);
+  }
+
+  /**
+   * A new empty folder named {@code prefix…} inside {@code scratch} (created when missing), or in the system's
+   * temporary folder when {@code scratch} is null (a command with no run folder, such as {@code check}).
+   */
+  public static Path newDir(Path scratch, String prefix) throws IOException {
+    if (scratch == null) return Files.createTempDirectory(prefix);
+    Files.createDirectories(scratch);
+    return Files.createTempDirectory(scratch, prefix);
+  }
+
+  /**
+   * Removes what an earlier, killed writer left in {@code lockedDir}'s scratch folder, and the folder itself. Call it
+   * only while holding {@code lockedDir}'s writer lock: the folders of a live writer would go too. Returns how many
+   * leftover entries were removed.
+   */
+  public static int clean(Path lockedDir) throws IOException {
+    Path dir = of(lockedDir);
+    if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+      if (Files.isSymbolicLink(dir)) Files.delete(dir); // never follow a planted link into someone else's folder
+      return 0;
+    }
+    List<Path> leftovers;
+    try (Stream<Path> s = Files.list(dir)) {
+      leftovers = s.toList();
+    }
+    for (Path p : leftovers) Trees.delete(p);
+    Files.deleteIfExists(dir);
+    return leftovers.size();
+  }
+
+  /** Removes {@code dir}, a folder {@link #newDir} made, with a warning naming it when that fails. */
+  public static void delete(Path dir) {
+    try {
+      Trees.delete(dir);
+    } catch (IOException e) {
+      System.err.println("h2beam: could not remove the temporary folder " + dir + " (" + e.getMessage()
+          + "); the next run that takes this folder's writer lock removes it");
+    }
+  }
+}

@@ -1,0 +1,69 @@
+package dev.h2beam.pipelines;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.Set;
+import org.apache.beam.runners.flink.FlinkPipelineOptions;
+import org.apache.beam.sdk.options.PipelineOptions;
+
+/**
+ * Checks, before any pipeline is built, that the Flink cluster named by {@code --flinkMaster} answers. Without this
+ * check an unreachable master surfaced only at job submission, as a 115-line stack trace that named neither the flag
+ * nor what to do.
+ */
+final class FlinkMaster {
+  /** Flink's REST port when the address names none. */
+  static final int DEFAULT_PORT = 8081;
+  /** Masters that run inside this process and need no connection. */
+  private static final Set<String> EMBEDDED = Set.of("[local]", "[auto]", "[collection]");
+
+  private FlinkMaster() {}
+
+  /** Refuses options that run on a remote Flink master nothing answers at within {@code timeout}. */
+  static void requireReachable(PipelineOptions o, Duration timeout) {
+    if (o.getRunner() == null || !o.getRunner().getSimpleName().equals("FlinkRunner")) return;
+    String master = o.as(FlinkPipelineOptions.class).getFlinkMaster();
+    if (master == null || EMBEDDED.contains(master.strip())) return;
+    InetSocketAddress address = address(master);
+    try (Socket s = new Socket()) {
+      s.connect(address, (int) timeout.toMillis());
+    } catch (UnknownHostException e) {
+      throw unreachable(master, "the host " + address.getHostString() + " is unknown");
+    } catch (IOException e) {
+      throw unreachable(master, "nothing answers at " + address.getHostString() + ":" + address.getPort() + " ("
+          + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + ")");
+    }
+  }
+
+  /** The host and port of a {@code --flinkMaster} value such as {@code host:8081} or {@code http://host:8081/}. */
+  static InetSocketAddress address(String master) {
+    String a = master.strip().replaceFirst("^[A-Za-z]+://", "").replaceFirst("/.*$", "");
+    String host = a;
+    int port = DEFAULT_PORT;
+    int colon = a.lastIndexOf(':');
+    if (colon > 0 && colon > a.lastIndexOf(']')) {
+      host = a.substring(0, colon);
+      try {
+        port = Integer.parseInt(a.substring(colon + 1));
+      } catch (NumberFormatException e) {
+        port = -1;
+      }
+    }
+    if (host.startsWith("[") && host.endsWith("]")) host = host.substring(1, host.length() - 1);
+    if (host.isEmpty() || port < 1 || port > 65535) {
+      throw new UsageError("--flinkMaster=" + master + " is not an address; expected host:port of the Flink"
+          + " JobManager's REST endpoint (e.g. --flinkMaster=flink-jm:" + DEFAULT_PORT + "), or [local] to run Flink"
+          + " in this process");
+    }
+    return new InetSocketAddress(host, port); // left unresolved when the host is unknown: connect says so
+  }
+
+  private static UsageError unreachable(String master, String why) {
+    return new UsageError("--flinkMaster=" + master + ": no Flink cluster answers: " + why + ". Start the cluster or"
+        + " correct the address (host:port of the JobManager's REST endpoint, usually port " + DEFAULT_PORT + "),"
+        + " or run Flink in this process with --flinkMaster=[local]");
+  }
+}

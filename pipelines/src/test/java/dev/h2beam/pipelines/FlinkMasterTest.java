@@ -1,0 +1,74 @@
+package dev.h2beam.pipelines;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.h2beam.pipelines.report.ReportOptions;
+import java.net.ServerSocket;
+import java.time.Duration;
+import org.apache.beam.sdk.options.PipelineOptions;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.junit.jupiter.api.Test;
+
+/** An unreachable {@code --flinkMaster} is refused in one line that names the flag, the address and what to do. */
+class FlinkMasterTest {
+
+  /** A loopback port nothing listens on: bound, then closed. */
+  private static int closedPort() throws Exception {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  private static PipelineOptions flink(String master) {
+    return PipelineOptionsFactory.fromArgs("--runner=FlinkRunner", "--flinkMaster=" + master).create();
+  }
+
+  @Test
+  void aClosedPortIsRefusedInOneLineNamingTheFlagTheAddressAndWhatToDo() throws Exception {
+    int port = closedPort();
+    long t0 = System.nanoTime();
+    UsageError e = assertThrows(UsageError.class,
+        () -> FlinkMaster.requireReachable(flink("127.0.0.1:" + port), Duration.ofSeconds(2)));
+    assertTrue(System.nanoTime() - t0 < 3_000_000_000L, "refused within its timeout");
+    String m = e.getMessage();
+    assertTrue(m.startsWith("--flinkMaster=127.0.0.1:" + port + ": no Flink cluster answers: nothing answers at"
+        + " 127.0.0.1:" + port), m);
+    assertTrue(m.contains("Start the cluster or correct the address") && m.contains("--flinkMaster=[local]"), m);
+    assertEquals(1, m.lines().count());
+  }
+
+  @Test
+  void everyCommandChecksItWhenItParsesItsOptions() throws Exception {
+    int port = closedPort();
+    UsageError e = assertThrows(UsageError.class, () -> OptionArgs.parse("report", new String[] {
+        "--runner=FlinkRunner", "--flinkMaster=127.0.0.1:" + port, "--namespaces=/nowhere/demo-oc-agg2"},
+        ReportOptions.class));
+    assertTrue(e.getMessage().startsWith("--flinkMaster=127.0.0.1:" + port + ": no Flink cluster answers"),
+        e.getMessage());
+  }
+
+  @Test
+  void anUnknownHostIsNamed() {
+    UsageError e = assertThrows(UsageError.class,
+        () -> FlinkMaster.requireReachable(flink("no-such-host.invalid:8081"), Duration.ofSeconds(2)));
+    assertTrue(e.getMessage().contains("the host no-such-host.invalid is unknown"), e.getMessage());
+  }
+
+  @Test
+  void anAddressWithoutAPortUsesFlinksRestPortAndANonNumberIsRefused() {
+    assertEquals(8081, FlinkMaster.address("flink-jm").getPort());
+    assertEquals(9000, FlinkMaster.address("http://flink-jm:9000/").getPort());
+    UsageError e = assertThrows(UsageError.class, () -> FlinkMaster.address("flink-jm:http"));
+    assertTrue(e.getMessage().startsWith("--flinkMaster=flink-jm:http is not an address"), e.getMessage());
+  }
+
+  @Test
+  void embeddedMastersAndOtherRunnersNeedNoConnection() {
+    FlinkMaster.requireReachable(flink("[local]"), Duration.ofMillis(1));
+    FlinkMaster.requireReachable(flink("[auto]"), Duration.ofMillis(1));
+    FlinkMaster.requireReachable(PipelineOptionsFactory.fromArgs("--flinkMaster=127.0.0.1:1").create(),
+        Duration.ofMillis(1));
+  }
+}
