@@ -24,8 +24,8 @@ import java.util.Map;
  * so the second sweep pays one extra start-up per run, placed where the sweep's own schedule puts each run; the wall
  * time it adds, over the first sweep's wall time, is the start-up share (a warm-up sweep comes first, and the two
  * kinds alternate in order over the repeats). Also printed: the no-op run's own wall and
- * CPU time, the runs counted from the journals, and the CPU view (runs × no-op CPU ÷ the sweep's CPU, the JVM and
- * every CLI). Not a test.
+ * CPU time, the runs counted from the journals, the sweep's CPU split into this JVM's and the CLIs', and the CPU
+ * view (runs × no-op CPU ÷ the CLIs' CPU). Not a test.
  *
  * <p>Usage: {@code AgentSweepBench <work dir> <opencode,codex> <k> <modes> <repeats>}.
  */
@@ -39,7 +39,7 @@ public final class AgentSweepBench {
     String modes = args[3];
     int repeats = Integer.parseInt(args[4]);
     System.out.println("| CLI | sweep | CLI runs | wall s | wall s, each run after a no-op run | start-up share of"
-        + " wall | no-op run wall s / CPU s | sweep CPU s (JVM + CLIs) | runs × no-op CPU ÷ sweep CPU |"
+        + " wall | no-op run wall s / CPU s | sweep CPU s: JVM + CLIs = total | runs × no-op CPU ÷ CLI CPU |"
         + " load avg (1 min) before / after |");
     System.out.println("|---|---|---|---|---|---|---|---|---|---|");
     try (ScriptedModelServer server = ScriptedModelServer.start(new SignedSumsModel())) {
@@ -63,7 +63,8 @@ public final class AgentSweepBench {
         Path wrapper = wrapper(work, agent, real);
         List<Double> plain = new ArrayList<>();
         List<Double> doubled = new ArrayList<>();
-        List<Double> cpu = new ArrayList<>();
+        List<Double> jvm = new ArrayList<>();
+        List<Double> clis = new ArrayList<>();
         int runs = 0;
         // a first sweep loads and compiles what every later one uses; then the two kinds alternate in order
         sweep(work.resolve(agent + "-warm-up"), config, agent, k, modes, real);
@@ -73,25 +74,28 @@ public final class AgentSweepBench {
           if (b == null) b = sweep(work.resolve(agent + "-doubled-" + r), config, agent, k, modes, wrapper);
           plain.add(a.wallS);
           doubled.add(b.wallS);
-          cpu.add(a.cpuS);
+          jvm.add(a.jvmCpuS);
+          clis.add(a.cliCpuS);
           runs = a.runs;
         }
         double w = median(plain);
         double w2 = median(doubled);
-        double c = median(cpu);
-        System.out.printf("| %s | k = %d, %s, 1 task | %d | %.1f | %.1f | %.0f%% | %.2f / %.2f | %.1f | %.0f%%"
-            + " | %s / %s |%n", agent, k, modes, runs, w, w2, 100 * (w2 - w) / w, noopWall, noopCpu, c,
-            100 * runs * noopCpu / c, load, CliBench.loadAverage());
+        double j = median(jvm);
+        double c = median(clis);
+        System.out.printf("| %s | k = %d, %s, 1 task | %d | %.1f | %.1f | %.0f%% | %.2f / %.2f | %.1f + %.1f = %.1f"
+            + " | %.0f%% | %s / %s |%n", agent, k, modes, runs, w, w2, 100 * (w2 - w) / w, noopWall, noopCpu, j, c,
+            j + c, 100 * runs * noopCpu / c, load, CliBench.loadAverage());
       }
     }
   }
 
-  record Result(double wallS, double cpuS, int runs) {}
+  record Result(double wallS, double jvmCpuS, double cliCpuS, int runs) {}
 
-  /** One sweep of the ledgers domain's first task; wall, CPU (this JVM and its reaped children) and CLI runs. */
+  /** One sweep of the ledgers domain's first task: wall, CPU of this JVM and of its reaped children, CLI runs. */
   static Result sweep(Path root, Path config, String agent, int k, String modes, Path binary) throws Exception {
     Path runs = root.resolve("runs");
-    double cpu = CliBench.ownCpuS() + CliBench.childrenCpuS();
+    double jvm = CliBench.ownCpuS();
+    double clis = CliBench.childrenCpuS();
     long started = System.nanoTime();
     PrintStream table = System.out;
     Map<String, Object> record;
@@ -104,7 +108,8 @@ public final class AgentSweepBench {
       System.setOut(table);
     }
     double wall = (System.nanoTime() - started) / 1e9;
-    double used = CliBench.ownCpuS() + CliBench.childrenCpuS() - cpu;
+    jvm = CliBench.ownCpuS() - jvm;
+    clis = CliBench.childrenCpuS() - clis;
     if (Sweep.doneFailed(record)[0] != 1) throw new IllegalStateException("the sweep did not finish: " + record);
     int count = 0;
     Path audit = runs.resolve("_audit");
@@ -116,7 +121,7 @@ public final class AgentSweepBench {
         }
       }
     }
-    return new Result(wall, used, count);
+    return new Result(wall, jvm, clis, count);
   }
 
   /**
