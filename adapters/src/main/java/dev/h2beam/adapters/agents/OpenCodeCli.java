@@ -27,8 +27,10 @@ import java.util.SortedMap;
  *       harness's own {@code .opencode/} files are kept.
  * </ul>
  *
- * <p>The environment adds {@code OPENCODE_DISABLE_MODELS_FETCH=1} (else it fetches the models.dev catalogue) and
- * {@code OPENCODE_DISABLE_AUTOUPDATE=1}; {@code git} must be on the PATH (OpenCode snapshots the folder with it).
+ * <p>The environment adds {@link #QUIET} ({@code OPENCODE_DISABLE_MODELS_FETCH=1}, else it fetches the models.dev
+ * catalogue; {@code OPENCODE_DISABLE_AUTOUPDATE=1}; and the start-up trimmings measured in BENCHMARKS.md), and the
+ * command names a title ({@link #TITLE}) so no title request reaches the endpoint; {@code git} must be on the PATH
+ * (OpenCode snapshots the folder with it).
  * The role's temperature is not passed on: agent CLIs run at their own sampling defaults.
  */
 public final class OpenCodeCli {
@@ -43,6 +45,25 @@ public final class OpenCodeCli {
   /** The completion limit declared when the role sets no {@code max_tokens}. */
   static final int DEFAULT_OUTPUT_TOKENS = 8_192;
 
+  /**
+   * The session title given on the command line: with one, OpenCode does not ask the model for a title, a request
+   * that would otherwise go to the endpoint, and be paid for, beside every run's first turn.
+   */
+  static final String TITLE = "h2beam";
+
+  /**
+   * The variables that keep a run offline and lean (OpenCode {@value AgentTools#OPENCODE_VERSION} reads each):
+   * no models.dev catalogue, no auto-update, no LSP download; none of the default plugins (the sign-in helpers of the
+   * built-in providers: the endpoint here is a provider of its own); no file watcher (a run is one-shot); no skills
+   * or prompt files from {@code ~/.claude} or {@code ~/.agents}, so the harness in the working folder is the only
+   * instruction; no embedded web UI.
+   */
+  static final Map<String, String> QUIET = Map.of("OPENCODE_DISABLE_MODELS_FETCH", "1",
+      "OPENCODE_DISABLE_AUTOUPDATE", "1", "OPENCODE_DISABLE_LSP_DOWNLOAD", "1",
+      "OPENCODE_DISABLE_DEFAULT_PLUGINS", "1", "OPENCODE_EXPERIMENTAL_DISABLE_FILEWATCHER", "1",
+      "OPENCODE_DISABLE_EXTERNAL_SKILLS", "1", "OPENCODE_DISABLE_CLAUDE_CODE", "1",
+      "OPENCODE_DISABLE_EMBEDDED_WEB_UI", "1");
+
   /** The plugin package OpenCode would install, at the version bundled with the CLI. */
   private static final String PLUGIN = "@opencode-ai/plugin";
 
@@ -55,8 +76,7 @@ public final class OpenCodeCli {
    */
   public static AgentRun run(AgentInvocation inv) throws IOException, InterruptedException {
     AgentState s = AgentState.create(inv);
-    SortedMap<String, String> env = s.env(inv, Map.of("OPENCODE_DISABLE_MODELS_FETCH", "1",
-        "OPENCODE_DISABLE_AUTOUPDATE", "1"));
+    SortedMap<String, String> env = s.env(inv, QUIET);
     AgentState.requireOnPath(env, "git", "OpenCode snapshots the working folder with git");
     Path configDir = s.config.resolve("opencode");
     Files.createDirectories(configDir);
@@ -65,7 +85,7 @@ public final class OpenCodeCli {
     Path workspaceConfig = inv.workDir().resolve(".opencode");
     if (Files.isDirectory(workspaceConfig)) stopPluginInstall(workspaceConfig);
     List<String> command = List.of(inv.binary().toString(), "run", "--model", PROVIDER + "/" + inv.role().model(),
-        "--format", "json");
+        "--format", "json", "--title", TITLE);
     return s.run(inv, command, new ProcessSpec.Stdin.Text(inv.prompt()), env);
   }
 

@@ -4,6 +4,7 @@ import dev.h2beam.adapters.agents.AgentModel.Turn;
 import dev.h2beam.adapters.config.Endpoint;
 import dev.h2beam.adapters.config.ResolvedRole;
 import dev.h2beam.adapters.llm.ScriptedModelServer;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -13,64 +14,180 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
- * Measures one real agent CLI run per call (scripts/bench-agents.sh): wall time and peak resident memory of OpenCode
- * and Codex against the scripted loopback model at zero model latency, for a task of one file write and a final
- * answer. Memory is sampled from /proc every 20 ms over every process of the run ({@link ProcessWatch}): the peak of
- * their sum, and the largest one process reached. Not a test: its numbers go in the report.
+ * Measures real agent CLI runs (scripts/bench-agents.sh) against the scripted loopback model at zero model latency.
+ * Not a test: its numbers go in BENCHMARKS.md, each table printed in markdown with the load average it ran under.
  *
- * <p>Usage: {@code CliBench <work dir> <runs per CLI> [opencode,codex]}.
+ * <ul>
+ *   <li>{@code runs <n> <agents>}: one run at a time, two tasks: a file write then a final answer, and a no-op (the
+ *       model answers at once, no tool runs: the CLI's start-up and one trivial turn). Wall time, CPU time (the CLI
+ *       and everything it started, from this JVM's reaped-children counters), and resident memory sampled from /proc
+ *       every 20 ms ({@link ProcessWatch}): the peak of the run's processes together and of the largest one.
+ *   <li>{@code knee <n> <agents> <c1,c2,...>}: {@code n} file-write runs at each concurrency: rollouts per second,
+ *       CPU per rollout, and the peak resident memory of all the runs at once.
+ * </ul>
+ *
+ * <p>Usage: {@code CliBench <work dir> runs <n> [opencode,codex]} or {@code CliBench <work dir> knee <n>
+ * [opencode,codex] [1,2,3,4,6,8]}.
  */
 public final class CliBench {
   private CliBench() {}
 
+  /** The prompt of a no-op run; {@link #brain} answers it at once. */
+  public static final String NOOP = "Reply with the single word Done. Do not use any tool.";
+
+  /** The prompt of a working run: one file write, then a final answer. */
+  public static final String WRITE = "Write the answer to output/answer.md";
+
+  /** A no-op prompt is answered at once; any other is one file write then a final answer. */
+  public static AgentModel.Brain brain(AgentModel.Brain otherwise) {
+    return c -> c.prompt().contains(NOOP) ? new Turn.Say("Done.") : otherwise.next(c);
+  }
+
+  private static final AgentModel.Brain WRITER = c -> c.toolResults().isEmpty()
+      ? new Turn.WriteFile("output/answer.md", "# Answer\n\n42\n") : new Turn.Say("Done.");
+
+  /** One measured run. */
+  public record Sample(double wallS, double cpuS, long peakTotalMb, long peakSingleMb) {}
+
   public static void main(String[] args) throws Exception {
     Path work = Paths.get(args[0]).toAbsolutePath();
-    int n = Integer.parseInt(args[1]);
-    List<String> agents = List.of((args.length > 2 ? args[2] : "opencode,codex").split(","));
+    String mode = args[1];
+    int n = Integer.parseInt(args[2]);
+    List<String> agents = List.of((args.length > 3 ? args[3] : "opencode,codex").split(","));
     try (ScriptedModelServer server = ScriptedModelServer.start(ScriptedModelServer.Brain.saying(""))) {
-      AgentModel.serve(server, c -> c.toolResults().isEmpty()
-          ? new Turn.WriteFile("output/answer.md", "# Answer\n\n42\n") : new Turn.Say("Done."));
-      ResolvedRole role = new ResolvedRole("executor", new Endpoint("bench", server.baseUrl(), "BENCH_KEY", 1, 60, 1,
-          0, 0), "scripted-model", null, null);
-      System.out.println("| CLI | runs | median wall s | min–max wall s | median peak RSS of the run MB |"
-          + " median largest process MB |");
-      System.out.println("|---|---|---|---|---|---|");
-      for (String agent : agents) {
-        Path binary = AgentTools.binary(agent, AgentTools.defaultToolsDir(System.getenv()), Optional.empty());
-        Optional<String> problem = AgentTools.problem(agent, binary);
-        if (problem.isPresent()) throw new IllegalStateException(problem.get());
-        List<Double> walls = new ArrayList<>();
-        List<Long> totals = new ArrayList<>();
-        List<Long> singles = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-          Path run = work.resolve(agent + "-" + i);
-          Path state = run.resolve("state");
-          AgentInvocation inv = new AgentInvocation(binary, Files.createDirectories(run.resolve("work")), state, role,
-              "Write the answer to output/answer.md", Duration.ofMinutes(5),
-              Map.of("PATH", System.getenv("PATH"), "BENCH_KEY", "bench-secret"), List.of());
-          try (ProcessWatch watch = ProcessWatch.start("HOME", state.resolve("home").toString())) {
-            AgentRun r = agent.equals(AgentTools.CODEX) ? CodexCli.run(inv) : OpenCodeCli.run(inv);
-            if (!r.succeeded()) {
-              throw new IllegalStateException(agent + " run " + i + " failed: " + r.process().stderrTail(1000));
-            }
-            walls.add(r.process().wallS());
-            totals.add(watch.peakTotalKb() / 1024);
-            singles.add(watch.peakSingleKb() / 1024);
-          }
-        }
-        List<Double> sorted = new ArrayList<>(walls);
-        Collections.sort(sorted);
-        System.out.printf("| %s | %d | %.2f | %.2f–%.2f | %d | %d |%n", agent, n, sorted.get(n / 2), sorted.get(0),
-            sorted.get(n - 1), median(totals), median(singles));
+      AgentModel.serve(server, brain(WRITER));
+      ResolvedRole role = role(server);
+      if (mode.equals("runs")) {
+        runs(work, n, agents, role);
+      } else if (mode.equals("knee")) {
+        List<Integer> levels = new ArrayList<>();
+        for (String c : (args.length > 4 ? args[4] : "1,2,3,4,6,8").split(",")) levels.add(Integer.parseInt(c));
+        knee(work, n, agents, levels, role);
+      } else {
+        throw new IllegalArgumentException("mode is runs or knee, not " + mode);
       }
     }
   }
 
-  private static long median(List<Long> xs) {
-    List<Long> sorted = new ArrayList<>(xs);
-    Collections.sort(sorted);
-    return sorted.get(sorted.size() / 2);
+  /** The executor role of the benchmarks: the scripted model, its key in BENCH_KEY. */
+  public static ResolvedRole role(ScriptedModelServer server) {
+    return new ResolvedRole("executor", new Endpoint("bench", server.baseUrl(), "BENCH_KEY", 1, 60, 1, 0, 0),
+        "scripted-model", null, null);
+  }
+
+  /** The pinned binary of {@code agent} in the tools folder; refuses a missing or wrong one with its fix. */
+  public static Path binary(String agent) {
+    Path binary = AgentTools.binary(agent, AgentTools.defaultToolsDir(System.getenv()), Optional.empty());
+    Optional<String> problem = AgentTools.problem(agent, binary);
+    if (problem.isPresent()) throw new IllegalStateException(problem.get());
+    return binary;
+  }
+
+  private static void runs(Path work, int n, List<String> agents, ResolvedRole role) throws Exception {
+    System.out.println("| CLI | task | runs | median wall s | min–max wall s | median CPU s | median peak RSS of the"
+        + " run MB | median largest process MB | load avg (1 min) before / after |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|");
+    for (String agent : agents) {
+      for (String prompt : List.of(WRITE, NOOP)) {
+        String load = loadAverage();
+        List<Sample> samples = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+          String name = agent + "-" + (prompt.equals(NOOP) ? "noop" : "write") + "-" + i;
+          samples.add(measure(agent, binary(agent), work.resolve(name), role, prompt));
+        }
+        List<Double> walls = sorted(samples.stream().map(Sample::wallS).toList());
+        System.out.printf("| %s | %s | %d | %.2f | %.2f–%.2f | %.2f | %d | %d | %s / %s |%n", agent,
+            prompt.equals(NOOP) ? "no-op (start-up)" : "file write + answer", n, walls.get(n / 2), walls.get(0),
+            walls.get(n - 1), sorted(samples.stream().map(Sample::cpuS).toList()).get(n / 2),
+            sorted(samples.stream().map(Sample::peakTotalMb).toList()).get(n / 2),
+            sorted(samples.stream().map(Sample::peakSingleMb).toList()).get(n / 2), load, loadAverage());
+      }
+    }
+  }
+
+  /** One run of {@code agent} with {@code prompt} in {@code dir} (fresh), one at a time; fails when the run fails. */
+  public static Sample measure(String agent, Path binary, Path dir, ResolvedRole role, String prompt)
+      throws Exception {
+    AgentInvocation inv = invocation(binary, dir, role, prompt);
+    double cpu = childrenCpuS();
+    try (ProcessWatch watch = ProcessWatch.start("HOME", inv.stateDir().resolve("home").toString())) {
+      AgentRun r = agent.equals(AgentTools.CODEX) ? CodexCli.run(inv) : OpenCodeCli.run(inv);
+      if (!r.succeeded()) throw new IllegalStateException(agent + " failed: " + r.process().stderrTail(1000));
+      return new Sample(r.process().wallS(), childrenCpuS() - cpu, watch.peakTotalKb() / 1024,
+          watch.peakSingleKb() / 1024);
+    }
+  }
+
+  private static AgentInvocation invocation(Path binary, Path dir, ResolvedRole role, String prompt)
+      throws IOException {
+    return new AgentInvocation(binary, Files.createDirectories(dir.resolve("work")), dir.resolve("state"), role,
+        prompt, Duration.ofMinutes(5), Map.of("PATH", System.getenv("PATH"), "BENCH_KEY", "bench-secret"),
+        List.of());
+  }
+
+  private static void knee(Path work, int n, List<String> agents, List<Integer> levels, ResolvedRole role)
+      throws Exception {
+    System.out.println("| CLI | concurrent runs | rollouts | wall s | rollouts/s | CPU s per rollout | peak RSS of all"
+        + " runs MB | load avg (1 min) before / after |");
+    System.out.println("|---|---|---|---|---|---|---|---|");
+    for (String agent : agents) {
+      Path binary = binary(agent);
+      for (int c : levels) {
+        Path batch = work.resolve("knee").resolve(agent).resolve("c" + c);
+        String load = loadAverage();
+        double cpu = childrenCpuS();
+        long started = System.nanoTime();
+        ExecutorService pool = Executors.newFixedThreadPool(c);
+        try (ProcessWatch watch = ProcessWatch.startPrefix("HOME", batch + "/")) {
+          List<Future<AgentRun>> runs = new ArrayList<>();
+          for (int i = 0; i < n; i++) {
+            AgentInvocation inv = invocation(binary, batch.resolve(String.valueOf(i)), role, WRITE);
+            runs.add(pool.submit(() -> agent.equals(AgentTools.CODEX) ? CodexCli.run(inv) : OpenCodeCli.run(inv)));
+          }
+          for (Future<AgentRun> f : runs) {
+            AgentRun r = f.get();
+            if (!r.succeeded()) throw new IllegalStateException(agent + " failed: " + r.process().stderrTail(1000));
+          }
+          double wall = (System.nanoTime() - started) / 1e9;
+          System.out.printf("| %s | %d | %d | %.1f | %.2f | %.2f | %d | %s / %s |%n", agent, c, n, wall, n / wall,
+              (childrenCpuS() - cpu) / n, watch.peakTotalKb() / 1024, load, loadAverage());
+        } finally {
+          pool.shutdown();
+        }
+      }
+    }
+  }
+
+  /**
+   * CPU seconds of this JVM's children that have ended and been reaped (utime and stime of everything they started
+   * and reaped in turn), from /proc/self/stat; Linux counts them in 1/100 s.
+   */
+  public static double childrenCpuS() throws IOException {
+    String stat = Files.readString(Path.of("/proc/self/stat"));
+    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    return (Long.parseLong(f[13]) + Long.parseLong(f[14])) / 100.0;
+  }
+
+  /** CPU seconds of this JVM itself (all its threads). */
+  public static double ownCpuS() throws IOException {
+    String stat = Files.readString(Path.of("/proc/self/stat"));
+    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
+  }
+
+  /** The 1-minute load average now. */
+  public static String loadAverage() throws IOException {
+    return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+  }
+
+  private static <T extends Comparable<T>> List<T> sorted(List<T> xs) {
+    List<T> out = new ArrayList<>(xs);
+    Collections.sort(out);
+    return out;
   }
 }

@@ -26,6 +26,13 @@ class OpenCodeCliTest extends AgentCliContract {
     return ScriptedModelServer.CHAT_PATH;
   }
 
+  /** The title named on the command line spares the endpoint OpenCode's title request (a chat without tools). */
+  @Override void checkCleanRun(AgentRun run) {
+    List<ScriptedModelServer.Request> untooled = server.requests().stream()
+        .filter(r -> r.path().equals(modelPath()) && r.body().path("tools").isEmpty()).toList();
+    assertEquals(List.of(), untooled, "no title request");
+  }
+
   @Test
   void aWorkspaceConfigFolderGetsThePluginStoppersAndKeepsItsOwnFiles() throws Exception {
     serve(ANSWERING);

@@ -12,30 +12,40 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Watches, through /proc, every process whose environment holds one exact entry (a run's own {@code HOME}): what
- * they were started with and how much memory they took. Only the processes of one agent run carry its fresh
- * {@code HOME}, so this sees the CLI and everything it started, and nobody else's.
+ * Watches, through /proc, every process whose environment holds one exact entry (a run's own {@code HOME}), or an
+ * entry with a given prefix (the runs of one benchmark batch): what they were started with and how much memory they
+ * took. Only the processes of one agent run carry its fresh {@code HOME}, so this sees the CLI and everything it
+ * started, and nobody else's.
  */
 final class ProcessWatch implements AutoCloseable {
   private static final Path PROC = Path.of("/proc");
   private static final long PERIOD_MS = 20;
 
   private final byte[] marker;
+  private final boolean prefix;
   private final Map<Long, List<String>> seen = new LinkedHashMap<>();
   private final Thread thread;
   private volatile boolean stop;
   private long peakTotalKb;
   private long peakSingleKb;
 
-  private ProcessWatch(String envEntry) {
+  private ProcessWatch(String envEntry, boolean prefix) {
     this.marker = envEntry.getBytes(StandardCharsets.UTF_8);
+    this.prefix = prefix;
     this.thread = new Thread(this::loop, "process-watch");
     thread.setDaemon(true);
   }
 
   /** Starts watching for processes whose environment has {@code name=value}. */
   static ProcessWatch start(String name, String value) {
-    ProcessWatch w = new ProcessWatch(name + "=" + value);
+    ProcessWatch w = new ProcessWatch(name + "=" + value, false);
+    w.thread.start();
+    return w;
+  }
+
+  /** Starts watching for processes whose environment has {@code name} set to a value starting with {@code prefix}. */
+  static ProcessWatch startPrefix(String name, String prefix) {
+    ProcessWatch w = new ProcessWatch(name + "=" + prefix, true);
     w.thread.start();
     return w;
   }
@@ -108,7 +118,8 @@ final class ProcessWatch implements AutoCloseable {
     int start = 0;
     for (int i = 0; i <= env.length; i++) {
       if (i == env.length || env[i] == 0) {
-        if (i - start == marker.length && Arrays.equals(env, start, i, marker, 0, marker.length)) return true;
+        int len = prefix ? Math.min(i - start, marker.length) : i - start;
+        if (len == marker.length && Arrays.equals(env, start, start + len, marker, 0, marker.length)) return true;
         start = i + 1;
       }
     }

@@ -90,12 +90,12 @@ class FolderAgentSweepTest {
   }
 
   /**
-   * One task at k = 1 (15 OpenCode runs): OpenCode costs several CPU-seconds per run (BENCHMARKS.md), and the suite
-   * must stay within its time on two cores; Codex below covers k = 2 and the second task reading the first's lesson.
+   * k = 2, both modes, on one task: OpenCode costs several CPU-seconds per run (BENCHMARKS.md), and the suite must
+   * stay within its time on two cores; Codex below also covers the second task reading the first one's lesson.
    */
   @Test
   void openCodeRunsTheExampleAndImprovesIt(@TempDir Path tmp) throws Exception {
-    sweepJudgeAndCheck(tmp, "opencode", "oc", 1, 1);
+    sweepJudgeAndCheck(tmp, "opencode", "oc", 2, 1);
   }
 
   /** Both tasks of the domain: the second task's improvers read the first one's lesson. */

@@ -28,7 +28,7 @@ import java.util.concurrent.Semaphore;
  * re-running a sweep spends nothing twice. A served reply carries the attempts and cost of the session that made it,
  * so records that count spend are the same whichever process ran the session (harness2 reports a cache hit as free,
  * which makes a resumed summary differ from a clean one). Every session actually run is appended to
- * {@code sessions.jsonl}.
+ * {@code sessions.jsonl}; a failed one with the last attempt's error, so the journal alone says why it failed.
  */
 public final class Proposer {
   private final ProposerChannel channel;
@@ -207,6 +207,7 @@ public final class Proposer {
     line.put("ok", reply.ok());
     line.put("attempts", reply.attempts());
     line.put("cost_usd", reply.costUsd());
+    if (!reply.ok()) line.put("error", reply.error());
     Journal.append(auditDir.resolve("sessions.jsonl"), Json.canonical(line));
   }
 

@@ -282,6 +282,18 @@ class ProposerTest {
   }
 
   @Test
+  void aFailedCallIsJournalledWithItsAttemptsAndTheLastError() throws Exception {
+    Proposer p = proposer((cwd, mission, system, label, timeout) -> SessionResult.failed("HTTP 400: bad", 0.0));
+    assertThrows(ProposerError.class, () -> p.call(MISSION, evidence, LABEL, "", null));
+    List<String> lines = journal();
+    assertEquals(1, lines.size());
+    JsonNode line = Json.readTree(lines.get(0));
+    assertFalse(line.path("ok").asBoolean(true));
+    assertEquals(2, line.path("attempts").asInt());
+    assertEquals("HTTP 400: bad", line.path("error").asText());
+  }
+
+  @Test
   void aBlankReplyWithoutAnErrorFailsAsEmptyReply() {
     Proposer p = proposer((cwd, mission, system, label, timeout) -> SessionResult.reply("  \n", 0.0));
     ProposerError e = assertThrows(ProposerError.class, () -> p.call(MISSION, evidence, LABEL, "", null));
