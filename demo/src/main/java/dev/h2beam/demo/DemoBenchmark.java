@@ -41,7 +41,6 @@ public final class DemoBenchmark implements Benchmark {
   /** The positive-only filter in the base {@code scripts/summarize.sh}; deleting it makes the totals correct. */
   public static final String POSITIVE_FILTER = "if (amount > 0) ";
 
-  static final String DOMAIN = "accounting";
   static final String ANSWER = "answer.txt";
   static final String TRAJECTORY = "trajectory.md";
   static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
@@ -51,21 +50,28 @@ public final class DemoBenchmark implements Benchmark {
   private static final String TRAJECTORY_HEAD =
       "[ACTION] Run scripts/summarize.sh on ledger.csv\n[OBSERVATION]\n";
 
-  private static final BenchSpec SPEC = new BenchSpec(
-      "demo",
-      "workspace_config",
-      BenchPrompts.of("reconcile signed amounts in a transaction ledger"),
-      Map.of("proposer", ChannelSpec.of("scripted-ledger", "local/deterministic"),
-          "selector", ChannelSpec.of("scripted-ledger", "local/deterministic")),
-      null,
-      List.of("reference_answer.txt"),
-      false,
-      Set.of(),
-      null,
-      false,
-      50_000);
+  private static final BenchSpec SPEC = spec("demo", ChannelSpec.of("scripted-ledger", "local/deterministic"));
+
+  /** A ledger benchmark's spec: its name, and the channel serving its improver, selector and reflector. */
+  static BenchSpec spec(String name, ChannelSpec channel) {
+    return new BenchSpec(
+        name,
+        "workspace_config",
+        BenchPrompts.of("reconcile signed amounts in a transaction ledger"),
+        Map.of("proposer", channel, "selector", channel),
+        null,
+        List.of("reference_answer.txt"),
+        false,
+        Set.of(),
+        null,
+        false,
+        50_000);
+  }
 
   private final Path root;
+  private final BenchSpec spec;
+  private final LedgerTasks tasks;
+  private final Latency latency;
   private final Duration timeout;
   private final Clock clock;
   private final AtomicLong executions = new AtomicLong();
@@ -78,7 +84,18 @@ public final class DemoBenchmark implements Benchmark {
   }
 
   DemoBenchmark(Path root, Duration timeout, Clock clock) {
+    this(root, SPEC, LedgerTasks.DEMO, Latency.NONE, timeout, clock);
+  }
+
+  /**
+   * A ledger benchmark over other tasks (the synthetic one): its own spec, its tasks and their domains, and a latency
+   * slept before each script run that is not a reused rollout, as an agent's would be.
+   */
+  DemoBenchmark(Path root, BenchSpec spec, LedgerTasks tasks, Latency latency, Duration timeout, Clock clock) {
     this.root = root.toAbsolutePath().normalize();
+    this.spec = Objects.requireNonNull(spec, "spec");
+    this.tasks = Objects.requireNonNull(tasks, "tasks");
+    this.latency = Objects.requireNonNull(latency, "latency");
     this.timeout = Objects.requireNonNull(timeout, "timeout");
     this.clock = Objects.requireNonNull(clock, "clock");
     if (timeout.isNegative() || timeout.isZero()) {
@@ -94,16 +111,16 @@ public final class DemoBenchmark implements Benchmark {
    * @return the existing files that differ from what the demo would have written, so a caller can warn about them
    */
   public static List<Path> setUp(Path root) throws IOException {
-    return DemoSetup.writeMissing(root.toAbsolutePath().normalize());
+    return DemoSetup.writeMissing(root.toAbsolutePath().normalize(), LedgerTasks.DEMO);
   }
 
   /** Writes the base harness and the ledgers where absent ({@link #setUp}). */
   @Override public void prepare() throws IOException {
-    setUp(root);
+    DemoSetup.writeMissing(root, tasks);
   }
 
   @Override public BenchSpec spec() {
-    return SPEC;
+    return spec;
   }
 
   @Override public String substrate() {
@@ -111,12 +128,12 @@ public final class DemoBenchmark implements Benchmark {
   }
 
   @Override public List<String> tasks() {
-    return List.copyOf(DemoSetup.LEDGERS.keySet());
+    return tasks.ids();
   }
 
   @Override public String domainOf(String task) {
     requireTask(task);
-    return DOMAIN;
+    return tasks.domainOf(task);
   }
 
   @Override public String taskPrompt(String task) {
@@ -176,7 +193,11 @@ public final class DemoBenchmark implements Benchmark {
       }
       Path ledger = root.resolve("sources").resolve(task).resolve("ledger.csv");
       executions.incrementAndGet();
-      byte[] stdout = ScriptRun.run(runDir, script, List.of(ledger.toString()), timeout);
+      byte[] stdout;
+      try (InFlight.Entry busy = InFlight.ROLLOUTS.enter()) {
+        latency.sleep(runId);
+        stdout = ScriptRun.run(runDir, script, List.of(ledger.toString()), timeout);
+      }
       Path answer = runDir.resolve(ANSWER);
       AtomicFiles.writeBytes(answer, stdout);
       AtomicFiles.writeString(runDir.resolve(TRAJECTORY),
@@ -236,8 +257,9 @@ public final class DemoBenchmark implements Benchmark {
   }
 
   private void requireTask(String task) {
-    if (!DemoSetup.LEDGERS.containsKey(task)) {
-      throw new IllegalArgumentException("unknown demo task '" + task + "'; the demo's tasks are " + tasks());
+    if (!tasks.has(task)) {
+      throw new IllegalArgumentException("unknown " + spec.name() + " task '" + task + "'; its tasks are "
+          + tasks.describe());
     }
   }
 

@@ -52,15 +52,7 @@ public final class DemoCommand implements Command {
     if (o.getBench() != null && !o.getBench().equals("demo")) {
       throw new UsageError("--bench is always demo for h2beam demo; use h2beam sweep for --bench=" + o.getBench());
     }
-    FolderFlags.written(o, "--output", o.getOutput(), "runs/demo");
-    Path output = Paths.get(o.getOutput()).toAbsolutePath().normalize();
-    o.setBench("demo");
-    o.setBenchRoot(output.toString());
-    if (o.getRunsRoot() == null) o.setRunsRoot(output.resolve("runs").toString());
-    if (o.getLibraryRoot() == null) {
-      o.setLibraryRoot(output.resolve("library")
-          .resolve("k" + o.getK() + (o.getSeed() == null ? "" : "-s" + o.getSeed())).toString());
-    }
+    Path output = rootsUnder(o, "demo");
     Sweep.Plan plan = Sweep.plan(o, Instant.now());
     if (o.getDryRun()) {
       SweepCommand.printDryRun(plan);
@@ -70,6 +62,23 @@ public final class DemoCommand implements Command {
     try (WriterLocks lock = WriterLocks.of(List.of(output), "demo in " + output, o.getLockWaitSeconds())) {
       return runLocked(o, args, plan, output);
     }
+  }
+
+  /**
+   * Points the sweep at {@code --output}: the benchmark {@code bench} keeps its data there, the runs root and library
+   * default to {@code runs/} and {@code library/k<k>[-s<seed>]} inside it. Returns the absolute output folder.
+   */
+  static Path rootsUnder(DemoOptions o, String bench) {
+    FolderFlags.written(o, "--output", o.getOutput(), "runs/" + bench);
+    Path output = Paths.get(o.getOutput()).toAbsolutePath().normalize();
+    o.setBench(bench);
+    o.setBenchRoot(output.toString());
+    if (o.getRunsRoot() == null) o.setRunsRoot(output.resolve("runs").toString());
+    if (o.getLibraryRoot() == null) {
+      o.setLibraryRoot(output.resolve("library")
+          .resolve("k" + o.getK() + (o.getSeed() == null ? "" : "-s" + o.getSeed())).toString());
+    }
+    return output;
   }
 
   private static int runLocked(DemoOptions o, String[] args, Sweep.Plan plan, Path output) throws Exception {
@@ -89,10 +98,19 @@ public final class DemoCommand implements Command {
     AtomicFiles.writeString(demoJson, Json.pretty(demo) + "\n");
     int[] df = Sweep.doneFailed(record);
     System.out.println("Local demo: " + df[0] + " tasks completed; " + df[1] + " failed. " + demoJson);
+    int judgedAndReported = judgeAndReport(o, args, plan, output, "demo");
+    return df[1] > 0 ? 1 : judgedAndReported;
+  }
 
+  /**
+   * Judges the sweep's namespace with {@code grader} and writes the report to {@code <output>/report}, on the runner
+   * the command line chose; returns the judge's exit code when it failed, else the report's.
+   */
+  static int judgeAndReport(DemoOptions o, String[] args, Sweep.Plan plan, Path output, String grader)
+      throws Exception {
     Path namespace = plan.config().runs().resolve(plan.config().summaryNamespace().toString());
     List<String> judgeArgs = new ArrayList<>(List.of("--namespaces=" + namespace, "--modes=" + o.getModes(),
-        "--grader=demo"));
+        "--grader=" + grader));
     for (String a : args) {
       if (a.startsWith("--runner=") || a.startsWith("--targetParallelism=") || a.startsWith("--flink")
           || a.startsWith("--parallelism=")) {
@@ -109,11 +127,16 @@ public final class DemoCommand implements Command {
     System.out.println();
     int reported = new ReportCommand().run(reportArgs.toArray(new String[0]), System.out, System.err);
     if (reported == 0) System.out.println("HTML report: " + output.resolve("report").resolve("report.html"));
-    return df[1] > 0 ? 1 : judged != 0 ? judged : reported;
+    return judged != 0 ? judged : reported;
   }
 
   /** Applies the demo's own defaults (k = 2, both modes) unless the flags were given; {@code both} means both. */
   static String[] withDefaults(String[] args) {
+    return withDefaults(args, "2");
+  }
+
+  /** The same with another default k. */
+  static String[] withDefaults(String[] args, String defaultK) {
     List<String> out = new ArrayList<>();
     boolean k = false;
     boolean modes = false;
@@ -125,7 +148,7 @@ public final class DemoCommand implements Command {
       }
       out.add(a);
     }
-    if (!k) out.add("--k=2");
+    if (!k) out.add("--k=" + defaultK);
     if (!modes) out.add("--modes=parallel,sequential");
     return out.toArray(new String[0]);
   }

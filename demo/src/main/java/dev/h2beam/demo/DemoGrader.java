@@ -21,14 +21,20 @@ import java.util.regex.Pattern;
 public final class DemoGrader implements Grader {
   private static final Pattern ANSWER = Pattern.compile("Total: (-?\\d+\\.\\d{2})\\n?");
   private final Path root;
+  private final String identity;
 
   /** @param root the demo's output folder, which holds {@code sources/} */
   public DemoGrader(Path root) {
+    this(root, "demo:exact-total");
+  }
+
+  private DemoGrader(Path root, String identity) {
     this.root = root;
+    this.identity = identity;
   }
 
   @Override public String identity() {
-    return "demo:exact-total";
+    return identity;
   }
 
   @Override public Optional<Map<String, Object>> score(Path runDir, String task) throws IOException {
@@ -59,6 +65,20 @@ public final class DemoGrader implements Grader {
 
     @Override public Grader open(Path namespaceDir, Map<String, String> settings) {
       return new DemoGrader(namespaceDir.toAbsolutePath().getParent().getParent());
+    }
+  }
+
+  /**
+   * {@code --grader=synthetic}: the same exact-total check for the synthetic benchmark's generated ledgers, which
+   * {@code h2beam bench} keeps in the same place ({@code <output>/sources}, namespaces under {@code <output>/runs}).
+   */
+  public static final class SyntheticProvider implements GraderProvider {
+    @Override public String name() {
+      return "synthetic";
+    }
+
+    @Override public Grader open(Path namespaceDir, Map<String, String> settings) {
+      return new DemoGrader(namespaceDir.toAbsolutePath().getParent().getParent(), "synthetic:exact-total");
     }
   }
 }

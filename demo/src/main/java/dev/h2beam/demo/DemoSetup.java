@@ -16,17 +16,12 @@ import java.util.Map;
 
 /**
  * The files the demo owns under its root (spec §16.1): the base harness at {@code base/} and one ledger per task at
- * {@code sources/<task>/ledger.csv}. They are written only where absent, so a user's edits are never destroyed.
+ * {@code sources/<task>/ledger.csv} ({@link LedgerTasks}). They are written only where absent, so a user's edits are never destroyed.
  */
 final class DemoSetup {
   private DemoSetup() {}
 
   static final String SCRIPT = "scripts/summarize.sh";
-
-  /** Task id → ledger text, in task order. */
-  static final Map<String, String> LEDGERS = ordered(
-      "ledger-1", "amount\n100.25\n-20.10\n5.00\n",
-      "ledger-2", "amount\n35.50\n-10.25\n-5.00\n");
 
   /** The base harness (relative path → text): the four OpenCode always-on files and the summarize script. */
   static final Map<String, String> BASE_HARNESS = ordered(
@@ -47,10 +42,12 @@ final class DemoSetup {
    * Writes every demo file that does not exist yet and returns the existing ones whose content differs from what
    * the demo would have written (left untouched: they may be deliberate edits).
    */
-  static List<Path> writeMissing(Path root) throws IOException {
+  static List<Path> writeMissing(Path root, LedgerTasks tasks) throws IOException {
     Map<Path, String> files = new LinkedHashMap<>();
     BASE_HARNESS.forEach((rel, text) -> files.put(root.resolve("base").resolve(rel), text));
-    LEDGERS.forEach((task, text) -> files.put(root.resolve("sources").resolve(task).resolve("ledger.csv"), text));
+    for (String task : tasks.ids()) {
+      files.put(root.resolve("sources").resolve(task).resolve("ledger.csv"), tasks.ledger(task));
+    }
     List<Path> differing = new ArrayList<>();
     for (Map.Entry<Path, String> f : files.entrySet()) {
       if (!AtomicFiles.createIfAbsent(f.getKey(), f.getValue()) && !sameText(f.getKey(), f.getValue())) {

@@ -1,0 +1,217 @@
+package dev.h2beam.demo;
+
+import dev.h2beam.adapters.files.Json;
+import dev.h2beam.pipelines.Command;
+import dev.h2beam.pipelines.Flags;
+import dev.h2beam.pipelines.OptionArgs;
+import dev.h2beam.pipelines.UsageError;
+import dev.h2beam.pipelines.sweep.Sweep;
+import dev.h2beam.pipelines.sweep.SweepCommand;
+import dev.h2beam.pipelines.sweep.WriterLocks;
+import dev.h2beam.transforms.proposer.Journal;
+import dev.h2beam.transforms.recursion.TaskScope;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.beam.runners.direct.DirectOptions;
+import org.apache.beam.sdk.options.PipelineOptions;
+
+/**
+ * {@code h2beam bench}: one sweep of the synthetic benchmark into {@code --output}, judged and reported like the
+ * demo, that prints how close its wall time came to its lower bounds ({@link SweepBounds}), how busy the session and
+ * rollout limits were ({@link InFlight}), and what the sweep cost (CPU per task, files per task, peak memory).
+ * Nothing it measures is written into the run folders.
+ */
+public final class BenchCommand implements Command {
+
+  @Override public String name() {
+    return "bench";
+  }
+
+  @Override public String summary() {
+    return "measure scheduling: a synthetic sweep (domains x tasksPerDomain, given latencies) against its bounds";
+  }
+
+  @Override public Class<? extends PipelineOptions> options() {
+    return BenchOptions.class;
+  }
+
+  @Override public Map<String, String> defaults() {
+    return Map.of("k", "3", "modes", "parallel,sequential", "bench", "synthetic",
+        "targetParallelism", "modes x domains (DirectRunner)");
+  }
+
+  @Override public int run(String[] args) throws Exception {
+    return run(args, System.out);
+  }
+
+  /** Runs the bench, printing its measurements to {@code out} (the judge and report print to the console). */
+  int run(String[] args, PrintStream out) throws Exception {
+    args = DemoCommand.withDefaults(args, "3");
+    BenchOptions o = OptionArgs.parse(name(), args, BenchOptions.class);
+    Map<String, String> settings = settings(o);
+    Path output = DemoCommand.rootsUnder(o, "synthetic");
+    o.setBenchSettings(Json.canonical(settings));
+    int chains = Flags.modes(o.getModes()).size() * o.getDomains();
+    boolean direct = o.getRunner() == null || o.getRunner().getSimpleName().equals("DirectRunner");
+    if (direct && Arrays.stream(args).noneMatch(a -> a.startsWith("--targetParallelism="))) {
+      // the DirectRunner works with a fixed pool of targetParallelism threads (default: the cores, at least 3); a
+      // chain holds its thread for the whole chain, so fewer threads than chains would serialise chains
+      o.as(DirectOptions.class).setTargetParallelism(Math.max(3, chains));
+    }
+    Sweep.Plan plan = Sweep.plan(o, Instant.now());
+    SweepBounds bounds = bounds(o, plan);
+    if (o.getDryRun()) {
+      SweepCommand.printDryRun(plan);
+      printBounds(out, bounds);
+      return 0;
+    }
+    try (WriterLocks lock = WriterLocks.of(List.of(output), "bench in " + output, o.getLockWaitSeconds())) {
+      return runLocked(o, args, plan, output, bounds, out);
+    }
+  }
+
+  /**
+   * The benchmark's settings from the bench flags, each checked here so that a bad value is refused naming its flag.
+   */
+  static Map<String, String> settings(BenchOptions o) {
+    if (o.getBench() != null && !o.getBench().equals("synthetic")) {
+      throw new UsageError("--bench is always synthetic for h2beam bench; use h2beam sweep for --bench="
+          + o.getBench());
+    }
+    if (!o.getBenchSettings().isBlank()) {
+      throw new UsageError("--benchSettings: h2beam bench sets the synthetic benchmark's settings from its own flags"
+          + " (--domains, --tasksPerDomain, --executorLatencyMs, --sessionLatencyMs, --latencySeed); drop it");
+    }
+    for (String[] f : new String[][] {{"domains", "" + o.getDomains()}, {"tasksPerDomain", "" + o.getTasksPerDomain()}}) {
+      int n = Integer.parseInt(f[1]);
+      if (n < 1 || n > SyntheticBenchmarkProvider.MAX_TASKS) {
+        throw new UsageError("--" + f[0] + "=" + n + " is out of range; give a whole number from 1 to "
+            + SyntheticBenchmarkProvider.MAX_TASKS + ", e.g. --" + f[0] + "=4");
+      }
+    }
+    if ((long) o.getDomains() * o.getTasksPerDomain() > SyntheticBenchmarkProvider.MAX_TASKS) {
+      throw new UsageError("--domains x --tasksPerDomain = " + (long) o.getDomains() * o.getTasksPerDomain()
+          + " tasks is more than the " + SyntheticBenchmarkProvider.MAX_TASKS + " a synthetic sweep may generate");
+    }
+    for (String[] f : new String[][] {{"--executorLatencyMs", o.getExecutorLatencyMs()},
+        {"--sessionLatencyMs", o.getSessionLatencyMs()}}) {
+      try {
+        Latency.parse(f[0], f[1], o.getLatencySeed());
+      } catch (IllegalArgumentException e) {
+        throw new UsageError(e.getMessage());
+      }
+    }
+    Map<String, String> s = new LinkedHashMap<>();
+    s.put("domains", String.valueOf(o.getDomains()));
+    s.put("tasksPerDomain", String.valueOf(o.getTasksPerDomain()));
+    s.put("executorLatencyMs", o.getExecutorLatencyMs().strip());
+    s.put("sessionLatencyMs", o.getSessionLatencyMs().strip());
+    s.put("latencySeed", String.valueOf(o.getLatencySeed()));
+    return s;
+  }
+
+  static SweepBounds bounds(BenchOptions o, Sweep.Plan plan) {
+    int maxPerDomain = plan.stream().values().stream().mapToInt(List::size).max().orElse(1);
+    return new SweepBounds(plan.taskCount(), maxPerDomain, o.getK(), plan.config().modes(), o.getPhaseWidth(),
+        o.getSessionLimit(), o.getRolloutLimit(),
+        Latency.parse("--executorLatencyMs", o.getExecutorLatencyMs(), o.getLatencySeed()).meanMs(),
+        Latency.parse("--sessionLatencyMs", o.getSessionLatencyMs(), o.getLatencySeed()).meanMs());
+  }
+
+  private static int runLocked(BenchOptions o, String[] args, Sweep.Plan plan, Path output, SweepBounds bounds,
+      PrintStream out) throws Exception {
+    Path audit = TaskScope.auditDir(plan.config().runs(), plan.config().summaryNamespace());
+    int executionsBefore = Journal.lines(audit.resolve("executions.jsonl")).size();
+    int sessionsBefore = Journal.lines(audit.resolve("sessions.jsonl")).size();
+    long filesBefore = ProcessStats.files(output);
+    ProcessStats before = ProcessStats.now();
+    InFlight.SESSIONS.reset();
+    InFlight.ROLLOUTS.reset();
+    long started = System.nanoTime();
+    Map<String, Object> record = Sweep.run(plan, o);
+    double wallS = (System.nanoTime() - started) / 1e9;
+    InFlight.Snapshot sessions = InFlight.SESSIONS.snapshot();
+    InFlight.Snapshot rollouts = InFlight.ROLLOUTS.snapshot();
+    ProcessStats after = ProcessStats.now();
+    long files = ProcessStats.files(output) - filesBefore;
+    int executions = Journal.lines(audit.resolve("executions.jsonl")).size() - executionsBefore;
+    int sessionsRun = Journal.lines(audit.resolve("sessions.jsonl")).size() - sessionsBefore;
+    int[] df = Sweep.doneFailed(record);
+    out.println("Synthetic sweep: " + df[0] + " tasks completed; " + df[1] + " failed.");
+    int judged = DemoCommand.judgeAndReport(o, args, plan, output, "synthetic");
+    ProcessStats end = ProcessStats.now();
+
+    int n = plan.taskCount();
+    out.println();
+    out.printf("bench: %d domains x %d tasks = %d tasks, k=%d, modes %s, executor latency %s ms, session latency %s"
+        + " ms, latency seed %d%n", o.getDomains(), o.getTasksPerDomain(), n, o.getK(),
+        String.join(",", plan.config().modes()), o.getExecutorLatencyMs(), o.getSessionLatencyMs(),
+        o.getLatencySeed());
+    out.printf("  runner %s, sessionLimit %d, rolloutLimit %d, phaseWidth %d, %s%n",
+        o.getRunner() == null ? "DirectRunner" : o.getRunner().getSimpleName(), o.getSessionLimit(),
+        o.getRolloutLimit(), o.getPhaseWidth(), parallelism(o));
+    printBounds(out, bounds);
+    out.printf("  wall               %9.2f s  (the sweep, from plan to record; judge and report not included)%n",
+        wallS);
+    out.printf("  wall / max(bounds) %9.2f    wall / harness2's form %.2f%n", ratio(wallS, bounds.maxMs()),
+        ratio(wallS, bounds.harness2FormMs()));
+    out.printf("  sessions in flight: peak %d, mean %.2f (%d sessions run, %d expected)%n", sessions.peak(),
+        sessions.mean(), sessionsRun, bounds.sessions());
+    out.printf("  rollouts in flight: peak %d, mean %.2f (%d rollouts run, %d expected)%n", rollouts.peak(),
+        rollouts.mean(), executions, bounds.rollouts());
+    double jvm = after.cpuSeconds() - before.cpuSeconds();
+    double children = after.childCpuSeconds() - before.childCpuSeconds();
+    out.printf("  CPU in the sweep   %9.2f s = h2beam (JVM) %.2f + rollout scripts %.2f; per task %.3f (h2beam %.3f)%n",
+        jvm + children, jvm, children, (jvm + children) / n, jvm / n);
+    out.printf("  CPU of the process %9.2f s since start, judge and report included (JVM %.2f + children %.2f)%n",
+        end.cpuSeconds() + end.childCpuSeconds(), end.cpuSeconds(), end.childCpuSeconds());
+    out.printf("  files written      %9d under %s by the sweep = %.1f per task%n", files, output, (double) files / n);
+    out.printf("  peak memory        %9.1f MiB resident (VmHWM) at the sweep's end; heap peak %.1f MiB%n",
+        after.peakRssKb() / 1024.0,
+        heapPeakBytes() / 1048576.0);
+    out.printf("  load average       %s at start, %s at end (1, 5, 15 min)%n", before.loadAverage(),
+        after.loadAverage());
+    return df[1] > 0 ? 1 : judged;
+  }
+
+  static void printBounds(PrintStream out, SweepBounds b) {
+    String longest = b.longestMode();
+    out.printf("  critical path      %9.2f s  = base phase %.2f s + %d tasks x %s %.2f s (Sweep's schedule)%n",
+        b.criticalPathMs() / 1000, b.baseMs() / 1000, b.maxTasksPerDomain(), longest, b.modeMs(longest) / 1000);
+    out.printf("  harness2's form    %9.2f s  = %d tasks x (base %.2f s + %s %.2f s)%n", b.harness2FormMs() / 1000,
+        b.maxTasksPerDomain(), b.baseMs() / 1000, longest, b.modeMs(longest) / 1000);
+    out.printf("  session bound      %9.2f s  = %d sessions x %.1f ms / %d%n", b.sessionLimitMs() / 1000,
+        b.sessions(), b.sessionMs(), b.sessionLimit());
+    out.printf("  rollout bound      %9.2f s  = %d rollouts x %.1f ms / %d%n", b.rolloutLimitMs() / 1000,
+        b.rollouts(), b.executorMs(), b.rolloutLimit());
+  }
+
+  private static String parallelism(BenchOptions o) {
+    String runner = o.getRunner() == null ? "DirectRunner" : o.getRunner().getSimpleName();
+    if (runner.equals("DirectRunner")) return "targetParallelism " + o.as(DirectOptions.class).getTargetParallelism();
+    if (runner.equals("FlinkRunner")) {
+      return "parallelism " + o.as(org.apache.beam.runners.flink.FlinkPipelineOptions.class).getParallelism();
+    }
+    return "runner parallelism not known";
+  }
+
+  private static double ratio(double wallS, double boundMs) {
+    return boundMs <= 0 ? Double.NaN : wallS / (boundMs / 1000);
+  }
+
+  private static long heapPeakBytes() {
+    long sum = 0;
+    for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (p.getType() == MemoryType.HEAP && p.getPeakUsage() != null) sum += p.getPeakUsage().getUsed();
+    }
+    return sum;
+  }
+}

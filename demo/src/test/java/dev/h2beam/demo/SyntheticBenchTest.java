@@ -1,0 +1,87 @@
+package dev.h2beam.demo;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.h2beam.adapters.files.Json;
+import dev.h2beam.transforms.summary.SummaryFile;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code h2beam bench}: the synthetic benchmark (2 domains x 2 tasks, k = 2, both modes, 5 ms latencies) sweeps,
+ * judges and reports, prints its measurements, resumes for free, and writes the same files on embedded Flink.
+ */
+class SyntheticBenchTest {
+  static final String[] SMALL = {"--domains=2", "--tasksPerDomain=2", "--k=2", "--executorLatencyMs=5",
+      "--sessionLatencyMs=uniform:2:8", "--latencySeed=3", "--sessionRetryWaitSeconds=0"};
+  static final List<String> TASKS = List.of("d01-t01", "d01-t02", "d02-t01", "d02-t02");
+
+  /** Runs the bench into {@code out}; returns what it printed, after checking it exited 0. */
+  static String bench(Path out, String... more) throws Exception {
+    List<String> args = new ArrayList<>(List.of(SMALL));
+    args.add("--output=" + out);
+    args.addAll(List.of(more));
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    int exit = new BenchCommand().run(args.toArray(new String[0]), new PrintStream(printed, true,
+        StandardCharsets.UTF_8));
+    String text = printed.toString(StandardCharsets.UTF_8);
+    assertEquals(0, exit, text);
+    return text;
+  }
+
+  @Test
+  void theSyntheticBenchSweepsJudgesReportsAndPrintsItsMeasurements(@TempDir Path out) throws Exception {
+    String printed = bench(out);
+    for (String line : List.of("critical path", "harness2's form", "session bound", "rollout bound", "wall ",
+        "wall / max(bounds)", "sessions in flight: peak", "rollouts in flight: peak", "CPU in the sweep",
+        "files written", "peak memory", "load average")) {
+      assertTrue(printed.contains("  " + line), line + " in\n" + printed);
+    }
+    // 4 tasks x 2 modes x (3k stages + selection + reflection); 4 x (k bases + 3k per mode)
+    assertTrue(printed.contains("(64 sessions run, 64 expected)"), printed);
+    assertTrue(printed.contains("(56 rollouts run, 56 expected)"), printed);
+    assertTrue(printed.contains("sessions in flight: peak 2,") || printed.contains("sessions in flight: peak 1,"),
+        "never more than --sessionLimit=2: " + printed);
+
+    Path runs = out.resolve("runs");
+    JsonNode judged = Json.readTree(runs.resolve("synthetic-oc-agg2").resolve("judged.json"));
+    assertEquals(8, judged.size(), "4 tasks x 2 modes");
+    for (JsonNode row : judged) assertTrue(row.path("all_pass").asBoolean(), row.toString());
+    assertTrue(Files.isRegularFile(out.resolve("report").resolve("report.txt")));
+
+    for (String task : TASKS) {
+      assertEquals("ok", SummaryFile.read(runs.resolve("synthetic-oc-agg2").resolve(task).resolve("summary.json"))
+          .get("status"), task);
+      for (String[] finals : new String[][] {{"synthetic-oc-agg2", "agg1", "agg2"}, {"synthetic-oc-seq2", "c1", "c2"}}) {
+        Path harnesses = runs.resolve(finals[0]).resolve(task).resolve("harnesses");
+        assertNotEquals(Files.readString(harnesses.resolve(finals[1]).resolve(DemoSetup.SCRIPT)),
+            Files.readString(harnesses.resolve(finals[2]).resolve(DemoSetup.SCRIPT)), "finals differ: " + task);
+      }
+    }
+    String t1 = Files.readString(out.resolve("sources/d01-t01/ledger.csv"));
+    assertNotEquals(t1, Files.readString(out.resolve("sources/d01-t02/ledger.csv")), "generated tasks differ");
+
+    String again = bench(out);
+    assertTrue(again.contains("(0 sessions run, 64 expected)") && again.contains("(0 rollouts run, 56 expected)"),
+        "the repeat resumes and runs nothing: " + again);
+  }
+
+  @Test
+  void onEmbeddedFlinkTheBenchWritesTheSameFilesAsOnTheDirectRunner(@TempDir Path direct, @TempDir Path flink)
+      throws Exception {
+    bench(direct);
+    String printed = bench(flink, FlinkDemoTest.FLINK);
+    assertTrue(printed.contains("runner FlinkRunner"), printed);
+    FlinkDemoTest.assertSameFiles(direct, flink);
+  }
+}
