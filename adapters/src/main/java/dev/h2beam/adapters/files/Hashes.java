@@ -33,12 +33,15 @@ public final class Hashes {
     return hex(digest("SHA-1").digest(bytes));
   }
 
+  /** One read buffer per thread: hashing a tree of small files would otherwise allocate 64 KiB a file. */
+  private static final ThreadLocal<byte[]> BUFFER = ThreadLocal.withInitial(() -> new byte[65536]);
+
   /**
    * Feeds a file's bytes to {@code digest} in 64 KiB reads: the same digest as hashing the whole content, without
    * ever holding a large file (a huge source, a runaway deliverable) in memory.
    */
   public static void update(MessageDigest digest, Path file) throws IOException {
-    byte[] buf = new byte[65536];
+    byte[] buf = BUFFER.get();
     try (InputStream in = Files.newInputStream(file)) {
       int n;
       while ((n = in.read(buf)) > 0) digest.update(buf, 0, n);

@@ -2,9 +2,12 @@ package dev.h2beam.adapters.files;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -21,14 +24,22 @@ public final class PathOrder {
   public static final Comparator<String> RELATIVE = PathOrder::compare;
 
   public static int compare(String a, String b) {
-    String[] pa = a.split("/", -1);
-    String[] pb = b.split("/", -1);
-    int n = Math.min(pa.length, pb.length);
-    for (int i = 0; i < n; i++) {
-      int c = compareCodePoints(pa[i], pb[i]);
-      if (c != 0) return c;
+    // Walks both strings once instead of splitting them: a '/' ends a component, so it sorts below every other code
+    // point, and a path that runs out first is the smaller; that is the component-wise order, without allocating.
+    int i = 0;
+    int j = 0;
+    while (i < a.length() && j < b.length()) {
+      int ca = a.codePointAt(i);
+      int cb = b.codePointAt(j);
+      if (ca != cb) {
+        if (ca == '/') return -1;
+        if (cb == '/') return 1;
+        return Integer.compare(ca, cb);
+      }
+      i += Character.charCount(ca);
+      j += Character.charCount(cb);
     }
-    return Integer.compare(pa.length, pb.length);
+    return Integer.compare(a.length() - i, b.length() - j);
   }
 
   /** Python's order of two strings: by Unicode code point (Java's String order differs above the BMP). */
@@ -56,13 +67,22 @@ public final class PathOrder {
   public static List<String> files(Path root) {
     if (!Files.isDirectory(root)) return List.of();
     List<String> out = new ArrayList<>();
-    try (Stream<Path> walk = Files.walk(root)) {
-      walk.filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)).forEach(p -> {
-        String rel = relative(root, p);
-        for (String part : rel.split("/")) {
-          if (part.equals("__pycache__")) return;
+    try {
+      // walkFileTree hands over the attributes it read, so a file costs one stat, not two
+      Files.walkFileTree(root, new SimpleFileVisitor<>() {
+        @Override public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+          return dir.getFileName() != null && dir.getFileName().toString().equals("__pycache__")
+              && !dir.equals(root) ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
         }
-        out.add(rel);
+
+        @Override public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+          if (attrs.isRegularFile()) out.add(relative(root, file));
+          return FileVisitResult.CONTINUE;
+        }
+
+        @Override public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+          throw e;
+        }
       });
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list " + root, e);

@@ -72,4 +72,40 @@ class PathOrderTest {
   void relativeUsesForwardSlashes() {
     assertEquals("a/b/c.txt", PathOrder.relative(dir, dir.resolve("a").resolve("b").resolve("c.txt")));
   }
+
+  @Test
+  void compareAgreesWithComparingSplitComponents() {
+    String alphabet = "ab-./_\u00e9\uFFFF\uD83D\uDE00";
+    java.util.Random random = new java.util.Random(11);
+    for (int n = 0; n < 20_000; n++) {
+      String a = randomPath(random, alphabet);
+      String b = randomPath(random, alphabet);
+      assertEquals(Integer.signum(bySplitComponents(a, b)), Integer.signum(PathOrder.compare(a, b)), a + " vs " + b);
+    }
+  }
+
+  private static String randomPath(java.util.Random random, String alphabet) {
+    StringBuilder sb = new StringBuilder();
+    int length = random.nextInt(7);
+    for (int i = 0; i < length; i++) {
+      int at = random.nextInt(alphabet.length() - 1);
+      if (Character.isHighSurrogate(alphabet.charAt(at))) {
+        sb.append(alphabet, at, at + 2);
+      } else if (!Character.isLowSurrogate(alphabet.charAt(at))) {
+        sb.append(alphabet.charAt(at));
+      }
+    }
+    return sb.toString();
+  }
+
+  /** The definition: split on '/', compare the component lists by code point. */
+  private static int bySplitComponents(String a, String b) {
+    String[] pa = a.split("/", -1);
+    String[] pb = b.split("/", -1);
+    for (int i = 0; i < Math.min(pa.length, pb.length); i++) {
+      int c = PathOrder.compareCodePoints(pa[i], pb[i]);
+      if (c != 0) return c;
+    }
+    return Integer.compare(pa.length, pb.length);
+  }
 }

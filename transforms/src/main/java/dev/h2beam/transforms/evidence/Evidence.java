@@ -5,6 +5,7 @@ import dev.h2beam.adapters.bench.Benchmark;
 import dev.h2beam.adapters.files.PathOrder;
 import dev.h2beam.adapters.model.RunView;
 import dev.h2beam.adapters.model.SurfaceSpec;
+import dev.h2beam.transforms.tree.TreeIO;
 import dev.h2beam.transforms.tree.UnifiedDiff;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -70,6 +71,8 @@ public final class Evidence {
 
     List<String> poolLabels = new ArrayList<>();
     SurfaceSpec surface = bench.surface();
+    Map<String, String> current = harnessDir == null || pool.isEmpty() ? Map.of()
+        : TreeIO.read(surface, harnessDir, null);
     for (PoolItem item : pool) {
       Path p = dest.resolve("pool").resolve(item.label());
       if (item.harnessDir() != null && Files.isDirectory(item.harnessDir())) {
@@ -77,7 +80,7 @@ public final class Evidence {
         FileTrees.link(item.harnessDir(), p.resolve("harness"));
       }
       write(p.resolve("harness.diff"), harnessDir == null ? ""
-          : UnifiedDiff.poolDiff(surface, harnessDir, item.harnessDir(), item.label()));
+          : UnifiedDiff.poolDiff(surface, current, item.harnessDir(), item.label()));
       write(p.resolve("rollout.md"), rolloutText(bench, item.rollout(), obsTrunc));
       write(p.resolve("produced.md"), producedText(bench, item.rollout(), mode));
       poolLabels.add(item.label());
@@ -90,8 +93,9 @@ public final class Evidence {
       library = true;
     }
 
-    leaks.assertNone(dest);
-    VerdictTripwire.assertNone(dest);
+    List<String> built = PathOrder.files(dest);
+    leaks.assertNone(built);
+    VerdictTripwire.assertNone(dest, built);
     return new ContextTree(dest, taskId, rendered, delivered, harnessFiles, library, poolLabels, failed, mode,
         sources, decisions.size());
   }

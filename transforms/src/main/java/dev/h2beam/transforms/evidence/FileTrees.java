@@ -19,15 +19,25 @@ public final class FileTrees {
    * Symbolic links and special files are never followed nor copied; each is named in a warning.
    */
   public static void copy(Path from, Path to) throws IOException {
+    copy(from, to, PathOrder.files(from));
+  }
+
+  /** The same with the listing of {@code from} already made by {@link PathOrder#files}. */
+  public static void copy(Path from, Path to, List<String> files) throws IOException {
     for (String rel : PathOrder.skipped(from)) {
       System.err.println("h2beam: skipped " + from.resolve(rel) + " (a symbolic link or special file; links are never"
           + " followed)");
     }
     Files.createDirectories(to);
-    for (String rel : PathOrder.files(from)) {
+    Path made = null;
+    for (String rel : files) {
       if (rel.endsWith(".pyc")) continue;
       Path target = to.resolve(rel);
-      Files.createDirectories(target.getParent());
+      // files come in path order, so a folder's files mostly follow each other: skip re-creating the same folder
+      if (!target.getParent().equals(made)) {
+        Files.createDirectories(target.getParent());
+        made = target.getParent();
+      }
       Files.copy(from.resolve(rel), target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
     }
   }

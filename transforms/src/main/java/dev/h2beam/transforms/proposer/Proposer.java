@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Semaphore;
 
@@ -79,7 +80,10 @@ public final class Proposer {
       // a session keyed and run on it would be a second, different session when the retried element rebuilds it
       throw new ProposerError("[" + label + "] not started: the runner is cancelling this work", 0, 0.0);
     }
-    String key = cacheKey(label, mission, system, contextDir);
+    // one listing of the evidence serves both the cache key and the session's copy
+    List<String> evidence = contextDir != null && Files.isDirectory(contextDir)
+        ? PathOrder.files(contextDir.toAbsolutePath().normalize()) : null;
+    String key = cacheKey(label, mission, system, contextDir, evidence);
     String base = safe(label) + "." + key;
     if (auditDir != null) {
       Reply hit = cached(label, base, harvest);
@@ -95,7 +99,7 @@ public final class Proposer {
       long started = System.nanoTime();
       try {
         cwd = Scratch.newDir(scratch, "h2beam-prop-");
-        if (contextDir != null && Files.isDirectory(contextDir)) FileTrees.copy(contextDir, cwd.resolve("context"));
+        if (evidence != null) FileTrees.copy(contextDir, cwd.resolve("context"), evidence);
         SessionResult r;
         sessions.acquireUninterruptibly();
         try {
@@ -216,16 +220,22 @@ public final class Proposer {
    * absolute path and every file (relative path and bytes) in Python path order.
    */
   public static String cacheKey(String label, String mission, String system, Path contextDir) {
+    return cacheKey(label, mission, system, contextDir, contextDir != null && Files.isDirectory(contextDir)
+        ? PathOrder.files(contextDir.toAbsolutePath().normalize()) : null);
+  }
+
+  /** The same key from a listing of the evidence already made ({@link PathOrder#files}); null without evidence. */
+  private static String cacheKey(String label, String mission, String system, Path contextDir, List<String> files) {
     MessageDigest sha = Hashes.digest("SHA-256");
     for (String part : new String[] {label, mission, system}) {
       sha.update(part.getBytes(StandardCharsets.UTF_8));
       sha.update((byte) 0);
     }
-    if (contextDir != null && Files.isDirectory(contextDir)) {
+    if (files != null) {
       Path root = contextDir.toAbsolutePath().normalize();
       sha.update(root.toString().getBytes(StandardCharsets.UTF_8));
       sha.update((byte) 0);
-      for (String rel : PathOrder.files(root)) {
+      for (String rel : files) {
         sha.update(rel.getBytes(StandardCharsets.UTF_8));
         sha.update((byte) 0);
         try {

@@ -7,6 +7,7 @@ import dev.h2beam.transforms.evidence.ContextTree;
 import dev.h2beam.transforms.evidence.Evidence;
 import dev.h2beam.transforms.evidence.FileTrees;
 import dev.h2beam.adapters.files.LeakGlobs;
+import dev.h2beam.adapters.files.PathOrder;
 import dev.h2beam.transforms.evidence.Mission;
 import dev.h2beam.transforms.evidence.PoolItem;
 import dev.h2beam.transforms.evidence.VerdictTripwire;
@@ -61,7 +62,11 @@ public final class Reflector {
       adoption.put("reason", sel.why);
       AtomicFiles.writeString(root.resolve("adoption.json"), Json.pretty(adoption) + "\n");
       new LeakGlobs(s.bench().spec().leakGlobs()).assertNone(root);
-      VerdictTripwire.assertNone(root);
+      // Evidence.build has scanned everything else under root; only what was added since needs reading
+      List<String> added = new ArrayList<>();
+      for (String rel : PathOrder.files(root.resolve("base_harness"))) added.add("base_harness/" + rel);
+      added.add("adoption.json");
+      VerdictTripwire.assertNone(root, added);
 
       String mission = Mission.of(Prompts.experience(s.bench().promptsFor(s.task())) + "\n# WHAT HAPPENED\n\n"
           + "The harness adopted for this task was `" + sel.chosenLabel + "`. `context/adoption.json` maps the"
@@ -70,7 +75,8 @@ public final class Reflector {
           + "Compare `context/harness/` (adopted) with `context/base_harness/` and with every candidate in"
           + " `context/pool/`; read `context/decisions/` and the trajectories, and look for contrasts.\n", tree);
       FileTrees.delete(copy);
-      FileTrees.copy(root, copy);
+      // the same bytes, linked: nothing edits either folder in place (the session works on its own copy)
+      FileTrees.link(root, copy);
       Files.deleteIfExists(copy.resolve("selection.json"));
       VerdictTripwire.assertNone(copy);
       Reply reply;

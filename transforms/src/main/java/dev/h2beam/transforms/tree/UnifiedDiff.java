@@ -54,7 +54,12 @@ public final class UnifiedDiff {
    * diff from {@code current/<path>} to {@code <label>/<path>}, concatenated. A missing harness or file is empty.
    */
   public static String poolDiff(SurfaceSpec surface, Path currentHarness, Path candidateHarness, String label) {
-    Map<String, String> current = TreeIO.read(surface, currentHarness, null);
+    return poolDiff(surface, TreeIO.read(surface, currentHarness, null), candidateHarness, label);
+  }
+
+  /** The same, from the current tree already read with {@link TreeIO#read}: a pool reads it once, not per item. */
+  public static String poolDiff(SurfaceSpec surface, Map<String, String> current, Path candidateHarness,
+      String label) {
     Map<String, String> candidate = TreeIO.read(surface, candidateHarness, null);
     TreeSet<String> names = new TreeSet<>(Py.CODE_POINT_ORDER);
     names.addAll(current.keySet());
