@@ -23,10 +23,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A real multi-process Flink 1.19 session cluster (one JobManager, two TaskManagers of two slots, each its own JVM on
- * loopback, started from Flink's Maven artifacts by scripts/flink-cluster.sh) runs the demo's sweep, judge and report
- * from the cluster jar, submitted by a client whose classpath is that jar plus the cluster's Flink classes (as
- * {@code flink run} would). The files equal a DirectRunner run's; chains ran on distinct slots of both workers; and a
- * TaskManager killed with SIGKILL mid-sweep costs a restart, never a rollout or session spent twice.
+ * loopback, started from Flink's Maven artifacts by scripts/flink-cluster.sh) runs the synthetic benchmark (4 domains
+ * x 3 tasks, both modes, k = 2, 20 ms latencies: eight chains on four slots) with its judge and report from the
+ * cluster jar, submitted by a client whose classpath is that jar plus the cluster's Flink classes (as
+ * {@code flink run} would). The files equal a DirectRunner run's; the chain records show no slot ran more than two
+ * chains, and never two at once; and a TaskManager killed with SIGKILL mid-sweep costs a restart, never a rollout or
+ * session spent twice.
  */
 class FlinkClusterIT {
   private static final Path CHECKOUT = Path.of("..").toAbsolutePath().normalize();
@@ -74,13 +76,17 @@ class FlinkClusterIT {
     script("stop");
   }
 
-  /** Starts the demo command in its own JVM with the cluster jar (and the runner flags given). */
+  private static final String NS = "synthetic-oc-agg2";
+  private static final int TASKS = 12;
+
+  /** Starts the synthetic bench (sweep, judge, report) in its own JVM with the cluster jar and the runner flags. */
   static Process demo(Path out, String... runner) throws Exception {
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx768m"));
     cmd.addAll(JAVA_FLAGS);
-    cmd.addAll(List.of("-cp", clientClasspath(), "dev.h2beam.pipelines.Main", "demo", "--output=" + out, "--k=2",
-        "--sessionRetryWaitSeconds=0"));
+    cmd.addAll(List.of("-cp", clientClasspath(), "dev.h2beam.pipelines.Main", "bench", "--output=" + out, "--k=2",
+        "--domains=4", "--tasksPerDomain=3", "--executorLatencyMs=20", "--sessionLatencyMs=20",
+        "--sessionRetryWaitSeconds=0", "--sessionLimit=4", "--rolloutLimit=4"));
     cmd.addAll(List.of(runner));
     Files.createDirectories(out);
     return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.resolve("console.log").toFile())
@@ -93,21 +99,37 @@ class FlinkClusterIT {
   }
 
   static void finish(Process p, Path out) throws Exception {
-    assertTrue(p.waitFor(600, TimeUnit.SECONDS), "the demo did not finish in 10 minutes");
+    assertTrue(p.waitFor(900, TimeUnit.SECONDS), "the bench did not finish in 15 minutes");
     assertEquals(0, p.exitValue(), Files.readString(out.resolve("console.log")));
   }
 
   @Test
-  void theClusterRunsSweepJudgeAndReportToTheDirectRunnersFilesWithChainsOnDistinctSlots(@TempDir Path direct,
+  void theClusterRunsSweepJudgeAndReportToTheDirectRunnersFilesWithChainsSpreadOverSlots(@TempDir Path direct,
       @TempDir Path cluster) throws Exception {
     finish(demo(direct), direct);
     finish(demo(cluster, onCluster()), cluster);
     String console = Files.readString(cluster.resolve("console.log"));
-    assertTrue(console.contains("demo-oc-agg2: judged.json: 4 row(s), 4 graded, 0 ungraded"), console);
+    assertTrue(console.contains(NS + ": judged.json: 24 row(s), 24 graded, 0 ungraded"), console);
+    assertTrue(console.contains("runner FlinkRunner"), console);
     FlinkDemoTest.assertSameFiles(direct, cluster);
-    FlinkDemoTest.assertNothingRanTwice(cluster, 2);
+    assertNothingRanTwice(cluster);
+    assertChainsSpread(cluster.resolve("runs/_audit/" + NS + "/chains"), 4);
+  }
 
-    assertChainsSpread(cluster.resolve("runs/_audit/demo-oc-agg2/chains"), 4);
+  /** Every run id executed once and every session key called once, as many as a clean run of 12 tasks at k = 2. */
+  static void assertNothingRanTwice(Path out) throws Exception {
+    Path audit = out.resolve("runs/_audit/" + NS);
+    List<String> executions = Journal.lines(audit.resolve("executions.jsonl"));
+    List<String> sessions = Journal.lines(audit.resolve("sessions.jsonl"));
+    assertEquals(TASKS * 7 * 2, executions.size(), "executions");
+    assertEquals(TASKS * 2 * (3 * 2 + 2), sessions.size(), "sessions");
+    java.util.Set<Object> ids = new java.util.HashSet<>();
+    for (String line : executions) assertTrue(ids.add(Json.readMap(line).get("run_id")), "ran twice: " + line);
+    java.util.Set<Object> keys = new java.util.HashSet<>();
+    for (String line : sessions) {
+      Map<String, Object> m = Json.readMap(line);
+      assertTrue(keys.add(m.get("label") + "/" + m.get("key")), "ran twice: " + line);
+    }
   }
 
   /**
@@ -145,20 +167,20 @@ class FlinkClusterIT {
       throws Exception {
     finish(demo(direct), direct);
     Process p = demo(cluster, onCluster());
-    Path executions = cluster.resolve("runs/_audit/demo-oc-agg2/executions.jsonl");
+    Path executions = cluster.resolve("runs/_audit/" + NS + "/executions.jsonl");
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
-    while (Journal.lines(executions).size() < 4) {
+    while (Journal.lines(executions).size() < 40) {
       assertTrue(p.isAlive(), "the sweep ended before the kill: " + Files.readString(cluster.resolve("console.log")));
       assertTrue(System.nanoTime() < deadline, "no rollout ran within 5 minutes");
       Thread.sleep(20);
     }
     int before = Journal.lines(executions).size();
-    assertTrue(before < 28 && p.isAlive(), "killed in the middle: " + before + " of 28 rollouts had run");
+    assertTrue(before < TASKS * 14 && p.isAlive(), "killed in the middle: " + before + " of 168 rollouts had run");
     script("kill-taskmanager", "--index=1");
     // a supervisor (systemd, Kubernetes) restarts a dead worker; the job restarts once four slots are back
     script("start-taskmanager");
     finish(p, cluster);
-    FlinkDemoTest.assertNothingRanTwice(cluster, 2);
+    assertNothingRanTwice(cluster);
     FlinkDemoTest.assertSameFiles(direct, cluster);
   }
 }
