@@ -110,6 +110,12 @@ public final class SummaryFile {
       }
       merged = merge(merged, part);
     }
+    // a merge onto nothing keeps the part's provisional status; the task's status is decided over all its modes
+    String status = String.valueOf(merged.get("status"));
+    if (status.equals("ok") || status.equals("partial")) {
+      merged = new LinkedHashMap<>(merged);
+      merged.put("status", mergedStatus(merged));
+    }
     merged = canonical(merged);
     AtomicFiles.writeString(summary, Json.pretty(merged));
     for (Path p : parts) Files.deleteIfExists(p);

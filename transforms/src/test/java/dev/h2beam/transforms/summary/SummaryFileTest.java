@@ -364,4 +364,28 @@ class SummaryFileTest {
     assertEquals(expectedErrors.stream().sorted().toList(), errors.stream().sorted().toList());
     assertEquals("partial", onDisk.get("status"));
   }
+
+  // ---- one writer per file: each mode's part, merged by the task's finish ----
+
+  @Test
+  void aSingleModesPartMergesIntoAnOkSummaryAndIsRemoved() throws IOException {
+    SummaryFile.writePart(file(), "agg", summary("partial", map("agg", mode(true, "agg1")),
+        map("agg", selection(true, "agg1")), List.of()));
+    Map<String, Object> merged = SummaryFile.mergeParts(file());
+    assertEquals("ok", merged.get("status"), "the provisional status of a part is decided over the task's modes");
+    assertEquals(merged, SummaryFile.read(file()));
+    assertTrue(!Files.exists(SummaryFile.part(file(), "agg")));
+  }
+
+  @Test
+  void partsMergeInModeOrderWhicheverWasWrittenFirst() throws IOException {
+    SummaryFile.writePart(file(), "seq", summary("partial", map("seq", mode(false, "c1")),
+        map("seq", selection(true, "c1")), List.of("seq: boom")));
+    SummaryFile.writePart(file(), "agg", summary("partial", map("agg", mode(true, "agg1")),
+        map("agg", selection(true, "agg1")), List.of()));
+    Map<String, Object> merged = SummaryFile.mergeParts(file());
+    assertEquals(List.of("agg", "seq"), List.copyOf(sub(merged, "modes").keySet()));
+    assertEquals("partial", merged.get("status"));
+    assertEquals(List.of("seq: boom"), merged.get("errors"));
+  }
 }
