@@ -50,7 +50,12 @@ classpath() {
   cat "$cpfile"
 }
 
-alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+alive() {  # running, not a zombie (a killed process nobody has reaped yet still answers kill -0)
+  [ -f "$1" ] || return 1
+  local pid; pid="$(cat "$1")"
+  kill -0 "$pid" 2>/dev/null || return 1
+  [ "$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)" != "Z" ]
+}
 
 rest_port() { sed -n 's/^rest.port: //p' "$dir/conf/config.yaml"; }
 
@@ -137,7 +142,8 @@ EOF
     alive "$dir/jobmanager.pid" || { echo "flink-cluster: no JobManager runs from $dir" >&2; exit 1; }
     start_tm
     # wait for as many as are alive (the JobManager may still list a killed one until its heartbeat times out)
-    want=0; for f in "$dir"/taskmanager-*.pid; do alive "$f" && want=$((want + 1)); done
+    want=0
+    for f in "$dir"/taskmanager-*.pid; do [ ! -e "$f.killed" ] && alive "$f" && want=$((want + 1)); done
     wait_for "$want"
     ;;
   kill-taskmanager)
