@@ -120,6 +120,12 @@ public final class Proposer {
         audit(base, mission, system, reply, reported);
         return reply;
       } catch (Exception e) {
+        if (e instanceof InterruptedException || Thread.currentThread().isInterrupted()) {
+          // cancelled mid-session: another attempt on this thread would be a second session the retried element
+          // then finds in the cache with two attempts; stop, and keep the interrupt for the caller
+          Thread.currentThread().interrupt();
+          throw new ProposerError("[" + label + "] stopped: the runner is cancelling this work", attempt, cost);
+        }
         last = e.getClass().getSimpleName() + ": " + e.getMessage();
       } finally {
         if (cwd != null) FileTrees.deleteQuietly(cwd);
