@@ -54,6 +54,11 @@ public final class BenchCommand implements Command {
 
   /** Runs the bench, printing its measurements to {@code out} (the judge and report print to the console). */
   int run(String[] args, PrintStream out) throws Exception {
+    return run(args, out, System.err);
+  }
+
+  /** Runs the bench: measurements to {@code out}, the sweep's live progress ({@code --progress}) to {@code err}. */
+  int run(String[] args, PrintStream out, PrintStream err) throws Exception {
     args = DemoCommand.withDefaults(args, "3");
     BenchOptions o = OptionArgs.parse(name(), args, BenchOptions.class);
     Map<String, String> settings = settings(o);
@@ -74,7 +79,7 @@ public final class BenchCommand implements Command {
       return 0;
     }
     try (WriterLocks lock = WriterLocks.of(List.of(output), "bench in " + output, o.getLockWaitSeconds())) {
-      return runLocked(o, args, plan, output, bounds, out);
+      return runLocked(o, args, plan, output, bounds, out, err);
     }
   }
 
@@ -127,7 +132,7 @@ public final class BenchCommand implements Command {
   }
 
   private static int runLocked(BenchOptions o, String[] args, Sweep.Plan plan, Path output, SweepBounds bounds,
-      PrintStream out) throws Exception {
+      PrintStream out, PrintStream err) throws Exception {
     Path audit = TaskScope.auditDir(plan.config().runs(), plan.config().summaryNamespace());
     int executionsBefore = Journal.lines(audit.resolve("executions.jsonl")).size();
     int sessionsBefore = Journal.lines(audit.resolve("sessions.jsonl")).size();
@@ -136,7 +141,7 @@ public final class BenchCommand implements Command {
     InFlight.SESSIONS.reset();
     InFlight.ROLLOUTS.reset();
     long started = System.nanoTime();
-    Map<String, Object> record = Sweep.run(plan, o);
+    Map<String, Object> record = Sweep.run(plan, o, err);
     double wallS = (System.nanoTime() - started) / 1e9;
     InFlight.Snapshot sessions = InFlight.SESSIONS.snapshot();
     InFlight.Snapshot rollouts = InFlight.ROLLOUTS.snapshot();

@@ -34,13 +34,14 @@ class HostileResumeTest {
   /**
    * Every file below {@code out} (path → SHA-256) but the run's own records: the sweep record and demo.json, which
    * name the run's time, the writer lock, the runs root's token (fresh for every run, for its workers to read back)
-   * and the chains' records of where and when they ran.
+   * the chains' records of where and when they ran, and the workers' progress boards for the live display.
    */
   private static Map<String, String> files(Path out) throws Exception {
     Map<String, String> m = new TreeMap<>();
     for (String rel : PathOrder.files(out)) {
       if (rel.equals("demo.json") || rel.contains("/_sweeps/") || rel.endsWith(".h2beam.lock")
-          || rel.equals("runs/.h2beam/root-token") || rel.contains("/chains/")) {
+          || rel.equals("runs/.h2beam/root-token") || rel.contains("/chains/")
+          || rel.contains("/progress/")) {
         continue;
       }
       m.put(rel, Hashes.hex(Hashes.digest("SHA-256").digest(Files.readAllBytes(out.resolve(rel)))));

@@ -84,4 +84,42 @@ class SyntheticBenchTest {
     assertTrue(printed.contains("runner FlinkRunner"), printed);
     FlinkDemoTest.assertSameFiles(direct, flink);
   }
+
+  @Test
+  void theSweepShowsLiveProgressReadFromTheRunFolders(@TempDir Path out) throws Exception {
+    List<String> args = List.of("--domains=2", "--tasksPerDomain=2", "--k=1", "--executorLatencyMs=150",
+        "--sessionLatencyMs=150", "--sessionRetryWaitSeconds=0", "--progress=lines", "--progressSeconds=1",
+        "--output=" + out);
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    ByteArrayOutputStream progress = new ByteArrayOutputStream();
+    assertEquals(0, new BenchCommand().run(args.toArray(new String[0]), new PrintStream(printed, true,
+        StandardCharsets.UTF_8), new PrintStream(progress, true, StandardCharsets.UTF_8)));
+    String shown = progress.toString(StandardCharsets.UTF_8);
+    List<String> totals = shown.lines().filter(l -> l.startsWith("progress ")).toList();
+    assertTrue(totals.size() >= 2, "a line a second while it runs, and the last state: " + shown);
+    assertTrue(totals.subList(0, totals.size() - 1).stream().anyMatch(l -> l.matches(".*in flight [1-9].*")
+        || l.matches(".*[1-9] running\\).*")), "work was seen running while it ran: " + shown);
+    String last = totals.get(totals.size() - 1);
+    assertTrue(last.contains("bases 4/4  agg 4/4 (0 resumed, 0 failed, 0 running)  seq 4/4 (0 resumed, 0 failed,"
+        + " 0 running)") && last.contains("in flight 0 sessions, 0 rollouts") && last.endsWith("left ~00:00:00"),
+        last);
+    // the finished counts are the journals' lines of this run, the same the bench counts itself
+    String text = printed.toString(StandardCharsets.UTF_8);
+    java.util.regex.Matcher sessions = java.util.regex.Pattern.compile("\\((\\d+) sessions run").matcher(text);
+    java.util.regex.Matcher rollouts = java.util.regex.Pattern.compile("\\((\\d+) rollouts run").matcher(text);
+    assertTrue(sessions.find() && rollouts.find(), text);
+    assertTrue(last.contains("finished " + sessions.group(1) + " sessions, " + rollouts.group(1) + " rollouts"),
+        last + " vs " + text);
+    for (String chain : List.of("agg/d01 2/2", "agg/d02 2/2", "seq/d01 2/2", "seq/d02 2/2")) {
+      assertTrue(shown.contains("  " + chain), chain + " in " + shown);
+    }
+
+    progress.reset();
+    assertEquals(0, new BenchCommand().run(args.toArray(new String[0]), new PrintStream(new ByteArrayOutputStream(),
+        true, StandardCharsets.UTF_8), new PrintStream(progress, true, StandardCharsets.UTF_8)));
+    List<String> again = progress.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("progress "))
+        .toList();
+    assertTrue(again.get(again.size() - 1).contains("agg 4/4 (4 resumed, 0 failed, 0 running)")
+        && again.get(again.size() - 1).contains("finished 0 sessions, 0 rollouts; spend $0.0000"), again.toString());
+  }
 }

@@ -26,6 +26,7 @@ import dev.h2beam.transforms.sweep.RootToken;
 import dev.h2beam.transforms.sweep.SweepConfig;
 import dev.h2beam.transforms.sweep.TaskRef;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -78,6 +79,10 @@ public final class Sweep {
       if (Integer.parseInt(w[1]) < 1) throw new UsageError("--" + w[0] + " must be at least 1 (got " + w[1] + ")");
     }
     if (o.getSessionRetryWaitSeconds() < 0) throw new UsageError("--sessionRetryWaitSeconds must be >= 0");
+    ProgressView.style(o.getProgress(), false, false);
+    if (o.getProgressSeconds() < 1) {
+      throw new UsageError("--progressSeconds must be at least 1 (got " + o.getProgressSeconds() + ")");
+    }
     List<String> modes = Flags.modes(o.getModes());
     try {
       Faults.parse(o.getInject());
@@ -334,12 +339,18 @@ public final class Sweep {
 
   /** Runs a planned sweep to completion and returns its record. */
   public static Map<String, Object> run(Plan plan, SweepOptions o) throws IOException {
+    return run(plan, o, System.err);
+  }
+
+  /** Runs a planned sweep, showing its live progress ({@code --progress}) on {@code progress}. */
+  public static Map<String, Object> run(Plan plan, SweepOptions o, PrintStream progress) throws IOException {
     try (WriterLocks locks = WriterLocks.forSweep(plan, o)) {
-      return runLocked(plan, o);
+      return runLocked(plan, o, progress);
     }
   }
 
-  private static Map<String, Object> runLocked(Plan plan, SweepOptions o) throws IOException {
+  private static Map<String, Object> runLocked(Plan plan, SweepOptions o, PrintStream progressOut)
+      throws IOException {
     if (plan.taskCount() == 0) throw new UsageError("the task stream is empty: no task to run");
     // the lock is ours: what a killed sweep left in the scratch folder is nobody's now
     Scratch.clean(plan.config().runs());
@@ -354,8 +365,12 @@ public final class Sweep {
     checkIdentity(plan, o);
     String token = RootToken.write(plan.config().runs());
     plan = new Plan(plan.config().withRootToken(token), plan.bench(), plan.stream(), plan.recordPath(), plan.header());
-    PipelineResult result = build(plan, o).run();
-    PipelineResult.State state = result.waitUntilFinish();
+    PipelineResult result;
+    PipelineResult.State state;
+    try (ProgressView progress = ProgressView.start(plan, o, progressOut)) {
+      result = build(plan, o).run();
+      state = result.waitUntilFinish();
+    }
     if (state != PipelineResult.State.DONE) throw new IllegalStateException("the sweep pipeline ended " + state);
     Scratch.clean(plan.config().runs());
     String counters = counters(result);

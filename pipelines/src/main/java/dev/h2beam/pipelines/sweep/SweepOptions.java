@@ -61,6 +61,20 @@ public interface SweepOptions extends PipelineOptions {
 
   void setMaxTasks(Integer value);
 
+  @Description("Live progress while the sweep runs, read from the run folders: bar (redrawn on the terminal), lines"
+      + " (a plain line every --progressSeconds), off, or auto: bar on a terminal, lines when a cluster runs the sweep"
+      + " and the output is not a terminal, off otherwise.")
+  @Default.String("auto")
+  String getProgress();
+
+  void setProgress(String value);
+
+  @Description("Seconds between two plain progress lines (--progress=lines).")
+  @Default.Integer(15)
+  int getProgressSeconds();
+
+  void setProgressSeconds(int value);
+
   @Description("Improver/selector/reflector sessions at once in one worker process.")
   @Default.Integer(2)
   int getSessionLimit();

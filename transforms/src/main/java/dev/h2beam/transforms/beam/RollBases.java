@@ -48,6 +48,7 @@ public final class RollBases extends PTransform<PCollection<TaskRef>, PCollectio
     @ProcessElement public void process(@Element TaskRef ref, OutputReceiver<TaskBases> out) throws Exception {
       TaskBases tb = SweepSteps.rollBases(context, ref);
       (tb.skipped() ? resumed : tb.baseFailed() ? baseFailed : rolled).inc();
+      context.progress.baseDone(tb.skipped(), tb.baseFailed());
       out.output(tb);
     }
   }

@@ -27,7 +27,7 @@ import java.util.List;
 public final class Journal {
   private Journal() {}
 
-  private static final String WRITER = writer();
+  private static final String WRITER = writerName();
 
   public static synchronized void append(Path journal, String line) throws IOException {
     Path file = ownFile(journal);
@@ -85,7 +85,12 @@ public final class Journal {
     return name.endsWith(".jsonl") ? name.substring(0, name.length() - ".jsonl".length()) : name;
   }
 
-  private static String writer() {
+  /** This process's name among a sweep's writers: {@code <host>-<pid>}, safe as a file name. */
+  public static String writer() {
+    return WRITER;
+  }
+
+  private static String writerName() {
     String host;
     try {
       host = InetAddress.getLocalHost().getHostName();

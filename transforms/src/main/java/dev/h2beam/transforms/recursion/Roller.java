@@ -59,6 +59,7 @@ public final class Roller {
       Map<String, Object> line = new LinkedHashMap<>();
       line.put("run_id", runId);
       line.put("harness", Runmark.fingerprint(harnessDir));
+      line.put("cost_usd", r.costUsd());
       try {
         Journal.append(journal, Json.canonical(line));
       } catch (Exception e) {

@@ -34,6 +34,8 @@ public final class SweepContext {
   public final Proposer reflector;
   public final Semaphore rollouts;
   public final Faults faults;
+  /** This JVM's progress board for the client's live display. */
+  public final ProgressBoard progress;
 
   private SweepContext(SweepConfig c) throws Exception {
     this.config = c;
@@ -50,6 +52,8 @@ public final class SweepContext {
         wait, open);
     this.rollouts = Limits.of("rollouts", c.workerRolloutLimit());
     this.faults = Faults.parse(c.faults());
+    this.progress = new ProgressBoard(c, sessions, c.workerSessionLimit(), rollouts, c.workerRolloutLimit());
+    progress.open();
   }
 
   /**

@@ -89,9 +89,11 @@ public final class SweepSteps {
     List<String> prefix = new ArrayList<>();
     for (TaskBases tb : ordered) {
       library.retain(prefix);
+      c.progress.running(mode, domain, tb.ref().task());
       emit.accept(runMode(c, tb, mode, library));
       prefix.add(tb.ref().task());
     }
+    c.progress.chainEnded(mode, domain);
   }
 
   /**
@@ -104,9 +106,13 @@ public final class SweepSteps {
     int before = lib.entries().size();
     if (tb.skipped()) {
       replay(c, ref, mode, lib);
+      c.progress.finished(mode, ref.domain(), "resumed");
       return new ModeOutcome(ref, mode, before, true);
     }
-    if (tb.baseFailed()) return new ModeOutcome(ref, mode, before, false);
+    if (tb.baseFailed()) {
+      c.progress.finished(mode, ref.domain(), "failed");
+      return new ModeOutcome(ref, mode, before, false);
+    }
     TaskScope s = c.scope(ref.task(), mode, lib.contextDir());
     Map<String, Object> res = result(c, ref, tb.base(), "partial");
     Map<String, Object> modes = (Map<String, Object>) res.get("modes");
@@ -152,6 +158,7 @@ public final class SweepSteps {
       errors.add(mode + ": " + e.getClass().getSimpleName() + ": " + e.getMessage());
     }
     SummaryFile.writePart(c.summaryPath(ref.task()), mode, res);
+    c.progress.finished(mode, ref.domain(), errors.isEmpty() ? "done" : "failed");
     return new ModeOutcome(ref, mode, before, false);
   }
 

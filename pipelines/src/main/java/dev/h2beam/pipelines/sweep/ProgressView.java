@@ -1,0 +1,406 @@
+package dev.h2beam.pipelines.sweep;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.h2beam.pipelines.UsageError;
+import dev.h2beam.transforms.sweep.ProgressBoard;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.LongSupplier;
+
+/**
+ * The client's live view of a running sweep, read from the shared run folders only (so it works the same on the
+ * DirectRunner and on a cluster whose workers write to shared storage): the workers' progress boards
+ * ({@link ProgressBoard}: chains' tasks done, resumed, failed and running, base phases, sessions and rollouts in
+ * flight) and the journals' new lines (sessions and rollouts finished, and their spend). Shown as a bar redrawn on a
+ * terminal or as plain lines; the estimate of the time left is the rate so far applied to what is left.
+ *
+ * <p>Boards of earlier runs (another root token) are ignored. A chain is read from the board that wrote it last
+ * (after a worker is lost, the chain's restart on another worker reports there). A board not rewritten for
+ * {@link #SILENT_MS} (a worker that died or hangs) no longer counts toward what is in flight.
+ */
+public final class ProgressView implements AutoCloseable {
+  static final long SILENT_MS = 20_000;
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** How the progress is shown. */
+  public enum Style { BAR, LINES, OFF }
+
+  private final Path audit;
+  private final String token;
+  private final List<String> modeOrder;
+  private final Map<String, List<String>> stream;
+  private final Style style;
+  private final long everyMs;
+  private final PrintStream out;
+  private final LongSupplier clock;
+  private final long startedMs;
+  private final Map<Path, Long> offsets = new HashMap<>();
+  private int sessionsDone;
+  private int rolloutsDone;
+  private double spend;
+  private int linesDrawn;
+  private String lastChains = "";
+  private Thread thread;
+  private volatile boolean stopping;
+
+  /**
+   * @param audit the summary namespace's audit folder (boards in {@code progress/}, journals beside)
+   * @param token the run's root token (boards of other runs are ignored)
+   * @param modes the modes run, in order
+   * @param stream the tasks by domain
+   */
+  ProgressView(Path audit, String token, List<String> modes, Map<String, List<String>> stream, Style style,
+      long everyMs, PrintStream out, LongSupplier clock) {
+    this.audit = audit;
+    this.token = token;
+    this.modeOrder = List.copyOf(modes);
+    this.stream = stream;
+    this.style = style;
+    this.everyMs = everyMs;
+    this.out = out;
+    this.clock = clock;
+    this.startedMs = clock.getAsLong();
+    // only this run's journal lines count: skip what earlier runs wrote
+    for (Path f : journalFiles()) offsets.put(f, size(f));
+  }
+
+  /** The style {@code --progress} asks for, given whether the output is a terminal and the sweep runs remotely. */
+  public static Style style(String flag, boolean terminal, boolean remote) {
+    return switch (flag) {
+      case "bar" -> Style.BAR;
+      case "lines" -> Style.LINES;
+      case "off" -> Style.OFF;
+      case "auto" -> terminal ? Style.BAR : remote ? Style.LINES : Style.OFF;
+      default -> throw new UsageError("--progress must be auto, bar, lines or off (got '" + flag + "')");
+    };
+  }
+
+  /** Starts showing the sweep's progress on {@code err}, or nothing when the options ask for none. */
+  static ProgressView start(Sweep.Plan plan, SweepOptions o, PrintStream err) {
+    if (err == null) err = System.err;
+    String term = System.getenv("TERM");
+    boolean terminal = System.console() != null && term != null && !term.equals("dumb");
+    Style style = style(o.getProgress(), terminal, !Sweep.runsLocally(o));
+    ProgressView v = new ProgressView(plan.config().runs().resolve("_audit")
+        .resolve(plan.config().summaryNamespace().summary().toString()), plan.config().rootToken(),
+        plan.config().modes(), plan.stream(), style, style == Style.BAR ? 1000 : o.getProgressSeconds() * 1000L, err,
+        System::currentTimeMillis);
+    if (style != Style.OFF) {
+      v.thread = new Thread(v::loop, "h2beam-progress-view");
+      v.thread.setDaemon(true);
+      v.thread.start();
+    }
+    return v;
+  }
+
+  private void loop() {
+    while (!stopping) {
+      try {
+        Thread.sleep(everyMs);
+      } catch (InterruptedException e) {
+        return;
+      }
+      if (!stopping) show(false);
+    }
+  }
+
+  /** Stops the display; shows the last state once (so a plain log ends on the final counts). */
+  @Override public void close() {
+    if (thread == null) return;
+    stopping = true;
+    thread.interrupt();
+    try {
+      thread.join(5000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    show(true);
+  }
+
+  private synchronized void show(boolean last) {
+    try {
+      Snapshot s = read();
+      if (style == Style.BAR) {
+        List<String> lines = new ArrayList<>(bar(s, width()));
+        while (lines.size() < linesDrawn) lines.add(""); // a shorter block still clears the longer one it replaces
+        StringBuilder sb = new StringBuilder();
+        if (linesDrawn > 0) sb.append("\033[").append(linesDrawn).append('A');
+        for (String l : lines) sb.append("\r\033[2K").append(l).append('\n');
+        out.print(sb);
+        linesDrawn = lines.size();
+      } else {
+        for (String l : lines(s, last)) out.println(l);
+      }
+      out.flush();
+    } catch (RuntimeException | IOException e) {
+      out.println("progress: cannot read the run folders (" + e.getMessage() + ")");
+    }
+  }
+
+  private static int width() {
+    try {
+      return Math.max(40, Integer.parseInt(System.getenv().getOrDefault("COLUMNS", "100").trim()));
+    } catch (NumberFormatException e) {
+      return 100;
+    }
+  }
+
+  /** What the run folders say now. */
+  Snapshot read() throws IOException {
+    long now = clock.getAsLong();
+    tailJournals();
+    Map<String, JsonNode> chains = new TreeMap<>();
+    Map<String, Long> chainAt = new HashMap<>();
+    int bases = 0;
+    int basesFailed = 0;
+    int sessions = 0;
+    int rollouts = 0;
+    int workers = 0;
+    int silent = 0;
+    Path dir = audit.resolve("progress");
+    if (Files.isDirectory(dir)) {
+      try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "*.json")) {
+        for (Path f : ds) {
+          JsonNode b;
+          try {
+            b = JSON.readTree(f.toFile());
+          } catch (IOException e) {
+            continue; // replaced while read: next time
+          }
+          if (!token.equals(b.path("root_token").asText())) continue;
+          long at = b.path("updated_ms").asLong();
+          workers++;
+          bases += b.path("bases").path("rolled").asInt() + b.path("bases").path("resumed").asInt()
+              + b.path("bases").path("failed").asInt();
+          basesFailed += b.path("bases").path("failed").asInt();
+          if (now - at > SILENT_MS) {
+            silent++;
+          } else {
+            sessions += b.path("sessions_in_flight").asInt();
+            rollouts += b.path("rollouts_in_flight").asInt();
+          }
+          for (JsonNode c : b.path("chains")) {
+            String key = c.path("mode").asText() + "/" + c.path("domain").asText();
+            if (at >= chainAt.getOrDefault(key, Long.MIN_VALUE)) {
+              chains.put(key, c);
+              chainAt.put(key, at);
+            }
+          }
+        }
+      }
+    }
+    int tasks = stream.values().stream().mapToInt(List::size).sum();
+    Map<String, ModeCount> modes = new LinkedHashMap<>();
+    List<ChainCount> rows = new ArrayList<>();
+    for (String mode : modeOrder) {
+      ModeCount m = new ModeCount(mode);
+      modes.put(mode, m);
+      for (Map.Entry<String, List<String>> d : stream.entrySet()) {
+        JsonNode c = chains.get(mode + "/" + d.getKey());
+        ChainCount row = new ChainCount(mode, d.getKey(), d.getValue().size(),
+            c == null ? 0 : c.path("done").asInt(), c == null ? 0 : c.path("resumed").asInt(),
+            c == null ? 0 : c.path("failed").asInt(), c == null ? "" : c.path("running").asText(),
+            c != null && c.path("ended").asBoolean());
+        rows.add(row);
+        m.add(row);
+      }
+    }
+    return new Snapshot(now - startedMs, tasks, Math.min(bases, tasks), basesFailed, modes, rows, sessions,
+        rollouts, workers, silent, sessionsDone, rolloutsDone, spend);
+  }
+
+  private List<Path> journalFiles() {
+    List<Path> files = new ArrayList<>();
+    for (Path dir : List.of(audit, audit.resolve("selector"))) {
+      if (!Files.isDirectory(dir)) continue;
+      try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "{sessions,executions}*.jsonl")) {
+        for (Path f : ds) files.add(f);
+      } catch (IOException e) {
+        // a folder that cannot be listed now may be listed next time
+      }
+    }
+    return files;
+  }
+
+  private static long size(Path f) {
+    try {
+      return Files.size(f);
+    } catch (IOException e) {
+      return 0;
+    }
+  }
+
+  /** Reads the complete lines appended to every journal since the last look. */
+  private void tailJournals() {
+    for (Path f : journalFiles()) {
+      long from = offsets.getOrDefault(f, 0L);
+      long to = size(f);
+      if (to <= from) continue;
+      byte[] bytes;
+      try (RandomAccessFile raf = new RandomAccessFile(f.toFile(), "r")) {
+        bytes = new byte[(int) Math.min(to - from, 64L << 20)];
+        raf.seek(from);
+        raf.readFully(bytes);
+      } catch (IOException e) {
+        continue;
+      }
+      int end = bytes.length;
+      while (end > 0 && bytes[end - 1] != '\n') end--; // a line still being appended waits for the next look
+      boolean sessionsFile = f.getFileName().toString().startsWith("sessions");
+      for (String line : new String(bytes, 0, end, StandardCharsets.UTF_8).split("\n")) {
+        if (line.isBlank()) continue;
+        if (sessionsFile) sessionsDone++;
+        else rolloutsDone++;
+        try {
+          spend += JSON.readTree(line).path("cost_usd").asDouble(0);
+        } catch (IOException e) {
+          // a torn line (its writer was killed mid-append) counts, but carries no cost we can read
+        }
+      }
+      offsets.put(f, from + end);
+    }
+  }
+
+  /** One (mode, domain) chain's counts. */
+  record ChainCount(String mode, String domain, int tasks, int done, int resumed, int failed, String running,
+      boolean ended) {
+    int finished() {
+      return done + resumed + failed;
+    }
+  }
+
+  /** One mode's counts over its chains. */
+  static final class ModeCount {
+    final String mode;
+    int tasks;
+    int done;
+    int resumed;
+    int failed;
+    int running;
+
+    ModeCount(String mode) {
+      this.mode = mode;
+    }
+
+    void add(ChainCount c) {
+      tasks += c.tasks();
+      done += c.done();
+      resumed += c.resumed();
+      failed += c.failed();
+      if (!c.running().isEmpty()) running++;
+    }
+
+    int finished() {
+      return done + resumed + failed;
+    }
+  }
+
+  /** The sweep's state at one look. */
+  record Snapshot(long elapsedMs, int tasks, int bases, int basesFailed, Map<String, ModeCount> modes,
+      List<ChainCount> chains, int sessionsInFlight, int rolloutsInFlight, int workers, int silentWorkers,
+      int sessionsDone, int rolloutsDone, double spendUsd) {
+
+    int units() {
+      return tasks * modes.size();
+    }
+
+    int finished() {
+      return modes.values().stream().mapToInt(ModeCount::finished).sum();
+    }
+
+    /** Milliseconds left at the rate so far (resumed tasks cost no time, so they are left out), or -1 unknown. */
+    long leftMs() {
+      int ran = modes.values().stream().mapToInt(m -> m.done + m.failed).sum();
+      int left = units() - finished();
+      if (left == 0) return 0;
+      if (ran == 0) return -1;
+      return Math.round((double) elapsedMs * left / ran);
+    }
+  }
+
+  static String clock(long ms) {
+    if (ms < 0) return "--:--:--";
+    long s = ms / 1000;
+    return String.format(Locale.ROOT, "%02d:%02d:%02d", s / 3600, s / 60 % 60, s % 60);
+  }
+
+  private static String modes(Snapshot s) {
+    StringBuilder sb = new StringBuilder();
+    for (ModeCount m : s.modes().values()) {
+      if (sb.length() > 0) sb.append("  ");
+      sb.append(String.format(Locale.ROOT, "%s %d/%d (%d resumed, %d failed, %d running)", m.mode, m.finished(),
+          m.tasks, m.resumed, m.failed, m.running));
+    }
+    return sb.toString();
+  }
+
+  private static String flight(Snapshot s) {
+    return String.format(Locale.ROOT, "in flight %d sessions, %d rollouts; finished %d sessions, %d rollouts;"
+        + " spend $%.4f; workers %d%s", s.sessionsInFlight(), s.rolloutsInFlight(), s.sessionsDone(),
+        s.rolloutsDone(), s.spendUsd(), s.workers(), s.silentWorkers() == 0 ? "" : " (" + s.silentWorkers()
+            + " silent for " + SILENT_MS / 1000 + " s: lost or hung)");
+  }
+
+  private static String chain(ChainCount c) {
+    return String.format(Locale.ROOT, "%s/%s %d/%d%s%s", c.mode(), c.domain(), c.finished(), c.tasks(),
+        c.failed() == 0 ? "" : " (" + c.failed() + " failed)",
+        c.running().isEmpty() ? "" : " running " + c.running());
+  }
+
+  /** Plain lines: the totals, then each chain that changed since the last lines (all of them the last time). */
+  List<String> lines(Snapshot s, boolean last) {
+    List<String> out = new ArrayList<>();
+    out.add(String.format(Locale.ROOT, "progress %s  bases %d/%d  %s  %s  left ~%s", clock(s.elapsedMs()),
+        s.bases(), s.tasks(), modes(s), flight(s), clock(s.leftMs())));
+    StringBuilder now = new StringBuilder();
+    List<String> changed = new ArrayList<>();
+    String[] before = lastChains.split("\n", -1);
+    int i = 0;
+    for (ChainCount c : s.chains()) {
+      String line = chain(c);
+      now.append(line).append('\n');
+      boolean same = i < before.length && before[i].equals(line);
+      if ((last || !same) && (c.finished() > 0 || !c.running().isEmpty())) changed.add("  " + line);
+      i++;
+    }
+    lastChains = now.toString();
+    out.addAll(changed);
+    return out;
+  }
+
+  /** The terminal block: a bar over every mode's tasks, the modes, what is in flight, and the busiest chains. */
+  List<String> bar(Snapshot s, int width) {
+    List<String> out = new ArrayList<>();
+    int units = Math.max(1, s.units());
+    int cells = 30;
+    int full = (int) ((long) cells * s.finished() / units);
+    out.add(String.format(Locale.ROOT, "[%s%s] %3d%%  %d/%d task-modes  bases %d/%d  %s elapsed, ~%s left",
+        "#".repeat(full), ".".repeat(cells - full), 100L * s.finished() / units, s.finished(), s.units(), s.bases(),
+        s.tasks(), clock(s.elapsedMs()), clock(s.leftMs())));
+    out.add(modes(s));
+    out.add(flight(s));
+    List<String> running = new ArrayList<>();
+    for (ChainCount c : s.chains()) {
+      if (!c.running().isEmpty() || c.failed() > 0) running.add(chain(c));
+    }
+    int shown = Math.min(running.size(), 8);
+    for (int i = 0; i < shown; i++) out.add("  " + running.get(i));
+    if (running.size() > shown) out.add("  ... and " + (running.size() - shown) + " more chains running");
+    List<String> clipped = new ArrayList<>();
+    for (String l : out) clipped.add(l.length() > width ? l.substring(0, width - 1) + "~" : l);
+    return clipped;
+  }
+}

@@ -1,0 +1,120 @@
+package dev.h2beam.pipelines.sweep;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.h2beam.pipelines.UsageError;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The client's live view reads the workers' boards and the journals: this run's boards only, the newest report of a
+ * chain, nothing in flight from a silent worker, only this run's journal lines (a torn line counted, costless), and
+ * an estimate of the time left from the rate so far.
+ */
+class ProgressViewTest {
+  @TempDir Path audit;
+  final AtomicLong now = new AtomicLong(1_000_000);
+  final Map<String, List<String>> stream = new LinkedHashMap<>(Map.of("d01", List.of("d01-t01", "d01-t02")));
+
+  ProgressView view(ProgressView.Style style) {
+    stream.put("d02", List.of("d02-t01", "d02-t02"));
+    return new ProgressView(audit, "tok", List.of("agg", "seq"), stream, style, 1000,
+        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), now::get);
+  }
+
+  void board(String worker, String token, long updated, int sessions, int rollouts, String chains)
+      throws Exception {
+    Files.createDirectories(audit.resolve("progress"));
+    Files.writeString(audit.resolve("progress").resolve(worker + ".json"), "{\"format\":1,\"root_token\":\"" + token
+        + "\",\"worker\":\"" + worker + "\",\"updated_ms\":" + updated + ",\"sessions_in_flight\":" + sessions
+        + ",\"rollouts_in_flight\":" + rollouts + ",\"bases\":{\"failed\":0,\"resumed\":1,\"rolled\":1},"
+        + "\"chains\":[" + chains + "]}");
+  }
+
+  static String chain(String mode, String domain, int done, int failed, String running) {
+    return "{\"mode\":\"" + mode + "\",\"domain\":\"" + domain + "\",\"done\":" + done + ",\"resumed\":0,"
+        + "\"failed\":" + failed + ",\"running\":\"" + running + "\",\"ended\":false}";
+  }
+
+  @Test
+  void boardsOfThisRunAddUpAndTheNewestReportOfAChainWins() throws Exception {
+    Files.writeString(audit.resolve("sessions.w1.jsonl"), "{\"cost_usd\":5.0}\n"); // an earlier run's
+    ProgressView v = view(ProgressView.Style.LINES);
+    board("w1", "tok", now.get(), 2, 1, chain("agg", "d01", 1, 0, "d01-t02"));
+    board("w2", "tok", now.get(), 1, 2, chain("seq", "d01", 1, 1, ""));
+    board("old", "other-run", now.get(), 9, 9, chain("agg", "d02", 2, 0, ""));
+    // a chain restarted elsewhere after its first worker was lost: the later board speaks for it
+    board("w0", "tok", now.get() - 60_000, 4, 4, chain("agg", "d01", 0, 0, "d01-t01"));
+    Files.writeString(audit.resolve("sessions.w1.jsonl"), "{\"cost_usd\":0.25}\n{\"cost_usd\":0.5}\n{\"torn",
+        StandardOpenOption.APPEND);
+    Files.writeString(audit.resolve("executions.w2.jsonl"), "{\"cost_usd\":0.125}\n");
+    now.addAndGet(10_000);
+
+    ProgressView.Snapshot s = v.read();
+    assertEquals(3, s.workers(), "boards of another run are not this run's workers");
+    assertEquals(1, s.silentWorkers());
+    assertEquals(3, s.sessionsInFlight(), "the silent worker's sessions are not in flight");
+    assertEquals(3, s.rolloutsInFlight());
+    assertEquals(4, s.bases(), "3 boards of 2 bases each, capped at the 4 tasks");
+    assertEquals(1, s.modes().get("agg").done);
+    assertEquals(1, s.modes().get("agg").running);
+    assertEquals(2, s.modes().get("seq").finished());
+    assertEquals(1, s.modes().get("seq").failed);
+    assertEquals(2, s.sessionsDone(), "the torn line is not yet complete: it waits");
+    assertEquals(1, s.rolloutsDone());
+    assertEquals(0.875, s.spendUsd(), 1e-9, "only this run's lines cost");
+    // 3 of 8 task-modes ran in 10 s: 5 left at that rate
+    assertEquals(16_667, s.leftMs());
+
+    List<String> lines = v.lines(s, false);
+    assertTrue(lines.get(0).startsWith("progress 00:00:10  bases 4/4  agg 1/4 (0 resumed, 0 failed, 1 running)"
+        + "  seq 2/4 (0 resumed, 1 failed, 0 running)"), lines.get(0));
+    assertTrue(lines.get(0).contains("spend $0.8750") && lines.get(0).endsWith("left ~00:00:16"), lines.get(0));
+    assertTrue(lines.get(0).contains("1 silent for 20 s"), lines.get(0));
+    assertEquals(List.of("  agg/d01 1/2 running d01-t02", "  seq/d01 2/2 (1 failed)"), lines.subList(1, 3));
+    assertEquals(1, v.lines(v.read(), false).size(), "unchanged chains are not repeated");
+    assertEquals(3, v.lines(v.read(), true).size(), "the last look lists every chain that did something");
+  }
+
+  @Test
+  void theBarFitsTheWidthAndNamesWhatIsRunning() throws Exception {
+    ProgressView v = view(ProgressView.Style.BAR);
+    board("w1", "tok", now.get(), 1, 0, chain("agg", "d01", 1, 0, "d01-t02") + "," + chain("agg", "d02", 2, 0, ""));
+    List<String> bar = v.bar(v.read(), 60);
+    assertTrue(bar.get(0).startsWith("[" + "#".repeat(11) + ".".repeat(19) + "]  37%  3/8 task-modes"), bar.get(0));
+    assertTrue(bar.stream().allMatch(l -> l.length() <= 60), bar.toString());
+    assertTrue(bar.stream().anyMatch(l -> l.contains("agg/d01 1/2 running d01-t02")), bar.toString());
+    assertFalse(bar.stream().anyMatch(l -> l.contains("agg/d02")), "a chain at rest is not listed: " + bar);
+  }
+
+  @Test
+  void beforeAnythingFinishedTheTimeLeftIsUnknownNotZero() throws Exception {
+    ProgressView v = view(ProgressView.Style.LINES);
+    ProgressView.Snapshot s = v.read();
+    assertEquals(-1, s.leftMs());
+    assertTrue(v.lines(s, false).get(0).endsWith("left ~--:--:--"), v.lines(s, false).get(0));
+  }
+
+  @Test
+  void theStyleFollowsTheFlagTheTerminalAndTheRunner() {
+    assertEquals(ProgressView.Style.BAR, ProgressView.style("auto", true, false));
+    assertEquals(ProgressView.Style.LINES, ProgressView.style("auto", false, true));
+    assertEquals(ProgressView.Style.OFF, ProgressView.style("auto", false, false));
+    assertEquals(ProgressView.Style.LINES, ProgressView.style("lines", true, false));
+    UsageError e = assertThrows(UsageError.class, () -> ProgressView.style("fancy", true, true));
+    assertTrue(e.getMessage().contains("--progress") && e.getMessage().contains("fancy"), e.getMessage());
+  }
+}

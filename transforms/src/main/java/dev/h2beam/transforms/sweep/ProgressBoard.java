@@ -1,0 +1,174 @@
+package dev.h2beam.transforms.sweep;
+
+import dev.h2beam.adapters.files.AtomicFiles;
+import dev.h2beam.adapters.files.Json;
+import dev.h2beam.transforms.proposer.Journal;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Semaphore;
+
+/**
+ * One worker JVM's view of a running sweep, written for the client's live progress display: which of its (mode,
+ * domain) chains have started, how many of their tasks finished (run, resumed, failed) and which one is running, how
+ * many base rollouts it finished, and how many sessions and rollouts it has in flight (the permits held of its
+ * limits). One writer per file: each JVM writes {@code _audit/<ns>/progress/<host>-<pid>.json}, replaced atomically
+ * at most once a second while something changed, and at once when a chain ends. It carries the run's root token, so
+ * the client ignores boards of earlier runs, and the time of its last write, so the client can tell a worker that
+ * stopped writing (killed) from one that is busy. Diagnostic only: no result of the sweep is read from it.
+ */
+public final class ProgressBoard {
+  static final long TICK_MS = 1000;
+  /** How often a board with work in flight is rewritten though nothing changed, so the client sees it alive. */
+  static final long HEARTBEAT_MS = 5000;
+  /** A board unchanged this long stops its heartbeat (a chain the runner abandoned, for example). */
+  static final long QUIET_MS = 3_600_000;
+  private static final List<ProgressBoard> LIVE = new CopyOnWriteArrayList<>();
+  private static volatile Thread writer;
+
+  private final Path file;
+  private final String token;
+  private final Semaphore sessions;
+  private final int sessionLimit;
+  private final Semaphore rollouts;
+  private final int rolloutLimit;
+  private final TreeMap<String, Map<String, Object>> chains = new TreeMap<>();
+  private int basesRolled;
+  private int basesResumed;
+  private int basesFailed;
+  private long version;
+  private long written = -1;
+  private long writtenAtMs;
+  private long changedAtMs = System.currentTimeMillis();
+  private int lastSessions;
+  private int lastRollouts;
+
+  ProgressBoard(SweepConfig c, Semaphore sessions, int sessionLimit, Semaphore rollouts, int rolloutLimit) {
+    this.file = folder(c.runs(), c.summaryNamespace().summary().toString()).resolve(Journal.writer() + ".json");
+    this.token = c.rootToken();
+    this.sessions = sessions;
+    this.sessionLimit = sessionLimit;
+    this.rollouts = rollouts;
+    this.rolloutLimit = rolloutLimit;
+  }
+
+  /** The folder every worker's board of the sweep writing summary namespace {@code summaryNs} goes to. */
+  public static Path folder(Path runs, String summaryNs) {
+    return runs.resolve("_audit").resolve(summaryNs).resolve("progress");
+  }
+
+  /** Starts ticking: from now on the board is written while it changes. */
+  void open() {
+    LIVE.add(this);
+    startWriter();
+  }
+
+  private static synchronized void startWriter() {
+    if (writer != null) return;
+    Thread t = new Thread(ProgressBoard::tick, "h2beam-progress");
+    t.setDaemon(true);
+    t.start();
+    writer = t;
+  }
+
+  private static void tick() {
+    while (true) {
+      try {
+        Thread.sleep(TICK_MS);
+      } catch (InterruptedException e) {
+        return;
+      }
+      for (ProgressBoard b : LIVE) b.writeIfChanged();
+    }
+  }
+
+  /** A base rollout phase of one task ended: rolled, resumed (nothing to do) or failed. */
+  public synchronized void baseDone(boolean resumed, boolean failed) {
+    if (resumed) basesResumed++;
+    else if (failed) basesFailed++;
+    else basesRolled++;
+    version++;
+  }
+
+  /** The chain (mode, domain) begins {@code task}. */
+  public synchronized void running(String mode, String domain, String task) {
+    Map<String, Object> ch = chain(mode, domain);
+    ch.put("running", task);
+    version++;
+  }
+
+  /** The chain's current task ended: {@code outcome} is {@code done}, {@code resumed} or {@code failed}. */
+  public synchronized void finished(String mode, String domain, String outcome) {
+    Map<String, Object> ch = chain(mode, domain);
+    ch.merge(outcome, 1, (a, b) -> (Integer) a + (Integer) b);
+    ch.put("running", "");
+    version++;
+  }
+
+  /** The chain ran all its tasks; written at once, so the client sees the chain's end without waiting a tick. */
+  public void chainEnded(String mode, String domain) {
+    synchronized (this) {
+      chain(mode, domain).put("ended", true);
+      version++;
+    }
+    writeIfChanged();
+  }
+
+  private Map<String, Object> chain(String mode, String domain) {
+    return chains.computeIfAbsent(mode + "/" + domain, k -> {
+      Map<String, Object> m = new TreeMap<>();
+      m.put("mode", mode);
+      m.put("domain", domain);
+      m.put("done", 0);
+      m.put("resumed", 0);
+      m.put("failed", 0);
+      m.put("running", "");
+      m.put("ended", false);
+      return m;
+    });
+  }
+
+  /** Writes the board when it changed since the last write (or the in-flight counts did); never throws. */
+  void writeIfChanged() {
+    String text;
+    synchronized (this) {
+      int s = sessionLimit - sessions.availablePermits();
+      int r = rolloutLimit - rollouts.availablePermits();
+      long now = System.currentTimeMillis();
+      boolean changed = version != written || s != lastSessions || r != lastRollouts;
+      if (changed) {
+        changedAtMs = now;
+      } else {
+        boolean active = s > 0 || r > 0 || chains.values().stream().anyMatch(c -> !"".equals(c.get("running")));
+        if (!active || now - writtenAtMs < HEARTBEAT_MS || now - changedAtMs > QUIET_MS) return;
+      }
+      writtenAtMs = now;
+      lastSessions = s;
+      lastRollouts = r;
+      written = version;
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("format", 1);
+      m.put("root_token", token);
+      m.put("worker", Journal.writer());
+      m.put("updated_ms", now);
+      m.put("sessions_in_flight", Math.max(0, s));
+      m.put("rollouts_in_flight", Math.max(0, r));
+      Map<String, Object> bases = new TreeMap<>();
+      bases.put("rolled", basesRolled);
+      bases.put("resumed", basesResumed);
+      bases.put("failed", basesFailed);
+      m.put("bases", bases);
+      m.put("chains", List.copyOf(chains.values().stream().map(TreeMap::new).toList()));
+      text = Json.pretty(m) + "\n";
+    }
+    try {
+      AtomicFiles.writeString(file, text);
+    } catch (IOException | RuntimeException e) {
+      // progress is a view: a board that cannot be written costs the display, never the sweep
+    }
+  }
+}
