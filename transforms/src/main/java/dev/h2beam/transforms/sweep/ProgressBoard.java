@@ -2,6 +2,7 @@ package dev.h2beam.transforms.sweep;
 
 import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Json;
+import dev.h2beam.transforms.proposer.HeldPermits;
 import dev.h2beam.transforms.proposer.Journal;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -10,13 +11,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Semaphore;
 
 /**
  * One worker JVM's view of a running sweep, written for the client's live progress display: which of its (mode,
  * domain) chains have started, how many of their tasks finished (run, resumed, failed) and which one is running, how
- * many base rollouts it finished, and how many sessions and rollouts it has in flight (the permits held of its
- * limits). One writer per file: each JVM writes {@code _audit/<ns>/progress/<host>-<pid>.json}, replaced atomically
+ * many base rollouts it finished, and how many sessions and rollouts it has in flight (the permits this sweep holds
+ * of its limits). One writer per file: each JVM writes {@code _audit/<ns>/progress/<host>-<pid>.json}, replaced atomically
  * at most once a second while something changed, and at once when a chain ends. It carries the run's root token, so
  * the client ignores boards of earlier runs, and the time of its last write, so the client can tell a worker that
  * stopped writing (killed) from one that is busy. Diagnostic only: no result of the sweep is read from it.
@@ -32,10 +32,8 @@ public final class ProgressBoard {
 
   private final Path file;
   private final String token;
-  private final Semaphore sessions;
-  private final int sessionLimit;
-  private final Semaphore rollouts;
-  private final int rolloutLimit;
+  private final HeldPermits sessions;
+  private final HeldPermits rollouts;
   private final TreeMap<String, Map<String, Object>> chains = new TreeMap<>();
   private int basesRolled;
   private int basesResumed;
@@ -47,13 +45,11 @@ public final class ProgressBoard {
   private int lastSessions;
   private int lastRollouts;
 
-  ProgressBoard(SweepConfig c, Semaphore sessions, int sessionLimit, Semaphore rollouts, int rolloutLimit) {
+  ProgressBoard(SweepConfig c, HeldPermits sessions, HeldPermits rollouts) {
     this.file = folder(c.runs(), c.summaryNamespace().summary().toString()).resolve(Journal.writer() + ".json");
     this.token = c.rootToken();
     this.sessions = sessions;
-    this.sessionLimit = sessionLimit;
     this.rollouts = rollouts;
-    this.rolloutLimit = rolloutLimit;
   }
 
   /** The folder every worker's board of the sweep writing summary namespace {@code summaryNs} goes to. */
@@ -61,8 +57,13 @@ public final class ProgressBoard {
     return runs.resolve("_audit").resolve(summaryNs).resolve("progress");
   }
 
-  /** Starts ticking: from now on the board is written while it changes. */
+  /** Starts ticking: from now on the board is written while it changes (into its folder, made now, never again). */
   void open() {
+    try {
+      java.nio.file.Files.createDirectories(file.getParent());
+    } catch (IOException e) {
+      return; // no folder, no board: the display shows nothing for this worker, the sweep runs on
+    }
     LIVE.add(this);
     startWriter();
   }
@@ -136,8 +137,8 @@ public final class ProgressBoard {
   void writeIfChanged() {
     String text;
     synchronized (this) {
-      int s = sessionLimit - sessions.availablePermits();
-      int r = rolloutLimit - rollouts.availablePermits();
+      int s = sessions.held();
+      int r = rollouts.held();
       long now = System.currentTimeMillis();
       boolean changed = version != written || s != lastSessions || r != lastRollouts;
       if (changed) {
@@ -155,8 +156,8 @@ public final class ProgressBoard {
       m.put("root_token", token);
       m.put("worker", Journal.writer());
       m.put("updated_ms", now);
-      m.put("sessions_in_flight", Math.max(0, s));
-      m.put("rollouts_in_flight", Math.max(0, r));
+      m.put("sessions_in_flight", s);
+      m.put("rollouts_in_flight", r);
       Map<String, Object> bases = new TreeMap<>();
       bases.put("rolled", basesRolled);
       bases.put("resumed", basesResumed);

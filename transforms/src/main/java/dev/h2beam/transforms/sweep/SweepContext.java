@@ -7,6 +7,7 @@ import dev.h2beam.adapters.files.Scratch;
 import dev.h2beam.adapters.model.ChannelSpec;
 import dev.h2beam.adapters.model.Namespace;
 import dev.h2beam.adapters.proposer.ChannelProvider;
+import dev.h2beam.transforms.proposer.HeldPermits;
 import dev.h2beam.transforms.proposer.Limits;
 import dev.h2beam.transforms.proposer.Proposer;
 import dev.h2beam.transforms.recursion.Faults;
@@ -42,7 +43,7 @@ public final class SweepContext {
     RootToken.check(c.runs(), c.rootToken());
     this.bench = Benchmarks.named(c.bench()).open(Paths.get(c.benchRoot()), c.settings(), c.workerRunConfig());
     Path audit = TaskScope.auditDir(c.runs(), c.summaryNamespace());
-    Semaphore sessions = Limits.of("sessions", c.workerSessionLimit());
+    HeldPermits sessions = new HeldPermits(Limits.of("sessions", c.workerSessionLimit()));
     Duration wait = Duration.ofSeconds(c.retryWaitSeconds());
     Map<String, Proposer> open = new HashMap<>();
     this.proposer = proposer("improver", bench.spec().proposerChannel(), c, audit, sessions, wait, open);
@@ -50,9 +51,10 @@ public final class SweepContext {
         wait, open);
     this.reflector = proposer("reflector", bench.spec().selectorChannel(), c, audit.resolve("selector"), sessions,
         wait, open);
-    this.rollouts = Limits.of("rollouts", c.workerRolloutLimit());
+    HeldPermits rollouts = new HeldPermits(Limits.of("rollouts", c.workerRolloutLimit()));
+    this.rollouts = rollouts;
     this.faults = Faults.parse(c.faults());
-    this.progress = new ProgressBoard(c, sessions, c.workerSessionLimit(), rollouts, c.workerRolloutLimit());
+    this.progress = new ProgressBoard(c, sessions, rollouts);
     progress.open();
   }
 
