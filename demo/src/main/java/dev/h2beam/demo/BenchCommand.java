@@ -136,7 +136,7 @@ public final class BenchCommand implements Command {
     Path audit = TaskScope.auditDir(plan.config().runs(), plan.config().summaryNamespace());
     int executionsBefore = Journal.lines(audit.resolve("executions.jsonl")).size();
     int sessionsBefore = Journal.lines(audit.resolve("sessions.jsonl")).size();
-    long filesBefore = ProcessStats.files(output);
+    ProcessStats.FileCount filesBefore = ProcessStats.files(output);
     ProcessStats before = ProcessStats.now();
     InFlight.SESSIONS.reset();
     InFlight.ROLLOUTS.reset();
@@ -146,7 +146,9 @@ public final class BenchCommand implements Command {
     InFlight.Snapshot sessions = InFlight.SESSIONS.snapshot();
     InFlight.Snapshot rollouts = InFlight.ROLLOUTS.snapshot();
     ProcessStats after = ProcessStats.now();
-    long files = ProcessStats.files(output) - filesBefore;
+    ProcessStats.FileCount filesAfter = ProcessStats.files(output);
+    long names = filesAfter.names() - filesBefore.names();
+    long files = filesAfter.newFiles(filesBefore);
     int executions = Journal.lines(audit.resolve("executions.jsonl")).size() - executionsBefore;
     int sessionsRun = Journal.lines(audit.resolve("sessions.jsonl")).size() - sessionsBefore;
     int[] df = Sweep.doneFailed(record);
@@ -178,7 +180,10 @@ public final class BenchCommand implements Command {
         jvm + children, jvm, children, (jvm + children) / n, jvm / n);
     out.printf("  CPU of the process %9.2f s since start, judge and report included (JVM %.2f + children %.2f)%n",
         end.cpuSeconds() + end.childCpuSeconds(), end.cpuSeconds(), end.childCpuSeconds());
-    out.printf("  files written      %9d under %s by the sweep = %.1f per task%n", files, output, (double) files / n);
+    out.printf("  files written      %9d under %s by the sweep = %.1f per task (new files; hard links to shared"
+        + " evidence are not files written)%n", files, output, (double) files / n);
+    out.printf("  file names         %9d = %.1f per task (new names, hard links included)%n", names,
+        (double) names / n);
     out.printf("  peak memory        %9.1f MiB resident (VmHWM) at the sweep's end; heap peak %.1f MiB%n",
         after.peakRssKb() / 1024.0,
         heapPeakBytes() / 1048576.0);

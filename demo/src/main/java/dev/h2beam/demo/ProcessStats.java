@@ -56,11 +56,28 @@ record ProcessStats(double cpuSeconds, double childCpuSeconds, long peakRssKb, S
     }
   }
 
-  /** The regular files below {@code dir}. */
-  static long files(Path dir) throws IOException {
-    if (!Files.isDirectory(dir)) return 0;
+  /** The regular files below {@code dir}: their names, and the distinct files behind them (hard links share one). */
+  static FileCount files(Path dir) throws IOException {
+    if (!Files.isDirectory(dir)) return new FileCount(0, java.util.Set.of());
+    java.util.Set<Object> keys = new java.util.HashSet<>();
+    long names = 0;
     try (Stream<Path> s = Files.walk(dir)) {
-      return s.filter(Files::isRegularFile).count();
+      for (Path p : (Iterable<Path>) s::iterator) {
+        java.nio.file.attribute.BasicFileAttributes a = Files.readAttributes(p,
+            java.nio.file.attribute.BasicFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        if (!a.isRegularFile()) continue;
+        names++;
+        keys.add(a.fileKey() == null ? p : a.fileKey());
+      }
+    }
+    return new FileCount(names, keys);
+  }
+
+  /** Names of regular files and the distinct files (inodes) behind them. */
+  record FileCount(long names, java.util.Set<Object> files) {
+    /** Distinct files here that were not among {@code before}'s: the files written since. */
+    long newFiles(FileCount before) {
+      return files.stream().filter(k -> !before.files.contains(k)).count();
     }
   }
 }

@@ -44,7 +44,7 @@ class SyntheticBenchTest {
     String printed = bench(out);
     for (String line : List.of("critical path", "harness2's form", "session bound", "rollout bound", "wall ",
         "wall / max(bounds)", "sessions in flight: peak", "rollouts in flight: peak", "CPU in the sweep",
-        "files written", "peak memory", "load average")) {
+        "files written", "file names", "peak memory", "load average")) {
       assertTrue(printed.contains("  " + line), line + " in\n" + printed);
     }
     // 4 tasks x 2 modes x (3k stages + selection + reflection); 4 x (k bases + 3k per mode)

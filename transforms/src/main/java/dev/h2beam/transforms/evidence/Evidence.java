@@ -8,7 +8,6 @@ import dev.h2beam.adapters.model.SurfaceSpec;
 import dev.h2beam.transforms.tree.TreeIO;
 import dev.h2beam.transforms.tree.UnifiedDiff;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -22,7 +21,8 @@ import java.util.Optional;
  * Builds an evidence folder (spec §5.1): the task, its leak-filtered sources, decisions, every rendered rollout and
  * deliverable, the harness being edited, the candidate pool with diffs, and the domain library. The folder is
  * recreated from scratch each time, then checked for answer-key paths and grader verdicts. Sources, harnesses and
- * the library are hard-linked rather than copied (ARCHITECTURE.md, cost): the same bytes, written once.
+ * the library are hard-linked rather than copied (ARCHITECTURE.md, cost): the same bytes, written once; so are the
+ * rendered texts the stages of a task repeat ({@link SharedText}).
  */
 public final class Evidence {
   private Evidence() {}
@@ -193,7 +193,6 @@ public final class Evidence {
   }
 
   static void write(Path file, String text) throws IOException {
-    Files.createDirectories(file.getParent());
-    Files.writeString(file, text, StandardCharsets.UTF_8);
+    SharedText.write(file, text);
   }
 }

@@ -1,0 +1,64 @@
+package dev.h2beam.transforms.evidence;
+
+import dev.h2beam.adapters.files.Hashes;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Writes an evidence text once per content: the stages of a task render the same rollouts, deliverables, decisions,
+ * pool texts and task prompt again and again (harness2 writes each copy, about 7,100 files per task), so a text this
+ * process wrote recently is hard-linked instead of written again. Safe because evidence is immutable once built: it
+ * is rebuilt by deleting and recreating its folder, and a session gets a copy of it, never the files themselves.
+ * Before linking, the earlier file is read back and compared, so a path that now holds other bytes is never linked;
+ * a link that cannot be made (another file system, a file gone) falls back to writing.
+ */
+final class SharedText {
+  private SharedText() {}
+
+  /** Recent texts by digest; bounded, so a long sweep keeps only what its current tasks can still share. */
+  private static final int MAX = 4096;
+  private static final Map<String, Path> SEEN = new LinkedHashMap<>(256, 0.75f, true) {
+    private static final long serialVersionUID = 1L;
+
+    @Override protected boolean removeEldestEntry(Map.Entry<String, Path> eldest) {
+      return size() > MAX;
+    }
+  };
+
+  static void write(Path file, String text) throws IOException {
+    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+    Files.createDirectories(file.getParent());
+    // a file already here may be a link to shared bytes: replace the name, never the bytes behind it
+    Files.deleteIfExists(file);
+    String key = Hashes.hex(Hashes.digest("SHA-256").digest(bytes));
+    Path prior;
+    synchronized (SEEN) {
+      prior = SEEN.get(key);
+    }
+    if (prior != null && same(prior, bytes)) {
+      try {
+        Files.createLink(file, prior);
+        return;
+      } catch (IOException | UnsupportedOperationException e) {
+        // another file system, or the file went between the check and the link: write it
+      }
+    }
+    Files.write(file, bytes);
+    synchronized (SEEN) {
+      SEEN.put(key, file);
+    }
+  }
+
+  private static boolean same(Path prior, byte[] bytes) {
+    try {
+      return Files.size(prior) == bytes.length && Arrays.equals(Files.readAllBytes(prior), bytes);
+    } catch (IOException e) {
+      return false;
+    }
+  }
+}
