@@ -35,8 +35,14 @@ public final class ProcessRunner {
   /** How often a cancellation hook is polled while the program runs. */
   private static final long POLL_MS = 100;
 
-  /** How long the pumps may take to reach end of stream once the group is dead (the last bytes in the pipe). */
-  private static final long DRAIN_MS = 2_000;
+  /**
+   * How long the pumps may take to reach end of stream once the group is dead (the last bytes in the pipe). Only a
+   * process that escaped the group can hold the pipe open past the group's end, so a long grace costs nothing in
+   * the normal case; a short one (it was 2 s) cut the output of healthy runs on a machine so loaded (load average
+   * 40 on 2 cores, a 2,000-task sweep) that the pump thread was not scheduled in time, and a run whose output was
+   * cut is a wrong deliverable.
+   */
+  private static final long DRAIN_MS = 15_000;
 
   private ProcessRunner() {}
 
