@@ -3,6 +3,7 @@ package dev.h2beam.pipelines.judge;
 import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.TextFiles;
+import dev.h2beam.pipelines.files.ListedFiles;
 import dev.h2beam.transforms.beam.JsonCoder;
 import dev.h2beam.transforms.proposer.Limits;
 import java.io.IOException;
@@ -74,7 +75,7 @@ public final class JudgePipeline {
     for (String ns : c.graders().keySet()) patterns.add(Paths.get(ns).resolve("*").resolve("summary.json").toString());
     PCollectionTuple read = p
         .apply("Namespaces", Create.of(patterns).withCoder(StringUtf8Coder.of()))
-        .apply("MatchSummaries", FileIO.matchAll().withOutputParallelization(false))
+        .apply("MatchSummaries", ListedFiles.of())
         .apply("OpenSummaries", FileIO.readMatches())
         .apply("ReadSelections", ParDo.of(new ReadSelectionsFn(c)).withOutputTags(ITEMS, TupleTagList.of(PROBLEMS)));
     PCollection<KV<String, JudgedRow>> rows = read.get(ITEMS).setCoder(JsonCoder.of(SelectionItem.class))

@@ -1,6 +1,7 @@
 package dev.h2beam.pipelines.report;
 
 import dev.h2beam.adapters.files.TextFiles;
+import dev.h2beam.pipelines.files.ListedFiles;
 import dev.h2beam.transforms.beam.JsonCoder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,7 +13,6 @@ import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.io.FileIO;
-import org.apache.beam.sdk.io.fs.EmptyMatchTreatment;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.options.PipelineOptions;
@@ -82,7 +82,7 @@ public final class ReportPipeline {
     @Override public PCollectionTuple expand(PBegin begin) {
       PCollectionTuple parsed = begin
           .apply("NamespaceFilePatterns", Create.of(patterns(dirs)).withCoder(StringUtf8Coder.of()))
-          .apply("MatchFiles", FileIO.matchAll().withEmptyMatchTreatment(EmptyMatchTreatment.ALLOW))
+          .apply("MatchFiles", ListedFiles.of())
           .apply("OpenFiles", FileIO.readMatches())
           .apply("ParseReportFiles", ParDo.of(new ParseReportFileFn())
               .withOutputTags(JUDGED, TupleTagList.of(SUMMARIES).and(CONFIGS).and(FAILURES)));
