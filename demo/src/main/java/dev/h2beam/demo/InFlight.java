@@ -5,7 +5,8 @@ package dev.h2beam.demo;
  * mean since the last {@link #reset}: the benchmark command's view of how busy the limits kept the sweep. Exact, not
  * sampled: the integral is advanced at every entry and exit, under one lock, which costs far less than the sleep and
  * the script it brackets. It is diagnostic only and reaches no file the sweep writes. One per JVM, because it measures
- * the JVM (the DirectRunner, or an embedded Flink cluster); a multi-process cluster needs its workers' own counts.
+ * the JVM (the DirectRunner, or an embedded Flink cluster); on a multi-process cluster the journals' {@code held}
+ * intervals, which every worker writes, give the job-wide count.
  */
 public final class InFlight {
 
