@@ -4,12 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.h2beam.adapters.files.Json;
+import dev.h2beam.pipelines.sweep.FlinkCluster;
 import dev.h2beam.transforms.proposer.Journal;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -24,20 +27,30 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A real multi-process Flink 1.19 session cluster (one JobManager, two TaskManagers of two slots, each its own JVM on
  * loopback, started from Flink's Maven artifacts by scripts/flink-cluster.sh) runs the synthetic benchmark (4 domains
- * x 3 tasks, both modes, k = 2, 20 ms latencies: eight chains on four slots) with its judge and report from the
- * cluster jar, submitted by a client whose classpath is that jar plus the cluster's Flink classes (as
- * {@code flink run} would). The files equal a DirectRunner run's; the chain records show no slot ran more than two
- * chains, and never two at once; and a TaskManager killed with SIGKILL mid-sweep costs a restart, never a rollout or
- * session spent twice.
+ * x 3 tasks, both modes, k = 2, 20 ms latencies: eight chains on four slots, at most two sessions and two rollouts at
+ * once) with its judge and report from the cluster jar, submitted by a client whose classpath is that jar plus the
+ * cluster's Flink classes (as {@code flink run} would). The files equal a DirectRunner run's; the chain records show
+ * no slot ran more than two chains, and never two at once; the journals of both workers together show never more
+ * sessions or rollouts in flight than the job's limits; and a TaskManager killed with SIGKILL mid-sweep costs a
+ * restart, never a rollout or session spent twice.
+ *
+ * <p>{@code .ci/run} starts the cluster and names it in {@value #CLUSTER_ENV} (its folder) and {@value #MASTER_ENV}
+ * (its REST endpoint); without them the test starts and stops its own. The tests leave it as they found it: two live
+ * TaskManagers.
  */
 class FlinkClusterIT {
+  static final String CLUSTER_ENV = "H2BEAM_FLINK_CLUSTER";
+  static final String MASTER_ENV = "H2BEAM_FLINK_MASTER";
   private static final Path CHECKOUT = Path.of("..").toAbsolutePath().normalize();
-  private static final Path CLUSTER_DIR = Path.of("target", "flink-cluster-it").toAbsolutePath();
+  private static final FlinkCluster.Shape SHAPE = new FlinkCluster.Shape(2, 4);
+  private static final int LIMIT = 2;
   private static final List<String> JAVA_FLAGS = List.of("--add-opens=java.base/java.lang=ALL-UNNAMED",
       "--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/java.nio=ALL-UNNAMED",
       "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
       "--add-opens=java.base/java.net=ALL-UNNAMED", "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED");
-  private static int port;
+  private static Path clusterDir;
+  private static String master;
+  private static boolean ours;
 
   static Path clusterJar() throws IOException {
     try (Stream<Path> s = Files.list(Path.of("target"))) {
@@ -55,7 +68,7 @@ class FlinkClusterIT {
   static String script(String... args) throws Exception {
     List<String> cmd = new ArrayList<>(List.of("bash", CHECKOUT.resolve("scripts/flink-cluster.sh").toString()));
     cmd.addAll(List.of(args));
-    cmd.add("--dir=" + CLUSTER_DIR);
+    cmd.add("--dir=" + clusterDir);
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes());
     assertTrue(p.waitFor(300, TimeUnit.SECONDS), "flink-cluster.sh " + args[0] + " did not finish");
@@ -65,15 +78,33 @@ class FlinkClusterIT {
 
   @BeforeAll
   static void startCluster() throws Exception {
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
+    String dir = System.getenv(CLUSTER_ENV);
+    String given = System.getenv(MASTER_ENV);
+    if ((dir == null) != (given == null)) {
+      throw new AssertionError("set both " + CLUSTER_ENV + " (the cluster's folder) and " + MASTER_ENV
+          + " (host:port of its REST endpoint), or neither to let the test start its own cluster");
     }
-    script("start", "--taskmanagers=2", "--slots=2", "--port=" + port, "--attempts=4");
+    ours = dir == null;
+    if (ours) {
+      clusterDir = Path.of("target", "flink-cluster-it").toAbsolutePath();
+      int port;
+      try (ServerSocket s = new ServerSocket(0)) {
+        port = s.getLocalPort();
+      }
+      master = "127.0.0.1:" + port;
+      script("start", "--taskmanagers=" + SHAPE.workers(), "--slots=" + SHAPE.slots() / SHAPE.workers(),
+          "--port=" + port, "--attempts=4");
+    } else {
+      clusterDir = Path.of(dir).toAbsolutePath();
+      master = given;
+    }
+    assertEquals(SHAPE, FlinkCluster.overview(master), master + " (" + clusterDir + ") must be two TaskManagers of two"
+        + " slots, started with --attempts=4: scripts/flink-cluster.sh start --taskmanagers=2 --slots=2 --attempts=4");
   }
 
   @AfterAll
   static void stopCluster() throws Exception {
-    script("stop");
+    if (ours) script("stop");
   }
 
   private static final String NS = "synthetic-oc-agg2";
@@ -86,7 +117,7 @@ class FlinkClusterIT {
     cmd.addAll(JAVA_FLAGS);
     cmd.addAll(List.of("-cp", clientClasspath(), "dev.h2beam.pipelines.Main", "bench", "--output=" + out, "--k=2",
         "--domains=4", "--tasksPerDomain=3", "--executorLatencyMs=20", "--sessionLatencyMs=20",
-        "--sessionRetryWaitSeconds=0", "--sessionLimit=4", "--rolloutLimit=4"));
+        "--sessionRetryWaitSeconds=0", "--sessionLimit=" + LIMIT, "--rolloutLimit=" + LIMIT));
     cmd.addAll(List.of(runner));
     Files.createDirectories(out);
     return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.resolve("console.log").toFile())
@@ -94,7 +125,7 @@ class FlinkClusterIT {
   }
 
   static String[] onCluster() throws IOException {
-    return new String[] {"--runner=FlinkRunner", "--flinkMaster=127.0.0.1:" + port, "--parallelism=4",
+    return new String[] {"--runner=FlinkRunner", "--flinkMaster=" + master, "--parallelism=" + SHAPE.slots(),
         "--filesToStage=" + clusterJar()};
   }
 
@@ -104,7 +135,8 @@ class FlinkClusterIT {
   }
 
   @Test
-  void theClusterRunsSweepJudgeAndReportToTheDirectRunnersFilesWithChainsSpreadOverSlots(@TempDir Path direct,
+  void theClusterRunsSweepJudgeAndReportToTheDirectRunnersFilesWithinTheJobsLimitsAndChainsSpreadOverSlots(
+      @TempDir Path direct,
       @TempDir Path cluster) throws Exception {
     finish(demo(direct), direct);
     finish(demo(cluster, onCluster()), cluster);
@@ -113,7 +145,8 @@ class FlinkClusterIT {
     assertTrue(console.contains("runner FlinkRunner"), console);
     FlinkDemoTest.assertSameFiles(direct, cluster);
     assertNothingRanTwice(cluster);
-    assertChainsSpread(cluster.resolve("runs/_audit/" + NS + "/chains"), 4);
+    assertWithinLimitsJobWide(cluster);
+    assertChainsSpread(cluster.resolve("runs/_audit/" + NS + "/chains"), SHAPE.slots());
   }
 
   /** Every run id executed once and every session key called once, as many as a clean run of 12 tasks at k = 2. */
@@ -133,8 +166,55 @@ class FlinkClusterIT {
   }
 
   /**
+   * From the journals of every worker process together: at no instant were more than {@link #LIMIT} sessions
+   * (improver and selector alike, which share the limit), nor more than {@link #LIMIT} rollouts, in flight, although
+   * each of the two workers ran some; and the limit was reached, so the bound was tested, not idle.
+   */
+  static void assertWithinLimitsJobWide(Path out) throws Exception {
+    Path audit = out.resolve("runs/_audit/" + NS);
+    List<String> sessions = new ArrayList<>(Journal.lines(audit.resolve("sessions.jsonl")));
+    sessions.addAll(Journal.lines(audit.resolve("selector/sessions.jsonl")));
+    for (Map.Entry<String, List<String>> journal : Map.of("sessions", sessions, "rollouts",
+        Journal.lines(audit.resolve("executions.jsonl"))).entrySet()) {
+      List<Instant[]> held = new ArrayList<>();
+      for (String line : journal.getValue()) {
+        Object intervals = Json.readMap(line).get("held");
+        assertTrue(intervals instanceof List<?> l && !l.isEmpty(), "a record says when it held its slot: " + line);
+        for (Object i : (List<?>) intervals) held.add(interval((Map<?, ?>) i));
+      }
+      assertEquals(LIMIT, peakInFlight(held), journal.getKey() + " in flight at once, job-wide, at the busiest"
+          + " instant (" + held.size() + " intervals)");
+    }
+  }
+
+  static Instant[] interval(Map<?, ?> m) {
+    return new Instant[] {Instant.parse((String) m.get("started_at")), Instant.parse((String) m.get("ended_at"))};
+  }
+
+  /**
+   * The most intervals that overlap at one instant. Intervals are half-open: one that ends when another starts does
+   * not overlap it (a slot given back and taken again at the same clock reading).
+   */
+  static int peakInFlight(List<Instant[]> intervals) {
+    List<Object[]> events = new ArrayList<>();
+    for (Instant[] i : intervals) {
+      assertTrue(!i[1].isBefore(i[0]), "ends after it starts: " + List.of(i));
+      events.add(new Object[] {i[0], 1});
+      events.add(new Object[] {i[1], -1});
+    }
+    events.sort(Comparator.comparing((Object[] e) -> (Instant) e[0]).thenComparing(e -> (Integer) e[1]));
+    int now = 0;
+    int peak = 0;
+    for (Object[] e : events) {
+      now += (Integer) e[1];
+      peak = Math.max(peak, now);
+    }
+    return peak;
+  }
+
+  /**
    * From the chain records alone: every chain ran in a TaskManager (not the client), on a slot of P, no slot ran more
-   * than ⌈C/P⌉ chains, and chains that shared a slot ran one after the other.
+   * than ⌈C/P⌉ chains, chains that shared a slot ran one after the other, and never more than P ran at once.
    */
   static void assertChainsSpread(Path records, int slots) throws Exception {
     Pattern slot = Pattern.compile("\\((\\d+)/" + slots + "\\)");
@@ -145,7 +225,9 @@ class FlinkClusterIT {
     assertTrue(chains.size() >= 2, "chain records: " + chains);
     int ceiling = (chains.size() + slots - 1) / slots;
     Map<String, List<Map<String, Object>>> bySlot = new java.util.TreeMap<>();
+    List<Instant[]> ran = new ArrayList<>();
     for (Map<String, Object> m : chains) {
+      ran.add(interval(m));
       assertTrue(((Number) m.get("pid")).longValue() != ProcessHandle.current().pid(), "ran in a worker: " + m);
       Matcher mt = slot.matcher((String) m.get("thread"));
       assertTrue(mt.find(), "a Flink worker thread names its slot among " + slots + ": " + m);
@@ -153,12 +235,11 @@ class FlinkClusterIT {
     }
     for (List<Map<String, Object>> same : bySlot.values()) {
       assertTrue(same.size() <= ceiling, chains.size() + " chains on " + slots + " slots, one ran " + same);
-      same.sort(java.util.Comparator.comparing(m -> (String) m.get("started_at")));
-      for (int i = 1; i < same.size(); i++) {
-        assertTrue(java.time.Instant.parse((String) same.get(i - 1).get("ended_at"))
-            .compareTo(java.time.Instant.parse((String) same.get(i).get("started_at"))) <= 0, "overlap: " + same);
-      }
+      List<Instant[]> onSlot = new ArrayList<>();
+      for (Map<String, Object> m : same) onSlot.add(interval(m));
+      assertEquals(1, peakInFlight(onSlot), "chains that share a slot run one after the other: " + same);
     }
+    assertTrue(peakInFlight(ran) <= slots, "never more chains at once than slots: " + chains);
     assertEquals(Math.min(chains.size(), slots), bySlot.size(), "as many slots used as chains allow: " + bySlot);
   }
 
@@ -176,11 +257,13 @@ class FlinkClusterIT {
     }
     int before = Journal.lines(executions).size();
     assertTrue(before < TASKS * 14 && p.isAlive(), "killed in the middle: " + before + " of 168 rollouts had run");
-    script("kill-taskmanager", "--index=1");
-    // a supervisor (systemd, Kubernetes) restarts a dead worker; the job restarts once four slots are back
+    script("kill-taskmanager");
+    // a supervisor (systemd, Kubernetes) restarts a dead worker; the job restarts once four slots are back, and the
+    // cluster is again two TaskManagers (the script waits until the JobManager has dropped the dead one)
     script("start-taskmanager");
     finish(p, cluster);
     assertNothingRanTwice(cluster);
     FlinkDemoTest.assertSameFiles(direct, cluster);
+    assertEquals(SHAPE, FlinkCluster.overview(master), "the cluster is back to its size");
   }
 }
