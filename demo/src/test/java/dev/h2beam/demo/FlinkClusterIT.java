@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -176,40 +175,11 @@ class FlinkClusterIT {
     sessions.addAll(Journal.lines(audit.resolve("selector/sessions.jsonl")));
     for (Map.Entry<String, List<String>> journal : Map.of("sessions", sessions, "rollouts",
         Journal.lines(audit.resolve("executions.jsonl"))).entrySet()) {
-      List<Instant[]> held = new ArrayList<>();
-      for (String line : journal.getValue()) {
-        Object intervals = Json.readMap(line).get("held");
-        assertTrue(intervals instanceof List<?> l && !l.isEmpty(), "a record says when it held its slot: " + line);
-        for (Object i : (List<?>) intervals) held.add(interval((Map<?, ?>) i));
-      }
-      assertEquals(LIMIT, peakInFlight(held), journal.getKey() + " in flight at once, job-wide, at the busiest"
+      List<Instant[]> held = InFlight.held(journal.getValue(), Instant.MIN);
+      assertTrue(held.size() >= journal.getValue().size(), "every record says when it held its slot");
+      assertEquals(LIMIT, InFlight.peak(held), journal.getKey() + " in flight at once, job-wide, at the busiest"
           + " instant (" + held.size() + " intervals)");
     }
-  }
-
-  static Instant[] interval(Map<?, ?> m) {
-    return new Instant[] {Instant.parse((String) m.get("started_at")), Instant.parse((String) m.get("ended_at"))};
-  }
-
-  /**
-   * The most intervals that overlap at one instant. Intervals are half-open: one that ends when another starts does
-   * not overlap it (a slot given back and taken again at the same clock reading).
-   */
-  static int peakInFlight(List<Instant[]> intervals) {
-    List<Object[]> events = new ArrayList<>();
-    for (Instant[] i : intervals) {
-      assertTrue(!i[1].isBefore(i[0]), "ends after it starts: " + List.of(i));
-      events.add(new Object[] {i[0], 1});
-      events.add(new Object[] {i[1], -1});
-    }
-    events.sort(Comparator.comparing((Object[] e) -> (Instant) e[0]).thenComparing(e -> (Integer) e[1]));
-    int now = 0;
-    int peak = 0;
-    for (Object[] e : events) {
-      now += (Integer) e[1];
-      peak = Math.max(peak, now);
-    }
-    return peak;
   }
 
   /**
@@ -227,7 +197,7 @@ class FlinkClusterIT {
     Map<String, List<Map<String, Object>>> bySlot = new java.util.TreeMap<>();
     List<Instant[]> ran = new ArrayList<>();
     for (Map<String, Object> m : chains) {
-      ran.add(interval(m));
+      ran.add(InFlight.interval(m));
       assertTrue(((Number) m.get("pid")).longValue() != ProcessHandle.current().pid(), "ran in a worker: " + m);
       Matcher mt = slot.matcher((String) m.get("thread"));
       assertTrue(mt.find(), "a Flink worker thread names its slot among " + slots + ": " + m);
@@ -236,10 +206,10 @@ class FlinkClusterIT {
     for (List<Map<String, Object>> same : bySlot.values()) {
       assertTrue(same.size() <= ceiling, chains.size() + " chains on " + slots + " slots, one ran " + same);
       List<Instant[]> onSlot = new ArrayList<>();
-      for (Map<String, Object> m : same) onSlot.add(interval(m));
-      assertEquals(1, peakInFlight(onSlot), "chains that share a slot run one after the other: " + same);
+      for (Map<String, Object> m : same) onSlot.add(InFlight.interval(m));
+      assertEquals(1, InFlight.peak(onSlot), "chains that share a slot run one after the other: " + same);
     }
-    assertTrue(peakInFlight(ran) <= slots, "never more chains at once than slots: " + chains);
+    assertTrue(InFlight.peak(ran) <= slots, "never more chains at once than slots: " + chains);
     assertEquals(Math.min(chains.size(), slots), bySlot.size(), "as many slots used as chains allow: " + bySlot);
   }
 
