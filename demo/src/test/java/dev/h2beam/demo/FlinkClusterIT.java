@@ -165,14 +165,21 @@ class FlinkClusterIT {
   }
 
   /**
-   * From the journals of every worker process together: at no instant were more than {@link #LIMIT} sessions
-   * (improver and selector alike, which share the limit), nor more than {@link #LIMIT} rollouts, in flight, although
-   * each of the two workers ran some; and the limit was reached, so the bound was tested, not idle.
+   * From the journals of every worker process together (at least two wrote each): at no instant were more than
+   * {@link #LIMIT} sessions (improver and selector alike, which share the limit), nor more than {@link #LIMIT}
+   * rollouts, in flight; and the limit was reached, so the bound was tested, not idle. Each worker holds a share of
+   * one, so the job reached it only with both busy at once.
    */
   static void assertWithinLimitsJobWide(Path out) throws Exception {
     Path audit = out.resolve("runs/_audit/" + NS);
     List<String> sessions = new ArrayList<>(Journal.lines(audit.resolve("sessions.jsonl")));
     sessions.addAll(Journal.lines(audit.resolve("selector/sessions.jsonl")));
+    for (String name : List.of("sessions", "executions")) {
+      try (Stream<Path> files = Files.list(audit)) {
+        List<Path> writers = files.filter(f -> f.getFileName().toString().startsWith(name + ".")).toList();
+        assertTrue(writers.size() >= 2, "each worker process writes its own " + name + " journal: " + writers);
+      }
+    }
     for (Map.Entry<String, List<String>> journal : Map.of("sessions", sessions, "rollouts",
         Journal.lines(audit.resolve("executions.jsonl"))).entrySet()) {
       List<Instant[]> held = InFlight.held(journal.getValue(), Instant.MIN);
