@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # A Flink 1.19 session cluster on this machine, made of Flink's published artifacts (Maven fetches them into
 # flink-cluster/target/flink.classpath): one JobManager and N TaskManagers, each its own JVM, bound to loopback.
-# The tests start one with it; on real machines, start the JobManager on one host and TaskManagers on the others
-# with the same config (see README "Running on a Flink cluster").
+# .ci/run starts one with it for the integration tests (which start their own when run alone); on real machines,
+# start the JobManager on one host and TaskManagers on the others with the same config (README "Running on Flink").
 #
 #   scripts/flink-cluster.sh start [--dir=D] [--taskmanagers=2] [--slots=2] [--port=8081] [--attempts=3]
 #   scripts/flink-cluster.sh start-taskmanager [--dir=D]     add one TaskManager (for example after a crash)
-#   scripts/flink-cluster.sh kill-taskmanager [--dir=D] [--index=1]   SIGKILL one TaskManager (fault tests)
+#   scripts/flink-cluster.sh kill-taskmanager [--dir=D] [--index=N]   SIGKILL one TaskManager (fault tests; without
+#                                                                      --index the first one alive)
 #   scripts/flink-cluster.sh status|stop [--dir=D]
 #
 # D (default target/flink-cluster under the checkout) holds conf/config.yaml, log/ and one .pid file per process.
@@ -17,7 +18,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cmd="${1:-}"; shift || true
-dir="$here/target/flink-cluster"; tms=2; slots=2; port=8081; attempts=3; index=1
+dir="$here/target/flink-cluster"; tms=2; slots=2; port=8081; attempts=3; index=
 for a in "$@"; do
   case "$a" in
     --dir=*) dir="${a#--dir=}" ;;
@@ -29,7 +30,7 @@ for a in "$@"; do
     *) echo "flink-cluster: unknown option $a (see the header of $0)" >&2; exit 2 ;;
   esac
 done
-for n in "$tms" "$slots" "$port" "$attempts" "$index"; do
+for n in "$tms" "$slots" "$port" "$attempts" ${index:+"$index"}; do
   [[ "$n" =~ ^[0-9]+$ ]] || { echo "flink-cluster: '$n' is not a whole number" >&2; exit 2; }
 done
 cpfile="$here/flink-cluster/target/flink.classpath"
@@ -59,16 +60,23 @@ alive() {  # running, not a zombie (a killed process nobody has reaped yet still
 
 rest_port() { sed -n 's/^rest.port: //p' "$dir/conf/config.yaml"; }
 
-registered() {  # how many TaskManagers the JobManager knows
-  local body
-  body="$(curl -fsS "http://127.0.0.1:$(rest_port)/taskmanagers" 2>/dev/null)" || { echo 0; return; }
-  grep -o '"id"' <<<"$body" | wc -l
+registered() {  # the TaskManagers the JobManager knows, by resource id (taskmanager-N), one a line, sorted
+  curl -fsS "http://127.0.0.1:$(rest_port)/taskmanagers" 2>/dev/null | grep -o '"id":"[^"]*"' | cut -d'"' -f4 | sort
 }
 
-wait_for() {  # wait_for <taskmanagers>: until the REST endpoint answers and that many TaskManagers registered
-  local want="$1" i
+live() {  # the TaskManagers of $dir that run and were not killed, the same way
+  local f
+  for f in "$dir"/taskmanager-*.pid; do
+    [ ! -e "$f.killed" ] && alive "$f" && basename "$f" .pid
+  done | sort
+}
+
+wait_for() {  # until the REST endpoint answers and the TaskManagers it lists are exactly the live ones
+  local i
   for i in $(seq 1 240); do
-    [ "$(registered)" -ge "$want" ] && return 0
+    # exactly these: after a crash the JobManager lists the dead one until its heartbeat times out, and a job
+    # submitted meanwhile would count it among the workers that divide the job's limits
+    [ -n "$(live)" ] && [ "$(registered)" = "$(live)" ] && return 0
     alive "$dir/jobmanager.pid" || { echo "flink-cluster: the JobManager died; see $dir/log/jobmanager.log" >&2; return 1; }
     for f in "$dir"/taskmanager-*.pid; do
       [ -e "$f" ] && ! alive "$f" && [ ! -e "$f.killed" ] && {
@@ -76,7 +84,9 @@ wait_for() {  # wait_for <taskmanagers>: until the REST endpoint answers and tha
     done
     sleep 0.5
   done
-  echo "flink-cluster: $want TaskManager(s) did not register within 120 s; see $dir/log/" >&2; return 1
+  echo "flink-cluster: after 120 s the JobManager lists [$(registered | xargs)], not the live [$(live | xargs)];" \
+    "see $dir/log/" >&2
+  return 1
 }
 
 start_tm() {
@@ -135,18 +145,21 @@ EOF
     echo $! > "$dir/jobmanager.pid"
     echo "jobmanager pid $(cat "$dir/jobmanager.pid"), REST on 127.0.0.1:$port"
     for _ in $(seq 1 "$tms"); do start_tm; done
-    wait_for "$tms"
+    wait_for
     echo "flink-cluster: up with $tms TaskManager(s) x $slots slot(s): --flinkMaster=127.0.0.1:$port"
     ;;
   start-taskmanager)
     alive "$dir/jobmanager.pid" || { echo "flink-cluster: no JobManager runs from $dir" >&2; exit 1; }
     start_tm
-    # wait for as many as are alive (the JobManager may still list a killed one until its heartbeat times out)
-    want=0
-    for f in "$dir"/taskmanager-*.pid; do [ ! -e "$f.killed" ] && alive "$f" && want=$((want + 1)); done
-    wait_for "$want"
+    wait_for
     ;;
   kill-taskmanager)
+    if [ -z "$index" ]; then
+      for f in "$dir"/taskmanager-*.pid; do
+        [ ! -e "$f.killed" ] && alive "$f" && { index="${f##*/taskmanager-}"; index="${index%.pid}"; break; }
+      done
+      [ -n "$index" ] || { echo "flink-cluster: no TaskManager is running from $dir" >&2; exit 1; }
+    fi
     f="$dir/taskmanager-$index.pid"
     alive "$f" || { echo "flink-cluster: taskmanager-$index is not running" >&2; exit 1; }
     kill -9 "$(cat "$f")"; touch "$f.killed"; echo "taskmanager-$index killed (SIGKILL)"
@@ -157,7 +170,7 @@ EOF
       if alive "$f"; then s=running; else s=stopped; fi
       echo "$(basename "$f" .pid) pid $(cat "$f") $s"
     done
-    [ -f "$dir/conf/config.yaml" ] && echo "registered TaskManagers: $(registered)"
+    [ -f "$dir/conf/config.yaml" ] && echo "registered TaskManagers: $(registered | xargs)"
     ;;
   stop)
     for f in "$dir"/taskmanager-*.pid "$dir/jobmanager.pid"; do

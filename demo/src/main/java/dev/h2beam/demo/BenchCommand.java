@@ -16,6 +16,7 @@ import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,7 +27,8 @@ import org.apache.beam.sdk.options.PipelineOptions;
 /**
  * {@code h2beam bench}: one sweep of the synthetic benchmark into {@code --output}, judged and reported like the
  * demo, that prints how close its wall time came to its lower bounds ({@link SweepBounds}), how busy the session and
- * rollout limits were ({@link InFlight}), and what the sweep cost (CPU per task, files per task, peak memory).
+ * rollout limits were ({@link InFlight}: in this JVM, and job-wide from every worker's journals), and what the sweep
+ * cost (CPU per task, files per task, peak memory).
  * Nothing it measures is written into the run folders.
  */
 public final class BenchCommand implements Command {
@@ -140,6 +142,7 @@ public final class BenchCommand implements Command {
     ProcessStats before = ProcessStats.now();
     InFlight.SESSIONS.reset();
     InFlight.ROLLOUTS.reset();
+    Instant from = Instant.now();
     long started = System.nanoTime();
     Map<String, Object> record = Sweep.run(plan, o, err);
     double wallS = (System.nanoTime() - started) / 1e9;
@@ -151,6 +154,11 @@ public final class BenchCommand implements Command {
     long files = filesAfter.newFiles(filesBefore);
     int executions = Journal.lines(audit.resolve("executions.jsonl")).size() - executionsBefore;
     int sessionsRun = Journal.lines(audit.resolve("sessions.jsonl")).size() - sessionsBefore;
+    // every worker's journals: the job-wide peak, which this JVM's counts miss when the workers are other processes
+    List<String> sessionRecords = new ArrayList<>(Journal.lines(audit.resolve("sessions.jsonl")));
+    sessionRecords.addAll(Journal.lines(audit.resolve("selector").resolve("sessions.jsonl")));
+    int sessionsPeak = InFlight.peak(InFlight.held(sessionRecords, from));
+    int rolloutsPeak = InFlight.peak(InFlight.held(Journal.lines(audit.resolve("executions.jsonl")), from));
     int[] df = Sweep.doneFailed(record);
     out.println("Synthetic sweep: " + df[0] + " tasks completed; " + df[1] + " failed.");
     int judged = DemoCommand.judgeAndReport(o, args, plan, output, "synthetic");
@@ -170,10 +178,10 @@ public final class BenchCommand implements Command {
         wallS);
     out.printf("  wall / max(bounds) %9.2f    wall / harness2's form %.2f%n", ratio(wallS, bounds.maxMs()),
         ratio(wallS, bounds.harness2FormMs()));
-    out.printf("  sessions in flight: peak %d, mean %.2f (%d sessions run, %d expected)%n", sessions.peak(),
-        sessions.mean(), sessionsRun, bounds.sessions());
-    out.printf("  rollouts in flight: peak %d, mean %.2f (%d rollouts run, %d expected)%n", rollouts.peak(),
-        rollouts.mean(), executions, bounds.rollouts());
+    out.printf("  sessions in flight: peak %d, mean %.2f (%d sessions run, %d expected); job-wide peak %d from the"
+        + " journals%n", sessions.peak(), sessions.mean(), sessionsRun, bounds.sessions(), sessionsPeak);
+    out.printf("  rollouts in flight: peak %d, mean %.2f (%d rollouts run, %d expected); job-wide peak %d from the"
+        + " journals%n", rollouts.peak(), rollouts.mean(), executions, bounds.rollouts(), rolloutsPeak);
     double jvm = after.cpuSeconds() - before.cpuSeconds();
     double children = after.childCpuSeconds() - before.childCpuSeconds();
     out.printf("  CPU in the sweep   %9.2f s = h2beam (JVM) %.2f + rollout scripts %.2f; per task %.3f (h2beam %.3f)%n",

@@ -1,11 +1,20 @@
 package dev.h2beam.demo;
 
+import dev.h2beam.adapters.files.Json;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
 /**
  * A count of the synthetic benchmark's rollouts or sessions in flight in this JVM, with its peak and its time-weighted
  * mean since the last {@link #reset}: the benchmark command's view of how busy the limits kept the sweep. Exact, not
  * sampled: the integral is advanced at every entry and exit, under one lock, which costs far less than the sleep and
  * the script it brackets. It is diagnostic only and reaches no file the sweep writes. One per JVM, because it measures
- * the JVM (the DirectRunner, or an embedded Flink cluster); a multi-process cluster needs its workers' own counts.
+ * the JVM (the DirectRunner, or an embedded Flink cluster); on a multi-process cluster the journals' {@code held}
+ * intervals, which every worker writes, give the job-wide peak ({@link #peak}).
  */
 public final class InFlight {
 
@@ -60,6 +69,52 @@ public final class InFlight {
     advance();
     double span = last - since;
     return new Snapshot(peak, span <= 0 ? 0 : area / span, entries);
+  }
+
+  /**
+   * The most intervals that overlap at one instant. Intervals are half-open, {@code [start, end)}: one that ends when
+   * another starts does not overlap it (a slot given back and taken again at the same clock reading).
+   */
+  public static int peak(List<Instant[]> intervals) {
+    List<Step> steps = new ArrayList<>();
+    for (Instant[] i : intervals) {
+      if (i[1].isBefore(i[0])) throw new IllegalArgumentException("an interval ends before it starts: " + List.of(i));
+      steps.add(new Step(i[0], 1));
+      steps.add(new Step(i[1], -1));
+    }
+    steps.sort(Comparator.comparing(Step::at).thenComparingInt(Step::change)); // at one instant, ends first
+    int now = 0;
+    int peak = 0;
+    for (Step step : steps) {
+      now += step.change();
+      peak = Math.max(peak, now);
+    }
+    return peak;
+  }
+
+  private record Step(Instant at, int change) {}
+
+  /**
+   * Every interval in which a record of a journal ({@code Journal.lines}) held a slot of its limit and that started
+   * at or after {@code since}; a record without its intervals (an older h2beam wrote it) is refused.
+   */
+  public static List<Instant[]> held(List<String> journal, Instant since) throws IOException {
+    List<Instant[]> out = new ArrayList<>();
+    for (String line : journal) {
+      if (!(Json.readMap(line).get("held") instanceof List<?> held)) {
+        throw new IOException("a journal record says not when it held its slot: " + line);
+      }
+      for (Object i : held) {
+        Instant[] interval = interval((Map<?, ?>) i);
+        if (!interval[0].isBefore(since)) out.add(interval);
+      }
+    }
+    return out;
+  }
+
+  /** A record's {@code started_at} and {@code ended_at}. */
+  public static Instant[] interval(Map<?, ?> m) {
+    return new Instant[] {Instant.parse((String) m.get("started_at")), Instant.parse((String) m.get("ended_at"))};
   }
 
   /** Peak and time-weighted mean in flight, and how many entered. */

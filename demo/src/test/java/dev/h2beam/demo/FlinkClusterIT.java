@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.h2beam.adapters.files.Json;
+import dev.h2beam.pipelines.sweep.FlinkCluster;
 import dev.h2beam.transforms.proposer.Journal;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,20 +26,32 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A real multi-process Flink 1.19 session cluster (one JobManager, two TaskManagers of two slots, each its own JVM on
  * loopback, started from Flink's Maven artifacts by scripts/flink-cluster.sh) runs the synthetic benchmark (4 domains
- * x 3 tasks, both modes, k = 2, 20 ms latencies: eight chains on four slots) with its judge and report from the
- * cluster jar, submitted by a client whose classpath is that jar plus the cluster's Flink classes (as
- * {@code flink run} would). The files equal a DirectRunner run's; the chain records show no slot ran more than two
- * chains, and never two at once; and a TaskManager killed with SIGKILL mid-sweep costs a restart, never a rollout or
- * session spent twice.
+ * x 3 tasks, both modes, k = 2, 20 ms latencies: eight chains on four slots, at most two sessions and two rollouts at
+ * once) with its judge and report from the cluster jar, submitted by a client whose classpath is that jar plus the
+ * cluster's Flink classes (as {@code flink run} would). The files equal a DirectRunner run's; the chain records show
+ * no slot ran more than two chains, and never two at once; the journals of both workers together show never more
+ * sessions or rollouts in flight than the job's limits; and a TaskManager killed with SIGKILL mid-sweep costs a
+ * restart, never a rollout or session spent twice.
+ *
+ * <p>{@code .ci/run} starts the cluster and names it in {@value #CLUSTER_ENV} (its folder) and {@value #MASTER_ENV}
+ * (its REST endpoint); without them the test starts and stops its own. The tests leave it as they found it: two live
+ * TaskManagers.
  */
 class FlinkClusterIT {
+  static final String CLUSTER_ENV = "H2BEAM_FLINK_CLUSTER";
+  static final String MASTER_ENV = "H2BEAM_FLINK_MASTER";
   private static final Path CHECKOUT = Path.of("..").toAbsolutePath().normalize();
-  private static final Path CLUSTER_DIR = Path.of("target", "flink-cluster-it").toAbsolutePath();
+  private static final FlinkCluster.Shape SHAPE = new FlinkCluster.Shape(2, 4);
+  private static final int LIMIT = 2;
   private static final List<String> JAVA_FLAGS = List.of("--add-opens=java.base/java.lang=ALL-UNNAMED",
       "--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/java.nio=ALL-UNNAMED",
       "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
       "--add-opens=java.base/java.net=ALL-UNNAMED", "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED");
-  private static int port;
+  private static Path clusterDir;
+  @TempDir static Path directRun;
+  private static boolean directRunDone;
+  private static String master;
+  private static boolean ours;
 
   static Path clusterJar() throws IOException {
     try (Stream<Path> s = Files.list(Path.of("target"))) {
@@ -55,7 +69,7 @@ class FlinkClusterIT {
   static String script(String... args) throws Exception {
     List<String> cmd = new ArrayList<>(List.of("bash", CHECKOUT.resolve("scripts/flink-cluster.sh").toString()));
     cmd.addAll(List.of(args));
-    cmd.add("--dir=" + CLUSTER_DIR);
+    cmd.add("--dir=" + clusterDir);
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes());
     assertTrue(p.waitFor(300, TimeUnit.SECONDS), "flink-cluster.sh " + args[0] + " did not finish");
@@ -65,15 +79,33 @@ class FlinkClusterIT {
 
   @BeforeAll
   static void startCluster() throws Exception {
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
+    String dir = System.getenv(CLUSTER_ENV);
+    String given = System.getenv(MASTER_ENV);
+    if ((dir == null) != (given == null)) {
+      throw new AssertionError("set both " + CLUSTER_ENV + " (the cluster's folder) and " + MASTER_ENV
+          + " (host:port of its REST endpoint), or neither to let the test start its own cluster");
     }
-    script("start", "--taskmanagers=2", "--slots=2", "--port=" + port, "--attempts=4");
+    ours = dir == null;
+    if (ours) {
+      clusterDir = Path.of("target", "flink-cluster-it").toAbsolutePath();
+      int port;
+      try (ServerSocket s = new ServerSocket(0)) {
+        port = s.getLocalPort();
+      }
+      master = "127.0.0.1:" + port;
+      script("start", "--taskmanagers=" + SHAPE.workers(), "--slots=" + SHAPE.slots() / SHAPE.workers(),
+          "--port=" + port, "--attempts=4");
+    } else {
+      clusterDir = Path.of(dir).toAbsolutePath();
+      master = given;
+    }
+    assertEquals(SHAPE, FlinkCluster.overview(master), master + " (" + clusterDir + ") must be two TaskManagers of two"
+        + " slots, started with --attempts=4: scripts/flink-cluster.sh start --taskmanagers=2 --slots=2 --attempts=4");
   }
 
   @AfterAll
   static void stopCluster() throws Exception {
-    script("stop");
+    if (ours) script("stop");
   }
 
   private static final String NS = "synthetic-oc-agg2";
@@ -86,7 +118,7 @@ class FlinkClusterIT {
     cmd.addAll(JAVA_FLAGS);
     cmd.addAll(List.of("-cp", clientClasspath(), "dev.h2beam.pipelines.Main", "bench", "--output=" + out, "--k=2",
         "--domains=4", "--tasksPerDomain=3", "--executorLatencyMs=20", "--sessionLatencyMs=20",
-        "--sessionRetryWaitSeconds=0", "--sessionLimit=4", "--rolloutLimit=4"));
+        "--sessionRetryWaitSeconds=0", "--sessionLimit=" + LIMIT, "--rolloutLimit=" + LIMIT));
     cmd.addAll(List.of(runner));
     Files.createDirectories(out);
     return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.resolve("console.log").toFile())
@@ -94,8 +126,17 @@ class FlinkClusterIT {
   }
 
   static String[] onCluster() throws IOException {
-    return new String[] {"--runner=FlinkRunner", "--flinkMaster=127.0.0.1:" + port, "--parallelism=4",
+    return new String[] {"--runner=FlinkRunner", "--flinkMaster=" + master, "--parallelism=" + SHAPE.slots(),
         "--filesToStage=" + clusterJar()};
+  }
+
+  /** The DirectRunner's run both tests compare with: the same command, so it runs once, for whichever test is first. */
+  static synchronized Path direct() throws Exception {
+    if (!directRunDone) {
+      finish(demo(directRun), directRun);
+      directRunDone = true;
+    }
+    return directRun;
   }
 
   static void finish(Process p, Path out) throws Exception {
@@ -104,16 +145,16 @@ class FlinkClusterIT {
   }
 
   @Test
-  void theClusterRunsSweepJudgeAndReportToTheDirectRunnersFilesWithChainsSpreadOverSlots(@TempDir Path direct,
+  void theClusterRunsSweepJudgeAndReportToTheDirectRunnersFilesWithinTheJobsLimitsAndChainsSpreadOverSlots(
       @TempDir Path cluster) throws Exception {
-    finish(demo(direct), direct);
     finish(demo(cluster, onCluster()), cluster);
     String console = Files.readString(cluster.resolve("console.log"));
     assertTrue(console.contains(NS + ": judged.json: 24 row(s), 24 graded, 0 ungraded"), console);
     assertTrue(console.contains("runner FlinkRunner"), console);
-    FlinkDemoTest.assertSameFiles(direct, cluster);
+    FlinkDemoTest.assertSameFiles(direct(), cluster);
     assertNothingRanTwice(cluster);
-    assertChainsSpread(cluster.resolve("runs/_audit/" + NS + "/chains"), 4);
+    assertWithinLimitsJobWide(cluster);
+    assertChainsSpread(cluster.resolve("runs/_audit/" + NS + "/chains"), SHAPE.slots());
   }
 
   /** Every run id executed once and every session key called once, as many as a clean run of 12 tasks at k = 2. */
@@ -133,8 +174,33 @@ class FlinkClusterIT {
   }
 
   /**
+   * From the journals of every worker process together (at least two wrote each): at no instant were more than
+   * {@link #LIMIT} sessions (improver and selector alike, which share the limit), nor more than {@link #LIMIT}
+   * rollouts, in flight; and the limit was reached, so the bound was tested, not idle. Each worker holds a share of
+   * one, so the job reached it only with both busy at once.
+   */
+  static void assertWithinLimitsJobWide(Path out) throws Exception {
+    Path audit = out.resolve("runs/_audit/" + NS);
+    List<String> sessions = new ArrayList<>(Journal.lines(audit.resolve("sessions.jsonl")));
+    sessions.addAll(Journal.lines(audit.resolve("selector/sessions.jsonl")));
+    for (String name : List.of("sessions", "executions")) {
+      try (Stream<Path> files = Files.list(audit)) {
+        List<Path> writers = files.filter(f -> f.getFileName().toString().startsWith(name + ".")).toList();
+        assertTrue(writers.size() >= 2, "each worker process writes its own " + name + " journal: " + writers);
+      }
+    }
+    for (Map.Entry<String, List<String>> journal : Map.of("sessions", sessions, "rollouts",
+        Journal.lines(audit.resolve("executions.jsonl"))).entrySet()) {
+      List<Instant[]> held = InFlight.held(journal.getValue(), Instant.MIN);
+      assertTrue(held.size() >= journal.getValue().size(), "every record says when it held its slot");
+      assertEquals(LIMIT, InFlight.peak(held), journal.getKey() + " in flight at once, job-wide, at the busiest"
+          + " instant (" + held.size() + " intervals)");
+    }
+  }
+
+  /**
    * From the chain records alone: every chain ran in a TaskManager (not the client), on a slot of P, no slot ran more
-   * than ⌈C/P⌉ chains, and chains that shared a slot ran one after the other.
+   * than ⌈C/P⌉ chains, chains that shared a slot ran one after the other, and never more than P ran at once.
    */
   static void assertChainsSpread(Path records, int slots) throws Exception {
     Pattern slot = Pattern.compile("\\((\\d+)/" + slots + "\\)");
@@ -145,7 +211,9 @@ class FlinkClusterIT {
     assertTrue(chains.size() >= 2, "chain records: " + chains);
     int ceiling = (chains.size() + slots - 1) / slots;
     Map<String, List<Map<String, Object>>> bySlot = new java.util.TreeMap<>();
+    List<Instant[]> ran = new ArrayList<>();
     for (Map<String, Object> m : chains) {
+      ran.add(InFlight.interval(m));
       assertTrue(((Number) m.get("pid")).longValue() != ProcessHandle.current().pid(), "ran in a worker: " + m);
       Matcher mt = slot.matcher((String) m.get("thread"));
       assertTrue(mt.find(), "a Flink worker thread names its slot among " + slots + ": " + m);
@@ -153,19 +221,16 @@ class FlinkClusterIT {
     }
     for (List<Map<String, Object>> same : bySlot.values()) {
       assertTrue(same.size() <= ceiling, chains.size() + " chains on " + slots + " slots, one ran " + same);
-      same.sort(java.util.Comparator.comparing(m -> (String) m.get("started_at")));
-      for (int i = 1; i < same.size(); i++) {
-        assertTrue(java.time.Instant.parse((String) same.get(i - 1).get("ended_at"))
-            .compareTo(java.time.Instant.parse((String) same.get(i).get("started_at"))) <= 0, "overlap: " + same);
-      }
+      List<Instant[]> onSlot = new ArrayList<>();
+      for (Map<String, Object> m : same) onSlot.add(InFlight.interval(m));
+      assertEquals(1, InFlight.peak(onSlot), "chains that share a slot run one after the other: " + same);
     }
+    assertTrue(InFlight.peak(ran) <= slots, "never more chains at once than slots: " + chains);
     assertEquals(Math.min(chains.size(), slots), bySlot.size(), "as many slots used as chains allow: " + bySlot);
   }
 
   @Test
-  void aTaskManagerKilledMidSweepCostsARestartNotASecondRollout(@TempDir Path direct, @TempDir Path cluster)
-      throws Exception {
-    finish(demo(direct), direct);
+  void aTaskManagerKilledMidSweepCostsARestartNotASecondRollout(@TempDir Path cluster) throws Exception {
     Process p = demo(cluster, onCluster());
     Path executions = cluster.resolve("runs/_audit/" + NS + "/executions.jsonl");
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
@@ -176,11 +241,13 @@ class FlinkClusterIT {
     }
     int before = Journal.lines(executions).size();
     assertTrue(before < TASKS * 14 && p.isAlive(), "killed in the middle: " + before + " of 168 rollouts had run");
-    script("kill-taskmanager", "--index=1");
-    // a supervisor (systemd, Kubernetes) restarts a dead worker; the job restarts once four slots are back
+    script("kill-taskmanager");
+    // a supervisor (systemd, Kubernetes) restarts a dead worker; the job restarts once four slots are back, and the
+    // cluster is again two TaskManagers (the script waits until the JobManager has dropped the dead one)
     script("start-taskmanager");
     finish(p, cluster);
     assertNothingRanTwice(cluster);
-    FlinkDemoTest.assertSameFiles(direct, cluster);
+    FlinkDemoTest.assertSameFiles(direct(), cluster);
+    assertEquals(SHAPE, FlinkCluster.overview(master), "the cluster is back to its size");
   }
 }

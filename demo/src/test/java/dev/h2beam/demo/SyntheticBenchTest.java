@@ -52,6 +52,10 @@ class SyntheticBenchTest {
     assertTrue(printed.contains("(56 rollouts run, 56 expected)"), printed);
     assertTrue(printed.contains("sessions in flight: peak 2,") || printed.contains("sessions in flight: peak 1,"),
         "never more than --sessionLimit=2: " + printed);
+    for (String kind : List.of("sessions", "rollouts")) {
+      assertTrue(printed.matches("(?s).*  " + kind + " in flight: [^\n]*; job-wide peak [12] from the journals\n.*"),
+          kind + ": the journals' intervals never overlap beyond the limit of 2: " + printed);
+    }
 
     Path runs = out.resolve("runs");
     JsonNode judged = Json.readTree(runs.resolve("synthetic-oc-agg2").resolve("judged.json"));

@@ -11,8 +11,11 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Append-only JSON-lines journals ({@code sessions.jsonl}, {@code executions.jsonl}) that record every session and
@@ -23,6 +26,10 @@ import java.util.List;
  * system; {@link #lines} reads them all (and a journal written whole by an older h2beam). Appends are serialised
  * within the process, locked against a second command on the same host, and finished even when the runner is
  * cancelling the appending thread ({@link Uninterruptible}).
+ *
+ * <p>Every record carries {@code held}: one {@link #held interval} per time it held a slot of its limit (a session
+ * per attempt, a rollout once), taken inside the slot, so that the records of all workers together show how many
+ * sessions or rollouts the whole job had in flight at any instant.
  */
 public final class Journal {
   private Journal() {}
@@ -45,6 +52,18 @@ public final class Journal {
         while (bytes.hasRemaining()) at += ch.write(bytes, at);
       }
     });
+  }
+
+  /**
+   * One interval a record held a slot of its limit: {@code started_at} read after the slot was taken, {@code ended_at}
+   * before it was given back (ISO-8601 instants of this host's clock), so intervals of one limit that overlap were in
+   * flight together.
+   */
+  public static Map<String, String> held(Instant started, Instant ended) {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("started_at", started.toString());
+    m.put("ended_at", ended.toString());
+    return m;
   }
 
   /** The file this process appends to for {@code journal}. */

@@ -16,6 +16,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +31,8 @@ import java.util.concurrent.Semaphore;
  * re-running a sweep spends nothing twice. A served reply carries the attempts and cost of the session that made it,
  * so records that count spend are the same whichever process ran the session (harness2 reports a cache hit as free,
  * which makes a resumed summary differ from a clean one). Every session actually run is appended to
- * {@code sessions.jsonl}; a failed one with the last attempt's error, so the journal alone says why it failed.
+ * {@code sessions.jsonl}; a failed one with the last attempt's error, so the journal alone says why it failed. Its
+ * record holds when each attempt held a slot of the session limit ({@link Journal#held}).
  */
 public final class Proposer {
   private final ProposerChannel channel;
@@ -92,6 +95,7 @@ public final class Proposer {
     double cost = 0;
     String last = "empty reply";
     Map<String, Object> reported = Map.of();
+    List<Map<String, String>> held = new ArrayList<>();
     for (int attempt = 1; attempt <= attempts; attempt++) {
       if (attempt > 1 && !retryWait.isZero()) sleep(retryWait.multipliedBy(attempt - 1));
       Path cwd = null;
@@ -102,9 +106,12 @@ public final class Proposer {
         if (evidence != null) FileTrees.copy(contextDir, cwd.resolve("context"), evidence);
         SessionResult r;
         sessions.acquireUninterruptibly();
+        // the journal's times, not an input to any result: the wall clock, so workers' records compare
+        Instant from = Instant.now();
         try {
           r = channel.run(cwd, mission, system, label, Duration.ofSeconds(spec.timeoutSeconds()));
         } finally {
+          held.add(Journal.held(from, Instant.now()));
           sessions.release();
         }
         cost += r.costUsd();
@@ -117,7 +124,7 @@ public final class Proposer {
         Path workspace = harvest == null ? null : harvest(cwd.resolve(harvest), base);
         Reply reply = new Reply(label, r.text(), true, cost, wall, attempt, false, spec.kind(), "",
             auditDir == null ? null : auditDir.resolve(base + ".response.md"), workspace);
-        audit(base, mission, system, reply, reported);
+        audit(base, mission, system, reply, reported, held);
         return reply;
       } catch (Exception e) {
         if (e instanceof InterruptedException || Thread.currentThread().isInterrupted()) {
@@ -133,7 +140,7 @@ public final class Proposer {
     }
     String message = "[" + label + "] " + spec.kind() + "/" + spec.model() + ": " + last;
     audit(base, mission, system, new Reply(label, "", false, cost, 0.0, attempts, false, spec.kind(), last, null,
-        null), reported);
+        null), reported, held);
     throw new ProposerError(message, attempts, cost);
   }
 
@@ -181,18 +188,19 @@ public final class Proposer {
    * file carries what the last session reported about itself (token usage, the model id the server named, its finish
    * reason), null where it reported nothing; a reply served from the cache keeps the meta of the session that made it.
    */
-  private void audit(String base, String mission, String system, Reply reply, Map<String, Object> reported) {
+  private void audit(String base, String mission, String system, Reply reply, Map<String, Object> reported,
+      List<Map<String, String>> held) {
     if (auditDir == null) return;
     try {
       // a session that ran is recorded whole even while the runner cancels this thread
-      Uninterruptible.run(() -> record(base, mission, system, reply, reported));
+      Uninterruptible.run(() -> record(base, mission, system, reply, reported, held));
     } catch (IOException e) {
       System.err.println("h2beam: could not write the audit trail under " + auditDir + ": " + e.getMessage());
     }
   }
 
-  private void record(String base, String mission, String system, Reply reply, Map<String, Object> reported)
-      throws IOException {
+  private void record(String base, String mission, String system, Reply reply, Map<String, Object> reported,
+      List<Map<String, String>> held) throws IOException {
     Files.createDirectories(auditDir);
     AtomicFiles.writeString(auditDir.resolve(base + ".mission.md"), mission);
     if (!system.isEmpty()) AtomicFiles.writeString(auditDir.resolve(base + ".system.md"), system);
@@ -218,6 +226,7 @@ public final class Proposer {
     line.put("attempts", reply.attempts());
     line.put("cost_usd", reply.costUsd());
     if (!reply.ok()) line.put("error", reply.error());
+    line.put("held", held);
     Journal.append(auditDir.resolve("sessions.jsonl"), Json.canonical(line));
   }
 

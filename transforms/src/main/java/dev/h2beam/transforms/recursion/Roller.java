@@ -10,14 +10,16 @@ import dev.h2beam.transforms.proposer.Journal;
 import dev.h2beam.transforms.tree.TreeIO;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Semaphore;
 
 /**
  * Rolls harnesses (spec §6.2): materialises the tree under {@code harnesses/<label>}, executes it within the rollout
  * limit, and turns the outcome into a {@link RunView}. A rollout never throws: a failure is a dead rollout. Every
- * execution that actually ran (not reused) is journalled.
+ * execution that actually ran (not reused) is journalled, with when it held a slot of the rollout limit.
  */
 public final class Roller {
   private Roller() {}
@@ -48,11 +50,15 @@ public final class Roller {
       Thread.currentThread().interrupt(); // the runner is cancelling: stop waiting, let the caller see the interrupt
       return RunView.dead(label, runId, missing.toString(), "interrupted before the rollout started");
     }
+    // the journal's times, not an input to any result: the wall clock, so workers' records compare
+    Instant started = Instant.now();
+    Instant ended;
     try {
       r = bench.execute(task, harnessDir, runId);
     } catch (Exception e) {
       return RunView.dead(label, runId, missing.toString(), describe(e));
     } finally {
+      ended = Instant.now();
       limit.release();
     }
     if (!r.reused()) {
@@ -60,6 +66,7 @@ public final class Roller {
       line.put("run_id", runId);
       line.put("harness", Runmark.fingerprint(harnessDir));
       line.put("cost_usd", r.costUsd());
+      line.put("held", List.of(Journal.held(started, ended)));
       try {
         Journal.append(journal, Json.canonical(line));
       } catch (Exception e) {

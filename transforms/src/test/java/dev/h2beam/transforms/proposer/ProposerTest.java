@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -291,6 +292,26 @@ class ProposerTest {
     assertFalse(line.path("ok").asBoolean(true));
     assertEquals(2, line.path("attempts").asInt());
     assertEquals("HTTP 400: bad", line.path("error").asText());
+  }
+
+  /** The journal says when each attempt held a slot of the session limit: the job's in-flight count comes from it. */
+  @Test
+  void eachAttemptRecordsTheIntervalItHeldASessionSlot() throws Exception {
+    List<Instant> ran = new ArrayList<>();
+    proposer((cwd, mission, system, label, timeout) -> {
+      ran.add(Instant.now());
+      return ran.size() == 1 ? SessionResult.failed("busy", 0.0) : SessionResult.reply("done", 0.0);
+    }).call(MISSION, evidence, LABEL, "", null);
+    JsonNode held = Json.readTree(journal().get(0)).path("held");
+    assertEquals(2, held.size(), "one interval per attempt: " + held);
+    Instant previousEnd = Instant.MIN;
+    for (int i = 0; i < 2; i++) {
+      Instant started = Instant.parse(held.get(i).path("started_at").asText());
+      Instant ended = Instant.parse(held.get(i).path("ended_at").asText());
+      assertTrue(!previousEnd.isAfter(started) && !started.isAfter(ran.get(i)) && !ran.get(i).isAfter(ended),
+          "attempt " + (i + 1) + " ran at " + ran.get(i) + " within " + held.get(i));
+      previousEnd = ended;
+    }
   }
 
   @Test

@@ -1,0 +1,41 @@
+package dev.h2beam.demo;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The job-wide count in flight, from the intervals the journals record. */
+class InFlightTest {
+  static Instant[] at(int from, int to) {
+    return new Instant[] {Instant.ofEpochSecond(from), Instant.ofEpochSecond(to)};
+  }
+
+  @Test
+  void thePeakIsTheMostIntervalsThatOverlapAtOneInstant() {
+    assertEquals(0, InFlight.peak(List.of()));
+    assertEquals(2, InFlight.peak(List.of(at(0, 2), at(1, 3), at(2, 4))));
+    assertEquals(3, InFlight.peak(List.of(at(0, 9), at(1, 3), at(2, 4))));
+  }
+
+  @Test
+  void aSlotGivenBackAndTakenAtTheSameInstantIsNotTwoInFlight() {
+    assertEquals(1, InFlight.peak(List.of(at(0, 1), at(1, 2), at(2, 3))));
+  }
+
+  @Test
+  void theIntervalsComeFromEveryRecordAndEveryAttemptSinceTheStart() throws IOException {
+    String twoAttempts = "{\"held\":[{\"ended_at\":\"1970-01-01T00:00:02Z\",\"started_at\":\"1970-01-01T00:00:01Z\"},"
+        + "{\"ended_at\":\"1970-01-01T00:00:04Z\",\"started_at\":\"1970-01-01T00:00:03Z\"}],\"key\":\"a\"}";
+    String before = "{\"held\":[{\"ended_at\":\"1970-01-01T00:00:01Z\",\"started_at\":\"1970-01-01T00:00:00Z\"}]}";
+    List<Instant[]> held = InFlight.held(List.of(twoAttempts, before), Instant.ofEpochSecond(1));
+    assertEquals(2, held.size());
+    assertEquals(Instant.ofEpochSecond(3), held.get(1)[0]);
+    IOException e = assertThrows(IOException.class, () -> InFlight.held(List.of("{\"key\":\"a\"}"), Instant.MIN));
+    assertTrue(e.getMessage().contains("says not when it held its slot"), e.getMessage());
+  }
+}
