@@ -127,7 +127,7 @@ class FlinkClusterIT {
 
   static String[] onCluster() throws IOException {
     return new String[] {"--runner=FlinkRunner", "--flinkMaster=" + master, "--parallelism=" + SHAPE.slots(),
-        "--filesToStage=" + clusterJar()};
+        "--filesToStage=" + clusterJar(), "--progressSeconds=2"};
   }
 
   /** The DirectRunner's run both tests compare with: the same command, so it runs once, for whichever test is first. */
@@ -151,6 +151,12 @@ class FlinkClusterIT {
     String console = Files.readString(cluster.resolve("console.log"));
     assertTrue(console.contains(NS + ": judged.json: 24 row(s), 24 graded, 0 ungraded"), console);
     assertTrue(console.contains("runner FlinkRunner"), console);
+    // the client's live progress (plain lines: the log is not a terminal), read from the workers' boards
+    List<String> progress = console.lines().filter(l -> l.startsWith("progress ")).toList();
+    assertTrue(progress.size() >= 2, console);
+    String last = progress.get(progress.size() - 1);
+    assertTrue(last.contains("bases 12/12  agg 12/12 (0 resumed, 0 failed, 0 running)  seq 12/12")
+        && last.matches(".*workers [2-9].*"), "every task of both modes, reported by at least two workers: " + last);
     FlinkDemoTest.assertSameFiles(direct(), cluster);
     assertNothingRanTwice(cluster);
     assertWithinLimitsJobWide(cluster);
