@@ -2,7 +2,6 @@ package dev.h2beam.demo;
 
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.pipelines.Command;
-import dev.h2beam.pipelines.Flags;
 import dev.h2beam.pipelines.OptionArgs;
 import dev.h2beam.pipelines.UsageError;
 import dev.h2beam.pipelines.sweep.Sweep;
@@ -17,7 +16,6 @@ import java.lang.management.MemoryType;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -66,13 +64,6 @@ public final class BenchCommand implements Command {
     Map<String, String> settings = settings(o);
     Path output = DemoCommand.rootsUnder(o, "synthetic");
     o.setBenchSettings(Json.canonical(settings));
-    int chains = Flags.modes(o.getModes()).size() * o.getDomains();
-    boolean direct = o.getRunner() == null || o.getRunner().getSimpleName().equals("DirectRunner");
-    if (direct && Arrays.stream(args).noneMatch(a -> a.startsWith("--targetParallelism="))) {
-      // the DirectRunner works with a fixed pool of targetParallelism threads (default: the cores, at least 3); a
-      // chain holds its thread for the whole chain, so fewer threads than chains would serialise chains
-      o.as(DirectOptions.class).setTargetParallelism(Math.max(3, chains));
-    }
     Sweep.Plan plan = Sweep.plan(o, Instant.now());
     SweepBounds bounds = bounds(o, plan);
     if (o.getDryRun()) {
