@@ -7,6 +7,8 @@ import dev.h2beam.pipelines.files.ListedFiles;
 import dev.h2beam.transforms.beam.JsonCoder;
 import dev.h2beam.transforms.proposer.Limits;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.channels.Channels;
 import java.io.Serializable;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -26,6 +28,9 @@ import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.io.FileIO;
+import org.apache.beam.sdk.io.FileSystems;
+import org.apache.beam.sdk.io.fs.MatchResult;
+import org.apache.beam.sdk.io.fs.MetadataCoderV2;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.transforms.Create;
@@ -44,9 +49,10 @@ import org.apache.beam.sdk.values.TupleTagList;
 import org.apache.beam.sdk.values.TypeDescriptors;
 
 /**
- * The judge pipeline: match {@code <namespace>/*}{@code /summary.json} → read the selection records (an unreadable
- * summary becomes a problem, and the rest goes on) → spread over workers in shards → grade within each grader's concurrency
- * limit → group by namespace → merge with judged.json → write it, and a result record for the command to print.
+ * The judge pipeline: match {@code <namespace>/*}{@code /summary.json} → spread the summaries over workers in shards →
+ * read each summary's selection records (an unreadable summary becomes a problem, and the rest goes on) and grade
+ * them within each grader's concurrency limit → group by namespace → merge with judged.json → write it, and a result
+ * record for the command to print.
  */
 public final class JudgePipeline {
   private JudgePipeline() {}
@@ -67,27 +73,26 @@ public final class JudgePipeline {
     }
   }
 
-  static final TupleTag<SelectionItem> ITEMS = new TupleTag<>() {};
+  static final TupleTag<KV<String, JudgedRow>> ROWS = new TupleTag<>() {};
   static final TupleTag<KV<String, String>> PROBLEMS = new TupleTag<>() {};
 
   public static Pipeline build(Pipeline p, Config c) {
     List<String> patterns = new ArrayList<>();
     for (String ns : c.graders().keySet()) patterns.add(Paths.get(ns).resolve("*").resolve("summary.json").toString());
-    PCollectionTuple read = p
+    // the summaries' names, not their selections, are what crosses the grouping: the DirectRunner copies a key's
+    // grouped values (through their coder) for every bundle that adds to them, and a name is cheap to copy
+    PCollectionTuple graded = p
         .apply("Namespaces", Create.of(patterns).withCoder(StringUtf8Coder.of()))
         .apply("MatchSummaries", ListedFiles.of())
-        .apply("OpenSummaries", FileIO.readMatches())
-        .apply("ReadSelections", ParDo.of(new ReadSelectionsFn(c)).withOutputTags(ITEMS, TupleTagList.of(PROBLEMS)));
-    PCollection<KV<String, JudgedRow>> rows = read.get(ITEMS).setCoder(JsonCoder.of(SelectionItem.class))
-        .apply("AssignShards", WithKeys.of((SelectionItem i) -> Math.floorMod(
-            (i.namespace() + "\u0000" + i.runId() + "\u0000" + i.mode()).hashCode(), c.shards()))
+        .apply("AssignShards", WithKeys.of((MatchResult.Metadata m) -> shard(m.resourceId().toString(), c))
             .withKeyType(TypeDescriptors.integers()))
-        .setCoder(KvCoder.of(VarIntCoder.of(), JsonCoder.of(SelectionItem.class)))
+        .setCoder(KvCoder.of(VarIntCoder.of(), MetadataCoderV2.of()))
         .apply("SpreadOverWorkers", GroupByKey.create())
-        .apply("Grade", ParDo.of(new GradeFn(c)))
-        .setCoder(KvCoder.of(StringUtf8Coder.of(), JsonCoder.of(JudgedRow.class)));
+        .apply("ReadAndGrade", ParDo.of(new GradeFn(c)).withOutputTags(ROWS, TupleTagList.of(PROBLEMS)));
+    PCollection<KV<String, JudgedRow>> rows =
+        graded.get(ROWS).setCoder(KvCoder.of(StringUtf8Coder.of(), JsonCoder.of(JudgedRow.class)));
     PCollection<KV<String, String>> problems =
-        read.get(PROBLEMS).setCoder(KvCoder.of(StringUtf8Coder.of(), StringUtf8Coder.of()));
+        graded.get(PROBLEMS).setCoder(KvCoder.of(StringUtf8Coder.of(), StringUtf8Coder.of()));
     TupleTag<JudgedRow> rowTag = new TupleTag<>() {};
     TupleTag<String> problemTag = new TupleTag<>() {};
     KeyedPCollectionTuple.of(rowTag, rows).and(problemTag, problems)
@@ -96,44 +101,35 @@ public final class JudgePipeline {
     return p;
   }
 
-  static final class ReadSelectionsFn extends DoFn<FileIO.ReadableFile, SelectionItem> {
-    private static final long serialVersionUID = 1L;
-    private final Config c;
-    private final Counter unreadable = Metrics.counter(ReadSelectionsFn.class, "summaries_unreadable");
-    private final Counter read = Metrics.counter(ReadSelectionsFn.class, "summaries_read");
-
-    ReadSelectionsFn(Config c) {
-      this.c = c;
-    }
-
-    @ProcessElement public void process(@Element FileIO.ReadableFile file, MultiOutputReceiver out) {
-      Path summary = Paths.get(file.getMetadata().resourceId().toString());
-      String ns = summary.getParent().getParent().toString();
-      try {
-        // strict: Beam's readFullyAsUTF8String would turn bytes that are not UTF-8 into U+FFFD without a word
-        String text = TextFiles.utf8(file.readFullyAsBytes(), file.getMetadata().resourceId().toString());
-        String grader = c.graders().get(ns);
-        List<SelectionItem> items = c.bases() ? Summaries.bases(ns, grader, text)
-            : Summaries.selections(ns, grader, text, c.modes());
-        boolean swept = c.swept().contains(ns);
-        for (SelectionItem i : items) out.get(ITEMS).output(i.withMarkerRequired(swept));
-        read.inc();
-      } catch (IOException | RuntimeException e) {
-        unreadable.inc();
-        out.get(PROBLEMS).output(KV.of(ns, summary + ": " + e.getMessage()));
-      }
-    }
+  /** The namespace folder of a summary ({@code <namespace>/<task>/summary.json}). */
+  static String namespaceOf(String summary) {
+    return Paths.get(summary).getParent().getParent().toString();
   }
 
   /**
-   * Grades one shard: every item is submitted at once and each grader call waits for a permit of its grader's
+   * The shard a summary is graded in. With at least as many namespaces as shards, a namespace's summaries stay
+   * together: the namespaces still spread over the shards, and each namespace's rows then reach its group in one
+   * piece (rows of one namespace arriving from every shard would cost, on the DirectRunner, a copy of the
+   * namespace's rows per shard). With fewer namespaces than shards, each summary is placed on its own, so that even
+   * one namespace spreads over every shard.
+   */
+  static int shard(String summary, Config c) {
+    String key = c.graders().size() >= c.shards() ? namespaceOf(summary) : summary;
+    return Math.floorMod(key.hashCode(), c.shards());
+  }
+
+  /**
+   * Reads and grades one shard of summaries: an unreadable summary becomes a problem of its namespace and the rest
+   * goes on; every selection is submitted at once and each grader call waits for a permit of its grader's
    * process-wide limit, so a shard keeps up to {@code --graderConcurrency} calls in flight, whatever the runner's
    * parallelism.
    */
-  static final class GradeFn extends DoFn<KV<Integer, Iterable<SelectionItem>>, KV<String, JudgedRow>> {
+  static final class GradeFn extends DoFn<KV<Integer, Iterable<MatchResult.Metadata>>, KV<String, JudgedRow>> {
     private static final long serialVersionUID = 1L;
     private static final ConcurrentHashMap<String, Grader> GRADERS = new ConcurrentHashMap<>();
     private final Config c;
+    private final Counter unreadable = Metrics.counter(GradeFn.class, "summaries_unreadable");
+    private final Counter read = Metrics.counter(GradeFn.class, "summaries_read");
     private final Counter graded = Metrics.counter(GradeFn.class, "rows_graded");
     private final Counter ungraded = Metrics.counter(GradeFn.class, "rows_ungraded");
     private transient ExecutorService calls;
@@ -153,14 +149,42 @@ public final class JudgePipeline {
       if (waits != null) waits.shutdownNow();
     }
 
-    @ProcessElement public void process(@Element KV<Integer, Iterable<SelectionItem>> shard,
-        OutputReceiver<KV<String, JudgedRow>> out) throws Exception {
+    @ProcessElement public void process(@Element KV<Integer, Iterable<MatchResult.Metadata>> shard,
+        MultiOutputReceiver out) throws Exception {
       List<Future<JudgedRow>> rows = new ArrayList<>();
-      for (SelectionItem item : shard.getValue()) rows.add(waits.submit(() -> grade(item)));
+      for (MatchResult.Metadata summary : shard.getValue()) {
+        for (SelectionItem item : selections(summary, out)) rows.add(waits.submit(() -> grade(item)));
+      }
       for (Future<JudgedRow> f : rows) {
         JudgedRow row = f.get();
         (row.graded() ? graded : ungraded).inc();
-        out.output(KV.of(row.namespace(), row));
+        out.get(ROWS).output(KV.of(row.namespace(), row));
+      }
+    }
+
+    /** The selections of one summary to grade; an unreadable summary is a problem of its namespace instead. */
+    private List<SelectionItem> selections(MatchResult.Metadata file, MultiOutputReceiver out) {
+      String summary = file.resourceId().toString();
+      String ns = namespaceOf(summary);
+      try {
+        byte[] bytes;
+        try (InputStream in = Channels.newInputStream(FileSystems.open(file.resourceId()))) {
+          bytes = in.readAllBytes();
+        }
+        // strict: bytes that are not UTF-8 are an error, not U+FFFD without a word
+        String text = TextFiles.utf8(bytes, summary);
+        String grader = c.graders().get(ns);
+        List<SelectionItem> items = c.bases() ? Summaries.bases(ns, grader, text)
+            : Summaries.selections(ns, grader, text, c.modes());
+        boolean swept = c.swept().contains(ns);
+        List<SelectionItem> marked = new ArrayList<>();
+        for (SelectionItem i : items) marked.add(i.withMarkerRequired(swept));
+        read.inc();
+        return marked;
+      } catch (IOException | RuntimeException e) {
+        unreadable.inc();
+        out.get(PROBLEMS).output(KV.of(ns, summary + ": " + e.getMessage()));
+        return List.of();
       }
     }
 

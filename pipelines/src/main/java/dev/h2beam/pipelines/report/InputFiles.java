@@ -33,12 +33,6 @@ final class InputFiles {
     };
   }
 
-  /** The summary namespace of a file: the parent of judged.json and config.json, the grandparent of a summary. */
-  static String namespaceOf(String path) {
-    Path p = Path.of(path).toAbsolutePath().normalize();
-    return (kindOf(path) == Kind.SUMMARY ? p.getParent().getParent() : p.getParent()).toString();
-  }
-
   /** judged.json: a JSON array of row objects (spec §2.12); {@code fallbackK} is used for a row without k. */
   static JudgedFile judged(String path, String text, int fallbackK) throws IOException {
     JsonNode root = Json.readTree(text);

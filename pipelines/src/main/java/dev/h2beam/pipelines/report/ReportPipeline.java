@@ -1,18 +1,17 @@
 package dev.h2beam.pipelines.report;
 
 import dev.h2beam.adapters.files.TextFiles;
-import dev.h2beam.pipelines.files.ListedFiles;
 import dev.h2beam.transforms.beam.JsonCoder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.apache.beam.sdk.Pipeline;
-import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
-import org.apache.beam.sdk.io.FileIO;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.options.PipelineOptions;
@@ -21,10 +20,6 @@ import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.View;
-import org.apache.beam.sdk.transforms.join.CoGbkResult;
-import org.apache.beam.sdk.transforms.join.CoGroupByKey;
-import org.apache.beam.sdk.transforms.join.KeyedPCollectionTuple;
-import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PBegin;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
@@ -33,22 +28,15 @@ import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.TupleTagList;
 
 /**
- * The report pipeline: namespace file patterns → {@code FileIO} match → parse each judged.json, summary.json and
- * config.json (an unreadable file becomes a failure record) → group by namespace → write the report once, from every
- * namespace's facts and every failure. Read-only over the namespaces; it writes only into the output folder.
+ * The report pipeline: namespaces → read each namespace's judged.json, summary.json files and config.json (an
+ * unreadable file becomes a failure record) into its facts → write the report once, from every namespace's facts and
+ * every failure. Read-only over the namespaces; it writes only into the output folder.
  */
 public final class ReportPipeline {
   private ReportPipeline() {}
 
-  public static final TupleTag<KV<String, JudgedFile>> JUDGED = new TupleTag<>() {};
-  public static final TupleTag<KV<String, TaskSummary>> SUMMARIES = new TupleTag<>() {};
-  public static final TupleTag<KV<String, RunIdentity>> CONFIGS = new TupleTag<>() {};
   public static final TupleTag<ReadFailure> FAILURES = new TupleTag<>() {};
   public static final TupleTag<NamespaceFacts> FACTS = new TupleTag<>() {};
-  // the same three inputs as sides of the join by namespace
-  static final TupleTag<JudgedFile> JUDGED_SIDE = new TupleTag<>() {};
-  static final TupleTag<TaskSummary> SUMMARY_SIDE = new TupleTag<>() {};
-  static final TupleTag<RunIdentity> CONFIG_SIDE = new TupleTag<>() {};
 
   /** Builds the pipeline for validated settings. */
   public static Pipeline build(ReportSettings settings, PipelineOptions options) {
@@ -59,18 +47,7 @@ public final class ReportPipeline {
     return p;
   }
 
-  /** The files the report reads in each summary namespace. */
-  static List<String> patterns(List<String> dirs) {
-    List<String> out = new ArrayList<>();
-    for (String d : dirs) {
-      out.add(Path.of(d, "judged.json").toString());
-      out.add(Path.of(d, "*", "summary.json").toString());
-      out.add(Path.of(d, "config.json").toString());
-    }
-    return out;
-  }
-
-  /** Matches and parses every namespace's files; emits one {@link NamespaceFacts} per namespace and the failures. */
+  /** Reads every namespace's files; emits one {@link NamespaceFacts} per namespace and the failures. */
   public static final class ReadReportInputs extends PTransform<PBegin, PCollectionTuple> {
     private static final long serialVersionUID = 1L;
     private final List<String> dirs;
@@ -79,79 +56,71 @@ public final class ReportPipeline {
       this.dirs = List.copyOf(dirs);
     }
 
+    // A namespace is read whole by one call, not file by file and then grouped: the DirectRunner copies a key's
+    // grouped values (and the facts gathered for the report) for every bundle that adds to them, which over a tree of
+    // 100 namespaces x 500 tasks cost far more than reading the files.
     @Override public PCollectionTuple expand(PBegin begin) {
-      PCollectionTuple parsed = begin
-          .apply("NamespaceFilePatterns", Create.of(patterns(dirs)).withCoder(StringUtf8Coder.of()))
-          .apply("MatchFiles", ListedFiles.of())
-          .apply("OpenFiles", FileIO.readMatches())
-          .apply("ParseReportFiles", ParDo.of(new ParseReportFileFn())
-              .withOutputTags(JUDGED, TupleTagList.of(SUMMARIES).and(CONFIGS).and(FAILURES)));
-      PCollection<KV<String, JudgedFile>> judged = parsed.get(JUDGED)
-          .setCoder(KvCoder.of(StringUtf8Coder.of(), JsonCoder.of(JudgedFile.class)));
-      PCollection<KV<String, TaskSummary>> summaries = parsed.get(SUMMARIES)
-          .setCoder(KvCoder.of(StringUtf8Coder.of(), JsonCoder.of(TaskSummary.class)));
-      PCollection<KV<String, RunIdentity>> configs = parsed.get(CONFIGS)
-          .setCoder(KvCoder.of(StringUtf8Coder.of(), JsonCoder.of(RunIdentity.class)));
-      PCollection<ReadFailure> failures = parsed.get(FAILURES).setCoder(JsonCoder.of(ReadFailure.class));
-      PCollection<NamespaceFacts> facts = KeyedPCollectionTuple.of(JUDGED_SIDE, judged)
-          .and(SUMMARY_SIDE, summaries).and(CONFIG_SIDE, configs)
-          .apply("GroupByNamespace", CoGroupByKey.create())
-          .apply("AssembleNamespaces", ParDo.of(new AssembleNamespaceFn()))
-          .setCoder(JsonCoder.of(NamespaceFacts.class));
+      PCollectionTuple read = begin
+          .apply("Namespaces", Create.of(dirs).withCoder(StringUtf8Coder.of()))
+          .apply("ReadNamespaces", ParDo.of(new ReadNamespaceFn()).withOutputTags(FACTS, TupleTagList.of(FAILURES)));
+      PCollection<NamespaceFacts> facts = read.get(FACTS).setCoder(JsonCoder.of(NamespaceFacts.class));
+      PCollection<ReadFailure> failures = read.get(FAILURES).setCoder(JsonCoder.of(ReadFailure.class));
       return PCollectionTuple.of(FACTS, facts).and(FAILURES, failures);
     }
   }
 
-  /** Parses one matched file by its name; anything unreadable or malformed goes to the failure output. */
-  static final class ParseReportFileFn extends DoFn<FileIO.ReadableFile, KV<String, JudgedFile>> {
+  /**
+   * Reads one namespace: its judged.json, config.json and every {@code <task>/summary.json}. A file that is
+   * unreadable or malformed goes to the failure output; the namespace's facts are emitted when any file was read.
+   */
+  static final class ReadNamespaceFn extends DoFn<String, NamespaceFacts> {
     private static final long serialVersionUID = 1L;
-    private final Counter read = Metrics.counter(ParseReportFileFn.class, "files_read");
-    private final Counter failed = Metrics.counter(ParseReportFileFn.class, "files_unreadable");
+    private final Counter read = Metrics.counter(ReadNamespaceFn.class, "files_read");
+    private final Counter failed = Metrics.counter(ReadNamespaceFn.class, "files_unreadable");
+    private final Counter namespaces = Metrics.counter(ReadNamespaceFn.class, "namespaces_read");
 
-    @ProcessElement public void process(@Element FileIO.ReadableFile file, MultiOutputReceiver out) {
-      String path = file.getMetadata().resourceId().toString();
-      InputFiles.Kind kind = InputFiles.kindOf(path);
-      if (kind == null) return;
-      String ns = InputFiles.namespaceOf(path);
-      try {
-        // strict: Beam's readFullyAsUTF8String would turn bytes that are not UTF-8 into U+FFFD without a word
-        String text = TextFiles.utf8(file.readFullyAsBytes(), file.getMetadata().resourceId().toString());
-        switch (kind) {
-          case JUDGED -> {
-            int k = NamespaceRef.parse(Path.of(ns)).map(NamespaceRef::k).orElse(0);
-            out.get(JUDGED).output(KV.of(ns, InputFiles.judged(path, text, k)));
-          }
-          case SUMMARY -> out.get(SUMMARIES).output(KV.of(ns, InputFiles.summary(path, text)));
-          case CONFIG -> out.get(CONFIGS).output(KV.of(ns, InputFiles.config(path, text)));
-          default -> throw new IllegalStateException("unhandled input kind " + kind);
-        }
-        read.inc();
+    @ProcessElement public void process(@Element String dir, MultiOutputReceiver out) {
+      Path ns = Path.of(dir).toAbsolutePath().normalize();
+      List<Path> files = new ArrayList<>(List.of(ns.resolve("judged.json"), ns.resolve("config.json")));
+      try (DirectoryStream<Path> tasks = Files.newDirectoryStream(ns, Files::isDirectory)) {
+        for (Path t : tasks) files.add(t.resolve("summary.json"));
       } catch (IOException | UncheckedIOException e) {
-        // bad data is a failure record; anything else is a bug and fails the run
         failed.inc();
-        out.get(FAILURES).output(ReadFailure.of(path, "parse " + kind.name().toLowerCase(Locale.ROOT), e));
+        out.get(FAILURES).output(ReadFailure.of(ns.toString(), "list namespace", e));
       }
-    }
-  }
-
-  /** One namespace's judged rows, summaries (sorted by path) and identity. */
-  static final class AssembleNamespaceFn extends DoFn<KV<String, CoGbkResult>, NamespaceFacts> {
-    private static final long serialVersionUID = 1L;
-    private final Counter namespaces = Metrics.counter(AssembleNamespaceFn.class, "namespaces_read");
-
-    @ProcessElement public void process(@Element KV<String, CoGbkResult> ns, OutputReceiver<NamespaceFacts> out) {
-      List<Scored> rows = new ArrayList<>();
+      boolean any = false;
       boolean judged = false;
-      for (JudgedFile f : ns.getValue().getAll(JUDGED_SIDE)) {
-        judged = true;
-        rows.addAll(f.rows());
-      }
+      List<Scored> rows = new ArrayList<>();
       List<TaskSummary> summaries = new ArrayList<>();
-      ns.getValue().getAll(SUMMARY_SIDE).forEach(summaries::add);
       RunIdentity identity = null;
-      for (RunIdentity id : ns.getValue().getAll(CONFIG_SIDE)) identity = id;
+      for (Path f : files) {
+        if (!Files.isRegularFile(f)) continue;
+        String path = f.toString();
+        InputFiles.Kind kind = InputFiles.kindOf(path);
+        try {
+          // strict: bytes that are not UTF-8 are an error, not U+FFFD without a word
+          String text = TextFiles.utf8(Files.readAllBytes(f), path);
+          switch (kind) {
+            case JUDGED -> {
+              int k = NamespaceRef.parse(ns).map(NamespaceRef::k).orElse(0);
+              rows.addAll(InputFiles.judged(path, text, k).rows());
+              judged = true;
+            }
+            case SUMMARY -> summaries.add(InputFiles.summary(path, text));
+            case CONFIG -> identity = InputFiles.config(path, text);
+            default -> throw new IllegalStateException("unhandled input kind " + kind);
+          }
+          any = true;
+          read.inc();
+        } catch (IOException | UncheckedIOException e) {
+          // bad data is a failure record; anything else is a bug and fails the run
+          failed.inc();
+          out.get(FAILURES).output(ReadFailure.of(path, "parse " + kind.name().toLowerCase(Locale.ROOT), e));
+        }
+      }
+      if (!any) return;
       namespaces.inc();
-      out.output(new NamespaceFacts(ns.getKey(), judged, rows, summaries, identity));
+      out.get(FACTS).output(new NamespaceFacts(ns.toString(), judged, rows, summaries, identity));
     }
   }
 

@@ -22,9 +22,14 @@ import dev.h2beam.transforms.recursion.Faults;
 import dev.h2beam.transforms.resume.Leftovers;
 import dev.h2beam.transforms.resume.StoredCredentials;
 import dev.h2beam.transforms.stream.TaskStream;
+import dev.h2beam.transforms.sweep.ClientReplay;
 import dev.h2beam.transforms.sweep.RootToken;
 import dev.h2beam.transforms.sweep.SweepConfig;
+import dev.h2beam.transforms.sweep.SweepContext;
+import dev.h2beam.transforms.sweep.SweepRecord;
+import dev.h2beam.transforms.sweep.SweepSteps;
 import dev.h2beam.transforms.sweep.TaskRef;
+import dev.h2beam.transforms.sweep.TaskRow;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -305,8 +310,8 @@ public final class Sweep {
     }
   }
 
-  /** Builds the sweep pipeline. */
-  public static Pipeline build(Plan plan, SweepOptions o) {
+  /** The plan's tasks in stream order, each with its place in its domain and in the stream. */
+  static List<TaskRef> refs(Plan plan) {
     List<TaskRef> refs = new ArrayList<>();
     int index = 0;
     for (Map.Entry<String, List<String>> e : plan.stream().entrySet()) {
@@ -315,6 +320,23 @@ public final class Sweep {
         refs.add(new TaskRef(e.getKey(), t, ++position, e.getValue().size(), index++));
       }
     }
+    return refs;
+  }
+
+  /**
+   * Whether every task of the plan is complete as it stands (found by reading, stopping at the first that is not),
+   * so that a run has nothing to do but replay them.
+   */
+  public static boolean complete(Plan plan) {
+    for (TaskRef ref : refs(plan)) {
+      if (!SweepSteps.complete(plan.config(), plan.bench(), ref)) return false;
+    }
+    return true;
+  }
+
+  /** Builds the sweep pipeline. */
+  public static Pipeline build(Plan plan, SweepOptions o) {
+    List<TaskRef> refs = refs(plan);
     int slots = 1;
     if (FlinkCluster.isFlink(o)) {
       // the slots the job runs on, set as its parallelism so that the runner uses the count the placement assumes
@@ -337,19 +359,37 @@ public final class Sweep {
     return p;
   }
 
-  /** Runs a planned sweep to completion and returns its record. */
+  /**
+   * Runs a planned sweep to completion and returns its record. When every task is complete already, the client
+   * replays them ({@link ClientReplay}) instead of building a pipeline: the same files, the same lines, without a
+   * runner's start-up.
+   */
   public static Map<String, Object> run(Plan plan, SweepOptions o) throws IOException {
-    return run(plan, o, System.err);
+    return run(plan, o, System.err, true);
   }
 
   /** Runs a planned sweep, showing its live progress ({@code --progress}) on {@code progress}. */
   public static Map<String, Object> run(Plan plan, SweepOptions o, PrintStream progress) throws IOException {
+    return run(plan, o, progress, true);
+  }
+
+  /**
+   * The same, with the choice: {@code replayOnClient} false builds the pipeline even when every task is complete
+   * (what a resume did before the client replay, kept to show that both write the same files).
+   */
+  public static Map<String, Object> run(Plan plan, SweepOptions o, boolean replayOnClient) throws IOException {
+    return run(plan, o, System.err, replayOnClient);
+  }
+
+  private static Map<String, Object> run(Plan plan, SweepOptions o, PrintStream progress, boolean replayOnClient)
+      throws IOException {
     try (WriterLocks locks = WriterLocks.forSweep(plan, o)) {
-      return runLocked(plan, o, progress);
+      return runLocked(plan, o, progress, replayOnClient);
     }
   }
 
-  private static Map<String, Object> runLocked(Plan plan, SweepOptions o, PrintStream progressOut)
+  private static Map<String, Object> runLocked(Plan plan, SweepOptions o, PrintStream progressOut,
+      boolean replayOnClient)
       throws IOException {
     if (plan.taskCount() == 0) throw new UsageError("the task stream is empty: no task to run");
     // the lock is ours: what a killed sweep left in the scratch folder is nobody's now
@@ -365,17 +405,45 @@ public final class Sweep {
     checkIdentity(plan, o);
     String token = RootToken.write(plan.config().runs());
     plan = new Plan(plan.config().withRootToken(token), plan.bench(), plan.stream(), plan.recordPath(), plan.header());
-    PipelineResult result;
-    PipelineResult.State state;
-    try (ProgressView progress = ProgressView.start(plan, o, progressOut)) {
-      result = build(plan, o).run();
-      state = result.waitUntilFinish();
+    String counters;
+    if (replayOnClient && complete(plan)) {
+      counters = replay(plan);
+    } else {
+      PipelineResult result;
+      PipelineResult.State state;
+      try (ProgressView progress = ProgressView.start(plan, o, progressOut)) {
+        result = build(plan, o).run();
+        state = result.waitUntilFinish();
+      }
+      if (state != PipelineResult.State.DONE) throw new IllegalStateException("the sweep pipeline ended " + state);
+      counters = counters(result);
     }
-    if (state != PipelineResult.State.DONE) throw new IllegalStateException("the sweep pipeline ended " + state);
     Scratch.clean(plan.config().runs());
-    String counters = counters(result);
     if (!counters.isEmpty()) System.out.println("counters: " + counters);
     return Json.readMap(plan.recordPath());
+  }
+
+  /**
+   * Replays a complete plan on the client and writes its sweep record; returns the counters the pipeline would have
+   * reported (in name order, those above zero).
+   */
+  private static String replay(Plan plan) throws IOException {
+    List<TaskRow> rows;
+    try {
+      rows = ClientReplay.run(SweepContext.of(plan.config()), refs(plan));
+    } catch (IOException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException("the replay of the complete sweep failed: " + e, e);
+    }
+    SweepRecord.write(plan.recordPath(), Json.pretty(plan.header()), rows);
+    long done = rows.stream().filter(TaskRow::done).count();
+    TreeMap<String, Long> values = new TreeMap<>();
+    values.put("modes_replayed", (long) rows.size() * plan.config().modes().size());
+    values.put("tasks_done", done);
+    values.put("tasks_failed", rows.size() - done);
+    values.put("tasks_resumed", (long) rows.size());
+    return line(values);
   }
 
   /**
@@ -405,8 +473,15 @@ public final class Sweep {
     } catch (RuntimeException e) {
       return "";
     }
+    return line(values);
+  }
+
+  /** {@code name=value} of each counter above zero, in name order. */
+  private static String line(TreeMap<String, Long> values) {
     StringBuilder sb = new StringBuilder();
-    values.forEach((k, v) -> sb.append(sb.length() == 0 ? "" : " ").append(k).append('=').append(v));
+    values.forEach((k, v) -> {
+      if (v > 0) sb.append(sb.length() == 0 ? "" : " ").append(k).append('=').append(v);
+    });
     return sb.toString();
   }
 

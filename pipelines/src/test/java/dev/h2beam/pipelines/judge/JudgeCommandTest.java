@@ -322,6 +322,25 @@ class JudgeCommandTest {
   }
 
   @Test
+  void namespacesKeptTogetherInShardsAreJudgedAsWhenEverySummaryIsPlacedOnItsOwn() throws Exception {
+    for (int k = 1; k <= 3; k++) Namespaces.python(runs, "demo-oc-agg" + k, k, Map.of("a", score(1, 1), "b", score(0, 1)));
+    assertEquals(0, judge("--namespaces=" + runs.resolve("demo-oc-agg*"), "--judgeShards=16"));
+    Map<Integer, String> bySummary = new java.util.TreeMap<>();
+    for (int k = 1; k <= 3; k++) bySummary.put(k, Files.readString(runs.resolve("demo-oc-agg" + k + "/judged.json")));
+    String printedBySummary = out();
+    console.reset();
+    for (int k = 1; k <= 3; k++) Files.delete(runs.resolve("demo-oc-agg" + k + "/judged.json"));
+
+    // three namespaces, two shards: each namespace is graded whole in one shard
+    assertEquals(0, judge("--namespaces=" + runs.resolve("demo-oc-agg*"), "--judgeShards=2"));
+
+    for (int k = 1; k <= 3; k++) {
+      assertEquals(bySummary.get(k), Files.readString(runs.resolve("demo-oc-agg" + k + "/judged.json")));
+    }
+    assertEquals(printedBySummary, out());
+  }
+
+  @Test
   void aFailedReJudgeNeverErasesAGradedRow() throws Exception {
     Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1)));
     assertEquals(0, judge("--namespaces=" + ns));

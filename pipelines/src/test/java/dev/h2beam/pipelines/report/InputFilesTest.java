@@ -130,13 +130,6 @@ class InputFilesTest {
   }
 
   @Test
-  void namespaceOfAFileIsTheFolderHoldingJudgedJsonAndTheTaskFolders() {
-    assertEquals("/r/demo-oc-agg2", InputFiles.namespaceOf("/r/demo-oc-agg2/judged.json"));
-    assertEquals("/r/demo-oc-agg2", InputFiles.namespaceOf("/r/demo-oc-agg2/ledger-1/summary.json"));
-    assertEquals("/r/demo-oc-agg2", InputFiles.namespaceOf("/r/demo-oc-agg2/config.json"));
-  }
-
-  @Test
   void aSummaryOfTheWrongShapeIsRefusedNamingTheField() {
     IOException empty = assertThrows(IOException.class, () -> InputFiles.summary("s", "{}"));
     assertEquals("task_id is missing; repair the field or move the file aside", empty.getMessage());

@@ -1,5 +1,6 @@
 package dev.h2beam.transforms.beam;
 
+import dev.h2beam.transforms.sweep.ChainRecord;
 import dev.h2beam.transforms.sweep.ModeOutcome;
 import dev.h2beam.transforms.sweep.SweepConfig;
 import dev.h2beam.transforms.sweep.SweepContext;

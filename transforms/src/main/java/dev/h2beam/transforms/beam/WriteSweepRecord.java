@@ -1,11 +1,9 @@
 package dev.h2beam.transforms.beam;
 
-import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.transforms.sweep.SweepRecord;
 import dev.h2beam.transforms.sweep.TaskRow;
 import java.nio.file.Paths;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -62,9 +60,7 @@ public final class WriteSweepRecord extends PTransform<PCollection<TaskRow>, PCo
         throws Exception {
       List<TaskRow> rows = new ArrayList<>();
       all.getValue().forEach(rows::add);
-      String json = Json.pretty(SweepRecord.record(Json.readMap(headerJson), rows, Instant.now().toString())) + "\n";
-      AtomicFiles.writeString(Paths.get(path), json);
-      out.output(json);
+      out.output(SweepRecord.write(Paths.get(path), headerJson, rows));
     }
   }
 }

@@ -83,4 +83,9 @@ public record SweepConfig(
   public Path runs() {
     return Paths.get(runsRoot);
   }
+
+  /** A task's summary.json (in the summary namespace, which holds every mode's result). */
+  public Path summaryPath(String task) {
+    return summaryNamespace().taskDir(runs(), task).resolve("summary.json");
+  }
 }

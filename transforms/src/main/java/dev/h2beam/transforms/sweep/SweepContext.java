@@ -105,7 +105,7 @@ public final class SweepContext {
   }
 
   public Path summaryPath(String task) {
-    return config.summaryNamespace().taskDir(config.runs(), task).resolve("summary.json");
+    return config.summaryPath(task);
   }
 
   public Path executionsJournal() {

@@ -1,5 +1,10 @@
 package dev.h2beam.transforms.sweep;
 
+import dev.h2beam.adapters.files.AtomicFiles;
+import dev.h2beam.adapters.files.Json;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -21,6 +26,16 @@ public final class SweepRecord {
     record.put("n_domains", domains.size());
     record.put("domains", domains);
     return record;
+  }
+
+  /**
+   * Writes the sweep record of {@code rows} to {@code path}, finished now, and returns its text. The header is given
+   * as its JSON text, as a pipeline carries it.
+   */
+  public static String write(Path path, String headerJson, List<TaskRow> rows) throws IOException {
+    String json = Json.pretty(record(Json.readMap(headerJson), rows, Instant.now().toString())) + "\n";
+    AtomicFiles.writeString(path, json);
+    return json;
   }
 
   /** One record per domain, domains and tasks in stream order. */

@@ -1,5 +1,6 @@
 package dev.h2beam.transforms.sweep;
 
+import dev.h2beam.adapters.bench.Benchmark;
 import dev.h2beam.adapters.files.Runmark;
 import dev.h2beam.adapters.model.RunView;
 import dev.h2beam.transforms.library.Library;
@@ -54,8 +55,7 @@ public final class SweepSteps {
         }
       }
       if (cached != null) {
-        Optional<String> why = Resume.whyNot(cached, c.config.modes(), c.bench, c.config.runs(), c.ns("agg"),
-            ref.task());
+        Optional<String> why = whyNotSkip(c.config, c.bench, ref, cached);
         if (why.isEmpty()) return new TaskBases(ref, true, false, List.of());
         System.err.println("  [" + ref.task() + "] " + why.get());
       }
@@ -74,6 +74,30 @@ public final class SweepSteps {
       SummaryFile.write(summary, res);
     }
     return new TaskBases(ref, false, !anyOk, base);
+  }
+
+  /**
+   * Whether the task would be skipped as it stands, found without writing anything: its summary.json is there and
+   * readable, no mode's part waits to be merged into it, and {@link Resume} lets its result stand. The client asks
+   * this of every task before it builds a pipeline; every other case is left to {@link #rollBases}, which repairs
+   * what it can and says why the task runs again.
+   */
+  public static boolean complete(SweepConfig config, Benchmark bench, TaskRef ref) {
+    Path summary = config.summaryPath(ref.task());
+    for (String m : SummaryFile.MODE_ORDER) if (Files.exists(SummaryFile.part(summary, m))) return false;
+    if (!Files.isRegularFile(summary)) return false;
+    Map<String, Object> cached;
+    try {
+      cached = SummaryFile.read(summary);
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+    return whyNotSkip(config, bench, ref, cached).isEmpty();
+  }
+
+  private static Optional<String> whyNotSkip(SweepConfig config, Benchmark bench, TaskRef ref,
+      Map<String, Object> cached) {
+    return Resume.whyNot(cached, config.modes(), bench, config.runs(), config.namespace("agg"), ref.task());
   }
 
   /**

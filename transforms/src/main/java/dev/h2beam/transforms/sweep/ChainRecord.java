@@ -1,8 +1,7 @@
-package dev.h2beam.transforms.beam;
+package dev.h2beam.transforms.sweep;
 
 import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Json;
-import dev.h2beam.transforms.sweep.SweepConfig;
 import dev.h2beam.transforms.recursion.TaskScope;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -28,7 +27,7 @@ public final class ChainRecord {
         .resolve(mode + "." + domain.replaceAll("[^A-Za-z0-9_.-]+", "_") + ".json");
   }
 
-  static void write(SweepConfig config, String mode, String domain, int tasks, Instant started, Instant ended) {
+  public static void write(SweepConfig config, String mode, String domain, int tasks, Instant started, Instant ended) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("mode", mode);
     m.put("domain", domain);
