@@ -28,8 +28,9 @@ import java.util.function.LongSupplier;
  * terminal or as plain lines; the estimate of the time left is the rate so far applied to what is left.
  *
  * <p>Boards of earlier runs (another root token) are ignored. A chain is read from the board that wrote it last
- * (after a worker is lost, the chain's restart on another worker reports there). A board not rewritten for
- * {@link #SILENT_MS} (a worker that died or hangs) no longer counts toward what is in flight.
+ * (after a worker is lost, the chain's restart on another worker reports there). A board that says its worker is
+ * busy but was not rewritten for {@link #SILENT_MS} (a worker that died or hangs; a busy worker rewrites its board
+ * every few seconds) no longer counts toward what is in flight; an idle worker's board may rest.
  */
 public final class ProgressView implements AutoCloseable {
   static final long SILENT_MS = 20_000;
@@ -186,7 +187,10 @@ public final class ProgressView implements AutoCloseable {
           bases += b.path("bases").path("rolled").asInt() + b.path("bases").path("resumed").asInt()
               + b.path("bases").path("failed").asInt();
           basesFailed += b.path("bases").path("failed").asInt();
-          if (now - at > SILENT_MS) {
+          // a board is rewritten while its worker has work (every 5 s at least), so only a busy one can fall silent
+          boolean busy = b.path("sessions_in_flight").asInt() > 0 || b.path("rollouts_in_flight").asInt() > 0;
+          for (JsonNode c : b.path("chains")) busy |= !c.path("running").asText().isEmpty();
+          if (busy && now - at > SILENT_MS) {
             silent++;
           } else {
             sessions += b.path("sessions_in_flight").asInt();

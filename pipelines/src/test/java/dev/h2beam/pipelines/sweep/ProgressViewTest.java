@@ -58,17 +58,19 @@ class ProgressViewTest {
     board("old", "other-run", now.get(), 9, 9, chain("agg", "d02", 2, 0, ""));
     // a chain restarted elsewhere after its first worker was lost: the later board speaks for it
     board("w0", "tok", now.get() - 60_000, 4, 4, chain("agg", "d01", 0, 0, "d01-t01"));
+    // a worker whose chain ended long ago and that holds nothing is at rest, not lost
+    board("w3", "tok", now.get() - 60_000, 0, 0, chain("agg", "d02", 0, 0, ""));
     Files.writeString(audit.resolve("sessions.w1.jsonl"), "{\"cost_usd\":0.25}\n{\"cost_usd\":0.5}\n{\"torn",
         StandardOpenOption.APPEND);
     Files.writeString(audit.resolve("executions.w2.jsonl"), "{\"cost_usd\":0.125}\n");
     now.addAndGet(10_000);
 
     ProgressView.Snapshot s = v.read();
-    assertEquals(3, s.workers(), "boards of another run are not this run's workers");
+    assertEquals(4, s.workers(), "boards of another run are not this run's workers");
     assertEquals(1, s.silentWorkers());
     assertEquals(3, s.sessionsInFlight(), "the silent worker's sessions are not in flight");
     assertEquals(3, s.rolloutsInFlight());
-    assertEquals(4, s.bases(), "3 boards of 2 bases each, capped at the 4 tasks");
+    assertEquals(4, s.bases(), "4 boards of 2 bases each, capped at the 4 tasks");
     assertEquals(1, s.modes().get("agg").done);
     assertEquals(1, s.modes().get("agg").running);
     assertEquals(2, s.modes().get("seq").finished());
