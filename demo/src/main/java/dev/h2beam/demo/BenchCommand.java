@@ -148,8 +148,9 @@ public final class BenchCommand implements Command {
     // every worker's journals: the job-wide peak, which this JVM's counts miss when the workers are other processes
     List<String> sessionRecords = new ArrayList<>(Journal.lines(audit.resolve("sessions.jsonl")));
     sessionRecords.addAll(Journal.lines(audit.resolve("selector").resolve("sessions.jsonl")));
-    int sessionsPeak = InFlight.peak(InFlight.held(sessionRecords, from));
-    int rolloutsPeak = InFlight.peak(InFlight.held(Journal.lines(audit.resolve("executions.jsonl")), from));
+    // a folder resumed from an older h2beam holds records without intervals: they predate this run
+    int sessionsPeak = InFlight.peak(InFlight.held(sessionRecords, from, false));
+    int rolloutsPeak = InFlight.peak(InFlight.held(Journal.lines(audit.resolve("executions.jsonl")), from, false));
     int[] df = Sweep.doneFailed(record);
     out.println("Synthetic sweep: " + df[0] + " tasks completed; " + df[1] + " failed.");
     int judged = DemoCommand.judgeAndReport(o, args, plan, output, "synthetic");

@@ -99,9 +99,18 @@ public final class InFlight {
    * at or after {@code since}; a record without its intervals (an older h2beam wrote it) is refused.
    */
   public static List<Instant[]> held(List<String> journal, Instant since) throws IOException {
+    return held(journal, since, true);
+  }
+
+  /**
+   * The same; with {@code strict} false a record without its intervals is passed over instead: this h2beam always
+   * writes them, so such a record was written by an older one, before any run of this one (a resumed folder).
+   */
+  public static List<Instant[]> held(List<String> journal, Instant since, boolean strict) throws IOException {
     List<Instant[]> out = new ArrayList<>();
     for (String line : journal) {
       if (!(Json.readMap(line).get("held") instanceof List<?> held)) {
+        if (!strict) continue;
         throw new IOException("a journal record says not when it held its slot: " + line);
       }
       for (Object i : held) {
