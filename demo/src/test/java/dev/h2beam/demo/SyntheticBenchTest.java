@@ -121,9 +121,8 @@ class SyntheticBenchTest {
     progress.reset();
     assertEquals(0, new BenchCommand().run(args.toArray(new String[0]), new PrintStream(new ByteArrayOutputStream(),
         true, StandardCharsets.UTF_8), new PrintStream(progress, true, StandardCharsets.UTF_8)));
-    List<String> again = progress.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("progress "))
-        .toList();
-    assertTrue(again.get(again.size() - 1).contains("agg 4/4 (4 resumed, 0 failed, 0 running)")
-        && again.get(again.size() - 1).contains("finished 0 sessions, 0 rollouts; spend $0.0000"), again.toString());
+    // every task is complete: the client replays them without a pipeline, so there is no run to show
+    assertEquals(List.of(), progress.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("progress "))
+        .toList());
   }
 }

@@ -29,16 +29,45 @@ public final class Uninterruptible {
     return t;
   });
 
+  /** Records being written now; an exiting process waits for them (see the shutdown hook below). */
+  private static final java.util.concurrent.atomic.AtomicInteger WRITING =
+      new java.util.concurrent.atomic.AtomicInteger();
+
+  static {
+    // A process that exits (a job failed and the command returns its exit code) while a writer is between a
+    // session's cached reply and its journal line would leave a reply that a resume reuses but no record of its
+    // spend. Waiting here, at most a few seconds, lets the record finish; only kill -9 can still cut one short.
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+      while (WRITING.get() > 0 && System.nanoTime() < deadline) {
+        try {
+          Thread.sleep(5);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    }, "h2beam-record-writer-drain"));
+  }
+
   /** Runs {@code block} to completion whatever interrupts the calling thread; re-asserts the interrupt after. */
   public static void run(IoBlock block) throws IOException {
-    Future<?> f = WRITERS.submit(() -> {
-      try {
-        block.run();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      return null;
-    });
+    WRITING.incrementAndGet();
+    Future<?> f;
+    try {
+      f = WRITERS.submit(() -> {
+        try {
+          block.run();
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        } finally {
+          WRITING.decrementAndGet();
+        }
+        return null;
+      });
+    } catch (RuntimeException e) {
+      WRITING.decrementAndGet();
+      throw e;
+    }
     boolean interrupted = false;
     try {
       while (true) {
