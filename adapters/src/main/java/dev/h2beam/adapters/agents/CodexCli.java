@@ -46,8 +46,12 @@ public final class CodexCli {
    */
   static final String BASE_ENTRY = "gpt-5.5";
 
-  /** The features that would otherwise reach the network or start more than the one agent. */
-  static final List<String> FEATURES_OFF = List.of("plugins", "remote_plugin", "apps", "goals", "image_generation",
+  /**
+   * The features that would otherwise reach the network or start more than the one agent, and {@code shell_snapshot}:
+   * it writes the login shell's environment (the endpoint's key included) into {@code CODEX_HOME/shell_snapshots},
+   * and a run that ends mid-write leaves that file behind.
+   */
+  static final List<String> FEATURES_OFF = List.of("shell_snapshot", "plugins", "remote_plugin", "apps", "goals", "image_generation",
       "computer_use", "browser_use", "in_app_updates", "tool_suggest", "skill_mcp_dependency_install");
 
   /** {@code codex debug models --bundled} prints a catalogue compiled into the binary; it takes a fraction of this. */

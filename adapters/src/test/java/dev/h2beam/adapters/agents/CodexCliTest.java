@@ -9,6 +9,7 @@ import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.llm.ScriptedModelServer;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 class CodexCliTest extends AgentCliContract {
@@ -24,8 +25,14 @@ class CodexCliTest extends AgentCliContract {
     return AgentModel.RESPONSES_PATH;
   }
 
-  /** The settings silence the helper-binary refusal and the missing model metadata. */
+  /**
+   * The settings silence the helper-binary refusal and the missing model metadata, and no shell snapshot (the login
+   * shell's environment, the key included) is written.
+   */
   @Override void checkCleanRun(AgentRun run) throws IOException {
+    Path home = run.stdoutJsonl().resolveSibling("codex-home");
+    assertTrue(Files.isDirectory(home), home.toString());
+    assertFalse(Files.exists(home.resolve("shell_snapshots")), home.toString());
     String stderr = Files.readString(run.stderr());
     assertFalse(stderr.contains("Refusing to create helper binaries"), stderr);
     String stdout = Files.readString(run.stdoutJsonl());
