@@ -20,7 +20,7 @@ public final class Flags {
     return out;
   }
 
-  /** {@code --modes}: mode names or tokens, normalised to tokens in the fixed order agg, seq. */
+  /** {@code --modes}: mode names or tokens, normalised to tokens in the fixed order agg, seq, gat. */
   public static List<String> modes(String spec) {
     List<String> tokens = new ArrayList<>();
     for (String raw : split(spec)) {
@@ -28,14 +28,14 @@ public final class Flags {
       try {
         t = Namespace.modeToken(raw);
       } catch (IllegalArgumentException e) {
-        throw new UsageError("--modes: '" + raw + "' is not a mode; use parallel, sequential, or both separated by a"
-            + " comma");
+        throw new UsageError("--modes: '" + raw + "' is not a mode; use parallel, sequential, gated, or several"
+            + " separated by commas");
       }
       if (!tokens.contains(t)) tokens.add(t);
     }
-    if (tokens.isEmpty()) throw new UsageError("--modes is empty; use parallel, sequential, or both");
+    if (tokens.isEmpty()) throw new UsageError("--modes is empty; use parallel, sequential, gated, or several separated by commas");
     List<String> ordered = new ArrayList<>();
-    for (String m : List.of("agg", "seq")) if (tokens.contains(m)) ordered.add(m);
+    for (String m : Namespace.MODES) if (tokens.contains(m)) ordered.add(m);
     return ordered;
   }
 

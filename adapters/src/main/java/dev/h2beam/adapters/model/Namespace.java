@@ -17,18 +17,23 @@ import java.util.regex.Pattern;
  * {@code ""} when unset (the CLIs never set one).
  */
 public record Namespace(String benchmark, String substrate, String mode, int k, Long seed, String tag) {
+  /**
+   * Every mode token in the fixed order files, reports and chains use: {@code agg} (parallel), {@code seq}
+   * (sequential) and {@code gat} (gated, Reef's way: one proposal at a time kept or reverted on paired episodes).
+   */
+  public static final List<String> MODES = List.of("agg", "seq", "gat");
   private static final Pattern TAG = Pattern.compile("[A-Za-z0-9_.][A-Za-z0-9_.\\-]*");
   // A tag like "s7" or "s7-x" would read back as a seed segment.
   private static final Pattern SEED_LIKE = Pattern.compile("s[0-9]+(-.*)?");
   // the benchmark may itself contain '-'; the shortest benchmark that leaves a valid rest wins
   private static final Pattern NAME = Pattern.compile(
-      "(?<bench>.+?)-(?<sub>[A-Za-z0-9]+)-(?<mode>agg|seq)(?<k>[1-9][0-9]*)(?:-s(?<seed>-?[0-9]+))?(?:-(?<tag>.+))?");
+      "(?<bench>.+?)-(?<sub>[A-Za-z0-9]+)-(?<mode>agg|seq|gat)(?<k>[1-9][0-9]*)(?:-s(?<seed>-?[0-9]+))?(?:-(?<tag>.+))?");
 
   public Namespace {
     Objects.requireNonNull(benchmark, "benchmark");
-    if (!"agg".equals(mode) && !"seq".equals(mode)) {
+    if (!MODES.contains(mode)) {
       throw new IllegalArgumentException(
-          "namespace mode must be agg or seq, got '" + mode + "'; convert mode names with Namespace.modeToken");
+          "namespace mode must be agg, seq or gat, got '" + mode + "'; convert mode names with Namespace.modeToken");
     }
     if (substrate == null || substrate.isEmpty()) {
       throw new IllegalArgumentException("namespace substrate must be non-empty; use oc or cx");
@@ -69,21 +74,26 @@ public record Namespace(String benchmark, String substrate, String mode, int k, 
     return new Namespace(benchmark, substrate, mode, k, null, "");
   }
 
-  /** The mode token for a name: {@code parallel|agg → agg}, {@code sequential|seq → seq}; trimmed, any case. */
+  /**
+   * The mode token for a name: {@code parallel|agg → agg}, {@code sequential|seq → seq}, {@code gated|gat → gat};
+   * trimmed, any case.
+   */
   public static String modeToken(String name) {
     String key = name == null ? "" : name.strip().toLowerCase(Locale.ROOT);
     return switch (key) {
       case "parallel", "agg" -> "agg";
       case "sequential", "seq" -> "seq";
-      default -> throw new IllegalArgumentException("unknown mode '" + name + "'; use parallel or sequential");
+      case "gated", "gat" -> "gat";
+      default -> throw new IllegalArgumentException("unknown mode '" + name + "'; use parallel, sequential or gated");
     };
   }
 
-  /** The human name of a mode token: {@code agg → parallel}, {@code seq → sequential}. */
+  /** The human name of a mode token: {@code agg → parallel}, {@code seq → sequential}, {@code gat → gated}. */
   public static String modeName(String token) {
     if ("agg".equals(token)) return "parallel";
     if ("seq".equals(token)) return "sequential";
-    throw new IllegalArgumentException("unknown mode token '" + token + "'; use agg or seq");
+    if ("gat".equals(token)) return "gated";
+    throw new IllegalArgumentException("unknown mode token '" + token + "'; use agg, seq or gat");
   }
 
   /** A task id as one directory name: every {@code /} becomes {@code __}. */

@@ -33,7 +33,7 @@ class NamespaceTest {
   void modeOtherThanAggOrSeqIsRejected() {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> Namespace.of("demo", "oc", "parallel", 2));
-    assertTrue(e.getMessage().contains("agg or seq"), e.getMessage());
+    assertTrue(e.getMessage().contains("agg, seq or gat"), e.getMessage());
   }
 
   @Test
@@ -86,12 +86,16 @@ class NamespaceTest {
     assertEquals("agg", Namespace.modeToken(" AGG "));
     assertEquals("seq", Namespace.modeToken("Sequential"));
     assertEquals("seq", Namespace.modeToken("seq\n"));
+    assertEquals("gat", Namespace.modeToken("Gated"));
+    assertEquals("demo-oc-gat2", Namespace.of("demo", "oc", "gat", 2).toString());
+    assertEquals("gat", Namespace.parse("demo-oc-gat2").orElseThrow().mode());
+    assertEquals("agg", Namespace.parse("demo-oc-gat2").orElseThrow().summary().mode());
   }
 
   @Test
-  void unknownModeNameSaysToUseParallelOrSequential() {
+  void unknownModeNameSaysWhichModesThereAre() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Namespace.modeToken("width"));
-    assertTrue(e.getMessage().contains("parallel or sequential"), e.getMessage());
+    assertTrue(e.getMessage().contains("parallel, sequential or gated"), e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> Namespace.modeToken(null));
   }
 

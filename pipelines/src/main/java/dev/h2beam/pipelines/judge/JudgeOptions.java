@@ -12,7 +12,7 @@ public interface JudgeOptions extends PipelineOptions {
 
   void setNamespaces(String value);
 
-  @Description("Comma list of modes to judge: parallel, sequential, or both.")
+  @Description("Comma list of modes to judge: parallel, sequential, gated, or several.")
   @Default.String("parallel,sequential")
   String getModes();
 

@@ -2,6 +2,7 @@ package dev.h2beam.transforms.summary;
 
 import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.model.Namespace;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -20,13 +21,13 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * Reads and writes {@code summary.json} (spec §2.11, §8.4). A write merges with what is on disk under an exclusive
  * lock (a JVM lock plus an OS lock on {@code summary.lock}) and replaces the file by atomic rename. Modes, selections
- * and errors are always written in the fixed mode order (agg, then seq), so the file is the same whichever mode's
+ * and errors are always written in the fixed mode order (agg, seq, gat), so the file is the same whichever mode's
  * chain finished first.
  */
 public final class SummaryFile {
   private SummaryFile() {}
 
-  public static final List<String> MODE_ORDER = List.of("agg", "seq");
+  public static final List<String> MODE_ORDER = Namespace.MODES;
   private static final ConcurrentHashMap<Path, ReentrantLock> LOCKS = new ConcurrentHashMap<>();
 
   /** Reads a summary; legacy {@code arms} is read as {@code modes}. */
