@@ -147,6 +147,16 @@ public final class DemoBenchmark implements Benchmark {
     return Optional.of(root.resolve("sources").resolve(task));
   }
 
+  /**
+   * The task's own check ({@code checks/<task>/check.sh}, written by the demo's setup): the answer reports the signed
+   * total of the task's ledger. The gated mode's method scores episodes with it; it is the task's test of the same
+   * fact the judge's grader checks, kept in a folder of its own.
+   */
+  @Override public Optional<Path> checks(String task) {
+    requireTask(task);
+    return Optional.of(root.resolve("checks").resolve(task));
+  }
+
   @Override public Optional<List<String>> referenceDomainOrder() {
     TreeSet<String> domains = new TreeSet<>();
     for (String t : tasks()) domains.add(domainOf(t));

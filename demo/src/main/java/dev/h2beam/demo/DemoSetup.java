@@ -15,8 +15,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The files the demo owns under its root (spec §16.1): the base harness at {@code base/} and one ledger per task at
- * {@code sources/<task>/ledger.csv} ({@link LedgerTasks}). They are written only where absent, so a user's edits are never destroyed.
+ * The files the demo owns under its root (spec §16.1): the base harness at {@code base/}, one ledger per task at
+ * {@code sources/<task>/ledger.csv} ({@link LedgerTasks}) and the task's own check at {@code checks/<task>/}. They are written only where absent, so a user's edits are never destroyed.
  */
 final class DemoSetup {
   private DemoSetup() {}
@@ -38,6 +38,16 @@ final class DemoSetup {
     }
   }
 
+  /** The signed total of a ledger: the bundled summarize script without its positive-only filter. */
+  static final String SIGNED_TOTAL = BASE_HARNESS.get(SCRIPT).replace(DemoBenchmark.POSITIVE_FILTER, "")
+      .replace("# Usage: sh scripts/summarize.sh ledger.csv", "# Usage: sh signed_total.sh ledger.csv (credits included)");
+
+  /** A task's own check, visible to the gated mode's method: the answer reports the signed total of its ledger. */
+  static final String CHECK = "#!/bin/sh\n"
+      + "# This task's own check, which the gated mode's method runs: the answer is the signed total of the ledger.\n"
+      + "want=$(sh \"$(dirname \"$0\")/signed_total.sh\" \"$H2BEAM_SOURCE/ledger.csv\") || exit 2\n"
+      + "grep -qxF \"$want\" \"$H2BEAM_DELIVERABLE/" + DemoBenchmark.ANSWER + "\"\n";
+
   /**
    * Writes every demo file that does not exist yet and returns the existing ones whose content differs from what
    * the demo would have written (left untouched: they may be deliberate edits).
@@ -47,6 +57,8 @@ final class DemoSetup {
     BASE_HARNESS.forEach((rel, text) -> files.put(root.resolve("base").resolve(rel), text));
     for (String task : tasks.ids()) {
       files.put(root.resolve("sources").resolve(task).resolve("ledger.csv"), tasks.ledger(task));
+      files.put(root.resolve("checks").resolve(task).resolve("check.sh"), CHECK);
+      files.put(root.resolve("checks").resolve(task).resolve("signed_total.sh"), SIGNED_TOTAL);
     }
     List<Path> differing = new ArrayList<>();
     for (Map.Entry<Path, String> f : files.entrySet()) {

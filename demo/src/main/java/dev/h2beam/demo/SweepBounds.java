@@ -15,7 +15,8 @@ import java.util.List;
  *       the one final is chosen without asking) and a reflection session, {@code E = (k ≥ 2 ? 2 : 1)·Ls}:
  *       parallel {@code S_agg = (⌈2k/w⌉ + ⌈k/w⌉)·(Ls + Le) + E} (2k proposals and their rollouts, k compositions
  *       and theirs); sequential {@code S_seq = k·(⌈2/w⌉ + 1)·(Ls + Le) + E} (per round INV and DOM and their
- *       rollouts, then a composition and its rollout).
+ *       rollouts, then a composition and its rollout); gated {@code S_gat = 3k·(Ls + Le) + Ls} (3k steps of one
+ *       session and one rollout each, then the reflection: no selection).
  *   <li>critical path {@code = B + T_max · max over the requested modes of S_mode}, with T_max the largest domain.
  *   <li>harness2's form of it, where each task rolls its bases inside its chain:
  *       {@code T_max · (⌈k/w⌉·Le + max S_mode)}; with w ≥ 2 and Ls = Le = L, k = 3, both modes: 15·L per task.
@@ -44,17 +45,21 @@ record SweepBounds(int tasks, int maxTasksPerDomain, int k, List<String> modes, 
   /** Milliseconds of one task's mode ({@code agg} or {@code seq}) inside its chain. */
   double modeMs(String mode) {
     double both = sessionMs + executorMs;
-    double end = closingSessions() * sessionMs;
+    double end = closingSessions(mode) * sessionMs;
     return switch (mode) {
       case "agg" -> (steps(2 * k) + steps(k)) * both + end;
       case "seq" -> k * (steps(2) + 1) * both + end;
+      case "gat" -> 3 * k * both + end;
       default -> throw new IllegalArgumentException("unknown mode " + mode);
     };
   }
 
-  /** Sessions after a mode's stages: the selection (from k = 2) and the reflection. */
-  int closingSessions() {
-    return k >= 2 ? 2 : 1;
+  /**
+   * Sessions after a mode's stages: the selection (from k = 2; never in the gated mode, which keeps one harness) and
+   * the reflection.
+   */
+  int closingSessions(String mode) {
+    return k >= 2 && !mode.equals("gat") ? 2 : 1;
   }
 
   /** The mode whose chain is longest (the first of equals, in the requested order). */
@@ -77,7 +82,9 @@ record SweepBounds(int tasks, int maxTasksPerDomain, int k, List<String> modes, 
   }
 
   long sessions() {
-    return (long) tasks * modes.size() * (3L * k + closingSessions());
+    long perTask = 0;
+    for (String m : modes) perTask += 3L * k + closingSessions(m);
+    return tasks * perTask;
   }
 
   long rollouts() {

@@ -46,6 +46,15 @@ public interface Benchmark {
     return Optional.empty();
   }
 
+  /**
+   * The task's method-visible checks (a folder holding {@code check.sh}, for example the task's own unit tests): what
+   * the gated mode's method may score episodes with. Distinct from grading, which only the judge reads; empty when
+   * the task has none.
+   */
+  default Optional<Path> checks(String task) {
+    return Optional.empty();
+  }
+
   /** The seedless domain order; empty means "descending task count, then name". */
   default Optional<List<String>> referenceDomainOrder() {
     return Optional.empty();

@@ -208,6 +208,12 @@ public final class FolderBenchmark implements Benchmark {
     return file.prompts();
   }
 
+  /** The task's {@code checks/} folder: method-visible, for the gated mode's method (unlike grading/). */
+  @Override public Optional<Path> checks(String task) {
+    Path checks = folder(task).resolve("checks");
+    return Files.isDirectory(checks, LinkOption.NOFOLLOW_LINKS) ? Optional.of(checks) : Optional.empty();
+  }
+
   @Override public Optional<Path> taskFiles(String task) {
     Path source = folder(task).resolve("source");
     return Files.isDirectory(source, LinkOption.NOFOLLOW_LINKS) ? Optional.of(source) : Optional.empty();

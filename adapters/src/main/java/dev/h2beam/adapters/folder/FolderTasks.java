@@ -83,11 +83,19 @@ final class FolderTasks {
             + "\" to leak_globs in bench.json so that a copy reaching an evidence folder is caught");
       }
     }
+    Path checks = task.resolve("checks");
+    List<Path> checkFiles = walk(checks, problems);
+    if (Files.isDirectory(checks, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(checks.resolve("check.sh"),
+        LinkOption.NOFOLLOW_LINKS)) {
+      problems.add(checks + ": no check.sh; a checks/ folder holds the check.sh the gated mode's method runs"
+          + " (" + checkFiles.size() + " other file(s) found)");
+    }
     try (Stream<Path> s = Files.list(task)) {
       for (Path p : s.toList()) {
         String n = p.getFileName().toString();
         if (!Set.of("task.md", "source", "grading", "checks").contains(n)) {
-          problems.add(p + ": unknown entry in a task folder; a task holds task.md, source/ and grading/");
+          problems.add(p + ": unknown entry in a task folder; a task holds task.md, source/, grading/ and"
+              + " checks/");
         }
       }
     } catch (IOException e) {

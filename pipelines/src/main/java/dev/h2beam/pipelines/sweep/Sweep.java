@@ -18,11 +18,13 @@ import dev.h2beam.transforms.beam.JsonCoder;
 import dev.h2beam.transforms.beam.RollBases;
 import dev.h2beam.transforms.beam.RunChains;
 import dev.h2beam.transforms.beam.WriteSweepRecord;
+import dev.h2beam.transforms.gated.GatedMethod;
 import dev.h2beam.transforms.recursion.Faults;
 import dev.h2beam.transforms.resume.Leftovers;
 import dev.h2beam.transforms.resume.StoredCredentials;
 import dev.h2beam.transforms.stream.TaskStream;
 import dev.h2beam.transforms.sweep.ClientReplay;
+import dev.h2beam.transforms.sweep.GateSettings;
 import dev.h2beam.transforms.sweep.RootToken;
 import dev.h2beam.transforms.sweep.SweepConfig;
 import dev.h2beam.transforms.sweep.SweepContext;
@@ -58,6 +60,36 @@ import org.apache.beam.sdk.transforms.Create;
  */
 public final class Sweep {
   private Sweep() {}
+
+  /**
+   * The gated mode's settings, checked before anything runs: the method and policy are known, and when the method
+   * scores episodes with the tasks' checks, every task of the stream has a {@code checks/} folder.
+   */
+  static GateSettings gate(SweepOptions o, List<String> modes, Benchmark bench,
+      LinkedHashMap<String, List<String>> stream) {
+    GateSettings gate;
+    try {
+      gate = new GateSettings(o.getMethod(), o.getPolicy(), o.getMinWinMargin() == null ? 0 : o.getMinWinMargin());
+      if (!modes.contains("gat")) return gate;
+      gate.openPolicy();
+      GatedMethod method = gate.openMethod();
+      if (!method.needsChecks()) return gate;
+      List<String> without = new ArrayList<>();
+      for (List<String> tasks : stream.values()) {
+        for (String t : tasks) if (bench.checks(t).isEmpty()) without.add(t);
+      }
+      if (!without.isEmpty()) {
+        throw new IllegalArgumentException("--modes includes gated, but benchmark " + bench.spec().name() + " gives"
+            + " its method no signal of its own: " + without.size() + " task(s) have no checks/ folder (first: "
+            + without.get(0) + "). --method=" + method.name() + " scores episodes with each task's checks/"
+            + dev.h2beam.transforms.gated.Checks.SCRIPT + " (method-visible, unlike grading/): add one to every"
+            + " task, choose a --method that needs none, or run --modes=parallel,sequential");
+      }
+      return gate;
+    } catch (IllegalArgumentException e) {
+      throw new UsageError(e.getMessage());
+    }
+  }
 
   /** A validated sweep, ready to build. */
   public record Plan(SweepConfig config, Benchmark bench, LinkedHashMap<String, List<String>> stream,
@@ -174,12 +206,13 @@ public final class Sweep {
     } catch (IllegalArgumentException e) {
       throw new UsageError(e.getMessage());
     }
+    GateSettings gate = gate(o, modes, bench, stream);
     // on a cluster, the job's limits are divided among its worker processes (the TaskManagers its JobManager reports)
     int workers = runsLocally(o) ? 1 : FlinkCluster.shape(o).workers();
     SweepConfig config = new SweepConfig(o.getBench(), benchRoot.toString(), settings, sub, runsRoot.toString(),
         libraryRoot.toString(), o.getK(), modes, o.getSeed(), o.getSessionLimit(), o.getRolloutLimit(),
         o.getPhaseWidth(), o.getSessionRetryWaitSeconds(), o.getInject(), o.getChannel(), bench.spec().name(),
-        runConfig, workers, "");
+        runConfig, workers, "", gate);
     try {
       config.workerSessionLimit();
       config.workerRolloutLimit();
@@ -278,6 +311,13 @@ public final class Sweep {
     domains.sort(null);
     id.put("domains", domains);
     id.put("seed", o.getSeed());
+    if (plan.config().modes().contains("gat")) {
+      Map<String, Object> gate = new LinkedHashMap<>();
+      gate.put("method", plan.config().gate().method());
+      gate.put("policy", plan.config().gate().policy());
+      gate.put("min_win_margin", plan.config().gate().minWinMargin());
+      id.put("gate", gate);
+    }
     try {
       if (Files.isRegularFile(file)) {
         Map<String, Object> old;

@@ -105,6 +105,26 @@ public interface SweepOptions extends PipelineOptions {
 
   void setInject(String value);
 
+  @Description("The gated mode's method, by name (found on the classpath like benchmarks): improver (the default)"
+      + " proposes one edit per step with the improver role and scores episodes with each task's checks/.")
+  @Default.String("improver")
+  String getMethod();
+
+  void setMethod(String value);
+
+  @Description("The gated mode's selection policy: score_comparison (the candidate wins more paired comparisons"
+      + " than it loses), always, or pareto (no pair regressed and one improved).")
+  @Default.String("score_comparison")
+  String getPolicy();
+
+  void setPolicy(String value);
+
+  @Description("For --policy=score_comparison: wins must exceed losses by more than this many (0 when unset).")
+  @Default.Double(0.0)
+  Double getMinWinMargin();
+
+  void setMinWinMargin(Double value);
+
   @Description("Proposer channel kind to use for every improver, selector and reflector session instead of the"
       + " benchmark's own (e.g. opencode); empty keeps the benchmark's.")
   @Default.String("")

@@ -122,7 +122,7 @@ public final class Drivers {
     return res;
   }
 
-  private static ModeResult start(TaskScope s, LinkedHashMap<String, String> base, List<RunView> bases)
+  static ModeResult start(TaskScope s, LinkedHashMap<String, String> base, List<RunView> bases)
       throws Exception {
     ModeResult res = new ModeResult(s.mode(), s.task(), s.k());
     for (RunView b : bases) {
@@ -142,7 +142,7 @@ public final class Drivers {
     return views;
   }
 
-  private static void finish(TaskScope s, ModeResult res) {
+  static void finish(TaskScope s, ModeResult res) {
     if (s.faults().has("ledger-duplicate", s.task(), s.mode())) {
       res.ledger.rollout(res.ledger.labels("rollout").get(0), 0.0);
     }

@@ -18,6 +18,8 @@ public final class ModeResult {
   public final List<String> finals = new ArrayList<>();
   public final Ledger ledger;
   public Map<String, Object> similarity;
+  /** The gated mode's record (method, policy, every step's proposal and decision); null for the other modes. */
+  public Map<String, Object> gate;
   public final List<String> errors = new ArrayList<>();
 
   ModeResult(String mode, String taskId, int k) {
@@ -57,6 +59,7 @@ public final class ModeResult {
     m.put("similarity", similarity);
     m.put("ledger", ledger.toJson());
     m.put("errors", List.copyOf(errors));
+    if (gate != null) m.put("gate", gate);
     return m;
   }
 }

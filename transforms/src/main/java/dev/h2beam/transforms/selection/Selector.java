@@ -47,6 +47,25 @@ public final class Selector {
    */
   public static SelectionRecord select(Benchmark bench, Proposer selector, String task, String mode, int k,
       List<RunView> candidates, Path folder) {
+    return select(bench, selector, task, mode, k, candidates, folder, k == 1);
+  }
+
+  /**
+   * Delivers a mode's one final as it is, without a selector session, whatever k is (the gated mode keeps one
+   * harness and runs no last selection); {@code why} says so in the record.
+   */
+  public static SelectionRecord deliver(Benchmark bench, String task, String mode, int k, List<RunView> finals,
+      Path folder, String why) {
+    SelectionRecord sel = select(bench, null, task, mode, k, finals, folder, true);
+    if (sel.ok) {
+      sel.why = why;
+      persist(sel, folder);
+    }
+    return sel;
+  }
+
+  private static SelectionRecord select(Benchmark bench, Proposer selector, String task, String mode, int k,
+      List<RunView> candidates, Path folder, boolean single) {
     SelectionRecord sel = new SelectionRecord(task, mode, k);
     Map<String, String> artifacts = new LinkedHashMap<>();
     for (RunView rv : candidates) {
@@ -82,7 +101,7 @@ public final class Selector {
     Map<String, RunView> byLabel = new LinkedHashMap<>();
     for (RunView rv : candidates) byLabel.put(rv.label(), rv);
 
-    if (k == 1) {
+    if (single) {
       if (candidates.size() > 1) throw new IllegalStateException("trivial selection needs at most one final");
       FileTrees.recreate(folder);
       if (artifacts.isEmpty()) {

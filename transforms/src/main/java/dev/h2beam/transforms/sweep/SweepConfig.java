@@ -16,7 +16,7 @@ import java.util.TreeMap;
  * @param benchRoot the folder the benchmark keeps its data and executions in
  * @param runsRoot where namespaces, summaries, audit trails and sweep records go
  * @param libraryRoot where the per-mode libraries go ({@code <libraryRoot>/<mode>/<domain>})
- * @param modes mode tokens in the fixed order agg, seq
+ * @param modes mode tokens in the fixed order agg, seq, gat
  * @param channel a proposer channel kind replacing the benchmark's own for every session, or "" for its own
  * @param bench the benchmark provider's name ({@code --bench}), used to reopen it on every worker
  * @param benchName the benchmark's own name, which names the namespaces (the provider's name for the demo, the
@@ -27,12 +27,13 @@ import java.util.TreeMap;
  *     the whole job
  * @param rootToken a value the client wrote under the runs root before the job started; every worker reads it back
  *     before it does anything, so a worker that sees another folder at that path refuses ({@link RootToken})
+ * @param gate the gated mode's method, policy and margin (its defaults when null)
  */
 public record SweepConfig(
     String bench, String benchRoot, Map<String, String> settings, String substrate, String runsRoot,
     String libraryRoot, int k, List<String> modes, Long seed, int sessionLimit, int rolloutLimit, int phaseWidth,
     int retryWaitSeconds, String faults, String channel, String benchName, RunConfig runConfig, int workers,
-    String rootToken) implements Serializable {
+    String rootToken, GateSettings gate) implements Serializable {
 
   public SweepConfig {
     settings = new TreeMap<>(settings);
@@ -41,12 +42,13 @@ public record SweepConfig(
     runConfig = runConfig == null ? RunConfig.empty() : runConfig;
     if (workers < 1) throw new IllegalArgumentException("workers must be at least 1, got " + workers);
     rootToken = rootToken == null ? "" : rootToken;
+    gate = gate == null ? GateSettings.DEFAULT : gate;
   }
 
   /** This configuration with the runs root's token the workers must read back. */
   public SweepConfig withRootToken(String token) {
     return new SweepConfig(bench, benchRoot, settings, substrate, runsRoot, libraryRoot, k, modes, seed, sessionLimit,
-        rolloutLimit, phaseWidth, retryWaitSeconds, faults, channel, benchName, runConfig, workers, token);
+        rolloutLimit, phaseWidth, retryWaitSeconds, faults, channel, benchName, runConfig, workers, token, gate);
   }
 
   /** One worker's share of {@code --sessionLimit}. */

@@ -37,6 +37,9 @@ public final class SweepContext {
   public final Faults faults;
   /** This JVM's progress board for the client's live display. */
   public final ProgressBoard progress;
+  /** The gated mode's method and policy, found by name in this JVM; null when the sweep runs no gated mode. */
+  public final dev.h2beam.transforms.gated.GatedMethod method;
+  public final dev.h2beam.transforms.gated.SelectionPolicy policy;
 
   private SweepContext(SweepConfig c) throws Exception {
     this.config = c;
@@ -54,6 +57,9 @@ public final class SweepContext {
     HeldPermits rollouts = new HeldPermits(Limits.of("rollouts", c.workerRolloutLimit()));
     this.rollouts = rollouts;
     this.faults = Faults.parse(c.faults());
+    boolean gated = c.modes().contains("gat");
+    this.method = gated ? c.gate().openMethod() : null;
+    this.policy = gated ? c.gate().openPolicy() : null;
     this.progress = new ProgressBoard(c, sessions, rollouts);
     progress.open();
   }

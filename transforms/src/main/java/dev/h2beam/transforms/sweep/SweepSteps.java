@@ -5,6 +5,7 @@ import dev.h2beam.adapters.files.Runmark;
 import dev.h2beam.adapters.model.RunView;
 import dev.h2beam.transforms.library.Library;
 import dev.h2beam.transforms.recursion.Drivers;
+import dev.h2beam.transforms.recursion.Gated;
 import dev.h2beam.transforms.recursion.ModeResult;
 import dev.h2beam.transforms.recursion.Phases;
 import dev.h2beam.transforms.recursion.Roller;
@@ -144,11 +145,19 @@ public final class SweepSteps {
     List<Object> errors = (List<Object>) res.get("errors");
     LinkedHashMap<String, String> baseTree = TreeIO.read(c.bench.surface(), c.bench.baseHarness(), null);
     try {
-      ModeResult mr = mode.equals("agg") ? Drivers.parallel(s, baseTree, tb.base())
-          : Drivers.sequential(s, baseTree, tb.base());
+      ModeResult mr = switch (mode) {
+        case "agg" -> Drivers.parallel(s, baseTree, tb.base());
+        case "seq" -> Drivers.sequential(s, baseTree, tb.base());
+        default -> Gated.run(s, baseTree, tb.base(), c.method, c.policy, c.config.gate().minWinMargin());
+      };
       modes.put(mode, mr.toJson());
-      SelectionRecord sel = Selector.select(c.bench, c.selector, ref.task(), mode, c.config.k(),
-          Selector.pool(mr.finals, mr.rollouts), s.workDir().resolve("selection").resolve(mode + c.config.k()));
+      Path selFolder = s.workDir().resolve("selection").resolve(mode + c.config.k());
+      SelectionRecord sel = mode.equals("gat")
+          ? Selector.deliver(c.bench, ref.task(), mode, c.config.k(), Selector.pool(mr.finals, mr.rollouts), selFolder,
+              "The gated mode's final harness (" + mr.gate.get("final_harness") + ") was delivered by its latest"
+                  + " delivered episode; the gated mode runs no last selection.")
+          : Selector.select(c.bench, c.selector, ref.task(), mode, c.config.k(),
+              Selector.pool(mr.finals, mr.rollouts), selFolder);
       if (sel.ok) Reflector.reflect(s, mr, sel);
       Map<String, Object> sj = sel.toJson();
       Map<String, String> chosenTree = sel.chosenLabel.isEmpty() || !mr.trees.containsKey(sel.chosenLabel)

@@ -190,7 +190,7 @@ class HostileInputTest {
 
   private SweepConfig config() {
     return new SweepConfig("demo", "", Map.of(), "oc", dir.resolve("runs").toString(),
-        dir.resolve("library").toString(), 2, List.of("agg", "seq"), null, 1, 1, 1, 0, "", "", "demo", null, 1, "");
+        dir.resolve("library").toString(), 2, List.of("agg", "seq"), null, 1, 1, 1, 0, "", "", "demo", null, 1, "", null);
   }
 
   @Test

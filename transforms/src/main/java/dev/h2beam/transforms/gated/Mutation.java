@@ -1,0 +1,81 @@
+package dev.h2beam.transforms.gated;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One edit of one harness file: {@code create} a file that is not there, {@code update} one that is, or
+ * {@code remove} it ({@code text} null).
+ */
+public record Mutation(Op op, String path, String text) {
+  public enum Op { CREATE, UPDATE, REMOVE }
+
+  public Mutation {
+    Objects.requireNonNull(op, "op");
+    Objects.requireNonNull(path, "path");
+    if (op == Op.REMOVE ? text != null : text == null) {
+      throw new IllegalArgumentException("mutation " + op + " " + path + ": "
+          + (op == Op.REMOVE ? "a remove carries no text" : "a " + op.name().toLowerCase() + " needs the file's text"));
+    }
+  }
+
+  public static Mutation create(String path, String text) {
+    return new Mutation(Op.CREATE, path, text);
+  }
+
+  public static Mutation update(String path, String text) {
+    return new Mutation(Op.UPDATE, path, text);
+  }
+
+  public static Mutation remove(String path) {
+    return new Mutation(Op.REMOVE, path, null);
+  }
+
+  /** The mutations that turn {@code from} into {@code to}: removals, updates and creations, each in path order. */
+  public static List<Mutation> diff(Map<String, String> from, Map<String, String> to) {
+    List<Mutation> out = new ArrayList<>();
+    for (String p : new java.util.TreeSet<>(from.keySet())) if (!to.containsKey(p)) out.add(remove(p));
+    for (String p : new java.util.TreeSet<>(to.keySet())) {
+      if (!from.containsKey(p)) out.add(create(p, to.get(p)));
+      else if (!from.get(p).equals(to.get(p))) out.add(update(p, to.get(p)));
+    }
+    return out;
+  }
+
+  /**
+   * {@code tree} with every mutation applied in order; a create of a file that is there, or an update or remove of
+   * one that is not, is refused naming it.
+   */
+  public static LinkedHashMap<String, String> apply(Map<String, String> tree, List<Mutation> mutations) {
+    LinkedHashMap<String, String> out = new LinkedHashMap<>(tree);
+    for (Mutation m : mutations) {
+      boolean there = out.containsKey(m.path());
+      switch (m.op()) {
+        case CREATE -> {
+          if (there) throw new IllegalArgumentException("create " + m.path() + ": the file is already there; update it");
+          out.put(m.path(), m.text());
+        }
+        case UPDATE -> {
+          if (!there) throw new IllegalArgumentException("update " + m.path() + ": no such file; create it");
+          out.put(m.path(), m.text());
+        }
+        case REMOVE -> {
+          if (!there) throw new IllegalArgumentException("remove " + m.path() + ": no such file");
+          out.remove(m.path());
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The record form: op and path (the text lives in the candidate's harness folder). */
+  public Map<String, Object> toJson() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("op", op.name().toLowerCase());
+    m.put("path", path);
+    return m;
+  }
+}

@@ -1,0 +1,256 @@
+package dev.h2beam.transforms.recursion;
+
+import dev.h2beam.adapters.model.HarnessRejected;
+import dev.h2beam.adapters.model.RunView;
+import dev.h2beam.transforms.gated.Decision;
+import dev.h2beam.transforms.gated.Episode;
+import dev.h2beam.transforms.gated.GateTask;
+import dev.h2beam.transforms.gated.GatedMethod;
+import dev.h2beam.transforms.gated.Manifest;
+import dev.h2beam.transforms.gated.Models;
+import dev.h2beam.transforms.gated.Mutation;
+import dev.h2beam.transforms.gated.Proposal;
+import dev.h2beam.transforms.gated.Rejection;
+import dev.h2beam.transforms.gated.Sample;
+import dev.h2beam.transforms.gated.SelectionPolicy;
+import dev.h2beam.transforms.gated.TreeEntry;
+import dev.h2beam.transforms.tree.TreeIO;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+
+/**
+ * The gated mode ({@code gat}, Reef's way, seed 003) on one task: 3k steps, one after another, each spending one
+ * improver session slot and one rollout, so that with the k shared bases the mode spends R = 4k rollouts and
+ * P = 3k sessions like the other two.
+ *
+ * <p>A step asks the method for a proposal over the current harness. A proposal that applies and passes every check
+ * a proposal passes (credentials, surface, grader markers) is rolled once as {@code g<j>} and scored by the method;
+ * its score is paired with each of the current harness's episodes (the k bases while the base is current; the
+ * adopted candidate's episode, and any re-roll, after), and the policy keeps it (it becomes the current harness) or
+ * reverts it (it joins the rejected history the next proposals see). A step with no proposal, a failed session or a
+ * refused proposal spends its rollout re-rolling the current harness as {@code r<j>}, which adds a pair to every
+ * later comparison. The final is the current harness after the last step (the base when every candidate was
+ * rejected) and is delivered by its latest delivered episode: no last blind selection.
+ */
+public final class Gated {
+  private Gated() {}
+
+  /** How many rejected proposals a method sees, the most recent. */
+  static final int RECENT_REJECTIONS = 5;
+
+  /** Runs the mode. */
+  public static ModeResult run(TaskScope s, LinkedHashMap<String, String> base, List<RunView> bases,
+      GatedMethod method, SelectionPolicy policy, double minWinMargin) throws Exception {
+    ModeResult res = Drivers.start(s, base, bases);
+    Path harnesses = s.workDir().resolve("harnesses");
+    GateTask task = new GateTask(s.task(), s.bench().taskPrompt(s.task()), s.bench().taskFiles(s.task()),
+        s.bench().checks(s.task()));
+    Map<String, Double> scores = new HashMap<>();
+    LinkedHashMap<String, String> current = base;
+    String currentLabel = "base";
+    List<RunView> episodes = new ArrayList<>(bases);
+    List<Rejection> rejected = new ArrayList<>();
+    Manifest manifest = new Manifest(0, List.of());
+    RunView lastRejected = null;
+    List<Object> steps = new ArrayList<>();
+    int selected = 0;
+    int refusedOrRejected = 0;
+    int skipped = 0;
+    for (int j = 1; j <= 3 * s.k(); j++) {
+      String label = "g" + j;
+      Path currentDir = harnesses.resolve(currentLabel);
+      List<Sample> samples = new ArrayList<>();
+      for (RunView e : episodes) samples.add(sample(s, method, task, scores, e, harnessOf(e.label(), currentLabel)));
+      if (lastRejected != null) samples.add(sample(s, method, task, scores, lastRejected, lastRejected.label()));
+      StepModels models = new StepModels(s, label, current, currentDir, episodes);
+      Proposal proposal;
+      List<String> failures = new ArrayList<>();
+      try {
+        proposal = method.propose(TreeEntry.of(current), samples, models, recent(rejected), manifest);
+        if (proposal == null) proposal = Proposal.none("the method proposed nothing");
+      } catch (Exception e) {
+        if (e instanceof InterruptedException || Thread.currentThread().isInterrupted()) throw e;
+        proposal = Proposal.none("the method failed: " + Roller.describe(e));
+        failures.add("propose failed: " + Roller.describe(e));
+      }
+      Stage st = models.stage != null ? models.stage
+          : new Stage(label, "GATE", current, true, false, "", 0.0, 0, false, "the method answered without a session");
+      res.add(st);
+      res.ledger.session(label, st.usd(), st.cached(), st.attempts());
+
+      LinkedHashMap<String, String> candidate = null;
+      String refused = "";
+      if (!proposal.isNone()) {
+        try {
+          candidate = Mutation.apply(current, proposal.mutations());
+          if (StageRunner.accept(s, candidate, current)) {
+            candidate = null;
+            refused = "the mutations leave the harness as it was";
+          }
+        } catch (HarnessRejected | IllegalArgumentException e) {
+          candidate = null;
+          refused = e.getMessage();
+        }
+      }
+      Map<String, Object> step = new LinkedHashMap<>();
+      step.put("step", j);
+      step.put("label", label);
+      List<Object> mutationJson = new ArrayList<>();
+      for (Mutation m : proposal.mutations()) mutationJson.add(m.toJson());
+      step.put("mutations", mutationJson);
+      step.put("notes", Stage.clip(proposal.notes(), 400));
+      Decision d;
+      if (candidate != null) {
+        RunView ep = Roller.roll(s, label, candidate);
+        res.ledger.rollout(label, ep.costUsd());
+        res.rollouts.put(label, ep);
+        res.trees.put(label, candidate);
+        Double cs = score(s, method, task, scores, ep, label);
+        List<Double> cand = new ArrayList<>();
+        List<Double> cur = new ArrayList<>();
+        for (RunView e : episodes) {
+          cand.add(cs);
+          cur.add(score(s, method, task, scores, e, harnessOf(e.label(), currentLabel)));
+        }
+        d = policy.decide(cand, cur, minWinMargin);
+        step.put("proposal", "candidate");
+        step.put("rollout", label);
+        if (!ep.ok()) failures.add("episode " + label + " could not run: " + ep.error());
+        else if (cs == null) failures.add("episode " + label + " could not be scored");
+        if (d.selected()) {
+          selected++;
+          current = candidate;
+          currentLabel = label;
+          episodes = new ArrayList<>(List.of(ep));
+          lastRejected = null;
+        } else {
+          refusedOrRejected++;
+          rejected.add(new Rejection(j, proposal.mutations(), d.reason()));
+          failures.add("candidate " + label + " rejected: " + d.reason());
+          lastRejected = ep;
+        }
+      } else {
+        String rl = "r" + j;
+        RunView ep = Roller.roll(s, rl, current);
+        res.ledger.rollout(rl, ep.costUsd());
+        res.rollouts.put(rl, ep);
+        res.trees.put(rl, current);
+        episodes.add(ep);
+        String why = !refused.isEmpty() ? "proposal refused before rolling: " + refused
+            : "no proposal: " + proposal.notes();
+        if (!refused.isEmpty()) {
+          refusedOrRejected++;
+          rejected.add(new Rejection(j, proposal.mutations(), why));
+        } else {
+          skipped++;
+        }
+        failures.add(Stage.clip(why, 400));
+        d = new Decision("skip", policy.name(), policy.version(), Stage.clip(why, 400), List.of(), List.of());
+        step.put("proposal", refused.isEmpty() ? "none" : "refused");
+        step.put("rollout", rl);
+      }
+      step.put("decision", d.toJson());
+      step.put("current", currentLabel);
+      steps.add(step);
+      manifest = new Manifest(j, failures);
+      if (j == 1) s.faults().crashOnce(s.runsRoot(), s.task(), s.mode());
+    }
+    RunView last = episodes.get(episodes.size() - 1);
+    for (RunView e : episodes) if (e.ok() && e.delivered()) last = e;
+    if (last.label().startsWith("base")) {
+      // the base final is delivered by a shared base rollout: its harness folder, under that label, is the base
+      TreeIO.write(s.bench().surface(), base, harnesses.resolve(last.label()), true);
+    }
+    res.finals.add(last.label());
+    Map<String, Object> gate = new LinkedHashMap<>();
+    gate.put("method", method.name());
+    gate.put("policy", policy.name());
+    gate.put("policy_version", policy.version());
+    gate.put("min_win_margin", minWinMargin);
+    gate.put("budget", "3k steps, each one improver session and one rollout (a candidate g<j>, or a re-roll r<j> of"
+        + " the current harness), after the k shared bases; no last selection");
+    gate.put("final_harness", currentLabel);
+    gate.put("selected", selected);
+    gate.put("rejected", refusedOrRejected);
+    gate.put("skipped", skipped);
+    gate.put("steps", steps);
+    res.gate = gate;
+    res.similarity = null;
+    Drivers.finish(s, res);
+    return res;
+  }
+
+  /** The harness label an episode ran: base rollouts ran the base, every other episode its own folder. */
+  private static String harnessOf(String episode, String currentLabel) {
+    return episode.startsWith("base") ? "base" : episode.startsWith("r") ? currentLabel : episode;
+  }
+
+  private static List<Rejection> recent(List<Rejection> all) {
+    return List.copyOf(all.subList(Math.max(0, all.size() - RECENT_REJECTIONS), all.size()));
+  }
+
+  private static Sample sample(TaskScope s, GatedMethod method, GateTask task, Map<String, Double> scores, RunView e,
+      String harness) throws Exception {
+    Double score = score(s, method, task, scores, e, harness);
+    if (!e.ok()) return new Sample(e.label(), harness, "", "(the episode could not run: " + e.error() + ")", score);
+    Path dir = Paths.get(e.runDir());
+    String deliverable = e.delivered() ? s.bench().deliverableText(dir) : "";
+    return new Sample(e.label(), harness, deliverable, s.bench().trajectory(dir, s.bench().spec().obsTrunc()), score);
+  }
+
+  /** The method's score of an episode, once per episode; null when it could not run or could not be scored. */
+  private static Double score(TaskScope s, GatedMethod method, GateTask task, Map<String, Double> scores, RunView e,
+      String harness) throws Exception {
+    if (scores.containsKey(e.label())) return scores.get(e.label());
+    Double v = null;
+    if (e.ok()) {
+      Path dir = Paths.get(e.runDir());
+      Map<String, String> files = e.delivered() ? s.bench().deliverableFiles(dir) : Map.of();
+      try {
+        OptionalDouble o = method.evaluate(task, new Episode(e.label(), harness, files,
+            s.bench().trajectory(dir, s.bench().spec().obsTrunc())));
+        v = o.isPresent() && Double.isFinite(o.getAsDouble()) ? o.getAsDouble() : null;
+      } catch (Exception ex) {
+        if (ex instanceof InterruptedException || Thread.currentThread().isInterrupted()) throw ex;
+        System.err.println("  [" + s.task() + "] gated: evaluate(" + e.label() + ") failed: " + Roller.describe(ex));
+      }
+    }
+    scores.put(e.label(), v);
+    return v;
+  }
+
+  /** The improver role for one step: one session at most, run as a stage so it is journalled, cached and priced. */
+  private static final class StepModels implements Models {
+    private final TaskScope s;
+    private final String label;
+    private final LinkedHashMap<String, String> current;
+    private final Path currentDir;
+    private final List<RunView> episodes;
+    Stage stage;
+
+    StepModels(TaskScope s, String label, LinkedHashMap<String, String> current, Path currentDir,
+        List<RunView> episodes) {
+      this.s = s;
+      this.label = label;
+      this.current = current;
+      this.currentDir = currentDir;
+      this.episodes = List.copyOf(episodes);
+    }
+
+    @Override public Edit improver(String job) throws SessionFailed {
+      if (stage != null) {
+        throw new IllegalStateException("one improver session per step: step " + label + " already ran one");
+      }
+      stage = StageRunner.run(s, new StageRunner.Request(label, "GATE", job, current, episodes, currentDir,
+          s.libraryDir(), List.of(), Map.of()));
+      if (stage.fellBack()) throw new SessionFailed(stage.error());
+      return new Edit(TreeEntry.of(stage.tree()), stage.notes());
+    }
+  }
+}
