@@ -57,8 +57,13 @@ class FolderSweepTest {
   }
 
   static Path config(Path dir) throws Exception {
+    return config(dir, server.baseUrl());
+  }
+
+  /** A configuration whose every role is served by the scripted server at {@code baseUrl}. */
+  static Path config(Path dir, String baseUrl) throws Exception {
     Path f = dir.resolve("config.yaml");
-    Files.writeString(f, "endpoints:\n  local: {base_url: \"" + server.baseUrl() + "\", api_key_env: \"" + KEY_VAR
+    Files.writeString(f, "endpoints:\n  local: {base_url: \"" + baseUrl + "\", api_key_env: \"" + KEY_VAR
         + "\", max_concurrency: 4, timeout_seconds: 30, max_attempts: 3,"
         + " price_per_mtok: {input: 1.0, output: 2.0}}\n"
         + "roles:\n"
@@ -75,7 +80,13 @@ class FolderSweepTest {
   }
 
   static Map<String, Object> sweepAt(Path runs, Path config, int k, String modes, String... extra) throws Exception {
-    List<String> args = new ArrayList<>(List.of("--bench=folder", "--benchRoot=" + EXAMPLE, "--config=" + config,
+    return sweepIn(EXAMPLE, runs, config, k, modes, extra);
+  }
+
+  /** The same over the folder benchmark at {@code benchRoot}. */
+  static Map<String, Object> sweepIn(Path benchRoot, Path runs, Path config, int k, String modes, String... extra)
+      throws Exception {
+    List<String> args = new ArrayList<>(List.of("--bench=folder", "--benchRoot=" + benchRoot, "--config=" + config,
         "--runsRoot=" + runs, "--k=" + k, "--modes=" + modes, "--sessionRetryWaitSeconds=0"));
     args.addAll(List.of(extra));
     SweepOptions o = PipelineOptionsFactory.fromArgs(args.toArray(new String[0])).as(SweepOptions.class);

@@ -1,0 +1,194 @@
+package dev.h2beam.demo;
+
+import static dev.h2beam.demo.DemoRuns.at;
+import static dev.h2beam.demo.DemoRuns.demo;
+import static dev.h2beam.demo.DemoRuns.summary;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.h2beam.adapters.files.Json;
+import dev.h2beam.transforms.proposer.Journal;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The gated mode (Reef's way) on the demo: beside the other two on both runners with the same files, at the same
+ * budget; a policy that rejects everything leaves the base as the final and feeds every rejection to the next
+ * proposal; {@code pareto} with an episode that could not run; a kill -9 mid-round resumed without spending twice.
+ */
+class GatedModeTest {
+  static final String THREE = "--modes=parallel,sequential,gated";
+
+  @Test
+  void threeModesOnBothRunnersWriteTheSameFilesAtTheSameBudget(@TempDir Path direct, @TempDir Path flink)
+      throws Exception {
+    assertEquals(0, demo(direct, THREE));
+    List<String> onFlink = new ArrayList<>(Arrays.asList(FlinkDemoTest.FLINK));
+    onFlink.add(THREE);
+    assertEquals(0, demo(flink, onFlink.toArray(new String[0])));
+    FlinkDemoTest.assertSameFiles(direct, flink);
+    for (String task : List.of("ledger-1", "ledger-2")) {
+      Map<String, Object> s = summary(direct, 2, task);
+      for (String mode : List.of("agg", "seq", "gat")) {
+        Map<String, Object> ledger = at(s, "modes", mode, "ledger");
+        assertEquals(8, ledger.get("R"), mode + " " + ledger);
+        assertEquals(6, ledger.get("P"), mode + " " + ledger);
+      }
+      Map<String, Object> gate = at(s, "modes", "gat", "gate");
+      assertEquals("g1", gate.get("final_harness"), gate.toString());
+      assertEquals("improver", gate.get("method"));
+      assertEquals(List.of("base1", "base2", "g1", "r2", "r3", "r4", "r5", "r6"),
+          at(s, "modes", "gat", "ledger").get("rollouts"));
+      assertEquals(Boolean.TRUE, at(s, "selections", "gat").get("ok"));
+    }
+    String judged = Files.readString(direct.resolve("runs/demo-oc-agg2/judged.json"));
+    assertTrue(judged.contains("\"mode\": \"gat\""), judged);
+  }
+
+  @Test
+  void aPolicyThatRejectsEverythingKeepsTheBaseAndEveryRejectionReachesTheNextProposal(@TempDir Path out)
+      throws Exception {
+    assertEquals(0, demo(out, "--modes=gated", "--policy=never"));
+    for (String task : List.of("ledger-1", "ledger-2")) {
+      Map<String, Object> s = summary(out, 2, task);
+      Map<String, Object> gate = at(s, "modes", "gat", "gate");
+      assertEquals("base", gate.get("final_harness"), gate.toString());
+      assertEquals(0, gate.get("selected"));
+      assertEquals(6, gate.get("rejected"));
+      Map<String, Object> ledger = at(s, "modes", "gat", "ledger");
+      assertEquals(8, ledger.get("R"));
+      assertEquals(6, ledger.get("P"));
+      Map<String, Object> sel = at(s, "selections", "gat");
+      assertEquals(Boolean.TRUE, sel.get("ok"), sel.toString());
+      assertEquals(Boolean.TRUE, sel.get("chosen_is_base"), sel.toString());
+      assertEquals(Boolean.TRUE, sel.get("chosen_tree_is_base"), sel.toString());
+      assertTrue(String.valueOf(sel.get("chosen_label")).startsWith("base"), sel.toString());
+      @SuppressWarnings("unchecked")
+      Map<String, Object> first = (Map<String, Object>) ((List<Object>) gate.get("steps")).get(0);
+      Map<String, Object> decision = at(first, "decision");
+      assertEquals("never", decision.get("policy"));
+      assertEquals("test-1", decision.get("policy_version"));
+      assertEquals(List.of(List.of(1.0, 0.0), List.of(1.0, 0.0)), decision.get("pairs"));
+    }
+    // the second step's prompt carries the first step's refused mutation and the verdict's reason, fenced
+    Path audit = out.resolve("runs/_audit/demo-oc-agg2");
+    List<Path> step1 = missions(audit, "g1.a1.");
+    List<Path> step2 = missions(audit, "g2.a1.");
+    assertEquals(2, step2.size(), "one per task");
+    for (Path m : step1) assertFalse(Files.readString(m).contains("refused mutations of step"), m.toString());
+    for (Path m : step2) {
+      String text = Files.readString(m);
+      assertTrue(text.contains("<<<BEGIN UNTRUSTED refused mutations of step 1"), text);
+      assertTrue(text.contains("update scripts/summarize.sh"), text);
+      assertTrue(text.contains("this policy rejects every candidate"), text);
+    }
+  }
+
+  @Test
+  void paretoRejectsACandidateWhoseEpisodeCouldNotRun(@TempDir Path out) throws Exception {
+    assertEquals(0, demo(out, "--modes=gated", "--k=1", "--method=test-break-then-fix", "--policy=pareto"));
+    Map<String, Object> s = summary(out, 1, "ledger-1");
+    Map<String, Object> gate = at(s, "modes", "gat", "gate");
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> steps = (List<Map<String, Object>>) gate.get("steps");
+    Map<String, Object> broken = at(steps.get(0), "decision");
+    assertEquals("reject", broken.get("outcome"));
+    assertEquals("Pareto failed: a pair regressed", broken.get("reason"));
+    assertEquals(List.of(Arrays.asList(null, 0.0)), broken.get("pairs"), "the dead episode has no score");
+    Map<String, Object> fixed = at(steps.get(1), "decision");
+    assertEquals("select", fixed.get("outcome"));
+    assertEquals(List.of(List.of(1.0, 0.0)), fixed.get("pairs"));
+    assertEquals("none", steps.get(2).get("proposal"));
+    assertEquals("r3", steps.get(2).get("rollout"));
+    assertEquals("g2", gate.get("final_harness"));
+    Map<String, Object> ledger = at(s, "modes", "gat", "ledger");
+    assertEquals(4, ledger.get("R"));
+    assertEquals(3, ledger.get("P"));
+    assertEquals(List.of("base1", "g1", "g2", "r3"), ledger.get("rollouts"));
+  }
+
+  @Test
+  void aSweepKilledMidRoundResumesWithoutSpendingAnythingTwice(@TempDir Path killed, @TempDir Path clean)
+      throws Exception {
+    List<String> args = List.of("--domains=1", "--tasksPerDomain=2", "--k=1", "--modes=gated",
+        "--executorLatencyMs=250", "--sessionLatencyMs=250", "--sessionRetryWaitSeconds=0", "--progress=off");
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), "dev.h2beam.pipelines.Main", "bench", "--output=" + killed));
+    cmd.addAll(args);
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(killed.resolve("kill.log").toFile())
+        .start();
+    // wait until the first task's second step has its proposal: the round is under way
+    Path sessions = null;
+    for (int i = 0; i < 2400 && p.isAlive(); i++) {
+      sessions = journal(killed, "sessions.jsonl");
+      if (sessions != null && Journal.lines(sessions).stream().anyMatch(l -> l.contains("\"g2.a1\""))) break;
+      Thread.sleep(25);
+    }
+    assertTrue(p.isAlive(), "the sweep was still running when it was killed: " + Files.readString(
+        killed.resolve("kill.log")));
+    List<ProcessHandle> all = new ArrayList<>(p.descendants().toList());
+    all.add(p.toHandle());
+    for (ProcessHandle h : all) h.destroyForcibly();
+    p.waitFor();
+    int sessionsBefore = Journal.lines(sessions).size();
+    assertTrue(sessionsBefore < 2 * 4, "killed before the sweep ended: " + sessionsBefore + " sessions");
+
+    bench(killed, args);
+    bench(clean, args);
+    Path executions = journal(killed, "executions.jsonl");
+    assertEquals(Journal.lines(journal(clean, "executions.jsonl")).size(), Journal.lines(executions).size());
+    assertEquals(Journal.lines(journal(clean, "sessions.jsonl")).size(), Journal.lines(sessions).size());
+    Set<String> runIds = new HashSet<>();
+    for (String line : Journal.lines(executions)) {
+      assertTrue(runIds.add((String) Json.readMap(line).get("run_id")), "ran twice: " + line);
+    }
+    Set<String> keys = new HashSet<>();
+    for (String line : Journal.lines(sessions)) {
+      Map<String, Object> m = Json.readMap(line);
+      assertTrue(keys.add(m.get("label") + "/" + m.get("key")), "session ran twice: " + line);
+    }
+    // the same files, but for the killed writer's lock, which the resume moved aside as stale and kept
+    java.util.TreeMap<String, String> a = FlinkDemoTest.files(clean);
+    java.util.TreeMap<String, String> b = FlinkDemoTest.files(killed);
+    assertTrue(b.keySet().removeIf(rel -> rel.contains(".h2beam.lock.stale-")), b.keySet().toString());
+    assertEquals(a, b);
+  }
+
+  private static void bench(Path out, List<String> args) throws Exception {
+    List<String> all = new ArrayList<>(args);
+    all.add("--output=" + out);
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    int exit = new BenchCommand().run(all.toArray(new String[0]), new PrintStream(printed, true,
+        StandardCharsets.UTF_8));
+    assertEquals(0, exit, printed.toString(StandardCharsets.UTF_8));
+  }
+
+  /** The run's journal of this name (its writers' parts read together), or null before its audit folder exists. */
+  private static Path journal(Path out, String name) throws Exception {
+    Path audit = out.resolve("runs/_audit");
+    if (!Files.isDirectory(audit)) return null;
+    try (Stream<Path> s = Files.list(audit)) {
+      return s.filter(Files::isDirectory).map(d -> d.resolve(name)).findFirst().orElse(null);
+    }
+  }
+
+  private static List<Path> missions(Path audit, String prefix) throws Exception {
+    try (Stream<Path> s = Files.list(audit)) {
+      return s.filter(p -> p.getFileName().toString().startsWith(prefix)
+          && p.getFileName().toString().endsWith(".mission.md")).sorted().toList();
+    }
+  }
+}
