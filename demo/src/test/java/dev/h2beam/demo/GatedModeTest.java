@@ -121,6 +121,27 @@ class GatedModeTest {
   }
 
   @Test
+  void aProposalHoldingAKeyIsRefusedAndTheKeyReachesNoFileAndNoLaterProposal(@TempDir Path out) throws Exception {
+    assertEquals(0, demo(out, "--modes=gated", "--k=1", "--method=test-leaky-key"));
+    Map<String, Object> gate = at(summary(out, 1, "ledger-1"), "modes", "gat", "gate");
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> steps = (List<Map<String, Object>>) gate.get("steps");
+    assertEquals("refused", steps.get(0).get("proposal"));
+    assertEquals("r1", steps.get(0).get("rollout"), "the step's rollout re-rolled the current harness");
+    String reason = String.valueOf(at(steps.get(0), "decision").get("reason"));
+    assertTrue(reason.contains("guardrails.md"), reason);
+    assertTrue(String.valueOf(steps.get(1).get("notes")).startsWith("saw: (text withheld: it held a credential"),
+        steps.get(1).toString());
+    assertEquals("base", gate.get("final_harness"));
+    try (Stream<Path> s = Files.walk(out)) {
+      for (Path f : s.filter(Files::isRegularFile).toList()) {
+        assertFalse(new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1).contains(LeakyKeyMethod.KEY),
+            f.toString());
+      }
+    }
+  }
+
+  @Test
   void aSweepKilledMidRoundResumesWithoutSpendingAnythingTwice(@TempDir Path killed, @TempDir Path clean)
       throws Exception {
     List<String> args = List.of("--domains=1", "--tasksPerDomain=2", "--k=1", "--modes=gated",

@@ -14,6 +14,7 @@ import dev.h2beam.transforms.gated.Rejection;
 import dev.h2beam.transforms.gated.Sample;
 import dev.h2beam.transforms.gated.SelectionPolicy;
 import dev.h2beam.transforms.gated.TreeEntry;
+import dev.h2beam.transforms.safety.CredentialScreen;
 import dev.h2beam.transforms.tree.TreeIO;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -146,7 +147,7 @@ public final class Gated {
             : "no proposal: " + proposal.notes();
         if (!refused.isEmpty()) {
           refusedOrRejected++;
-          rejected.add(new Rejection(j, proposal.mutations(), why));
+          rejected.add(new Rejection(j, shown(proposal.mutations()), why));
         } else {
           skipped++;
         }
@@ -190,6 +191,22 @@ public final class Gated {
   private static String harnessOf(String episode, String currentLabel) {
     return episode.startsWith("base") ? "base" : episode.startsWith("r") ? currentLabel : episode;
   }
+
+  /**
+   * The refused mutations as the next proposals may see them: a file holding a credential is shown without its text
+   * (the rejected history reaches prompts and the audit trail; a key never does).
+   */
+  static List<Mutation> shown(List<Mutation> mutations) {
+    List<Mutation> out = new ArrayList<>();
+    for (Mutation m : mutations) {
+      boolean key = m.text() != null && !CredentialScreen.findings(Map.of(m.path(), m.text())).isEmpty();
+      out.add(key ? new Mutation(m.op(), m.path(), WITHHELD) : m);
+    }
+    return out;
+  }
+
+  /** What a refused file holding a credential shows instead of its text. */
+  static final String WITHHELD = "(text withheld: it held a credential; read keys from the environment instead)";
 
   private static List<Rejection> recent(List<Rejection> all) {
     return List.copyOf(all.subList(Math.max(0, all.size() - RECENT_REJECTIONS), all.size()));
