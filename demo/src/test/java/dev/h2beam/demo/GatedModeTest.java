@@ -56,6 +56,12 @@ class GatedModeTest {
     }
     String judged = Files.readString(direct.resolve("runs/demo-oc-agg2/judged.json"));
     assertTrue(judged.contains("\"mode\": \"gat\""), judged);
+    // the gate's settings are part of the run identity: another policy is another experiment
+    String id = Files.readString(direct.resolve("runs/demo-oc-agg2/config.json"));
+    assertTrue(id.contains("\"policy\": \"score_comparison\""), id);
+    Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
+        () -> demo(direct, THREE, "--policy=always"));
+    assertTrue(e.getMessage().contains("records a different run identity (gate:"), e.getMessage());
   }
 
   @Test

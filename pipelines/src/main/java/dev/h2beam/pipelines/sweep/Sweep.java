@@ -342,6 +342,11 @@ public final class Sweep {
                 + "); use a new --runsRoot (or --output) for a different experiment");
           }
         }
+        if (id.containsKey("gate") && !old.containsKey("gate")) {
+          // the gated mode joins a namespace whose earlier sweeps ran only the others: record its settings now
+          old.put("gate", id.get("gate"));
+          AtomicFiles.writeString(file, Json.pretty(old) + "\n");
+        }
         return;
       }
       AtomicFiles.writeString(file, Json.pretty(id) + "\n");
