@@ -139,6 +139,8 @@ public final class SweepSteps {
       return new ModeOutcome(ref, mode, before, false);
     }
     TaskScope s = c.scope(ref.task(), mode, lib.contextDir());
+    // the wall clock, for the metric vector's mode time only: no result depends on it
+    java.time.Instant started = java.time.Instant.now();
     Map<String, Object> res = result(c, ref, tb.base(), "partial");
     Map<String, Object> modes = (Map<String, Object>) res.get("modes");
     Map<String, Object> sels = (Map<String, Object>) res.get("selections");
@@ -191,6 +193,7 @@ public final class SweepSteps {
       errors.add(mode + ": " + e.getClass().getSimpleName() + ": " + e.getMessage());
     }
     SummaryFile.writePart(c.summaryPath(ref.task()), mode, res);
+    ModeTiming.write(c.config, mode, ref.task(), started, java.time.Instant.now());
     c.progress.finished(mode, ref.domain(), errors.isEmpty() ? "done" : "failed");
     return new ModeOutcome(ref, mode, before, false);
   }

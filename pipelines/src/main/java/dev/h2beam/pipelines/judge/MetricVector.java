@@ -1,0 +1,185 @@
+package dev.h2beam.pipelines.judge;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.h2beam.adapters.files.AtomicFiles;
+import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.files.Runmark;
+import dev.h2beam.adapters.model.Namespace;
+import dev.h2beam.transforms.sweep.ModeTiming;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The per-task metric vector (xaytune's discipline, seed 001): {@code metrics.json} beside judged.json, one row per
+ * (task, mode, k, seed), each metric a value or an absence with a reason from a closed set. Zero never stands in for
+ * an absence: a metric the sources did not record is {@code not-recorded}, one that does not apply (quality under a
+ * grader that is not a rubric) is {@code not-applicable}, and the judge's own absences carry through.
+ *
+ * <p>Schema {@value #SCHEMA}: {@code {"schema", "namespace", "metrics": {name: {unit, direction, source}}, "rows":
+ * [{"task_id", "mode", "k", "seed", "values": {name: number}, "absent": {name: reason}}]}}. Every row names every
+ * metric exactly once, in one of the two maps.
+ */
+public final class MetricVector {
+  private MetricVector() {}
+
+  public static final String SCHEMA = "h2beam-metrics/v1";
+  public static final String FILE = "metrics.json";
+
+  /** The reasons a metric can be absent (with the judge's own {@link Absence} codes for score, pass and quality). */
+  public static final List<String> REASONS = List.of("judge-failed", "judge-timeout", "selection-failed",
+      "run-missing", "evidence-changed", "not-recorded", "not-applicable", "spend-unaccounted");
+
+  /** Every metric: name → unit, direction (what is better), source. */
+  public static final Map<String, List<String>> METRICS = metrics();
+
+  private static Map<String, List<String>> metrics() {
+    Map<String, List<String>> m = new LinkedHashMap<>();
+    m.put("score", List.of("fraction", "max", "judge: criteria passed / criteria"));
+    m.put("pass", List.of("0/1", "max", "judge: every criterion passed"));
+    m.put("quality", List.of("fraction", "max", "rubric judge: the score; not-applicable for other graders"));
+    m.put("input_tokens", List.of("tokens", "min", "the chosen rollout's completion marker"));
+    m.put("output_tokens", List.of("tokens", "min", "the chosen rollout's completion marker"));
+    m.put("cached_tokens", List.of("tokens", "min", "the chosen rollout's completion marker, where reported"));
+    m.put("reasoning_tokens", List.of("tokens", "min", "the chosen rollout's completion marker, where reported"));
+    m.put("total_tokens", List.of("tokens", "min", "input_tokens + output_tokens"));
+    m.put("executor_cost", List.of("usd", "min", "the mode's ledger: every rollout of the mode, bases included"));
+    m.put("improver_cost", List.of("usd", "min", "the mode's ledger: every improver session of the mode"));
+    m.put("cost", List.of("usd", "min", "executor_cost + improver_cost"));
+    m.put("chosen_wall_s", List.of("seconds", "min", "the chosen rollout's completion marker"));
+    m.put("mode_wall_s", List.of("seconds", "min", "_audit/<ns>/timing/<mode>/<task>.json (the run that did it)"));
+    m.put("turns", List.of("count", "min", "the chosen rollout's trajectory: [ASSISTANT] lines"));
+    m.put("tool_calls", List.of("count", "min", "the chosen rollout's trajectory: [ACTION] lines"));
+    m.put("retries", List.of("count", "min", "the mode's ledger: session attempts beyond one per session"));
+    return java.util.Collections.unmodifiableMap(m);
+  }
+
+  private static final Pattern GRAMMAR = Pattern.compile("(?m)^\\[(ACTION|ASSISTANT|OBSERVATION|USER)[\\] ]");
+  private static final Pattern ACTION = Pattern.compile("(?m)^\\[ACTION\\]");
+  private static final Pattern ASSISTANT = Pattern.compile("(?m)^\\[ASSISTANT\\]");
+
+  /** Builds the vector of every judged row of the namespace and writes {@code metrics.json}; returns its path. */
+  public static Path write(Path namespace, List<JudgedRow> rows, boolean rubric) throws IOException {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("schema", SCHEMA);
+    out.put("namespace", namespace.getFileName().toString());
+    Map<String, Object> defs = new LinkedHashMap<>();
+    METRICS.forEach((name, d) -> {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("unit", d.get(0));
+      m.put("direction", d.get(1));
+      m.put("source", d.get(2));
+      defs.put(name, m);
+    });
+    out.put("metrics", defs);
+    out.put("reasons", REASONS);
+    Long seed = Namespace.parse(namespace.getFileName().toString()).map(Namespace::seed).orElse(null);
+    List<Object> list = new ArrayList<>();
+    for (JudgedRow r : rows) list.add(row(namespace, r, seed, rubric));
+    out.put("rows", list);
+    Path file = namespace.resolve(FILE);
+    AtomicFiles.writeString(file, Json.pretty(out) + "\n");
+    return file;
+  }
+
+  /** One row: every metric a value or an absence. */
+  static Map<String, Object> row(Path namespace, JudgedRow r, Long seed, boolean rubric) {
+    Map<String, Object> values = new LinkedHashMap<>();
+    Map<String, Object> absent = new LinkedHashMap<>();
+    String judged = r.graded() ? null : (r.absence() == null || r.absence().isEmpty() ? "judge-failed" : r.absence());
+    put(values, absent, "score", r.frac(), judged);
+    put(values, absent, "pass", r.graded() ? (Boolean.TRUE.equals(r.allPass()) ? 1.0 : 0.0) : null, judged);
+    if (!rubric) absent.put("quality", "not-applicable");
+    else put(values, absent, "quality", r.frac(), judged);
+
+    JsonNode summary = readQuietly(namespace.resolve(Namespace.slug(r.taskId())).resolve("summary.json"));
+    JsonNode ledger = summary == null ? null : summary.at("/modes/" + r.mode() + "/ledger");
+    String chosenDir = summary == null ? "" : summary.at("/selections/" + r.mode() + "/chosen_run_dir").asText("");
+    JsonNode mark = chosenDir.isEmpty() || !Files.isDirectory(Path.of(chosenDir)) ? null
+        : Runmark.readMark(Path.of(chosenDir));
+    String noRun = chosenDir.isEmpty() ? "selection-failed" : mark == null ? "not-recorded" : null;
+    Double in = number(mark, "input_tokens");
+    Double outTokens = number(mark, "output_tokens");
+    put(values, absent, "input_tokens", in, noRun == null ? "not-recorded" : noRun);
+    put(values, absent, "output_tokens", outTokens, noRun == null ? "not-recorded" : noRun);
+    put(values, absent, "cached_tokens", number(mark, "cached_tokens"), noRun == null ? "not-recorded" : noRun);
+    put(values, absent, "reasoning_tokens", number(mark, "reasoning_tokens"), noRun == null ? "not-recorded" : noRun);
+    put(values, absent, "total_tokens", in == null || outTokens == null ? null : in + outTokens,
+        noRun == null ? "not-recorded" : noRun);
+
+    boolean hasLedger = ledger != null && ledger.isObject() && ledger.has("rollout_usd") && ledger.has("session_usd");
+    Double exec = hasLedger ? ledger.path("rollout_usd").asDouble() : null;
+    Double impr = hasLedger ? ledger.path("session_usd").asDouble() : null;
+    put(values, absent, "executor_cost", exec, "spend-unaccounted");
+    put(values, absent, "improver_cost", impr, "spend-unaccounted");
+    put(values, absent, "cost", hasLedger ? exec + impr : null, "spend-unaccounted");
+
+    put(values, absent, "chosen_wall_s", number(mark, "wall_s"), noRun == null ? "not-recorded" : noRun);
+    Path runsRoot = namespace.getParent();
+    Double modeWall = null;
+    Namespace ns = Namespace.parse(namespace.getFileName().toString()).orElse(null);
+    if (ns != null) {
+      modeWall = number(readQuietly(ModeTiming.file(runsRoot, ns, r.mode(), r.taskId())), "wall_s");
+    }
+    put(values, absent, "mode_wall_s", modeWall, "not-recorded");
+
+    String trajectory = null;
+    if (!chosenDir.isEmpty()) {
+      try {
+        Path t = Path.of(chosenDir).resolve("trajectory.md");
+        if (Files.isRegularFile(t)) trajectory = Files.readString(t);
+      } catch (IOException | RuntimeException e) {
+        trajectory = null;
+      }
+    }
+    // only a trajectory in the shared grammar says how many turns and calls there were (then 0 is a real 0)
+    boolean grammar = trajectory != null && GRAMMAR.matcher(trajectory).find();
+    String noTrajectory = chosenDir.isEmpty() ? "selection-failed" : "not-recorded";
+    put(values, absent, "turns", grammar ? (double) count(ASSISTANT, trajectory) : null, noTrajectory);
+    put(values, absent, "tool_calls", grammar ? (double) count(ACTION, trajectory) : null, noTrajectory);
+    Double retries = hasLedger && ledger.has("session_attempts") && ledger.has("P")
+        ? (double) Math.max(0, ledger.path("session_attempts").asInt() - ledger.path("P").asInt()) : null;
+    put(values, absent, "retries", retries, "not-recorded");
+
+    Map<String, Object> row = new LinkedHashMap<>();
+    row.put("task_id", r.taskId());
+    row.put("mode", r.mode());
+    row.put("k", r.k());
+    row.put("seed", seed);
+    row.put("values", values);
+    row.put("absent", absent);
+    return row;
+  }
+
+  private static void put(Map<String, Object> values, Map<String, Object> absent, String name, Double v,
+      String reason) {
+    if (v != null && Double.isFinite(v)) values.put(name, v);
+    else absent.put(name, reason);
+  }
+
+  private static Double number(JsonNode n, String field) {
+    if (n == null || !n.has(field) || !n.get(field).isNumber()) return null;
+    return n.get(field).asDouble();
+  }
+
+  private static int count(Pattern p, String text) {
+    Matcher m = p.matcher(text);
+    int n = 0;
+    while (m.find()) n++;
+    return n;
+  }
+
+  private static JsonNode readQuietly(Path file) {
+    try {
+      return Files.isRegularFile(file) ? Json.readTree(file) : null;
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,96 @@
+package dev.h2beam.pipelines.judge;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.files.Runmark;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The metric vector: every metric of every row a value or an absence with its reason, never a zero for unknown. */
+class MetricVectorTest {
+
+  private static Path task(Path ns, String task, String modeJson, String runDir) throws Exception {
+    Path dir = Files.createDirectories(ns.resolve(task));
+    Files.writeString(dir.resolve("summary.json"), "{\"task_id\": \"" + task + "\", \"modes\": {" + modeJson
+        + "}, \"selections\": {\"agg\": {\"chosen_run_dir\": \"" + runDir + "\"}}}");
+    return dir;
+  }
+
+  private static JudgedRow graded(String task, String mode, boolean pass) {
+    return new JudgedRow("ns", task, mode, 2, "agg1", "r", false, pass ? 2 : 1, 2, pass, Map.of(), "", null);
+  }
+
+  @Test
+  void everyMetricIsAValueOrAnAbsenceWithItsReason(@TempDir Path runs) throws Exception {
+    Path ns = runs.resolve("bench-oc-agg2-s7");
+    // t1: graded, a ledger, a marker with tokens and wall time, a trajectory in the shared grammar
+    Path run1 = Files.createDirectories(runs.resolve("exec/t1"));
+    Runmark.markComplete(run1, "r1", "fp", 1.0, Map.of("input_tokens", 120, "output_tokens", 30, "wall_s", 2.5,
+        "cost_usd", 0.01));
+    Files.writeString(run1.resolve("trajectory.md"), "[USER] go\n[ASSISTANT] ok\n[ACTION] shell: ls\n"
+        + "[OBSERVATION] a\n[ASSISTANT] done\n");
+    task(ns, "t1", "\"agg\": {\"ledger\": {\"rollout_usd\": 0.04, \"session_usd\": 0.06, \"session_attempts\": 7,"
+        + " \"P\": 6}}", run1.toString());
+    // t2: the judge failed; the mode has no ledger (it failed); a marker without token counts
+    Path run2 = Files.createDirectories(runs.resolve("exec/t2"));
+    Runmark.markComplete(run2, "r2", "fp", 1.0, Map.of());
+    task(ns, "t2", "\"agg\": {\"ok\": false}", run2.toString());
+    // t3: the selection failed: no chosen run
+    task(ns, "t3", "\"agg\": {\"ledger\": {\"rollout_usd\": 0.0, \"session_usd\": 0.0}}", "");
+    List<JudgedRow> rows = List.of(graded("t1", "agg", false),
+        JudgedRow.absent("ns", "t2", "agg", 2, "agg1", "r", false, Absence.JUDGE_FAILED, "boom"),
+        JudgedRow.absent("ns", "t3", "agg", 2, "", "", false, Absence.SELECTION_FAILED, "no choice"));
+    JsonNode m = Json.readTree(MetricVector.write(ns, rows, false));
+    assertEquals("h2beam-metrics/v1", m.path("schema").asText());
+    JsonNode r1 = m.at("/rows/0");
+    assertEquals(7, r1.path("seed").asInt());
+    assertEquals(0.5, r1.at("/values/score").asDouble());
+    assertEquals(0.0, r1.at("/values/pass").asDouble(), "a real 0: graded and not passed");
+    assertEquals(150.0, r1.at("/values/total_tokens").asDouble());
+    assertEquals(0.1, r1.at("/values/cost").asDouble(), 1e-12);
+    assertEquals(2.5, r1.at("/values/chosen_wall_s").asDouble());
+    assertEquals(2.0, r1.at("/values/turns").asDouble());
+    assertEquals(1.0, r1.at("/values/tool_calls").asDouble());
+    assertEquals(1.0, r1.at("/values/retries").asDouble());
+    assertEquals("not-applicable", r1.at("/absent/quality").asText());
+    assertEquals("not-recorded", r1.at("/absent/cached_tokens").asText());
+    assertEquals("not-recorded", r1.at("/absent/mode_wall_s").asText());
+
+    JsonNode r2 = m.at("/rows/1");
+    assertEquals("judge-failed", r2.at("/absent/score").asText());
+    assertEquals("judge-failed", r2.at("/absent/pass").asText());
+    assertEquals("spend-unaccounted", r2.at("/absent/cost").asText());
+    assertEquals("not-recorded", r2.at("/absent/input_tokens").asText());
+    assertEquals("not-recorded", r2.at("/absent/turns").asText(), "no trajectory: unknown, not 0");
+
+    JsonNode r3 = m.at("/rows/2");
+    assertEquals("selection-failed", r3.at("/absent/score").asText());
+    assertEquals("selection-failed", r3.at("/absent/input_tokens").asText());
+    assertEquals(0.0, r3.at("/values/cost").asDouble(), "the ledger recorded a real 0 spend");
+
+    // every row names every metric once, every reason is of the closed set
+    for (JsonNode r : m.path("rows")) {
+      Set<String> names = new HashSet<>();
+      r.path("values").fieldNames().forEachRemaining(n -> assertTrue(names.add(n), n));
+      r.path("absent").fields().forEachRemaining(e -> {
+        assertTrue(names.add(e.getKey()), e.getKey());
+        assertTrue(MetricVector.REASONS.contains(e.getValue().asText()), e.toString());
+      });
+      assertEquals(MetricVector.METRICS.keySet(), names);
+      assertFalse(r.path("values").has("quality"));
+    }
+    // under a rubric judge, quality is the score
+    JsonNode rubric = Json.readTree(MetricVector.write(ns, rows.subList(0, 1), true));
+    assertEquals(0.5, rubric.at("/rows/0/values/quality").asDouble());
+  }
+}
