@@ -32,7 +32,7 @@ final class ConfigReader {
   /** Key names that can only hold a literal secret; compared lower-case with '_' and '-' removed. */
   private static final Set<String> KEY_NAMES = Set.of("apikey", "key", "token", "secret", "password");
 
-  private static final List<String> TOP_KEYS = List.of("endpoints", "roles");
+  private static final List<String> TOP_KEYS = List.of("endpoints", "roles", "grants");
   private static final List<String> ENDPOINT_KEYS = List.of(
       "base_url", "api_key_env", "max_concurrency", "timeout_seconds", "max_attempts", "price_per_mtok",
       "requests_per_minute", "tokens_per_minute");
@@ -80,8 +80,9 @@ final class ConfigReader {
     unknownKeys(root, "", TOP_KEYS);
     Map<String, Endpoint> endpoints = endpoints(root.get("endpoints"));
     Map<String, ResolvedRole> roles = roles(root.get("roles"), endpoints, names(root.get("endpoints")));
+    List<ReferenceGrant> grants = grants(root.get("grants"), names(root.get("endpoints")));
     if (!problems.isEmpty()) throw new ConfigError(source, problems);
-    return new RunConfig(endpoints, roles);
+    return new RunConfig(endpoints, roles, grants);
   }
 
   private JsonNode tree(String text) {
@@ -154,10 +155,7 @@ final class ConfigReader {
         "endpoint and model", ROLE_KEYS);
     entries.forEach((role, r) -> {
       String at = join("roles", role);
-      String endpoint = text(r.get("endpoint"), at + ".endpoint", "name one of the endpoints: " + declared);
-      if (endpoint != null && !declared.contains(endpoint) && !KeyShapes.containsKey(endpoint)) {
-        problem(at + ".endpoint", "no endpoint named " + shown(r.get("endpoint")) + "; defined endpoints: " + declared);
-      }
+      String endpoint = endpointName(r.get("endpoint"), at + ".endpoint", declared);
       String model = text(r.get("model"), at + ".model", "name the model the endpoint serves, e.g. "
           + "\"qwen2.5-7b-instruct\"");
       Double temperature = temperature(r.get("temperature"), at + ".temperature");
@@ -165,6 +163,49 @@ final class ConfigReader {
       Endpoint e = endpoint == null ? null : endpoints.get(endpoint);
       if (e != null && model != null) out.put(role, new ResolvedRole(role, e, model, temperature, maxTokens));
     });
+    return out;
+  }
+
+  /**
+   * The reference egress grants: a list of mappings, each naming every field of {@link ReferenceGrant}, an endpoint
+   * the file defines, and a benchmark no other grant names (a configuration has one judge, so one grant per
+   * benchmark is all it can use).
+   */
+  private List<ReferenceGrant> grants(JsonNode node, List<String> declared) {
+    List<ReferenceGrant> out = new ArrayList<>();
+    if (absent(node)) return out;
+    String example = "e.g. grants: [{benchmark: signed_sums, endpoint: local, model: \"judge-model\","
+        + " references: \"grading/rubric.json\"}]";
+    if (!node.isArray()) {
+      problem("grants", "must be a list of grants, got " + kind(node) + "; " + example);
+      return out;
+    }
+    Map<String, String> byBenchmark = new LinkedHashMap<>();
+    for (int i = 0; i < node.size(); i++) {
+      String at = "grants[" + i + "]";
+      JsonNode g = node.get(i);
+      if (!g.isObject()) {
+        problem(at, "must be a mapping with " + String.join(", ", ReferenceGrant.FIELDS) + ", got " + kind(g) + "; "
+            + example);
+        continue;
+      }
+      unknownKeys(g, at, ReferenceGrant.FIELDS);
+      String benchmark = text(g.get("benchmark"), at + ".benchmark", "name the benchmark whose references the judge"
+          + " may send, as its namespaces name it, e.g. signed_sums");
+      String endpoint = endpointName(g.get("endpoint"), at + ".endpoint", declared);
+      String model = text(g.get("model"), at + ".model", "name the pinned judge model, exactly as roles.judge.model"
+          + " names it");
+      String references = text(g.get("references"), at + ".references", "name what the judge sends, e.g."
+          + " \"grading/rubric.json\" for the rubric judge");
+      if (benchmark == null || endpoint == null || model == null || references == null) continue;
+      String earlier = byBenchmark.putIfAbsent(benchmark, at);
+      if (earlier != null) {
+        problem(at + ".benchmark", "benchmark " + shown(g.get("benchmark")) + " already has a grant (" + earlier
+            + "); a configuration has one judge, so keep the one that names its endpoint and model");
+        continue;
+      }
+      out.add(new ReferenceGrant(benchmark, endpoint, model, references));
+    }
     return out;
   }
 
@@ -192,6 +233,16 @@ final class ConfigReader {
       }
     }
     return out;
+  }
+
+  /** The name of an endpoint the file defines, or null: a problem, unless the key screen already refused it. */
+  private String endpointName(JsonNode node, String path, List<String> declared) {
+    String endpoint = text(node, path, "name one of the endpoints: " + declared);
+    if (endpoint == null || declared.contains(endpoint)) return endpoint;
+    if (!KeyShapes.containsKey(endpoint)) {
+      problem(path, "no endpoint named " + shown(node) + "; defined endpoints: " + declared);
+    }
+    return null;
   }
 
   private String baseUrl(JsonNode node, String path) {

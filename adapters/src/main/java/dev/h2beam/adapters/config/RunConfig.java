@@ -17,8 +17,9 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The run configuration file ({@code --config=FILE}, YAML or JSON): named endpoints and which endpoint and model serve
- * each role. Immutable and serialisable, so a sweep can ship it to its workers; it never holds a key value.
+ * The run configuration file ({@code --config=FILE}, YAML or JSON): named endpoints, which endpoint and model serve
+ * each role, and the judge's reference egress grants. Immutable and serialisable, so a sweep can ship it to its
+ * workers; it never holds a key value.
  *
  * <pre>
  * endpoints:
@@ -27,11 +28,22 @@ import java.util.TreeSet;
  * roles:
  *   executor:  {endpoint: local, model: "qwen2.5-7b-instruct", temperature: 0.0, max_tokens: 4096}
  *   improver:  {endpoint: local, model: "qwen2.5-7b-instruct"}
+ *   judge:     {endpoint: local, model: "judge-model"}
+ * grants:
+ *   - {benchmark: signed_sums, endpoint: local, model: "judge-model", references: "grading/rubric.json"}
  * </pre>
  *
  * <p>Only {@code base_url} and each role's {@code endpoint} and {@code model} are required; the defaults are no key,
  * 8 calls in flight, 600 s per call, 4 attempts and free tokens. Two configurations are equal when they resolve to
- * the same endpoints and roles, whatever the file's layout.
+ * the same endpoints, roles and grants, whatever the file's layout.
+ *
+ * <p>{@code grants:} (optional, a list) lets a judge send a benchmark's grading references to a model
+ * ({@link ReferenceGrant}). Each grant names all of {@code benchmark} (as its namespaces name it), {@code endpoint}
+ * (one of {@code endpoints:}), {@code model} (the pinned judge model, exactly as {@code roles.judge.model}) and
+ * {@code references} (what the judge sends: {@code grading/rubric.json} for the rubric judge); at most one grant per
+ * benchmark. {@code h2beam judge} refuses, before anything is sent, a judge that sends references without a grant that
+ * matches it on every field, and a grant for a benchmark it judges whose judge sends none. Grants are not part of the
+ * run {@link #identity()}: they permit egress, they do not change what is measured.
  */
 public final class RunConfig implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -39,19 +51,22 @@ public final class RunConfig implements Serializable {
   /** The roles a configuration may name. */
   public static final List<String> ROLES = List.of("executor", "improver", "selector", "reflector", "judge");
 
-  private static final RunConfig EMPTY = new RunConfig(Map.of(), Map.of());
+  private static final RunConfig EMPTY = new RunConfig(Map.of(), Map.of(), List.of());
 
   /** By endpoint name, sorted. */
   private final Map<String, Endpoint> endpoints;
   /** By role, in {@link #ROLES} order. */
   private final Map<String, ResolvedRole> roles;
+  /** In file order; at most one per benchmark. */
+  private final List<ReferenceGrant> grants;
 
-  RunConfig(Map<String, Endpoint> endpoints, Map<String, ResolvedRole> roles) {
+  RunConfig(Map<String, Endpoint> endpoints, Map<String, ResolvedRole> roles, List<ReferenceGrant> grants) {
     this.endpoints = Collections.unmodifiableMap(new TreeMap<>(endpoints));
     Map<String, ResolvedRole> ordered = new LinkedHashMap<>();
     for (String role : ROLES) if (roles.containsKey(role)) ordered.put(role, roles.get(role));
     if (ordered.size() != roles.size()) throw new IllegalArgumentException("roles must be among " + ROLES);
     this.roles = Collections.unmodifiableMap(ordered);
+    this.grants = List.copyOf(grants);
   }
 
   /** The configuration of a run given no file: no endpoints, no roles. */
@@ -60,7 +75,7 @@ public final class RunConfig implements Serializable {
   }
 
   public boolean isEmpty() {
-    return endpoints.isEmpty() && roles.isEmpty();
+    return endpoints.isEmpty() && roles.isEmpty() && grants.isEmpty();
   }
 
   /** Reads and validates a file; every error names the file and key and says what to do. */
@@ -96,12 +111,22 @@ public final class RunConfig implements Serializable {
     roles.forEach((role, r) -> sharedRoles.put(role, new ResolvedRole(r.role(),
         shared.getOrDefault(r.endpoint().name(), r.endpoint().share(workers)), r.model(), r.temperature(),
         r.maxTokens())));
-    return new RunConfig(shared, sharedRoles);
+    return new RunConfig(shared, sharedRoles, grants);
   }
 
   /** The role with its endpoint, or empty when the file does not configure it. */
   public Optional<ResolvedRole> role(String name) {
     return Optional.ofNullable(roles.get(name));
+  }
+
+  /** The reference egress grants, in file order; empty when the file has none. */
+  public List<ReferenceGrant> grants() {
+    return grants;
+  }
+
+  /** The grant naming {@code benchmark}, or empty. */
+  public Optional<ReferenceGrant> grant(String benchmark) {
+    return grants.stream().filter(g -> g.benchmark().equals(benchmark)).findFirst();
   }
 
   /** Every endpoint the file defines, by name in sorted order (including any no role uses). */
@@ -129,11 +154,12 @@ public final class RunConfig implements Serializable {
   }
 
   @Override public boolean equals(Object o) {
-    return o instanceof RunConfig c && endpoints.equals(c.endpoints) && roles.equals(c.roles);
+    return o instanceof RunConfig c && endpoints.equals(c.endpoints) && roles.equals(c.roles)
+        && grants.equals(c.grants);
   }
 
   @Override public int hashCode() {
-    return 31 * endpoints.hashCode() + roles.hashCode();
+    return (31 * endpoints.hashCode() + roles.hashCode()) * 31 + grants.hashCode();
   }
 
   @Override public String toString() {

@@ -186,7 +186,7 @@ class RunConfigTest {
           improver: {endpoint: local, model: m, temprature: 0.1}
         """);
     assertEquals(List.of(
-        "cfg.yaml: endpoint: unknown key; known keys here: endpoints, roles; check the spelling",
+        "cfg.yaml: endpoint: unknown key; known keys here: endpoints, roles, grants; check the spelling",
         "cfg.yaml: endpoints.local.max_concurency: unknown key; known keys here: base_url, api_key_env,"
             + " max_concurrency, timeout_seconds, max_attempts, price_per_mtok, requests_per_minute, tokens_per_minute; check the spelling",
         "cfg.yaml: endpoints.local.price_per_mtok.inputs: unknown key; known keys here: input, output; check the"
@@ -304,5 +304,70 @@ class RunConfigTest {
     Files.write(file, "roles: {improver: {model: \"caf\u00e9\"}}".getBytes(StandardCharsets.ISO_8859_1));
     assertEquals(file + ": is not UTF-8 text; save the configuration as UTF-8",
         assertThrows(ConfigError.class, () -> RunConfig.read(file)).getMessage());
+  }
+
+  private static final String GRANTS = """
+      grants:
+        - {benchmark: signed_sums, endpoint: local, model: "judge-model", references: "grading/rubric.json"}
+        - {benchmark: jb, endpoint: free, model: "big-model", references: "RUBRICS.json"}
+      """;
+
+  @Test
+  void grantsAreReadInFileOrderAndStayOutOfTheRunIdentity() throws Exception {
+    RunConfig plain = RunConfig.parse(GOOD, "cfg.yaml");
+    RunConfig granted = RunConfig.parse(GOOD + GRANTS, "cfg.yaml");
+    ReferenceGrant rubric = new ReferenceGrant("signed_sums", "local", "judge-model", "grading/rubric.json");
+    assertEquals(List.of(rubric, new ReferenceGrant("jb", "free", "big-model", "RUBRICS.json")), granted.grants());
+    assertEquals(rubric, granted.grant("signed_sums").orElseThrow());
+    assertTrue(granted.grant("other").isEmpty());
+    assertTrue(plain.grants().isEmpty());
+    // a grant permits egress; it does not change what a run measures
+    assertEquals(plain.identity(), granted.identity());
+    assertNotEquals(plain, granted);
+    assertEquals(granted.grants(), granted.shareAmong(2).grants());
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+      out.writeObject(granted);
+    }
+    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+      assertEquals(granted, in.readObject());
+    }
+    assertThrows(UnsupportedOperationException.class, () -> granted.grants().clear());
+  }
+
+  @Test
+  void aGrantPrintsAsTheEntryThatParsesBackToIt() {
+    ReferenceGrant g = new ReferenceGrant("signed_sums", "local", "org/judge:7b \"q\"", "grading/rubric.json");
+    RunConfig c = RunConfig.parse(GOOD + "grants: [" + g.entry() + "]\n", "cfg.yaml");
+    assertEquals(List.of(g), c.grants());
+    assertEquals(List.of("endpoint", "model"),
+        g.differences(new ReferenceGrant("signed_sums", "other", "m", "grading/rubric.json")));
+  }
+
+  @Test
+  void everyGrantProblemIsNamedWithItsPath() {
+    assertEquals(List.of("cfg.yaml: grants: must be a list of grants, got a mapping; e.g. grants: [{benchmark:"
+        + " signed_sums, endpoint: local, model: \"judge-model\", references: \"grading/rubric.json\"}]"),
+        refused(GOOD + "grants: {signed_sums: local}\n").problems());
+    assertEquals(List.of(
+        "cfg.yaml: grants[0]: must be a mapping with benchmark, endpoint, model, references, got a string; e.g."
+            + " grants: [{benchmark: signed_sums, endpoint: local, model: \"judge-model\", references:"
+            + " \"grading/rubric.json\"}]",
+        "cfg.yaml: grants[1].modle: unknown key; known keys here: benchmark, endpoint, model, references; check the"
+            + " spelling",
+        "cfg.yaml: grants[1].model: missing; name the pinned judge model, exactly as roles.judge.model names it",
+        "cfg.yaml: grants[2].endpoint: no endpoint named \"remote\"; defined endpoints: [local, free]",
+        "cfg.yaml: grants[2].references: must be a non-blank string, got \"\"; name what the judge sends, e.g."
+            + " \"grading/rubric.json\" for the rubric judge",
+        "cfg.yaml: grants[4].benchmark: benchmark \"a\" already has a grant (grants[3]); a configuration has one"
+            + " judge, so keep the one that names its endpoint and model"),
+        refused(GOOD + """
+            grants:
+              - signed_sums
+              - {benchmark: a, endpoint: local, modle: m, references: r}
+              - {benchmark: b, endpoint: remote, model: m, references: ""}
+              - {benchmark: a, endpoint: local, model: m, references: r}
+              - {benchmark: a, endpoint: free, model: m2, references: r}
+            """).problems());
   }
 }
