@@ -1,8 +1,10 @@
 package dev.h2beam.pipelines.judge;
 
+import dev.h2beam.adapters.config.ReferenceGrant;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Map;
+import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
 
@@ -19,6 +21,18 @@ public interface GraderProvider {
    * @param settings grader settings from the command line (e.g. {@code command})
    */
   Grader open(Path namespaceDir, Map<String, String> settings) throws Exception;
+
+  /**
+   * What the grader of a namespace would send to a model besides the work: the reference egress grant it needs
+   * (benchmark, endpoint, pinned model, references), or empty when it sends no reference to any model, as most
+   * graders do. Asked before any grader is opened; it must send nothing.
+   *
+   * @param benchmark the benchmark the namespace's name records
+   */
+  default Optional<ReferenceGrant> referenceEgress(Path namespaceDir, String benchmark, Map<String, String> settings)
+      throws Exception {
+    return Optional.empty();
+  }
 
   static TreeMap<String, GraderProvider> all() {
     TreeMap<String, GraderProvider> m = new TreeMap<>();

@@ -119,8 +119,14 @@ public final class JudgeCommand implements Command {
         throw new UsageError(e.getMessage());
       }
     }
+    Map<Path, String> names = new LinkedHashMap<>();
     for (Path ns : judgeable(expand(o.getNamespaces()))) {
-      String name = o.getGrader().isBlank() ? defaultGrader(ns, settings) : o.getGrader();
+      names.put(ns, o.getGrader().isBlank() ? defaultGrader(ns, settings) : o.getGrader());
+    }
+    refuseUngrantedEgress(names, settings);
+    for (Map.Entry<Path, String> entry : names.entrySet()) {
+      Path ns = entry.getKey();
+      String name = entry.getValue();
       Grader g;
       try {
         g = GraderProvider.named(name).open(ns, settings);
@@ -173,6 +179,37 @@ public final class JudgeCommand implements Command {
       }
     }
     return new Plan(graders, settings, skipped, swept);
+  }
+
+  /**
+   * Refuses the run, before any grader is opened or anything sent or written, when a namespace's grader would send
+   * references to a model without the configuration's matching grant, or the configuration grants egress for a
+   * benchmark judged here whose grader sends none ({@link EgressGrants}).
+   */
+  static void refuseUngrantedEgress(Map<Path, String> graders, Map<String, String> settings) {
+    List<EgressGrants.Judged> judged = new ArrayList<>();
+    for (Map.Entry<Path, String> e : graders.entrySet()) {
+      Path ns = e.getKey();
+      String bench = benchOf(ns);
+      try {
+        judged.add(new EgressGrants.Judged(ns.toString(), bench, e.getValue(),
+            GraderProvider.named(e.getValue()).referenceEgress(ns, bench, settings)));
+      } catch (IllegalArgumentException x) {
+        throw new UsageError(x.getMessage());
+      } catch (Exception x) {
+        throw new UsageError("cannot ask grader " + e.getValue() + " what it sends for " + ns + ": " + x.getMessage());
+      }
+    }
+    List<String> problems;
+    try {
+      problems = EgressGrants.problems(EgressGrants.config(settings), "--config=" + settings.get("config"), judged);
+    } catch (IllegalArgumentException x) {
+      throw new UsageError(x.getMessage());
+    }
+    if (!problems.isEmpty()) {
+      throw new UsageError("reference egress refused; nothing was sent and nothing written:\n  "
+          + String.join("\n  ", problems));
+    }
   }
 
   /** Records the judge identity in config.json on first judging; other keys are kept. */

@@ -1,7 +1,7 @@
 package dev.h2beam.pipelines.judge;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.h2beam.adapters.config.ConfigError;
+import dev.h2beam.adapters.config.ReferenceGrant;
 import dev.h2beam.adapters.config.ResolvedRole;
 import dev.h2beam.adapters.config.RunConfig;
 import dev.h2beam.adapters.files.Hashes;
@@ -18,7 +18,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -36,7 +35,8 @@ import java.util.Set;
  * back to the judge; after {@link #ATTEMPTS} attempts the row is ungraded ({@code judge-failed}), never zero.
  * {@code n_passed} is the sum of the passed weights and {@code n_criteria} the sum of all weights; the verdicts,
  * model, usage and cost stay in the row's raw data. The judge's identity is its endpoint, model and a digest of
- * every rubric of the benchmark, so a changed rubric is a different instrument.
+ * every rubric of the benchmark, so a changed rubric is a different instrument. The rubrics are references: they
+ * leave only under the configuration's grant for the benchmark ({@link Provider}).
  */
 final class RubricGrader implements Grader {
   static final int ATTEMPTS = 3;
@@ -202,27 +202,48 @@ final class RubricGrader implements Grader {
     return Hashes.hex(sha.digest()).substring(0, 16);
   }
 
-  /** {@code --grader=rubric}: needs {@code --config} with a {@code judge} role. */
+  /**
+   * {@code --grader=rubric}: needs {@code --config} with a {@code judge} role and, since it sends each task's rubric
+   * to that model, a grant for the benchmark naming the judge's endpoint and model ({@link EgressGrants}); it is
+   * checked again here, where a worker opens the grader, so no rubric leaves without it.
+   */
   public static final class Provider implements GraderProvider {
+    /** What the rubric judge sends to its model besides the work. */
+    static final String REFERENCES = "grading/rubric.json";
+
     @Override public String name() {
       return "rubric";
     }
 
+    @Override public Optional<ReferenceGrant> referenceEgress(Path namespaceDir, String benchmark,
+        Map<String, String> settings) {
+      ResolvedRole role = judgeRole(config(settings), settings);
+      return Optional.of(new ReferenceGrant(benchmark, role.endpoint().name(), role.model(), REFERENCES));
+    }
+
     @Override public Grader open(Path namespaceDir, Map<String, String> settings) throws IOException {
+      RunConfig config = config(settings);
+      ResolvedRole role = judgeRole(config, settings);
+      ReferenceGrant needed = new ReferenceGrant(JudgeCommand.benchOf(namespaceDir), role.endpoint().name(),
+          role.model(), REFERENCES);
+      EgressGrants.problem(config, "--config=" + settings.get("config"), needed).ifPresent(p -> {
+        throw new IllegalArgumentException(p + "; nothing was sent");
+      });
+      return new RubricGrader(FolderGrading.of(namespaceDir, settings), role, new ChatClient(role.endpoint(),
+          System.getenv()));
+    }
+
+    private static RunConfig config(Map<String, String> settings) {
       String file = settings.get("config");
       if (file == null || file.isBlank()) {
         throw new IllegalArgumentException("--grader=rubric needs --config=FILE with roles.judge (the judge model)");
       }
-      RunConfig config;
-      try {
-        config = RunConfig.read(Paths.get(file).toAbsolutePath());
-      } catch (ConfigError e) {
-        throw new IllegalArgumentException("--config=" + file + ": " + e.getMessage());
-      }
-      ResolvedRole role = config.role("judge").orElseThrow(() -> new IllegalArgumentException(
-          "--config=" + file + " has no roles.judge; the rubric grader needs the judge model"));
-      return new RubricGrader(FolderGrading.of(namespaceDir, settings), role, new ChatClient(role.endpoint(),
-          System.getenv()));
+      return EgressGrants.config(settings);
+    }
+
+    private static ResolvedRole judgeRole(RunConfig config, Map<String, String> settings) {
+      return config.role("judge").orElseThrow(() -> new IllegalArgumentException("--config=" + settings.get("config")
+          + " has no roles.judge; the rubric grader needs the judge model"));
     }
   }
 }

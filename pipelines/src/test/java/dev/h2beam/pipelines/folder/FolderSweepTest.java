@@ -62,6 +62,15 @@ class FolderSweepTest {
 
   /** A configuration whose every role is served by the scripted server at {@code baseUrl}. */
   static Path config(Path dir, String baseUrl) throws Exception {
+    return config(dir, baseUrl, "");
+  }
+
+  /** The grant that lets the rubric judge of {@link #config} send the example's rubrics to its model. */
+  static final String RUBRIC_GRANT = "grants:\n  - {benchmark: signed_sums, endpoint: local, model: \"judge-model\","
+      + " references: \"grading/rubric.json\"}\n";
+
+  /** The same with {@code extra} (e.g. a {@code grants:} section, or more endpoints) appended to the file. */
+  static Path config(Path dir, String baseUrl, String extra) throws Exception {
     Path f = dir.resolve("config.yaml");
     Files.writeString(f, "endpoints:\n  local: {base_url: \"" + baseUrl + "\", api_key_env: \"" + KEY_VAR
         + "\", max_concurrency: 4, timeout_seconds: 30, max_attempts: 3,"
@@ -71,7 +80,7 @@ class FolderSweepTest {
         + "  improver: {endpoint: local, model: \"improve-model\"}\n"
         + "  selector: {endpoint: local, model: \"select-model\"}\n"
         + "  reflector: {endpoint: local, model: \"select-model\"}\n"
-        + "  judge: {endpoint: local, model: \"judge-model\"}\n");
+        + "  judge: {endpoint: local, model: \"judge-model\"}\n" + extra);
     return f;
   }
 
@@ -164,7 +173,7 @@ class FolderSweepTest {
   @Test
   void theRubricJudgeGradesWithTheJudgeRole(@TempDir Path tmp) throws Exception {
     Path runs = tmp.resolve("runs");
-    Path config = config(tmp);
+    Path config = config(tmp, server.baseUrl(), RUBRIC_GRANT);
     sweepAt(runs, config, 1, "parallel");
     Path ns = runs.resolve("signed_sums-oc-agg1");
     String out = judge(ns, "--grader=rubric", "--config=" + config);
