@@ -73,7 +73,7 @@ public final class JudgeCommand implements Command {
     try {
       JudgePipeline.Config c = new JudgePipeline.Config(plan.graders, plan.settings, Flags.modes(o.getModes()),
           o.getBases(), o.getGraderConcurrency(), o.getGraderTimeoutSeconds(), o.getJudgeShards(), results.toString(),
-          plan.swept);
+          plan.swept, o.getJudgeRepeats());
       PipelineResult.State state = JudgePipeline.build(Pipeline.create(o), c).run().waitUntilFinish();
       if (state != PipelineResult.State.DONE) throw new IllegalStateException("the judge pipeline ended " + state);
       List<String> why = report(plan, results, o.getBases(), out);
@@ -97,6 +97,9 @@ public final class JudgeCommand implements Command {
     if (o.getGraderConcurrency() < 1) throw new UsageError("--graderConcurrency must be at least 1");
     if (o.getGraderTimeoutSeconds() < 1) throw new UsageError("--graderTimeoutSeconds must be at least 1");
     if (o.getJudgeShards() < 1) throw new UsageError("--judgeShards must be at least 1");
+    if (o.getJudgeRepeats() < 1 || o.getJudgeRepeats() > 20) {
+      throw new UsageError("--judgeRepeats=" + o.getJudgeRepeats() + " must be from 1 to 20");
+    }
     Flags.modes(o.getModes());
     Map<String, String> settings = new TreeMap<>();
     if (!o.getGraderCommand().isBlank()) settings.put("command", o.getGraderCommand());

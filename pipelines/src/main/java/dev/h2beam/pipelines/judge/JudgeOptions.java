@@ -73,6 +73,13 @@ public interface JudgeOptions extends PipelineOptions {
 
   void setGraderTimeoutSeconds(int value);
 
+  @Description("Grade each chosen output this many times (a stochastic judge such as the rubric judge); the row keeps"
+      + " the mean, each repeat's score and their spread, and counts as one row.")
+  @Default.Integer(1)
+  int getJudgeRepeats();
+
+  void setJudgeRepeats(int value);
+
   @Description("Shards the rows to grade are spread over; each shard is graded on one worker, up to"
       + " --graderConcurrency calls at once.")
   @Default.Integer(16)
