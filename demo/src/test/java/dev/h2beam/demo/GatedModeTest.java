@@ -59,6 +59,9 @@ class GatedModeTest {
     // the gate's settings are part of the run identity: another policy is another experiment
     String id = Files.readString(direct.resolve("runs/demo-oc-agg2/config.json"));
     assertTrue(id.contains("\"policy\": \"score_comparison\""), id);
+    assertEquals("DirectRunner", Json.readTree(id).at("/timing/runner").asText(), id);
+    assertEquals("FlinkRunner", Json.readTree(Files.readString(flink.resolve("runs/demo-oc-agg2/config.json")))
+        .at("/timing/runner").asText());
     Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
         () -> demo(direct, THREE, "--policy=always"));
     assertTrue(e.getMessage().contains("records a different run identity (gate:"), e.getMessage());

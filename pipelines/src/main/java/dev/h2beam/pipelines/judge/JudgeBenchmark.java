@@ -1,6 +1,7 @@
 package dev.h2beam.pipelines.judge;
 
 import dev.h2beam.adapters.files.Json;
+import dev.h2beam.pipelines.Flags;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,11 +14,14 @@ import java.util.stream.Stream;
 
 /**
  * The judge benchmark's two helpers (see scripts/bench-judge.sh): {@code generate DIR NAMESPACES TASKS} writes a runs
- * tree of finished namespaces, and {@code loop DIR} re-judges it with a plain single-threaded Java loop that reads
+ * tree of finished namespaces with a selection in each mode the judge judges by default, and {@code loop DIR} re-judges it with a plain single-threaded Java loop that reads
  * the same files and writes the same judged.json as {@code h2beam judge --grader=noop}, as the baseline.
  */
 public final class JudgeBenchmark {
   private JudgeBenchmark() {}
+
+  /** A chosen label of each mode at k=1: the parallel final, the sequential final, a gated step's episode. */
+  private static final Map<String, String> FIRST_OUTPUT = Map.of("agg", "agg1", "seq", "c1", "gat", "g1");
 
   public static void main(String[] args) throws Exception {
     if (args.length == 4 && args[0].equals("generate")) {
@@ -34,8 +38,10 @@ public final class JudgeBenchmark {
 
   static void generate(Path dir, int namespaces, int tasks) throws IOException {
     Path runs = dir.resolve("runs");
+    List<String> modes = Flags.modes(JudgeOptions.DEFAULT_MODES);
     for (int t = 0; t < tasks; t++) {
-      for (String label : List.of("agg1", "c1")) {
+      for (String mode : modes) {
+        String label = FIRST_OUTPUT.get(mode);
         Path run = dir.resolve("executions").resolve("t" + t).resolve(label);
         Files.createDirectories(run);
         Files.writeString(run.resolve("answer.txt"), "Total: 1.00\n");
@@ -46,8 +52,8 @@ public final class JudgeBenchmark {
       for (int t = 0; t < tasks; t++) {
         String task = "t" + t;
         Map<String, Object> sels = new LinkedHashMap<>();
-        for (String mode : List.of("agg", "seq")) {
-          String label = mode.equals("agg") ? "agg1" : "c1";
+        for (String mode : modes) {
+          String label = FIRST_OUTPUT.get(mode);
           Map<String, Object> s = new LinkedHashMap<>();
           s.put("task_id", task);
           s.put("mode", mode);
@@ -74,6 +80,7 @@ public final class JudgeBenchmark {
 
   static int loop(Path dir) throws Exception {
     Grader grader = new NoopGrader();
+    List<String> modes = Flags.modes(JudgeOptions.DEFAULT_MODES);
     int total = 0;
     List<Path> namespaces;
     try (Stream<Path> s = Files.list(dir.resolve("runs"))) {
@@ -86,8 +93,7 @@ public final class JudgeBenchmark {
         summaries = s.map(p -> p.resolve("summary.json")).filter(Files::isRegularFile).sorted().toList();
       }
       for (Path f : summaries) {
-        for (SelectionItem item : Summaries.selections(ns.toString(), "noop", Files.readString(f),
-            List.of("agg", "seq"))) {
+        for (SelectionItem item : Summaries.selections(ns.toString(), "noop", Files.readString(f), modes)) {
           Map<String, Object> raw = grader.score(Paths.get(item.runDir()), item.taskId()).orElseThrow();
           rows.add(new JudgedRow(ns.toString(), item.taskId(), item.mode(), item.k(), item.label(), item.runId(),
               item.chosenIsBase(), (Number) raw.get("n_passed"), (Number) raw.get("n_criteria"), true, raw, "",

@@ -73,7 +73,7 @@ public final class JudgeCommand implements Command {
     try {
       JudgePipeline.Config c = new JudgePipeline.Config(plan.graders, plan.settings, Flags.modes(o.getModes()),
           o.getBases(), o.getGraderConcurrency(), o.getGraderTimeoutSeconds(), o.getJudgeShards(), results.toString(),
-          plan.swept);
+          plan.swept, o.getJudgeRepeats());
       PipelineResult.State state = JudgePipeline.build(Pipeline.create(o), c).run().waitUntilFinish();
       if (state != PipelineResult.State.DONE) throw new IllegalStateException("the judge pipeline ended " + state);
       List<String> why = report(plan, results, o.getBases(), out);
@@ -97,6 +97,9 @@ public final class JudgeCommand implements Command {
     if (o.getGraderConcurrency() < 1) throw new UsageError("--graderConcurrency must be at least 1");
     if (o.getGraderTimeoutSeconds() < 1) throw new UsageError("--graderTimeoutSeconds must be at least 1");
     if (o.getJudgeShards() < 1) throw new UsageError("--judgeShards must be at least 1");
+    if (o.getJudgeRepeats() < 1 || o.getJudgeRepeats() > 20) {
+      throw new UsageError("--judgeRepeats=" + o.getJudgeRepeats() + " must be from 1 to 20");
+    }
     Flags.modes(o.getModes());
     Map<String, String> settings = new TreeMap<>();
     if (!o.getGraderCommand().isBlank()) settings.put("command", o.getGraderCommand());
@@ -286,8 +289,8 @@ public final class JudgeCommand implements Command {
 
   /**
    * The summary namespaces to judge, checked before anything is written into them: each folder must be named like a
-   * namespace and hold at least one {@code <task>/summary.json}. A sequential namespace stands for its parallel
-   * sibling, where its summaries and judged rows live (spec §3.2), as in the report.
+   * namespace and hold at least one {@code <task>/summary.json}. A sequential or gated namespace stands for its
+   * parallel sibling, where its summaries and judged rows live (spec §3.2), as in the report.
    */
   static List<Path> judgeable(List<Path> folders) throws IOException {
     TreeSet<Path> out = new TreeSet<>();
@@ -295,13 +298,13 @@ public final class JudgeCommand implements Command {
       Optional<Namespace> ns = Namespace.parse(dir.getFileName() == null ? "" : dir.getFileName().toString());
       if (ns.isEmpty()) {
         throw new UsageError("--namespaces: " + dir + " is not a namespace folder: its name must read"
-            + " <bench>-<substrate>-<agg|seq><k>[-s<seed>], e.g. demo-oc-agg2. Pass the namespace folders themselves"
-            + " (or a glob such as runs/demo-oc-agg*), not the folder that holds them; nothing was written");
+            + " <bench>-<substrate>-<" + String.join("|", Namespace.MODES) + "><k>[-s<seed>], e.g. demo-oc-agg2. Pass"
+            + " the namespace folders themselves (or a glob such as runs/demo-oc-agg*), not the folder that holds them; nothing was written");
       }
       Path summary = dir.resolveSibling(ns.get().summary().toString());
       if (!summary.equals(dir) && !Files.isDirectory(summary)) {
-        throw new UsageError("--namespaces: " + dir + " is a sequential namespace; its summaries and judged.json"
-            + " live in its parallel sibling " + summary + ", which does not exist (was part of the runs folder"
+        throw new UsageError("--namespaces: " + dir + " is a " + Namespace.modeName(ns.get().mode())
+            + " namespace; its summaries and judged.json live in its parallel sibling " + summary + ", which does not exist (was part of the runs folder"
             + " moved?); pass the parallel namespace; nothing was written");
       }
       if (countSummaries(summary) == 0) {

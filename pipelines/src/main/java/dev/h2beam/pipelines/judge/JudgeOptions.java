@@ -6,6 +6,8 @@ import org.apache.beam.sdk.options.PipelineOptions;
 
 /** The options of {@code h2beam judge}. */
 public interface JudgeOptions extends PipelineOptions {
+  /** The modes judged when {@code --modes} is not given. */
+  String DEFAULT_MODES = "parallel,sequential";
 
   @Description("Comma list of namespace folders or globs to judge, e.g. runs/demo/runs/demo-oc-agg*.")
   String getNamespaces();
@@ -13,7 +15,7 @@ public interface JudgeOptions extends PipelineOptions {
   void setNamespaces(String value);
 
   @Description("Comma list of modes to judge: parallel, sequential, gated, or several.")
-  @Default.String("parallel,sequential")
+  @Default.String(DEFAULT_MODES)
   String getModes();
 
   void setModes(String value);
@@ -72,6 +74,13 @@ public interface JudgeOptions extends PipelineOptions {
   int getGraderTimeoutSeconds();
 
   void setGraderTimeoutSeconds(int value);
+
+  @Description("Grade each chosen output this many times (a stochastic judge such as the rubric judge); the row keeps"
+      + " the mean, each repeat's score and their spread, and counts as one row.")
+  @Default.Integer(1)
+  int getJudgeRepeats();
+
+  void setJudgeRepeats(int value);
 
   @Description("Shards the rows to grade are spread over; each shard is graded on one worker, up to"
       + " --graderConcurrency calls at once.")

@@ -63,9 +63,10 @@ public final class JudgePipeline {
    * @param swept the namespaces h2beam swept, whose runs always carry a completion marker ({@link EvidenceCheck})
    */
   public record Config(Map<String, String> graders, Map<String, String> settings, List<String> modes, boolean bases,
-      int concurrency, int timeoutSeconds, int shards, String resultsDir, List<String> swept)
+      int concurrency, int timeoutSeconds, int shards, String resultsDir, List<String> swept, int repeats)
       implements Serializable {
     public Config {
+      repeats = Math.max(1, repeats);
       graders = new TreeMap<>(graders);
       settings = new TreeMap<>(settings);
       modes = List.copyOf(modes);
@@ -193,7 +194,7 @@ public final class JudgePipeline {
       Semaphore limit = Limits.of("grader:" + item.grader(), c.concurrency());
       limit.acquireUninterruptibly();
       try {
-        return Judging.judge(item, grader(item), Duration.ofSeconds(c.timeoutSeconds()), calls);
+        return Judging.repeated(item, grader(item), Duration.ofSeconds(c.timeoutSeconds()), calls, c.repeats());
       } catch (Exception e) {
         return Judging.absent(item, Absence.JUDGE_FAILED, "cannot open grader " + item.grader() + ": "
             + e.getMessage());

@@ -3,6 +3,7 @@ package dev.h2beam.pipelines.judge;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Json;
+import dev.h2beam.pipelines.Modes;
 import dev.h2beam.pipelines.files.FileShapes;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,9 +19,9 @@ import java.util.Map;
 public final class JudgedFile {
   private JudgedFile() {}
 
-  /** judged.json's row order: (task, mode, k). */
+  /** judged.json's row order: (task, mode, k), modes in the fixed order agg, seq, gat. */
   private static final Comparator<JudgedRow> ORDER = Comparator.comparing(JudgedRow::taskId)
-      .thenComparing(JudgedRow::mode).thenComparingInt(JudgedRow::k);
+      .thenComparing(JudgedRow::mode, Modes.ORDER).thenComparingInt(JudgedRow::k);
 
   /** The rows of an existing judged.json, none when it does not exist; an unreadable file is an IOException. */
   @SuppressWarnings("unchecked")

@@ -70,6 +70,55 @@ public final class Judging {
         allPass, raw, "", null);
   }
 
+  /**
+   * Grades the selection {@code repeats} times (a stochastic judge disagrees with itself) and merges the repeats into
+   * one row: {@code n_passed} and {@code n_criteria} the means over the graded repeats, {@code all_pass} when more
+   * than half of them passed, and in {@code raw} every repeat's score ({@code repeat_scores}, null for one that
+   * failed), their sample standard deviation ({@code repeat_sd}, null under two graded repeats) and every repeat's own
+   * raw data. When no repeat is graded the row is the first repeat's absence.
+   */
+  public static JudgedRow repeated(SelectionItem s, Grader grader, Duration timeout, ExecutorService pool,
+      int repeats) {
+    if (repeats <= 1) return judge(s, grader, timeout, pool);
+    java.util.List<JudgedRow> rows = new java.util.ArrayList<>();
+    for (int i = 0; i < repeats; i++) rows.add(judge(s, grader, timeout, pool));
+    java.util.List<JudgedRow> graded = rows.stream().filter(JudgedRow::graded).toList();
+    if (graded.isEmpty()) return rows.get(0);
+    double passed = 0;
+    double criteria = 0;
+    int passes = 0;
+    for (JudgedRow r : graded) {
+      passed += r.nPassed().doubleValue();
+      criteria += r.nCriteria().doubleValue();
+      if (Boolean.TRUE.equals(r.allPass())) passes++;
+    }
+    java.util.List<Object> scores = new java.util.ArrayList<>();
+    java.util.List<Object> raws = new java.util.ArrayList<>();
+    double mean = 0;
+    for (JudgedRow r : rows) {
+      scores.add(r.frac());
+      raws.add(r.graded() ? r.raw() : Map.of("error", r.error(), "absence", r.absence()));
+      if (r.graded()) mean += r.frac() / graded.size();
+    }
+    Double sd = null;
+    if (graded.size() >= 2) {
+      double ss = 0;
+      for (JudgedRow r : graded) ss += (r.frac() - mean) * (r.frac() - mean);
+      sd = Math.sqrt(ss / (graded.size() - 1));
+    }
+    Map<String, Object> raw = new java.util.LinkedHashMap<>();
+    raw.put("repeats", repeats);
+    raw.put("repeats_graded", graded.size());
+    raw.put("repeat_scores", scores);
+    raw.put("repeat_sd", sd);
+    raw.put("repeat_raw", raws);
+    JudgedRow first = graded.get(0);
+    return new JudgedRow(s.namespace(), s.taskId(), s.mode(), s.k(), s.label(), s.runId(), s.chosenIsBase(),
+        passed / graded.size(), criteria / graded.size(), passes * 2 > graded.size(), raw,
+        graded.size() < repeats ? (repeats - graded.size()) + " of " + repeats + " repeats failed: " + rows.stream()
+            .filter(r -> !r.graded()).findFirst().map(JudgedRow::error).orElse("") : first.error(), null);
+  }
+
   private static boolean truthy(Object o) {
     if (o instanceof Boolean b) return b;
     if (o instanceof Number n) return n.doubleValue() != 0;

@@ -10,10 +10,11 @@ import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
- * Parallel versus sequential at one k, after seed document 001: the comparability conditions C1–C4 first (every
- * failed one is listed and makes the relation {@code not-comparable}), then paired-difference/v1 on each metric.
- * Differences are paired per task and seed; with R ≥ 3 replicates a mode is favoured when the mean paired difference
- * exceeds max(minEffect, 2·se); fewer replicates are always inconclusive. The claim is always exploratory.
+ * One pair of modes at one k (parallel versus sequential, parallel versus gated, ...), after seed document 001: the
+ * comparability conditions C1–C5 first (every failed one is listed and makes the relation {@code not-comparable}),
+ * then paired-difference/v1 on each metric. Differences are paired per task and seed; with R ≥ 3 replicates a mode is
+ * favoured when the mean paired difference exceeds max(minEffect, 2·se); fewer replicates are always inconclusive.
+ * The claim is always exploratory.
  */
 final class Comparison {
   private Comparison() {}
@@ -22,18 +23,30 @@ final class Comparison {
   static final double SE_MULTIPLIER = 2.0;
   static final String CLAIM = "exploratory";
 
-  /** One replicate (a summary namespace, which holds both modes' rows) at this k. */
-  record Replica(NamespaceRef namespace, List<Scored> parallel, List<Scored> sequential, RunIdentity identity) {}
+  /**
+   * One replicate (a summary namespace, which holds every mode's rows) at this k: the two compared modes' rows and
+   * the task summaries whose ledgers declare each mode's budget.
+   */
+  record Replica(NamespaceRef namespace, List<Scored> first, List<Scored> second, RunIdentity identity,
+      List<TaskSummary> summaries) {}
 
-  /** A comparability condition and every reason it fails (none when it holds). */
-  record Condition(String id, String title, List<String> failures) {
+  /**
+   * A comparability condition and every reason it fails (none when it holds).
+   *
+   * @param unchecked what the condition could not be checked on (it is not counted against the pair), or ""
+   */
+  record Condition(String id, String title, List<String> failures, String unchecked) {
+    Condition(String id, String title, List<String> failures) {
+      this(id, title, failures, "");
+    }
+
     boolean holds() {
       return failures.isEmpty();
     }
   }
 
-  /** A task graded in both modes of one replicate: parallel minus sequential, in points. */
-  record Pair(int k, NamespaceRef namespace, String taskId, double score, double pass) {}
+  /** A task graded in both modes of one replicate: the first mode minus the second, in points. */
+  record Pair(int k, ModePair modes, NamespaceRef namespace, String taskId, double score, double pass) {}
 
   /**
    * paired-difference/v1 on one metric.
@@ -46,78 +59,119 @@ final class Comparison {
   record Metric(String name, int replicates, int pairs, int fewestPairs, Double meanDiff, Double se, double threshold,
       String verdict, String why) {}
 
-  record Result(int k, List<Condition> conditions, List<Metric> metrics, List<Pair> pairs, String relation) {
+  record Result(int k, ModePair modes, List<Condition> conditions, List<Metric> metrics, List<Pair> pairs,
+      String relation) {
     boolean comparable() {
       return conditions.stream().allMatch(Condition::holds);
     }
   }
 
-  static Result compare(int k, List<Replica> replicas, double minEffect) {
+  static Result compare(int k, ModePair modes, List<Replica> replicas, double minEffect) {
+    List<String> unchecked = new ArrayList<>();
     List<Condition> conditions = List.of(
-        new Condition("C1", "same task set", sameTasks(replicas)),
-        new Condition("C2", "matched seeds, one replicate per seed on both sides", matchedSeeds(replicas)),
+        new Condition("C1", "same task set", sameTasks(modes, replicas)),
+        new Condition("C2", "matched seeds, one replicate per seed on both sides", matchedSeeds(modes, replicas)),
         new Condition("C3", "same judge identity", sameIdentity(replicas, "judge", RunIdentity::judge)),
         new Condition("C4", "same declared executor and improver identity", concat(
             sameIdentity(replicas, "executor", RunIdentity::executor),
-            sameIdentity(replicas, "improver", RunIdentity::improver))));
+            sameIdentity(replicas, "improver", RunIdentity::improver))),
+        new Condition("C5", "equal budget, R = 4k = " + TaskSummary.Budget.at(k).rollouts() + " rollouts and P = 3k = "
+            + TaskSummary.Budget.at(k).sessions() + " improver sessions per task in each mode's ledger",
+            equalBudget(k, modes, replicas, unchecked), String.join("; ", unchecked)));
     if (!conditions.stream().allMatch(Condition::holds)) {
-      return new Result(k, conditions, List.of(), List.of(), "not-comparable");
+      return new Result(k, modes, conditions, List.of(), List.of(), "not-comparable");
     }
-    List<Pair> pairs = pairs(k, replicas);
-    List<Metric> metrics = List.of(metric("score", pairs, Pair::score, minEffect),
-        metric("pass", pairs, Pair::pass, minEffect));
+    List<Pair> pairs = pairs(k, modes, replicas);
+    List<Metric> metrics = List.of(metric("score", modes, pairs, Pair::score, minEffect),
+        metric("pass", modes, pairs, Pair::pass, minEffect));
     TreeSet<String> favoured = new TreeSet<>();
     for (Metric m : metrics) if (m.verdict().startsWith("favors-")) favoured.add(m.verdict());
     String relation = favoured.size() > 1 ? "trade-off" : favoured.isEmpty() ? "inconclusive" : favoured.first();
-    return new Result(k, conditions, metrics, pairs, relation);
+    return new Result(k, modes, conditions, metrics, pairs, relation);
   }
 
-  static List<String> sameTasks(List<Replica> replicas) {
+  static List<String> sameTasks(ModePair modes, List<Replica> replicas) {
     List<String> out = new ArrayList<>();
     for (Replica r : replicas) {
-      if (r.parallel().isEmpty() || r.sequential().isEmpty()) continue;
-      TreeSet<String> p = tasks(r.parallel());
-      TreeSet<String> s = tasks(r.sequential());
+      if (r.first().isEmpty() || r.second().isEmpty()) continue;
+      TreeSet<String> p = tasks(r.first());
+      TreeSet<String> s = tasks(r.second());
       if (p.equals(s)) continue;
       TreeSet<String> onlyP = new TreeSet<>(p);
       onlyP.removeAll(s);
       TreeSet<String> onlyS = new TreeSet<>(s);
       onlyS.removeAll(p);
-      out.add(where(r.namespace()) + ": tasks only in parallel: " + list(onlyP) + "; only in sequential: "
-          + list(onlyS));
+      out.add(where(r.namespace()) + ": tasks only in " + modes.firstName() + ": " + list(onlyP) + "; only in "
+          + modes.secondName() + ": " + list(onlyS));
     }
     return out;
   }
 
-  static List<String> matchedSeeds(List<Replica> replicas) {
-    Map<String, List<String>> parallel = new TreeMap<>();
-    Map<String, List<String>> sequential = new TreeMap<>();
+  static List<String> matchedSeeds(ModePair modes, List<Replica> replicas) {
+    Map<String, List<String>> first = new TreeMap<>();
+    Map<String, List<String>> second = new TreeMap<>();
     for (Replica r : replicas) {
       String seed = r.namespace().seedLabel();
-      if (!r.parallel().isEmpty()) parallel.computeIfAbsent(seed, x -> new ArrayList<>()).add(r.namespace().name());
-      if (!r.sequential().isEmpty()) {
-        sequential.computeIfAbsent(seed, x -> new ArrayList<>()).add(r.namespace().name());
-      }
+      if (!r.first().isEmpty()) first.computeIfAbsent(seed, x -> new ArrayList<>()).add(r.namespace().name());
+      if (!r.second().isEmpty()) second.computeIfAbsent(seed, x -> new ArrayList<>()).add(r.namespace().name());
     }
     List<String> out = new ArrayList<>();
-    TreeSet<String> seeds = new TreeSet<>(parallel.keySet());
-    seeds.addAll(sequential.keySet());
+    TreeSet<String> seeds = new TreeSet<>(first.keySet());
+    seeds.addAll(second.keySet());
     for (String seed : seeds) {
-      List<String> p = parallel.getOrDefault(seed, List.of());
-      List<String> s = sequential.getOrDefault(seed, List.of());
+      List<String> p = first.getOrDefault(seed, List.of());
+      List<String> s = second.getOrDefault(seed, List.of());
       if (p.isEmpty() || s.isEmpty()) {
-        String has = p.isEmpty() ? "sequential" : "parallel";
-        String lacks = p.isEmpty() ? "parallel" : "sequential";
+        String has = p.isEmpty() ? modes.secondName() : modes.firstName();
+        String lacks = p.isEmpty() ? modes.firstName() : modes.secondName();
         out.add("seed " + seed + " has a " + has + " replicate (" + String.join(", ", p.isEmpty() ? s : p)
             + ") but no " + lacks + " one; an unpaired design is refused");
       }
-      if (p.size() > 1) out.add("seed " + seed + " has " + p.size() + " parallel replicates (" + String.join(", ", p)
-          + "); pairing needs exactly one per seed");
-      if (s.size() > 1) out.add("seed " + seed + " has " + s.size() + " sequential replicates (" + String.join(", ", s)
-          + "); pairing needs exactly one per seed");
+      if (p.size() > 1) out.add(extra(seed, modes.firstName(), p));
+      if (s.size() > 1) out.add(extra(seed, modes.secondName(), s));
     }
     if (seeds.isEmpty()) out.add("neither mode has a replicate at this k");
     return out;
+  }
+
+  private static String extra(String seed, String mode, List<String> names) {
+    return "seed " + seed + " has " + names.size() + " " + mode + " replicates (" + String.join(", ", names)
+        + "); pairing needs exactly one per seed";
+  }
+
+  /**
+   * C5: on every task both modes ran in a replicate, each mode's ledger counted R = 4k rollouts and P = 3k sessions.
+   * A task whose summary records neither mode's counts (a hand-written or pre-ledger file) cannot show a difference;
+   * it is named in {@code unchecked}, not counted against the pair. One side recorded and the other not is a failure.
+   */
+  static List<String> equalBudget(int k, ModePair modes, List<Replica> replicas, List<String> unchecked) {
+    TaskSummary.Budget want = TaskSummary.Budget.at(k);
+    List<String> out = new ArrayList<>();
+    int unknown = 0;
+    for (Replica r : replicas) {
+      if (r.first().isEmpty() || r.second().isEmpty()) continue;
+      Map<String, TaskSummary> byTask = new TreeMap<>();
+      for (TaskSummary t : r.summaries()) byTask.putIfAbsent(t.taskId(), t);
+      TreeSet<String> both = tasks(r.first());
+      both.retainAll(tasks(r.second()));
+      for (String task : both) {
+        TaskSummary t = byTask.get(task);
+        TaskSummary.Budget a = t == null ? null : t.mode(modes.first()).budget();
+        TaskSummary.Budget b = t == null ? null : t.mode(modes.second()).budget();
+        if (a == null && b == null) unknown++;
+        else if (!want.equals(a) || !want.equals(b)) {
+          out.add(where(r.namespace()) + " " + task + ": " + modes.firstName() + " " + counted(a) + ", "
+              + modes.secondName() + " " + counted(b));
+        }
+      }
+    }
+    if (unknown > 0) unchecked.add(unknown + " task pair" + (unknown == 1 ? "" : "s") + " whose summaries record no"
+        + " ledger counts");
+    return out;
+  }
+
+  private static String counted(TaskSummary.Budget b) {
+    return b == null ? "records no ledger counts" : b.toString();
   }
 
   /** One declared identity across every replicate: known everywhere, and the same value. */
@@ -125,7 +179,7 @@ final class Comparison {
     List<String> out = new ArrayList<>();
     Map<String, List<String>> values = new TreeMap<>();
     for (Replica r : replicas) {
-      if (r.parallel().isEmpty() && r.sequential().isEmpty()) continue;
+      if (r.first().isEmpty() && r.second().isEmpty()) continue;
       if (r.identity() == null) {
         out.add(what + " identity unknown: " + r.namespace().name() + " has no config.json");
         continue;
@@ -143,22 +197,23 @@ final class Comparison {
     return out;
   }
 
-  static List<Pair> pairs(int k, List<Replica> replicas) {
+  static List<Pair> pairs(int k, ModePair modes, List<Replica> replicas) {
     List<Pair> out = new ArrayList<>();
     for (Replica r : replicas) {
-      Map<String, Scored> p = graded(r.parallel());
-      Map<String, Scored> s = graded(r.sequential());
+      Map<String, Scored> p = graded(r.first());
+      Map<String, Scored> s = graded(r.second());
       for (Map.Entry<String, Scored> e : p.entrySet()) {
         Scored q = s.get(e.getKey());
         if (q == null) continue;
-        out.add(new Pair(k, r.namespace(), e.getKey(), 100 * (e.getValue().frac() - q.frac()),
+        out.add(new Pair(k, modes, r.namespace(), e.getKey(), 100 * (e.getValue().frac() - q.frac()),
             100.0 * ((e.getValue().allPass() ? 1 : 0) - (q.allPass() ? 1 : 0))));
       }
     }
     return out;
   }
 
-  static Metric metric(String name, List<Pair> pairs, Function<Pair, Double> diff, double minEffect) {
+  static Metric metric(String name, ModePair modes, List<Pair> pairs, Function<Pair, Double> diff,
+      double minEffect) {
     Map<String, List<Double>> byReplicate = new LinkedHashMap<>();
     for (Pair p : pairs) byReplicate.computeIfAbsent(p.namespace().dir(), x -> new ArrayList<>()).add(diff.apply(p));
     List<Double> means = new ArrayList<>();
@@ -175,7 +230,8 @@ final class Comparison {
       return new Metric(name, r, pairs.size(), fewest, mean, se, threshold, "inconclusive", r + " replicate"
           + (r == 1 ? "" : "s") + "; paired-difference/v1 needs at least " + MIN_REPLICATES);
     }
-    String verdict = mean > threshold ? "favors-parallel" : mean < -threshold ? "favors-sequential" : "inconclusive";
+    String verdict = mean > threshold ? "favors-" + modes.firstName() : mean < -threshold
+        ? "favors-" + modes.secondName() : "inconclusive";
     return new Metric(name, r, pairs.size(), fewest, mean, se, threshold, verdict, verdict.equals("inconclusive")
         ? "|" + PyFormat.signed(mean, 2) + "| does not exceed the threshold" : "");
   }
@@ -183,11 +239,14 @@ final class Comparison {
   /** The comparison's section of the text report. */
   static List<String> lines(Result c, double minEffect, boolean aggregate) {
     List<String> lines = new ArrayList<>();
-    lines.add("Comparison at k=" + c.k() + ": parallel vs sequential (paired-difference/v1; claim: " + CLAIM + ")");
+    lines.add("Comparison at k=" + c.k() + ": " + c.modes().firstName() + " vs " + c.modes().secondName()
+        + " (paired-difference/v1; claim: " + CLAIM + ")");
     List<String> failed = new ArrayList<>();
     for (Condition cond : c.conditions()) {
-      if (cond.holds()) lines.add("  " + cond.id() + " " + cond.title() + ": holds");
-      else {
+      if (cond.holds()) {
+        lines.add("  " + cond.id() + " " + cond.title() + ": holds"
+            + (cond.unchecked().isEmpty() ? "" : " (not checked on " + cond.unchecked() + ")"));
+      } else {
         failed.add(cond.id());
         lines.add("  " + cond.id() + " " + cond.title() + ": FAILS -- " + String.join("; ", cond.failures()));
       }
@@ -199,7 +258,7 @@ final class Comparison {
         b.append("mean paired difference withheld (a replicate has a single task pair)");
       }
       else b.append("mean paired difference ").append(PyFormat.signed(m.meanDiff(), 2))
-          .append(" pt (parallel - sequential)");
+          .append(" pt (").append(c.modes().difference()).append(")");
       b.append(" | ").append(m.replicates()).append(" replicate").append(m.replicates() == 1 ? "" : "s").append(", ")
           .append(m.pairs()).append(" task pair").append(m.pairs() == 1 ? "" : "s");
       if (m.meanDiff() != null && !(aggregate && m.fewestPairs() == 1)) {

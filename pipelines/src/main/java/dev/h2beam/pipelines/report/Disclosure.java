@@ -1,5 +1,6 @@
 package dev.h2beam.pipelines.report;
 
+import dev.h2beam.pipelines.Modes;
 import dev.h2beam.pipelines.UsageError;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -63,13 +64,15 @@ public enum Disclosure {
         } else lines.add(head + "ungraded (" + r.reason() + ")");
       }
     }
-    if (!pairs.isEmpty()) {
-      lines.add("Paired differences per task and seed (parallel - sequential, points)");
-      for (Comparison.Pair p : pairs) {
+    Map<ModePair, List<Comparison.Pair>> byModes = new TreeMap<>(ModePair.ORDER);
+    for (Comparison.Pair p : pairs) byModes.computeIfAbsent(p.modes(), x -> new ArrayList<>()).add(p);
+    byModes.forEach((modes, each) -> {
+      lines.add("Paired differences per task and seed (" + modes.difference() + ", points)");
+      for (Comparison.Pair p : each) {
         lines.add("  k=" + p.k() + " seed=" + p.namespace().seedLabel() + " " + p.taskId()
             + ": score " + PyFormat.signed(p.score(), 2) + " | pass " + PyFormat.signed(p.pass(), 2));
       }
-    }
+    });
     lines.add("Successful-tasks slice (graded tasks whose selected output met every criterion)");
     for (Passing p : passing(rowsByNamespace)) {
       lines.add("  " + p.cell().name() + " seed=" + p.namespace().seedLabel() + ": " + p.tasks().size() + " of "
@@ -110,6 +113,7 @@ public enum Disclosure {
     for (Comparison.Pair p : pairs) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("k", p.k());
+      m.put("modes", p.modes().first() + " - " + p.modes().second());
       m.put("namespace", p.namespace().name());
       m.put("seed", p.namespace().seed());
       m.put("task_id", p.taskId());
@@ -134,7 +138,7 @@ public enum Disclosure {
   }
 
   private static List<Scored> sorted(List<Scored> rows) {
-    return rows.stream().sorted(Comparator.comparing(Scored::k).thenComparing(Scored::mode)
+    return rows.stream().sorted(Comparator.comparing(Scored::k).thenComparing(Scored::mode, Modes.ORDER)
         .thenComparing(Scored::taskId)).toList();
   }
 

@@ -1,5 +1,7 @@
 package dev.h2beam.pipelines.report;
 
+import dev.h2beam.adapters.model.Namespace;
+import dev.h2beam.pipelines.Modes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +18,12 @@ import java.util.function.Predicate;
 final class HtmlReport {
   private HtmlReport() {}
 
-  static final Map<String, String> COLOURS = Map.of("agg", "#1f6fb4", "seq", "#c8302b");
+  static final Map<String, String> COLOURS = Map.of("agg", "#1f6fb4", "seq", "#c8302b", "gat", "#2a8a3e");
+  /**
+   * Where a point's label sits, in pixels below the point (negative: above): parallel above, sequential below,
+   * gated below that, so that labels of one k do not overlap; the coverage line follows away from the point.
+   */
+  private static final Map<String, Integer> LABEL_DY = Map.of("agg", -16, "seq", 22, "gat", 50);
   private static final int W = 960;
   private static final int H = 510;
   private static final int LEFT = 70;
@@ -99,13 +106,18 @@ final class HtmlReport {
     Summary s1 = find(p.summaries(), "seq", 1);
     double legendX = LEFT;
     int legendY = 24;
-    for (String mode : List.of("agg", "seq")) {
+    for (String mode : Namespace.MODES) {
       if (points.stream().noneMatch(q -> q.cell().mode().equals(mode))) continue;
       String colour = COLOURS.get(mode);
       b.append(line(legendX, legendY - 4, legendX + 28, legendY - 4, colour, 3));
       b.append(text(legendX + 34, legendY, ModeK.human(mode), "start", 13, colour));
       legendX += 130;
     }
+    // a third series leaves no room for the band's legend on the first row: it moves to the second, the note below
+    int series = (int) Namespace.MODES.stream().filter(m -> points.stream().anyMatch(q -> q.cell().mode().equals(m)))
+        .count();
+    int bandY = series > 2 ? legendY + 22 : legendY;
+    if (series > 2) legendX = LEFT;
     if (a1 != null && s1 != null && a1.score() != null && s1.score() != null && !p.withheld().test(a1)
         && !p.withheld().test(s1)) {
       double lo = Math.min(a1.score(), s1.score());
@@ -114,14 +126,14 @@ final class HtmlReport {
       double height = Math.max(2, y(lo, plotH) - top);
       b.append("<rect x=\"").append(LEFT).append("\" y=\"").append(fmt(top)).append("\" width=\"").append(plotW)
           .append("\" height=\"").append(fmt(height)).append("\" fill=\"#f2c94c\" fill-opacity=\"0.45\"/>\n");
-      b.append("<rect x=\"").append(fmt(legendX)).append("\" y=\"").append(legendY - 10)
+      b.append("<rect x=\"").append(fmt(legendX)).append("\" y=\"").append(bandY - 10)
           .append("\" width=\"28\" height=\"12\" fill=\"#f2c94c\" fill-opacity=\"0.6\"/>\n");
-      b.append(text(legendX + 34, legendY, "k=1 noise floor: " + PyFormat.fixed(hi - lo, 0, 2) + " pt (the"
+      b.append(text(legendX + 34, bandY, "k=1 noise floor: " + PyFormat.fixed(hi - lo, 0, 2) + " pt (the"
           + " parallel-sequential gap where both modes are the same procedure)", "start", 12, "#7a5b00"));
     }
-    b.append(text(LEFT, legendY + 22, "points: score over graded tasks; with two or more replicate seeds, their"
+    b.append(text(LEFT, bandY + 22, "points: score over graded tasks; with two or more replicate seeds, their"
         + " mean with bars of \u00b11 standard error", "start", 11, "#333"));
-    for (String mode : List.of("agg", "seq")) {
+    for (String mode : Namespace.MODES) {
       List<Point> mine = points.stream().filter(q -> q.cell().mode().equals(mode)).toList();
       if (mine.isEmpty()) continue;
       String colour = COLOURS.get(mode);
@@ -134,7 +146,7 @@ final class HtmlReport {
         b.append("<polyline points=\"").append(poly.toString().strip()).append("\" fill=\"none\" stroke=\"")
             .append(colour).append("\" stroke-width=\"2.5\"/>\n");
       }
-      int offset = mode.equals("agg") ? -1 : 1;
+      int dy = LABEL_DY.get(mode);
       for (Point q : mine) {
         double cx = x(kList.indexOf(q.cell().k()), kList.size(), plotW);
         double cy = y(q.value(), plotH);
@@ -149,9 +161,9 @@ final class HtmlReport {
         String label = PyFormat.fixed(q.value(), 0, 2) + "%" + (q.se() == null ? "" : " ± "
             + PyFormat.fixed(q.se(), 0, 2) + " (" + q.replicates() + " replicates)");
         String coverage = "n=" + q.summary().n() + ", ungraded " + q.summary().nUngraded();
-        double ty = cy + offset * 16 + (offset > 0 ? 6 : 0);
+        double ty = cy + dy;
         b.append(text(cx + 10, ty, label, "start", 12, colour));
-        b.append(text(cx + 10, ty + offset * 14, coverage, "start", 11, "#333"));
+        b.append(text(cx + 10, ty + Integer.signum(dy) * 14, coverage, "start", 11, "#333"));
       }
     }
     if (points.isEmpty()) {
@@ -190,7 +202,7 @@ final class HtmlReport {
   }
 
   static String spendChart(Page p) {
-    Map<String, double[]> byMode = new TreeMap<>();
+    Map<String, double[]> byMode = new TreeMap<>(Modes.ORDER);
     for (Summary s : p.summaries()) {
       double[] v = byMode.computeIfAbsent(s.cell().mode(), m -> new double[2]);
       v[0] += s.usd();

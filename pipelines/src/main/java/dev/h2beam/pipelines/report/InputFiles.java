@@ -55,13 +55,17 @@ final class InputFiles {
         text(r.get("absence")));
   }
 
-  /** summary.json: per mode, fell-back stage count, improver spend (stages + selection) and executor spend. */
+  /**
+   * summary.json: per mode, fell-back stage count, improver spend (stages + selection), executor spend, the ledger's
+   * rollout and session counts and the finals.
+   */
   static TaskSummary summary(String path, String text) throws IOException {
     JsonNode root = Json.readTree(text);
     FileShapes.summary(root);
     JsonNode modes = root.has("modes") ? root.get("modes") : root.get("arms");
     JsonNode selections = root.get("selections");
     Map<String, TaskSummary.ModeSpend> out = new TreeMap<>();
+    Map<String, List<String>> finals = new TreeMap<>();
     for (String m : keys(modes, selections)) {
       JsonNode rec = modes != null && modes.isObject() ? modes.get(m) : null;
       int fellBack = rec != null && rec.path("fell_back").isArray() ? rec.get("fell_back").size() : 0;
@@ -74,9 +78,11 @@ final class InputFiles {
       double executor = rec == null ? 0.0 : usd(rec.path("ledger").get("rollout_usd"));
       int screened = selections != null && selections.isObject() && selections.path(m).path("lesson_screened")
           .isArray() && !selections.get(m).get("lesson_screened").isEmpty() ? 1 : 0;
-      out.put(modeToken(m), new TaskSummary.ModeSpend(fellBack, stages + selection, executor, screened));
+      out.put(modeToken(m), new TaskSummary.ModeSpend(fellBack, stages + selection, executor, screened,
+          budget(rec == null ? null : rec.get("ledger"))));
+      finals.put(modeToken(m), texts(rec == null ? null : rec.get("finals")));
     }
-    return new TaskSummary(path, text(root.get("task_id")), out);
+    return new TaskSummary(path, text(root.get("task_id")), out, finals);
   }
 
   /** config.json: the declared executor, improver and judge (spec §3.6). */
@@ -100,6 +106,19 @@ final class InputFiles {
     return out;
   }
 
+  /** The ledger's {@code R} and {@code P} when it records both as integers, else null (nothing to compare). */
+  private static TaskSummary.Budget budget(JsonNode ledger) {
+    if (ledger == null || !ledger.path("R").isIntegralNumber() || !ledger.path("P").isIntegralNumber()) return null;
+    return new TaskSummary.Budget(ledger.get("R").asInt(), ledger.get("P").asInt());
+  }
+
+  /** The text items of a JSON array; empty for anything else. */
+  private static List<String> texts(JsonNode n) {
+    List<String> out = new ArrayList<>();
+    if (n != null && n.isArray()) for (JsonNode x : n) if (x.isTextual()) out.add(x.asText());
+    return out;
+  }
+
   /** An identity value as text; objects (a channel spec) in canonical JSON so equal identities compare equal. */
   private static String identity(JsonNode n) {
     if (n == null || n.isNull()) return null;
@@ -107,7 +126,7 @@ final class InputFiles {
     return Json.canonical(Json.MAPPER.convertValue(n, Object.class));
   }
 
-  /** Mode token for agg/seq and their human names; anything else is kept as written. */
+  /** The mode token of a token or human name ({@link Namespace#modeToken}); anything else is kept as written. */
   static String modeToken(String mode) {
     try {
       return Namespace.modeToken(mode);

@@ -33,13 +33,14 @@ public record NamespaceRef(String dir, String bench, String substrate, String mo
   }
 
   /**
-   * The summary namespace of this cell: the {@code agg} sibling, where judged.json, config.json and every task's
-   * summary live whichever modes ran (spec §3.2).
+   * The summary namespace of this cell ({@link Namespace#summary()}: the {@code agg} sibling), where judged.json,
+   * config.json and every task's summary live whichever modes ran (spec §3.2).
    */
   public NamespaceRef summary() {
-    if (mode.equals("agg")) return this;
-    String name = new Namespace(bench, substrate, "agg", k, seed, tag).toString();
-    return new NamespaceRef(Path.of(dir).resolveSibling(name).toString(), bench, substrate, "agg", k, seed, tag);
+    Namespace summary = new Namespace(bench, substrate, mode, k, seed, tag).summary();
+    if (summary.mode().equals(mode)) return this;
+    return new NamespaceRef(Path.of(dir).resolveSibling(summary.toString()).toString(), bench, substrate,
+        summary.mode(), k, seed, tag);
   }
 
   /** {@code <bench>-<substrate>}: namespaces of one report share it. */

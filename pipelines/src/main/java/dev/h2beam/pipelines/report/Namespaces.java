@@ -1,5 +1,6 @@
 package dev.h2beam.pipelines.report;
 
+import dev.h2beam.adapters.model.Namespace;
 import dev.h2beam.pipelines.UsageError;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,7 +15,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * Resolves {@code --namespaces} (directories or globs, comma separated) to summary namespaces. A sequential
+ * Resolves {@code --namespaces} (directories or globs, comma separated) to summary namespaces. A sequential or gated
  * namespace stands for its {@code agg} sibling, where its judged rows and summaries live; a glob skips directories
  * that are not namespaces ({@code _audit}, {@code _sweeps}, {@code _report}); a named directory must be one.
  */
@@ -41,7 +42,8 @@ final class Namespaces {
               + " runs/demo-oc-agg2, or a glob");
         }
         NamespaceRef ref = NamespaceRef.parse(dir).orElseThrow(() -> new UsageError("--namespaces: " + dir
-            + " is not a namespace (<bench>-<substrate>-<agg|seq><k>[-s<seed>]); name the namespace folder itself,"
+            + " is not a namespace (<bench>-<substrate>-<" + String.join("|", Namespace.MODES)
+            + "><k>[-s<seed>]); name the namespace folder itself,"
             + " not the runs root, or use a glob such as " + dir + "/*"));
         out.putIfAbsent(ref.summary().dir(), ref.summary());
       }

@@ -1,14 +1,17 @@
 package dev.h2beam.pipelines.report;
 
 import dev.h2beam.adapters.files.Json;
+import dev.h2beam.pipelines.Modes;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -70,7 +73,7 @@ final class Report {
         }
       }
     }
-    List<Summary> summaries = Summary.summarise(all, fellBack, usd);
+    List<Summary> summaries = Summary.summarise(all, picks(rowsByNs, byDir), fellBack, usd);
     boolean aggregate = s.disclosure() == Disclosure.AGGREGATE;
     Predicate<Summary> withheld = x -> aggregate && x.n() == 1;
     String title = title(s, rowsByNs.keySet());
@@ -90,8 +93,8 @@ final class Report {
     List<String> coverage = coverage(rowsByNs, s.modes());
     if (!coverage.isEmpty()) {
       lines.add("");
-      lines.add("Tasks graded in one mode but not the other (absences, never zeros; left out of the paired"
-          + " comparison)");
+      lines.add("Tasks graded in " + (s.modes().size() > 2 ? "some modes but not in others" : "one mode but not the"
+          + " other") + " (absences, never zeros; left out of the paired comparison)");
       lines.addAll(coverage);
     }
     List<Replicates.Cell> cells = Replicates.summarise(rowsByNs);
@@ -103,9 +106,9 @@ final class Report {
     List<Comparison.Pair> pairs = new ArrayList<>();
     boolean anyWithheld = summaries.stream().anyMatch(withheld)
         || cells.stream().anyMatch(c -> Replicates.withheld(c, aggregate));
-    if (s.modes().contains("agg") && s.modes().contains("seq")) {
-      for (int k : new TreeSet<>(all.stream().map(Scored::k).toList())) {
-        Comparison.Result c = Comparison.compare(k, replicas(k, rowsByNs, byDir), s.minEffect());
+    for (int k : new TreeSet<>(all.stream().map(Scored::k).toList())) {
+      for (ModePair modes : ModePair.of(s.modes())) {
+        Comparison.Result c = Comparison.compare(k, modes, replicas(k, modes, rowsByNs, byDir), s.minEffect());
         lines.add("");
         lines.addAll(Comparison.lines(c, s.minEffect(), aggregate));
         pairs.addAll(c.pairs());
@@ -182,54 +185,78 @@ final class Report {
     return first.cell() + seedPart + " modes=" + String.join(",", s.modes().stream().map(ModeK::human).toList());
   }
 
-  /** Per namespace and k, the tasks graded in one mode but not in the other (when both modes have rows there). */
+  /**
+   * Per namespace and k where two or more of {@code modes} have rows, the tasks graded in some of those modes but not
+   * in all: one line per set of modes they are graded in ({@code graded in parallel only: t2}), single modes first.
+   */
   static List<String> coverage(Map<NamespaceRef, List<Scored>> rowsByNs, List<String> modes) {
-    List<String> out = new ArrayList<>();
-    if (!(modes.contains("agg") && modes.contains("seq"))) return out;
     List<String[]> sorted = new ArrayList<>();
     for (Map.Entry<NamespaceRef, List<Scored>> e : rowsByNs.entrySet()) {
       for (int k : new TreeSet<>(e.getValue().stream().map(Scored::k).toList())) {
-        TreeSet<String> p = new TreeSet<>();
-        TreeSet<String> q = new TreeSet<>();
-        boolean anyP = false;
-        boolean anyQ = false;
+        Map<String, TreeSet<String>> graded = new TreeMap<>(Modes.ORDER);
         for (Scored r : e.getValue()) {
-          if (r.k() != k) continue;
-          if (r.mode().equals("agg")) {
-            anyP = true;
-            if (r.graded()) p.add(r.taskId());
-          } else if (r.mode().equals("seq")) {
-            anyQ = true;
-            if (r.graded()) q.add(r.taskId());
-          }
+          if (r.k() != k || !modes.contains(r.mode())) continue;
+          TreeSet<String> tasks = graded.computeIfAbsent(r.mode(), x -> new TreeSet<>());
+          if (r.graded()) tasks.add(r.taskId());
         }
-        if (!anyP || !anyQ) continue;
-        TreeSet<String> onlyP = new TreeSet<>(p);
-        onlyP.removeAll(q);
-        TreeSet<String> onlyQ = new TreeSet<>(q);
-        onlyQ.removeAll(p);
+        if (graded.size() < 2) continue;
+        // the modes each task is graded in, then the tasks of each proper non-empty set of modes
+        Map<String, List<String>> gradedIn = new TreeMap<>();
+        graded.forEach((mode, tasks) -> tasks.forEach(t -> gradedIn.computeIfAbsent(t, x -> new ArrayList<>())
+            .add(mode)));
+        Map<List<String>, TreeSet<String>> bySet = new TreeMap<>(Comparator.comparingInt((List<String> m) -> m.size())
+            .thenComparing(m -> m, Report::compareModeLists));
+        gradedIn.forEach((task, in) -> {
+          if (in.size() < graded.size()) bySet.computeIfAbsent(in, x -> new TreeSet<>()).add(task);
+        });
         String head = "  k=" + k + " seed=" + e.getKey().seedLabel() + " (" + e.getKey().name() + "): graded in ";
-        if (!onlyP.isEmpty()) sorted.add(new String[] {key(k, e.getKey().dir()), head + "parallel only: "
-            + String.join(", ", onlyP)});
-        if (!onlyQ.isEmpty()) sorted.add(new String[] {key(k, e.getKey().dir()), head + "sequential only: "
-            + String.join(", ", onlyQ)});
+        bySet.forEach((in, tasks) -> sorted.add(new String[] {key(k, e.getKey().dir()), head + String.join(" and ",
+            in.stream().map(ModeK::human).toList()) + " only: " + String.join(", ", tasks)}));
       }
     }
     sorted.sort(Comparator.comparing((String[] a) -> a[0]));
+    List<String> out = new ArrayList<>();
     for (String[] a : sorted) out.add(a[1]);
     return out;
   }
 
-  static List<Comparison.Replica> replicas(int k, Map<NamespaceRef, List<Scored>> rowsByNs,
+  private static int compareModeLists(List<String> a, List<String> b) {
+    for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
+      int c = Modes.ORDER.compare(a.get(i), b.get(i));
+      if (c != 0) return c;
+    }
+    return Integer.compare(a.size(), b.size());
+  }
+
+  /** The two modes' rows at k of every namespace where either has rows, with the namespace's task summaries. */
+  static List<Comparison.Replica> replicas(int k, ModePair modes, Map<NamespaceRef, List<Scored>> rowsByNs,
       Map<String, NamespaceFacts> byDir) {
     List<Comparison.Replica> out = new ArrayList<>();
     for (Map.Entry<NamespaceRef, List<Scored>> e : rowsByNs.entrySet()) {
-      List<Scored> p = e.getValue().stream().filter(r -> r.k() == k && r.mode().equals("agg")).toList();
-      List<Scored> q = e.getValue().stream().filter(r -> r.k() == k && r.mode().equals("seq")).toList();
+      List<Scored> p = e.getValue().stream().filter(r -> r.k() == k && r.mode().equals(modes.first())).toList();
+      List<Scored> q = e.getValue().stream().filter(r -> r.k() == k && r.mode().equals(modes.second())).toList();
       if (p.isEmpty() && q.isEmpty()) continue;
-      out.add(new Comparison.Replica(e.getKey(), p, q, facts(byDir, e.getKey()).identity()));
+      NamespaceFacts f = facts(byDir, e.getKey());
+      out.add(new Comparison.Replica(e.getKey(), p, q, f.identity(), f.summaries()));
     }
     return out;
+  }
+
+  /**
+   * What each reported row's selected output was ({@link Scored#pick(List)}), given its task summary's finals. Keyed
+   * by the row object itself: two namespaces may hold equal rows whose summaries list different finals.
+   */
+  static Function<Scored, String> picks(Map<NamespaceRef, List<Scored>> rowsByNs, Map<String, NamespaceFacts> byDir) {
+    Map<Scored, String> out = new IdentityHashMap<>();
+    for (Map.Entry<NamespaceRef, List<Scored>> e : rowsByNs.entrySet()) {
+      Map<String, TaskSummary> byTask = new TreeMap<>();
+      for (TaskSummary t : facts(byDir, e.getKey()).summaries()) byTask.putIfAbsent(t.taskId(), t);
+      for (Scored r : e.getValue()) {
+        TaskSummary t = byTask.get(r.taskId());
+        out.put(r, r.pick(t == null ? List.of() : t.finals(r.mode())));
+      }
+    }
+    return out::get;
   }
 
   private static NamespaceFacts facts(Map<String, NamespaceFacts> byDir, NamespaceRef ns) {

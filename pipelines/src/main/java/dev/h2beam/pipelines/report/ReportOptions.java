@@ -8,13 +8,14 @@ import org.apache.beam.sdk.options.PipelineOptions;
 public interface ReportOptions extends PipelineOptions {
 
   @Description("Comma list of namespace folders or quoted globs (e.g. runs/demo-oc-agg2, 'runs/demo-oc-agg2*');"
-      + " namespaces of one cell that differ only in seed are replicates. A sequential namespace stands for its"
-      + " agg sibling, where the judged rows live.")
+      + " namespaces of one cell that differ only in seed are replicates. A sequential or gated namespace stands"
+      + " for its agg sibling, where the judged rows live.")
   String getNamespaces();
 
   void setNamespaces(String value);
 
-  @Description("Comma list of modes to report: parallel (agg), sequential (seq), or both.")
+  @Description("Comma list of modes to report: parallel (agg), sequential (seq), gated (gat), or several; every"
+      + " pair of them is compared on paired differences.")
   @Default.String("parallel,sequential")
   String getModes();
 

@@ -8,7 +8,7 @@ import java.util.List;
  *
  * @param namespaces summary namespaces in the order resolved from {@code --namespaces}
  * @param ks the k values to report, sorted; empty means every k found
- * @param modes mode tokens to report, in the fixed order agg, seq
+ * @param modes mode tokens to report, in the fixed order agg, seq, gat; every pair of them is compared
  * @param bench the benchmark name the figures are worded for ({@code lab}: partial credit and pass rate)
  * @param minEffect smallest mean paired difference, in percentage points, that can favour a mode
  * @param output the folder report.txt, report.html, report-restricted.json and report.json go to

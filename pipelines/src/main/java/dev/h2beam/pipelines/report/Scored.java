@@ -1,6 +1,7 @@
 package dev.h2beam.pipelines.report;
 
 import java.io.Serializable;
+import java.util.List;
 
 /**
  * One judged row of {@code judged.json} (spec §2.12), as the report needs it. {@code graded} and {@code frac} are
@@ -48,9 +49,21 @@ public record Scored(String taskId, String mode, int k, String label, String run
 
   /**
    * What the selected output was (spec §13.2): {@code base}, {@code final} (a composed final of the mode: {@code agg*}
-   * for parallel, {@code c1..ck} for sequential), else {@code candidate}.
+   * for parallel, {@code c1..ck} for sequential), else {@code candidate}. A gated row is never final here: its finals
+   * are only known from its summary ({@link #pick(List)}).
    */
   public String pick() {
+    return pick(List.of());
+  }
+
+  /**
+   * {@link #pick()} given the mode's {@code finals} from the task's summary.json. Gated labels ({@code base1..basek}
+   * shared, {@code g1..g3k} each step's candidate episode, {@code r1..} a re-rolled current harness) do not say which
+   * harness was kept, so a gated final is any label its summary lists, a base among them too (the gate kept the
+   * base); parallel and sequential finals are told by their labels.
+   */
+  public String pick(List<String> finals) {
+    if (mode.equals("gat")) return finals.contains(label) ? "final" : label.startsWith("base") ? "base" : "candidate";
     if (label.startsWith("base")) return "base";
     if (mode.equals("agg")) return label.startsWith("agg") ? "final" : "candidate";
     if (mode.equals("seq")) {

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * The report line of one (mode, k) (spec §2.13): graded rows are the denominator; ungraded rows are counted and
@@ -28,8 +29,17 @@ record Summary(ModeK cell, int n, int nUngraded, Double score, Double allPass, i
     return cell.name();
   }
 
-  /** One Summary per distinct (mode, k) of the rows, sorted by (mode, k); spend and fallbacks come from summaries. */
+  /** {@link #summarise(List, Function, Map, Map)} with each row's pick told by its label alone. */
   static List<Summary> summarise(List<Scored> rows, Map<ModeK, Integer> fellBack, Map<ModeK, Double> usd) {
+    return summarise(rows, Scored::pick, fellBack, usd);
+  }
+
+  /**
+   * One Summary per distinct (mode, k) of the rows, sorted by (mode, k); spend and fallbacks come from summaries,
+   * and {@code pick} says what each row's selected output was (final, candidate or base).
+   */
+  static List<Summary> summarise(List<Scored> rows, Function<Scored, String> pick, Map<ModeK, Integer> fellBack,
+      Map<ModeK, Double> usd) {
     Map<ModeK, List<Scored>> groups = new TreeMap<>();
     for (Scored r : rows) groups.computeIfAbsent(new ModeK(r.mode(), r.k()), x -> new ArrayList<>()).add(r);
     List<Summary> out = new ArrayList<>();
@@ -45,8 +55,8 @@ record Summary(ModeK cell, int n, int nUngraded, Double score, Double allPass, i
       }
       out.add(new Summary(e.getKey(), good.size(), e.getValue().size() - good.size(), score, pass,
           (int) good.stream().filter(Scored::chosenIsBase).count(),
-          (int) good.stream().filter(r -> r.pick().equals("final")).count(),
-          (int) good.stream().filter(r -> r.pick().equals("candidate")).count(),
+          (int) good.stream().filter(r -> pick.apply(r).equals("final")).count(),
+          (int) good.stream().filter(r -> pick.apply(r).equals("candidate")).count(),
           fellBack.getOrDefault(e.getKey(), 0), PyFormat.round(usd.getOrDefault(e.getKey(), 0.0), 2),
           new ArrayList<>(units)));
     }

@@ -1,18 +1,35 @@
 package dev.h2beam.pipelines.report;
 
 import java.io.Serializable;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The spend, fallbacks and screened lessons one task's {@code summary.json} records per mode (spec §2.7, §2.9, §2.11).
+ * The spend, budget, fallbacks, screened lessons and finals one task's {@code summary.json} records per mode (spec
+ * §2.7, §2.8, §2.9, §2.11).
  *
  * @param modes per mode token, what that mode spent and how many stages fell back
+ * @param finals per mode token, its {@code finals}: the labels of the outputs of the mode's final harness
  */
-public record TaskSummary(String path, String taskId, Map<String, ModeSpend> modes) implements Serializable {
+public record TaskSummary(String path, String taskId, Map<String, ModeSpend> modes, Map<String, List<String>> finals)
+    implements Serializable {
 
   public TaskSummary {
     modes = new TreeMap<>(modes);
+    TreeMap<String, List<String>> copy = new TreeMap<>();
+    finals.forEach((mode, labels) -> copy.put(mode, List.copyOf(labels)));
+    finals = copy;
+  }
+
+  /** A summary that records no finals. */
+  public TaskSummary(String path, String taskId, Map<String, ModeSpend> modes) {
+    this(path, taskId, modes, Map.of());
+  }
+
+  /** The mode's finals; empty when the summary has no such mode or records none. */
+  public List<String> finals(String token) {
+    return finals.getOrDefault(token, List.of());
   }
 
   /** The mode's record, or nothing spent when the summary has no such mode. */
@@ -27,13 +44,35 @@ public record TaskSummary(String path, String taskId, Map<String, ModeSpend> mod
    * @param improverUsd stage usd plus selection usd (selection and reflection sessions)
    * @param executorUsd the ledger's {@code rollout_usd}; 0 when the executor reported no cost
    * @param lessonsScreened 1 when the selection record says its lesson was screened out of the library, else 0
+   * @param budget the ledger's rollout and session counts; null when the summary records none
    */
-  public record ModeSpend(int fellBack, double improverUsd, double executorUsd, int lessonsScreened)
+  public record ModeSpend(int fellBack, double improverUsd, double executorUsd, int lessonsScreened, Budget budget)
       implements Serializable {
     static final ModeSpend NONE = new ModeSpend(0, 0.0, 0.0, 0);
 
+    public ModeSpend(int fellBack, double improverUsd, double executorUsd, int lessonsScreened) {
+      this(fellBack, improverUsd, executorUsd, lessonsScreened, null);
+    }
+
     public ModeSpend(int fellBack, double improverUsd, double executorUsd) {
       this(fellBack, improverUsd, executorUsd, 0);
+    }
+  }
+
+  /**
+   * What a mode's ledger counted for one task (spec §2.8): {@code R} rollouts and {@code P} improver sessions. The
+   * method's budget at k is R = 4k and P = 3k in every mode.
+   */
+  public record Budget(int rollouts, int sessions) implements Serializable {
+    /** The budget every mode spends per task at {@code k}. */
+    static Budget at(int k) {
+      return new Budget(4 * k, 3 * k);
+    }
+
+    /** {@code R=8, P=6}. */
+    @Override
+    public String toString() {
+      return "R=" + rollouts + ", P=" + sessions;
     }
   }
 }

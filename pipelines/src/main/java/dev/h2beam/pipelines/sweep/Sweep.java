@@ -285,6 +285,48 @@ public final class Sweep {
   /** Channel kinds that talk to a model and so take their endpoint and model from a configured role. */
   static final java.util.Set<String> MODEL_CHANNELS = java.util.Set.of("openai", "opencode", "codex");
 
+  /**
+   * The timing environment a sweep declares (runner, machine kind, workers and concurrency limits): time metrics of
+   * two namespaces are compared only when their environments are equal.
+   */
+  static Map<String, Object> timing(Plan plan, SweepOptions o) {
+    Map<String, Object> t = new LinkedHashMap<>();
+    t.put("runner", o.getRunner() == null ? "DirectRunner" : o.getRunner().getSimpleName());
+    Runtime rt = Runtime.getRuntime();
+    t.put("machine", System.getProperty("os.name") + "/" + System.getProperty("os.arch") + ", "
+        + rt.availableProcessors() + " cores, "
+        + Math.round(((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+            .getOperatingSystemMXBean()).getTotalMemorySize() / (double) (1L << 30)) + " GiB");
+    t.put("workers", plan.config().workers());
+    t.put("session_limit", plan.config().sessionLimit());
+    t.put("rollout_limit", plan.config().rolloutLimit());
+    t.put("phase_width", plan.config().phaseWidth());
+    return t;
+  }
+
+  /**
+   * The timing recorded once a namespace was swept in {@code now} after {@code before}: unchanged when equal, else
+   * {@code {"mixed": true, "environments": [...]}} listing each distinct one, so its times compare with nothing.
+   */
+  @SuppressWarnings("unchecked")
+  static Object mergedTiming(Object before, Object now) {
+    if (before == null) return now;
+    if (Json.canonical(before).equals(Json.canonical(now))) return before;
+    List<Object> envs = new ArrayList<>();
+    if (before instanceof Map && Boolean.TRUE.equals(((Map<String, Object>) before).get("mixed"))) {
+      envs.addAll((List<Object>) ((Map<String, Object>) before).get("environments"));
+    } else {
+      envs.add(before);
+    }
+    boolean known = false;
+    for (Object e : envs) known |= Json.canonical(e).equals(Json.canonical(now));
+    if (!known) envs.add(now);
+    Map<String, Object> mixed = new LinkedHashMap<>();
+    mixed.put("mixed", true);
+    mixed.put("environments", envs);
+    return mixed;
+  }
+
   /** Writes or checks the namespace's run identity (config.json, spec §3.6). */
   public static void checkIdentity(Plan plan, SweepOptions o) {
     Path file = plan.config().runs().resolve(plan.config().summaryNamespace().toString()).resolve("config.json");
@@ -311,6 +353,7 @@ public final class Sweep {
     domains.sort(null);
     id.put("domains", domains);
     id.put("seed", o.getSeed());
+    id.put("timing", timing(plan, o));
     if (plan.config().modes().contains("gat")) {
       Map<String, Object> gate = new LinkedHashMap<>();
       gate.put("method", plan.config().gate().method());
@@ -333,20 +376,29 @@ public final class Sweep {
           return;
         }
         for (String key : id.keySet()) {
-          // the judge is recorded later; where the benchmark lives may move; keys an older h2beam did not write
-          // are not compared
-          if (key.equals("judge") || key.equals("bench_root") || !old.containsKey(key)) continue;
+          // the judge is recorded later; where the benchmark lives may move; the timing environment may change
+          // (then times stop being comparable, below); keys an older h2beam did not write are not compared
+          if (key.equals("judge") || key.equals("bench_root") || key.equals("timing") || !old.containsKey(key)) {
+            continue;
+          }
           if (!Json.canonical(id.get(key)).equals(Json.canonical(old.get(key)))) {
             throw new UsageError(file + " records a different run identity (" + key + ": "
                 + Json.canonical(old.get(key)) + " now " + Json.canonical(id.get(key))
                 + "); use a new --runsRoot (or --output) for a different experiment");
           }
         }
+        boolean changed = false;
         if (id.containsKey("gate") && !old.containsKey("gate")) {
           // the gated mode joins a namespace whose earlier sweeps ran only the others: record its settings now
           old.put("gate", id.get("gate"));
-          AtomicFiles.writeString(file, Json.pretty(old) + "\n");
+          changed = true;
         }
+        Object timing = mergedTiming(old.get("timing"), id.get("timing"));
+        if (!Json.canonical(timing).equals(Json.canonical(old.get("timing")))) {
+          old.put("timing", timing);
+          changed = true;
+        }
+        if (changed) AtomicFiles.writeString(file, Json.pretty(old) + "\n");
         return;
       }
       AtomicFiles.writeString(file, Json.pretty(id) + "\n");

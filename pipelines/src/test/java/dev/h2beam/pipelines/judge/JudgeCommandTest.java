@@ -77,6 +77,34 @@ class JudgeCommandTest {
   }
 
   @Test
+  void aJudgeThatDisagreesWithItselfIsRepeatedIntoOneRowThatKeepsItsSpread() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of(
+        "t1", "cycle\n" + score(2, 2) + "\n" + score(1, 2) + "\n" + score(0, 2),
+        "t2", "cycle\n" + score(1, 1) + "\nthrow\n" + score(1, 1)));
+    assertEquals(0, judge("--namespaces=" + ns, "--judgeRepeats=3"), out());
+    assertEquals(12, ScriptedGraderProvider.CALLS.get(), "3 repeats of 4 rows (agg and seq of two tasks)");
+    Map<String, Object> r = row(ns, "t1", "agg");
+    assertEquals(0.5, r.get("frac"));
+    assertEquals(false, r.get("all_pass"), "one repeat of three passed");
+    @SuppressWarnings("unchecked")
+    Map<String, Object> raw = (Map<String, Object>) r.get("raw");
+    assertEquals(List.of(1.0, 0.5, 0.0), raw.get("repeat_scores"));
+    assertEquals(0.5, (Double) raw.get("repeat_sd"), 1e-12);
+    assertEquals(3, raw.get("repeats_graded"));
+    Map<String, Object> t2 = row(ns, "t2", "agg");
+    assertEquals(1.0, t2.get("frac"));
+    assertEquals(true, t2.get("all_pass"));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> raw2 = (Map<String, Object>) t2.get("raw");
+    assertEquals(2, raw2.get("repeats_graded"));
+    assertTrue(String.valueOf(t2.get("error")).startsWith("1 of 3 repeats failed"), t2.toString());
+    assertEquals(1, rows(ns).stream().filter(x -> x.get("task_id").equals("t1") && x.get("mode").equals("agg"))
+        .count(), "the repeats are one row");
+    assertTrue(org.junit.jupiter.api.Assertions.assertThrows(dev.h2beam.pipelines.UsageError.class,
+        () -> judge("--namespaces=" + ns, "--judgeRepeats=0")).getMessage().contains("--judgeRepeats=0"));
+  }
+
+  @Test
   void aThrowingGraderGivesAnUngradedRowNeverAZero() throws Exception {
     Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", "throw"));
     assertEquals(2, judge("--namespaces=" + ns));

@@ -19,12 +19,21 @@ final class Namespaces {
    * under {@code <runs>/../executions} holding {@code answer.txt} and {@code grade.txt} = {@code grade}.
    */
   static Path python(Path runs, String name, int k, Map<String, String> gradeByTask) throws Exception {
+    return python(runs, name, k, gradeByTask, List.of("agg", "seq"));
+  }
+
+  /** A chosen label per mode: a parallel final, a sequential final, a gated step's candidate episode. */
+  static final Map<String, String> CHOSEN = Map.of("agg", "agg1", "seq", "c1", "gat", "g2");
+
+  /** {@link #python(Path, String, int, Map)} with a selection in each of {@code modes}, labelled as {@link #CHOSEN}. */
+  static Path python(Path runs, String name, int k, Map<String, String> gradeByTask, List<String> modes)
+      throws Exception {
     Path ns = runs.resolve(name);
     for (Map.Entry<String, String> e : gradeByTask.entrySet()) {
       String task = e.getKey();
       Map<String, Object> selections = new LinkedHashMap<>();
-      for (String mode : List.of("agg", "seq")) {
-        String label = mode.equals("agg") ? "agg1" : "c1";
+      for (String mode : modes) {
+        String label = CHOSEN.get(mode);
         Path runDir = runs.getParent().resolve("executions").resolve(name).resolve(task).resolve(label);
         Files.createDirectories(runDir);
         Files.writeString(runDir.resolve("answer.txt"), "Total: 85.15\n");

@@ -9,10 +9,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Test grader {@code scripted}: each run dir's {@code grade.txt} says what to do: a JSON score to return, or
- * {@code throw}, {@code hang}, {@code empty}. Counts its calls so tests can prove it was never called.
+ * {@code throw}, {@code hang}, {@code empty}, or {@code cycle} followed by one of those per line, answered in turn
+ * call after call (a judge that disagrees with itself). Counts its calls so tests can prove it was never called.
  */
 public final class ScriptedGraderProvider implements GraderProvider {
   static final AtomicInteger CALLS = new AtomicInteger();
+  /** Calls per run dir, for {@code cycle}. */
+  static final java.util.concurrent.ConcurrentHashMap<String, AtomicInteger> TURNS =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   @Override public String name() {
     return "scripted";
@@ -27,6 +31,12 @@ public final class ScriptedGraderProvider implements GraderProvider {
       @Override public Optional<Map<String, Object>> score(Path runDir, String task) throws Exception {
         CALLS.incrementAndGet();
         String what = Files.readString(runDir.resolve("grade.txt")).strip();
+        if (what.startsWith("cycle\n")) {
+          String[] turns = what.substring("cycle\n".length()).split("\n");
+          int call = TURNS.computeIfAbsent(runDir.toAbsolutePath().toString(), d -> new AtomicInteger())
+              .getAndIncrement();
+          what = turns[call % turns.length].strip();
+        }
         switch (what) {
           case "throw":
             throw new IllegalStateException("grader exploded on " + task);

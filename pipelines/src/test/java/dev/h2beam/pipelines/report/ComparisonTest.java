@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 class ComparisonTest {
   static final Path RUNS = Path.of("/runs");
   static final RunIdentity ID = new RunIdentity("c", "demo/oc", "opencode:m", "judge-1", null);
+  static final ModePair AGG_SEQ = new ModePair("agg", "seq");
 
   /** One replicate: per task, the parallel and sequential passed counts out of 4 (pass when 4). */
   static Comparison.Replica replica(String ns, RunIdentity id, int[] parallel, int[] sequential) {
@@ -24,7 +25,7 @@ class ComparisonTest {
     for (int i = 0; i < sequential.length; i++) {
       s.add(scored("t" + i, "seq", 2, "c1", sequential[i], 4, sequential[i] == 4));
     }
-    return new Comparison.Replica(Fixtures.ref(RUNS, ns), p, s, id);
+    return new Comparison.Replica(Fixtures.ref(RUNS, ns), p, s, id, List.of());
   }
 
   static Comparison.Replica replica(String ns, int[] parallel, int[] sequential) {
@@ -36,7 +37,7 @@ class ComparisonTest {
   }
 
   static Comparison.Result compare(Comparison.Replica... r) {
-    return Comparison.compare(2, List.of(r), 5.0);
+    return Comparison.compare(2, AGG_SEQ, List.of(r), 5.0);
   }
 
   static String failures(Comparison.Result c, String id) {
@@ -73,10 +74,10 @@ class ComparisonTest {
     // +12.5 pt in every replicate (se 0), no pass difference: minEffect 12.5 is not exceeded, 12 is
     List<Comparison.Replica> same = List.of(replica("demo-oc-agg2-s1", t(3, 2), t(2, 2)),
         replica("demo-oc-agg2-s2", t(3, 2), t(2, 2)), replica("demo-oc-agg2-s3", t(3, 2), t(2, 2)));
-    Comparison.Result c = Comparison.compare(2, same, 12.5);
+    Comparison.Result c = Comparison.compare(2, AGG_SEQ, same, 12.5);
     assertEquals(12.5, c.metrics().get(0).meanDiff());
     assertEquals("inconclusive", c.relation());
-    assertEquals("favors-parallel", Comparison.compare(2, same, 12.0).relation());
+    assertEquals("favors-parallel", Comparison.compare(2, AGG_SEQ, same, 12.0).relation());
   }
 
   @Test
@@ -183,9 +184,9 @@ class ComparisonTest {
   @Test
   void tasksGradedInOnlyOneModeAreLeftOutOfThePairs() {
     Comparison.Replica r = replica("demo-oc-agg2-s1", t(4, 4), t(2, 2));
-    List<Scored> seq = new ArrayList<>(r.sequential());
+    List<Scored> seq = new ArrayList<>(r.second());
     seq.set(1, Fixtures.absent("t1", "seq", 2, "judge-failed"));
-    Comparison.Result c = compare(new Comparison.Replica(r.namespace(), r.parallel(), seq, ID));
+    Comparison.Result c = compare(new Comparison.Replica(r.namespace(), r.first(), seq, ID, List.of()));
     assertEquals(List.of("t0"), c.pairs().stream().map(Comparison.Pair::taskId).toList());
     assertEquals(50.0, c.pairs().get(0).score());
   }

@@ -65,6 +65,32 @@ final class Fixtures {
    */
   static void summary(Path ns, String task, int k, double stageUsd, double selectionUsd, List<String> fellBack,
       double rolloutUsd) throws Exception {
+    List<ModeRun> runs = new ArrayList<>();
+    for (String mode : List.of("agg", "seq")) {
+      List<String> finals = new ArrayList<>();
+      for (int i = 1; i <= k; i++) finals.add(mode.equals("agg") ? "agg" + i : "c" + i);
+      runs.add(new ModeRun(mode, finals, finals.get(0), null));
+    }
+    summary(ns, task, k, stageUsd, selectionUsd, fellBack, rolloutUsd, runs);
+  }
+
+  /**
+   * One mode's part of a summary.
+   *
+   * @param finals the labels of the final harness's outputs ({@code modes.<mode>.finals})
+   * @param chosen the selection's chosen label
+   * @param rollouts the ledger's R, with P = 3k; null for a ledger that records no counts
+   */
+  record ModeRun(String mode, List<String> finals, String chosen, Integer rollouts) {
+    /** A mode that spent its budget exactly: R = 4k, P = 3k. */
+    static ModeRun onBudget(String mode, int k, List<String> finals, String chosen) {
+      return new ModeRun(mode, finals, chosen, 4 * k);
+    }
+  }
+
+  /** A task summary with the given modes' records and selections, in that order; a gated one has its gate. */
+  static void summary(Path ns, String task, int k, double stageUsd, double selectionUsd, List<String> fellBack,
+      double rolloutUsd, List<ModeRun> runs) throws Exception {
     Map<String, Object> s = new LinkedHashMap<>();
     s.put("task_id", task);
     s.put("domain", "accounting");
@@ -74,13 +100,13 @@ final class Fixtures {
     s.put("base", List.of());
     Map<String, Object> modes = new LinkedHashMap<>();
     Map<String, Object> selections = new LinkedHashMap<>();
-    for (String mode : List.of("agg", "seq")) {
+    for (ModeRun run : runs) {
+      String mode = run.mode();
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("mode", mode);
       m.put("task_id", task);
       m.put("k", k);
-      List<String> finals = new ArrayList<>();
-      for (int i = 1; i <= k; i++) finals.add(mode.equals("agg") ? "agg" + i : "c" + i);
+      List<String> finals = run.finals();
       m.put("finals", finals);
       m.put("ok", true);
       m.put("fell_back", fellBack);
@@ -103,18 +129,26 @@ final class Fixtures {
       m.put("similarity", null);
       Map<String, Object> ledger = new LinkedHashMap<>();
       ledger.put("mode", mode);
+      if (run.rollouts() != null) {
+        ledger.put("k", k);
+        ledger.put("R", run.rollouts());
+        ledger.put("expected_R", 4 * k);
+        ledger.put("P", 3 * k);
+        ledger.put("expected_P", 3 * k);
+      }
       ledger.put("usd", rolloutUsd + 3 * stageUsd);
       ledger.put("rollout_usd", rolloutUsd);
       ledger.put("session_usd", 3 * stageUsd);
       m.put("ledger", ledger);
       m.put("errors", List.of());
+      if (mode.equals("gat")) m.put("gate", Map.of("method", "improver", "policy", "paired-mean", "steps", List.of()));
       modes.put(mode, m);
       Map<String, Object> sel = new LinkedHashMap<>();
       sel.put("task_id", task);
       sel.put("mode", mode);
       sel.put("k", k);
-      sel.put("chosen_label", finals.get(0));
-      sel.put("chosen_run_dir", "/executions/demo-oc-" + mode + k + "/" + task + "/" + finals.get(0));
+      sel.put("chosen_label", run.chosen());
+      sel.put("chosen_run_dir", "/executions/demo-oc-" + mode + k + "/" + task + "/" + run.chosen());
       sel.put("ok", true);
       sel.put("usd", selectionUsd);
       selections.put(mode, sel);

@@ -1,0 +1,143 @@
+package dev.h2beam.examples.gated;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.h2beam.adapters.files.Json;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarFile;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The plug-in as a user runs it: a real JVM whose classpath is h2beam (this test's classpath without anything of this
+ * module) plus the jar {@code mvn package} built, running {@code h2beam demo --modes=gated --method=sign-rule}; and
+ * the same JVM without the jar, which refuses the name.
+ */
+class PluginJarIT {
+  static final Path TARGET = Path.of("target").toAbsolutePath().normalize();
+
+  /** The jar {@code package} built: the plug-in alone. */
+  static Path pluginJar() throws Exception {
+    try (Stream<Path> s = Files.list(TARGET)) {
+      return s.filter(p -> p.getFileName().toString().matches("h2beam-example-gated-method-.*\\.jar"))
+          .filter(p -> !p.getFileName().toString().matches(".*-(tests|sources|javadoc)\\.jar")).findFirst()
+          .orElseThrow(() -> new AssertionError("no plug-in jar under " + TARGET + ": run mvn verify"));
+    }
+  }
+
+  /**
+   * h2beam's classpath: this test's, minus every entry under this module's {@code target/} (its classes, test
+   * classes and jar), so the plug-in can only come from a jar the test adds.
+   */
+  static List<String> h2beamClasspath() {
+    List<String> out = new ArrayList<>();
+    for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
+      if (!e.isEmpty() && !Path.of(e).toAbsolutePath().normalize().startsWith(TARGET)) out.add(e);
+    }
+    return out;
+  }
+
+  /** Runs {@code h2beam demo} in its own JVM on {@code classpath}; returns the exit code, its output in console.log. */
+  static int demo(Path out, List<String> classpath, String... options) throws Exception {
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", String.join(File.pathSeparator, classpath),
+        "dev.h2beam.pipelines.Main", "demo", "--output=" + out.resolve("demo")));
+    cmd.addAll(Arrays.asList(options));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.resolve("console.log").toFile())
+        .start();
+    if (!p.waitFor(10, TimeUnit.MINUTES)) {
+      p.descendants().forEach(ProcessHandle::destroyForcibly);
+      p.destroyForcibly().waitFor();
+      throw new AssertionError("the demo ran past 10 minutes: " + Files.readString(out.resolve("console.log")));
+    }
+    return p.exitValue();
+  }
+
+  @Test
+  void theJarHoldsOnlyThePlugin() throws Exception {
+    try (JarFile jar = new JarFile(pluginJar().toFile())) {
+      List<String> classes = jar.stream().map(e -> e.getName()).filter(n -> n.endsWith(".class")).toList();
+      assertFalse(classes.isEmpty());
+      for (String c : classes) assertTrue(c.startsWith("dev/h2beam/examples/gated/"), c);
+      assertEquals(SignRuleMethod.class.getName(), new String(jar.getInputStream(
+          jar.getEntry("META-INF/services/dev.h2beam.transforms.gated.GatedMethod")).readAllBytes()).strip());
+    }
+  }
+
+  @Test
+  void theDemoRunsTheMethodFromItsJar(@TempDir Path out) throws Exception {
+    List<String> classpath = new ArrayList<>(h2beamClasspath());
+    classpath.add(pluginJar().toString());
+    int code = demo(out, classpath, "--modes=gated", "--method=" + SignRuleMethod.NAME);
+    String console = Files.readString(out.resolve("console.log"));
+    assertEquals(0, code, console);
+    for (String task : List.of("ledger-1", "ledger-2")) {
+      Path dir = out.resolve("demo/runs/demo-oc-agg2").resolve(task);
+      Map<String, Object> gat = at(Json.readMap(dir.resolve("summary.json")), "modes", "gat");
+      Map<String, Object> gate = at(gat, "gate");
+      assertEquals(SignRuleMethod.NAME, gate.get("method"), task);
+      // the budget of the other modes at k = 2, R = 4k and P = 3k, though this method never opened a session
+      Map<String, Object> ledger = at(gat, "ledger");
+      assertEquals(8, ledger.get("R"), task + " " + ledger);
+      assertEquals(6, ledger.get("P"), task + " " + ledger);
+      assertEquals(List.of("base1", "base2", "g1", "g2", "r3", "r4", "r5", "r6"), ledger.get("rollouts"), task);
+
+      @SuppressWarnings("unchecked")
+      List<Map<String, Object>> steps = (List<Map<String, Object>>) gate.get("steps");
+      assertEquals(6, steps.size(), task);
+      // step 1: the rule alone; the script still drops credits, so the checks score it 0 like the bases: refused
+      assertEquals(List.of(Map.of("op", "update", "path", "guardrails.md")), steps.get(0).get("mutations"), task);
+      assertEquals("reject", at(steps.get(0), "decision").get("outcome"), task);
+      // step 2: it read the refusal and fixed the script, which the checks pass: kept
+      assertEquals(List.of(Map.of("op", "update", "path", "scripts/summarize.sh")), steps.get(1).get("mutations"),
+          task);
+      assertEquals("select", at(steps.get(1), "decision").get("outcome"), task);
+      // steps 3 to 6: every sample passed, so it proposed nothing and each rollout re-rolled the kept harness
+      for (Map<String, Object> step : steps.subList(2, 6)) {
+        assertEquals("none", step.get("proposal"), task + " " + step);
+        assertEquals("every recent sample passed its checks", step.get("notes"), task + " " + step);
+      }
+      assertEquals("g2", gate.get("final_harness"), task);
+      Path kept = harness(out.resolve("demo/runs"), task, "g2");
+      String script = Files.readString(kept.resolve(SignRuleMethod.SCRIPT));
+      assertFalse(script.contains(SignRuleMethod.POSITIVE_ONLY), script);
+      assertTrue(script.contains("total += amount"), script);
+    }
+  }
+
+  @Test
+  void withoutTheJarTheNameIsRefused(@TempDir Path out) throws Exception {
+    int code = demo(out, h2beamClasspath(), "--modes=gated", "--method=" + SignRuleMethod.NAME);
+    String console = Files.readString(out.resolve("console.log"));
+    assertEquals(1, code, console);
+    assertTrue(console.contains("--method=sign-rule is not a known gated method; known: [improver]"), console);
+    assertFalse(Files.exists(out.resolve("demo/runs/demo-oc-agg2")), "refused before anything ran");
+  }
+
+  /** The folder holding the harness {@code label} of a task's gated mode (in the mode's own namespace). */
+  static Path harness(Path runs, String task, String label) throws Exception {
+    try (Stream<Path> s = Files.walk(runs)) {
+      List<Path> found = s.filter(p -> p.endsWith(Path.of(task, "harnesses", label)) && Files.isDirectory(p))
+          .toList();
+      assertEquals(1, found.size(), task + "/harnesses/" + label + " under " + runs + ": " + found);
+      return found.get(0);
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  static Map<String, Object> at(Map<String, Object> m, String... keys) {
+    Object cur = m;
+    for (String key : keys) cur = ((Map<String, Object>) cur).get(key);
+    return (Map<String, Object>) cur;
+  }
+}
