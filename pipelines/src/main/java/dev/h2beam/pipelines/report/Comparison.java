@@ -278,7 +278,9 @@ final class Comparison {
   static String figures(Metric m, ModePair modes, double minEffect, String unit, int places, boolean aggregate) {
     StringBuilder b = new StringBuilder();
     boolean hidden = aggregate && m.fewestPairs() == 1;
-    if (m.meanDiff() == null) b.append("no paired difference");
+    if (m.meanDiff() == null && m.replicates() > 0) {
+      b.append("no mean paired difference (it would leave out the replicates without a run value)");
+    } else if (m.meanDiff() == null) b.append("no paired difference");
     else if (hidden) b.append("mean paired difference withheld (a replicate has a single task pair)");
     else b.append("mean paired difference ").append(PyFormat.signed(m.meanDiff(), places)).append(' ').append(unit)
         .append(" (").append(modes.difference()).append(")");

@@ -94,7 +94,8 @@ public enum Disclosure {
       ((Map<?, ?>) m.get("values")).forEach((name, v) -> each.add(name + " " + number((Double) v)));
       ((Map<?, ?>) m.get("absent")).forEach((name, why) -> each.add(name + " absent (" + why + ")"));
       lines.add("  " + new ModeK((String) m.get("mode"), (Integer) m.get("k")).name() + " seed="
-          + (m.get("seed") == null ? "none" : m.get("seed")) + " " + m.get("task_id") + ": " + String.join(" | ", each));
+          + (m.get("seed") == null ? "none" : m.get("seed")) + " " + m.get("task_id") + ": "
+          + String.join(" | ", each));
     }
     return lines;
   }

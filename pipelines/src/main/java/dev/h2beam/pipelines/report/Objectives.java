@@ -11,9 +11,11 @@ import java.util.TreeSet;
  * The comparison of one pair of modes over the objectives (seed 001's ComparisonSpec): one paired-difference/v1
  * verdict per objective, then the relation over the vector -- {@code favors-<mode>} when every decided objective
  * favours that mode, {@code trade-off} when decided objectives disagree, else {@code inconclusive}, or
- * {@code not-comparable} when a condition C1–C5 fails or no objective can be compared. Never collapsed into one score;
- * the claim stays exploratory. A replicate with a metric absent on any task has no run value for it, and then the
- * objective is undecided with the absences named; time metrics compare only under one declared timing environment.
+ * {@code not-comparable} when a condition C1–C5 fails or no objective can be compared. Never collapsed into one
+ * score; the claim stays exploratory. A replicate with a metric absent on any task has no run value for it, and then
+ * the objective is undecided with the absences named; time metrics compare only under one declared timing
+ * environment. Score and pass are read from the judged rows exactly as the comparison above reads them (over the
+ * tasks graded in both modes; ungraded tasks are listed as coverage absences), so their verdicts agree with it.
  */
 final class Objectives {
   private Objectives() {}
@@ -58,7 +60,7 @@ final class Objectives {
       if (r.first().isEmpty() || r.second().isEmpty()) continue;
       paired++;
       if (!table.recorded(r.namespace())) {
-        absences.add(Comparison.where(r.namespace()) + ": no metrics.json (" + MetricTable.NO_FILE + ")");
+        absences.add(Comparison.where(r.namespace()) + ": no readable metrics.json (" + MetricTable.NO_FILE + ")");
         without++;
         onlyNotApplicable = false;
         continue;
@@ -94,7 +96,12 @@ final class Objectives {
     }
     String why = "no run value in " + without + " of " + paired + " replicate" + (paired == 1 ? "" : "s")
         + " (a metric absent on any task has no run value; zero never stands in)";
-    return new Verdict(o, none(o, onlyNotApplicable ? "not-comparable" : "inconclusive", why), absences);
+    // the replicates that do have a run value are counted, but no mean is taken over them: dropping the replicates
+    // where something went missing would select the runs that went well
+    int pairs = byReplicate.values().stream().mapToInt(List::size).sum();
+    int fewest = byReplicate.values().stream().mapToInt(List::size).min().orElse(0);
+    return new Verdict(o, new Comparison.Metric(o.metric(), byReplicate.size(), pairs, fewest, null, null,
+        o.minEffect(), onlyNotApplicable ? "not-comparable" : "inconclusive", why), absences);
   }
 
   /**
@@ -164,8 +171,8 @@ final class Objectives {
     List<String> out = new ArrayList<>();
     for (NamespaceRef ns : reported) {
       if (!table.recorded(ns)) {
-        out.add("Metric vector: " + ns.name() + " has no metrics.json; every metric but score and pass is absent"
-            + " there (" + MetricTable.NO_FILE + "); ./h2beam judge writes it");
+        out.add("Metric vector: " + ns.name() + " has no readable metrics.json; every metric but score and pass is"
+            + " absent there (" + MetricTable.NO_FILE + "); ./h2beam judge writes it");
       }
     }
     return out;

@@ -70,8 +70,9 @@ public final class ReportPipeline {
   }
 
   /**
-   * Reads one namespace: its judged.json, config.json, metrics.json and every {@code <task>/summary.json}. A file that is
-   * unreadable or malformed goes to the failure output; the namespace's facts are emitted when any file was read.
+   * Reads one namespace: its judged.json, config.json, metrics.json and every {@code <task>/summary.json}. A file
+   * that is unreadable or malformed goes to the failure output; the namespace's facts are emitted when any file was
+   * read.
    */
   static final class ReadNamespaceFn extends DoFn<String, NamespaceFacts> {
     private static final long serialVersionUID = 1L;

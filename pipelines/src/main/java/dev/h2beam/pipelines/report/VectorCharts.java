@@ -71,7 +71,7 @@ final class VectorCharts {
       lo -= 1;
       hi += 1;
     }
-    StringBuilder b = svg(o.metric() + " per mode").append(txt(PAD, 16, o.label(), "start", 13));
+    StringBuilder b = svg(o.metric() + " per mode").append(txt(8, 16, o.label(), "start", 11));
     b.append(txt(PAD - 4, PAD + 4, PyFormat.fixed(hi, 0, o.places()), "end", 10))
         .append(txt(PAD - 4, H - PAD + 4, PyFormat.fixed(lo, 0, o.places()), "end", 10));
     int i = 0;

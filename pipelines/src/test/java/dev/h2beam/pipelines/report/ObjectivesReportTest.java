@@ -112,7 +112,7 @@ class ObjectivesReportTest {
         + " favors-sequential) | claim: exploratory"), section);
     // the score and pass comparison above is unchanged: it knows nothing of cost
     assertTrue(run.out().contains("  relation: favors-parallel | claim: exploratory"), run.out());
-    assertFalse(run.out().contains("has no metrics.json"), run.out());
+    assertFalse(run.out().contains("has no readable metrics.json"), run.out());
   }
 
   @Test
@@ -150,9 +150,10 @@ class ObjectivesReportTest {
     String section = objectivesSection(run.out());
     // a metric that does not apply to one side cannot be compared; any other absence leaves it undecided
     String verdict = reason.equals("not-applicable") ? "not-comparable" : "inconclusive";
-    assertTrue(section.contains("  cost (min, min effect 0.02 usd): no paired difference | 0 replicates, 0 task"
-        + " pairs | " + verdict + ": no run value in 1 of 3 replicates (a metric absent on any task has no run value;"
-        + " zero never stands in)\n    absent: seed 2 (demo-oc-agg2-s2) sequential ledger-2: " + reason + "\n"),
+    assertTrue(section.contains("  cost (min, min effect 0.02 usd): no mean paired difference (it would leave out"
+        + " the replicates without a run value) | 2 replicates, 4 task pairs | " + verdict + ": no run value in 1"
+        + " of 3 replicates (a metric absent on any task has no run value; zero never stands in)\n"
+        + "    absent: seed 2 (demo-oc-agg2-s2) sequential ledger-2: " + reason + "\n"),
         section);
     assertTrue(section.endsWith("  relation over objectives: favors-parallel | claim: exploratory"), section);
   }
@@ -162,12 +163,25 @@ class ObjectivesReportTest {
     cell(runs, (seed, tm) -> seed == 3 ? null : tradeOff(seed, tm), Map.of());
     Fixtures.Run run = Fixtures.report("--namespaces=" + runs + "/demo-oc-agg2-s*", OBJECTIVES);
     assertEquals(0, run.exit(), run.err());
-    assertEquals(1, run.out().split("has no metrics.json", -1).length - 1, run.out());
-    assertTrue(run.out().contains("Metric vector: demo-oc-agg2-s3 has no metrics.json; every metric but score and"
-        + " pass is absent there (not-recorded)"), run.out());
+    assertEquals(1, run.out().split("has no readable metrics.json", -1).length - 1, run.out());
+    assertTrue(run.out().contains("Metric vector: demo-oc-agg2-s3 has no readable metrics.json; every metric but"
+        + " score and pass is absent there (not-recorded)"), run.out());
     String section = objectivesSection(run.out());
     assertTrue(section.contains("no run value in 1 of 3 replicates"), section);
-    assertTrue(section.contains("    absent: seed 3 (demo-oc-agg2-s3): no metrics.json (not-recorded)"), section);
+    assertTrue(section.contains("    absent: seed 3 (demo-oc-agg2-s3): no readable metrics.json (not-recorded)"),
+        section);
+  }
+
+  @Test
+  void aMetricsFileOfAnotherSchemaIsAFailureRecordAndNothingOfItIsUsed(@TempDir Path runs) throws Exception {
+    cell(runs, ObjectivesReportTest::tradeOff, Map.of());
+    Path bad = runs.resolve("demo-oc-agg2-s2/metrics.json");
+    Files.writeString(bad, Files.readString(bad).replace(MetricVector.SCHEMA, "h2beam-metrics/v0"));
+    Fixtures.Run run = Fixtures.report("--namespaces=" + runs + "/demo-oc-agg2-s*", OBJECTIVES);
+    assertEquals(0, run.exit(), run.err());
+    assertTrue(run.out().contains("not a h2beam-metrics/v1 file (schema \"h2beam-metrics/v0\")"), run.out());
+    assertTrue(objectivesSection(run.out()).contains("    absent: seed 2 (demo-oc-agg2-s2): no readable metrics.json"
+        + " (not-recorded)"), run.out());
   }
 
   @Test
