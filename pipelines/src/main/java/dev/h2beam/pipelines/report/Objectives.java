@@ -73,15 +73,11 @@ final class Objectives {
       for (String task : tasks) {
         MetricTable.Obs a = table.obs(r.namespace(), task, modes.first(), c.k(), o.metric());
         MetricTable.Obs b = table.obs(r.namespace(), task, modes.second(), c.k(), o.metric());
-        for (Object[] side : new Object[][] {{modes.firstName(), a}, {modes.secondName(), b}}) {
-          MetricTable.Obs x = (MetricTable.Obs) side[1];
-          if (x.value() != null) continue;
-          absent.computeIfAbsent(x.reason(), y -> new TreeMap<>()).computeIfAbsent((String) side[0],
-              y -> new TreeSet<>()).add(task);
-          onlyNotApplicable &= x.reason().equals("not-applicable");
-        }
+        note(absent, modes.firstName(), task, a);
+        note(absent, modes.secondName(), task, b);
         if (a.value() != null && b.value() != null) diffs.add(o.scale() * (a.value() - b.value()));
       }
+      onlyNotApplicable &= absent.keySet().stream().allMatch("not-applicable"::equals);
       if (absent.isEmpty() && !diffs.isEmpty()) {
         byReplicate.put(r.namespace().dir(), diffs);
         continue;
@@ -102,6 +98,14 @@ final class Objectives {
     int fewest = byReplicate.values().stream().mapToInt(List::size).min().orElse(0);
     return new Verdict(o, new Comparison.Metric(o.metric(), byReplicate.size(), pairs, fewest, null, null,
         o.minEffect(), onlyNotApplicable ? "not-comparable" : "inconclusive", why), absences);
+  }
+
+  /** Files an absent observation under its reason and mode. */
+  private static void note(Map<String, Map<String, TreeSet<String>>> absent, String mode, String task,
+      MetricTable.Obs x) {
+    if (x.value() == null) {
+      absent.computeIfAbsent(x.reason(), y -> new TreeMap<>()).computeIfAbsent(mode, y -> new TreeSet<>()).add(task);
+    }
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.h2beam.pipelines.report;
 
+import dev.h2beam.pipelines.Modes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -41,7 +42,7 @@ final class VectorCharts {
     b.append("</div>\n<h2>Cost versus score per mode</h2>\n<div>\n");
     Map<ModeK, List<MetricTable.RunValue>> cost = runValues(rowsByNs, new Objective("cost", false, 0), table);
     Map<ModeK, List<MetricTable.RunValue>> score = runValues(rowsByNs, new Objective("score", true, 0), table);
-    Map<String, List<double[]>> byMode = new TreeMap<>(dev.h2beam.pipelines.Modes.ORDER);
+    Map<String, List<double[]>> byMode = new TreeMap<>(Modes.ORDER);
     for (ModeK cell : score.keySet()) {
       List<double[]> points = byMode.computeIfAbsent(cell.mode(), x -> new ArrayList<>());
       if (withheld(score.get(cell), aggregate)) continue;
