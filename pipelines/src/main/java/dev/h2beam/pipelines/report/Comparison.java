@@ -216,9 +216,20 @@ final class Comparison {
       double minEffect) {
     Map<String, List<Double>> byReplicate = new LinkedHashMap<>();
     for (Pair p : pairs) byReplicate.computeIfAbsent(p.namespace().dir(), x -> new ArrayList<>()).add(diff.apply(p));
+    return decide(name, modes, byReplicate, minEffect, true, 2);
+  }
+
+  /**
+   * paired-difference/v1 over per-replicate paired differences (first minus second, in the metric's unit): the mean
+   * over replicates of each replicate's mean favours a mode when it exceeds max(minEffect, 2·se) in that mode's
+   * direction ({@code higherIsBetter}: a positive difference favours the first mode, else a negative one does).
+   */
+  static Metric decide(String name, ModePair modes, Map<String, List<Double>> byReplicate, double minEffect,
+      boolean higherIsBetter, int places) {
     List<Double> means = new ArrayList<>();
     for (List<Double> d : byReplicate.values()) means.add(PyFormat.mean(d));
     int r = means.size();
+    int pairs = byReplicate.values().stream().mapToInt(List::size).sum();
     int fewest = byReplicate.values().stream().mapToInt(List::size).min().orElse(0);
     if (r == 0) {
       return new Metric(name, 0, 0, 0, null, null, minEffect, "inconclusive", "no task is graded in both modes");
@@ -227,13 +238,14 @@ final class Comparison {
     Double se = PyFormat.standardError(means);
     double threshold = se == null ? minEffect : Math.max(minEffect, SE_MULTIPLIER * se);
     if (r < MIN_REPLICATES) {
-      return new Metric(name, r, pairs.size(), fewest, mean, se, threshold, "inconclusive", r + " replicate"
+      return new Metric(name, r, pairs, fewest, mean, se, threshold, "inconclusive", r + " replicate"
           + (r == 1 ? "" : "s") + "; paired-difference/v1 needs at least " + MIN_REPLICATES);
     }
-    String verdict = mean > threshold ? "favors-" + modes.firstName() : mean < -threshold
+    double better = higherIsBetter ? mean : -mean;
+    String verdict = better > threshold ? "favors-" + modes.firstName() : better < -threshold
         ? "favors-" + modes.secondName() : "inconclusive";
-    return new Metric(name, r, pairs.size(), fewest, mean, se, threshold, verdict, verdict.equals("inconclusive")
-        ? "|" + PyFormat.signed(mean, 2) + "| does not exceed the threshold" : "");
+    return new Metric(name, r, pairs, fewest, mean, se, threshold, verdict, verdict.equals("inconclusive")
+        ? "|" + PyFormat.signed(mean, places) + "| does not exceed the threshold" : "");
   }
 
   /** The comparison's section of the text report. */
@@ -251,28 +263,37 @@ final class Comparison {
         lines.add("  " + cond.id() + " " + cond.title() + ": FAILS -- " + String.join("; ", cond.failures()));
       }
     }
-    for (Metric m : c.metrics()) {
-      StringBuilder b = new StringBuilder("  " + m.name() + ": ");
-      if (m.meanDiff() == null) b.append("no paired difference");
-      else if (aggregate && m.fewestPairs() == 1) {
-        b.append("mean paired difference withheld (a replicate has a single task pair)");
-      }
-      else b.append("mean paired difference ").append(PyFormat.signed(m.meanDiff(), 2))
-          .append(" pt (").append(c.modes().difference()).append(")");
-      b.append(" | ").append(m.replicates()).append(" replicate").append(m.replicates() == 1 ? "" : "s").append(", ")
-          .append(m.pairs()).append(" task pair").append(m.pairs() == 1 ? "" : "s");
-      if (m.meanDiff() != null && !(aggregate && m.fewestPairs() == 1)) {
-        b.append(" | ").append(Replicates.se(m.se(), 2)).append(" | threshold ")
-            .append(PyFormat.fixed(m.threshold(), 0, 2)).append(" pt = max(minEffect ")
-            .append(PyFormat.fixed(minEffect, 0, 2)).append(", 2*se ")
-            .append(m.se() == null ? "unknown" : PyFormat.fixed(SE_MULTIPLIER * m.se(), 0, 2)).append(")");
-      }
-      b.append(" | ").append(m.verdict()).append(m.why().isEmpty() ? "" : ": " + m.why());
-      lines.add(b.toString());
-    }
+    for (Metric m : c.metrics()) lines.add("  " + m.name() + ": " + figures(m, c.modes(), minEffect, "pt", 2,
+        aggregate));
     lines.add("  relation: " + c.relation() + (failed.isEmpty() ? "" : " (failed: " + String.join(", ", failed) + ")")
         + " | claim: " + CLAIM);
     return lines;
+  }
+
+  /**
+   * A metric's figures after its name: the mean paired difference in {@code unit}, replicates and pairs, se and
+   * threshold, verdict. Under aggregate disclosure a replicate of a single task pair withholds the mean and its spread
+   * (the mean would be that task's difference).
+   */
+  static String figures(Metric m, ModePair modes, double minEffect, String unit, int places, boolean aggregate) {
+    StringBuilder b = new StringBuilder();
+    boolean hidden = aggregate && m.fewestPairs() == 1;
+    if (m.meanDiff() == null && m.replicates() > 0) {
+      b.append("no mean paired difference (it would leave out the replicates without a run value)");
+    } else if (m.meanDiff() == null) b.append("no paired difference");
+    else if (hidden) b.append("mean paired difference withheld (a replicate has a single task pair)");
+    else b.append("mean paired difference ").append(PyFormat.signed(m.meanDiff(), places)).append(' ').append(unit)
+        .append(" (").append(modes.difference()).append(")");
+    b.append(" | ").append(m.replicates()).append(" replicate").append(m.replicates() == 1 ? "" : "s").append(", ")
+        .append(m.pairs()).append(" task pair").append(m.pairs() == 1 ? "" : "s");
+    if (m.meanDiff() != null && !hidden) {
+      b.append(" | ").append(m.se() == null ? "se unknown: one replicate" : "se "
+          + PyFormat.fixed(m.se(), 0, places) + " " + unit).append(" | threshold ")
+          .append(PyFormat.fixed(m.threshold(), 0, places)).append(' ').append(unit)
+          .append(" = max(minEffect ").append(PyFormat.fixed(minEffect, 0, places)).append(", 2*se ")
+          .append(m.se() == null ? "unknown" : PyFormat.fixed(SE_MULTIPLIER * m.se(), 0, places)).append(")");
+    }
+    return b.append(" | ").append(m.verdict()).append(m.why().isEmpty() ? "" : ": " + m.why()).toString();
   }
 
   private static Map<String, Scored> graded(List<Scored> rows) {

@@ -81,22 +81,54 @@ public enum Disclosure {
     return lines;
   }
 
+  /**
+   * The per-task metric vectors of the reported rows (metrics.json), released under {@code per-task}: every value in
+   * metrics.json's unit, every absence with its reason; nothing for a namespace without the file.
+   */
+  static List<String> perTaskMetricLines(Map<NamespaceRef, List<Scored>> rowsByNamespace,
+      MetricTable table) {
+    List<String> lines = new ArrayList<>();
+    for (Map<String, Object> m : metricRows(rowsByNamespace, table)) {
+      if (lines.isEmpty()) lines.add("Per-task metric vector (metrics.json; released by --disclosure=per-task)");
+      List<String> each = new ArrayList<>();
+      ((Map<?, ?>) m.get("values")).forEach((name, v) -> each.add(name + " " + number((Double) v)));
+      ((Map<?, ?>) m.get("absent")).forEach((name, why) -> each.add(name + " absent (" + why + ")"));
+      lines.add("  " + new ModeK((String) m.get("mode"), (Integer) m.get("k")).name() + " seed="
+          + (m.get("seed") == null ? "none" : m.get("seed")) + " " + m.get("task_id") + ": "
+          + String.join(" | ", each));
+    }
+    return lines;
+  }
+
+  /** The metrics.json rows of the reported rows' tasks, in report order (k, mode, task per namespace). */
+  private static List<Map<String, Object>> metricRows(Map<NamespaceRef, List<Scored>> rowsByNamespace,
+      MetricTable table) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (Map.Entry<NamespaceRef, List<Scored>> e : rowsByNamespace.entrySet()) {
+      for (Scored s : sorted(e.getValue())) {
+        MetricRow r = table.row(e.getKey(), s.taskId(), s.mode(), s.k());
+        if (r == null) continue;
+        Map<String, Object> m = head(e.getKey(), s);
+        m.put("values", r.values());
+        m.put("absent", r.absent());
+        out.add(m);
+      }
+    }
+    return out;
+  }
+
   /** The restricted file's content under {@code aggregate}: everything the released report withholds. */
   static Map<String, Object> restricted(Map<NamespaceRef, List<Scored>> rowsByNamespace,
-      List<Comparison.Pair> pairs) {
+      List<Comparison.Pair> pairs, MetricTable table) {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("disclosure", AGGREGATE.flag);
-    out.put("restricted", "per-task scores, paired differences and successful-tasks slices withheld from report.txt"
-        + " and report.html; never hand this file to an improver or a selector");
+    out.put("restricted", "per-task scores, paired differences, successful-tasks slices, per-task metric vectors and"
+        + " judge repeats withheld from report.txt and report.html; never hand this file to an improver or a"
+        + " selector");
     List<Object> rows = new ArrayList<>();
     for (Map.Entry<NamespaceRef, List<Scored>> e : rowsByNamespace.entrySet()) {
       for (Scored r : sorted(e.getValue())) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("namespace", e.getKey().name());
-        m.put("seed", e.getKey().seed());
-        m.put("task_id", r.taskId());
-        m.put("mode", r.mode());
-        m.put("k", r.k());
+        Map<String, Object> m = head(e.getKey(), r);
         m.put("label", r.label());
         m.put("run_id", r.runId());
         m.put("n_passed", json(r.nPassed()));
@@ -105,6 +137,7 @@ public enum Disclosure {
         m.put("frac", r.frac());
         m.put("graded", r.graded());
         m.put("absence", r.reason());
+        if (r.repeatSd() != null) m.put("judge_repeat_sd", r.repeatSd());
         rows.add(m);
       }
     }
@@ -134,7 +167,19 @@ public enum Disclosure {
       slices.add(m);
     }
     out.put("successful_tasks", slices);
+    out.put("per_task_metrics", metricRows(rowsByNamespace, table));
     return out;
+  }
+
+  /** What a per-task entry of the restricted file starts with: where it is and which task, mode and k. */
+  private static Map<String, Object> head(NamespaceRef ns, Scored r) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("namespace", ns.name());
+    m.put("seed", ns.seed());
+    m.put("task_id", r.taskId());
+    m.put("mode", r.mode());
+    m.put("k", r.k());
+    return m;
   }
 
   private static List<Scored> sorted(List<Scored> rows) {

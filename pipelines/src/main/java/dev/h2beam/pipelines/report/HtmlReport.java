@@ -36,6 +36,11 @@ final class HtmlReport {
       Map<ModeK, Double> executorUsd, Disclosure disclosure, Predicate<Summary> withheld) {}
 
   static String render(Page p) {
+    return render(p, "");
+  }
+
+  /** The page with {@code vector} (the objectives' charts, already rendered) before the text report. */
+  static String render(Page p, String vector) {
     StringBuilder b = new StringBuilder();
     b.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>h2beam report: ")
         .append(esc(p.title())).append("</title>\n<style>\n")
@@ -54,6 +59,7 @@ final class HtmlReport {
     b.append("<h2>Score versus k</h2>\n").append(scoreChart(p));
     b.append("<h2>Coverage and figures</h2>\n").append(table(p));
     b.append("<h2>Spend per mode</h2>\n").append(spendChart(p));
+    b.append(vector);
     b.append("<h2>Text report</h2>\n<pre>").append(esc(p.text())).append("</pre>\n</body>\n</html>\n");
     return b.toString();
   }

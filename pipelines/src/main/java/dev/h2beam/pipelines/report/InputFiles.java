@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.model.Namespace;
 import dev.h2beam.pipelines.files.FileShapes;
+import dev.h2beam.pipelines.judge.MetricVector;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,7 +21,7 @@ import java.util.TreeMap;
 final class InputFiles {
   private InputFiles() {}
 
-  enum Kind { JUDGED, SUMMARY, CONFIG }
+  enum Kind { JUDGED, SUMMARY, CONFIG, METRICS }
 
   /** Which of the three a path is, or null for any other file. */
   static Kind kindOf(String path) {
@@ -29,6 +30,7 @@ final class InputFiles {
       case "judged.json" -> Kind.JUDGED;
       case "summary.json" -> Kind.SUMMARY;
       case "config.json" -> Kind.CONFIG;
+      case "metrics.json" -> Kind.METRICS;
       default -> null;
     };
   }
@@ -52,7 +54,8 @@ final class InputFiles {
     return new Scored(text(r.get("task_id")), modeToken(text(modeNode)), kk, text(r.get("label")),
         text(r.get("run_id")), truthy(r.get("chosen_is_base")), number(r.get("n_passed")),
         number(r.get("n_criteria")), truthy(r.get("all_pass")), metric, text(r.get("error")),
-        text(r.get("absence")));
+        text(r.get("absence")), raw != null && raw.path("repeat_sd").isNumber() ? raw.get("repeat_sd").asDouble()
+        : null);
   }
 
   /**
@@ -90,8 +93,47 @@ final class InputFiles {
     JsonNode root = Json.readTree(text);
     FileShapes.config(root);
     JsonNode seed = root.get("seed");
+    JsonNode timing = root.get("timing");
     return new RunIdentity(path, identity(root.get("executor")), identity(root.get("improver")),
-        identity(root.get("judge")), seed != null && seed.isIntegralNumber() ? seed.asLong() : null);
+        identity(root.get("judge")), seed != null && seed.isIntegralNumber() ? seed.asLong() : null,
+        identity(timing), timing != null && timing.path("mixed").asBoolean(false));
+  }
+
+  /**
+   * metrics.json (h2beam-metrics/v1, written by the judge): its rows. A file of another schema, or a row whose
+   * values are not numbers or whose reasons are not in the closed set, is malformed: nothing of it is used.
+   */
+  static List<MetricRow> metrics(String path, String text) throws IOException {
+    JsonNode root = Json.readTree(text);
+    if (root == null || !root.isObject() || !MetricVector.SCHEMA.equals(root.path("schema").asText())) {
+      throw new IOException(path + ": not a " + MetricVector.SCHEMA + " file (schema "
+          + (root == null ? "missing" : root.path("schema")) + "); re-run ./h2beam judge to rewrite it");
+    }
+    if (!root.path("rows").isArray()) throw new IOException(path + ": rows must be a list");
+    List<MetricRow> out = new ArrayList<>();
+    int i = 0;
+    for (JsonNode r : root.get("rows")) {
+      String at = path + ": rows[" + i++ + "]";
+      Map<String, Double> values = new TreeMap<>();
+      Map<String, String> absent = new TreeMap<>();
+      for (Iterator<Map.Entry<String, JsonNode>> it = r.path("values").fields(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> e = it.next();
+        if (!e.getValue().isNumber()) throw new IOException(at + ": values." + e.getKey() + " is not a number");
+        values.put(e.getKey(), e.getValue().asDouble());
+      }
+      for (Iterator<Map.Entry<String, JsonNode>> it = r.path("absent").fields(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> e = it.next();
+        if (!MetricVector.REASONS.contains(e.getValue().asText())) {
+          throw new IOException(at + ": absent." + e.getKey() + " reason '" + e.getValue().asText()
+              + "' is not one of " + MetricVector.REASONS);
+        }
+        absent.put(e.getKey(), e.getValue().asText());
+      }
+      JsonNode k = r.get("k");
+      if (k == null || !k.canConvertToInt()) throw new IOException(at + ": k must be a whole number");
+      out.add(new MetricRow(text(r.get("task_id")), modeToken(text(r.get("mode"))), k.asInt(), values, absent));
+    }
+    return out;
   }
 
   private static List<String> keys(JsonNode a, JsonNode b) {

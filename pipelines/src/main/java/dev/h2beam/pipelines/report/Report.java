@@ -102,23 +102,39 @@ final class Report {
     lines.add("Replicates (replicate-mean/v1: one value per namespace; the spread across seeds is a standard error,"
         + " unknown with one replicate)");
     lines.addAll(Replicates.lines(cells, aggregate));
+    lines.addAll(JudgeSpread.lines(rowsByNs, cells, aggregate));
 
+    MetricTable table = new MetricTable(byDir);
+    List<String> unrecorded = Objectives.unrecorded(new ArrayList<>(rowsByNs.keySet()), table);
+    if (!unrecorded.isEmpty()) {
+      lines.add("");
+      lines.addAll(unrecorded);
+    }
     List<Comparison.Pair> pairs = new ArrayList<>();
     boolean anyWithheld = summaries.stream().anyMatch(withheld)
         || cells.stream().anyMatch(c -> Replicates.withheld(c, aggregate));
     for (int k : new TreeSet<>(all.stream().map(Scored::k).toList())) {
       for (ModePair modes : ModePair.of(s.modes())) {
-        Comparison.Result c = Comparison.compare(k, modes, replicas(k, modes, rowsByNs, byDir), s.minEffect());
+        List<Comparison.Replica> replicas = replicas(k, modes, rowsByNs, byDir);
+        Comparison.Result c = Comparison.compare(k, modes, replicas, s.minEffect());
         lines.add("");
         lines.addAll(Comparison.lines(c, s.minEffect(), aggregate));
+        Objectives.Result o = Objectives.compare(c, replicas, s.objectives(), table);
+        lines.add("");
+        lines.addAll(Objectives.lines(o, aggregate));
         pairs.addAll(c.pairs());
         anyWithheld |= aggregate && c.metrics().stream().anyMatch(m -> m.fewestPairs() == 1);
+        anyWithheld |= aggregate && o.verdicts().stream().anyMatch(v -> v.metric().fewestPairs() == 1);
       }
     }
     lines.add("");
     if (aggregate) {
       lines.add("Disclosure: aggregate -- per-task scores, paired differences per task and successful-tasks slices"
           + " are withheld from this report and report.html; they are in report-restricted.json (restricted).");
+      if (table.any() || rowsByNs.values().stream().flatMap(List::stream).anyMatch(r -> r.repeatSd() != null)) {
+        lines.add("  Per-task metric values (metrics.json) and each row's judge repeats are withheld too; they are in"
+            + " report-restricted.json.");
+      }
       if (anyWithheld) {
         lines.add("  A figure over a single graded task is that task's score: it is withheld, and so is every figure"
             + " that would give it away; --disclosure=per-task releases them.");
@@ -128,11 +144,12 @@ final class Report {
           + " are released below.");
       lines.add("");
       lines.addAll(Disclosure.perTaskLines(rowsByNs, pairs));
+      lines.addAll(Disclosure.perTaskMetricLines(rowsByNs, table));
     }
     String text = String.join("\n", lines);
     String html = HtmlReport.render(new HtmlReport.Page(title, text, summaries, cells, executorByCell,
-        s.disclosure(), withheld));
-    String restricted = aggregate ? Json.pretty(Disclosure.restricted(rowsByNs, pairs)) + "\n" : null;
+        s.disclosure(), withheld), VectorCharts.render(rowsByNs, s.objectives(), table, aggregate));
+    String restricted = aggregate ? Json.pretty(Disclosure.restricted(rowsByNs, pairs, table)) + "\n" : null;
     return new Result(true, "", text, html, restricted, fails);
   }
 

@@ -33,6 +33,7 @@ public final class ReportCommand implements Command {
 
   @Override public Map<String, String> defaults() {
     return Map.of("k", "every k found", "bench", "the namespaces' benchmark", "minEffect", "5.0",
+        "objectives", "score:max:<minEffect>,cost:min:0.01,total_tokens:min:1000",
         "output", "<parent of the first namespace>/_report");
   }
 
@@ -46,7 +47,7 @@ public final class ReportCommand implements Command {
     FolderFlags.entries(o, "--namespaces", o.getNamespaces(), "runs/demo/runs/demo-oc-agg2");
     FolderFlags.written(o, "--output", o.getOutput(), "runs/demo/report");
     ReportSettings s = ReportPlan.settings(o.getNamespaces(), o.getModes(), o.getK(), o.getBench(),
-        o.getDisclosure(), o.getMinEffect(), o.getOutput(), Path.of("").toAbsolutePath());
+        o.getDisclosure(), o.getMinEffect(), o.getObjectives(), o.getOutput(), Path.of("").toAbsolutePath());
     Path dir = Path.of(s.output());
     Files.deleteIfExists(dir.resolve(ReportFiles.RECORD));
     PipelineResult result = ReportPipeline.build(s, o).run();

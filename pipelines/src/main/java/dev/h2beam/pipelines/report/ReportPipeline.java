@@ -28,9 +28,9 @@ import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.TupleTagList;
 
 /**
- * The report pipeline: namespaces → read each namespace's judged.json, summary.json files and config.json (an
- * unreadable file becomes a failure record) into its facts → write the report once, from every namespace's facts and
- * every failure. Read-only over the namespaces; it writes only into the output folder.
+ * The report pipeline: namespaces → read each namespace's judged.json, summary.json files, config.json and
+ * metrics.json (an unreadable file becomes a failure record) into its facts → write the report once, from every
+ * namespace's facts and every failure. Read-only over the namespaces; it writes only into the output folder.
  */
 public final class ReportPipeline {
   private ReportPipeline() {}
@@ -70,8 +70,9 @@ public final class ReportPipeline {
   }
 
   /**
-   * Reads one namespace: its judged.json, config.json and every {@code <task>/summary.json}. A file that is
-   * unreadable or malformed goes to the failure output; the namespace's facts are emitted when any file was read.
+   * Reads one namespace: its judged.json, config.json, metrics.json and every {@code <task>/summary.json}. A file
+   * that is unreadable or malformed goes to the failure output; the namespace's facts are emitted when any file was
+   * read.
    */
   static final class ReadNamespaceFn extends DoFn<String, NamespaceFacts> {
     private static final long serialVersionUID = 1L;
@@ -81,7 +82,8 @@ public final class ReportPipeline {
 
     @ProcessElement public void process(@Element String dir, MultiOutputReceiver out) {
       Path ns = Path.of(dir).toAbsolutePath().normalize();
-      List<Path> files = new ArrayList<>(List.of(ns.resolve("judged.json"), ns.resolve("config.json")));
+      List<Path> files = new ArrayList<>(List.of(ns.resolve("judged.json"), ns.resolve("config.json"),
+          ns.resolve("metrics.json")));
       try (DirectoryStream<Path> tasks = Files.newDirectoryStream(ns, Files::isDirectory)) {
         for (Path t : tasks) files.add(t.resolve("summary.json"));
       } catch (IOException | UncheckedIOException e) {
@@ -93,6 +95,8 @@ public final class ReportPipeline {
       List<Scored> rows = new ArrayList<>();
       List<TaskSummary> summaries = new ArrayList<>();
       RunIdentity identity = null;
+      List<MetricRow> metrics = new ArrayList<>();
+      boolean metricsRead = false;
       for (Path f : files) {
         if (!Files.isRegularFile(f)) continue;
         String path = f.toString();
@@ -108,6 +112,10 @@ public final class ReportPipeline {
             }
             case SUMMARY -> summaries.add(InputFiles.summary(path, text));
             case CONFIG -> identity = InputFiles.config(path, text);
+            case METRICS -> {
+              metrics.addAll(InputFiles.metrics(path, text));
+              metricsRead = true;
+            }
             default -> throw new IllegalStateException("unhandled input kind " + kind);
           }
           any = true;
@@ -120,7 +128,8 @@ public final class ReportPipeline {
       }
       if (!any) return;
       namespaces.inc();
-      out.get(FACTS).output(new NamespaceFacts(ns.toString(), judged, rows, summaries, identity));
+      out.get(FACTS).output(new NamespaceFacts(ns.toString(), judged, rows, summaries, identity, metricsRead,
+          metrics));
     }
   }
 

@@ -18,6 +18,12 @@ final class ReportPlan {
 
   static ReportSettings settings(String namespaces, String modes, String k, String bench, String disclosure,
       double minEffect, String output, Path cwd) {
+    return settings(namespaces, modes, k, bench, disclosure, minEffect, null, output, cwd);
+  }
+
+  /** The settings with {@code --objectives} (null: the default over {@code minEffect}). */
+  static ReportSettings settings(String namespaces, String modes, String k, String bench, String disclosure,
+      double minEffect, String objectives, String output, Path cwd) {
     if (namespaces == null || namespaces.isBlank()) {
       throw new UsageError("--namespaces is required: a namespace folder (runs/demo-oc-agg2), a comma list of them,"
           + " or a quoted glob ('runs/demo-oc-agg2*' for every seed)");
@@ -28,6 +34,7 @@ final class ReportPlan {
     if (Double.isNaN(minEffect) || Double.isInfinite(minEffect) || minEffect < 0) {
       throw new UsageError("--minEffect must be a number of percentage points >= 0, got " + minEffect);
     }
+    List<Objective> objs = Objective.parse(objectives == null ? Objective.defaults(minEffect) : objectives);
     List<NamespaceRef> refs = Namespaces.resolve(split(namespaces), cwd);
     if (refs.isEmpty()) throw new UsageError("--namespaces named no folder; give at least one namespace or glob");
     TreeSet<String> cells = new TreeSet<>();
@@ -41,7 +48,7 @@ final class ReportPlan {
         ? Path.of(refs.get(0).dir()).getParent().resolve("_report")
         : cwd.resolve(output).toAbsolutePath().normalize();
     writable(out);
-    return new ReportSettings(refs, ks, modeTokens, wording, d, minEffect, out.toString());
+    return new ReportSettings(refs, ks, modeTokens, wording, d, minEffect, out.toString(), objs);
   }
 
   static List<String> modes(String spec) {

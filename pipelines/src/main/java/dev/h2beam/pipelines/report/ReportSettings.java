@@ -12,14 +12,23 @@ import java.util.List;
  * @param bench the benchmark name the figures are worded for ({@code lab}: partial credit and pass rate)
  * @param minEffect smallest mean paired difference, in percentage points, that can favour a mode
  * @param output the folder report.txt, report.html, report-restricted.json and report.json go to
+ * @param objectives what every pair of modes is compared on, each with its direction and minimum effect
  */
 public record ReportSettings(List<NamespaceRef> namespaces, List<Integer> ks, List<String> modes, String bench,
-    Disclosure disclosure, double minEffect, String output) implements Serializable {
+    Disclosure disclosure, double minEffect, String output, List<Objective> objectives) implements Serializable {
 
   public ReportSettings {
     namespaces = List.copyOf(namespaces);
     ks = ks.stream().sorted().distinct().toList();
     modes = List.copyOf(modes);
+    objectives = List.copyOf(objectives);
+  }
+
+  /** Settings with the default objectives, the score's minimum effect from {@code minEffect}. */
+  public ReportSettings(List<NamespaceRef> namespaces, List<Integer> ks, List<String> modes, String bench,
+      Disclosure disclosure, double minEffect, String output) {
+    this(namespaces, ks, modes, bench, disclosure, minEffect, output,
+        Objective.parse(Objective.defaults(minEffect)));
   }
 
   /** The namespaces at the requested k values. */

@@ -12,10 +12,18 @@ import java.util.List;
  * @param nCriteria the judge's criteria count or total points; null when absent
  * @param metric {@code raw.metric} of a graded row (the scoring unit), or ""
  * @param absence h2beam's recorded reason, or "" (harness2 rows); see {@link #reason()}
+ * @param repeatSd {@code raw.repeat_sd}: the sample sd of the judge's repeated scores of this row (a fraction), null
+ *     when the judge graded it fewer than twice
  */
 public record Scored(String taskId, String mode, int k, String label, String runId, boolean chosenIsBase,
-    Double nPassed, Double nCriteria, boolean allPass, String metric, String error, String absence)
+    Double nPassed, Double nCriteria, boolean allPass, String metric, String error, String absence, Double repeatSd)
     implements Serializable {
+
+  /** A row graded once (no judge repeats). */
+  public Scored(String taskId, String mode, int k, String label, String runId, boolean chosenIsBase,
+      Double nPassed, Double nCriteria, boolean allPass, String metric, String error, String absence) {
+    this(taskId, mode, k, label, runId, chosenIsBase, nPassed, nCriteria, allPass, metric, error, absence, null);
+  }
 
   public Scored {
     taskId = taskId == null ? "" : taskId;

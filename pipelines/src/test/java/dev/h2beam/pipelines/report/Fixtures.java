@@ -173,6 +173,55 @@ final class Fixtures {
     Files.writeString(ns.resolve("config.json"), Json.pretty(c) + "\n", StandardCharsets.UTF_8);
   }
 
+  /** config.json with a declared timing environment ({@code timing}: an object, or the mixed record). */
+  static void config(Path ns, String executor, String improver, String judge, Long seed, Object timing)
+      throws Exception {
+    config(ns, executor, improver, judge, seed);
+    Map<String, Object> c = Json.readMap(ns.resolve("config.json"));
+    c.put("timing", timing);
+    Files.writeString(ns.resolve("config.json"), Json.pretty(c) + "\n", StandardCharsets.UTF_8);
+  }
+
+  /** A timing environment as Sweep declares it. */
+  static Map<String, Object> timing(String machine) {
+    Map<String, Object> t = new LinkedHashMap<>();
+    t.put("runner", "DirectRunner");
+    t.put("machine", machine);
+    t.put("workers", 2);
+    t.put("session_limit", 2);
+    t.put("rollout_limit", 4);
+    t.put("phase_width", 4);
+    return t;
+  }
+
+  /** One metrics.json row: the given values, the given absences, every other metric not-recorded. */
+  static Map<String, Object> metricRow(String task, String mode, int k, Map<String, Double> values,
+      Map<String, String> absent) {
+    Map<String, Object> v = new LinkedHashMap<>(values);
+    Map<String, Object> a = new LinkedHashMap<>(absent);
+    for (String m : dev.h2beam.pipelines.judge.MetricVector.METRICS.keySet()) {
+      if (!v.containsKey(m) && !a.containsKey(m)) a.put(m, "not-recorded");
+    }
+    Map<String, Object> r = new LinkedHashMap<>();
+    r.put("task_id", task);
+    r.put("mode", mode);
+    r.put("k", k);
+    r.put("seed", null);
+    r.put("values", v);
+    r.put("absent", a);
+    return r;
+  }
+
+  /** A namespace's metrics.json (schema h2beam-metrics/v1) with these rows. */
+  static void metrics(Path ns, List<Map<String, Object>> rows) throws Exception {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("schema", dev.h2beam.pipelines.judge.MetricVector.SCHEMA);
+    m.put("namespace", ns.getFileName().toString());
+    m.put("reasons", dev.h2beam.pipelines.judge.MetricVector.REASONS);
+    m.put("rows", rows);
+    Files.writeString(ns.resolve("metrics.json"), Json.pretty(m) + "\n", StandardCharsets.UTF_8);
+  }
+
   /** A graded Scored row for logic tests. */
   static Scored scored(String task, String mode, int k, String label, double passed, double criteria,
       boolean allPass) {

@@ -24,6 +24,18 @@ class RecordCodersTest {
   }
 
   @Test
+  void factsWithAMetricVectorTimingAndJudgeRepeatsRoundTripDeterministically() throws Exception {
+    Scored repeated = new Scored("t1", "agg", 2, "agg1", "", false, 1.5, 2.0, false, "", "", "", 0.125);
+    MetricRow row = new MetricRow("t1", "agg", 2, Map.of("cost", 0.5, "total_tokens", 1200.0),
+        Map.of("chosen_wall_s", "not-recorded", "quality", "not-applicable"));
+    NamespaceFacts facts = new NamespaceFacts("/r/ns", true, List.of(repeated), List.of(),
+        new RunIdentity("/r/ns/config.json", "demo/oc", "opencode:m", "j", 3L, "{\"machine\":\"n2\"}", false), true,
+        List.of(row));
+    CoderProperties.coderDeterministic(JsonCoder.of(NamespaceFacts.class), facts, facts);
+    CoderProperties.coderDecodeEncodeEqual(JsonCoder.of(NamespaceFacts.class), facts);
+  }
+
+  @Test
   void judgedFilesSummariesIdentitiesAndFailuresRoundTrip() throws Exception {
     CoderProperties.coderDecodeEncodeEqual(JsonCoder.of(JudgedFile.class),
         new JudgedFile("/r/ns/judged.json", List.of(Fixtures.scored("t1", "seq", 1, "c1", 1, 1, true))));

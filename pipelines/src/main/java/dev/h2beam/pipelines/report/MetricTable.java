@@ -1,0 +1,79 @@
+package dev.h2beam.pipelines.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The metric vectors of every reported namespace, looked up by (namespace, task, mode, k, metric): a value or the
+ * reason it is absent. A namespace without metrics.json records nothing: every metric is {@code not-recorded} there.
+ * Run values (one per replicate of a mode) are means over every task of the mode; a metric absent on any task has
+ * no run value, and zero never stands in for it.
+ */
+final class MetricTable {
+  /** One observation: a value in metrics.json's unit, or null with its reason. */
+  record Obs(Double value, String reason) {}
+
+  /** A replicate's run value of one metric in the report unit, or null with the absences that leave it without. */
+  record RunValue(NamespaceRef namespace, ModeK cell, Double value, int tasks, List<String> absences) {}
+
+  static final String NO_FILE = "not-recorded";
+
+  private final Map<String, Boolean> recorded = new TreeMap<>();
+  private final Map<String, MetricRow> rows = new TreeMap<>();
+
+  MetricTable(Map<String, NamespaceFacts> byDir) {
+    for (NamespaceFacts f : byDir.values()) {
+      recorded.put(f.dir(), f.metricsPresent());
+      for (MetricRow r : f.metrics()) rows.putIfAbsent(key(f.dir(), r.taskId(), r.mode(), r.k()), r);
+    }
+  }
+
+  boolean recorded(NamespaceRef ns) {
+    return recorded.getOrDefault(ns.dir(), false);
+  }
+
+  /** Whether any namespace has a metrics.json. */
+  boolean any() {
+    return recorded.containsValue(true);
+  }
+
+  /** The namespace's metrics.json row of the task in the mode at k, or null. */
+  MetricRow row(NamespaceRef ns, String task, String mode, int k) {
+    return rows.get(key(ns.dir(), task, mode, k));
+  }
+
+  Obs obs(NamespaceRef ns, String task, String mode, int k, String metric) {
+    if (!recorded(ns)) return new Obs(null, NO_FILE);
+    MetricRow r = row(ns, task, mode, k);
+    if (r == null) return new Obs(null, NO_FILE);
+    Double v = r.value(metric);
+    return v == null ? new Obs(null, r.reason(metric)) : new Obs(v, null);
+  }
+
+  /**
+   * The run value of {@code o} for one replicate's rows of one mode: score and pass over the graded rows as the
+   * replicate section computes them; any other metric the mean over every row's task, absent when any task is.
+   */
+  RunValue runValue(NamespaceRef ns, ModeK cell, List<Scored> rows, Objective o) {
+    if (o.fromJudgedRows()) {
+      Replicates.Replicate r = Replicates.replicate(ns, rows);
+      Double v = o.metric().equals("score") ? r.score() : r.pass();
+      return new RunValue(ns, cell, v, r.n(), v == null ? List.of("no graded task") : List.of());
+    }
+    List<Double> values = new ArrayList<>();
+    List<String> absences = new ArrayList<>();
+    for (Scored row : rows) {
+      Obs x = obs(ns, row.taskId(), cell.mode(), cell.k(), o.metric());
+      if (x.value() == null) absences.add(row.taskId() + ": " + x.reason());
+      else values.add(o.scale() * x.value());
+    }
+    Double v = absences.isEmpty() && !values.isEmpty() ? PyFormat.mean(values) : null;
+    return new RunValue(ns, cell, v, rows.size(), absences);
+  }
+
+  private static String key(String dir, String task, String mode, int k) {
+    return dir + "\u0000" + task + "\u0000" + mode + "\u0000" + k;
+  }
+}

@@ -1,0 +1,184 @@
+package dev.h2beam.pipelines.report;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The comparison of one pair of modes over the objectives (seed 001's ComparisonSpec): one paired-difference/v1
+ * verdict per objective, then the relation over the vector -- {@code favors-<mode>} when every decided objective
+ * favours that mode, {@code trade-off} when decided objectives disagree, else {@code inconclusive}, or
+ * {@code not-comparable} when a condition C1–C5 fails or no objective can be compared. Never collapsed into one
+ * score; the claim stays exploratory. A replicate with a metric absent on any task has no run value for it, and then
+ * the objective is undecided with the absences named; time metrics compare only under one declared timing
+ * environment. Score and pass are read from the judged rows exactly as the comparison above reads them (over the
+ * tasks graded in both modes; ungraded tasks are listed as coverage absences), so their verdicts agree with it.
+ */
+final class Objectives {
+  private Objectives() {}
+
+  /** One objective's verdict, with the absences that left replicates without a run value (empty when none). */
+  record Verdict(Objective objective, Comparison.Metric metric, List<String> absences) {}
+
+  record Result(int k, ModePair modes, List<Verdict> verdicts, String relation, List<String> failed) {}
+
+  static Result compare(Comparison.Result c, List<Comparison.Replica> replicas, List<Objective> objectives,
+      MetricTable table) {
+    List<String> failed = c.conditions().stream().filter(x -> !x.holds()).map(Comparison.Condition::id).toList();
+    List<Verdict> verdicts = new ArrayList<>();
+    for (Objective o : objectives) {
+      if (!failed.isEmpty()) {
+        verdicts.add(new Verdict(o, none(o, "not-comparable", "failed " + String.join(", ", failed)), List.of()));
+      } else verdicts.add(verdict(c, replicas, o, table));
+    }
+    return new Result(c.k(), c.modes(), verdicts, failed.isEmpty() ? relation(verdicts) : "not-comparable", failed);
+  }
+
+  static Verdict verdict(Comparison.Result c, List<Comparison.Replica> replicas, Objective o, MetricTable table) {
+    if (o.timed()) {
+      String env = oneTimingEnvironment(replicas);
+      if (env != null) return new Verdict(o, none(o, "not-comparable", env), List.of());
+    }
+    ModePair modes = c.modes();
+    Map<String, List<Double>> byReplicate = new LinkedHashMap<>();
+    if (o.fromJudgedRows()) {
+      for (Comparison.Pair p : c.pairs()) {
+        byReplicate.computeIfAbsent(p.namespace().dir(), x -> new ArrayList<>())
+            .add(o.metric().equals("score") ? p.score() : p.pass());
+      }
+      return new Verdict(o, Comparison.decide(o.metric(), modes, byReplicate, o.minEffect(), o.maximise(),
+          o.places()), List.of());
+    }
+    List<String> absences = new ArrayList<>();
+    int without = 0;
+    int paired = 0;
+    boolean onlyNotApplicable = true;
+    for (Comparison.Replica r : replicas) {
+      if (r.first().isEmpty() || r.second().isEmpty()) continue;
+      paired++;
+      if (!table.recorded(r.namespace())) {
+        absences.add(Comparison.where(r.namespace()) + ": no readable metrics.json (" + MetricTable.NO_FILE + ")");
+        without++;
+        onlyNotApplicable = false;
+        continue;
+      }
+      TreeSet<String> tasks = new TreeSet<>(r.first().stream().map(Scored::taskId).toList());
+      tasks.retainAll(r.second().stream().map(Scored::taskId).toList());
+      // reason -> mode -> tasks, so that one line names every task absent for one reason in one mode
+      Map<String, Map<String, TreeSet<String>>> absent = new TreeMap<>();
+      List<Double> diffs = new ArrayList<>();
+      for (String task : tasks) {
+        MetricTable.Obs a = table.obs(r.namespace(), task, modes.first(), c.k(), o.metric());
+        MetricTable.Obs b = table.obs(r.namespace(), task, modes.second(), c.k(), o.metric());
+        note(absent, modes.firstName(), task, a);
+        note(absent, modes.secondName(), task, b);
+        if (a.value() != null && b.value() != null) diffs.add(o.scale() * (a.value() - b.value()));
+      }
+      onlyNotApplicable &= absent.keySet().stream().allMatch("not-applicable"::equals);
+      if (absent.isEmpty() && !diffs.isEmpty()) {
+        byReplicate.put(r.namespace().dir(), diffs);
+        continue;
+      }
+      without++;
+      absent.forEach((reason, byMode) -> byMode.forEach((mode, ts) -> absences.add(Comparison.where(r.namespace())
+          + " " + mode + " " + String.join(", ", ts) + ": " + reason)));
+    }
+    if (without == 0) {
+      return new Verdict(o, Comparison.decide(o.metric(), modes, byReplicate, o.minEffect(), o.maximise(),
+          o.places()), List.of());
+    }
+    String why = "no run value in " + without + " of " + paired + " replicate" + (paired == 1 ? "" : "s")
+        + " (a metric absent on any task has no run value; zero never stands in)";
+    // the replicates that do have a run value are counted, but no mean is taken over them: dropping the replicates
+    // where something went missing would select the runs that went well
+    int pairs = byReplicate.values().stream().mapToInt(List::size).sum();
+    int fewest = byReplicate.values().stream().mapToInt(List::size).min().orElse(0);
+    return new Verdict(o, new Comparison.Metric(o.metric(), byReplicate.size(), pairs, fewest, null, null,
+        o.minEffect(), onlyNotApplicable ? "not-comparable" : "inconclusive", why), absences);
+  }
+
+  /** Files an absent observation under its reason and mode. */
+  private static void note(Map<String, Map<String, TreeSet<String>>> absent, String mode, String task,
+      MetricTable.Obs x) {
+    if (x.value() == null) {
+      absent.computeIfAbsent(x.reason(), y -> new TreeMap<>()).computeIfAbsent(mode, y -> new TreeSet<>()).add(task);
+    }
+  }
+
+  /**
+   * Null when every replicate declares one and the same timing environment, else why time metrics cannot be compared
+   * (one is undeclared, one was resumed in several environments, or they differ).
+   */
+  static String oneTimingEnvironment(List<Comparison.Replica> replicas) {
+    List<String> why = new ArrayList<>();
+    Map<String, List<String>> envs = new TreeMap<>();
+    for (Comparison.Replica r : replicas) {
+      if (r.first().isEmpty() && r.second().isEmpty()) continue;
+      String name = r.namespace().name();
+      if (r.identity() == null || r.identity().timing() == null) {
+        why.add(name + " declares no timing environment (config.json has no timing)");
+      } else if (r.identity().timingMixed()) {
+        why.add(name + " was resumed in different timing environments (timing is mixed)");
+      } else envs.computeIfAbsent(r.identity().timing(), x -> new ArrayList<>()).add(name);
+    }
+    if (envs.size() > 1) {
+      List<String> each = new ArrayList<>();
+      envs.forEach((env, names) -> each.add(env + " (" + String.join(", ", names) + ")"));
+      why.add("timing environments differ: " + String.join("; ", each));
+    }
+    return why.isEmpty() ? null : "time is compared only under one declared timing environment: "
+        + String.join("; ", why);
+  }
+
+  private static Comparison.Metric none(Objective o, String verdict, String why) {
+    return new Comparison.Metric(o.metric(), 0, 0, 0, null, null, o.minEffect(), verdict, why);
+  }
+
+  /** The relation over the vector: never a weighted sum, only agreement or disagreement of decided objectives. */
+  static String relation(List<Verdict> verdicts) {
+    TreeSet<String> favoured = new TreeSet<>();
+    boolean anyComparable = false;
+    for (Verdict v : verdicts) {
+      String verdict = v.metric().verdict();
+      if (verdict.startsWith("favors-")) favoured.add(verdict);
+      if (!verdict.equals("not-comparable")) anyComparable = true;
+    }
+    if (favoured.size() > 1) return "trade-off";
+    if (favoured.size() == 1) return favoured.first();
+    return anyComparable ? "inconclusive" : "not-comparable";
+  }
+
+  static List<String> lines(Result r, boolean aggregate) {
+    List<String> lines = new ArrayList<>();
+    lines.add("Objectives at k=" + r.k() + ": " + r.modes().firstName() + " vs " + r.modes().secondName()
+        + " (paired-difference/v1 per objective, never collapsed into one score; claim: " + Comparison.CLAIM + ")");
+    List<String> decided = new ArrayList<>();
+    for (Verdict v : r.verdicts()) {
+      Objective o = v.objective();
+      lines.add("  " + o.label() + ": " + Comparison.figures(v.metric(), r.modes(), o.minEffect(), o.unit(),
+          o.places(), aggregate));
+      for (String a : v.absences()) lines.add("    absent: " + a);
+      if (v.metric().verdict().startsWith("favors-")) decided.add(o.metric() + " " + v.metric().verdict());
+    }
+    lines.add("  relation over objectives: " + r.relation()
+        + (r.relation().equals("trade-off") ? " (" + String.join("; ", decided) + ")" : "")
+        + (r.failed().isEmpty() ? "" : " (failed: " + String.join(", ", r.failed()) + ")")
+        + " | claim: " + Comparison.CLAIM);
+    return lines;
+  }
+
+  /** Said once: the namespaces without metrics.json, whose metrics other than score and pass are all absent. */
+  static List<String> unrecorded(List<NamespaceRef> reported, MetricTable table) {
+    List<String> out = new ArrayList<>();
+    for (NamespaceRef ns : reported) {
+      if (!table.recorded(ns)) {
+        out.add("Metric vector: " + ns.name() + " has no readable metrics.json; every metric but score and pass is"
+            + " absent there (" + MetricTable.NO_FILE + "); ./h2beam judge writes it");
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,366 @@
+package dev.h2beam.pipelines.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.h2beam.pipelines.UsageError;
+import dev.h2beam.pipelines.judge.MetricVector;
+import dev.h2beam.pipelines.report.Fixtures.ModeRun;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The report over the metric vector (seed 001): each objective its own paired-difference verdict, the relation over
+ * the vector (a trade-off is recognised, never collapsed), absences named with their reason and never zero, time
+ * compared only under one declared timing environment, the judge's spread apart from the execution se, per-task
+ * metric values only in the restricted file, and a malformed --objectives refused.
+ */
+class ObjectivesReportTest {
+  static final String OBJECTIVES = "--objectives=score:max:5,cost:min:0.02,total_tokens:min:500";
+
+  /** What one task of one mode in one seed recorded: a value per metric, or an absence per metric. */
+  interface Vector extends BiFunction<Integer, String[], Map<String, Object>> {}
+
+  /**
+   * Three seeds at k=2, tasks ledger-1 and ledger-2, parallel and sequential on budget, one declared identity.
+   * Parallel passes both tasks (2/2), sequential half (1/2); each row's metrics come from {@code vector} (seed,
+   * {task, mode}); a seed whose vector is null writes no metrics.json.
+   */
+  static void cell(Path runs, Vector vector, Map<Integer, Object> timing) throws Exception {
+    for (int seed = 1; seed <= 3; seed++) {
+      Path ns = Fixtures.namespace(runs, "demo-oc-agg2-s" + seed);
+      Fixtures.judged(ns, List.of(
+          Fixtures.graded("ledger-1", "agg", 2, "agg1", 2, 2), Fixtures.graded("ledger-1", "seq", 2, "c1", 1, 2),
+          Fixtures.graded("ledger-2", "agg", 2, "agg2", 2, 2), Fixtures.graded("ledger-2", "seq", 2, "c2", 1, 2)));
+      List<Map<String, Object>> rows = new ArrayList<>();
+      for (String task : List.of("ledger-1", "ledger-2")) {
+        Fixtures.summary(ns, task, 2, 0.5, 0.25, List.of(), 0.0, List.of(
+            ModeRun.onBudget("agg", 2, List.of("agg1", "agg2"), "agg1"),
+            ModeRun.onBudget("seq", 2, List.of("c1", "c2"), "c1")));
+        for (String mode : List.of("agg", "seq")) {
+          Map<String, Object> row = vector.apply(seed, new String[] {task, mode});
+          if (row != null) rows.add(row);
+        }
+      }
+      if (!rows.isEmpty()) Fixtures.metrics(ns, rows);
+      if (timing.containsKey(seed)) {
+        Fixtures.config(ns, "demo/oc", "scripted:ledger", "exact-match", (long) seed, timing.get(seed));
+      } else Fixtures.config(ns, "demo/oc", "scripted:ledger", "exact-match", (long) seed);
+      Fixtures.namespace(runs, "demo-oc-seq2-s" + seed);
+    }
+  }
+
+  /**
+   * Parallel costs more (0.50 + 0.01·seed per task against 0.10) and spends about as many tokens (1000 + seed
+   * against 1000); the chosen rollout's wall time is 30 s against 10 s.
+   */
+  static Map<String, Object> tradeOff(int seed, String[] taskMode) {
+    boolean agg = taskMode[1].equals("agg");
+    Map<String, Double> v = new LinkedHashMap<>();
+    v.put("cost", agg ? 0.5 + 0.01 * seed : 0.1);
+    v.put("total_tokens", agg ? 1000.0 + seed : 1000.0);
+    v.put("chosen_wall_s", agg ? 30.0 : 10.0);
+    return Fixtures.metricRow(taskMode[0], taskMode[1], 2, v, Map.of());
+  }
+
+  /** Reports the cell with {@code flags} and returns the objectives section of parallel versus sequential. */
+  static String section(Path runs, String... flags) throws Exception {
+    List<String> args = new ArrayList<>(List.of("--namespaces=" + runs + "/demo-oc-agg2-s*"));
+    args.addAll(List.of(flags));
+    Fixtures.Run run = Fixtures.report(args.toArray(String[]::new));
+    assertEquals(0, run.exit(), run.err());
+    return objectivesSection(run.out());
+  }
+
+  static String objectivesSection(String text) {
+    Matcher m = Pattern.compile("(?m)^Objectives at k=2: parallel vs sequential[\\s\\S]*?^  relation over"
+        + " objectives: .*$").matcher(text);
+    assertTrue(m.find(), text);
+    return m.group();
+  }
+
+  @Test
+  void aModeThatScoresHigherAndCostsMoreIsATradeOffNotOneScore(@TempDir Path runs) throws Exception {
+    cell(runs, ObjectivesReportTest::tradeOff, Map.of());
+    Fixtures.Run run = Fixtures.report("--namespaces=" + runs + "/demo-oc-agg2-s*", OBJECTIVES);
+    assertEquals(0, run.exit(), run.err());
+    String section = objectivesSection(run.out());
+    assertTrue(section.contains("  score (max, min effect 5 pt): mean paired difference +50.00 pt (parallel -"
+        + " sequential) | 3 replicates, 6 task pairs | se 0.00 pt | threshold 5.00 pt = max(minEffect 5.00, 2*se"
+        + " 0.00) | favors-parallel"), section);
+    // parallel - sequential per seed: +0.41, +0.42, +0.43 usd; se 0.0058, threshold max(0.02, 0.0115)
+    assertTrue(section.contains("  cost (min, min effect 0.02 usd): mean paired difference +0.4200 usd (parallel -"
+        + " sequential) | 3 replicates, 6 task pairs | se 0.0058 usd | threshold 0.0200 usd = max(minEffect 0.0200,"
+        + " 2*se 0.0115) | favors-sequential"), section);
+    assertTrue(section.contains("  total_tokens (min, min effect 500 tokens): mean paired difference +2.00 tokens"
+        + " (parallel - sequential) | 3 replicates, 6 task pairs | se 0.58 tokens | threshold 500.00 tokens"
+        + " = max(minEffect 500.00, 2*se 1.15) | inconclusive: |+2.00| does not exceed the threshold"), section);
+    assertTrue(section.endsWith("  relation over objectives: trade-off (score favors-parallel; cost"
+        + " favors-sequential) | claim: exploratory"), section);
+    // the score and pass comparison above is unchanged: it knows nothing of cost
+    assertTrue(run.out().contains("  relation: favors-parallel | claim: exploratory"), run.out());
+    assertFalse(run.out().contains("has no readable metrics.json"), run.out());
+  }
+
+  @Test
+  void theDefaultObjectivesAreScoreAtMinEffectCostAndTotalTokens(@TempDir Path runs) throws Exception {
+    cell(runs, ObjectivesReportTest::tradeOff, Map.of());
+    String section = section(runs, "--minEffect=7.5");
+    List<String> heads = section.lines().filter(l -> l.startsWith("  ") && !l.startsWith("  relation"))
+        .map(l -> l.substring(2, l.indexOf(':'))).toList();
+    assertEquals(List.of("score (max, min effect 7.5 pt)", "cost (min, min effect 0.01 usd)",
+        "total_tokens (min, min effect 1000 tokens)"), heads);
+  }
+
+  static List<String> reasons() {
+    return MetricVector.REASONS;
+  }
+
+  @ParameterizedTest
+  @MethodSource("reasons")
+  void anAbsenceOfEachReasonReachesTheReportAndLeavesTheObjectiveWithoutARunValue(String reason,
+      @TempDir Path runs) throws Exception {
+    cell(runs, (seed, tm) -> {
+      Map<String, Object> row = tradeOff(seed, tm);
+      if (seed == 2 && tm[0].equals("ledger-2") && tm[1].equals("seq")) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> values = (Map<String, Object>) row.get("values");
+        values.remove("cost");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> absent = (Map<String, Object>) row.get("absent");
+        absent.put("cost", reason);
+      }
+      return row;
+    }, Map.of());
+    Fixtures.Run run = Fixtures.report("--namespaces=" + runs + "/demo-oc-agg2-s*", OBJECTIVES);
+    assertEquals(0, run.exit(), run.err());
+    String section = objectivesSection(run.out());
+    // a metric that does not apply to one side cannot be compared; any other absence leaves it undecided
+    String verdict = reason.equals("not-applicable") ? "not-comparable" : "inconclusive";
+    assertTrue(section.contains("  cost (min, min effect 0.02 usd): no mean paired difference (it would leave out"
+        + " the replicates without a run value) | 2 replicates, 4 task pairs | " + verdict + ": no run value in 1"
+        + " of 3 replicates (a metric absent on any task has no run value; zero never stands in)\n"
+        + "    absent: seed 2 (demo-oc-agg2-s2) sequential ledger-2: " + reason + "\n"),
+        section);
+    assertTrue(section.endsWith("  relation over objectives: favors-parallel | claim: exploratory"), section);
+  }
+
+  @Test
+  void aNamespaceWithoutMetricsIsSaidOnceAndItsMetricsAreAbsentNotZero(@TempDir Path runs) throws Exception {
+    cell(runs, (seed, tm) -> seed == 3 ? null : tradeOff(seed, tm), Map.of());
+    Fixtures.Run run = Fixtures.report("--namespaces=" + runs + "/demo-oc-agg2-s*", OBJECTIVES);
+    assertEquals(0, run.exit(), run.err());
+    assertEquals(1, run.out().split("has no readable metrics.json", -1).length - 1, run.out());
+    assertTrue(run.out().contains("Metric vector: demo-oc-agg2-s3 has no readable metrics.json; every metric but"
+        + " score and pass is absent there (not-recorded)"), run.out());
+    String section = objectivesSection(run.out());
+    assertTrue(section.contains("no run value in 1 of 3 replicates"), section);
+    assertTrue(section.contains("    absent: seed 3 (demo-oc-agg2-s3): no readable metrics.json (not-recorded)"),
+        section);
+  }
+
+  @Test
+  void aMetricsFileOfAnotherSchemaIsAFailureRecordAndNothingOfItIsUsed(@TempDir Path runs) throws Exception {
+    cell(runs, ObjectivesReportTest::tradeOff, Map.of());
+    Path bad = runs.resolve("demo-oc-agg2-s2/metrics.json");
+    Files.writeString(bad, Files.readString(bad).replace(MetricVector.SCHEMA, "h2beam-metrics/v0"));
+    Fixtures.Run run = Fixtures.report("--namespaces=" + runs + "/demo-oc-agg2-s*", OBJECTIVES);
+    assertEquals(0, run.exit(), run.err());
+    assertTrue(run.out().contains("not a h2beam-metrics/v1 file (schema \"h2beam-metrics/v0\")"), run.out());
+    assertTrue(objectivesSection(run.out()).contains("    absent: seed 2 (demo-oc-agg2-s2): no readable metrics.json"
+        + " (not-recorded)"), run.out());
+  }
+
+  @Test
+  void aMetricThatDoesNotApplyIsNotComparable(@TempDir Path runs) throws Exception {
+    cell(runs, (seed, tm) -> Fixtures.metricRow(tm[0], tm[1], 2, Map.of("cost", 0.1),
+        Map.of("quality", "not-applicable")), Map.of());
+    String section = section(runs, "--objectives=quality:max:5");
+    assertTrue(section.contains("  quality (max, min effect 5 pt): no paired difference | 0 replicates, 0 task pairs"
+        + " | not-comparable: no run value in 3 of 3 replicates"), section);
+    assertTrue(section.endsWith("relation over objectives: not-comparable | claim: exploratory"), section);
+  }
+
+  @Test
+  void timeIsComparedUnderOneDeclaredTimingEnvironment(@TempDir Path runs) throws Exception {
+    Map<String, Object> env = Fixtures.timing("n2-standard-2");
+    cell(runs, ObjectivesReportTest::tradeOff, Map.of(1, env, 2, env, 3, env));
+    String section = section(runs, "--objectives=chosen_wall_s:min:5");
+    assertTrue(section.contains("  chosen_wall_s (min, min effect 5 seconds): mean paired difference +20.00 seconds"
+        + " (parallel - sequential) | 3 replicates, 6 task pairs"), section);
+    assertTrue(section.endsWith("relation over objectives: favors-sequential | claim: exploratory"), section);
+  }
+
+  @Test
+  void timeIsNotComparableAcrossDifferentDeclaredEnvironments(@TempDir Path runs) throws Exception {
+    Map<String, Object> env = Fixtures.timing("n2-standard-2");
+    cell(runs, ObjectivesReportTest::tradeOff, Map.of(1, env, 2, env, 3, Fixtures.timing("laptop")));
+    String section = section(runs, "--objectives=chosen_wall_s:min:5,mode_wall_s:min:5,cost:min:0.02");
+    for (String metric : List.of("chosen_wall_s", "mode_wall_s")) {
+      Matcher m = Pattern.compile("(?m)^  " + metric + " .*$").matcher(section);
+      assertTrue(m.find(), section);
+      assertTrue(m.group().contains("| not-comparable: time is compared only under one declared timing environment:"
+          + " timing environments differ: "), m.group());
+      assertTrue(m.group().contains("\"machine\":\"laptop\"") && m.group().contains("(demo-oc-agg2-s3)"), m.group());
+    }
+    // the other objectives still decide: cost favours sequential
+    assertTrue(section.endsWith("relation over objectives: favors-sequential | claim: exploratory"), section);
+  }
+
+  @Test
+  void timeIsNotComparableWhenUndeclaredOrMixed(@TempDir Path runs) throws Exception {
+    Map<String, Object> env = Fixtures.timing("n2-standard-2");
+    Map<String, Object> mixed = Map.of("mixed", true, "environments", List.of(env, Fixtures.timing("laptop")));
+    cell(runs, ObjectivesReportTest::tradeOff, Map.of(1, env, 2, mixed));
+    String section = section(runs, "--objectives=chosen_wall_s:min:5");
+    assertTrue(section.contains("not-comparable: time is compared only under one declared timing environment:"
+        + " demo-oc-agg2-s2 was resumed in different timing environments (timing is mixed); demo-oc-agg2-s3 declares"
+        + " no timing environment (config.json has no timing)"), section);
+    assertTrue(section.endsWith("relation over objectives: not-comparable | claim: exploratory"), section);
+  }
+
+  @Test
+  void theJudgesSpreadIsPrintedApartFromTheExecutionStandardError(@TempDir Path runs) throws Exception {
+    cell(runs, ObjectivesReportTest::tradeOff, Map.of());
+    for (int seed = 1; seed <= 3; seed++) {
+      Path ns = runs.resolve("demo-oc-agg2-s" + seed);
+      List<Map<String, Object>> rows = new ArrayList<>();
+      for (String[] r : new String[][] {{"ledger-1", "agg", "agg1"}, {"ledger-1", "seq", "c1"},
+          {"ledger-2", "agg", "agg2"}, {"ledger-2", "seq", "c2"}}) {
+        // a scripted judge that disagrees with itself: parallel's repeats spread 0.1 (10 pt), sequential's 0.02 * seed
+        Map<String, Object> row = r[1].equals("agg") ? Fixtures.graded(r[0], "agg", 2, r[2], 2, 2)
+            : Fixtures.graded(r[0], "seq", 2, r[2], 1, 2);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> raw = (Map<String, Object>) row.get("raw");
+        raw.put("repeats", 3);
+        raw.put("repeats_graded", 3);
+        raw.put("repeat_sd", r[1].equals("agg") ? 0.1 : 0.02 * seed);
+        rows.add(row);
+      }
+      Fixtures.judged(ns, rows);
+    }
+    Fixtures.Run run = Fixtures.report("--namespaces=" + runs + "/demo-oc-agg2-s*");
+    assertTrue(run.out().contains("Judge spread (--judgeRepeats: mean over rows of the sd of each row's repeated"
+        + " grades), apart from the execution standard error across replicates\n"
+        + "  parallel k=2: judge spread 10.00 pt over 6 of 6 graded rows | execution se 0.00 pt across 3 replicates\n"
+        + "  sequential k=2: judge spread 4.00 pt over 6 of 6 graded rows | execution se 0.00 pt across 3"
+        + " replicates\n"), run.out());
+    String restricted = Files.readString(runs.resolve("_report/report-restricted.json"));
+    assertTrue(restricted.contains("\"judge_repeat_sd\": 0.06"), restricted);
+  }
+
+  @Test
+  void aRunJudgedOnceHasNoJudgeSpreadSection(@TempDir Path runs) throws Exception {
+    cell(runs, ObjectivesReportTest::tradeOff, Map.of());
+    Fixtures.Run run = Fixtures.report("--namespaces=" + runs + "/demo-oc-agg2-s*");
+    assertFalse(run.out().contains("Judge spread"), run.out());
+  }
+
+  @Test
+  void perTaskMetricValuesGoOnlyToTheRestrictedFile(@TempDir Path runs) throws Exception {
+    cell(runs, (seed, tm) -> {
+      Map<String, Object> row = tradeOff(seed, tm);
+      @SuppressWarnings("unchecked")
+      Map<String, Object> values = (Map<String, Object>) row.get("values");
+      if (seed == 1 && tm[0].equals("ledger-1") && tm[1].equals("agg")) {
+        values.put("input_tokens", 987654.0);
+        values.put("cost", 0.777);
+      }
+      return row;
+    }, Map.of());
+    Fixtures.Run run = Fixtures.report("--namespaces=" + runs + "/demo-oc-agg2-s*", OBJECTIVES);
+    assertEquals(0, run.exit(), run.err());
+    Path out = runs.resolve("_report");
+    for (String name : List.of("report.txt", "report.html", "report.json")) {
+      String text = Files.readString(out.resolve(name));
+      assertFalse(text.contains("987654"), name);
+      assertFalse(text.contains("0.777"), name + " gives a task's cost away");
+    }
+    assertTrue(run.out().contains("  Per-task metric values (metrics.json) and each row's judge repeats are"
+        + " withheld too; they are in report-restricted.json."), run.out());
+    String restricted = Files.readString(out.resolve("report-restricted.json"));
+    assertTrue(restricted.contains("\"per_task_metrics\""), restricted);
+    assertTrue(restricted.contains("\"input_tokens\": 987654.0"), restricted);
+    assertTrue(restricted.contains("\"cost\": 0.777"), restricted);
+  }
+
+  @Test
+  void aReplicateOfOneTaskWithholdsEveryObjectivesMeanUnderAggregate(@TempDir Path runs) throws Exception {
+    for (int seed = 1; seed <= 3; seed++) {
+      Path ns = Fixtures.namespace(runs, "demo-oc-agg2-s" + seed);
+      Fixtures.judged(ns, List.of(Fixtures.graded("ledger-1", "agg", 2, "agg1", 2, 2),
+          Fixtures.graded("ledger-1", "seq", 2, "c1", 1, 2)));
+      Fixtures.summary(ns, "ledger-1", 2, 0.5, 0.25, List.of(), 0.0, List.of(
+          ModeRun.onBudget("agg", 2, List.of("agg1", "agg2"), "agg1"),
+          ModeRun.onBudget("seq", 2, List.of("c1", "c2"), "c1")));
+      Fixtures.metrics(ns, List.of(tradeOff(seed, new String[] {"ledger-1", "agg"}),
+          tradeOff(seed, new String[] {"ledger-1", "seq"})));
+      Fixtures.config(ns, "demo/oc", "scripted:ledger", "exact-match", (long) seed);
+    }
+    Fixtures.Run run = Fixtures.report("--namespaces=" + runs + "/demo-oc-agg2-s*", OBJECTIVES);
+    String section = objectivesSection(run.out());
+    assertTrue(section.contains("  cost (min, min effect 0.02 usd): mean paired difference withheld (a replicate has"
+        + " a single task pair) | 3 replicates, 3 task pairs | favors-sequential"), section);
+    assertFalse(run.out().contains("0.41"), run.out());
+    String html = Files.readString(runs.resolve("_report/report.html"));
+    assertTrue(html.contains(">withheld</text>"), html);
+    Fixtures.Run released = Fixtures.report("--namespaces=" + runs + "/demo-oc-agg2-s*", OBJECTIVES,
+        "--disclosure=per-task");
+    assertTrue(released.out().contains("Per-task metric vector (metrics.json; released by --disclosure=per-task)"),
+        released.out());
+    assertTrue(released.out().contains("  parallel k=2 seed=1 ledger-1: chosen_wall_s 30 | cost 0.51 |"
+        + " total_tokens 1001 | "), released.out());
+  }
+
+  @Test
+  void theHtmlShowsASmallMultiplePerObjectiveAndCostVersusScorePerMode(@TempDir Path runs) throws Exception {
+    cell(runs, (seed, tm) -> seed == 3 && tm[1].equals("seq") ? Fixtures.metricRow(tm[0], tm[1], 2, Map.of(),
+        Map.of("cost", "spend-unaccounted")) : tradeOff(seed, tm), Map.of());
+    Fixtures.Run run = Fixtures.report("--namespaces=" + runs + "/demo-oc-agg2-s*", OBJECTIVES);
+    assertEquals(0, run.exit(), run.err());
+    String html = Files.readString(runs.resolve("_report/report.html"));
+    for (String metric : List.of("score", "cost", "total_tokens")) {
+      assertTrue(html.contains("aria-label=\"" + metric + " per mode\""), metric);
+    }
+    assertTrue(html.contains("aria-label=\"cost versus score, parallel\""), html);
+    assertTrue(html.contains("aria-label=\"cost versus score, sequential\""), html);
+    // sequential's seed-3 cost is absent: named, not drawn; two of its three replicates have both figures
+    assertTrue(html.contains(">1 absent</text>"), html);
+    String seq = html.substring(html.indexOf("aria-label=\"cost versus score, sequential\""));
+    seq = seq.substring(0, seq.indexOf("</svg>"));
+    assertEquals(2, seq.split("<circle ", -1).length - 1, seq);
+  }
+
+  @Test
+  void aMalformedObjectivesFlagIsRefusedNamingTheFlagAndTheEntry(@TempDir Path runs) throws Exception {
+    Fixtures.namespace(runs, "demo-oc-agg2");
+    for (String[] bad : new String[][] {{"speed:max:1", "unknown metric 'speed'"},
+        {"cost:down:0.1", "the direction must be max (higher is better) or min (lower is better), got 'down'"},
+        {"cost:min:-1", "the minimum effect must be a number >= 0 in usd, got '-1'"},
+        {"cost:min:lots", "the minimum effect must be a number >= 0 in usd, got 'lots'"},
+        {"cost:min", "write it as metric:direction:minEffect"},
+        {"cost:min:1,cost:min:2", "cost is named twice"}}) {
+      UsageError e = assertThrows(UsageError.class, () -> ReportPlan.settings("demo-oc-agg2", "parallel", null,
+          null, "aggregate", 5, bad[0], null, runs), bad[0]);
+      String entry = bad[0].contains(",") ? "cost:min:2" : bad[0];
+      assertTrue(e.getMessage().startsWith("--objectives entry '" + entry + "' is refused: "), e.getMessage());
+      assertTrue(e.getMessage().contains(bad[1]), e.getMessage());
+    }
+    UsageError none = assertThrows(UsageError.class, () -> ReportPlan.settings("demo-oc-agg2", "parallel", null,
+        null, "aggregate", 5, " , ", null, runs));
+    assertTrue(none.getMessage().startsWith("--objectives named no objective"), none.getMessage());
+  }
+}
