@@ -100,7 +100,11 @@ public enum Disclosure {
     return lines;
   }
 
-  /** The metrics.json rows of the reported rows' tasks, in report order (k, mode, task per namespace). */
+  /**
+   * The metrics.json rows of the reported rows' tasks, in report order (k, mode, task per namespace), without the
+   * wall-clock times: those measure the machine at that moment, so listing them per task would make two runs of the
+   * same inputs write different report files. They stay in metrics.json, and a time objective still compares them.
+   */
   private static List<Map<String, Object>> metricRows(Map<NamespaceRef, List<Scored>> rowsByNamespace,
       MetricTable table) {
     List<Map<String, Object>> out = new ArrayList<>();
@@ -109,8 +113,12 @@ public enum Disclosure {
         MetricRow r = table.row(e.getKey(), s.taskId(), s.mode(), s.k());
         if (r == null) continue;
         Map<String, Object> m = head(e.getKey(), s);
-        m.put("values", r.values());
-        m.put("absent", r.absent());
+        Map<String, Object> values = new LinkedHashMap<>(r.values());
+        Map<String, Object> absent = new LinkedHashMap<>(r.absent());
+        values.keySet().removeIf(Objective::timed);
+        absent.keySet().removeIf(Objective::timed);
+        m.put("values", values);
+        m.put("absent", absent);
         out.add(m);
       }
     }

@@ -90,6 +90,11 @@ record Objective(String metric, boolean maximise, double minEffect) implements S
 
   /** A time metric: compared only under one declared timing environment. */
   boolean timed() {
+    return timed(metric);
+  }
+
+  /** Whether {@code metric} is a wall-clock time (a measurement of the machine at that moment). */
+  static boolean timed(String metric) {
     return TIMES.contains(metric);
   }
 
