@@ -135,6 +135,12 @@ public final class ProgressBoard {
 
   /** Writes the board when it changed since the last write (or the in-flight counts did); never throws. */
   void writeIfChanged() {
+    if (!java.nio.file.Files.isDirectory(file.getParent())) {
+      // the run's folder is gone (deleted, or moved away): the board is never recreated there, and stops for good
+      // (a worker outlives its jobs on a session cluster, and a cancelled chain would keep its heartbeat going)
+      LIVE.remove(this);
+      return;
+    }
     String text;
     synchronized (this) {
       int s = sessions.held();
