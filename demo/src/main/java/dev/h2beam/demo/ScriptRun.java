@@ -50,6 +50,10 @@ final class ScriptRun {
         throw new IOException("sh " + script + " exited with " + r.exit() + ": "
             + (tail.isEmpty() ? "(no stderr)" : tail));
       }
+      if (r.outputCut()) {
+        throw new IOException("sh " + script + " exited with " + r.exit() + ", but " + r.cutReason()
+            + "; the rollout stays unmarked, so the next request runs it again");
+      }
       if (r.stdoutTruncated()) {
         throw new IOException("sh " + script + " printed " + r.stdoutBytes() + " bytes, more than the "
             + STDOUT_CAP + " an answer may hold; it should print the one answer line only");

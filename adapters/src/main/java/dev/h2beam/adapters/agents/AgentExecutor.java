@@ -77,6 +77,10 @@ final class AgentExecutor implements Executor {
           agent.name + " did not finish within " + r.timeout().toSeconds() + " s and was killed with its process"
               + " group (is the model server at " + role.endpoint().baseUrl() + " up?)");
     }
+    if (run.process().outputCut()) {
+      return new ExecResult(runDir, run.process().exit(), wall, u.inputTokens(), u.outputTokens(), cost,
+          "output-cut", agent.name + " exited with " + run.process().exit() + ", but " + run.process().cutReason());
+    }
     if (!run.succeeded()) {
       List<String> errors = agent.errors(jsonl);
       return new ExecResult(runDir, run.process().exit(), wall, u.inputTokens(), u.outputTokens(), cost, "exit",

@@ -139,7 +139,7 @@ final class CommandExecutor implements Executor {
   }
 
   /** The result of a process that ran, with its trajectory's last line. */
-  private static ExecResult outcome(Path runDir, String command, Duration timeout, ProcessResult r,
+  static ExecResult outcome(Path runDir, String command, Duration timeout, ProcessResult r,
       CommandTrajectory t) {
     if (r.timedOut()) {
       String error = "`sh -c " + command + "` did not finish within " + timeout.toSeconds()
@@ -148,6 +148,12 @@ final class CommandExecutor implements Executor {
       return new ExecResult(runDir, null, r.wallS(), null, null, 0.0, "timeout", error);
     }
     t.exit(r.exit());
+    if (r.outputCut()) {
+      // the deliverable may be whole, but the record of how it was made is not: never mark such a rollout complete
+      String error = "`sh -c " + command + "` exited with " + r.exit() + ", but " + r.cutReason();
+      t.error(error);
+      return new ExecResult(runDir, r.exit(), r.wallS(), null, null, 0.0, "output-cut", error);
+    }
     if (r.succeeded()) return new ExecResult(runDir, 0, r.wallS(), null, null, 0.0, "", "");
     String tail = r.stderrTail(ERROR_TAIL);
     String error = "`sh -c " + command + "` exited with " + r.exit() + ": " + (tail.isEmpty() ? "(no stderr)" : tail);

@@ -18,9 +18,13 @@ import java.util.Objects;
  * @param stdoutBytes every byte the program wrote to standard output, the discarded ones included
  * @param stdoutTruncated true when {@code stdoutBytes} passed the cap, so the file holds only the first bytes
  * @param stdout the file holding standard output (at most the cap)
+ * @param outputCut true when its output could not be read to its end: a process that escaped its group still held
+ *     the pipe open after the group was gone, and what it wrote later was discarded. Such output is incomplete
+ *     whatever the exit status says, so a rollout with it is never marked complete and a score from it is not read.
  */
 public record ProcessResult(Integer exit, boolean timedOut, boolean cancelled, double wallS, long stdoutBytes,
-    long stderrBytes, boolean stdoutTruncated, boolean stderrTruncated, Path stdout, Path stderr) {
+    long stderrBytes, boolean stdoutTruncated, boolean stderrTruncated, Path stdout, Path stderr,
+    boolean outputCut) {
 
   public ProcessResult {
     if ((exit != null ? 1 : 0) + (timedOut ? 1 : 0) + (cancelled ? 1 : 0) != 1) {
@@ -35,6 +39,12 @@ public record ProcessResult(Integer exit, boolean timedOut, boolean cancelled, d
   /** True when the program exited with status 0. */
   public boolean succeeded() {
     return exit != null && exit == 0;
+  }
+
+  /** Why the output may not be trusted to be whole, for an error message; call only when {@link #outputCut}. */
+  public String cutReason() {
+    return "its output could not be read to its end: a process it started outside its process group held the"
+        + " output open after the program ended, and what came later was discarded";
   }
 
   /** The last {@code maxChars} characters of standard output, stripped; see {@link #tail(Path, int)}. */

@@ -63,6 +63,11 @@ public final class ProcessRunner {
    * @throws InterruptedException the calling thread was interrupted; the whole group is dead on return
    */
   public static ProcessResult run(ProcessSpec spec) throws IOException, InterruptedException {
+    return run(spec, DRAIN_MS);
+  }
+
+  /** The same, with the grace the pumps get to reach end of stream after the group ended (tests shorten it). */
+  static ProcessResult run(ProcessSpec spec, long drainMs) throws IOException, InterruptedException {
     String program = resolve(spec.command().get(0), spec.workDir(), spec.env().get("PATH"));
     List<String> argv = new ArrayList<>();
     if (ProcessGroup.SETSID != null) argv.add(ProcessGroup.SETSID);
@@ -132,8 +137,8 @@ public final class ProcessRunner {
       if (!settled) {
         // Interrupted, or the cancellation hook threw: the program must not outlive this call either way.
         group.killAndWait();
-        out.finish(DRAIN_MS);
-        err.finish(DRAIN_MS);
+        out.finish(drainMs);
+        err.finish(drainMs);
       }
     }
     if (timedOut || cancelled) {
@@ -142,7 +147,7 @@ public final class ProcessRunner {
       group.killLeftovers();
     }
     double wallS = (System.nanoTime() - t0) / 1e9;
-    boolean drained = out.finish(DRAIN_MS) & err.finish(DRAIN_MS);
+    boolean drained = out.finish(drainMs) & err.finish(drainMs);
     if (!drained) {
       LOG.warn("{} left a process outside its group holding its output open; output after {} s is discarded",
           spec.command().get(0), wallS);
@@ -156,7 +161,7 @@ public final class ProcessRunner {
     }
     Integer exit = timedOut || cancelled ? null : p.exitValue();
     return new ProcessResult(exit, timedOut, cancelled, wallS, out.total(), err.total(), out.truncated(),
-        err.truncated(), spec.stdout(), spec.stderr());
+        err.truncated(), spec.stdout(), spec.stderr(), !drained);
   }
 
   /** Writes the text to the child's stdin on its own thread: a child that reads slowly must not block the runner. */

@@ -118,6 +118,24 @@ class CommandExecutorTest {
   }
 
   @Test
+  void aRunWhoseOutputWasCutIsAFailureEvenWithExitZero() throws Exception {
+    // what ProcessRunner reports when a process outside the group held the output open past the grace
+    Files.writeString(runDir.resolve("stdout.txt"), "partial");
+    Files.writeString(runDir.resolve("stderr.txt"), "");
+    ProcessResult cut = new ProcessResult(0, false, false, 0.5, 7, 0, false, false, runDir.resolve("stdout.txt"),
+        runDir.resolve("stderr.txt"), true);
+    ExecResult r = CommandExecutor.outcome(runDir, "sh run.sh", Duration.ofSeconds(60), cut,
+        new CommandTrajectory());
+    assertFalse(r.ok(), "a cut run must not be marked complete: FolderBenchmark marks only ok() rollouts");
+    assertEquals("output-cut", r.errorClass());
+    assertTrue(r.error().contains("could not be read to its end"), r.error());
+    ProcessResult whole = new ProcessResult(0, false, false, 0.5, 7, 0, false, false, runDir.resolve("stdout.txt"),
+        runDir.resolve("stderr.txt"), false);
+    assertTrue(CommandExecutor.outcome(runDir, "sh run.sh", Duration.ofSeconds(60), whole, new CommandTrajectory())
+        .ok());
+  }
+
+  @Test
   void aNonZeroExitCarriesTheStatusAndTheStderrTail() throws Exception {
     ExecResult r = open("echo working; echo 'model refused the request' >&2; exit 4").run(request());
     assertEquals("exit", r.errorClass());

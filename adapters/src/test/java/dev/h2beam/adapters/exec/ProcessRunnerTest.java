@@ -54,6 +54,20 @@ class ProcessRunnerTest {
     assertEquals("out", r.stdoutTail(100));
     assertEquals("err", r.stderrTail(100));
     assertEquals(4, r.stdoutBytes());
+    assertFalse(r.outputCut());
+  }
+
+  @Test
+  void outputHeldOpenByAProcessThatEscapedTheGroupAndSessionIsReportedCut() throws Exception {
+    assumeTrue(ProcessRunner.onPath(System.getenv("PATH"), "setsid") != null, "needs setsid to leave the session");
+    // the subshell exits at once, so the sleeper is neither in the group, nor in the session, nor a descendant: the
+    // runner cannot kill it, and it keeps the output pipe open past the grace, so the output is not known to be whole
+    // (the script waits until the sleeper has left the session, or the group kill would still reach it)
+    ProcessResult r = ProcessRunner.run(sh("(setsid sh -c 'echo $$ > escaped.pid; exec sleep 3' &);"
+        + " while [ ! -s escaped.pid ]; do sleep 0.05; done; echo answer"), 300);
+    assertEquals(0, r.exit());
+    assertTrue(r.outputCut(), "the output was not read to its end, and the result must say so");
+    assertTrue(r.cutReason().contains("could not be read to its end"), r.cutReason());
   }
 
   @Test

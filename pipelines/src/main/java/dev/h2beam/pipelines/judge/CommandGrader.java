@@ -65,6 +65,7 @@ public final class CommandGrader implements Grader {
       if (!r.succeeded()) {
         throw new IOException("grader command exited " + r.exit() + ": " + r.stderrTail(STDERR_TAIL));
       }
+      if (r.outputCut()) throw new IOException("grader command exited " + r.exit() + ", but " + r.cutReason());
       if (r.stdoutTruncated()) {
         throw new IOException("grader command printed " + r.stdoutBytes() + " bytes, more than the "
             + ProcessSpec.DEFAULT_CAP_BYTES + " a score may hold (want one JSON object)");

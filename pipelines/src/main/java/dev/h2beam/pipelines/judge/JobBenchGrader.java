@@ -114,6 +114,7 @@ final class JobBenchGrader implements Grader {
     if (!r.succeeded()) {
       throw new IOException("the judge command exited " + r.exit() + ": " + r.stderrTail(STDERR_TAIL));
     }
+    if (r.outputCut()) throw new IOException("the judge command exited " + r.exit() + ", but " + r.cutReason());
     if (Files.isRegularFile(details) && !Arrays.equals(before, Files.readAllBytes(details))) return;
     String stdout = r.stdoutText().strip();
     Map<String, Object> printed;

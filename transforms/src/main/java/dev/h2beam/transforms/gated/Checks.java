@@ -55,7 +55,8 @@ public final class Checks {
       task.source().ifPresent(s -> env.put("H2BEAM_SOURCE", s.toAbsolutePath().toString()));
       ProcessResult r = ProcessRunner.run(ProcessSpec.of(List.of("sh", script.toAbsolutePath().toString()), dir, env,
           dir.resolve("stdout.txt"), dir.resolve("stderr.txt"), TIMEOUT));
-      if (r.timedOut() || r.exit() == null) return OptionalDouble.empty();
+      // a check that timed out or whose output was cut gave no signal: could not run, never a zero
+      if (r.timedOut() || r.exit() == null || r.outputCut()) return OptionalDouble.empty();
       Matcher m = SCORE.matcher(r.stdoutText().strip());
       if (m.find()) return OptionalDouble.of(Double.parseDouble(m.group(1)));
       return OptionalDouble.of(r.exit() == 0 ? 1.0 : 0.0);

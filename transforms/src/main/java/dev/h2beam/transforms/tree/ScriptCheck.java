@@ -145,6 +145,7 @@ final class ScriptCheck {
         return new Result(-1, "", "is not installed or could not be started (" + e.getMessage() + ")");
       }
       if (r.timedOut()) return new Result(-1, "", "did not finish within " + timeout.toSeconds() + " s");
+      if (r.outputCut()) return new Result(-1, "", "exited with " + r.exit() + ", but " + r.cutReason());
       String out = r.stdoutText();
       String err = r.stderrText();
       return new Result(r.exit(), out.isEmpty() ? err : out + "\n" + err, null);
