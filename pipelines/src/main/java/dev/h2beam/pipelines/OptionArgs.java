@@ -48,12 +48,27 @@ public final class OptionArgs {
     return parsed;
   }
 
+  /**
+   * The same options, read without Beam's option registry when the command line is plain ({@link LazyOptions}):
+   * Beam parses them only once something needs Beam's object, such as a pipeline ({@link LazyOptions#beam}).
+   */
+  public static <T extends PipelineOptions> T parseLazily(String command, String[] args, Class<T> options) {
+    T lazy = LazyOptions.of(command, args, options);
+    return lazy != null ? lazy : parse(command, args, options);
+  }
+
   /** How long a remote {@code --flinkMaster} has to accept a connection before the command is refused. */
   static final Duration FLINK_CONNECT_TIMEOUT = Duration.ofSeconds(5);
 
   /** Refuses the first argument that is not a known option with a value of its type. */
   static void check(String command, String[] args, Class<? extends PipelineOptions> options) {
-    Map<String, Method> known = properties(options);
+    Set<Class<? extends PipelineOptions>> all = new HashSet<>(PipelineOptionsFactory.getRegisteredOptions());
+    all.add(options);
+    check(command, args, properties(all));
+  }
+
+  /** Refuses the first argument that is not one of the {@code known} options with a value of its type. */
+  static void check(String command, String[] args, Map<String, Method> known) {
     Map<String, String> seen = new LinkedHashMap<>();
     for (String arg : args) {
       if (!arg.startsWith("--") || arg.length() == 2 || arg.startsWith("--=")) {
@@ -74,14 +89,13 @@ public final class OptionArgs {
         throw new UsageError("--" + name + " is given twice (" + seen.get(name) + " and " + arg + "); give it once");
       }
       seen.put(name, arg);
-      String form = form(name, getter);
       if (value == null) {
         if (type == boolean.class || type == Boolean.class) continue;
-        throw new UsageError("--" + name + " has no value; expected " + form);
+        throw new UsageError("--" + name + " has no value; expected " + form(name, getter));
       }
       if (!fits(type, value)) {
         throw new UsageError("--" + name + "=" + value + (value.isEmpty() ? " has no value" : " is not valid")
-            + "; expected " + form);
+            + "; expected " + form(name, getter));
       }
       Integer min = AT_LEAST.get(name);
       if (min != null && Integer.parseInt(value.strip()) < min) {
@@ -95,6 +109,11 @@ public final class OptionArgs {
   static Map<String, Method> properties(Class<? extends PipelineOptions> options) {
     Set<Class<? extends PipelineOptions>> all = new HashSet<>(PipelineOptionsFactory.getRegisteredOptions());
     all.add(options);
+    return properties(all);
+  }
+
+  /** The option names of these interfaces (and those they extend), with their getters. */
+  static Map<String, Method> properties(Collection<Class<? extends PipelineOptions>> all) {
     Map<String, Method> out = new TreeMap<>();
     for (Class<? extends PipelineOptions> c : all) {
       for (Method m : c.getMethods()) {

@@ -12,6 +12,7 @@ import dev.h2beam.adapters.files.Scratch;
 import dev.h2beam.adapters.model.Namespace;
 import dev.h2beam.pipelines.Flags;
 import dev.h2beam.pipelines.FolderFlags;
+import dev.h2beam.pipelines.LazyOptions;
 import dev.h2beam.pipelines.UsageError;
 import dev.h2beam.transforms.beam.FinishTasks;
 import dev.h2beam.transforms.beam.JsonCoder;
@@ -447,7 +448,7 @@ public final class Sweep {
       DirectOptions d = o.as(DirectOptions.class);
       d.setTargetParallelism(Math.max(d.getTargetParallelism(), chainKeys.size()));
     }
-    Pipeline p = Pipeline.create(o);
+    Pipeline p = Pipeline.create(LazyOptions.beam(o));
     p.apply("TaskStream", Create.of(refs).withCoder(JsonCoder.of(TaskRef.class)))
         .apply("RollBases", new RollBases(plan.config()))
         .apply("RunChains", new RunChains(plan.config(), chainKeys))

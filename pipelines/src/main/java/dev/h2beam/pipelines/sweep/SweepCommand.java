@@ -24,7 +24,8 @@ public final class SweepCommand implements Command {
   }
 
   @Override public int run(String[] args) throws Exception {
-    SweepOptions o = OptionArgs.parse(name(), args, SweepOptions.class);
+    // a resume that finds every task complete builds no pipeline: read the options without Beam's registry
+    SweepOptions o = OptionArgs.parseLazily(name(), args, SweepOptions.class);
     Sweep.Plan plan = Sweep.plan(o, Instant.now());
     if (o.getDryRun()) {
       printDryRun(plan);

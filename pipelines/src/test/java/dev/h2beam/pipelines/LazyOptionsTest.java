@@ -1,0 +1,86 @@
+package dev.h2beam.pipelines;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.h2beam.pipelines.sweep.SweepOptions;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.beam.runners.direct.DirectOptions;
+import org.apache.beam.runners.direct.DirectRunner;
+import org.junit.jupiter.api.Test;
+
+class LazyOptionsTest {
+
+  /** Every h2beam getter of the sweep's options, read from both objects, must answer the same. */
+  private static void assertSameAnswers(SweepOptions beam, SweepOptions lazy) throws Exception {
+    List<String> compared = new ArrayList<>();
+    for (Method m : SweepOptions.class.getMethods()) {
+      if (m.getParameterCount() != 0 || !m.getDeclaringClass().getName().startsWith("dev.h2beam.")
+          || !(m.getName().startsWith("get") || m.getName().startsWith("is"))) {
+        continue;
+      }
+      assertEquals(m.invoke(beam), m.invoke(lazy), m.getName());
+      compared.add(m.getName());
+    }
+    assertTrue(compared.size() > 20, "compared " + compared);
+  }
+
+  @Test
+  void aPlainCommandLineAnswersAsBeamWouldWithoutBeamsRegistry() throws Exception {
+    String[] args = {"--bench=demo", "--k=3", "--modes=parallel,sequential", "--seed=7", "--maxTasks=2",
+        "--minWinMargin=0.25", "--sessionLimit=4", "--enforceImmutability=false"};
+    SweepOptions lazy = LazyOptions.of("sweep", args, SweepOptions.class);
+    assertNotNull(lazy, "a plain command line is read lazily");
+    assertTrue(Proxy.getInvocationHandler(lazy) instanceof LazyOptions);
+    assertEquals(DirectRunner.class, lazy.getRunner());
+    assertSameAnswers(OptionArgs.parse("sweep", args, SweepOptions.class), lazy);
+    // defaults only
+    SweepOptions bare = LazyOptions.of("sweep", new String[0], SweepOptions.class);
+    assertSameAnswers(OptionArgs.parse("sweep", new String[0], SweepOptions.class), bare);
+  }
+
+  @Test
+  void anythingBeyondTheCommandsOwnSimpleOptionsIsLeftToBeam() {
+    for (String[] args : List.of(new String[] {"--bench=demo", "--runner=FlinkRunner"},
+        new String[] {"--bench=demo", "--targetParallelism=4"},
+        new String[] {"--bench=demo", "--dryRun"},
+        new String[] {"--bench="}, new String[] {"--k= 2"})) {
+      assertNull(LazyOptions.of("sweep", args, SweepOptions.class), List.of(args).toString());
+    }
+  }
+
+  @Test
+  void aBadValueIsRefusedInTheSameWordsAsTheFullParse() {
+    for (String[] args : List.of(new String[] {"--k=two"}, new String[] {"--k=1", "--k=2"},
+        new String[] {"--sessionLimit=1.5"}, new String[] {"--seed=x"})) {
+      UsageError full = assertThrows(UsageError.class, () -> OptionArgs.parse("sweep", args, SweepOptions.class));
+      UsageError lazy = assertThrows(UsageError.class, () -> LazyOptions.of("sweep", args, SweepOptions.class));
+      assertEquals(full.getMessage(), lazy.getMessage());
+    }
+  }
+
+  @Test
+  void beamsObjectCarriesTheArgumentsAndWhatWasSetBefore() throws Exception {
+    String[] args = {"--bench=demo", "--k=2", "--enforceEncodability=false"};
+    SweepOptions lazy = OptionArgs.parseLazily("sweep", args, SweepOptions.class);
+    lazy.setPhaseWidth(5);
+    assertEquals(5, lazy.getPhaseWidth());
+    SweepOptions real = LazyOptions.beam(lazy);
+    assertTrue(!(Proxy.getInvocationHandler(real) instanceof LazyOptions), "Beam's own object");
+    assertEquals(5, real.getPhaseWidth());
+    assertEquals(2, real.getK());
+    assertEquals(false, real.as(DirectOptions.class).isEnforceEncodability());
+    // from now on the lazy object answers from Beam's, so both see every later change
+    real.setK(3);
+    assertEquals(3, lazy.getK());
+    assertSame(real.as(DirectOptions.class), lazy.as(DirectOptions.class));
+    assertSame(real, LazyOptions.beam(real));
+  }
+}
