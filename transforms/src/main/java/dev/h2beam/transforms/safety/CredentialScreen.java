@@ -115,6 +115,8 @@ public final class CredentialScreen {
         }
         pending = null;
       }
+      // a line with no credential word and nothing key-shaped can match none of the patterns below
+      if (!namesCredential(line) && !KeyShapes.mayContainKey(line)) continue;
       Optional<Hit> hit = onLine(line, i + 1);
       hit.ifPresent(out::add);
       Matcher alone = KEY_ALONE.matcher(line);
@@ -153,6 +155,16 @@ public final class CredentialScreen {
     }
     String field = named;
     return shaped.map(s -> new Hit(number, field, s));
+  }
+
+  /** Words every {@link #NAME} contains (its patterns fold ASCII case only, so lower case finds them all). */
+  private static final List<String> NAME_WORDS = List.of("key", "token", "secret", "passw");
+
+  /** Whether the line holds a word a credential-named field must contain: false means no {@link #NAME} matches. */
+  private static boolean namesCredential(String line) {
+    String lower = line.toLowerCase(Locale.ROOT);
+    for (String w : NAME_WORDS) if (lower.contains(w)) return true;
+    return false;
   }
 
   private static int indent(String line) {

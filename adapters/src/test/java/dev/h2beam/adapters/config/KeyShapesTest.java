@@ -1,0 +1,44 @@
+package dev.h2beam.adapters.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class KeyShapesTest {
+  /** One key of each shape, in SHAPES order (made-up values of the right form). */
+  private static final List<String> KEYS = List.of(
+      "sk-proj-abcdefghijklmnopqrstuvwxyz012345",
+      "AKIAABCDEFGHIJKLMNOP",
+      "ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+      "github_pat_abcdefghijklmnopqrstuvwxyz0123456789ABCD",
+      "hf_abcdefghijklmnopqrstuvwxyz0123456",
+      "xoxb-12345-abcdef",
+      "-----BEGIN RSA PRIVATE KEY-----",
+      "AIzaabcdefghijklmnopqrstuvwxyz012345678");
+
+  @Test
+  void everyShapeIsFoundInsideATextAndItsMarkerLetsItThrough() {
+    assertEquals(KeyShapes.SHAPES.size(), KEYS.size(), "a new shape needs a key here (and a marker)");
+    for (int i = 0; i < KEYS.size(); i++) {
+      String text = "config: " + KEYS.get(i) + " # set by hand";
+      assertTrue(KeyShapes.SHAPES.get(i).pattern().matcher(text).find(), KEYS.get(i));
+      assertTrue(KeyShapes.mayContainKey(text), "the prefilter must let " + KEYS.get(i) + " through");
+      Optional<String> sample = KeyShapes.sample(text);
+      assertTrue(sample.isPresent(), KEYS.get(i));
+      assertFalse(sample.get().length() > 3 && sample.get().equals(KEYS.get(i)) && i != 6,
+          "a sample never shows the whole key: " + sample.get());
+    }
+  }
+
+  @Test
+  void proseWithoutAnyMarkerHoldsNoKey() {
+    String prose = "Sum the amounts in ledger.csv, then write the total to output/answer.md; think it through.";
+    assertFalse(KeyShapes.mayContainKey(prose));
+    assertTrue(KeyShapes.sample(prose).isEmpty());
+    assertEquals(prose, KeyShapes.redact(prose));
+  }
+}
