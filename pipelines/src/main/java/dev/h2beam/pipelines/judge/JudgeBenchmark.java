@@ -15,7 +15,8 @@ import java.util.stream.Stream;
 /**
  * The judge benchmark's two helpers (see scripts/bench-judge.sh): {@code generate DIR NAMESPACES TASKS} writes a runs
  * tree of finished namespaces with a selection in each mode the judge judges by default, and {@code loop DIR} re-judges it with a plain single-threaded Java loop that reads
- * the same files and writes the same judged.json as {@code h2beam judge --grader=noop}, as the baseline.
+ * the same files and writes the same judged.json and metrics.json as {@code h2beam judge --grader=noop}, as the
+ * baseline.
  */
 public final class JudgeBenchmark {
   private JudgeBenchmark() {}
@@ -100,7 +101,10 @@ public final class JudgeBenchmark {
               null));
         }
       }
-      JudgedFile.write(ns.resolve("judged.json"), JudgedFile.merge(List.of(), rows));
+      List<JudgedRow> merged = JudgedFile.merge(List.of(), rows);
+      JudgedFile.write(ns.resolve("judged.json"), merged);
+      // the judge writes the metric vector beside judged.json too (issue 14): the same I/O, the same code
+      MetricVector.write(ns, merged, false);
       total += rows.size();
     }
     return total;

@@ -81,15 +81,21 @@ public final class MetricVector {
     out.put("reasons", REASONS);
     Long seed = Namespace.parse(namespace.getFileName().toString()).map(Namespace::seed).orElse(null);
     List<Object> list = new ArrayList<>();
-    for (JudgedRow r : rows) list.add(row(namespace, r, seed, rubric));
+    // a task's modes share its summary.json: read it once per task (rows come grouped by task)
+    Map<String, JsonNode> summaries = new java.util.HashMap<>();
+    for (JudgedRow r : rows) {
+      JsonNode summary = summaries.computeIfAbsent(r.taskId(),
+          t -> readQuietly(namespace.resolve(Namespace.slug(t)).resolve("summary.json")));
+      list.add(row(namespace, r, seed, rubric, summary));
+    }
     out.put("rows", list);
     Path file = namespace.resolve(FILE);
     AtomicFiles.writeString(file, Json.pretty(out) + "\n");
     return file;
   }
 
-  /** One row: every metric a value or an absence. */
-  static Map<String, Object> row(Path namespace, JudgedRow r, Long seed, boolean rubric) {
+  /** One row: every metric a value or an absence; {@code summary} is the task's, null when it could not be read. */
+  static Map<String, Object> row(Path namespace, JudgedRow r, Long seed, boolean rubric, JsonNode summary) {
     Map<String, Object> values = new LinkedHashMap<>();
     Map<String, Object> absent = new LinkedHashMap<>();
     String judged = r.graded() ? null : (r.absence() == null || r.absence().isEmpty() ? "judge-failed" : r.absence());
@@ -98,7 +104,6 @@ public final class MetricVector {
     if (!rubric) absent.put("quality", "not-applicable");
     else put(values, absent, "quality", r.frac(), judged);
 
-    JsonNode summary = readQuietly(namespace.resolve(Namespace.slug(r.taskId())).resolve("summary.json"));
     JsonNode ledger = summary == null ? null : summary.at("/modes/" + r.mode() + "/ledger");
     String chosenDir = summary == null ? "" : summary.at("/selections/" + r.mode() + "/chosen_run_dir").asText("");
     JsonNode mark = chosenDir.isEmpty() || !Files.isDirectory(Path.of(chosenDir)) ? null
