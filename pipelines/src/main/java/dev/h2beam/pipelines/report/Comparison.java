@@ -150,8 +150,7 @@ final class Comparison {
     int unknown = 0;
     for (Replica r : replicas) {
       if (r.first().isEmpty() || r.second().isEmpty()) continue;
-      Map<String, TaskSummary> byTask = new TreeMap<>();
-      for (TaskSummary t : r.summaries()) byTask.putIfAbsent(t.taskId(), t);
+      Map<String, TaskSummary> byTask = TaskSummary.byTask(r.summaries());
       TreeSet<String> both = tasks(r.first());
       both.retainAll(tasks(r.second()));
       for (String task : both) {
@@ -287,8 +286,7 @@ final class Comparison {
     b.append(" | ").append(m.replicates()).append(" replicate").append(m.replicates() == 1 ? "" : "s").append(", ")
         .append(m.pairs()).append(" task pair").append(m.pairs() == 1 ? "" : "s");
     if (m.meanDiff() != null && !hidden) {
-      b.append(" | ").append(m.se() == null ? "se unknown: one replicate" : "se "
-          + PyFormat.fixed(m.se(), 0, places) + " " + unit).append(" | threshold ")
+      b.append(" | ").append(Replicates.se(m.se(), places, unit)).append(" | threshold ")
           .append(PyFormat.fixed(m.threshold(), 0, places)).append(' ').append(unit)
           .append(" = max(minEffect ").append(PyFormat.fixed(minEffect, 0, places)).append(", 2*se ")
           .append(m.se() == null ? "unknown" : PyFormat.fixed(SE_MULTIPLIER * m.se(), 0, places)).append(")");

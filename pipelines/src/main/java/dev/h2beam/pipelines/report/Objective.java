@@ -54,7 +54,7 @@ record Objective(String metric, boolean maximise, double minEffect) implements S
       try {
         effect = Double.parseDouble(p[2].strip());
       } catch (NumberFormatException e) {
-        throw refused(entry, "the minimum effect must be a number >= 0 in " + unit(metric) + ", got '" + p[2] + "'");
+        effect = Double.NaN;
       }
       if (!(effect >= 0) || Double.isInfinite(effect)) {
         throw refused(entry, "the minimum effect must be a number >= 0 in " + unit(metric) + ", got '" + p[2] + "'");

@@ -105,6 +105,11 @@ final class Replicates {
 
   /** {@code se 1.25 pt}, or {@code se unknown: one replicate}: one replicate has no spread to measure, not zero. */
   static String se(Double se, int places) {
-    return se == null ? "se unknown: one replicate" : "se " + PyFormat.fixed(se, 0, places) + " pt";
+    return se(se, places, "pt");
+  }
+
+  /** The same in {@code unit}. */
+  static String se(Double se, int places, String unit) {
+    return se == null ? "se unknown: one replicate" : "se " + PyFormat.fixed(se, 0, places) + " " + unit;
   }
 }

@@ -266,8 +266,7 @@ final class Report {
   static Function<Scored, String> picks(Map<NamespaceRef, List<Scored>> rowsByNs, Map<String, NamespaceFacts> byDir) {
     Map<Scored, String> out = new IdentityHashMap<>();
     for (Map.Entry<NamespaceRef, List<Scored>> e : rowsByNs.entrySet()) {
-      Map<String, TaskSummary> byTask = new TreeMap<>();
-      for (TaskSummary t : facts(byDir, e.getKey()).summaries()) byTask.putIfAbsent(t.taskId(), t);
+      Map<String, TaskSummary> byTask = TaskSummary.byTask(facts(byDir, e.getKey()).summaries());
       for (Scored r : e.getValue()) {
         TaskSummary t = byTask.get(r.taskId());
         out.put(r, r.pick(t == null ? List.of() : t.finals(r.mode())));

@@ -1,6 +1,7 @@
 package dev.h2beam.pipelines.report;
 
 import java.io.Serializable;
+import dev.h2beam.transforms.ledger.Ledger;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -25,6 +26,13 @@ public record TaskSummary(String path, String taskId, Map<String, ModeSpend> mod
   /** A summary that records no finals. */
   public TaskSummary(String path, String taskId, Map<String, ModeSpend> modes) {
     this(path, taskId, modes, Map.of());
+  }
+
+  /** The summaries by task id, the first of each task (sorted by path) kept. */
+  static Map<String, TaskSummary> byTask(List<TaskSummary> summaries) {
+    Map<String, TaskSummary> out = new TreeMap<>();
+    for (TaskSummary t : summaries) out.putIfAbsent(t.taskId(), t);
+    return out;
   }
 
   /** The mode's finals; empty when the summary has no such mode or records none. */
@@ -66,7 +74,7 @@ public record TaskSummary(String path, String taskId, Map<String, ModeSpend> mod
   public record Budget(int rollouts, int sessions) implements Serializable {
     /** The budget every mode spends per task at {@code k}. */
     static Budget at(int k) {
-      return new Budget(4 * k, 3 * k);
+      return new Budget(Ledger.rollouts(k), Ledger.sessions(k));
     }
 
     /** {@code R=8, P=6}. */

@@ -54,10 +54,20 @@ public final class Ledger {
   }
 
   public int expectedRollouts() {
-    return 4 * k;
+    return rollouts(k);
   }
 
   public int expectedSessions() {
+    return sessions(k);
+  }
+
+  /** The rollouts every mode spends per task at {@code k}: R = 4k. */
+  public static int rollouts(int k) {
+    return 4 * k;
+  }
+
+  /** The improver sessions every mode spends per task at {@code k}: P = 3k. */
+  public static int sessions(int k) {
     return 3 * k;
   }
 
