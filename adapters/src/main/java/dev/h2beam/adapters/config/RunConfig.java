@@ -79,6 +79,21 @@ public final class RunConfig implements Serializable {
   }
 
   /** Reads and validates a file; every error names the file and key and says what to do. */
+  /**
+   * The file a {@code --config} flag names (relative to the working folder), or the empty configuration when the
+   * flag is unset or blank; a file that cannot be used is refused naming the flag.
+   *
+   * @throws IllegalArgumentException {@code --config=FILE: } and why
+   */
+  public static RunConfig ofFlag(String file) {
+    if (file == null || file.isBlank()) return empty();
+    try {
+      return read(java.nio.file.Paths.get(file).toAbsolutePath().normalize());
+    } catch (ConfigError e) {
+      throw new IllegalArgumentException("--config=" + file + ": " + e.getMessage());
+    }
+  }
+
   public static RunConfig read(Path file) throws ConfigError {
     String text;
     try {

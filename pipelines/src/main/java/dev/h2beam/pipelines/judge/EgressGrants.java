@@ -1,6 +1,5 @@
 package dev.h2beam.pipelines.judge;
 
-import dev.h2beam.adapters.config.ConfigError;
 import dev.h2beam.adapters.config.ReferenceGrant;
 import dev.h2beam.adapters.config.RunConfig;
 import java.nio.file.Paths;
@@ -30,13 +29,7 @@ final class EgressGrants {
 
   /** The configuration {@code --config} names, or the empty one when none is given. */
   static RunConfig config(Map<String, String> settings) {
-    String file = settings.get("config");
-    if (file == null || file.isBlank()) return RunConfig.empty();
-    try {
-      return RunConfig.read(Paths.get(file).toAbsolutePath());
-    } catch (ConfigError e) {
-      throw new IllegalArgumentException("--config=" + file + ": " + e.getMessage());
-    }
+    return RunConfig.ofFlag(settings.get("config"));
   }
 
   /** Why a grader that needs {@code needed} may not send it under {@code config}, or empty when a grant matches. */

@@ -2,7 +2,6 @@ package dev.h2beam.pipelines.sweep;
 
 import dev.h2beam.adapters.bench.Benchmark;
 import dev.h2beam.adapters.bench.BenchmarkInvalid;
-import dev.h2beam.adapters.config.ConfigError;
 import dev.h2beam.adapters.config.RunConfig;
 import dev.h2beam.adapters.bench.BenchmarkProvider;
 import dev.h2beam.adapters.bench.Benchmarks;
@@ -260,11 +259,10 @@ public final class Sweep {
 
   /** The configuration file, or an empty configuration without {@code --config}. */
   static RunConfig readConfig(String file) {
-    if (file == null || file.isBlank()) return RunConfig.empty();
     try {
-      return RunConfig.read(absolute(file));
-    } catch (ConfigError e) {
-      throw new UsageError("--config=" + file + ": " + e.getMessage());
+      return RunConfig.ofFlag(file);
+    } catch (IllegalArgumentException e) {
+      throw new UsageError(e.getMessage());
     }
   }
 
