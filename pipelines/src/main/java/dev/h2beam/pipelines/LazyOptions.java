@@ -150,18 +150,13 @@ public final class LazyOptions implements InvocationHandler {
 
   /** Whether a getter's default is one {@link #defaultOf} knows: none, or a constant of a simple type. */
   private static boolean plainDefault(Method m) {
-    for (Annotation a : m.getAnnotations()) {
-      if (a.annotationType().getEnclosingClass() == Default.class && !(a instanceof Default.String
-          || a instanceof Default.Integer || a instanceof Default.Long || a instanceof Default.Double
-          || a instanceof Default.Boolean)) {
-        return false;
-      }
-    }
-    return true;
+    boolean any = false;
+    for (Annotation a : m.getAnnotations()) any |= a.annotationType().getEnclosingClass() == Default.class;
+    return !any || declaredDefault(m) != null;
   }
 
-  /** A getter's {@link Default} value, or what Beam returns without one (null, or a primitive's zero). */
-  private static Object defaultOf(Method m) {
+  /** The constant of a getter's {@link Default} of a simple type, or null when it declares none of those. */
+  static Object declaredDefault(Method m) {
     for (Annotation a : m.getAnnotations()) {
       if (a instanceof Default.String s) return s.value();
       if (a instanceof Default.Integer i) return i.value();
@@ -169,6 +164,13 @@ public final class LazyOptions implements InvocationHandler {
       if (a instanceof Default.Double d) return d.value();
       if (a instanceof Default.Boolean b) return b.value();
     }
+    return null;
+  }
+
+  /** A getter's {@link Default} value, or what Beam returns without one (null, or a primitive's zero). */
+  private static Object defaultOf(Method m) {
+    Object declared = declaredDefault(m);
+    if (declared != null) return declared;
     Class<?> t = m.getReturnType();
     if (t == int.class) return 0;
     if (t == long.class) return 0L;

@@ -6,7 +6,6 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
-import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.Description;
 
 /**
@@ -104,12 +103,7 @@ public final class Main {
 
   private static String defaultOf(Method m, String override) {
     if (override != null) return override;
-    for (java.lang.annotation.Annotation a : m.getAnnotations()) {
-      if (a instanceof Default.String s) return s.value();
-      if (a instanceof Default.Integer i) return String.valueOf(i.value());
-      if (a instanceof Default.Long l) return String.valueOf(l.value());
-      if (a instanceof Default.Boolean b) return String.valueOf(b.value());
-    }
-    return "";
+    Object declared = LazyOptions.declaredDefault(m);
+    return declared == null ? "" : String.valueOf(declared);
   }
 }
