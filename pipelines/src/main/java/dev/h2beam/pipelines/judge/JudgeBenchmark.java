@@ -14,9 +14,9 @@ import java.util.stream.Stream;
 
 /**
  * The judge benchmark's two helpers (see scripts/bench-judge.sh): {@code generate DIR NAMESPACES TASKS} writes a runs
- * tree of finished namespaces with a selection in each mode the judge judges by default, and {@code loop DIR} re-judges it with a plain single-threaded Java loop that reads
- * the same files and writes the same judged.json and metrics.json as {@code h2beam judge --grader=noop}, as the
- * baseline.
+ * tree of finished namespaces with a selection in each mode the judge judges by default, and {@code loop DIR}
+ * re-judges it with a plain single-threaded Java loop that reads the same files and writes the same judged.json and
+ * metrics.json as {@code h2beam judge --grader=noop}, as the baseline.
  */
 public final class JudgeBenchmark {
   private JudgeBenchmark() {}

@@ -299,12 +299,14 @@ public final class JudgeCommand implements Command {
       if (ns.isEmpty()) {
         throw new UsageError("--namespaces: " + dir + " is not a namespace folder: its name must read"
             + " <bench>-<substrate>-<" + String.join("|", Namespace.MODES) + "><k>[-s<seed>], e.g. demo-oc-agg2. Pass"
-            + " the namespace folders themselves (or a glob such as runs/demo-oc-agg*), not the folder that holds them; nothing was written");
+            + " the namespace folders themselves (or a glob such as runs/demo-oc-agg*), not the folder that holds them;"
+            + " nothing was written");
       }
       Path summary = dir.resolveSibling(ns.get().summary().toString());
       if (!summary.equals(dir) && !Files.isDirectory(summary)) {
         throw new UsageError("--namespaces: " + dir + " is a " + Namespace.modeName(ns.get().mode())
-            + " namespace; its summaries and judged.json live in its parallel sibling " + summary + ", which does not exist (was part of the runs folder"
+            + " namespace; its summaries and judged.json live in its parallel sibling " + summary + ", which does not"
+            + " exist (was part of the runs folder"
             + " moved?); pass the parallel namespace; nothing was written");
       }
       if (countSummaries(summary) == 0) {

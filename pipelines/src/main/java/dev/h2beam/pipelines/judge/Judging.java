@@ -5,6 +5,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
@@ -80,9 +83,9 @@ public final class Judging {
   public static JudgedRow repeated(SelectionItem s, Grader grader, Duration timeout, ExecutorService pool,
       int repeats) {
     if (repeats <= 1) return judge(s, grader, timeout, pool);
-    java.util.List<JudgedRow> rows = new java.util.ArrayList<>();
+    List<JudgedRow> rows = new ArrayList<>();
     for (int i = 0; i < repeats; i++) rows.add(judge(s, grader, timeout, pool));
-    java.util.List<JudgedRow> graded = rows.stream().filter(JudgedRow::graded).toList();
+    List<JudgedRow> graded = rows.stream().filter(JudgedRow::graded).toList();
     if (graded.isEmpty()) return rows.get(0);
     double passed = 0;
     double criteria = 0;
@@ -92,8 +95,8 @@ public final class Judging {
       criteria += r.nCriteria().doubleValue();
       if (Boolean.TRUE.equals(r.allPass())) passes++;
     }
-    java.util.List<Object> scores = new java.util.ArrayList<>();
-    java.util.List<Object> raws = new java.util.ArrayList<>();
+    List<Object> scores = new ArrayList<>();
+    List<Object> raws = new ArrayList<>();
     double mean = 0;
     for (JudgedRow r : rows) {
       scores.add(r.frac());
@@ -106,7 +109,7 @@ public final class Judging {
       for (JudgedRow r : graded) ss += (r.frac() - mean) * (r.frac() - mean);
       sd = Math.sqrt(ss / (graded.size() - 1));
     }
-    Map<String, Object> raw = new java.util.LinkedHashMap<>();
+    Map<String, Object> raw = new LinkedHashMap<>();
     raw.put("repeats", repeats);
     raw.put("repeats_graded", graded.size());
     raw.put("repeat_scores", scores);

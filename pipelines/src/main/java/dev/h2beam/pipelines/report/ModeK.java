@@ -23,7 +23,10 @@ record ModeK(String mode, int k) implements Comparable<ModeK>, Serializable {
     return human(mode) + " k=" + k;
   }
 
-  /** The human name of a mode token ({@code agg → parallel}, see {@link Namespace#modeName}); an unknown token as written. */
+  /**
+   * The human name of a mode token ({@code agg → parallel}, see {@link Namespace#modeName}); an unknown token as
+   * written.
+   */
   static String human(String mode) {
     try {
       return Namespace.modeName(mode);

@@ -90,7 +90,8 @@ public final class SignRuleMethod implements GatedMethod {
     String text = files.get(RULES);
     if (text == null) return Optional.of(Mutation.create(RULES, RULE));
     if (text.contains(RULE)) return Optional.empty();
-    return Optional.of(Mutation.update(RULES, text.isEmpty() || text.endsWith("\n") ? text + RULE : text + "\n" + RULE));
+    String rules = text.isEmpty() || text.endsWith("\n") ? text + RULE : text + "\n" + RULE;
+    return Optional.of(Mutation.update(RULES, rules));
   }
 
   /** The script without its positive-only filter; empty when there is no script or no filter to remove. */
