@@ -63,7 +63,7 @@ public final class ReportPipeline {
       PCollectionTuple read = begin
           .apply("Namespaces", Create.of(dirs).withCoder(StringUtf8Coder.of()))
           .apply("ReadNamespaces", ParDo.of(new ReadNamespaceFn()).withOutputTags(FACTS, TupleTagList.of(FAILURES)));
-      PCollection<NamespaceFacts> facts = read.get(FACTS).setCoder(JsonCoder.of(NamespaceFacts.class));
+      PCollection<NamespaceFacts> facts = read.get(FACTS).setCoder(FactsCoder.of());
       PCollection<ReadFailure> failures = read.get(FAILURES).setCoder(JsonCoder.of(ReadFailure.class));
       return PCollectionTuple.of(FACTS, facts).and(FAILURES, failures);
     }

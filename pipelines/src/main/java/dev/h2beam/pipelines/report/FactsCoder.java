@@ -1,0 +1,295 @@
+package dev.h2beam.pipelines.report;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.beam.sdk.coders.ByteArrayCoder;
+import org.apache.beam.sdk.coders.CoderException;
+import org.apache.beam.sdk.coders.CustomCoder;
+
+/**
+ * A compact binary coder for {@link NamespaceFacts}, the element every namespace's files become and the report's side
+ * input gathers. The runner copies that side input whole several times (the DirectRunner clones a grouped key's values
+ * for each bundle that adds to them), and over 100 namespaces x 500 tasks the facts are about a hundred megabytes of
+ * JSON, most of it the same metric names, modes and reasons repeated 100,000 times. Here each distinct string of one
+ * element is written once and referred to by number after, numbers are varints and doubles raw bits, so a copy is a
+ * fraction of the JSON's size and time, and a decoded copy shares its repeated strings.
+ *
+ * <p>Deterministic: the same facts give the same bytes (lists in order, maps sorted as the records keep them). A
+ * component added to one of the records must be added here too; {@code FactsCoderTest} lists the components this
+ * coder writes and fails when a record has one more.
+ */
+final class FactsCoder extends CustomCoder<NamespaceFacts> {
+  private static final long serialVersionUID = 1L;
+  private static final FactsCoder INSTANCE = new FactsCoder();
+
+  private FactsCoder() {}
+
+  static FactsCoder of() {
+    return INSTANCE;
+  }
+
+  @Override public void encode(NamespaceFacts f, OutputStream out) throws IOException {
+    if (f == null) throw new CoderException("cannot encode null namespace facts");
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(4096);
+    Writer w = new Writer(new DataOutputStream(bytes));
+    w.string(f.dir());
+    w.out.writeBoolean(f.judgedPresent());
+    w.size(f.rows().size());
+    for (Scored s : f.rows()) w.scored(s);
+    w.size(f.summaries().size());
+    for (TaskSummary t : f.summaries()) w.summary(t);
+    w.identity(f.identity());
+    w.out.writeBoolean(f.metricsPresent());
+    w.size(f.metrics().size());
+    for (MetricRow m : f.metrics()) w.metric(m);
+    w.out.flush();
+    ByteArrayCoder.of().encode(bytes.toByteArray(), out);
+  }
+
+  @Override public NamespaceFacts decode(InputStream in) throws IOException {
+    Reader r = new Reader(new DataInputStream(new ByteArrayInputStream(ByteArrayCoder.of().decode(in))));
+    String dir = r.string();
+    boolean judged = r.in.readBoolean();
+    List<Scored> rows = new ArrayList<>();
+    for (int i = r.size(); i > 0; i--) rows.add(r.scored());
+    List<TaskSummary> summaries = new ArrayList<>();
+    for (int i = r.size(); i > 0; i--) summaries.add(r.summary());
+    RunIdentity identity = r.identity();
+    boolean metricsPresent = r.in.readBoolean();
+    List<MetricRow> metrics = new ArrayList<>();
+    for (int i = r.size(); i > 0; i--) metrics.add(r.metric());
+    return new NamespaceFacts(dir, judged, rows, summaries, identity, metricsPresent, metrics);
+  }
+
+  @Override public void verifyDeterministic() {
+    // see the class comment: equal facts give equal bytes
+  }
+
+  @Override public boolean equals(Object o) {
+    return o instanceof FactsCoder;
+  }
+
+  @Override public int hashCode() {
+    return FactsCoder.class.hashCode();
+  }
+
+  /** Writes one element; strings go into its table on first use. */
+  private static final class Writer {
+    final DataOutputStream out;
+    private final Map<String, Integer> table = new HashMap<>();
+
+    Writer(DataOutputStream out) {
+      this.out = out;
+    }
+
+    void size(int n) throws IOException {
+      varint(n);
+    }
+
+    void varint(int v) throws IOException {
+      while ((v & ~0x7F) != 0) {
+        out.writeByte((v & 0x7F) | 0x80);
+        v >>>= 7;
+      }
+      out.writeByte(v);
+    }
+
+    /** 0 = null, 1 = a new string (its UTF-8 bytes follow), n + 2 = the table's n-th string. */
+    void string(String s) throws IOException {
+      if (s == null) {
+        varint(0);
+        return;
+      }
+      Integer known = table.get(s);
+      if (known != null) {
+        varint(known + 2);
+        return;
+      }
+      table.put(s, table.size());
+      byte[] b = s.getBytes(StandardCharsets.UTF_8);
+      varint(1);
+      varint(b.length);
+      out.write(b);
+    }
+
+    void nullableDouble(Double d) throws IOException {
+      out.writeBoolean(d != null);
+      if (d != null) out.writeDouble(d);
+    }
+
+    void scored(Scored s) throws IOException {
+      string(s.taskId());
+      string(s.mode());
+      out.writeInt(s.k());
+      string(s.label());
+      string(s.runId());
+      out.writeBoolean(s.chosenIsBase());
+      nullableDouble(s.nPassed());
+      nullableDouble(s.nCriteria());
+      out.writeBoolean(s.allPass());
+      string(s.metric());
+      string(s.error());
+      string(s.absence());
+      nullableDouble(s.repeatSd());
+    }
+
+    void summary(TaskSummary t) throws IOException {
+      string(t.path());
+      string(t.taskId());
+      size(t.modes().size());
+      for (Map.Entry<String, TaskSummary.ModeSpend> e : t.modes().entrySet()) {
+        string(e.getKey());
+        TaskSummary.ModeSpend m = e.getValue();
+        out.writeInt(m.fellBack());
+        out.writeDouble(m.improverUsd());
+        out.writeDouble(m.executorUsd());
+        out.writeInt(m.lessonsScreened());
+        out.writeBoolean(m.budget() != null);
+        if (m.budget() != null) {
+          out.writeInt(m.budget().rollouts());
+          out.writeInt(m.budget().sessions());
+        }
+      }
+      size(t.finals().size());
+      for (Map.Entry<String, List<String>> e : t.finals().entrySet()) {
+        string(e.getKey());
+        size(e.getValue().size());
+        for (String label : e.getValue()) string(label);
+      }
+    }
+
+    void identity(RunIdentity id) throws IOException {
+      out.writeBoolean(id != null);
+      if (id == null) return;
+      string(id.path());
+      string(id.executor());
+      string(id.improver());
+      string(id.judge());
+      out.writeBoolean(id.seed() != null);
+      if (id.seed() != null) out.writeLong(id.seed());
+      string(id.timing());
+      out.writeBoolean(id.timingMixed());
+    }
+
+    void metric(MetricRow m) throws IOException {
+      string(m.taskId());
+      string(m.mode());
+      out.writeInt(m.k());
+      size(m.values().size());
+      for (Map.Entry<String, Double> e : m.values().entrySet()) {
+        string(e.getKey());
+        nullableDouble(e.getValue());
+      }
+      size(m.absent().size());
+      for (Map.Entry<String, String> e : m.absent().entrySet()) {
+        string(e.getKey());
+        string(e.getValue());
+      }
+    }
+  }
+
+  /** Reads one element, building the same table as the writer did. */
+  private static final class Reader {
+    final DataInputStream in;
+    private final List<String> table = new ArrayList<>();
+
+    Reader(DataInputStream in) {
+      this.in = in;
+    }
+
+    int size() throws IOException {
+      int n = varint();
+      if (n < 0) throw new CoderException("corrupt namespace facts: negative size " + n);
+      return n;
+    }
+
+    int varint() throws IOException {
+      int v = 0;
+      for (int shift = 0; shift < 35; shift += 7) {
+        int b = in.readUnsignedByte();
+        v |= (b & 0x7F) << shift;
+        if ((b & 0x80) == 0) return v;
+      }
+      throw new CoderException("corrupt namespace facts: varint longer than 5 bytes");
+    }
+
+    String string() throws IOException {
+      int code = varint();
+      if (code == 0) return null;
+      if (code == 1) {
+        byte[] b = new byte[size()];
+        in.readFully(b);
+        String s = new String(b, StandardCharsets.UTF_8);
+        table.add(s);
+        return s;
+      }
+      if (code - 2 >= table.size()) throw new CoderException("corrupt namespace facts: string " + (code - 2)
+          + " referred to before it was written");
+      return table.get(code - 2);
+    }
+
+    Double nullableDouble() throws IOException {
+      return in.readBoolean() ? in.readDouble() : null;
+    }
+
+    Scored scored() throws IOException {
+      return new Scored(string(), string(), in.readInt(), string(), string(), in.readBoolean(), nullableDouble(),
+          nullableDouble(), in.readBoolean(), string(), string(), string(), nullableDouble());
+    }
+
+    TaskSummary summary() throws IOException {
+      String path = string();
+      String taskId = string();
+      Map<String, TaskSummary.ModeSpend> modes = new TreeMap<>();
+      for (int i = size(); i > 0; i--) {
+        String token = string();
+        int fellBack = in.readInt();
+        double improverUsd = in.readDouble();
+        double executorUsd = in.readDouble();
+        int screened = in.readInt();
+        TaskSummary.Budget budget = in.readBoolean() ? new TaskSummary.Budget(in.readInt(), in.readInt()) : null;
+        modes.put(token, new TaskSummary.ModeSpend(fellBack, improverUsd, executorUsd, screened, budget));
+      }
+      Map<String, List<String>> finals = new TreeMap<>();
+      for (int i = size(); i > 0; i--) {
+        String token = string();
+        List<String> labels = new ArrayList<>();
+        for (int j = size(); j > 0; j--) labels.add(string());
+        finals.put(token, labels);
+      }
+      return new TaskSummary(path, taskId, modes, finals);
+    }
+
+    RunIdentity identity() throws IOException {
+      if (!in.readBoolean()) return null;
+      String path = string();
+      String executor = string();
+      String improver = string();
+      String judge = string();
+      Long seed = in.readBoolean() ? in.readLong() : null;
+      return new RunIdentity(path, executor, improver, judge, seed, string(), in.readBoolean());
+    }
+
+    MetricRow metric() throws IOException {
+      String taskId = string();
+      String mode = string();
+      int k = in.readInt();
+      Map<String, Double> values = new TreeMap<>();
+      for (int i = size(); i > 0; i--) values.put(string(), nullableDouble());
+      Map<String, String> absent = new TreeMap<>();
+      for (int i = size(); i > 0; i--) absent.put(string(), string());
+      return new MetricRow(taskId, mode, k, values, absent);
+    }
+  }
+}
