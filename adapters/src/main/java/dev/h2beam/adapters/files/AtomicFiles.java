@@ -1,7 +1,9 @@
 package dev.h2beam.adapters.files;
 
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.channels.Channels;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
@@ -9,6 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -27,7 +32,30 @@ public final class AtomicFiles {
   }
 
   public static void writeBytes(Path target, byte[] bytes) throws IOException {
-    Path tmp = temp(target, bytes);
+    move(temp(target, false, out -> out.write(bytes)), target);
+  }
+
+  /** What goes into a file, written to its stream. */
+  @FunctionalInterface
+  public interface Body {
+    void writeTo(OutputStream out) throws IOException;
+  }
+
+  /**
+   * Like {@link #writeBytes}, the content streamed by {@code body} (buffered), so a large file is never held whole in
+   * memory. {@code ownerOnly} creates the file readable and writable by its owner alone (0600) from its first byte,
+   * for content not everyone may read; on a file system without POSIX permissions it gets the defaults.
+   */
+  public static void write(Path target, boolean ownerOnly, Body body) throws IOException {
+    move(temp(target, ownerOnly, out -> {
+      BufferedOutputStream buffered = new BufferedOutputStream(out, 1 << 16);
+      body.writeTo(buffered);
+      buffered.flush();
+    }), target);
+  }
+
+  /** Renames a complete temp file onto {@code target}, replacing it atomically where the file system can. */
+  private static void move(Path tmp, Path target) throws IOException {
     try {
       try {
         Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -45,7 +73,8 @@ public final class AtomicFiles {
    */
   public static boolean createIfAbsent(Path target, String text) throws IOException {
     if (Files.exists(target)) return false;
-    Path tmp = temp(target, text.getBytes(StandardCharsets.UTF_8));
+    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+    Path tmp = temp(target, false, out -> out.write(bytes));
     try {
       Files.move(tmp, target); // no REPLACE_EXISTING: a file another process created first wins
       return true;
@@ -68,8 +97,8 @@ public final class AtomicFiles {
     return TEMP_NAME.matcher(fileName).matches();
   }
 
-  /** A new sibling temp file holding {@code bytes}, created with the default permissions. */
-  private static Path temp(Path target, byte[] bytes) throws IOException {
+  /** A new sibling temp file holding what {@code body} writes, created with the default permissions or 0600. */
+  private static Path temp(Path target, boolean ownerOnly, Body body) throws IOException {
     Path parent = target.toAbsolutePath().getParent();
     Files.createDirectories(parent);
     String prefix = "." + target.getFileName() + "." + ProcessHandle.current().pid() + ".";
@@ -77,15 +106,29 @@ public final class AtomicFiles {
       // pid and a process-wide counter make the name unique on this host; CREATE_NEW settles a clash with another
       // host sharing the folder
       Path tmp = parent.resolve(prefix + COUNTER.incrementAndGet() + ".tmp");
-      try (OutputStream out = Files.newOutputStream(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-        out.write(bytes);
-        return tmp;
+      OutputStream out;
+      try {
+        out = create(tmp, ownerOnly);
       } catch (FileAlreadyExistsException e) {
         continue;
-      } catch (IOException e) {
-        Files.deleteIfExists(tmp);
-        throw e;
       }
+      boolean written = false;
+      try (out) {
+        body.writeTo(out);
+        written = true;
+      } finally {
+        if (!written) Files.deleteIfExists(tmp);
+      }
+      return tmp;
     }
+  }
+
+  private static OutputStream create(Path tmp, boolean ownerOnly) throws IOException {
+    Set<StandardOpenOption> options = EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    if (ownerOnly && tmp.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+      return Channels.newOutputStream(Files.newByteChannel(tmp, options,
+          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))));
+    }
+    return Channels.newOutputStream(Files.newByteChannel(tmp, options));
   }
 }

@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -114,6 +115,14 @@ public final class Json {
   /** Python-style pretty JSON with indent 2, no trailing newline. */
   public static String pretty(Object value) {
     return write(MAPPER, value, 2);
+  }
+
+  /**
+   * {@link #pretty(Object)} written to {@code out} as it is produced (the same bytes: every character past ASCII is
+   * escaped), for documents too large to hold as one string. {@code out} is flushed, not closed.
+   */
+  public static void writePretty(OutputStream out, Object value) throws IOException {
+    MAPPER.writer(new PythonPrinter(2)).without(JsonGenerator.Feature.AUTO_CLOSE_TARGET).writeValue(out, value);
   }
 
   /** Python-style pretty JSON with sorted keys. */

@@ -2,8 +2,11 @@ package dev.h2beam.adapters.files;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
@@ -30,6 +33,28 @@ class AtomicFilesTest {
     assertEquals("{\"a\": 1}", Files.readString(atomic));
     try (Stream<Path> s = Files.list(atomic.getParent())) {
       assertEquals(List.of("atomic.json"), s.map(p -> p.getFileName().toString()).toList(), "no temp file left");
+    }
+  }
+
+  @Test
+  void anOwnerOnlyStreamedFileIsNeverReadableByOthersAndAFailedBodyKeepsTheOldFile(@TempDir Path dir)
+      throws Exception {
+    Path f = dir.resolve("restricted.json");
+    AtomicFiles.write(f, true, out -> out.write("x".repeat(200_000).getBytes(StandardCharsets.UTF_8)));
+    assertEquals(200_000, Files.size(f), "a body larger than the buffer arrives whole");
+    assertEquals(Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE),
+        Files.getPosixFilePermissions(f));
+    IOException thrown = assertThrows(IOException.class, () -> AtomicFiles.write(f, true, out -> {
+      out.write("partial".getBytes(StandardCharsets.UTF_8));
+      throw new IOException("disk full");
+    }));
+    assertEquals("disk full", thrown.getMessage());
+    assertThrows(IllegalStateException.class, () -> AtomicFiles.write(f, false, out -> {
+      throw new IllegalStateException("a bug in the body");
+    }));
+    assertEquals(200_000, Files.size(f), "the previous complete file stays");
+    try (Stream<Path> s = Files.list(dir)) {
+      assertEquals(List.of("restricted.json"), s.map(p -> p.getFileName().toString()).toList(), "no temp file left");
     }
   }
 

@@ -41,6 +41,19 @@ class JsonTest {
   }
 
   @Test
+  void streamedPrettyWritesTheSameBytesAsPrettyAndLeavesTheStreamOpen() throws Exception {
+    Map<String, Object> value = map("caf\u00e9", List.of(0.1, 1e-5, 3.0, 1e16, Map.of()), "n", null, "emoji",
+        "\ud83d\ude00 \u2014 \u0007", "nested", map("a", List.of(), "b", List.of(map("c", true))));
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream() {
+      @Override public void close() {
+        throw new AssertionError("writePretty must not close the caller's stream");
+      }
+    };
+    Json.writePretty(out, value);
+    assertEquals(Json.pretty(value), out.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
   void prettyMatchesPythonForEmptyContainers() throws Exception {
     Object value = map("errors", List.of(), "selections", map(), "nested", List.of(map(), List.of()),
         "deep", map("x", map("y", List.of())));
