@@ -1,6 +1,5 @@
 package dev.h2beam.pipelines.report;
 
-import dev.h2beam.adapters.files.Json;
 import dev.h2beam.pipelines.Modes;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -27,9 +26,10 @@ final class Report {
    *
    * @param reportable false when no judged row matched: {@code message} says why and {@code text} holds only the
    *     hints and unreadable-file lines
-   * @param restricted the restricted file's JSON under aggregate disclosure, else null
+   * @param restricted the restricted file's content under aggregate disclosure (a JSON tree, streamed into the file:
+   *     over many namespaces it is the largest thing the report writes), else null
    */
-  record Result(boolean reportable, String message, String text, String html, String restricted,
+  record Result(boolean reportable, String message, String text, String html, Map<String, Object> restricted,
       List<ReadFailure> failures) {}
 
   static Result build(ReportSettings s, List<NamespaceFacts> facts, List<ReadFailure> failures) {
@@ -149,7 +149,7 @@ final class Report {
     String text = String.join("\n", lines);
     String html = HtmlReport.render(new HtmlReport.Page(title, text, summaries, cells, executorByCell,
         s.disclosure(), withheld), VectorCharts.render(rowsByNs, s.objectives(), table, aggregate));
-    String restricted = aggregate ? Json.pretty(Disclosure.restricted(rowsByNs, pairs, table)) + "\n" : null;
+    Map<String, Object> restricted = aggregate ? Disclosure.restricted(rowsByNs, pairs, table) : null;
     return new Result(true, "", text, html, restricted, fails);
   }
 

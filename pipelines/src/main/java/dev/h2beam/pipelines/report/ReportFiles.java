@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,12 +35,11 @@ final class ReportFiles {
       AtomicFiles.writeString(dir.resolve(HTML), r.html());
       files.add(HTML);
       if (r.restricted() != null) {
-        AtomicFiles.writeString(dir.resolve(RESTRICTED), r.restricted());
-        try {
-          Files.setPosixFilePermissions(dir.resolve(RESTRICTED), PosixFilePermissions.fromString("rw-------"));
-        } catch (UnsupportedOperationException e) {
-          // not a POSIX file system: the name and its note still mark it restricted
-        }
+        // owner-only from its first byte: it holds what the disclosure withholds from the shared files
+        AtomicFiles.write(dir.resolve(RESTRICTED), true, out -> {
+          Json.writePretty(out, r.restricted());
+          out.write('\n');
+        });
         files.add(RESTRICTED);
       }
     }

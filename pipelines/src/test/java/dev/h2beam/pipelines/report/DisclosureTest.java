@@ -49,7 +49,7 @@ class DisclosureTest {
 
   @Test
   void aggregateWritesPerTaskScoresPairsAndSlicesToTheRestrictedFile() throws Exception {
-    Map<String, Object> restricted = Json.readMap(build(Disclosure.AGGREGATE, rows()).restricted());
+    Map<String, Object> restricted = Json.readMap(Json.pretty(build(Disclosure.AGGREGATE, rows()).restricted()));
     List<?> perTask = (List<?>) restricted.get("per_task");
     assertEquals(4, perTask.size());
     Map<?, ?> first = (Map<?, ?>) perTask.get(0);
