@@ -1,6 +1,7 @@
 package dev.h2beam.pipelines.report;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -21,7 +22,8 @@ final class MetricTable {
   static final String NO_FILE = "not-recorded";
 
   private final Map<String, Boolean> recorded = new TreeMap<>();
-  private final Map<String, MetricRow> rows = new TreeMap<>();
+  // hashed, not sorted: only looked up, and a sorted map compared the keys' long shared folder prefixes each time
+  private final Map<Key, MetricRow> rows = new HashMap<>();
 
   MetricTable(Map<String, NamespaceFacts> byDir) {
     for (NamespaceFacts f : byDir.values()) {
@@ -73,7 +75,9 @@ final class MetricTable {
     return new RunValue(ns, cell, v, rows.size(), absences);
   }
 
-  private static String key(String dir, String task, String mode, int k) {
-    return dir + "\u0000" + task + "\u0000" + mode + "\u0000" + k;
+  private static Key key(String dir, String task, String mode, int k) {
+    return new Key(dir, task, mode, k);
   }
+
+  private record Key(String dir, String task, String mode, int k) {}
 }

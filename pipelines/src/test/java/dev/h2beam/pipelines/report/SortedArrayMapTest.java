@@ -1,0 +1,53 @@
+package dev.h2beam.pipelines.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/** The metric rows' compact map reads exactly as the sorted map it replaces. */
+class SortedArrayMapTest {
+
+  @Test
+  void readsAsASortedMapInOrderEqualityHashAndLookups() {
+    Map<String, Double> unsorted = new HashMap<>(Map.of("wall_s", 2.5, "cost", 0.5, "score", 1.0, "z", -0.0));
+    SortedArrayMap<Double> m = SortedArrayMap.copyOf(unsorted);
+    TreeMap<String, Double> tree = new TreeMap<>(unsorted);
+    assertEquals(List.of("cost", "score", "wall_s", "z"), new ArrayList<>(m.keySet()));
+    assertEquals(new ArrayList<>(tree.values()), new ArrayList<>(m.values()));
+    assertEquals(tree, m);
+    assertEquals(m, tree);
+    assertEquals(tree.hashCode(), m.hashCode());
+    assertEquals(tree.toString(), m.toString());
+    assertEquals(0.5, m.get("cost"));
+    assertNull(m.get("absent"));
+    assertNull(m.get(42));
+    assertTrue(m.containsKey("z"));
+    assertFalse(m.containsKey("a"));
+    assertEquals(4, m.size());
+    assertThrows(UnsupportedOperationException.class, () -> m.put("cost", 1.0));
+    assertThrows(UnsupportedOperationException.class, () -> m.entrySet().iterator().next().setValue(1.0));
+    assertEquals(Map.of(), SortedArrayMap.copyOf(Map.of()));
+    assertEquals(m, SortedArrayMap.copyOf(m));
+  }
+
+  @Test
+  void aMetricRowKeepsItsMapsSortedAndEqualToTheSameRowBuiltFromOtherMaps() {
+    MetricRow a = new MetricRow("t", "agg", 1, Map.of("b", 2.0, "a", 1.0), Map.of("c", "not-recorded"));
+    MetricRow b = new MetricRow("t", "agg", 1, new TreeMap<>(Map.of("a", 1.0, "b", 2.0)),
+        new HashMap<>(Map.of("c", "not-recorded")));
+    assertEquals(a, b);
+    assertEquals(a.hashCode(), b.hashCode());
+    assertEquals(List.of("a", "b"), new ArrayList<>(a.values().keySet()));
+    assertEquals("not-recorded", a.reason("c"));
+    assertEquals("not-recorded", a.reason("unnamed"));
+  }
+}
