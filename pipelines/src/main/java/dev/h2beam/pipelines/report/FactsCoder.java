@@ -40,6 +40,15 @@ final class FactsCoder extends CustomCoder<NamespaceFacts> {
   }
 
   @Override public void encode(NamespaceFacts f, OutputStream out) throws IOException {
+    ByteArrayCoder.of().encode(toBytes(f), out);
+  }
+
+  @Override public NamespaceFacts decode(InputStream in) throws IOException {
+    return fromBytes(ByteArrayCoder.of().decode(in));
+  }
+
+  /** The facts in this coder's form. */
+  static byte[] toBytes(NamespaceFacts f) throws IOException {
     if (f == null) throw new CoderException("cannot encode null namespace facts");
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(4096);
     Writer w = new Writer(new DataOutputStream(bytes));
@@ -54,11 +63,12 @@ final class FactsCoder extends CustomCoder<NamespaceFacts> {
     w.size(f.metrics().size());
     for (MetricRow m : f.metrics()) w.metric(m);
     w.out.flush();
-    ByteArrayCoder.of().encode(bytes.toByteArray(), out);
+    return bytes.toByteArray();
   }
 
-  @Override public NamespaceFacts decode(InputStream in) throws IOException {
-    Reader r = new Reader(new DataInputStream(new ByteArrayInputStream(ByteArrayCoder.of().decode(in))));
+  /** The facts {@link #toBytes} wrote. */
+  static NamespaceFacts fromBytes(byte[] bytes) throws IOException {
+    Reader r = new Reader(new DataInputStream(new ByteArrayInputStream(bytes)));
     String dir = r.string();
     boolean judged = r.in.readBoolean();
     List<Scored> rows = new ArrayList<>();
@@ -69,6 +79,8 @@ final class FactsCoder extends CustomCoder<NamespaceFacts> {
     boolean metricsPresent = r.in.readBoolean();
     List<MetricRow> metrics = new ArrayList<>();
     for (int i = r.size(); i > 0; i--) metrics.add(r.metric());
+    if (r.in.available() > 0) throw new CoderException("corrupt namespace facts: " + r.in.available()
+        + " byte(s) after the end");
     return new NamespaceFacts(dir, judged, rows, summaries, identity, metricsPresent, metrics);
   }
 

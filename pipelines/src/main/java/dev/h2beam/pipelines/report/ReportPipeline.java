@@ -18,6 +18,7 @@ import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.PTransform;
+import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.View;
 import org.apache.beam.sdk.values.PBegin;
@@ -26,6 +27,7 @@ import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.PCollectionView;
 import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.TupleTagList;
+import org.apache.beam.sdk.values.TypeDescriptor;
 
 /**
  * The report pipeline: namespaces → read each namespace's judged.json, summary.json files, config.json and
@@ -133,7 +135,10 @@ public final class ReportPipeline {
     }
   }
 
-  /** Writes the report once, after every namespace is read (side inputs), into the settings' output folder. */
+  /**
+   * Writes the report once, after every namespace is read (side inputs, the facts packed as bytes: {@link
+   * PackedFacts}), into the settings' output folder.
+   */
   public static final class WriteReport extends PTransform<PCollectionTuple, PCollection<String>> {
     private static final long serialVersionUID = 1L;
     private final ReportSettings settings;
@@ -143,7 +148,10 @@ public final class ReportPipeline {
     }
 
     @Override public PCollection<String> expand(PCollectionTuple read) {
-      PCollectionView<List<NamespaceFacts>> facts = read.get(FACTS).apply("FactsAsList", View.asList());
+      PCollectionView<List<PackedFacts>> facts = read.get(FACTS)
+          .apply("Pack", MapElements.into(TypeDescriptor.of(PackedFacts.class)).via(PackedFacts::pack))
+          .setCoder(PackedFacts.CODER)
+          .apply("FactsAsList", View.asList());
       PCollectionView<List<ReadFailure>> failures = read.get(FAILURES).apply("FailuresAsList", View.asList());
       return read.getPipeline()
           .apply("Once", Create.of(settings.output()).withCoder(StringUtf8Coder.of()))
@@ -157,12 +165,12 @@ public final class ReportPipeline {
   static final class WriteReportFn extends DoFn<String, String> {
     private static final long serialVersionUID = 1L;
     private final ReportSettings settings;
-    private final PCollectionView<List<NamespaceFacts>> facts;
+    private final PCollectionView<List<PackedFacts>> facts;
     private final PCollectionView<List<ReadFailure>> failures;
     private final Counter written = Metrics.counter(WriteReportFn.class, "reports_written");
     private final Counter nothing = Metrics.counter(WriteReportFn.class, "nothing_to_report");
 
-    WriteReportFn(ReportSettings settings, PCollectionView<List<NamespaceFacts>> facts,
+    WriteReportFn(ReportSettings settings, PCollectionView<List<PackedFacts>> facts,
         PCollectionView<List<ReadFailure>> failures) {
       this.settings = settings;
       this.facts = facts;
@@ -170,7 +178,9 @@ public final class ReportPipeline {
     }
 
     @ProcessElement public void process(ProcessContext c) throws Exception {
-      Report.Result r = Report.build(settings, c.sideInput(facts), c.sideInput(failures));
+      List<NamespaceFacts> unpacked = new ArrayList<>();
+      for (PackedFacts f : c.sideInput(facts)) unpacked.add(f.unpack());
+      Report.Result r = Report.build(settings, unpacked, c.sideInput(failures));
       ReportFiles.write(Path.of(c.element()), r, settings);
       (r.reportable() ? written : nothing).inc();
       c.output(r.reportable() ? "reported" : "nothing-to-report");

@@ -2,8 +2,10 @@ package dev.h2beam.pipelines.report;
 
 import dev.h2beam.transforms.beam.JsonCoder;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.reflect.RecordComponent;
 import java.util.Arrays;
 import java.util.List;
@@ -57,6 +59,9 @@ class RecordCodersTest {
     CoderProperties.coderDeterministic(FactsCoder.of(), facts, facts);
     CoderProperties.coderDecodeEncodeEqual(FactsCoder.of(), facts);
     CoderProperties.coderSerializable(FactsCoder.of());
+    assertEquals(facts, PackedFacts.pack(facts).unpack(), "the side input's packed form");
+    byte[] longer = Arrays.copyOf(PackedFacts.pack(facts).bytes(), PackedFacts.pack(facts).bytes().length + 1);
+    assertThrows(UncheckedIOException.class, () -> new PackedFacts(longer).unpack(), "trailing bytes are corrupt");
   }
 
   /** The compact coder writes these components by hand; a record that gains one must be written by it too. */
