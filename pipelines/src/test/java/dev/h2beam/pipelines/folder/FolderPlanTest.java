@@ -7,11 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.h2beam.pipelines.UsageError;
 import dev.h2beam.pipelines.sweep.Sweep;
 import dev.h2beam.pipelines.sweep.SweepOptions;
+import dev.h2beam.transforms.evidence.FileTrees;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Instant;
-import java.util.stream.Stream;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,13 +28,7 @@ class FolderPlanTest {
 
   Path copy() throws Exception {
     Path root = tmp.resolve("bench");
-    try (Stream<Path> s = Files.walk(EXAMPLE)) {
-      for (Path p : s.toList()) {
-        Path t = root.resolve(EXAMPLE.relativize(p).toString());
-        if (Files.isDirectory(p)) Files.createDirectories(t);
-        else Files.copy(p, t);
-      }
-    }
+    FileTrees.copy(EXAMPLE, root);
     return root;
   }
 

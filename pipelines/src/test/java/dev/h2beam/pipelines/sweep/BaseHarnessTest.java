@@ -9,13 +9,13 @@ import dev.h2beam.adapters.folder.FolderBenchmark;
 import dev.h2beam.adapters.model.BenchSpec;
 import dev.h2beam.adapters.model.Rollout;
 import dev.h2beam.adapters.model.SurfaceSpec;
+import dev.h2beam.transforms.evidence.FileTrees;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,13 +30,7 @@ class BaseHarnessTest {
   @Test
   void anUnchangedBaseHarnessIsValidatedOnceAndAChangedOneAgain() throws Exception {
     Path root = tmp.resolve("bench");
-    try (Stream<Path> s = Files.walk(EXAMPLE)) {
-      for (Path p : s.toList()) {
-        Path t = root.resolve(EXAMPLE.relativize(p).toString());
-        if (Files.isDirectory(p)) Files.createDirectories(t);
-        else Files.copy(p, t);
-      }
-    }
+    FileTrees.copy(EXAMPLE, root);
     Path cfg = tmp.resolve("c.yaml");
     Files.writeString(cfg, "endpoints:\n  m: {base_url: \"http://127.0.0.1:9/v1\"}\n"
         + "roles:\n  executor: {endpoint: m, model: e}\n");
