@@ -246,13 +246,16 @@ public final class JudgePipeline {
       result.put("new_rows", fresh.size());
       result.put("new_graded", fresh.stream().filter(JudgedRow::graded).count());
       result.put("unreadable", problems);
-      result.putAll(c.bases() ? JudgedFile.writeBases(Paths.get(ns), fresh)
-          : JudgedFile.mergeInto(Paths.get(ns), fresh));
-      if (!c.bases() && result.containsKey("wrote")) {
-        // the metric vector of every judged row, beside judged.json (one writer: this namespace's group)
-        List<JudgedRow> all = JudgedFile.read(Paths.get(ns).resolve("judged.json"), ns);
-        result.put("metrics", MetricVector.write(Paths.get(ns), all,
-            "rubric".equals(c.graders().get(ns))).toString());
+      if (c.bases()) {
+        result.putAll(JudgedFile.writeBases(Paths.get(ns), fresh));
+      } else {
+        JudgedFile.Merged merged = JudgedFile.mergeInto(Paths.get(ns), fresh);
+        result.putAll(merged.result());
+        if (merged.rows() != null) {
+          // the metric vector of every judged row, beside judged.json (one writer: this namespace's group)
+          result.put("metrics", MetricVector.write(Paths.get(ns), merged.rows(),
+              "rubric".equals(c.graders().get(ns))).toString());
+        }
       }
       String name = Integer.toHexString(ns.hashCode()) + "-" + Paths.get(ns).getFileName() + ".json";
       AtomicFiles.writeString(Paths.get(c.resultsDir()).resolve(name), Json.pretty(result));

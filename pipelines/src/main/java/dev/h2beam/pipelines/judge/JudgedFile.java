@@ -94,14 +94,21 @@ public final class JudgedFile {
   public static void write(Path file, List<JudgedRow> rows) throws IOException {
     List<Object> json = new ArrayList<>();
     for (JudgedRow r : rows) json.add(r.toJson());
-    AtomicFiles.writeString(file, Json.pretty(json));
+    AtomicFiles.write(file, false, out -> Json.writePretty(out, json));
   }
 
   /**
-   * Merges fresh rows into the namespace's judged.json and writes it; returns what the command prints: the file,
-   * its row and graded counts, or the error when the existing file is unreadable (it is then left untouched).
+   * What {@link #mergeInto} did: {@code result} is what the command prints; {@code rows} the rows it wrote, null
+   * when it wrote nothing.
    */
-  public static Map<String, Object> mergeInto(Path namespace, List<JudgedRow> fresh) throws IOException {
+  public record Merged(Map<String, Object> result, List<JudgedRow> rows) {}
+
+  /**
+   * Merges fresh rows into the namespace's judged.json and writes it; returns what the command prints (the file, its
+   * row and graded counts, or the error when the existing file is unreadable: it is then left untouched) and the rows
+   * written.
+   */
+  public static Merged mergeInto(Path namespace, List<JudgedRow> fresh) throws IOException {
     Map<String, Object> result = new LinkedHashMap<>();
     Path file = namespace.resolve("judged.json");
     List<JudgedRow> old;
@@ -109,7 +116,7 @@ public final class JudgedFile {
       old = read(file, namespace.toString());
     } catch (IOException e) {
       result.put("error", e.getMessage() + "; move it aside to rebuild it (it was left untouched)");
-      return result;
+      return new Merged(result, null);
     }
     List<JudgedRow> merged = merge(old, fresh);
     result.put("failed", failures(old, fresh));
@@ -117,12 +124,12 @@ public final class JudgedFile {
       write(file, merged);
     } catch (IOException e) {
       result.put("error", cannotWrite(file, e) + "; the earlier judged.json is unchanged");
-      return result;
+      return new Merged(result, null);
     }
     result.put("wrote", file.toString());
     result.put("rows", merged.size());
     result.put("graded", merged.stream().filter(JudgedRow::graded).count());
-    return result;
+    return new Merged(result, merged);
   }
 
   /**

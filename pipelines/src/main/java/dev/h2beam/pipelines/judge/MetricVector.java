@@ -90,7 +90,10 @@ public final class MetricVector {
     }
     out.put("rows", list);
     Path file = namespace.resolve(FILE);
-    AtomicFiles.writeString(file, Json.pretty(out) + "\n");
+    AtomicFiles.write(file, false, stream -> {
+      Json.writePretty(stream, out);
+      stream.write('\n');
+    });
     return file;
   }
 
