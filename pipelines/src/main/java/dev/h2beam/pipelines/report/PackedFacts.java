@@ -2,22 +2,18 @@ package dev.h2beam.pipelines.report;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import org.apache.beam.sdk.coders.ByteArrayCoder;
-import org.apache.beam.sdk.coders.Coder;
-import org.apache.beam.sdk.coders.DelegateCoder;
 
 /**
- * One namespace's facts as the bytes {@link FactsCoder} writes, the form in which the report's side input gathers
+ * One namespace's facts as the bytes {@link FactsCodec} writes, the form in which the report's side input gathers
  * them. The runner copies a side input's grouped values each time a bundle adds to them (the DirectRunner clones
  * every element through its coder); a copy of bytes is a memory copy, where a copy of the facts themselves decoded
- * hundreds of thousands of objects and kept the collector busy. The report unpacks each namespace once.
+ * hundreds of thousands of objects and kept the collector busy. The report unpacks each namespace once. (Its Beam
+ * coder is in {@link ReportPipeline}.)
  */
 record PackedFacts(byte[] bytes) {
-  static final Coder<PackedFacts> CODER = DelegateCoder.of(ByteArrayCoder.of(), PackedFacts::bytes, PackedFacts::new);
-
   static PackedFacts pack(NamespaceFacts facts) {
     try {
-      return new PackedFacts(FactsCoder.toBytes(facts));
+      return new PackedFacts(FactsCodec.toBytes(facts));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot pack the facts of " + facts.dir(), e);
     }
@@ -25,7 +21,7 @@ record PackedFacts(byte[] bytes) {
 
   NamespaceFacts unpack() {
     try {
-      return FactsCoder.fromBytes(bytes);
+      return FactsCodec.fromBytes(bytes);
     } catch (IOException e) {
       throw new UncheckedIOException("corrupt packed namespace facts", e);
     }

@@ -3,6 +3,8 @@ package dev.h2beam.pipelines.report;
 import dev.h2beam.adapters.files.TextFiles;
 import dev.h2beam.transforms.beam.JsonCoder;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -11,14 +13,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.coders.ByteArrayCoder;
+import org.apache.beam.sdk.coders.Coder;
+import org.apache.beam.sdk.coders.CoderException;
+import org.apache.beam.sdk.coders.CustomCoder;
+import org.apache.beam.sdk.coders.DelegateCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.DoFn;
-import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.MapElements;
+import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.View;
 import org.apache.beam.sdk.values.PBegin;
@@ -39,6 +46,42 @@ public final class ReportPipeline {
 
   public static final TupleTag<ReadFailure> FAILURES = new TupleTag<>() {};
   public static final TupleTag<NamespaceFacts> FACTS = new TupleTag<>() {};
+
+  /** The packed facts as their bytes. */
+  static final Coder<PackedFacts> PACKED = DelegateCoder.of(ByteArrayCoder.of(), PackedFacts::bytes, PackedFacts::new);
+
+  /** The namespace facts in {@link FactsCodec}'s binary form. */
+  static final class FactsCoder extends CustomCoder<NamespaceFacts> {
+    private static final long serialVersionUID = 1L;
+    private static final FactsCoder INSTANCE = new FactsCoder();
+
+    private FactsCoder() {}
+
+    static FactsCoder of() {
+      return INSTANCE;
+    }
+
+    @Override public void encode(NamespaceFacts f, OutputStream out) throws IOException {
+      if (f == null) throw new CoderException("cannot encode null namespace facts");
+      ByteArrayCoder.of().encode(FactsCodec.toBytes(f), out);
+    }
+
+    @Override public NamespaceFacts decode(InputStream in) throws IOException {
+      return FactsCodec.fromBytes(ByteArrayCoder.of().decode(in));
+    }
+
+    @Override public void verifyDeterministic() {
+      // equal facts give equal bytes (FactsCodec)
+    }
+
+    @Override public boolean equals(Object o) {
+      return o instanceof FactsCoder;
+    }
+
+    @Override public int hashCode() {
+      return FactsCoder.class.hashCode();
+    }
+  }
 
   /** Builds the pipeline for validated settings. */
   public static Pipeline build(ReportSettings settings, PipelineOptions options) {
@@ -150,7 +193,7 @@ public final class ReportPipeline {
     @Override public PCollection<String> expand(PCollectionTuple read) {
       PCollectionView<List<PackedFacts>> facts = read.get(FACTS)
           .apply("Pack", MapElements.into(TypeDescriptor.of(PackedFacts.class)).via(PackedFacts::pack))
-          .setCoder(PackedFacts.CODER)
+          .setCoder(PACKED)
           .apply("FactsAsList", View.asList());
       PCollectionView<List<ReadFailure>> failures = read.get(FAILURES).apply("FailuresAsList", View.asList());
       return read.getPipeline()

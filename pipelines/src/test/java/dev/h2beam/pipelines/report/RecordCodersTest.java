@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every element record of the report pipeline round-trips through its deterministic coder: the namespace facts
- * through {@link FactsCoder}, the rest through the JSON coder.
+ * through {@link ReportPipeline.FactsCoder}, the rest through the JSON coder.
  */
 class RecordCodersTest {
 
@@ -28,9 +28,9 @@ class RecordCodersTest {
         Map.of("agg", new TaskSummary.ModeSpend(1, 0.5, 0.0)));
     NamespaceFacts facts = new NamespaceFacts("/r/ns", true, List.of(graded, absent), List.of(summary),
         new RunIdentity("/r/ns/config.json", "demo/oc", "opencode:m", null, 3L));
-    CoderProperties.coderDeterministic(FactsCoder.of(), facts, facts);
-    CoderProperties.coderDecodeEncodeEqual(FactsCoder.of(), facts);
-    CoderProperties.coderDecodeEncodeEqual(FactsCoder.of(), NamespaceFacts.empty("/r/x"));
+    CoderProperties.coderDeterministic(ReportPipeline.FactsCoder.of(), facts, facts);
+    CoderProperties.coderDecodeEncodeEqual(ReportPipeline.FactsCoder.of(), facts);
+    CoderProperties.coderDecodeEncodeEqual(ReportPipeline.FactsCoder.of(), NamespaceFacts.empty("/r/x"));
   }
 
   @Test
@@ -41,8 +41,8 @@ class RecordCodersTest {
     NamespaceFacts facts = new NamespaceFacts("/r/ns", true, List.of(repeated), List.of(),
         new RunIdentity("/r/ns/config.json", "demo/oc", "opencode:m", "j", 3L, "{\"machine\":\"n2\"}", false), true,
         List.of(row));
-    CoderProperties.coderDeterministic(FactsCoder.of(), facts, facts);
-    CoderProperties.coderDecodeEncodeEqual(FactsCoder.of(), facts);
+    CoderProperties.coderDeterministic(ReportPipeline.FactsCoder.of(), facts, facts);
+    CoderProperties.coderDecodeEncodeEqual(ReportPipeline.FactsCoder.of(), facts);
   }
 
   @Test
@@ -56,15 +56,15 @@ class RecordCodersTest {
     MetricRow repeated = new MetricRow("t2", "agg", 2, Map.of("cost", 0.5), Map.of("cost", "not-recorded"));
     NamespaceFacts facts = new NamespaceFacts("/r/ns", false, List.of(unicode, unicode), List.of(full, full),
         new RunIdentity("/r/ns/config.json", null, null, null, null, null, true), true, List.of(sparse, repeated));
-    CoderProperties.coderDeterministic(FactsCoder.of(), facts, facts);
-    CoderProperties.coderDecodeEncodeEqual(FactsCoder.of(), facts);
-    CoderProperties.coderSerializable(FactsCoder.of());
+    CoderProperties.coderDeterministic(ReportPipeline.FactsCoder.of(), facts, facts);
+    CoderProperties.coderDecodeEncodeEqual(ReportPipeline.FactsCoder.of(), facts);
+    CoderProperties.coderSerializable(ReportPipeline.FactsCoder.of());
     assertEquals(facts, PackedFacts.pack(facts).unpack(), "the side input's packed form");
     byte[] longer = Arrays.copyOf(PackedFacts.pack(facts).bytes(), PackedFacts.pack(facts).bytes().length + 1);
     assertThrows(UncheckedIOException.class, () -> new PackedFacts(longer).unpack(), "trailing bytes are corrupt");
   }
 
-  /** The compact coder writes these components by hand; a record that gains one must be written by it too. */
+  /** FactsCodec writes these components by hand; a record that gains one must be written by it too. */
   @Test
   void theCompactCoderWritesEveryComponentOfTheFactsRecords() {
     Map<Class<?>, String> written = Map.of(
@@ -77,7 +77,7 @@ class RecordCodersTest {
         MetricRow.class, "taskId mode k values absent");
     written.forEach((type, names) -> assertEquals(names, Arrays.stream(type.getRecordComponents())
         .map(RecordComponent::getName).collect(Collectors.joining(" ")),
-        type.getSimpleName() + " has components FactsCoder does not write: add them to FactsCoder and here"));
+        type.getSimpleName() + " has components FactsCodec does not write: add them to FactsCodec and here"));
   }
 
   @Test

@@ -5,51 +5,32 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.beam.sdk.coders.ByteArrayCoder;
-import org.apache.beam.sdk.coders.CoderException;
-import org.apache.beam.sdk.coders.CustomCoder;
 
 /**
- * A compact binary coder for {@link NamespaceFacts}, the element every namespace's files become and the report's side
- * input gathers. The runner copies that side input whole several times (the DirectRunner clones a grouped key's values
- * for each bundle that adds to them), and over 100 namespaces x 500 tasks the facts are about a hundred megabytes of
- * JSON, most of it the same metric names, modes and reasons repeated 100,000 times. Here each distinct string of one
- * element is written once and referred to by number after, numbers are varints and doubles raw bits, so a copy is a
- * fraction of the JSON's size and time, and a decoded copy shares its repeated strings.
+ * A compact binary form of {@link NamespaceFacts}, the element every namespace's files become and the report's side
+ * input gathers (its Beam coders are in {@link ReportPipeline}). The runner copies that side input whole several times
+ * (the DirectRunner clones a grouped key's values for each bundle that adds to them), and over 100 namespaces x 500
+ * tasks the facts are about a hundred megabytes of JSON, most of it the same metric names, modes and reasons repeated
+ * 100,000 times. Here each distinct string of one namespace is written once and referred to by number after, numbers
+ * are varints and doubles raw bits, so a copy is a fraction of the JSON's size and time, and decoded facts share their
+ * repeated strings.
  *
  * <p>Deterministic: the same facts give the same bytes (lists in order, maps sorted as the records keep them). A
- * component added to one of the records must be added here too; {@code FactsCoderTest} lists the components this
- * coder writes and fails when a record has one more.
+ * component added to one of the records must be added here too; {@code RecordCodersTest} lists the components this
+ * form writes and fails when a record has one more.
  */
-final class FactsCoder extends CustomCoder<NamespaceFacts> {
-  private static final long serialVersionUID = 1L;
-  private static final FactsCoder INSTANCE = new FactsCoder();
+final class FactsCodec {
+  private FactsCodec() {}
 
-  private FactsCoder() {}
-
-  static FactsCoder of() {
-    return INSTANCE;
-  }
-
-  @Override public void encode(NamespaceFacts f, OutputStream out) throws IOException {
-    ByteArrayCoder.of().encode(toBytes(f), out);
-  }
-
-  @Override public NamespaceFacts decode(InputStream in) throws IOException {
-    return fromBytes(ByteArrayCoder.of().decode(in));
-  }
-
-  /** The facts in this coder's form. */
+  /** The facts in this form. */
   static byte[] toBytes(NamespaceFacts f) throws IOException {
-    if (f == null) throw new CoderException("cannot encode null namespace facts");
+    if (f == null) throw new IOException("cannot encode null namespace facts");
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(4096);
     Writer w = new Writer(new DataOutputStream(bytes));
     w.string(f.dir());
@@ -79,21 +60,9 @@ final class FactsCoder extends CustomCoder<NamespaceFacts> {
     boolean metricsPresent = r.in.readBoolean();
     List<MetricRow> metrics = new ArrayList<>();
     for (int i = r.size(); i > 0; i--) metrics.add(r.metric());
-    if (r.in.available() > 0) throw new CoderException("corrupt namespace facts: " + r.in.available()
+    if (r.in.available() > 0) throw new IOException("corrupt namespace facts: " + r.in.available()
         + " byte(s) after the end");
     return new NamespaceFacts(dir, judged, rows, summaries, identity, metricsPresent, metrics);
-  }
-
-  @Override public void verifyDeterministic() {
-    // see the class comment: equal facts give equal bytes
-  }
-
-  @Override public boolean equals(Object o) {
-    return o instanceof FactsCoder;
-  }
-
-  @Override public int hashCode() {
-    return FactsCoder.class.hashCode();
   }
 
   /** Writes one element; strings go into its table on first use. */
@@ -222,7 +191,7 @@ final class FactsCoder extends CustomCoder<NamespaceFacts> {
 
     int size() throws IOException {
       int n = varint();
-      if (n < 0) throw new CoderException("corrupt namespace facts: negative size " + n);
+      if (n < 0) throw new IOException("corrupt namespace facts: negative size " + n);
       return n;
     }
 
@@ -233,7 +202,7 @@ final class FactsCoder extends CustomCoder<NamespaceFacts> {
         v |= (b & 0x7F) << shift;
         if ((b & 0x80) == 0) return v;
       }
-      throw new CoderException("corrupt namespace facts: varint longer than 5 bytes");
+      throw new IOException("corrupt namespace facts: varint longer than 5 bytes");
     }
 
     String string() throws IOException {
@@ -246,7 +215,7 @@ final class FactsCoder extends CustomCoder<NamespaceFacts> {
         table.add(s);
         return s;
       }
-      if (code - 2 >= table.size()) throw new CoderException("corrupt namespace facts: string " + (code - 2)
+      if (code - 2 >= table.size()) throw new IOException("corrupt namespace facts: string " + (code - 2)
           + " referred to before it was written");
       return table.get(code - 2);
     }
