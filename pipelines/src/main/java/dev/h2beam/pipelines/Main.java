@@ -1,10 +1,10 @@
 package dev.h2beam.pipelines;
 
+import dev.h2beam.adapters.plugin.Registry;
 import java.io.PrintStream;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.Map;
-import java.util.ServiceLoader;
 import java.util.TreeMap;
 import org.apache.beam.sdk.options.Description;
 
@@ -20,9 +20,7 @@ public final class Main {
   }
 
   public static TreeMap<String, Command> commands() {
-    TreeMap<String, Command> all = new TreeMap<>();
-    for (Command c : ServiceLoader.load(Command.class)) all.put(c.name(), c);
-    return all;
+    return Registry.byName(Command.class, Command::name);
   }
 
   static int run(String[] args, PrintStream out, PrintStream err) {

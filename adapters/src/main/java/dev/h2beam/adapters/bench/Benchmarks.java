@@ -1,8 +1,8 @@
 package dev.h2beam.adapters.bench;
 
+import dev.h2beam.adapters.plugin.Registry;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.ServiceLoader;
 import java.util.TreeMap;
 
 /** Finds benchmarks by name, the way Beam finds runners. */
@@ -10,20 +10,12 @@ public final class Benchmarks {
   private Benchmarks() {}
 
   public static TreeMap<String, BenchmarkProvider> all() {
-    TreeMap<String, BenchmarkProvider> m = new TreeMap<>();
-    for (BenchmarkProvider p : ServiceLoader.load(BenchmarkProvider.class)) m.put(p.name(), p);
-    return m;
+    return Registry.byName(BenchmarkProvider.class, BenchmarkProvider::name);
   }
 
   /** The provider named {@code name}; an error naming the known ones when there is none. */
   public static BenchmarkProvider named(String name) {
-    TreeMap<String, BenchmarkProvider> all = all();
-    BenchmarkProvider p = all.get(name);
-    if (p == null) {
-      throw new IllegalArgumentException("--bench=" + name + " is not a known benchmark; known: "
-          + new ArrayList<>(all.keySet()));
-    }
-    return p;
+    return Registry.named(all(), name, "--bench=" + name + " is not a known benchmark", "");
   }
 
   public static List<String> names() {

@@ -1,10 +1,9 @@
 package dev.h2beam.adapters.exec;
 
 import dev.h2beam.adapters.config.ResolvedRole;
-import java.util.ArrayList;
+import dev.h2beam.adapters.plugin.Registry;
 import java.util.Map;
 import java.util.Optional;
-import java.util.ServiceLoader;
 import java.util.TreeMap;
 
 /** Makes an {@link Executor} by name ({@code chat}, {@code command}, ...); registered through {@code META-INF/services}. */
@@ -28,19 +27,11 @@ public interface ExecutorProvider {
   java.util.Set<String> keys();
 
   static TreeMap<String, ExecutorProvider> all() {
-    TreeMap<String, ExecutorProvider> m = new TreeMap<>();
-    for (ExecutorProvider p : ServiceLoader.load(ExecutorProvider.class)) m.put(p.name(), p);
-    return m;
+    return Registry.byName(ExecutorProvider.class, ExecutorProvider::name);
   }
 
   /** The provider called {@code name}; an error naming the known kinds otherwise. */
   static ExecutorProvider named(String name) {
-    TreeMap<String, ExecutorProvider> all = all();
-    ExecutorProvider p = all.get(name);
-    if (p == null) {
-      throw new IllegalArgumentException("executor kind '" + name + "' is not known; known: "
-          + new ArrayList<>(all.keySet()));
-    }
-    return p;
+    return Registry.named(all(), name, "executor kind '" + name + "' is not known", "");
   }
 }

@@ -1,9 +1,7 @@
 package dev.h2beam.adapters.proposer;
 
 import dev.h2beam.adapters.model.ChannelSpec;
-import java.util.ArrayList;
-import java.util.ServiceLoader;
-import java.util.TreeMap;
+import dev.h2beam.adapters.plugin.Registry;
 
 /** Makes a {@link ProposerChannel} for a channel kind; registered through {@code META-INF/services}. */
 public interface ChannelProvider {
@@ -32,13 +30,7 @@ public interface ChannelProvider {
 
   /** The provider for {@code kind}; an error naming the known kinds when there is none. */
   static ChannelProvider forKind(String kind) {
-    TreeMap<String, ChannelProvider> all = new TreeMap<>();
-    for (ChannelProvider p : ServiceLoader.load(ChannelProvider.class)) all.put(p.kind(), p);
-    ChannelProvider p = all.get(kind);
-    if (p == null) {
-      throw new IllegalArgumentException("no proposer channel of kind '" + kind + "'; known kinds: "
-          + new ArrayList<>(all.keySet()));
-    }
-    return p;
+    return Registry.named(Registry.byName(ChannelProvider.class, ChannelProvider::kind), kind,
+        "no proposer channel of kind '" + kind + "'", "");
   }
 }

@@ -1,11 +1,10 @@
 package dev.h2beam.pipelines.judge;
 
 import dev.h2beam.adapters.config.ReferenceGrant;
+import dev.h2beam.adapters.plugin.Registry;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Map;
 import java.util.Optional;
-import java.util.ServiceLoader;
 import java.util.TreeMap;
 
 /** Makes a {@link Grader} by name for one namespace; registered through {@code META-INF/services}. */
@@ -35,19 +34,11 @@ public interface GraderProvider {
   }
 
   static TreeMap<String, GraderProvider> all() {
-    TreeMap<String, GraderProvider> m = new TreeMap<>();
-    for (GraderProvider p : ServiceLoader.load(GraderProvider.class)) m.put(p.name(), p);
-    return m;
+    return Registry.byName(GraderProvider.class, GraderProvider::name);
   }
 
   /** The provider called {@code name}; an error naming the known graders otherwise. */
   static GraderProvider named(String name) {
-    TreeMap<String, GraderProvider> all = all();
-    GraderProvider p = all.get(name);
-    if (p == null) {
-      throw new IllegalArgumentException("--grader=" + name + " is not a known grader; known: "
-          + new ArrayList<>(all.keySet()));
-    }
-    return p;
+    return Registry.named(all(), name, "--grader=" + name + " is not a known grader", "");
   }
 }

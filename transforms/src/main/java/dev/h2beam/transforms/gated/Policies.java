@@ -1,9 +1,8 @@
 package dev.h2beam.transforms.gated;
 
-import java.util.ArrayList;
+import dev.h2beam.adapters.plugin.Registry;
 import java.util.List;
 import java.util.Locale;
-import java.util.ServiceLoader;
 import java.util.TreeMap;
 
 /**
@@ -84,20 +83,11 @@ public final class Policies {
   }
 
   public static TreeMap<String, SelectionPolicy> all() {
-    TreeMap<String, SelectionPolicy> m = new TreeMap<>();
-    for (SelectionPolicy p : List.of(SCORE_COMPARISON, ALWAYS, PARETO)) m.put(p.name(), p);
-    for (SelectionPolicy p : ServiceLoader.load(SelectionPolicy.class)) m.putIfAbsent(p.name(), p);
-    return m;
+    return Registry.byName(SelectionPolicy.class, SelectionPolicy::name, List.of(SCORE_COMPARISON, ALWAYS, PARETO));
   }
 
   /** The policy named {@code name}; an error naming the flag and the known ones when there is none. */
   public static SelectionPolicy named(String name) {
-    TreeMap<String, SelectionPolicy> all = all();
-    SelectionPolicy p = all.get(name);
-    if (p == null) {
-      throw new IllegalArgumentException("--policy=" + name + " is not a known selection policy; known: "
-          + new ArrayList<>(all.keySet()));
-    }
-    return p;
+    return Registry.named(all(), name, "--policy=" + name + " is not a known selection policy", "");
   }
 }
