@@ -34,6 +34,10 @@ public final class TextFiles {
 
   /** {@code bytes} decoded strictly as UTF-8; the error names {@code source} and the first bad byte's offset. */
   public static String utf8(byte[] bytes, String source) throws IOException {
+    // the JDK's own decoding is several times faster (vectorised for ASCII) but replaces a bad sequence with U+FFFD;
+    // a result without U+FFFD therefore had none, and only a text holding U+FFFD is decoded strictly to tell
+    String fast = new String(bytes, StandardCharsets.UTF_8);
+    if (fast.indexOf('\uFFFD') < 0) return fast;
     CharsetDecoder dec = StandardCharsets.UTF_8.newDecoder()
         .onMalformedInput(CodingErrorAction.REPORT)
         .onUnmappableCharacter(CodingErrorAction.REPORT);

@@ -1,0 +1,42 @@
+package dev.h2beam.adapters.files;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** Strict UTF-8: every valid text reads as itself, every invalid byte sequence is refused naming where it is. */
+class TextFilesTest {
+
+  @Test
+  void validTextReadsAsItselfIncludingAnEncodedReplacementCharacter() throws IOException {
+    for (String text : new String[] {"", "{\"a\": 1}\n", "caf\u00e9 \u2014 \ud83d\ude00", "a real \ufffd stays"}) {
+      assertEquals(text, TextFiles.utf8(text.getBytes(StandardCharsets.UTF_8), "f.json"));
+    }
+  }
+
+  @Test
+  void everyKindOfInvalidSequenceIsRefusedWithItsOffset() {
+    byte[][] bad = {
+        {'o', 'k', (byte) 0xFF},                       // never valid in UTF-8
+        {'a', (byte) 0xC3},                            // a sequence cut at the end
+        {(byte) 0xC0, (byte) 0xAF},                    // overlong '/'
+        {'x', (byte) 0xED, (byte) 0xA0, (byte) 0x80},  // an encoded surrogate
+        {(byte) 0xE2, (byte) 0x28, (byte) 0xA1},       // a bad continuation byte
+    };
+    int[] offsets = {2, 1, 0, 1, 0};
+    for (int i = 0; i < bad.length; i++) {
+      byte[] b = bad[i];
+      IOException e = assertThrows(IOException.class, () -> TextFiles.utf8(b, "f.json"));
+      assertTrue(e.getMessage().startsWith("f.json is not UTF-8 text"), e.getMessage());
+      assertTrue(e.getMessage().contains("at offset " + offsets[i] + " "), e.getMessage());
+    }
+    byte[] badWithReplacement = ("\ufffd" + "x").getBytes(StandardCharsets.UTF_8);
+    badWithReplacement[badWithReplacement.length - 1] = (byte) 0xFE;
+    assertThrows(IOException.class, () -> TextFiles.utf8(badWithReplacement, "f.json"),
+        "a real U+FFFD beside a bad byte does not hide it");
+  }
+}
