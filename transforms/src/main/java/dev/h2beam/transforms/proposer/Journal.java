@@ -36,22 +36,37 @@ public final class Journal {
 
   private static final String WRITER = writerName();
 
-  public static synchronized void append(Path journal, String line) throws IOException {
+  /** Serialises this process's appends; taken inside the uninterruptible block (see {@link #append}). */
+  private static final Object APPENDS = new Object();
+
+  /**
+   * Appends one record. The record counts as being written from this call on, not from when the process-wide lock is
+   * free: an exiting process waits for every record being written ({@link Uninterruptible}), and one that waited
+   * for the lock outside that count was lost when a crash exited the process while another append held the lock (a
+   * rollout marked complete, then never journalled, and reused by the resume).
+   */
+  public static void append(Path journal, String line) throws IOException {
     Path file = ownFile(journal);
     Uninterruptible.run(() -> {
-      Files.createDirectories(file.toAbsolutePath().getParent());
-      // not APPEND, which excludes READ: under the lock this is the only writer, and it writes at the end
-      try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-          StandardOpenOption.WRITE);
-          FileLock lock = ch.lock()) {
-        // a writer killed mid-append leaves a line without its newline; end it first, so the torn line stays a line
-        // of its own (one unreadable record) and this record is not glued onto it and lost
-        String prefix = endsTorn(ch) ? "\n" : "";
-        ByteBuffer bytes = ByteBuffer.wrap((prefix + line + "\n").getBytes(StandardCharsets.UTF_8));
-        long at = ch.size();
-        while (bytes.hasRemaining()) at += ch.write(bytes, at);
+      synchronized (APPENDS) {
+        appendLocked(file, line);
       }
     });
+  }
+
+  private static void appendLocked(Path file, String line) throws IOException {
+    Files.createDirectories(file.toAbsolutePath().getParent());
+    // not APPEND, which excludes READ: under the lock this is the only writer, and it writes at the end
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+        StandardOpenOption.WRITE);
+        FileLock lock = ch.lock()) {
+      // a writer killed mid-append leaves a line without its newline; end it first, so the torn line stays a line
+      // of its own (one unreadable record) and this record is not glued onto it and lost
+      String prefix = endsTorn(ch) ? "\n" : "";
+      ByteBuffer bytes = ByteBuffer.wrap((prefix + line + "\n").getBytes(StandardCharsets.UTF_8));
+      long at = ch.size();
+      while (bytes.hasRemaining()) at += ch.write(bytes, at);
+    }
   }
 
   /**

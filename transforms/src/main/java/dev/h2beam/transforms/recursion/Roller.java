@@ -43,6 +43,10 @@ public final class Roller {
   /** Executes one run id; shared by the base rollouts, which run before any mode. */
   public static RunView execute(Benchmark bench, String task, String label, String runId, Path harnessDir,
       Semaphore limit, Path journal, Path missing) {
+    // the journal line's fingerprint is computed before the execution, not after: the benchmark marks the run
+    // complete as the execution ends, and a crash between that mark and the journal line leaves an execution the
+    // journal never records (a resume reuses the marked run); the gap is then the append alone
+    String harness = Runmark.fingerprint(harnessDir);
     Rollout r;
     try {
       limit.acquire();
@@ -64,7 +68,7 @@ public final class Roller {
     if (!r.reused()) {
       Map<String, Object> line = new LinkedHashMap<>();
       line.put("run_id", runId);
-      line.put("harness", Runmark.fingerprint(harnessDir));
+      line.put("harness", harness);
       line.put("cost_usd", r.costUsd());
       line.put("held", List.of(Journal.held(started, ended)));
       try {
