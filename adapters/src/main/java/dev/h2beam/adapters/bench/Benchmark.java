@@ -102,9 +102,6 @@ public interface Benchmark {
     return "";
   }
 
-  /**
-   * Benchmark invariants on a proposed tree; the message of the rejection is fed back verbatim. A function of the tree
-   * alone: the same tree gets the same answer (the sweep reuses its check of an unchanged base harness).
-   */
+  /** Benchmark invariants on a proposed tree; the message of the rejection is fed back verbatim. */
   default void validateTree(Map<String, String> tree) throws HarnessRejected {}
 }

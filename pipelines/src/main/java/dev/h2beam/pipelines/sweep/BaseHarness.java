@@ -13,8 +13,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Checks a benchmark's base harness before anything runs, with the same rules every proposal meets: files on the
@@ -73,34 +71,14 @@ public final class BaseHarness {
       problems.add(bench.baseHarness() + ": holds no harness file; write at least " + bench.surface().alwaysOn().get(0));
       return problems;
     }
-    problems.addAll(validation(bench, tree, scratch));
-    problems.addAll(CredentialScreen.findings(tree));
-    return problems;
-  }
-
-  /** The benchmark's last validated base tree and what its validation found. */
-  private record Validated(Benchmark bench, Map<String, String> tree, List<String> problems) {}
-
-  private static final AtomicReference<Validated> LAST = new AtomicReference<>();
-
-  /**
-   * What validating {@code tree} finds (its script checks run {@code sh -n} and the like in subprocesses). A sweep
-   * checks its base harness twice, when it plans and again once it holds the lock (the benchmark may write the
-   * harness in between); the second check of the same benchmark over the same bytes reuses the first's result, as
-   * validation depends on nothing else. The tree is read afresh for each check, so a change is always validated.
-   */
-  private static List<String> validation(Benchmark bench, Map<String, String> tree, Path scratch) {
-    Validated last = LAST.get();
-    if (last != null && last.bench() == bench && last.tree().equals(tree)) return last.problems();
-    List<String> found = new ArrayList<>();
     try {
       Validation.validate(bench.surface(), tree, bench.spec().allowSubagents(), bench.spec().reservedScripts(),
           scratch);
       bench.validateTree(tree);
     } catch (HarnessRejected e) {
-      for (String p : e.getMessage().split(" \\| ")) found.add(p);
+      for (String p : e.getMessage().split(" \\| ")) problems.add(p);
     }
-    LAST.set(new Validated(bench, Map.copyOf(tree), List.copyOf(found)));
-    return found;
+    problems.addAll(CredentialScreen.findings(tree));
+    return problems;
   }
 }
