@@ -39,6 +39,11 @@ public final class Uninterruptible {
     // spend. Waiting here, at most a few seconds, lets the record finish; only kill -9 can still cut one short.
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+      int pending = WRITING.get();
+      if (pending > 0) {
+        System.err.println("h2beam: exiting once " + pending + " rollout(s) or record(s) in progress are recorded"
+            + " (at most 10 s)");
+      }
       while (WRITING.get() > 0 && System.nanoTime() < deadline) {
         try {
           Thread.sleep(5);
@@ -47,6 +52,30 @@ public final class Uninterruptible {
         }
       }
     }, "h2beam-record-writer-drain"));
+  }
+
+  /** A span during which an exiting process waits (see {@link #hold}); closing it twice releases it once. */
+  public static final class Hold implements AutoCloseable {
+    private final java.util.concurrent.atomic.AtomicBoolean open = new java.util.concurrent.atomic.AtomicBoolean(true);
+
+    private Hold() {
+      WRITING.incrementAndGet();
+    }
+
+    @Override
+    public void close() {
+      if (open.compareAndSet(true, false)) WRITING.decrementAndGet();
+    }
+  }
+
+  /**
+   * Counts the caller as writing a record until the returned hold is closed. For work whose own completion mark is
+   * written by code h2beam does not own (a benchmark marks a rollout complete as it ends) and whose record follows:
+   * an exit between the two would leave work a resume reuses but no record of it, so the exit waits (at most the
+   * drain's few seconds) for the whole span, not only for the record's write.
+   */
+  public static Hold hold() {
+    return new Hold();
   }
 
   /** Runs {@code block} to completion whatever interrupts the calling thread; re-asserts the interrupt after. */

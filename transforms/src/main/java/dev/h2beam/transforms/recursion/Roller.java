@@ -3,6 +3,7 @@ package dev.h2beam.transforms.recursion;
 import dev.h2beam.adapters.bench.Benchmark;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.Runmark;
+import dev.h2beam.adapters.files.Uninterruptible;
 import dev.h2beam.adapters.model.Rollout;
 import dev.h2beam.adapters.model.RunView;
 import dev.h2beam.transforms.evidence.VerdictTripwire;
@@ -54,27 +55,32 @@ public final class Roller {
       Thread.currentThread().interrupt(); // the runner is cancelling: stop waiting, let the caller see the interrupt
       return RunView.dead(label, runId, missing.toString(), "interrupted before the rollout started");
     }
-    // the journal's times, not an input to any result: the wall clock, so workers' records compare
-    Instant started = Instant.now();
-    Instant ended;
-    try {
-      r = bench.execute(task, harnessDir, runId);
-    } catch (Exception e) {
-      return RunView.dead(label, runId, missing.toString(), describe(e));
-    } finally {
-      ended = Instant.now();
-      limit.release();
-    }
-    if (!r.reused()) {
-      Map<String, Object> line = new LinkedHashMap<>();
-      line.put("run_id", runId);
-      line.put("harness", harness);
-      line.put("cost_usd", r.costUsd());
-      line.put("held", List.of(Journal.held(started, ended)));
+    // the benchmark marks the run complete as the execution ends and the journal line follows: an exit between the
+    // two (a sibling's crash fails the job and the command exits) would leave a marked run that a resume reuses and
+    // the journal never records, so the exit waits for the whole span (kill -9 can still cut it; see Journal)
+    try (Uninterruptible.Hold span = Uninterruptible.hold()) {
+      // the journal's times, not an input to any result: the wall clock, so workers' records compare
+      Instant started = Instant.now();
+      Instant ended;
       try {
-        Journal.append(journal, Json.canonical(line));
+        r = bench.execute(task, harnessDir, runId);
       } catch (Exception e) {
-        System.err.println("h2beam: could not journal execution " + runId + ": " + e.getMessage());
+        return RunView.dead(label, runId, missing.toString(), describe(e));
+      } finally {
+        ended = Instant.now();
+        limit.release();
+      }
+      if (!r.reused()) {
+        Map<String, Object> line = new LinkedHashMap<>();
+        line.put("run_id", runId);
+        line.put("harness", harness);
+        line.put("cost_usd", r.costUsd());
+        line.put("held", List.of(Journal.held(started, ended)));
+        try {
+          Journal.append(journal, Json.canonical(line));
+        } catch (Exception e) {
+          System.err.println("h2beam: could not journal execution " + runId + ": " + e.getMessage());
+        }
       }
     }
     boolean ok = Files.isDirectory(r.runDir());
