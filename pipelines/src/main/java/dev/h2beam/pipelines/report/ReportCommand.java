@@ -2,6 +2,7 @@ package dev.h2beam.pipelines.report;
 
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.pipelines.Command;
+import dev.h2beam.pipelines.DirectThreads;
 import dev.h2beam.pipelines.FolderFlags;
 import dev.h2beam.pipelines.OptionArgs;
 import java.io.PrintStream;
@@ -50,6 +51,8 @@ public final class ReportCommand implements Command {
         o.getDisclosure(), o.getMinEffect(), o.getObjectives(), o.getOutput(), Path.of("").toAbsolutePath());
     Path dir = Path.of(s.output());
     Files.deleteIfExists(dir.resolve(ReportFiles.RECORD));
+    // a namespace per bundle, then one bundle writes the report
+    DirectThreads.fit(o, 1, s.included().size());
     PipelineResult result = ReportPipeline.build(s, o).run();
     PipelineResult.State state = result.waitUntilFinish();
     if (state != PipelineResult.State.DONE) throw new IllegalStateException("the report pipeline ended " + state);

@@ -9,6 +9,7 @@ import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.Scratch;
 import dev.h2beam.adapters.model.Namespace;
+import dev.h2beam.pipelines.DirectThreads;
 import dev.h2beam.pipelines.Flags;
 import dev.h2beam.pipelines.FolderFlags;
 import dev.h2beam.pipelines.LazyOptions;
@@ -45,7 +46,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.beam.runners.direct.DirectOptions;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.options.PipelineOptions;
@@ -440,12 +440,11 @@ public final class Sweep {
       o.as(FlinkPipelineOptions.class).setParallelism(slots);
     }
     Map<String, Integer> chainKeys = ChainPlacement.keys(plan.config().modes(), plan.stream(), slots);
-    if (!FlinkCluster.isFlink(o)) {
-      // the DirectRunner runs max(cores, 3) bundles at once and a chain holds its thread from its first task to its
-      // last: give every chain a thread, or chains queue behind one another while their sessions wait on a model
-      DirectOptions d = o.as(DirectOptions.class);
-      d.setTargetParallelism(Math.max(d.getTargetParallelism(), chainKeys.size()));
-    }
+    // the DirectRunner runs max(cores, 3) bundles at once and a chain holds its thread from its first task to its
+    // last: give every chain a thread, or chains queue behind one another while their sessions wait on a model; and
+    // no more threads than the widest stage (a task per bundle for the bases, a chain per bundle after), since a
+    // thread no bundle uses spins the runner's monitor
+    DirectThreads.fit(o, chainKeys.size(), Math.max(refs.size(), chainKeys.size()));
     Pipeline p = Pipeline.create(LazyOptions.beam(o));
     p.apply("TaskStream", Create.of(refs).withCoder(JsonCoder.of(TaskRef.class)))
         .apply("RollBases", new RollBases(plan.config()))
