@@ -83,9 +83,10 @@ public interface JudgeOptions extends PipelineOptions {
   void setJudgeRepeats(int value);
 
   @Description("Shards the rows to grade are spread over; each shard is graded on one worker, up to"
-      + " --graderConcurrency calls at once.")
-  @Default.Integer(16)
-  int getJudgeShards();
+      + " --graderConcurrency calls at once. Unset: 16 on a cluster; on the DirectRunner one per "
+      + JudgeCommand.TASKS_PER_SHARD + " tasks, at most 16, so that a small judge runs on one thread (its grader"
+      + " calls still run --graderConcurrency at once).")
+  Integer getJudgeShards();
 
-  void setJudgeShards(int value);
+  void setJudgeShards(Integer value);
 }
