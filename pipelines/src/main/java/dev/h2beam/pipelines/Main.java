@@ -44,6 +44,7 @@ public final class Main {
       return 0;
     }
     try {
+      requireFlinkIfAsked(rest);
       return c.run(directDefaults(rest));
     } catch (UsageError | IllegalArgumentException e) {
       // a message-less exception would print "error: null"; its type is what there is to say
@@ -54,6 +55,23 @@ public final class Main {
       err.println("error: " + c.name() + " failed: " + e);
       e.printStackTrace(err);
       return 1;
+    }
+  }
+
+  /**
+   * Refuses, before any option is read, a command line that asks for Flink on a classpath without Flink's runner:
+   * the launcher leaves Flink's jars out unless an argument names Flink, so only a hand-made classpath gets here.
+   */
+  static void requireFlinkIfAsked(String[] args) {
+    boolean asked = Arrays.stream(args).anyMatch(a -> a.startsWith("--runner=")
+        && a.substring("--runner=".length()).toLowerCase(java.util.Locale.ROOT).contains("flink"));
+    if (!asked) return;
+    try {
+      Class.forName("org.apache.beam.runners.flink.FlinkRunner", false, Main.class.getClassLoader());
+    } catch (ClassNotFoundException e) {
+      throw new UsageError("--runner=FlinkRunner needs Flink's runner on the classpath: run through ./h2beam, which"
+          + " adds Flink's jars when an argument names Flink, or add beam-runners-flink-1.19 and its dependencies"
+          + " to -cp");
     }
   }
 

@@ -53,6 +53,9 @@ public final class ChainPlacement {
 
   /** The slot Flink's batch GroupByKey sends an integer key to, among {@code slots}. */
   public static int slotOf(int key, int slots) {
+    // one slot (the DirectRunner) needs no hash, and so no Flink class: the launcher leaves Flink's jars off the
+    // classpath of a command that does not ask for Flink
+    if (slots == 1) return 0;
     try {
       return MathUtils.murmurHash(Arrays.hashCode(CoderUtils.encodeToByteArray(VarIntCoder.of(), key))) % slots;
     } catch (CoderException e) {
