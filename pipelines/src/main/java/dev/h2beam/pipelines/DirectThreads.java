@@ -20,9 +20,14 @@ public final class DirectThreads {
    * effect on another runner.
    */
   public static void fit(PipelineOptions o, int atLeast, int widest) {
-    if (o.getRunner() == null || !o.getRunner().getSimpleName().equals("DirectRunner")) return;
+    if (!isDirect(o)) return;
     DirectOptions d = o.as(DirectOptions.class);
     int threads = Math.min(Math.max(d.getTargetParallelism(), atLeast), Math.max(widest, atLeast));
     d.setTargetParallelism(Math.max(1, threads));
+  }
+
+  /** Whether {@code o} runs on the DirectRunner. */
+  public static boolean isDirect(PipelineOptions o) {
+    return o.getRunner() != null && o.getRunner().getSimpleName().equals("DirectRunner");
   }
 }

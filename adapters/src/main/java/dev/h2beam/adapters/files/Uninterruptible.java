@@ -80,7 +80,8 @@ public final class Uninterruptible {
 
   /** Runs {@code block} to completion whatever interrupts the calling thread; re-asserts the interrupt after. */
   public static void run(IoBlock block) throws IOException {
-    WRITING.incrementAndGet();
+    // counted as being written from the call on, released by the writer thread when the block ends
+    Hold writing = hold();
     Future<?> f;
     try {
       f = WRITERS.submit(() -> {
@@ -89,12 +90,12 @@ public final class Uninterruptible {
         } catch (IOException e) {
           throw new UncheckedIOException(e);
         } finally {
-          WRITING.decrementAndGet();
+          writing.close();
         }
         return null;
       });
     } catch (RuntimeException e) {
-      WRITING.decrementAndGet();
+      writing.close();
       throw e;
     }
     boolean interrupted = false;

@@ -106,7 +106,7 @@ public final class JudgeCommand implements Command {
    */
   static int shards(JudgeOptions o, Plan plan) throws IOException {
     if (o.getJudgeShards() != null) return o.getJudgeShards();
-    if (o.getRunner() == null || !o.getRunner().getSimpleName().equals("DirectRunner")) return MAX_SHARDS;
+    if (!DirectThreads.isDirect(o)) return MAX_SHARDS;
     long tasks = 0;
     for (String ns : plan.graders.keySet()) {
       try (Stream<Path> s = Files.list(Paths.get(ns))) {

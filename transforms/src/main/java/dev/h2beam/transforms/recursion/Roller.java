@@ -44,10 +44,6 @@ public final class Roller {
   /** Executes one run id; shared by the base rollouts, which run before any mode. */
   public static RunView execute(Benchmark bench, String task, String label, String runId, Path harnessDir,
       Semaphore limit, Path journal, Path missing) {
-    // the journal line's fingerprint is computed before the execution, not after: the benchmark marks the run
-    // complete as the execution ends, and a crash between that mark and the journal line leaves an execution the
-    // journal never records (a resume reuses the marked run); the gap is then the append alone
-    String harness = Runmark.fingerprint(harnessDir);
     Rollout r;
     try {
       limit.acquire();
@@ -57,7 +53,7 @@ public final class Roller {
     }
     // the benchmark marks the run complete as the execution ends and the journal line follows: an exit between the
     // two (a sibling's crash fails the job and the command exits) would leave a marked run that a resume reuses and
-    // the journal never records, so the exit waits for the whole span (kill -9 can still cut it; see Journal)
+    // the journal never records, so the exit waits for the whole span (kill -9 can still cut it: README, Retries)
     try (Uninterruptible.Hold span = Uninterruptible.hold()) {
       // the journal's times, not an input to any result: the wall clock, so workers' records compare
       Instant started = Instant.now();
@@ -73,7 +69,7 @@ public final class Roller {
       if (!r.reused()) {
         Map<String, Object> line = new LinkedHashMap<>();
         line.put("run_id", runId);
-        line.put("harness", harness);
+        line.put("harness", Runmark.fingerprint(harnessDir));
         line.put("cost_usd", r.costUsd());
         line.put("held", List.of(Journal.held(started, ended)));
         try {
