@@ -44,6 +44,10 @@ public final class Roller {
   /** Executes one run id; shared by the base rollouts, which run before any mode. */
   public static RunView execute(Benchmark bench, String task, String label, String runId, Path harnessDir,
       Semaphore limit, Path journal, Path missing) {
+    // the fingerprint is taken before the execution although a reused rollout does not need it: the exit's wait
+    // covers the span from execution to journal line, but kill -9 does not, and the line then follows the
+    // benchmark's completion mark with nothing but the append between them
+    String harness = Runmark.fingerprint(harnessDir);
     Rollout r;
     try {
       limit.acquire();
@@ -69,7 +73,7 @@ public final class Roller {
       if (!r.reused()) {
         Map<String, Object> line = new LinkedHashMap<>();
         line.put("run_id", runId);
-        line.put("harness", Runmark.fingerprint(harnessDir));
+        line.put("harness", harness);
         line.put("cost_usd", r.costUsd());
         line.put("held", List.of(Journal.held(started, ended)));
         try {
