@@ -1,5 +1,6 @@
 package dev.h2beam.transforms.proposer;
 
+import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.Uninterruptible;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -16,6 +17,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Append-only JSON-lines journals ({@code sessions.jsonl}, {@code executions.jsonl}) that record every session and
@@ -30,6 +35,11 @@ import java.util.Map;
  * <p>Every record carries {@code held}: one {@link #held interval} per time it held a slot of its limit (a session
  * per attempt, a rollout once), taken inside the slot, so that the records of all workers together show how many
  * sessions or rollouts the whole job had in flight at any instant.
+ *
+ * <p>A record follows the files it accounts for (a reply in the cache, a run's completion mark), so {@code kill -9}
+ * between the two leaves work done with no record. Whoever reuses that work later appends the missing record,
+ * marked {@link #RECOVERED} ({@link #appendIfMissing}); counts of what one command ran leave such records out
+ * ({@link #ranNow}).
  */
 public final class Journal {
   private Journal() {}
@@ -39,6 +49,18 @@ public final class Journal {
   /** Serialises this process's appends; taken inside the uninterruptible block (see {@link #append}). */
   private static final Object APPENDS = new Object();
 
+  /** The key of a record appended for work whose first record was lost; its value says why. */
+  public static final String RECOVERED = "recovered";
+
+  /**
+   * Per journal, the ids of the records in every writer's file as this process last read them, plus those it has
+   * appended since; read on first need ({@link #appendIfMissing}), so a sweep that never reuses work never reads.
+   */
+  private static final Map<Path, Set<String>> IDS = new ConcurrentHashMap<>();
+
+  /** Serialises the rare recoveries of this process, so two threads never both find a record missing and add it. */
+  private static final Object RECOVERIES = new Object();
+
   /**
    * Appends one record. The record counts as being written from this call on, not from when the process-wide lock is
    * free: an exiting process waits for every record being written ({@link Uninterruptible}), and one that waited
@@ -46,12 +68,69 @@ public final class Journal {
    * rollout marked complete, then never journalled, and reused by the resume).
    */
   public static void append(Path journal, String line) throws IOException {
+    append(journal, null, line);
+  }
+
+  /** The same, for the record of {@code id} ({@link #appendIfMissing}); a null id is no one's. */
+  public static void append(Path journal, String id, String line) throws IOException {
     Path file = ownFile(journal);
     Uninterruptible.run(() -> {
       synchronized (APPENDS) {
         appendLocked(file, line);
+        Set<String> known = id == null ? null : IDS.get(key(journal));
+        if (known != null) known.add(id);
       }
     });
+  }
+
+  /**
+   * Appends {@code line} as the record of {@code id} unless a record of that id is in some writer's file: the
+   * journal's files are read again before deciding (another worker may have recorded it since this process last
+   * read), so a record goes missing or doubled only if a second writer records the same id in the same instant,
+   * which takes the same work running twice at once. The caller must know that no thread of this process is still
+   * about to record it ({@code Proposer} and {@code Roller} keep the ids they are recording).
+   *
+   * @param idOf the id of a record read back; unreadable records (a torn last line) have none
+   * @return whether the record was missing and is now appended
+   */
+  public static boolean appendIfMissing(Path journal, String id, Function<Map<String, Object>, String> idOf,
+      Supplier<String> line) throws IOException {
+    Path key = key(journal);
+    Set<String> known = IDS.get(key);
+    if (known != null && known.contains(id)) return false;
+    synchronized (RECOVERIES) {
+      known = ConcurrentHashMap.newKeySet();
+      for (String l : lines(journal)) {
+        try {
+          String read = idOf.apply(Json.readMap(l));
+          if (read != null) known.add(read);
+        } catch (IOException | RuntimeException torn) {
+          // a writer killed mid-line: that record is unreadable, and so not the one sought
+        }
+      }
+      IDS.put(key, known);
+      if (known.contains(id)) return false;
+      append(journal, id, line.get());
+      known.add(id);
+      return true;
+    }
+  }
+
+  /** How many of these records were run by the command that wrote them, leaving out {@link #RECOVERED} ones. */
+  public static int ranNow(List<String> records) {
+    int n = 0;
+    for (String l : records) {
+      try {
+        if (!Json.readMap(l).containsKey(RECOVERED)) n++;
+      } catch (IOException | RuntimeException torn) {
+        n++; // a record cut by a crash still stands for work that ran
+      }
+    }
+    return n;
+  }
+
+  private static Path key(Path journal) {
+    return journal.toAbsolutePath().normalize();
   }
 
   private static void appendLocked(Path file, String line) throws IOException {

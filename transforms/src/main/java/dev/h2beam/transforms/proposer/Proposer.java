@@ -21,6 +21,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 
 /**
@@ -35,6 +37,13 @@ import java.util.concurrent.Semaphore;
  * record holds when each attempt held a slot of the session limit ({@link Journal#held}).
  */
 public final class Proposer {
+  /**
+   * The cache entries this process is writing, from their first file until their journal line: a reply found in the
+   * cache while its writer is still on the way to the journal is not a lost record (the runner retried the element
+   * while the cancelled attempt finished its record).
+   */
+  private static final Set<Path> RECORDING = ConcurrentHashMap.newKeySet();
+
   private final ProposerChannel channel;
   private final ChannelSpec spec;
   private final Path auditDir;
@@ -157,6 +166,7 @@ public final class Proposer {
         throw new IOException("meta.json does not record a successful reply with its attempts and cost");
       }
       if (harvest != null && !Files.isDirectory(workspace)) return null;
+      journalIfLost(label, base, m);
       return new Reply(label, text, true, m.path("cost_usd").asDouble(), m.path("wall_s").asDouble(),
           m.path("attempts").asInt(), true, spec.kind(), "", response, Files.isDirectory(workspace) ? workspace : null);
     } catch (IOException | RuntimeException e) {
@@ -164,6 +174,42 @@ public final class Proposer {
           + "); calling the session again");
       return null;
     }
+  }
+
+  /**
+   * A reply in the cache whose session has no journal line: the process was killed between the two ({@link #record}
+   * writes the reply first). Its line is appended from the meta file, marked recovered, so the journal still holds
+   * every session that ran, once. Only for entries this h2beam wrote (the meta file says when the session held its
+   * slot); an entry being recorded by another thread of this process is that thread's to journal.
+   */
+  private void journalIfLost(String label, String base, com.fasterxml.jackson.databind.JsonNode meta) {
+    if (!meta.path("held").isArray() || RECORDING.contains(auditDir.resolve(base))) return;
+    String key = base.substring(base.lastIndexOf('.') + 1);
+    try {
+      Journal.appendIfMissing(auditDir.resolve("sessions.jsonl"), label + "/" + key,
+          r -> r.get("label") + "/" + r.get("key"), () -> {
+            Map<String, Object> line = journalLine(label, key, true, meta.path("attempts").asInt(),
+                meta.path("cost_usd").asDouble(), null, Json.convert(meta.path("held"), List.class));
+            line.put(Journal.RECOVERED, "the reply was in the cache without its journal line: the process that ran"
+                + " the session was killed between the two");
+            return Json.canonical(line);
+          });
+    } catch (IOException | RuntimeException e) {
+      System.err.println("h2beam: could not journal the cached session " + base + ": " + e.getMessage());
+    }
+  }
+
+  private static Map<String, Object> journalLine(String label, String key, boolean ok, int attempts, double cost,
+      String error, Object held) {
+    Map<String, Object> line = new LinkedHashMap<>();
+    line.put("label", label);
+    line.put("key", key);
+    line.put("ok", ok);
+    line.put("attempts", attempts);
+    line.put("cost_usd", cost);
+    if (!ok) line.put("error", error);
+    line.put("held", held);
+    return line;
   }
 
   private Path harvest(Path from, String base) throws IOException {
@@ -201,6 +247,17 @@ public final class Proposer {
 
   private void record(String base, String mission, String system, Reply reply, Map<String, Object> reported,
       List<Map<String, String>> held) throws IOException {
+    Path entry = auditDir.resolve(base);
+    RECORDING.add(entry);
+    try {
+      recordEntry(base, mission, system, reply, reported, held);
+    } finally {
+      RECORDING.remove(entry);
+    }
+  }
+
+  private void recordEntry(String base, String mission, String system, Reply reply, Map<String, Object> reported,
+      List<Map<String, String>> held) throws IOException {
     Files.createDirectories(auditDir);
     AtomicFiles.writeString(auditDir.resolve(base + ".mission.md"), mission);
     if (!system.isEmpty()) AtomicFiles.writeString(auditDir.resolve(base + ".system.md"), system);
@@ -217,17 +274,13 @@ public final class Proposer {
     meta.put("usage", reported.get(SessionResult.USAGE));
     meta.put("model_id", reported.get(SessionResult.MODEL_ID));
     meta.put("finish_reason", reported.get(SessionResult.FINISH_REASON));
+    // when each attempt held a session slot, as in the journal line: a line lost to kill -9 is rebuilt from here
+    meta.put("held", held);
     AtomicFiles.writeString(auditDir.resolve(base + ".meta.json"), Json.pretty(meta) + "\n");
     AtomicFiles.writeString(auditDir.resolve(base + ".response.md"), reply.text());
-    Map<String, Object> line = new LinkedHashMap<>();
-    line.put("label", reply.label());
-    line.put("key", base.substring(base.lastIndexOf('.') + 1));
-    line.put("ok", reply.ok());
-    line.put("attempts", reply.attempts());
-    line.put("cost_usd", reply.costUsd());
-    if (!reply.ok()) line.put("error", reply.error());
-    line.put("held", held);
-    Journal.append(auditDir.resolve("sessions.jsonl"), Json.canonical(line));
+    String key = base.substring(base.lastIndexOf('.') + 1);
+    Journal.append(auditDir.resolve("sessions.jsonl"), reply.label() + "/" + key, Json.canonical(journalLine(
+        reply.label(), key, reply.ok(), reply.attempts(), reply.costUsd(), reply.error(), held)));
   }
 
   /**

@@ -15,6 +15,8 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 
 /**
@@ -24,6 +26,13 @@ import java.util.concurrent.Semaphore;
  */
 public final class Roller {
   private Roller() {}
+
+  /**
+   * The run ids this process is executing, from the execution's start until its journal line: a second thread that
+   * finds such a run already complete (the runner retried the element while the cancelled attempt finished) leaves
+   * the journal line to the first.
+   */
+  private static final Set<String> EXECUTING = ConcurrentHashMap.newKeySet();
 
   /** Rolls {@code tree} (null: the benchmark's unmodified base harness) as {@code label}. */
   public static RunView roll(TaskScope s, String label, Map<String, String> tree) {
@@ -58,6 +67,7 @@ public final class Roller {
     // the benchmark marks the run complete as the execution ends and the journal line follows: an exit between the
     // two (a sibling's crash fails the job and the command exits) would leave a marked run that a resume reuses and
     // the journal never records, so the exit waits for the whole span (kill -9 can still cut it: README, Retries)
+    boolean first = EXECUTING.add(runId);
     try (Uninterruptible.Hold span = Uninterruptible.hold()) {
       // the journal's times, not an input to any result: the wall clock, so workers' records compare
       Instant started = Instant.now();
@@ -70,23 +80,57 @@ public final class Roller {
         ended = Instant.now();
         limit.release();
       }
-      if (!r.reused()) {
-        Map<String, Object> line = new LinkedHashMap<>();
-        line.put("run_id", runId);
-        line.put("harness", harness);
-        line.put("cost_usd", r.costUsd());
-        line.put("held", List.of(Journal.held(started, ended)));
-        try {
-          Journal.append(journal, Json.canonical(line));
-        } catch (Exception e) {
-          System.err.println("h2beam: could not journal execution " + runId + ": " + e.getMessage());
+      try {
+        if (!r.reused()) {
+          Journal.append(journal, runId, Json.canonical(line(runId, harness, r.costUsd(),
+              List.of(Journal.held(started, ended)))));
+        } else if (first) {
+          journalIfLost(journal, runId, harness, r);
         }
+      } catch (Exception e) {
+        System.err.println("h2beam: could not journal execution " + runId + ": " + e.getMessage());
       }
+    } finally {
+      if (first) EXECUTING.remove(runId);
     }
     boolean ok = Files.isDirectory(r.runDir());
     boolean delivered = ok && bench.delivered(r.runDir());
     return new RunView(label, runId, r.runDir().toAbsolutePath().toString(), ok, delivered, r.costUsd(), r.wallS(),
         ok ? "" : "adapter returned a missing run directory");
+  }
+
+  /**
+   * A reused run with no journal line: the process that executed it was killed between the benchmark's completion
+   * mark and the line. The line is appended now, marked recovered, with the interval the mark implies (its time less
+   * the run's wall time) and the fingerprint the mark names, so the journal holds every execution once.
+   */
+  private static void journalIfLost(Path journal, String runId, String harness, Rollout r) throws Exception {
+    Journal.appendIfMissing(journal, runId, m -> (String) m.get("run_id"), () -> {
+      com.fasterxml.jackson.databind.JsonNode mark = Runmark.readMark(r.runDir());
+      List<Map<String, String>> held = List.of();
+      if (mark != null && mark.path("at").isNumber()) {
+        double at = mark.path("at").asDouble();
+        held = List.of(Journal.held(instant(at - r.wallS()), instant(at)));
+      }
+      String marked = mark == null ? "" : mark.path("harness").asText("");
+      Map<String, Object> line = line(runId, marked.isEmpty() ? harness : marked, r.costUsd(), held);
+      line.put(Journal.RECOVERED, "the run was complete without its journal line: the process that executed it"
+          + " was killed between the two");
+      return Json.canonical(line);
+    });
+  }
+
+  private static Instant instant(double epochSeconds) {
+    return Instant.ofEpochMilli(Math.round(epochSeconds * 1000));
+  }
+
+  private static Map<String, Object> line(String runId, String harness, double cost, Object held) {
+    Map<String, Object> line = new LinkedHashMap<>();
+    line.put("run_id", runId);
+    line.put("harness", harness);
+    line.put("cost_usd", cost);
+    line.put("held", held);
+    return line;
   }
 
   static String describe(Exception e) {

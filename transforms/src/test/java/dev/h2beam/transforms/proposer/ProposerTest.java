@@ -99,7 +99,7 @@ class ProposerTest {
     List<String> keys = new ArrayList<>();
     meta.fieldNames().forEachRemaining(keys::add);
     assertEquals(List.of("label", "ok", "channel", "model", "effort", "attempts", "wall_s", "cost_usd", "error",
-        "usage", "model_id", "finish_reason"), keys);
+        "usage", "model_id", "finish_reason", "held"), keys);
     assertTrue(meta.path("usage").isNull(), "a channel that reports no usage leaves it null, never 0");
     assertEquals(LABEL, meta.path("label").asText());
     assertTrue(meta.path("ok").asBoolean());
@@ -139,6 +139,47 @@ class ProposerTest {
     assertEquals(1, again.attempts());
     assertEquals(0.25, again.costUsd());
     assertEquals(1, journal().size());
+  }
+
+  /**
+   * kill -9 between the reply and its journal line (the reply is written first): the next call that is served the
+   * reply appends the lost line, marked recovered, with the attempts, cost and slot intervals of the session that
+   * ran; later hits append nothing, so the journal holds the session once.
+   */
+  @Test
+  void aReplyWhoseJournalLineWasLostIsJournalledOnceWhenServed() throws Exception {
+    Proposer p = answering("done", 0.25);
+    p.call(MISSION, evidence, LABEL, "", null);
+    JsonNode ran = Json.readTree(journal().get(0));
+    Files.delete(Journal.ownFile(audit.resolve("sessions.jsonl"))); // as if killed before the append
+    assertEquals(List.of(), journal());
+
+    assertTrue(p.call(MISSION, evidence, LABEL, "", null).cached());
+    p.call(MISSION, evidence, LABEL, "", null);
+    assertEquals(1, calls.get(), "no second session");
+    List<String> lines = journal();
+    assertEquals(1, lines.size(), "recovered once: " + lines);
+    JsonNode recovered = Json.readTree(lines.get(0));
+    for (String field : List.of("label", "key", "ok", "attempts", "cost_usd", "held")) {
+      assertEquals(ran.get(field), recovered.get(field), field);
+    }
+    assertTrue(recovered.path(Journal.RECOVERED).asText().contains("killed"), lines.get(0));
+    assertEquals(0, Journal.ranNow(lines), "a recovered record is not a session this command ran");
+  }
+
+  /** A cache entry an older h2beam wrote (its meta says not when the session held a slot) is not journalled again. */
+  @Test
+  void aCacheEntryWithoutSlotIntervalsIsNotJournalledWhenServed() throws Exception {
+    Proposer p = answering("done", 0.25);
+    p.call(MISSION, evidence, LABEL, "", null);
+    Files.delete(Journal.ownFile(audit.resolve("sessions.jsonl")));
+    Path meta = audit.resolve(base("") + ".meta.json");
+    Map<String, Object> m = Json.readMap(meta);
+    m.remove("held");
+    Files.writeString(meta, Json.pretty(m));
+
+    assertTrue(p.call(MISSION, evidence, LABEL, "", null).cached());
+    assertEquals(List.of(), journal());
   }
 
   private static final Map<String, Object> REPORTED = reported();

@@ -1,0 +1,133 @@
+package dev.h2beam.transforms.recursion;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.h2beam.adapters.bench.Benchmark;
+import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.files.Runmark;
+import dev.h2beam.adapters.model.BenchSpec;
+import dev.h2beam.adapters.model.Rollout;
+import dev.h2beam.adapters.model.RunView;
+import dev.h2beam.transforms.proposer.Journal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The executions journal holds every execution once, even when a process was killed between a run's completion mark
+ * and its journal line: the rollout that later reuses the run appends the lost line.
+ */
+class RollerJournalTest {
+  private static final String RUN = "demo-oc-agg2/t1/base1";
+
+  @TempDir Path tmp;
+  private final AtomicInteger executed = new AtomicInteger();
+
+  /** A benchmark that marks a run complete and reuses a marked run, as every adapter does. */
+  private Benchmark bench() {
+    return new Benchmark() {
+      @Override
+      public BenchSpec spec() {
+        return null;
+      }
+
+      @Override
+      public String substrate() {
+        return "oc";
+      }
+
+      @Override
+      public List<String> tasks() {
+        return List.of("t1");
+      }
+
+      @Override
+      public String domainOf(String task) {
+        return "d";
+      }
+
+      @Override
+      public String taskPrompt(String task) {
+        return "Do it.";
+      }
+
+      @Override
+      public Rollout execute(String task, Path harnessDir, String runId) throws Exception {
+        Path runDir = tmp.resolve("runs").resolve(runId);
+        if (Runmark.readMark(runDir) != null) return new Rollout(runDir, true, 0.5, 2.0);
+        executed.incrementAndGet();
+        Files.createDirectories(runDir);
+        Runmark.markComplete(runDir, runId, "fp-of-the-harness", 1_700_000_010.0, Map.of());
+        return new Rollout(runDir, false, 0.5, 2.0);
+      }
+
+      @Override
+      public boolean delivered(Path runDir) {
+        return true;
+      }
+
+      @Override
+      public String trajectory(Path runDir, int obsTrunc) {
+        return "";
+      }
+
+      @Override
+      public String deliverableText(Path runDir) {
+        return "";
+      }
+
+      @Override
+      public Path baseHarness() {
+        return tmp.resolve("base");
+      }
+    };
+  }
+
+  private RunView roll(Path journal) {
+    return Roller.execute(bench(), "t1", "base1", RUN, null, new Semaphore(1), journal, tmp.resolve("missing"));
+  }
+
+  @Test
+  void aReusedRunWhoseLineWasLostIsJournalledOnceMarkedRecovered() throws Exception {
+    Path journal = tmp.resolve("_audit").resolve("executions.jsonl");
+    roll(journal);
+    assertEquals(1, Journal.lines(journal).size());
+    Files.delete(Journal.ownFile(journal)); // as if killed between the completion mark and the line
+
+    assertTrue(roll(journal).ok());
+    roll(journal);
+    assertEquals(1, executed.get(), "the run is reused, not executed again");
+    List<String> lines = Journal.lines(journal);
+    assertEquals(1, lines.size(), "recovered once: " + lines);
+    JsonNode line = Json.readTree(lines.get(0));
+    assertEquals(RUN, line.path("run_id").asText());
+    assertEquals("fp-of-the-harness", line.path("harness").asText(), "the fingerprint the mark names");
+    assertEquals(0.5, line.path("cost_usd").asDouble());
+    assertTrue(line.path(Journal.RECOVERED).asText().contains("killed"), lines.get(0));
+    JsonNode held = line.path("held").get(0);
+    assertEquals(Instant.ofEpochSecond(1_700_000_008), Instant.parse(held.path("started_at").asText()),
+        "the mark's time less the run's wall time");
+    assertEquals(Instant.ofEpochSecond(1_700_000_010), Instant.parse(held.path("ended_at").asText()));
+    assertEquals(0, Journal.ranNow(lines));
+  }
+
+  @Test
+  void aReusedRunWithItsLineAppendsNothing() throws Exception {
+    Path journal = tmp.resolve("_audit").resolve("executions.jsonl");
+    roll(journal);
+    roll(journal);
+    roll(journal);
+    List<String> lines = Journal.lines(journal);
+    assertEquals(1, lines.size(), lines.toString());
+    assertEquals(1, Journal.ranNow(lines));
+    assertTrue(!lines.get(0).contains(Journal.RECOVERED), lines.get(0));
+  }
+}
