@@ -44,6 +44,10 @@ public final class ProcessRunner {
    */
   private static final long DRAIN_MS = 15_000;
 
+  static {
+    LaunchMechanism.prefer(); // before the first child: one exec per child instead of two (LaunchMechanism)
+  }
+
   private ProcessRunner() {}
 
   /** The program could not be started at all (not found, not executable, no working folder); nothing ran. */
