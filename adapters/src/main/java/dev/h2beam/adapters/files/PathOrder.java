@@ -4,14 +4,12 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * Python's path order (spec §19.3): paths compare as lists of components, each component by Unicode code point.
@@ -65,18 +63,44 @@ public final class PathOrder {
    * them). A missing root gives an empty list.
    */
   public static List<String> files(Path root) {
-    if (!Files.isDirectory(root)) return List.of();
-    List<String> out = new ArrayList<>();
+    return list(root).files();
+  }
+
+  /** The symbolic links and special files below {@code root} (relative paths, path order) that {@link #files} skips. */
+  public static List<String> skipped(Path root) {
+    return list(root).skipped();
+  }
+
+  /**
+   * What {@link #files} and {@link #skipped} give, from one walk of the tree: each entry's attributes are read once
+   * (without following links), where the two listings apart read them up to four times.
+   */
+  public record Listing(List<String> files, List<String> skipped) {}
+
+  /** Both listings of {@code root} at once; a missing root gives two empty lists. */
+  public static Listing list(Path root) {
+    if (!Files.isDirectory(root)) return new Listing(List.of(), List.of());
+    List<String> files = new ArrayList<>();
+    List<String> skipped = new ArrayList<>();
     try {
-      // walkFileTree hands over the attributes it read, so a file costs one stat, not two
       Files.walkFileTree(root, new SimpleFileVisitor<>() {
+        /** How deep the walk is inside a {@code __pycache__} folder: its files are no files, its links still links. */
+        private int inCache;
+
         @Override public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-          return dir.getFileName() != null && dir.getFileName().toString().equals("__pycache__")
-              && !dir.equals(root) ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+          if (inCache > 0 || (!dir.equals(root) && dir.getFileName().toString().equals("__pycache__"))) inCache++;
+          return FileVisitResult.CONTINUE;
+        }
+
+        @Override public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
+          if (e != null) throw e;
+          if (inCache > 0) inCache--;
+          return FileVisitResult.CONTINUE;
         }
 
         @Override public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-          if (attrs.isRegularFile()) out.add(relative(root, file));
+          if (!attrs.isRegularFile()) skipped.add(relative(root, file));
+          else if (inCache == 0) files.add(relative(root, file));
           return FileVisitResult.CONTINUE;
         }
 
@@ -87,23 +111,9 @@ public final class PathOrder {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list " + root, e);
     }
-    out.sort(RELATIVE);
-    return out;
-  }
-
-  /** The symbolic links and special files below {@code root} (relative paths, path order) that {@link #files} skips. */
-  public static List<String> skipped(Path root) {
-    if (!Files.isDirectory(root)) return List.of();
-    List<String> out = new ArrayList<>();
-    try (Stream<Path> walk = Files.walk(root)) {
-      walk.filter(p -> Files.isSymbolicLink(p)
-              || !(Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) || Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)))
-          .forEach(p -> out.add(relative(root, p)));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot list " + root, e);
-    }
-    out.sort(RELATIVE);
-    return out;
+    files.sort(RELATIVE);
+    skipped.sort(RELATIVE);
+    return new Listing(files, skipped);
   }
 
   /** The '/'-separated path of {@code p} relative to {@code root}. */

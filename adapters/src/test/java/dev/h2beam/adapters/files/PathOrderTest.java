@@ -63,6 +63,35 @@ class PathOrderTest {
     assertEquals(List.of("m.py"), PathOrder.files(dir));
   }
 
+  /**
+   * One walk gives both listings: regular files (none under __pycache__), and every link (to a file or a folder, even
+   * under __pycache__) and special file, never followed.
+   */
+  @Test
+  void listSeparatesFilesFromLinksAndSpecialFilesInOneWalk() throws Exception {
+    touch(dir, "a.txt");
+    touch(dir, "sub/b.txt");
+    touch(dir, "__pycache__/c.pyc");
+    Path outside = Files.createTempDirectory("h2beam-outside-");
+    try {
+      touch(outside, "secret.txt");
+      Files.createSymbolicLink(dir.resolve("to-file"), outside.resolve("secret.txt"));
+      Files.createSymbolicLink(dir.resolve("sub/to-dir"), outside);
+      Files.createSymbolicLink(dir.resolve("__pycache__/to-file"), outside.resolve("secret.txt"));
+      Process mkfifo = new ProcessBuilder("mkfifo", dir.resolve("sub/pipe").toString()).start();
+      assertEquals(0, mkfifo.waitFor());
+
+      PathOrder.Listing l = PathOrder.list(dir);
+      assertEquals(List.of("a.txt", "sub/b.txt"), l.files());
+      assertEquals(List.of("__pycache__/to-file", "sub/pipe", "sub/to-dir", "to-file"), l.skipped());
+      assertEquals(l.files(), PathOrder.files(dir));
+      assertEquals(l.skipped(), PathOrder.skipped(dir));
+    } finally {
+      Files.delete(outside.resolve("secret.txt"));
+      Files.delete(outside);
+    }
+  }
+
   @Test
   void filesOfAMissingFolderIsEmpty() {
     assertEquals(List.of(), PathOrder.files(dir.resolve("missing")));

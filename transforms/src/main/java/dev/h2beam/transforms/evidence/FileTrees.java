@@ -19,18 +19,18 @@ public final class FileTrees {
    * Symbolic links and special files are never followed nor copied; each is named in a warning.
    */
   public static void copy(Path from, Path to) throws IOException {
-    copy(from, to, PathOrder.files(from));
+    copy(from, to, PathOrder.list(from));
   }
 
-  /** The same with the listing of {@code from} already made by {@link PathOrder#files}. */
-  public static void copy(Path from, Path to, List<String> files) throws IOException {
-    for (String rel : PathOrder.skipped(from)) {
+  /** The same with the listing of {@code from} already made by {@link PathOrder#list}. */
+  public static void copy(Path from, Path to, PathOrder.Listing listing) throws IOException {
+    for (String rel : listing.skipped()) {
       System.err.println("h2beam: skipped " + from.resolve(rel) + " (a symbolic link or special file; links are never"
           + " followed)");
     }
     Files.createDirectories(to);
     Path made = null;
-    for (String rel : files) {
+    for (String rel : listing.files()) {
       if (rel.endsWith(".pyc")) continue;
       Path target = to.resolve(rel);
       // files come in path order, so a folder's files mostly follow each other: skip re-creating the same folder
@@ -47,12 +47,13 @@ public final class FileTrees {
    * special file there: a link could make the harness read or overwrite files outside it.
    */
   public static void copyRefusingLinks(Path from, Path to) throws IOException {
-    List<String> links = PathOrder.skipped(from);
+    PathOrder.Listing listing = PathOrder.list(from);
+    List<String> links = listing.skipped();
     if (!links.isEmpty()) {
       throw new IOException("the session left symbolic links or special files in " + from + ": "
           + links.subList(0, Math.min(5, links.size())) + "; a harness holds regular files only");
     }
-    copy(from, to);
+    copy(from, to, listing);
   }
 
   /**

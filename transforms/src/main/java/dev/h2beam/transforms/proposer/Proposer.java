@@ -93,9 +93,9 @@ public final class Proposer {
       throw new ProposerError("[" + label + "] not started: the runner is cancelling this work", 0, 0.0);
     }
     // one listing of the evidence serves both the cache key and the session's copy
-    List<String> evidence = contextDir != null && Files.isDirectory(contextDir)
-        ? PathOrder.files(contextDir.toAbsolutePath().normalize()) : null;
-    String key = cacheKey(label, mission, system, contextDir, evidence);
+    PathOrder.Listing evidence = contextDir != null && Files.isDirectory(contextDir)
+        ? PathOrder.list(contextDir.toAbsolutePath().normalize()) : null;
+    String key = cacheKey(label, mission, system, contextDir, evidence == null ? null : evidence.files());
     String base = safe(label) + "." + key;
     if (auditDir != null) {
       Reply hit = cached(label, base, harvest);

@@ -46,11 +46,12 @@ public final class TreeIO {
   public static LinkedHashMap<String, String> read(SurfaceSpec surface, Path dir, List<String> rejected) {
     LinkedHashMap<String, String> out = new LinkedHashMap<>();
     if (dir == null || !Files.isDirectory(dir)) return out;
-    for (String rel : PathOrder.skipped(dir)) {
+    PathOrder.Listing listing = PathOrder.list(dir);
+    for (String rel : listing.skipped()) {
       System.err.println("h2beam: skipped " + dir.resolve(rel) + " in a harness tree (a symbolic link or special"
           + " file; links are never followed)");
     }
-    for (String rel : PathOrder.files(dir)) {
+    for (String rel : listing.files()) {
       if (surface.stubs().containsKey(rel)) continue;
       if (!TreePaths.isAllowed(surface, rel)) {
         if (rejected != null) rejected.add(rel);
