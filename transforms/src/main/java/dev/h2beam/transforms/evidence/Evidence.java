@@ -64,9 +64,7 @@ public final class Evidence {
 
     int harnessFiles = 0;
     if (harnessDir != null && Files.isDirectory(harnessDir)) {
-      leaks.assertNone(harnessDir);
-      FileTrees.link(harnessDir, dest.resolve("harness"));
-      harnessFiles = PathOrder.files(dest.resolve("harness")).size();
+      harnessFiles = linkChecked(harnessDir, dest.resolve("harness"), leaks);
     }
 
     List<String> poolLabels = new ArrayList<>();
@@ -76,8 +74,7 @@ public final class Evidence {
     for (PoolItem item : pool) {
       Path p = dest.resolve("pool").resolve(item.label());
       if (item.harnessDir() != null && Files.isDirectory(item.harnessDir())) {
-        leaks.assertNone(item.harnessDir());
-        FileTrees.link(item.harnessDir(), p.resolve("harness"));
+        linkChecked(item.harnessDir(), p.resolve("harness"), leaks);
       }
       write(p.resolve("harness.diff"), harnessDir == null ? ""
           : UnifiedDiff.poolDiff(surface, current, item.harnessDir(), item.label()));
@@ -87,9 +84,11 @@ public final class Evidence {
     }
 
     boolean library = false;
-    if (libraryDir != null && Files.isDirectory(libraryDir) && !PathOrder.files(libraryDir).isEmpty()) {
-      leaks.assertNone(libraryDir);
-      FileTrees.link(libraryDir, dest.resolve("library"));
+    List<String> libraryFiles = libraryDir != null && Files.isDirectory(libraryDir) ? PathOrder.files(libraryDir)
+        : List.of();
+    if (!libraryFiles.isEmpty()) {
+      leaks.assertNone(libraryFiles);
+      FileTrees.link(libraryDir, dest.resolve("library"), libraryFiles);
       library = true;
     }
 
@@ -98,6 +97,16 @@ public final class Evidence {
     VerdictTripwire.assertNone(dest, built);
     return new ContextTree(dest, taskId, rendered, delivered, harnessFiles, library, poolLabels, failed, mode,
         sources, decisions.size());
+  }
+
+  /**
+   * Links the files of {@code from} into {@code to} after checking them for answer-key paths, from one listing; the
+   * number linked.
+   */
+  private static int linkChecked(Path from, Path to, LeakGlobs leaks) throws IOException {
+    List<String> files = PathOrder.files(from);
+    leaks.assertNone(files);
+    return FileTrees.link(from, to, files);
   }
 
   /** Copies the task's source material minus leak-glob matches into {@code root/source}; the count copied. */

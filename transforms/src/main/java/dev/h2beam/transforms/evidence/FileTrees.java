@@ -4,6 +4,7 @@ import dev.h2beam.adapters.files.PathOrder;
 import dev.h2beam.adapters.files.Trees;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -62,21 +63,55 @@ public final class FileTrees {
    * a rejected harness is written back as new files), so the shared bytes never change under another folder.
    */
   public static void link(Path from, Path to) throws IOException {
+    link(from, to, PathOrder.files(from));
+  }
+
+  /**
+   * The same with the listing of {@code from} already made ({@link PathOrder#files}); the number of files put in
+   * {@code to} ({@code .pyc} files are left out).
+   */
+  public static int link(Path from, Path to, List<String> files) throws IOException {
     Files.createDirectories(to);
-    for (String rel : PathOrder.files(from)) {
+    Path made = to;
+    int n = 0;
+    for (String rel : files) {
       if (rel.endsWith(".pyc")) continue;
-      linkFile(from.resolve(rel), to.resolve(rel));
+      Path target = to.resolve(rel);
+      // files come in path order, so a folder's files mostly follow each other: make each folder once
+      if (!target.getParent().equals(made)) {
+        Files.createDirectories(target.getParent());
+        made = target.getParent();
+      }
+      placeLink(from.resolve(rel), target);
+      n++;
     }
+    return n;
   }
 
   /** One file as a hard link at {@code target} (a copy where the file system cannot link). */
   public static void linkFile(Path source, Path target) throws IOException {
     Files.createDirectories(target.getParent());
-    Files.deleteIfExists(target);
+    placeLink(source, target);
+  }
+
+  /**
+   * Links {@code source} at {@code target}, whose folder exists, replacing a file already there. The link is tried
+   * first: evidence folders are made anew, so a target seldom exists, and deleting it first cost a failed system
+   * call (and a thrown exception inside the JDK) for every file.
+   */
+  private static void placeLink(Path source, Path target) throws IOException {
+    try {
+      Files.createLink(target, source);
+      return;
+    } catch (FileAlreadyExistsException e) {
+      Files.deleteIfExists(target);
+    } catch (IOException | UnsupportedOperationException e) {
+      // no hard links here (another device, a file system without them): copied below
+    }
     try {
       Files.createLink(target, source);
     } catch (IOException | UnsupportedOperationException e) {
-      Files.copy(source, target, StandardCopyOption.COPY_ATTRIBUTES);
+      Files.copy(source, target, StandardCopyOption.COPY_ATTRIBUTES, StandardCopyOption.REPLACE_EXISTING);
     }
   }
 

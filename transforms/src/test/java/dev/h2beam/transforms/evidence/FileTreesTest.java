@@ -29,4 +29,20 @@ class FileTreesTest {
     AtomicFiles.writeString(from.resolve("INDEX.md"), "two entries");
     assertEquals("one entry", Files.readString(to.resolve("INDEX.md")));
   }
+
+  /** A file already at a link's place is replaced by the link; folders are made as the listing needs them. */
+  @Test
+  void linkReplacesWhatIsAlreadyThereAndCountsWhatItLinked(@TempDir Path from, @TempDir Path to) throws Exception {
+    Files.createDirectories(from.resolve("a/b"));
+    Files.writeString(from.resolve("a/b/c.md"), "new");
+    Files.writeString(from.resolve("a/d.md"), "d");
+    Files.writeString(from.resolve("e.pyc"), "bytecode");
+    Files.createDirectories(to.resolve("a/b"));
+    Files.writeString(to.resolve("a/b/c.md"), "stale");
+    assertEquals(2, FileTrees.link(from, to, dev.h2beam.adapters.files.PathOrder.files(from)), ".pyc left out");
+    assertEquals("new", Files.readString(to.resolve("a/b/c.md")));
+    assertTrue(Files.isSameFile(from.resolve("a/b/c.md"), to.resolve("a/b/c.md")));
+    assertTrue(Files.isSameFile(from.resolve("a/d.md"), to.resolve("a/d.md")));
+    assertTrue(!Files.exists(to.resolve("e.pyc")));
+  }
 }
