@@ -61,11 +61,11 @@ public final class Reflector {
       adoption.put("candidate_ids", sel.idMap);
       adoption.put("reason", sel.why);
       AtomicFiles.writeString(root.resolve("adoption.json"), Json.pretty(adoption) + "\n");
-      new LeakGlobs(s.bench().spec().leakGlobs()).assertNone(root);
+      List<String> built = PathOrder.files(root);
+      new LeakGlobs(s.bench().spec().leakGlobs()).assertNone(built);
       // Evidence.build has scanned everything else under root; only what was added since needs reading
       List<String> added = new ArrayList<>();
-      for (String rel : PathOrder.files(root.resolve("base_harness"))) added.add("base_harness/" + rel);
-      added.add("adoption.json");
+      for (String rel : built) if (rel.startsWith("base_harness/") || rel.equals("adoption.json")) added.add(rel);
       VerdictTripwire.assertNone(root, added);
 
       String mission = Mission.of(Prompts.experience(s.bench().promptsFor(s.task())) + "\n# WHAT HAPPENED\n\n"
@@ -76,9 +76,9 @@ public final class Reflector {
           + " `context/pool/`; read `context/decisions/` and the trajectories, and look for contrasts.\n", tree);
       FileTrees.delete(copy);
       // the same bytes, linked: nothing edits either folder in place (the session works on its own copy)
-      FileTrees.link(root, copy);
+      FileTrees.link(root, copy, built);
       Files.deleteIfExists(copy.resolve("selection.json"));
-      VerdictTripwire.assertNone(copy);
+      // not scanned again: the copy holds the names and bytes of root just scanned, less selection.json
       Reply reply;
       try {
         reply = s.reflector().call(mission, copy, "experience." + label, "", null);
