@@ -127,8 +127,8 @@ public final class BenchCommand implements Command {
   private static int runLocked(BenchOptions o, String[] args, Sweep.Plan plan, Path output, SweepBounds bounds,
       PrintStream out, PrintStream err) throws Exception {
     Path audit = TaskScope.auditDir(plan.config().runs(), plan.config().summaryNamespace());
-    int executionsBefore = Journal.ranNow(Journal.lines(audit.resolve("executions.jsonl")));
-    int sessionsBefore = Journal.ranNow(Journal.lines(audit.resolve("sessions.jsonl")));
+    int executionsBefore = Journal.ranNow(audit.resolve("executions.jsonl"));
+    int sessionsBefore = Journal.ranNow(audit.resolve("sessions.jsonl"));
     ProcessStats.FileCount filesBefore = ProcessStats.files(output);
     ProcessStats before = ProcessStats.now();
     InFlight.SESSIONS.reset();
@@ -143,8 +143,8 @@ public final class BenchCommand implements Command {
     ProcessStats.FileCount filesAfter = ProcessStats.files(output);
     long names = filesAfter.names() - filesBefore.names();
     long files = filesAfter.newFiles(filesBefore);
-    int executions = Journal.ranNow(Journal.lines(audit.resolve("executions.jsonl"))) - executionsBefore;
-    int sessionsRun = Journal.ranNow(Journal.lines(audit.resolve("sessions.jsonl"))) - sessionsBefore;
+    int executions = Journal.ranNow(audit.resolve("executions.jsonl")) - executionsBefore;
+    int sessionsRun = Journal.ranNow(audit.resolve("sessions.jsonl")) - sessionsBefore;
     // every worker's journals: the job-wide peak, which this JVM's counts miss when the workers are other processes
     List<String> sessionRecords = new ArrayList<>(Journal.lines(audit.resolve("sessions.jsonl")));
     sessionRecords.addAll(Journal.lines(audit.resolve("selector").resolve("sessions.jsonl")));

@@ -83,11 +83,11 @@ public final class DemoCommand implements Command {
 
   private static int runLocked(DemoOptions o, String[] args, Sweep.Plan plan, Path output) throws Exception {
     Path audit = TaskScope.auditDir(plan.config().runs(), plan.config().summaryNamespace());
-    int executionsBefore = Journal.ranNow(Journal.lines(audit.resolve("executions.jsonl")));
-    int sessionsBefore = Journal.ranNow(Journal.lines(audit.resolve("sessions.jsonl")));
+    int executionsBefore = Journal.ranNow(audit.resolve("executions.jsonl"));
+    int sessionsBefore = Journal.ranNow(audit.resolve("sessions.jsonl"));
     Map<String, Object> record = Sweep.run(plan, o);
-    int executions = Journal.ranNow(Journal.lines(audit.resolve("executions.jsonl"))) - executionsBefore;
-    int sessions = Journal.ranNow(Journal.lines(audit.resolve("sessions.jsonl"))) - sessionsBefore;
+    int executions = Journal.ranNow(audit.resolve("executions.jsonl")) - executionsBefore;
+    int sessions = Journal.ranNow(audit.resolve("sessions.jsonl")) - sessionsBefore;
 
     @SuppressWarnings("unchecked")
     List<Map<String, Object>> domains = (List<Map<String, Object>>) record.get("domains");

@@ -29,18 +29,34 @@ public final class FileTrees {
       System.err.println("h2beam: skipped " + from.resolve(rel) + " (a symbolic link or special file; links are never"
           + " followed)");
     }
+    place(from, to, listing.files(), (source, target) -> Files.copy(source, target,
+        StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES));
+  }
+
+  /** Puts one file of a tree at its place in another. */
+  private interface Placer {
+    void place(Path source, Path target) throws IOException;
+  }
+
+  /**
+   * Puts each listed file of {@code from} (but {@code .pyc}) at the same relative path under {@code to}, making each
+   * folder once: files come in path order, so a folder's files mostly follow each other. The number placed.
+   */
+  private static int place(Path from, Path to, List<String> files, Placer placer) throws IOException {
     Files.createDirectories(to);
-    Path made = null;
-    for (String rel : listing.files()) {
+    Path made = to;
+    int n = 0;
+    for (String rel : files) {
       if (rel.endsWith(".pyc")) continue;
       Path target = to.resolve(rel);
-      // files come in path order, so a folder's files mostly follow each other: skip re-creating the same folder
       if (!target.getParent().equals(made)) {
         Files.createDirectories(target.getParent());
         made = target.getParent();
       }
-      Files.copy(from.resolve(rel), target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
+      placer.place(from.resolve(rel), target);
+      n++;
     }
+    return n;
   }
 
   /**
@@ -71,21 +87,7 @@ public final class FileTrees {
    * {@code to} ({@code .pyc} files are left out).
    */
   public static int link(Path from, Path to, List<String> files) throws IOException {
-    Files.createDirectories(to);
-    Path made = to;
-    int n = 0;
-    for (String rel : files) {
-      if (rel.endsWith(".pyc")) continue;
-      Path target = to.resolve(rel);
-      // files come in path order, so a folder's files mostly follow each other: make each folder once
-      if (!target.getParent().equals(made)) {
-        Files.createDirectories(target.getParent());
-        made = target.getParent();
-      }
-      placeLink(from.resolve(rel), target);
-      n++;
-    }
-    return n;
+    return place(from, to, files, FileTrees::placeLink);
   }
 
   /** One file as a hard link at {@code target} (a copy where the file system cannot link). */

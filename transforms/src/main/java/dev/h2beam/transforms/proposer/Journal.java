@@ -116,6 +116,11 @@ public final class Journal {
     }
   }
 
+  /** How many records of {@code journal} (every writer's file) stand for work run by the command that wrote them. */
+  public static int ranNow(Path journal) throws IOException {
+    return ranNow(lines(journal));
+  }
+
   /** How many of these records were run by the command that wrote them, leaving out {@link #RECOVERED} ones. */
   public static int ranNow(List<String> records) {
     int n = 0;
