@@ -4,11 +4,16 @@ import dev.h2beam.adapters.files.PathOrder;
 import dev.h2beam.adapters.files.Trees;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.EnumSet;
 import java.util.List;
 
 /** Copying and deleting whole folders. */
@@ -23,19 +28,47 @@ public final class FileTrees {
     copy(from, to, PathOrder.list(from));
   }
 
-  /** The same with the listing of {@code from} already made by {@link PathOrder#list}. */
+  /**
+   * The same with the listing of {@code from} already made by {@link PathOrder#list}. A copy has its source's bytes
+   * and mode, not its owner, times or extended attributes (nothing reads them, and each cost a system call a file).
+   */
   public static void copy(Path from, Path to, PathOrder.Listing listing) throws IOException {
+    warnSkipped(from, listing);
+    place(from, to, listing.files(), (i, source, target) -> copyFile(source, target));
+  }
+
+  /** The same from files already read ({@link HeldTree}): a held file is written from memory, the rest copied. */
+  static void copy(HeldTree tree, Path to) throws IOException {
+    warnSkipped(tree.root(), tree.listing());
+    place(tree.root(), to, tree.files(), (i, source, target) -> {
+      byte[] bytes = tree.bytes(i);
+      if (bytes == null) {
+        copyFile(source, target);
+      } else {
+        try (SeekableByteChannel out = Files.newByteChannel(target, EnumSet.of(StandardOpenOption.CREATE,
+            StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE),
+            PosixFilePermissions.asFileAttribute(tree.mode(i)))) {
+          ByteBuffer buf = ByteBuffer.wrap(bytes);
+          while (buf.hasRemaining()) out.write(buf);
+        }
+      }
+    });
+  }
+
+  private static void copyFile(Path source, Path target) throws IOException {
+    Files.copy(source, target, StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  private static void warnSkipped(Path from, PathOrder.Listing listing) {
     for (String rel : listing.skipped()) {
       System.err.println("h2beam: skipped " + from.resolve(rel) + " (a symbolic link or special file; links are never"
           + " followed)");
     }
-    place(from, to, listing.files(), (source, target) -> Files.copy(source, target,
-        StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES));
   }
 
-  /** Puts one file of a tree at its place in another. */
+  /** Puts one file of a tree (the {@code index}-th of its listing) at its place in another. */
   private interface Placer {
-    void place(Path source, Path target) throws IOException;
+    void place(int index, Path source, Path target) throws IOException;
   }
 
   /**
@@ -46,14 +79,15 @@ public final class FileTrees {
     Files.createDirectories(to);
     Path made = to;
     int n = 0;
-    for (String rel : files) {
+    for (int i = 0; i < files.size(); i++) {
+      String rel = files.get(i);
       if (rel.endsWith(".pyc")) continue;
       Path target = to.resolve(rel);
       if (!target.getParent().equals(made)) {
         Files.createDirectories(target.getParent());
         made = target.getParent();
       }
-      placer.place(from.resolve(rel), target);
+      placer.place(i, from.resolve(rel), target);
       n++;
     }
     return n;
@@ -87,7 +121,7 @@ public final class FileTrees {
    * {@code to} ({@code .pyc} files are left out).
    */
   public static int link(Path from, Path to, List<String> files) throws IOException {
-    return place(from, to, files, FileTrees::placeLink);
+    return place(from, to, files, (i, source, target) -> placeLink(source, target));
   }
 
   /** One file as a hard link at {@code target} (a copy where the file system cannot link). */
@@ -113,7 +147,7 @@ public final class FileTrees {
     try {
       Files.createLink(target, source);
     } catch (IOException | UnsupportedOperationException e) {
-      Files.copy(source, target, StandardCopyOption.COPY_ATTRIBUTES, StandardCopyOption.REPLACE_EXISTING);
+      copyFile(source, target);
     }
   }
 

@@ -10,6 +10,7 @@ import dev.h2beam.adapters.model.ChannelSpec;
 import dev.h2beam.adapters.model.SessionResult;
 import dev.h2beam.adapters.proposer.ProposerChannel;
 import dev.h2beam.transforms.evidence.FileTrees;
+import dev.h2beam.transforms.evidence.HeldTree;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -92,10 +93,10 @@ public final class Proposer {
       // a session keyed and run on it would be a second, different session when the retried element rebuilds it
       throw new ProposerError("[" + label + "] not started: the runner is cancelling this work", 0, 0.0);
     }
-    // one listing of the evidence serves both the cache key and the session's copy
-    PathOrder.Listing evidence = contextDir != null && Files.isDirectory(contextDir)
-        ? PathOrder.list(contextDir.toAbsolutePath().normalize()) : null;
-    String key = cacheKey(label, mission, system, contextDir, evidence == null ? null : evidence.files());
+    // one listing and one read of the evidence serve both the cache key and the session's copy
+    Path root = contextDir == null ? null : contextDir.toAbsolutePath().normalize();
+    HeldTree evidence = root != null && Files.isDirectory(root) ? HeldTree.read(root, PathOrder.list(root)) : null;
+    String key = cacheKey(label, mission, system, evidence);
     String base = safe(label) + "." + key;
     if (auditDir != null) {
       Reply hit = cached(label, base, harvest);
@@ -112,7 +113,7 @@ public final class Proposer {
       long started = System.nanoTime();
       try {
         cwd = Scratch.newDir(scratch, "h2beam-prop-");
-        if (evidence != null) FileTrees.copy(contextDir, cwd.resolve("context"), evidence);
+        if (evidence != null) evidence.copyTo(cwd.resolve("context"));
         SessionResult r;
         sessions.acquireUninterruptibly();
         // the journal's times, not an input to any result: the wall clock, so workers' records compare
@@ -288,26 +289,27 @@ public final class Proposer {
    * absolute path and every file (relative path and bytes) in Python path order.
    */
   public static String cacheKey(String label, String mission, String system, Path contextDir) {
-    return cacheKey(label, mission, system, contextDir, contextDir != null && Files.isDirectory(contextDir)
-        ? PathOrder.files(contextDir.toAbsolutePath().normalize()) : null);
+    Path root = contextDir == null ? null : contextDir.toAbsolutePath().normalize();
+    return cacheKey(label, mission, system, root != null && Files.isDirectory(root)
+        ? HeldTree.read(root, PathOrder.list(root), 0) : null);
   }
 
-  /** The same key from a listing of the evidence already made ({@link PathOrder#files}); null without evidence. */
-  private static String cacheKey(String label, String mission, String system, Path contextDir, List<String> files) {
+  /** The same key from the evidence already listed and read ({@link HeldTree}); null without evidence. */
+  private static String cacheKey(String label, String mission, String system, HeldTree evidence) {
     MessageDigest sha = Hashes.digest("SHA-256");
     for (String part : new String[] {label, mission, system}) {
       sha.update(part.getBytes(StandardCharsets.UTF_8));
       sha.update((byte) 0);
     }
-    if (files != null) {
-      Path root = contextDir.toAbsolutePath().normalize();
-      sha.update(root.toString().getBytes(StandardCharsets.UTF_8));
+    if (evidence != null) {
+      sha.update(evidence.root().toString().getBytes(StandardCharsets.UTF_8));
       sha.update((byte) 0);
-      for (String rel : files) {
-        sha.update(rel.getBytes(StandardCharsets.UTF_8));
+      List<String> files = evidence.files();
+      for (int i = 0; i < files.size(); i++) {
+        sha.update(files.get(i).getBytes(StandardCharsets.UTF_8));
         sha.update((byte) 0);
         try {
-          Hashes.update(sha, root.resolve(rel));
+          evidence.update(sha, i);
         } catch (IOException e) {
           sha.update(("<unreadable:" + e.getClass().getSimpleName() + ":" + e.getMessage() + ">")
               .getBytes(StandardCharsets.UTF_8));
