@@ -5,6 +5,9 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -16,7 +19,8 @@ final class OutputPump {
   private final InputStream in;
   private final OutputStream file;
   private final long cap;
-  private final Thread thread;
+  private final String name;
+  private final CountDownLatch ended = new CountDownLatch(1);
   private volatile long total;
   private volatile long kept;
   private volatile boolean stopped;
@@ -26,15 +30,42 @@ final class OutputPump {
     this.in = in;
     this.file = Files.newOutputStream(target);
     this.cap = cap;
-    this.thread = new Thread(this::pump, name);
-    // A pipe held open by a process outside our reach must not keep the JVM alive.
-    thread.setDaemon(true);
+    this.name = name;
   }
+
+  /**
+   * The pumps' threads, kept between programs: two new threads for every program started cost more system calls
+   * (stack mappings, guard pages, and the TLB flushes of unmapping them on both cores) than many a short program
+   * itself. Daemons: a pipe held open by a process outside our reach must not keep the JVM alive.
+   */
+  private static final String IDLE = "h2beam-output-pump";
+  private static final ExecutorService THREADS = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, IDLE);
+    t.setDaemon(true);
+    return t;
+  });
 
   static OutputPump start(InputStream in, Path target, long cap, String name) throws IOException {
     OutputPump p = new OutputPump(in, target, cap, name);
-    p.thread.start();
+    try {
+      THREADS.execute(p::run);
+    } catch (RuntimeException e) {
+      p.file.close();
+      throw new IOException("cannot start a thread to read " + name, e);
+    }
     return p;
+  }
+
+  /** Pumps under the program's name (for thread dumps), then gives the thread back. */
+  private void run() {
+    Thread self = Thread.currentThread();
+    self.setName(name);
+    try {
+      pump();
+    } finally {
+      ended.countDown();
+      self.setName(IDLE);
+    }
   }
 
   private void pump() {
@@ -65,23 +96,22 @@ final class OutputPump {
    * the pipe), stops keeping bytes so the file no longer changes. Returns whether the stream ended.
    */
   boolean finish(long graceMs) {
-    boolean ended = false;
+    boolean done = false;
     boolean interrupted = false;
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(graceMs);
     while (true) {
       long left = deadline - System.nanoTime();
       if (left <= 0) break;
       try {
-        thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
-        ended = !thread.isAlive();
+        done = ended.await(left, TimeUnit.NANOSECONDS);
         break;
       } catch (InterruptedException e) {
         interrupted = true; // finish the bookkeeping first; the caller sees the interrupt
       }
     }
-    if (!ended) stopped = true;
+    if (!done) stopped = true;
     if (interrupted) Thread.currentThread().interrupt();
-    return ended;
+    return done;
   }
 
   long total() {

@@ -1,6 +1,8 @@
 package dev.h2beam.adapters.exec;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -148,14 +150,23 @@ final class ProcessGroup {
     return st != null && st[0] != 0;
   }
 
+  private static final ThreadLocal<ByteBuffer> STAT_BUFFER = ThreadLocal.withInitial(() -> ByteBuffer.allocate(4096));
+
   /** {alive (1) or zombie/dead (0), pgrp, session} from a /proc stat file, or null when the process is gone. */
   private static long[] stat(Path statFile) {
     String s;
-    try {
-      s = Files.readString(statFile, StandardCharsets.ISO_8859_1);
+    // one read into a buffer of this thread's: a stat line is a few hundred bytes, and a scan reads one for every
+    // process on the machine after every program, where reading the whole file also asked its size and read to EOF
+    ByteBuffer buf = STAT_BUFFER.get().clear();
+    try (SeekableByteChannel in = Files.newByteChannel(statFile)) {
+      // the line ends in a newline: no read to reach end of file after it
+      while (buf.hasRemaining() && in.read(buf) > 0 && buf.get(buf.position() - 1) != '\n') {
+        // a line longer than one read: read on
+      }
     } catch (IOException e) {
       return null;
     }
+    s = new String(buf.array(), 0, buf.position(), StandardCharsets.ISO_8859_1);
     // "pid (comm) state ppid pgrp session ...": comm may hold spaces and parentheses, so split after the last ')'.
     int close = s.lastIndexOf(')');
     if (close < 0) return null;
