@@ -92,11 +92,14 @@ public final class Evidence {
       library = true;
     }
 
-    List<String> built = PathOrder.files(dest);
-    leaks.assertNone(built);
-    VerdictTripwire.assertNone(dest, built);
+    // the folder is listed and read once: the tripwire scans those bytes, and the session keys and copies them
+    Path root = dest.toAbsolutePath().normalize();
+    PathOrder.Listing built = PathOrder.list(root);
+    leaks.assertNone(built.files());
+    HeldTree held = HeldTree.read(root, built);
+    VerdictTripwire.assertNone(held);
     return new ContextTree(dest, taskId, rendered, delivered, harnessFiles, library, poolLabels, failed, mode,
-        sources, decisions.size());
+        sources, decisions.size(), held);
   }
 
   /**

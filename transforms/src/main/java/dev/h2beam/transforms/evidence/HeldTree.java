@@ -23,8 +23,11 @@ import java.util.Set;
  * used, so an unreadable file fails the copy and marks the digest as it always did.
  */
 public final class HeldTree {
-  /** Bytes held at most for one tree; the files past it are streamed as before. */
-  static final long BUDGET = 16L << 20;
+  /**
+   * Bytes held at most for one tree (a stage holds its evidence for as long as its session runs, and every chain runs
+   * one stage at a time); the files past it are streamed as before.
+   */
+  static final long BUDGET = 8L << 20;
 
   private final Path root;
   private final PathOrder.Listing listing;
@@ -113,7 +116,7 @@ public final class HeldTree {
     FileTrees.copy(this, to);
   }
 
-  /** The held bytes and mode of the {@code i}-th file, or null when it is not held. */
+  /** The held bytes of the {@code i}-th file, or null when it is not held. */
   byte[] bytes(int i) {
     return bytes[i];
   }

@@ -37,29 +37,47 @@ public final class VerdictTripwire {
 
   /** The same over a listing of {@code root} already made ({@link PathOrder#files}). */
   public static void assertNone(Path root, List<String> files) {
-    for (String rel : files) {
-      check(root + "/" + rel, rel, null);
-      if (!isText(rel)) continue;
-      Path file = root.resolve(rel);
-      try {
-        // most evidence files are small: one read, and no window buffer allocated per file
-        if (Files.size(file) <= WINDOW) {
-          check(root + "/" + rel, rel, new String(Files.readAllBytes(file), StandardCharsets.UTF_8));
-          continue;
-        }
-        try (Reader in = new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8)) {
-          char[] buf = new char[WINDOW];
-          String carry = "";
-          int n;
-          while ((n = in.read(buf)) > 0) {
-            String window = carry + new String(buf, 0, n);
-            check(root + "/" + rel, rel, window);
-            carry = window.substring(Math.max(0, window.length() - OVERLAP));
-          }
-        }
-      } catch (IOException e) {
-        // an unreadable file is checked by name only, as before
+    for (String rel : files) checkFile(root, rel);
+  }
+
+  /** The same over a tree already read: held files are scanned from memory, the rest from disk. */
+  public static void assertNone(HeldTree tree) {
+    List<String> files = tree.files();
+    for (int i = 0; i < files.size(); i++) {
+      String rel = files.get(i);
+      byte[] bytes = tree.bytes(i);
+      if (bytes == null) {
+        checkFile(tree.root(), rel);
+      } else {
+        check(tree.root() + "/" + rel, rel, null);
+        if (isText(rel)) check(tree.root() + "/" + rel, rel, new String(bytes, StandardCharsets.UTF_8));
       }
+    }
+  }
+
+  /** One file of {@code root}: its name, and its contents when it is text. */
+  private static void checkFile(Path root, String rel) {
+    check(root + "/" + rel, rel, null);
+    if (!isText(rel)) return;
+    Path file = root.resolve(rel);
+    try {
+      // most evidence files are small: one read, and no window buffer allocated per file
+      if (Files.size(file) <= WINDOW) {
+        check(root + "/" + rel, rel, new String(Files.readAllBytes(file), StandardCharsets.UTF_8));
+        return;
+      }
+      try (Reader in = new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8)) {
+        char[] buf = new char[WINDOW];
+        String carry = "";
+        int n;
+        while ((n = in.read(buf)) > 0) {
+          String window = carry + new String(buf, 0, n);
+          check(root + "/" + rel, rel, window);
+          carry = window.substring(Math.max(0, window.length() - OVERLAP));
+        }
+      }
+    } catch (IOException e) {
+      // an unreadable file is checked by name only, as before
     }
   }
 

@@ -88,14 +88,24 @@ public final class Proposer {
    */
   public Reply call(String mission, Path contextDir, String label, String system, String harvest)
       throws ProposerError {
+    // one listing and one read of the evidence serve both the cache key and the session's copy
+    Path root = contextDir == null ? null : contextDir.toAbsolutePath().normalize();
+    return callWithEvidence(mission, root != null && Files.isDirectory(root)
+        ? HeldTree.read(root, PathOrder.list(root)) : null, label, system, harvest);
+  }
+
+  /**
+   * The same with the evidence folder already listed and read, e.g. by {@link
+   * dev.h2beam.transforms.evidence.Evidence#build} (which must be what is on disk: the session works on a copy of
+   * these bytes); null for none.
+   */
+  public Reply callWithEvidence(String mission, HeldTree evidence, String label, String system, String harvest)
+      throws ProposerError {
     if (Thread.currentThread().isInterrupted()) {
       // the runner is cancelling this work: its evidence may be half built (a file copy closes on an interrupt), and
       // a session keyed and run on it would be a second, different session when the retried element rebuilds it
       throw new ProposerError("[" + label + "] not started: the runner is cancelling this work", 0, 0.0);
     }
-    // one listing and one read of the evidence serve both the cache key and the session's copy
-    Path root = contextDir == null ? null : contextDir.toAbsolutePath().normalize();
-    HeldTree evidence = root != null && Files.isDirectory(root) ? HeldTree.read(root, PathOrder.list(root)) : null;
     String key = cacheKey(label, mission, system, evidence);
     String base = safe(label) + "." + key;
     if (auditDir != null) {

@@ -49,8 +49,9 @@ public final class StageRunner {
     LinkedHashMap<String, String> fallback = new LinkedHashMap<>(q.fallback());
     Path evidence = s.workDir().resolve("context").resolve(q.label());
     String mission;
+    ContextTree tree;
     try {
-      ContextTree tree = Evidence.build(evidence, s.bench(), s.task(), q.rollouts(), q.harnessDir(), q.libraryDir(),
+      tree = Evidence.build(evidence, s.bench(), s.task(), q.rollouts(), q.harnessDir(), q.libraryDir(),
           q.pool(), q.decisions());
       mission = Mission.of(q.job(), tree);
     } catch (Exception e) {
@@ -65,7 +66,7 @@ public final class StageRunner {
     for (int attempt = 1; attempt <= STAGE_ATTEMPTS; attempt++) {
       Reply reply;
       try {
-        reply = s.proposer().call(mission + feedback, evidence, q.label() + ".a" + attempt, "", "context/harness");
+        reply = s.proposer().callWithEvidence(mission + feedback, tree.held(), q.label() + ".a" + attempt, "", "context/harness");
       } catch (ProposerError e) {
         error = e.getMessage();
         attempts += e.attempts() > 0 ? e.attempts() : 2;
