@@ -7,9 +7,10 @@ import java.util.List;
  * {@code sessionMs}, derived from how the sweep schedules its work (ARCHITECTURE.md, the sweep pipeline):
  *
  * <ul>
- *   <li>RollBases rolls every task's k base rollouts, {@code w} (the phase width) at a time, before any chain
- *       starts (a GroupByKey stands between them), so the base phase takes {@code B = ⌈k/w⌉·Le} however many tasks
- *       run in parallel.
+ *   <li>A chain starts after its first task's k base rollouts, rolled {@code w} (the phase width) at a time: on the
+ *       DirectRunner the chain rolls them, and each later task's while the task before it runs; on a cluster
+ *       RollBases rolls every task's before any chain starts (a GroupByKey stands between them). Either way the
+ *       base phase takes {@code B = ⌈k/w⌉·Le} however many tasks run in parallel.
  *   <li>A (mode, domain) chain then runs its T tasks one after another. One task's mode is a fixed sequence of
  *       phases, each {@code ⌈n/w⌉} steps for n stages or rollouts, then a selection session (none at k = 1, where
  *       the one final is chosen without asking) and a reflection session, {@code E = (k ≥ 2 ? 2 : 1)·Ls}:

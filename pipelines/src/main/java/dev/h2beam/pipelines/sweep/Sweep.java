@@ -25,6 +25,9 @@ import dev.h2beam.transforms.resume.Leftovers;
 import dev.h2beam.transforms.resume.StoredCredentials;
 import dev.h2beam.transforms.stream.TaskStream;
 import dev.h2beam.transforms.sweep.ClientReplay;
+import dev.h2beam.transforms.sweep.ModeOutcome;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.PCollection;
 import dev.h2beam.transforms.sweep.GateSettings;
 import dev.h2beam.transforms.sweep.RootToken;
 import dev.h2beam.transforms.sweep.SweepConfig;
@@ -442,14 +445,19 @@ public final class Sweep {
     Map<String, Integer> chainKeys = ChainPlacement.keys(plan.config().modes(), plan.stream(), slots);
     // the DirectRunner runs max(cores, 3) bundles at once and a chain holds its thread from its first task to its
     // last: give every chain a thread, or chains queue behind one another while their sessions wait on a model; and
-    // no more threads than the widest stage (a task per bundle for the bases, a chain per bundle after), since a
-    // thread no bundle uses spins the runner's monitor
-    DirectThreads.fit(o, chainKeys.size(), Math.max(refs.size(), chainKeys.size()));
+    // no more threads than the widest stage (a chain per bundle), since a thread no bundle uses spins the runner's
+    // monitor
+    DirectThreads.fit(o, chainKeys.size(), chainKeys.size());
     Pipeline p = Pipeline.create(LazyOptions.beam(o));
-    p.apply("TaskStream", Create.of(refs).withCoder(JsonCoder.of(TaskRef.class)))
-        .apply("RollBases", new RollBases(plan.config()))
-        .apply("RunChains", new RunChains(plan.config(), chainKeys))
-        .apply("FinishTasks", new FinishTasks(plan.config()))
+    PCollection<TaskRef> tasks = p.apply("TaskStream", Create.of(refs).withCoder(JsonCoder.of(TaskRef.class)));
+    // in one JVM the chains roll their own tasks' bases, each task's once, and start after their first task's; where
+    // chains may run in different JVMs, every task's bases are rolled by a stage of their own before any chain
+    // starts (a grouping step stands between), so that no two workers roll the same base rollouts
+    PCollection<KV<String, ModeOutcome>> outcomes = DirectThreads.isDirect(o)
+        ? tasks.apply("RunChains", RunChains.rollingBases(plan.config(), chainKeys))
+        : tasks.apply("RollBases", new RollBases(plan.config()))
+            .apply("RunChains", new RunChains(plan.config(), chainKeys));
+    outcomes.apply("FinishTasks", new FinishTasks(plan.config()))
         .apply("WriteSweepRecord", new WriteSweepRecord(plan.recordPath().toString(), plan.header()));
     return p;
   }

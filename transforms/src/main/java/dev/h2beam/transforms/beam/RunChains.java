@@ -6,6 +6,7 @@ import dev.h2beam.transforms.sweep.SweepConfig;
 import dev.h2beam.transforms.sweep.SweepContext;
 import dev.h2beam.transforms.sweep.SweepSteps;
 import dev.h2beam.transforms.sweep.TaskBases;
+import dev.h2beam.transforms.sweep.TaskRef;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,6 +21,7 @@ import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.GroupByKey;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.SerializableFunction;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 
@@ -53,33 +55,39 @@ public final class RunChains extends PTransform<PCollection<TaskBases>, PCollect
 
   @Override public PCollection<KV<String, ModeOutcome>> expand(PCollection<TaskBases> bases) {
     return bases
-        .apply("KeyByModeAndDomain", ParDo.of(new KeyByChainFn(config.modes(), chainKeys)))
+        .apply("KeyByModeAndDomain", ParDo.of(new KeyByChainFn<TaskBases>(config.modes(), chainKeys,
+            tb -> tb.ref().domain())))
         .setCoder(KvCoder.of(VarIntCoder.of(), JsonCoder.of(TaskBases.class)))
         .apply("GroupChains", GroupByKey.create())
         .apply("RunChainInStreamOrder", ParDo.of(new RunChainFn(config, chainKeys)))
         .setCoder(KvCoder.of(StringUtf8Coder.of(), JsonCoder.of(ModeOutcome.class)));
   }
 
-  static final class KeyByChainFn extends DoFn<TaskBases, KV<Integer, TaskBases>> {
+  /** Each element once per requested mode, under its (mode, domain) chain's key. */
+  static final class KeyByChainFn<T> extends DoFn<T, KV<Integer, T>> {
     private static final long serialVersionUID = 1L;
     private final List<String> modes;
     private final Map<String, Integer> chainKeys;
+    private final SerializableFunction<T, String> domain;
 
-    KeyByChainFn(List<String> modes, Map<String, Integer> chainKeys) {
+    KeyByChainFn(List<String> modes, Map<String, Integer> chainKeys, SerializableFunction<T, String> domain) {
       this.modes = modes;
       this.chainKeys = chainKeys;
+      this.domain = domain;
     }
 
-    @ProcessElement public void process(@Element TaskBases tb, OutputReceiver<KV<Integer, TaskBases>> out) {
+    @ProcessElement public void process(@Element T element, OutputReceiver<KV<Integer, T>> out) {
+      String d = domain.apply(element);
       for (String mode : modes) {
-        Integer key = chainKeys.get(chain(mode, tb.ref().domain()));
-        if (key == null) throw new IllegalStateException("no placement key for chain " + mode + "/" + tb.ref().domain());
-        out.output(KV.of(key, tb));
+        Integer key = chainKeys.get(chain(mode, d));
+        if (key == null) throw new IllegalStateException("no placement key for chain " + mode + "/" + d);
+        out.output(KV.of(key, element));
       }
     }
   }
 
-  static final class RunChainFn extends DoFn<KV<Integer, Iterable<TaskBases>>, KV<String, ModeOutcome>> {
+  /** What both kinds of chain DoFn share: a chain's name from its key, the mode counters, the chain record. */
+  private static final class Chains implements java.io.Serializable {
     private static final long serialVersionUID = 1L;
     private final SweepConfig config;
     private final Map<Integer, String> chainOfKey = new HashMap<>();
@@ -87,26 +95,103 @@ public final class RunChains extends PTransform<PCollection<TaskBases>, PCollect
     private final Counter modesReplayed = Metrics.counter(RunChainFn.class, "modes_replayed");
     private transient SweepContext context;
 
-    RunChainFn(SweepConfig config, Map<String, Integer> chainKeys) {
+    Chains(SweepConfig config, Map<String, Integer> chainKeys) {
       this.config = config;
       chainKeys.forEach((chain, key) -> chainOfKey.put(key, chain));
     }
 
-    @Setup public void setup() {
+    void open() {
       context = SweepContext.of(config);
+    }
+
+    /** Runs the chain under {@code key} of {@code tasks} tasks through {@code body}, emitting each task's outcome. */
+    void run(int key, int tasks, Body body, DoFn.OutputReceiver<KV<String, ModeOutcome>> out) throws Exception {
+      String[] modeDomain = chainOfKey.get(key).split("\n", 2);
+      Instant started = Instant.now();
+      body.run(context, modeDomain[0], modeDomain[1], outcome -> {
+        (outcome.skipped() ? modesReplayed : modesRun).inc();
+        out.output(KV.of(outcome.ref().task(), outcome));
+      });
+      ChainRecord.write(config, modeDomain[0], modeDomain[1], tasks, started, Instant.now());
+    }
+
+    interface Body {
+      void run(SweepContext context, String mode, String domain, java.util.function.Consumer<ModeOutcome> emit)
+          throws Exception;
+    }
+  }
+
+  static final class RunChainFn extends DoFn<KV<Integer, Iterable<TaskBases>>, KV<String, ModeOutcome>> {
+    private static final long serialVersionUID = 1L;
+    private final Chains chains;
+
+    RunChainFn(SweepConfig config, Map<String, Integer> chainKeys) {
+      this.chains = new Chains(config, chainKeys);
+    }
+
+    @Setup public void setup() {
+      chains.open();
     }
 
     @ProcessElement public void process(@Element KV<Integer, Iterable<TaskBases>> chain,
         OutputReceiver<KV<String, ModeOutcome>> out) throws Exception {
       List<TaskBases> tasks = new ArrayList<>();
       chain.getValue().forEach(tasks::add);
-      String[] modeDomain = chainOfKey.get(chain.getKey()).split("\n", 2);
-      Instant started = Instant.now();
-      SweepSteps.runChain(context, modeDomain[0], modeDomain[1], tasks, outcome -> {
-        (outcome.skipped() ? modesReplayed : modesRun).inc();
-        out.output(KV.of(outcome.ref().task(), outcome));
-      });
-      ChainRecord.write(config, modeDomain[0], modeDomain[1], tasks.size(), started, Instant.now());
+      chains.run(chain.getKey(), tasks.size(),
+          (context, mode, domain, emit) -> SweepSteps.runChain(context, mode, domain, tasks, emit), out);
+    }
+  }
+
+  /**
+   * The chains from the task stream itself, where every chain runs in one JVM (the DirectRunner): each chain takes its
+   * tasks' bases as it reaches them ({@link SweepSteps#runChainRollingBases}), so no stage of every task's bases
+   * stands before the first chain step. Counts the tasks as the base stage does, once per task.
+   */
+  public static PTransform<PCollection<TaskRef>, PCollection<KV<String, ModeOutcome>>> rollingBases(
+      SweepConfig config, Map<String, Integer> chainKeys) {
+    RunChains checked = new RunChains(config, chainKeys);
+    return new PTransform<>() {
+      private static final long serialVersionUID = 1L;
+
+      @Override public PCollection<KV<String, ModeOutcome>> expand(PCollection<TaskRef> tasks) {
+        return tasks
+            .apply("KeyByModeAndDomain", ParDo.of(new KeyByChainFn<TaskRef>(config.modes(), checked.chainKeys,
+                TaskRef::domain)))
+            .setCoder(KvCoder.of(VarIntCoder.of(), JsonCoder.of(TaskRef.class)))
+            .apply("GroupChains", GroupByKey.create())
+            .apply("RunChainRollingBases", ParDo.of(new RunChainRollingBasesFn(config, checked.chainKeys)))
+            .setCoder(KvCoder.of(StringUtf8Coder.of(), JsonCoder.of(ModeOutcome.class)));
+      }
+    };
+  }
+
+  static final class RunChainRollingBasesFn extends DoFn<KV<Integer, Iterable<TaskRef>>, KV<String, ModeOutcome>> {
+    private static final long serialVersionUID = 1L;
+    private final Chains chains;
+    // the base stage's counters, so a sweep reports the same counts whichever shape ran it
+    private final Counter resumed = Metrics.counter(RollBases.RollBasesFn.class, "tasks_resumed");
+    private final Counter rolled = Metrics.counter(RollBases.RollBasesFn.class, "tasks_rolled");
+    private final Counter baseFailed = Metrics.counter(RollBases.RollBasesFn.class, "tasks_base_failed");
+
+    RunChainRollingBasesFn(SweepConfig config, Map<String, Integer> chainKeys) {
+      this.chains = new Chains(config, chainKeys);
+    }
+
+    @Setup public void setup() {
+      chains.open();
+    }
+
+    @ProcessElement public void process(@Element KV<Integer, Iterable<TaskRef>> chain,
+        OutputReceiver<KV<String, ModeOutcome>> out) throws Exception {
+      List<TaskRef> tasks = new ArrayList<>();
+      chain.getValue().forEach(tasks::add);
+      chains.run(chain.getKey(), tasks.size(), (context, mode, domain, emit) ->
+          SweepSteps.runChainRollingBases(context, mode, domain, tasks, taken -> {
+            if (!taken.first()) return;
+            TaskBases tb = taken.bases();
+            (tb.skipped() ? resumed : tb.baseFailed() ? baseFailed : rolled).inc();
+            context.progress.baseDone(tb.skipped(), tb.baseFailed());
+          }, emit), out);
     }
   }
 }

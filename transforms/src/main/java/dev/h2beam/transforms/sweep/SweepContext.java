@@ -40,6 +40,8 @@ public final class SweepContext {
   /** The gated mode's method and policy, found by name in this JVM; null when the sweep runs no gated mode. */
   public final dev.h2beam.transforms.gated.GatedMethod method;
   public final dev.h2beam.transforms.gated.SelectionPolicy policy;
+  /** Each task's base rollouts, where the chains roll them ({@link SweepSteps#runChainRollingBases}). */
+  public final SharedBases bases;
 
   private SweepContext(SweepConfig c) throws Exception {
     this.config = c;
@@ -60,6 +62,7 @@ public final class SweepContext {
     boolean gated = c.modes().contains("gat");
     this.method = gated ? c.gate().openMethod() : null;
     this.policy = gated ? c.gate().openPolicy() : null;
+    this.bases = new SharedBases(ref -> SweepSteps.rollBases(this, ref), c.modes().size());
     this.progress = new ProgressBoard(c, sessions, rollouts);
     progress.open();
   }

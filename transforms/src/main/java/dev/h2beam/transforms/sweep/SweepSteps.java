@@ -109,10 +109,40 @@ public final class SweepSteps {
       java.util.function.Consumer<ModeOutcome> emit) throws Exception {
     List<TaskBases> ordered = new ArrayList<>(tasks);
     ordered.sort(java.util.Comparator.comparingInt(tb -> tb.ref().index()));
+    runChain(c, mode, domain, ordered.stream().map(TaskBases::ref).toList(), ordered::get, emit);
+  }
+
+  /**
+   * The same chain where this JVM rolls the bases ({@link SharedBases}): each task's bases are taken as the chain
+   * reaches the task (rolled then, unless another mode's chain rolled them or is rolling them), and once they are
+   * there the next task's are rolled ahead while this task runs. {@code taken} sees every task's bases as taken.
+   */
+  public static void runChainRollingBases(SweepContext c, String mode, String domain, List<TaskRef> refs,
+      java.util.function.Consumer<SharedBases.Taken> taken, java.util.function.Consumer<ModeOutcome> emit)
+      throws Exception {
+    List<TaskRef> ordered = new ArrayList<>(refs);
+    ordered.sort(java.util.Comparator.comparingInt(TaskRef::index));
+    runChain(c, mode, domain, ordered, i -> {
+      SharedBases.Taken t = c.bases.take(ordered.get(i));
+      // ahead only now: rolled at once, the next task's bases would take the rollout slots this task's need
+      if (i + 1 < ordered.size()) c.bases.ahead(ordered.get(i + 1));
+      taken.accept(t);
+      return t.bases();
+    }, emit);
+  }
+
+  /** The {@code i}-th task's bases of a chain, in stream order. */
+  private interface ChainBases {
+    TaskBases of(int i) throws Exception;
+  }
+
+  private static void runChain(SweepContext c, String mode, String domain, List<TaskRef> ordered, ChainBases bases,
+      java.util.function.Consumer<ModeOutcome> emit) throws Exception {
     Library library = new Library(java.nio.file.Paths.get(c.config.libraryRoot()).resolve(mode), domain,
         c.bench.surface());
     List<String> prefix = new ArrayList<>();
-    for (TaskBases tb : ordered) {
+    for (int i = 0; i < ordered.size(); i++) {
+      TaskBases tb = bases.of(i);
       library.retain(prefix);
       c.progress.running(mode, domain, tb.ref().task());
       emit.accept(runMode(c, tb, mode, library));

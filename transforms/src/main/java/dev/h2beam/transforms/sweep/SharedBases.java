@@ -1,0 +1,81 @@
+package dev.h2beam.transforms.sweep;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The tasks' shared base rollouts, rolled by the chains themselves where every chain runs in one JVM (the
+ * DirectRunner): the first chain of a task's domain to need them rolls them (or they were rolled ahead, see {@link
+ * #ahead}), and the other modes' chains wait for the same result. Each task's bases are rolled once per JVM, so a
+ * chain starts after its first task's bases, not after every task's, and a task's bases are rolled while the chain
+ * still works on the task before it. Across JVMs two chains of a domain could roll the same bases at once; there the
+ * sweep keeps its separate base stage (a grouping step waits for it), and nothing here is used.
+ */
+public final class SharedBases {
+  /** Threads rolling bases ahead; daemons, so a sweep that failed while one rolls does not keep the JVM alive. */
+  private static final ExecutorService AHEAD = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "h2beam-bases-ahead");
+    t.setDaemon(true);
+    return t;
+  });
+
+  private record Entry(CompletableFuture<TaskBases> result, AtomicInteger taken) {}
+
+  /** How a task's bases are rolled ({@link SweepSteps#rollBases} in a sweep). */
+  interface Roll {
+    TaskBases roll(TaskRef ref) throws Exception;
+  }
+
+  private final ConcurrentHashMap<String, Entry> tasks = new ConcurrentHashMap<>();
+  private final Roll rolling;
+  private final int chainsPerTask;
+
+  /**
+   * @param chainsPerTask the chains that take each task's bases (one per mode): after the last, the task is forgotten
+   */
+  SharedBases(Roll rolling, int chainsPerTask) {
+    this.rolling = rolling;
+    this.chainsPerTask = chainsPerTask;
+  }
+
+  /** What one chain takes: the task's bases, and whether it is the first chain to take them (it counts the task). */
+  public record Taken(TaskBases bases, boolean first) {}
+
+  /**
+   * The task's bases: rolled on this thread when no chain has started them, else waited for. Throws what rolling them
+   * threw, to every chain that takes them.
+   */
+  public Taken take(TaskRef ref) throws Exception {
+    Entry mine = new Entry(new CompletableFuture<>(), new AtomicInteger());
+    Entry e = tasks.putIfAbsent(ref.task(), mine);
+    if (e == null) {
+      e = mine;
+      roll(ref, mine.result());
+    }
+    int n = e.taken().incrementAndGet();
+    if (n >= chainsPerTask) tasks.remove(ref.task(), e);
+    try {
+      return new Taken(e.result().get(), n == 1);
+    } catch (ExecutionException x) {
+      throw x.getCause() instanceof Exception ex ? ex : new IllegalStateException(x.getCause());
+    }
+  }
+
+  /** Starts rolling the task's bases on a thread of their own, unless they are rolled or being rolled already. */
+  public void ahead(TaskRef ref) {
+    Entry mine = new Entry(new CompletableFuture<>(), new AtomicInteger());
+    if (tasks.putIfAbsent(ref.task(), mine) == null) AHEAD.execute(() -> roll(ref, mine.result()));
+  }
+
+  private void roll(TaskRef ref, CompletableFuture<TaskBases> result) {
+    try {
+      result.complete(rolling.roll(ref));
+    } catch (Throwable t) {
+      result.completeExceptionally(t);
+    }
+  }
+}
