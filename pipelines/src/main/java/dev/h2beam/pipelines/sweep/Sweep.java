@@ -25,10 +25,8 @@ import dev.h2beam.transforms.resume.Leftovers;
 import dev.h2beam.transforms.resume.StoredCredentials;
 import dev.h2beam.transforms.stream.TaskStream;
 import dev.h2beam.transforms.sweep.ClientReplay;
-import dev.h2beam.transforms.sweep.ModeOutcome;
-import org.apache.beam.sdk.values.KV;
-import org.apache.beam.sdk.values.PCollection;
 import dev.h2beam.transforms.sweep.GateSettings;
+import dev.h2beam.transforms.sweep.ModeOutcome;
 import dev.h2beam.transforms.sweep.RootToken;
 import dev.h2beam.transforms.sweep.SweepConfig;
 import dev.h2beam.transforms.sweep.SweepContext;
@@ -56,6 +54,8 @@ import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.metrics.MetricResult;
 import org.apache.beam.sdk.metrics.MetricsFilter;
 import org.apache.beam.sdk.transforms.Create;
+import org.apache.beam.sdk.values.KV;
+import org.apache.beam.sdk.values.PCollection;
 
 /**
  * The sweep: validates every option before anything runs, resolves the task stream, checks the run identity, then
@@ -517,6 +517,9 @@ public final class Sweep {
       try (ProgressView progress = ProgressView.start(plan, o, progressOut)) {
         result = build(plan, o).run();
         state = result.waitUntilFinish();
+      } finally {
+        // a failed sweep may have left a task's bases rolling ahead on the DirectRunner: stop them before returning
+        SweepContext.settle(plan.config());
       }
       if (state != PipelineResult.State.DONE) throw new IllegalStateException("the sweep pipeline ended " + state);
       counters = counters(result);

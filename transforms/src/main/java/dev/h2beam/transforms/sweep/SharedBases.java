@@ -68,8 +68,40 @@ public final class SharedBases {
   /** Starts rolling the task's bases on a thread of their own, unless they are rolled or being rolled already. */
   public void ahead(TaskRef ref) {
     Entry mine = new Entry(new CompletableFuture<>(), new AtomicInteger());
-    if (tasks.putIfAbsent(ref.task(), mine) == null) AHEAD.execute(() -> roll(ref, mine.result()));
+    if (tasks.putIfAbsent(ref.task(), mine) != null) return;
+    AHEAD.execute(() -> {
+      Thread self = Thread.currentThread();
+      rollingAhead.add(self);
+      try {
+        roll(ref, mine.result());
+      } finally {
+        rollingAhead.remove(self);
+        Thread.interrupted(); // a settle's interrupt must not reach the next task this pool thread runs
+      }
+    });
   }
+
+  /**
+   * Stops the rolls still running ahead and waits for them to end, up to {@code wait}; whether none is left. After a
+   * sweep: one that succeeded has taken every task's bases, so nothing is rolling; one that failed may have left a
+   * roll under way, which must not go on writing into the runs root under a resume that follows in this JVM.
+   */
+  public boolean settle(java.time.Duration wait) {
+    rollingAhead.forEach(Thread::interrupt);
+    long deadline = System.nanoTime() + wait.toNanos();
+    while (!rollingAhead.isEmpty() && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(10);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return rollingAhead.isEmpty();
+      }
+    }
+    return rollingAhead.isEmpty();
+  }
+
+  /** The threads rolling a task's bases ahead right now. */
+  private final java.util.Set<Thread> rollingAhead = ConcurrentHashMap.newKeySet();
 
   private void roll(TaskRef ref, CompletableFuture<TaskBases> result) {
     try {

@@ -96,6 +96,18 @@ public final class SweepContext {
     return new ChannelSpec(kind, spec.model(), spec.effort(), spec.steps(), spec.timeoutSeconds());
   }
 
+  /**
+   * Stops and waits for what the sweep of {@code config} still rolls ahead in this JVM ({@link SharedBases#settle});
+   * nothing when no context of it is open here (the sweep ran on other JVMs).
+   */
+  public static void settle(SweepConfig config) {
+    SweepContext c = OPEN.get(config);
+    if (c != null && !c.bases.settle(java.time.Duration.ofMinutes(1))) {
+      System.err.println("h2beam: base rollouts rolled ahead for the sweep were still running a minute after it"
+          + " ended; they were interrupted");
+    }
+  }
+
   /** The context for {@code config} in this JVM, opened on first use. */
   public static SweepContext of(SweepConfig config) {
     return OPEN.computeIfAbsent(config, c -> {

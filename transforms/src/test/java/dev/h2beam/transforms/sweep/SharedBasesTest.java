@@ -87,4 +87,19 @@ class SharedBasesTest {
     }
     assertEquals(1, rolls.get());
   }
+
+  /** A sweep that failed may leave a roll going ahead: settling interrupts it and waits for it to end. */
+  @Test
+  void settleStopsARollStillRunningAhead() throws Exception {
+    CountDownLatch started = new CountDownLatch(1);
+    SharedBases shared = new SharedBases(ref -> {
+      started.countDown();
+      Thread.sleep(60_000);
+      return bases(ref);
+    }, 2);
+    shared.ahead(ref("t4"));
+    assertTrue(started.await(5, TimeUnit.SECONDS));
+    assertTrue(shared.settle(java.time.Duration.ofSeconds(10)), "the roll ended");
+    assertThrows(InterruptedException.class, () -> shared.take(ref("t4")), "its chains see why");
+  }
 }
