@@ -5,8 +5,6 @@ import dev.h2beam.transforms.sweep.SweepContext;
 import dev.h2beam.transforms.sweep.SweepSteps;
 import dev.h2beam.transforms.sweep.TaskBases;
 import dev.h2beam.transforms.sweep.TaskRef;
-import org.apache.beam.sdk.metrics.Counter;
-import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
@@ -32,9 +30,7 @@ public final class RollBases extends PTransform<PCollection<TaskRef>, PCollectio
   static final class RollBasesFn extends DoFn<TaskRef, TaskBases> {
     private static final long serialVersionUID = 1L;
     private final SweepConfig config;
-    private final Counter resumed = Metrics.counter(RollBasesFn.class, "tasks_resumed");
-    private final Counter rolled = Metrics.counter(RollBasesFn.class, "tasks_rolled");
-    private final Counter baseFailed = Metrics.counter(RollBasesFn.class, "tasks_base_failed");
+    private final BaseCounts counts = new BaseCounts();
     private transient SweepContext context;
 
     RollBasesFn(SweepConfig config) {
@@ -47,8 +43,7 @@ public final class RollBases extends PTransform<PCollection<TaskRef>, PCollectio
 
     @ProcessElement public void process(@Element TaskRef ref, OutputReceiver<TaskBases> out) throws Exception {
       TaskBases tb = SweepSteps.rollBases(context, ref);
-      (tb.skipped() ? resumed : tb.baseFailed() ? baseFailed : rolled).inc();
-      context.progress.baseDone(tb.skipped(), tb.baseFailed());
+      counts.count(context, tb);
       out.output(tb);
     }
   }

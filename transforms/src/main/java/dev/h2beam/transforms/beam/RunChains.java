@@ -168,10 +168,7 @@ public final class RunChains extends PTransform<PCollection<TaskBases>, PCollect
   static final class RunChainRollingBasesFn extends DoFn<KV<Integer, Iterable<TaskRef>>, KV<String, ModeOutcome>> {
     private static final long serialVersionUID = 1L;
     private final Chains chains;
-    // the base stage's counters, so a sweep reports the same counts whichever shape ran it
-    private final Counter resumed = Metrics.counter(RollBases.RollBasesFn.class, "tasks_resumed");
-    private final Counter rolled = Metrics.counter(RollBases.RollBasesFn.class, "tasks_rolled");
-    private final Counter baseFailed = Metrics.counter(RollBases.RollBasesFn.class, "tasks_base_failed");
+    private final BaseCounts counts = new BaseCounts();
 
     RunChainRollingBasesFn(SweepConfig config, Map<String, Integer> chainKeys) {
       this.chains = new Chains(config, chainKeys);
@@ -187,10 +184,8 @@ public final class RunChains extends PTransform<PCollection<TaskBases>, PCollect
       chain.getValue().forEach(tasks::add);
       chains.run(chain.getKey(), tasks.size(), (context, mode, domain, emit) ->
           SweepSteps.runChainRollingBases(context, mode, domain, tasks, taken -> {
-            if (!taken.first()) return;
-            TaskBases tb = taken.bases();
-            (tb.skipped() ? resumed : tb.baseFailed() ? baseFailed : rolled).inc();
-            context.progress.baseDone(tb.skipped(), tb.baseFailed());
+            // once per task: the first of its chains to take its bases counts them
+            if (taken.first()) counts.count(context, taken.bases());
           }, emit), out);
     }
   }

@@ -88,10 +88,22 @@ public final class Proposer {
    */
   public Reply call(String mission, Path contextDir, String label, String system, String harvest)
       throws ProposerError {
+    notCancelled(label);   // before the evidence is read: a read cut by the interrupt is not the evidence
     // one listing and one read of the evidence serve both the cache key and the session's copy
     Path root = contextDir == null ? null : contextDir.toAbsolutePath().normalize();
     return callWithEvidence(mission, root != null && Files.isDirectory(root)
         ? HeldTree.read(root, PathOrder.list(root)) : null, label, system, harvest);
+  }
+
+  /**
+   * Refuses to start a session when the runner is cancelling this work: its evidence may be half built (a file copy
+   * closes on an interrupt), and a session keyed and run on it would be a second, different session when the retried
+   * element rebuilds it.
+   */
+  private static void notCancelled(String label) throws ProposerError {
+    if (Thread.currentThread().isInterrupted()) {
+      throw new ProposerError("[" + label + "] not started: the runner is cancelling this work", 0, 0.0);
+    }
   }
 
   /**
@@ -101,11 +113,7 @@ public final class Proposer {
    */
   public Reply callWithEvidence(String mission, HeldTree evidence, String label, String system, String harvest)
       throws ProposerError {
-    if (Thread.currentThread().isInterrupted()) {
-      // the runner is cancelling this work: its evidence may be half built (a file copy closes on an interrupt), and
-      // a session keyed and run on it would be a second, different session when the retried element rebuilds it
-      throw new ProposerError("[" + label + "] not started: the runner is cancelling this work", 0, 0.0);
-    }
+    notCancelled(label);
     String key = cacheKey(label, mission, system, evidence);
     String base = safe(label) + "." + key;
     if (auditDir != null) {

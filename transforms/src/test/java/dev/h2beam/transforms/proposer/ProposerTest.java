@@ -535,4 +535,21 @@ class ProposerTest {
             ? "followed" : "not copied", 0.0));
     assertEquals("not copied", p.call(MISSION, evidence, LABEL, "", null).text());
   }
+
+  @Test
+  void aCancelledCallStartsNoSessionAndKeysNothing() throws Exception {
+    Proposer p = answering("<notes>never</notes>", 0.5);
+    Thread.currentThread().interrupt();
+    try {
+      ProposerError e = assertThrows(ProposerError.class, () -> p.call(MISSION, evidence, LABEL, "", null));
+      assertTrue(e.getMessage().contains("not started"), e.getMessage());
+    } finally {
+      Thread.interrupted();
+    }
+    assertEquals(0, calls.get(), "no session ran");
+    assertTrue(!Files.exists(audit.resolve("sessions.jsonl")) || journal().isEmpty(), "nothing journalled");
+    // and the same call, no longer cancelled, runs
+    assertEquals("<notes>never</notes>", p.call(MISSION, evidence, LABEL, "", null).text());
+    assertEquals(1, calls.get());
+  }
 }
