@@ -42,6 +42,8 @@ public final class SweepContext {
   public final dev.h2beam.transforms.gated.SelectionPolicy policy;
   /** Each task's base rollouts, where the chains roll them ({@link SweepSteps#runChainRollingBases}). */
   public final SharedBases bases;
+  /** The chains of this sweep running in this JVM, where they roll their own bases (the DirectRunner). */
+  public final FinishedChains chains = new FinishedChains();
 
   private SweepContext(SweepConfig c) throws Exception {
     this.config = c;

@@ -1,0 +1,76 @@
+package dev.h2beam.transforms.sweep;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** A finished chain keeps its thread until the other running chains finish; a failed one leaves at once. */
+class FinishedChainsTest {
+
+  /** Runs {@code finishedAndWait} on a thread of its own; the latch opens when it returns. */
+  private static CountDownLatch finishOnAThread(FinishedChains chains) {
+    CountDownLatch returned = new CountDownLatch(1);
+    Thread t = new Thread(() -> {
+      chains.finishedAndWait();
+      returned.countDown();
+    });
+    t.setDaemon(true);
+    t.start();
+    return returned;
+  }
+
+  @Test
+  void aFinishedChainWaitsForTheChainsStillRunningAndTheLastReleasesEveryOne() throws Exception {
+    FinishedChains chains = new FinishedChains();
+    chains.started();
+    chains.started();
+    chains.started();
+    CountDownLatch first = finishOnAThread(chains);
+    CountDownLatch second = finishOnAThread(chains);
+    assertFalse(first.await(200, TimeUnit.MILLISECONDS), "two chains finished, one still runs: both wait");
+    assertFalse(second.await(10, TimeUnit.MILLISECONDS));
+    chains.finishedAndWait();   // the last one: returns at once
+    assertTrue(first.await(5, TimeUnit.SECONDS) && second.await(5, TimeUnit.SECONDS), "the last released both");
+    assertEquals(0, chains.running());
+  }
+
+  @Test
+  void aFailedChainDoesNotWaitAndCountsAsEnded() throws Exception {
+    FinishedChains chains = new FinishedChains();
+    chains.started();
+    chains.started();
+    CountDownLatch waiting = finishOnAThread(chains);
+    assertFalse(waiting.await(100, TimeUnit.MILLISECONDS));
+    chains.failed();   // returns at once, and the waiting chain is no longer held by it
+    assertTrue(waiting.await(5, TimeUnit.SECONDS));
+    assertEquals(0, chains.running());
+    // a chain alone does not wait for anyone, so the same object serves the next sweep in this JVM
+    chains.started();
+    chains.finishedAndWait();
+    assertEquals(0, chains.running());
+  }
+
+  @Test
+  void anInterruptEndsTheHoldAndKeepsTheInterrupt() throws Exception {
+    FinishedChains chains = new FinishedChains();
+    chains.started();
+    chains.started();
+    CountDownLatch returned = new CountDownLatch(1);
+    boolean[] interrupted = new boolean[1];
+    Thread t = new Thread(() -> {
+      chains.finishedAndWait();
+      interrupted[0] = Thread.currentThread().isInterrupted();
+      returned.countDown();
+    });
+    t.start();
+    assertFalse(returned.await(100, TimeUnit.MILLISECONDS));
+    t.interrupt();
+    assertTrue(returned.await(5, TimeUnit.SECONDS), "the runner's cancel ends the hold");
+    t.join();
+    assertTrue(interrupted[0], "and the thread still knows it was interrupted");
+  }
+}
