@@ -75,6 +75,11 @@ public final class Roller {
       try {
         r = bench.execute(task, harnessDir, runId);
       } catch (Exception e) {
+        // an interrupted execution (the runner cancelling the element) throws InterruptedException, which clears the
+        // thread's interrupt: keep it, or the cancelled element carries on past this dead rollout on the runner's
+        // thread, runs the next stages' sessions on evidence showing it dead, and the retried element, which rolls
+        // it again, runs those sessions a second time under other cache keys
+        if (e instanceof InterruptedException) Thread.currentThread().interrupt();
         return RunView.dead(label, runId, missing.toString(), describe(e));
       } finally {
         ended = Instant.now();

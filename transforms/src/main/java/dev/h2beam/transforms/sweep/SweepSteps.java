@@ -68,6 +68,10 @@ public final class SweepSteps {
     Path missing = agg.workDir().resolve("missing");
     List<RunView> base = Phases.map(labels, c.config.phaseWidth(), label -> Roller.execute(c.bench, ref.task(),
         label, agg.runId(label), null, c.rollouts, c.executionsJournal(), missing));
+    if (Thread.currentThread().isInterrupted()) {
+      // cancelled (a one-rollout phase runs on this thread, and its rollout comes back dead): not a base failure
+      throw new InterruptedException("the runner cancelled the base rollouts of " + ref.task() + "; nothing recorded");
+    }
     boolean anyOk = base.stream().anyMatch(RunView::ok);
     if (!anyOk) {
       Map<String, Object> res = result(c, ref, base, "base-failed");
@@ -221,6 +225,11 @@ public final class SweepSteps {
       failed.put("traceback", tail(e, 1500));
       modes.put(mode, failed);
       errors.add(mode + ": " + e.getClass().getSimpleName() + ": " + e.getMessage());
+    }
+    if (Thread.currentThread().isInterrupted()) {
+      // cancelled after the mode's last step: its dead rollouts and refused sessions are the cancel's, not the
+      // mode's, so nothing is checkpointed and the retried element runs the mode again (reusing what completed)
+      throw new InterruptedException("the runner cancelled " + mode + " of " + ref.task() + "; nothing recorded");
     }
     SummaryFile.writePart(c.summaryPath(ref.task()), mode, res);
     ModeTiming.write(c.config, mode, ref.task(), started, java.time.Instant.now());

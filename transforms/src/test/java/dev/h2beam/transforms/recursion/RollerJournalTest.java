@@ -30,6 +30,8 @@ class RollerJournalTest {
 
   @TempDir Path tmp;
   private final AtomicInteger executed = new AtomicInteger();
+  /** When set, the execution is interrupted as the runner's cancel would: its wait throws InterruptedException. */
+  private volatile boolean cancelled;
 
   /** A benchmark that marks a run complete and reuses a marked run, as every adapter does. */
   private Benchmark bench() {
@@ -63,6 +65,7 @@ class RollerJournalTest {
       public Rollout execute(String task, Path harnessDir, String runId) throws Exception {
         Path runDir = tmp.resolve("runs").resolve(runId);
         if (Runmark.readMark(runDir) != null) return new Rollout(runDir, true, 0.5, 2.0);
+        if (cancelled) throw new InterruptedException("cancelled while the script ran");
         executed.incrementAndGet();
         Files.createDirectories(runDir);
         Runmark.markComplete(runDir, runId, "fp-of-the-harness", 1_700_000_010.0, Map.of());
@@ -117,6 +120,21 @@ class RollerJournalTest {
         "the mark's time less the run's wall time");
     assertEquals(Instant.ofEpochSecond(1_700_000_010), Instant.parse(held.path("ended_at").asText()));
     assertEquals(0, Journal.ranNow(lines));
+  }
+
+  @Test
+  void anExecutionInterruptedByTheRunnersCancelIsDeadAndKeepsTheInterrupt() throws Exception {
+    Path journal = tmp.resolve("_audit").resolve("executions.jsonl");
+    cancelled = true;
+    try {
+      RunView v = roll(journal);
+      assertTrue(!v.ok(), "a dead rollout");
+      // the InterruptedException cleared the flag; without it the cancelled element would run on past this rollout
+      assertTrue(Thread.currentThread().isInterrupted(), "the caller still sees the cancel");
+    } finally {
+      Thread.interrupted();
+    }
+    assertEquals(0, Journal.lines(journal).size(), "nothing ran to completion, nothing journalled");
   }
 
   @Test
