@@ -1,7 +1,6 @@
 package dev.h2beam.transforms.beam;
 
 import dev.h2beam.transforms.sweep.ChainRecord;
-import dev.h2beam.transforms.sweep.FinishedChains;
 import dev.h2beam.transforms.sweep.ModeOutcome;
 import dev.h2beam.transforms.sweep.SweepConfig;
 import dev.h2beam.transforms.sweep.SweepContext;
@@ -187,20 +186,12 @@ public final class RunChains extends PTransform<PCollection<TaskBases>, PCollect
         OutputReceiver<KV<String, ModeOutcome>> out) throws Exception {
       List<TaskRef> tasks = new ArrayList<>();
       chain.getValue().forEach(tasks::add);
-      FinishedChains finished = chains.context().chains;
-      finished.started();
-      try {
-        chains.run(chain.getKey(), tasks.size(), (context, mode, domain, emit) ->
-            SweepSteps.runChainRollingBases(context, mode, domain, tasks, taken -> {
-              // once per task: the first of its chains to take its bases counts them
-              if (taken.first()) counts.count(context, taken.bases());
-            }, emit), out);
-      } catch (Exception | Error e) {
-        finished.failed();
-        throw e;
-      }
-      // this runner's free thread would spin its monitor on a core the other chains need
-      finished.finishedAndWait();
+      // held after it ends: this runner's free thread would spin its monitor on a core the other chains need
+      chains.context().chains.hold(() -> chains.run(chain.getKey(), tasks.size(), (context, mode, domain, emit) ->
+          SweepSteps.runChainRollingBases(context, mode, domain, tasks, taken -> {
+            // once per task: the first of its chains to take its bases counts them
+            if (taken.first()) counts.count(context, taken.bases());
+          }, emit), out));
     }
   }
 }

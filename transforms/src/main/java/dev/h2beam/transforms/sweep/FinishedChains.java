@@ -14,19 +14,39 @@ package dev.h2beam.transforms.sweep;
 public final class FinishedChains {
   private int running;
 
+  /** A chain's work, which may fail. */
+  public interface Chain {
+    void run() throws Exception;
+  }
+
+  /**
+   * Runs one chain, then holds its thread until the other chains running in this JVM have finished; a chain that
+   * fails leaves at once with its error.
+   */
+  public void hold(Chain chain) throws Exception {
+    started();
+    try {
+      chain.run();
+    } catch (Exception | Error e) {
+      failed();
+      throw e;
+    }
+    finishedAndWait();
+  }
+
   /** A chain starts. */
-  public synchronized void started() {
+  synchronized void started() {
     running++;
   }
 
   /** A chain ended with an error: it leaves without waiting. */
-  public synchronized void failed() {
+  synchronized void failed() {
     running--;
     notifyAll();
   }
 
   /** A chain finished: returns once no chain is running in this JVM (or the thread is interrupted). */
-  public synchronized void finishedAndWait() {
+  synchronized void finishedAndWait() {
     running--;
     notifyAll();
     try {

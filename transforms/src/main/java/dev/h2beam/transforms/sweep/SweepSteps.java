@@ -68,10 +68,8 @@ public final class SweepSteps {
     Path missing = agg.workDir().resolve("missing");
     List<RunView> base = Phases.map(labels, c.config.phaseWidth(), label -> Roller.execute(c.bench, ref.task(),
         label, agg.runId(label), null, c.rollouts, c.executionsJournal(), missing));
-    if (Thread.currentThread().isInterrupted()) {
-      // cancelled (a one-rollout phase runs on this thread, and its rollout comes back dead): not a base failure
-      throw new InterruptedException("the runner cancelled the base rollouts of " + ref.task() + "; nothing recorded");
-    }
+    // cancelled (a one-rollout phase runs on this thread, and its rollout comes back dead): not a base failure
+    recordNothingIfCancelled("the base rollouts of " + ref.task());
     boolean anyOk = base.stream().anyMatch(RunView::ok);
     if (!anyOk) {
       Map<String, Object> res = result(c, ref, base, "base-failed");
@@ -133,6 +131,13 @@ public final class SweepSteps {
       taken.accept(t);
       return t.bases();
     }, emit);
+  }
+
+  /** Stops before anything is recorded when the runner is cancelling this thread's work. */
+  private static void recordNothingIfCancelled(String what) throws InterruptedException {
+    if (Thread.currentThread().isInterrupted()) {
+      throw new InterruptedException("the runner cancelled " + what + "; nothing recorded");
+    }
   }
 
   /** The {@code i}-th task's bases of a chain, in stream order. */
@@ -226,11 +231,9 @@ public final class SweepSteps {
       modes.put(mode, failed);
       errors.add(mode + ": " + e.getClass().getSimpleName() + ": " + e.getMessage());
     }
-    if (Thread.currentThread().isInterrupted()) {
-      // cancelled after the mode's last step: its dead rollouts and refused sessions are the cancel's, not the
-      // mode's, so nothing is checkpointed and the retried element runs the mode again (reusing what completed)
-      throw new InterruptedException("the runner cancelled " + mode + " of " + ref.task() + "; nothing recorded");
-    }
+    // cancelled after the mode's last step: its dead rollouts and refused sessions are the cancel's, not the mode's,
+    // so nothing is checkpointed and the retried element runs the mode again (reusing what completed)
+    recordNothingIfCancelled(mode + " of " + ref.task());
     SummaryFile.writePart(c.summaryPath(ref.task()), mode, res);
     ModeTiming.write(c.config, mode, ref.task(), started, java.time.Instant.now());
     c.progress.finished(mode, ref.domain(), errors.isEmpty() ? "done" : "failed");
