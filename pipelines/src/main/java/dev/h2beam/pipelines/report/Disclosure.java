@@ -1,14 +1,19 @@
 package dev.h2beam.pipelines.report;
 
 import dev.h2beam.pipelines.Modes;
+import dev.h2beam.adapters.files.Json;
 import dev.h2beam.pipelines.UsageError;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 /**
  * What the released report may contain (seed document 001). {@code aggregate} (the default) withholds per-task
@@ -107,22 +112,41 @@ public enum Disclosure {
    */
   private static List<Map<String, Object>> metricRows(Map<NamespaceRef, List<Scored>> rowsByNamespace,
       MetricTable table) {
-    List<Map<String, Object>> out = new ArrayList<>();
-    for (Map.Entry<NamespaceRef, List<Scored>> e : rowsByNamespace.entrySet()) {
-      for (Scored s : sorted(e.getValue())) {
-        MetricRow r = table.row(e.getKey(), s.taskId(), s.mode(), s.k());
-        if (r == null) continue;
-        Map<String, Object> m = head(e.getKey(), s);
-        Map<String, Object> values = new LinkedHashMap<>(r.values());
-        Map<String, Object> absent = new LinkedHashMap<>(r.absent());
-        values.keySet().removeIf(Objective::timed);
-        absent.keySet().removeIf(Objective::timed);
-        m.put("values", values);
-        m.put("absent", absent);
-        out.add(m);
-      }
+    return metricRowStream(rowsByNamespace, table).toList();
+  }
+
+  /** {@link #metricRows}, made one row at a time as the stream is read. */
+  private static Stream<Map<String, Object>> metricRowStream(Map<NamespaceRef, List<Scored>> rowsByNamespace,
+      MetricTable table) {
+    return rowsByNamespace.entrySet().stream().flatMap(e -> sorted(e.getValue()).stream().map(s -> {
+      MetricRow r = table.row(e.getKey(), s.taskId(), s.mode(), s.k());
+      if (r == null) return null;
+      Map<String, Object> m = head(e.getKey(), s);
+      Map<String, Object> values = new LinkedHashMap<>(r.values());
+      Map<String, Object> absent = new LinkedHashMap<>(r.absent());
+      values.keySet().removeIf(Objective::timed);
+      absent.keySet().removeIf(Objective::timed);
+      m.put("values", values);
+      m.put("absent", absent);
+      return m;
+    }).filter(Objects::nonNull));
+  }
+
+  /**
+   * A JSON array whose elements are made as it is written ({@link Json#writePretty} writes any {@code Iterable} as an
+   * array): the restricted file has a row per task and mode (a hundred thousand over 100 namespaces of 500 tasks),
+   * and held all at once as maps they outlived several young collections, each of which copied them again.
+   */
+  static final class Streamed implements Iterable<Object> {
+    private final Supplier<Stream<?>> elements;
+
+    Streamed(Supplier<Stream<?>> elements) {
+      this.elements = elements;
     }
-    return out;
+
+    @Override public Iterator<Object> iterator() {
+      return elements.get().<Object>map(o -> o).iterator();
+    }
   }
 
   /** The restricted file's content under {@code aggregate}: everything the released report withholds. */
@@ -133,23 +157,20 @@ public enum Disclosure {
     out.put("restricted", "per-task scores, paired differences, successful-tasks slices, per-task metric vectors and"
         + " judge repeats withheld from report.txt and report.html; never hand this file to an improver or a"
         + " selector");
-    List<Object> rows = new ArrayList<>();
-    for (Map.Entry<NamespaceRef, List<Scored>> e : rowsByNamespace.entrySet()) {
-      for (Scored r : sorted(e.getValue())) {
-        Map<String, Object> m = head(e.getKey(), r);
-        m.put("label", r.label());
-        m.put("run_id", r.runId());
-        m.put("n_passed", json(r.nPassed()));
-        m.put("n_criteria", json(r.nCriteria()));
-        m.put("all_pass", r.allPass());
-        m.put("frac", r.frac());
-        m.put("graded", r.graded());
-        m.put("absence", r.reason());
-        if (r.repeatSd() != null) m.put("judge_repeat_sd", r.repeatSd());
-        rows.add(m);
-      }
-    }
-    out.put("per_task", rows);
+    out.put("per_task", new Streamed(() -> rowsByNamespace.entrySet().stream().flatMap(e -> sorted(e.getValue())
+        .stream().map(r -> {
+          Map<String, Object> m = head(e.getKey(), r);
+          m.put("label", r.label());
+          m.put("run_id", r.runId());
+          m.put("n_passed", json(r.nPassed()));
+          m.put("n_criteria", json(r.nCriteria()));
+          m.put("all_pass", r.allPass());
+          m.put("frac", r.frac());
+          m.put("graded", r.graded());
+          m.put("absence", r.reason());
+          if (r.repeatSd() != null) m.put("judge_repeat_sd", r.repeatSd());
+          return m;
+        }))));
     List<Object> diffs = new ArrayList<>();
     for (Comparison.Pair p : pairs) {
       Map<String, Object> m = new LinkedHashMap<>();
@@ -175,7 +196,7 @@ public enum Disclosure {
       slices.add(m);
     }
     out.put("successful_tasks", slices);
-    out.put("per_task_metrics", metricRows(rowsByNamespace, table));
+    out.put("per_task_metrics", new Streamed(() -> metricRowStream(rowsByNamespace, table)));
     return out;
   }
 

@@ -2,6 +2,7 @@ package dev.h2beam.pipelines.report;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Arrays;
 
 /**
  * One namespace's facts as the bytes {@link FactsCodec} writes, the form in which the report's side input gathers
@@ -17,6 +18,19 @@ record PackedFacts(byte[] bytes) {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot pack the facts of " + facts.dir(), e);
     }
+  }
+
+  /** Equal when the bytes are (a record compares arrays by identity). */
+  @Override public boolean equals(Object o) {
+    return o instanceof PackedFacts p && Arrays.equals(bytes, p.bytes);
+  }
+
+  @Override public int hashCode() {
+    return Arrays.hashCode(bytes);
+  }
+
+  @Override public String toString() {
+    return "PackedFacts[" + bytes.length + " bytes]";
   }
 
   NamespaceFacts unpack() {

@@ -13,18 +13,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.coders.AtomicCoder;
 import org.apache.beam.sdk.coders.ByteArrayCoder;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.CoderException;
-import org.apache.beam.sdk.coders.CustomCoder;
-import org.apache.beam.sdk.coders.DelegateCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.DoFn;
-import org.apache.beam.sdk.transforms.MapElements;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.transforms.View;
@@ -34,7 +32,6 @@ import org.apache.beam.sdk.values.PCollectionTuple;
 import org.apache.beam.sdk.values.PCollectionView;
 import org.apache.beam.sdk.values.TupleTag;
 import org.apache.beam.sdk.values.TupleTagList;
-import org.apache.beam.sdk.values.TypeDescriptor;
 
 /**
  * The report pipeline: namespaces → read each namespace's judged.json, summary.json files, config.json and
@@ -45,41 +42,27 @@ public final class ReportPipeline {
   private ReportPipeline() {}
 
   public static final TupleTag<ReadFailure> FAILURES = new TupleTag<>() {};
-  public static final TupleTag<NamespaceFacts> FACTS = new TupleTag<>() {};
+  /** Each namespace's facts, packed where they are read (see {@link ReadNamespaceFn}). */
+  static final TupleTag<PackedFacts> FACTS = new TupleTag<>() {};
 
   /** The packed facts as their bytes. */
-  static final Coder<PackedFacts> PACKED = DelegateCoder.of(ByteArrayCoder.of(), PackedFacts::bytes, PackedFacts::new);
+  static final Coder<PackedFacts> PACKED = new PackedCoder();
 
-  /** The namespace facts in {@link FactsCodec}'s binary form. */
-  static final class FactsCoder extends CustomCoder<NamespaceFacts> {
+  /** {@link PackedFacts} as a byte array (equal coders after serialization, unlike a delegate of two lambdas). */
+  static final class PackedCoder extends AtomicCoder<PackedFacts> {
     private static final long serialVersionUID = 1L;
-    private static final FactsCoder INSTANCE = new FactsCoder();
 
-    private FactsCoder() {}
-
-    static FactsCoder of() {
-      return INSTANCE;
+    @Override public void encode(PackedFacts f, OutputStream out) throws IOException {
+      if (f == null) throw new CoderException("cannot encode null packed facts");
+      ByteArrayCoder.of().encode(f.bytes(), out);
     }
 
-    @Override public void encode(NamespaceFacts f, OutputStream out) throws IOException {
-      if (f == null) throw new CoderException("cannot encode null namespace facts");
-      ByteArrayCoder.of().encode(FactsCodec.toBytes(f), out);
-    }
-
-    @Override public NamespaceFacts decode(InputStream in) throws IOException {
-      return FactsCodec.fromBytes(ByteArrayCoder.of().decode(in));
+    @Override public PackedFacts decode(InputStream in) throws IOException {
+      return new PackedFacts(ByteArrayCoder.of().decode(in));
     }
 
     @Override public void verifyDeterministic() {
-      // equal facts give equal bytes (FactsCodec)
-    }
-
-    @Override public boolean equals(Object o) {
-      return o instanceof FactsCoder;
-    }
-
-    @Override public int hashCode() {
-      return FactsCoder.class.hashCode();
+      // equal facts pack to equal bytes (FactsCodec)
     }
   }
 
@@ -92,7 +75,7 @@ public final class ReportPipeline {
     return p;
   }
 
-  /** Reads every namespace's files; emits one {@link NamespaceFacts} per namespace and the failures. */
+  /** Reads every namespace's files; emits one namespace's facts ({@link PackedFacts}) per namespace and the failures. */
   public static final class ReadReportInputs extends PTransform<PBegin, PCollectionTuple> {
     private static final long serialVersionUID = 1L;
     private final List<String> dirs;
@@ -108,7 +91,7 @@ public final class ReportPipeline {
       PCollectionTuple read = begin
           .apply("Namespaces", Create.of(dirs).withCoder(StringUtf8Coder.of()))
           .apply("ReadNamespaces", ParDo.of(new ReadNamespaceFn()).withOutputTags(FACTS, TupleTagList.of(FAILURES)));
-      PCollection<NamespaceFacts> facts = read.get(FACTS).setCoder(FactsCoder.of());
+      PCollection<PackedFacts> facts = read.get(FACTS).setCoder(PACKED);
       PCollection<ReadFailure> failures = read.get(FAILURES).setCoder(JsonCoder.of(ReadFailure.class));
       return PCollectionTuple.of(FACTS, facts).and(FAILURES, failures);
     }
@@ -117,9 +100,11 @@ public final class ReportPipeline {
   /**
    * Reads one namespace: its judged.json, config.json, metrics.json and every {@code <task>/summary.json}. A file
    * that is unreadable or malformed goes to the failure output; the namespace's facts are emitted when any file was
-   * read.
+   * read, packed here ({@link PackedFacts}): the runner holds every namespace's output until the report is written,
+   * and as objects (over a million of them on 100 namespaces x 500 tasks) they outlived young collections while the
+   * namespaces were read, each of which copied them again.
    */
-  static final class ReadNamespaceFn extends DoFn<String, NamespaceFacts> {
+  static final class ReadNamespaceFn extends DoFn<String, PackedFacts> {
     private static final long serialVersionUID = 1L;
     private final Counter read = Metrics.counter(ReadNamespaceFn.class, "files_read");
     private final Counter failed = Metrics.counter(ReadNamespaceFn.class, "files_unreadable");
@@ -173,8 +158,8 @@ public final class ReportPipeline {
       }
       if (!any) return;
       namespaces.inc();
-      out.get(FACTS).output(new NamespaceFacts(ns.toString(), judged, rows, summaries, identity, metricsRead,
-          metrics));
+      out.get(FACTS).output(PackedFacts.pack(new NamespaceFacts(ns.toString(), judged, rows, summaries, identity,
+          metricsRead, metrics)));
     }
   }
 
@@ -191,10 +176,7 @@ public final class ReportPipeline {
     }
 
     @Override public PCollection<String> expand(PCollectionTuple read) {
-      PCollectionView<List<PackedFacts>> facts = read.get(FACTS)
-          .apply("Pack", MapElements.into(TypeDescriptor.of(PackedFacts.class)).via(PackedFacts::pack))
-          .setCoder(PACKED)
-          .apply("FactsAsList", View.asList());
+      PCollectionView<List<PackedFacts>> facts = read.get(FACTS).apply("FactsAsList", View.asList());
       PCollectionView<List<ReadFailure>> failures = read.get(FAILURES).apply("FailuresAsList", View.asList());
       return read.getPipeline()
           .apply("Once", Create.of(settings.output()).withCoder(StringUtf8Coder.of()))

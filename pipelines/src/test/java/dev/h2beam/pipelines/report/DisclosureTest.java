@@ -3,12 +3,14 @@ package dev.h2beam.pipelines.report;
 import static dev.h2beam.pipelines.report.Fixtures.scored;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.h2beam.adapters.files.Json;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -60,6 +62,26 @@ class DisclosureTest {
     assertEquals(2, ((List<?>) restricted.get("paired_differences")).size());
     List<?> slices = (List<?>) restricted.get("successful_tasks");
     assertEquals(List.of("beta-task"), ((Map<?, ?>) slices.get(0)).get("tasks_meeting_every_criterion"));
+  }
+
+  /**
+   * The restricted file's long arrays are made as they are written: written, they are the arrays a list of the same
+   * rows gives, and writing them again gives the same bytes.
+   */
+  @Test
+  void theRestrictedFilesRowsAreMadeAsTheyAreWrittenAndWriteAsAList() {
+    Map<String, Object> restricted = build(Disclosure.AGGREGATE, rows()).restricted();
+    String written = Json.pretty(restricted);
+    assertEquals(written, Json.pretty(restricted), "each writing makes the rows anew");
+    Map<String, Object> listed = new LinkedHashMap<>(restricted);
+    for (String key : List.of("per_task", "per_task_metrics")) {
+      assertInstanceOf(Disclosure.Streamed.class, restricted.get(key), key);
+      List<Object> rows = new ArrayList<>();
+      ((Iterable<?>) restricted.get(key)).forEach(rows::add);
+      listed.put(key, rows);
+    }
+    assertEquals(4, ((List<?>) listed.get("per_task")).size());
+    assertEquals(Json.pretty(listed), written);
   }
 
   @Test

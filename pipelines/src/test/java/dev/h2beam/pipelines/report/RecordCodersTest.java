@@ -1,6 +1,7 @@
 package dev.h2beam.pipelines.report;
 
 import dev.h2beam.transforms.beam.JsonCoder;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -12,13 +13,23 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.apache.beam.sdk.testing.CoderProperties;
+import org.apache.beam.sdk.util.CoderUtils;
 import org.junit.jupiter.api.Test;
 
 /**
  * Every element record of the report pipeline round-trips through its deterministic coder: the namespace facts
- * through {@link ReportPipeline.FactsCoder}, the rest through the JSON coder.
+ * packed by {@link FactsCodec} through {@link ReportPipeline#PACKED}, the rest through the JSON coder.
  */
 class RecordCodersTest {
+
+  /** The facts packed, coded and unpacked are equal to themselves, and equal facts pack to equal bytes. */
+  private static void roundTrips(NamespaceFacts facts) throws Exception {
+    PackedFacts packed = PackedFacts.pack(facts);
+    assertArrayEquals(packed.bytes(), PackedFacts.pack(facts).bytes(), "equal facts pack to equal bytes");
+    CoderProperties.coderDeterministic(ReportPipeline.PACKED, packed, PackedFacts.pack(facts));
+    PackedFacts decoded = CoderUtils.clone(ReportPipeline.PACKED, packed);
+    assertEquals(facts, decoded.unpack());
+  }
 
   @Test
   void namespaceFactsRoundTripDeterministically() throws Exception {
@@ -28,9 +39,8 @@ class RecordCodersTest {
         Map.of("agg", new TaskSummary.ModeSpend(1, 0.5, 0.0)));
     NamespaceFacts facts = new NamespaceFacts("/r/ns", true, List.of(graded, absent), List.of(summary),
         new RunIdentity("/r/ns/config.json", "demo/oc", "opencode:m", null, 3L));
-    CoderProperties.coderDeterministic(ReportPipeline.FactsCoder.of(), facts, facts);
-    CoderProperties.coderDecodeEncodeEqual(ReportPipeline.FactsCoder.of(), facts);
-    CoderProperties.coderDecodeEncodeEqual(ReportPipeline.FactsCoder.of(), NamespaceFacts.empty("/r/x"));
+    roundTrips(facts);
+    roundTrips(NamespaceFacts.empty("/r/x"));
   }
 
   @Test
@@ -41,8 +51,7 @@ class RecordCodersTest {
     NamespaceFacts facts = new NamespaceFacts("/r/ns", true, List.of(repeated), List.of(),
         new RunIdentity("/r/ns/config.json", "demo/oc", "opencode:m", "j", 3L, "{\"machine\":\"n2\"}", false), true,
         List.of(row));
-    CoderProperties.coderDeterministic(ReportPipeline.FactsCoder.of(), facts, facts);
-    CoderProperties.coderDecodeEncodeEqual(ReportPipeline.FactsCoder.of(), facts);
+    roundTrips(facts);
   }
 
   @Test
@@ -56,9 +65,8 @@ class RecordCodersTest {
     MetricRow repeated = new MetricRow("t2", "agg", 2, Map.of("cost", 0.5), Map.of("cost", "not-recorded"));
     NamespaceFacts facts = new NamespaceFacts("/r/ns", false, List.of(unicode, unicode), List.of(full, full),
         new RunIdentity("/r/ns/config.json", null, null, null, null, null, true), true, List.of(sparse, repeated));
-    CoderProperties.coderDeterministic(ReportPipeline.FactsCoder.of(), facts, facts);
-    CoderProperties.coderDecodeEncodeEqual(ReportPipeline.FactsCoder.of(), facts);
-    CoderProperties.coderSerializable(ReportPipeline.FactsCoder.of());
+    roundTrips(facts);
+    CoderProperties.coderSerializable(ReportPipeline.PACKED);
     assertEquals(facts, PackedFacts.pack(facts).unpack(), "the side input's packed form");
     byte[] longer = Arrays.copyOf(PackedFacts.pack(facts).bytes(), PackedFacts.pack(facts).bytes().length + 1);
     assertThrows(UncheckedIOException.class, () -> new PackedFacts(longer).unpack(), "trailing bytes are corrupt");

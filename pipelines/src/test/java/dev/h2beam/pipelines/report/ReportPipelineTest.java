@@ -41,7 +41,7 @@ class ReportPipelineTest {
     PCollectionTuple read = p.apply(new ReportPipeline.ReadReportInputs(List.of(d1, d2)));
     PAssert.that(read.get(ReportPipeline.FACTS)).satisfies(all -> {
       List<NamespaceFacts> facts = new ArrayList<>();
-      all.forEach(facts::add);
+      all.forEach(f -> facts.add(f.unpack()));
       facts.sort(Comparator.comparing(NamespaceFacts::dir));
       assertEquals(List.of(d1, d2), facts.stream().map(NamespaceFacts::dir).toList());
       NamespaceFacts f = facts.get(0);
@@ -81,7 +81,7 @@ class ReportPipelineTest {
       return null;
     });
     PAssert.that(read.get(ReportPipeline.FACTS)).satisfies(all -> {
-      NamespaceFacts f = all.iterator().next();
+      NamespaceFacts f = all.iterator().next().unpack();
       assertEquals(1, f.rows().size());
       assertEquals(List.of("ledger-1"), f.summaries().stream().map(TaskSummary::taskId).toList());
       return null;
@@ -102,7 +102,7 @@ class ReportPipelineTest {
     PCollectionTuple read = p.apply(new ReportPipeline.ReadReportInputs(List.of(dir)));
     PAssert.that(read.get(ReportPipeline.FAILURES)).empty();
     PAssert.that(read.get(ReportPipeline.FACTS)).satisfies(all -> {
-      assertEquals(1, all.iterator().next().summaries().size());
+      assertEquals(1, all.iterator().next().unpack().summaries().size());
       return null;
     });
     p.run().waitUntilFinish();
