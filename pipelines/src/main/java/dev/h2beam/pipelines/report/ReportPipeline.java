@@ -1,7 +1,9 @@
 package dev.h2beam.pipelines.report;
 
 import dev.h2beam.adapters.files.TextFiles;
+import dev.h2beam.pipelines.DirectThreads;
 import dev.h2beam.transforms.beam.JsonCoder;
+import dev.h2beam.transforms.sweep.FinishedChains;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -9,15 +11,18 @@ import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.apache.beam.runners.direct.DirectOptions;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.coders.AtomicCoder;
 import org.apache.beam.sdk.coders.ByteArrayCoder;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.CoderException;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
+import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.options.PipelineOptions;
@@ -70,10 +75,17 @@ public final class ReportPipeline {
   public static Pipeline build(ReportSettings settings, PipelineOptions options) {
     Pipeline p = Pipeline.create(options);
     List<String> dirs = settings.included().stream().map(NamespaceRef::dir).toList();
+    int spare = DirectThreads.isDirect(options) ? options.as(DirectOptions.class).getTargetParallelism() - 1 : 0;
     p.apply("ReadReportInputs", new ReadReportInputs(dirs))
-        .apply("WriteReport", new WriteReport(settings));
+        .apply("WriteReport", new WriteReport(settings, spare));
     return p;
   }
+
+  /** The report's writing step in this JVM, which the DirectRunner's spare threads wait on ({@link HoldSpareFn}). */
+  static final FinishedChains WRITERS = new FinishedChains();
+
+  /** How long a spare thread waits for the writing step to start before it lets its thread go. */
+  static final Duration SPARE_GRACE = Duration.ofSeconds(1);
 
   /** Reads every namespace's files; emits one namespace's facts ({@link PackedFacts}) per namespace and the failures. */
   public static final class ReadReportInputs extends PTransform<PBegin, PCollectionTuple> {
@@ -170,19 +182,56 @@ public final class ReportPipeline {
   public static final class WriteReport extends PTransform<PCollectionTuple, PCollection<String>> {
     private static final long serialVersionUID = 1L;
     private final ReportSettings settings;
+    private final int spareThreads;
 
     public WriteReport(ReportSettings settings) {
+      this(settings, 0);
+    }
+
+    /**
+     * {@code spareThreads}: the DirectRunner's threads that have nothing to run while the report is written (its
+     * pool less the writer's), held by {@link HoldSpareFn} so that they do not spin the runner's monitor; 0 on other
+     * runners.
+     */
+    WriteReport(ReportSettings settings, int spareThreads) {
       this.settings = settings;
+      this.spareThreads = spareThreads;
     }
 
     @Override public PCollection<String> expand(PCollectionTuple read) {
       PCollectionView<List<PackedFacts>> facts = read.get(FACTS).apply("FactsAsList", View.asList());
       PCollectionView<List<ReadFailure>> failures = read.get(FAILURES).apply("FailuresAsList", View.asList());
+      if (spareThreads > 0) {
+        List<Integer> spare = new ArrayList<>();
+        for (int i = 0; i < spareThreads; i++) spare.add(i);
+        read.getPipeline().apply("SpareThreads", Create.of(spare).withCoder(VarIntCoder.of()))
+            .apply("HoldSpareThreads", ParDo.of(new HoldSpareFn(facts)).withSideInputs(facts));
+      }
       return read.getPipeline()
           .apply("Once", Create.of(settings.output()).withCoder(StringUtf8Coder.of()))
           .apply("WriteReportFiles", ParDo.of(new WriteReportFn(settings, facts, failures))
               .withSideInputs(facts, failures))
           .setCoder(StringUtf8Coder.of());
+    }
+  }
+
+  /**
+   * Holds one of the DirectRunner's threads while the report is written. That runner's monitor is a task on its own
+   * fixed pool that resubmits itself with no wait (apache/beam#18070), so every thread with no bundle to run spins
+   * it on a core: while the one writing step built and wrote the report, the pool's other threads took a core from it
+   * (and a fifth of the command's CPU). Run once every namespace is read (the facts are its side input, as they are
+   * the writer's), it waits for the writing step to start ({@link #SPARE_GRACE} at most), then until it ends.
+   */
+  static final class HoldSpareFn extends DoFn<Integer, Void> {
+    private static final long serialVersionUID = 1L;
+    private final PCollectionView<List<PackedFacts>> facts;
+
+    HoldSpareFn(PCollectionView<List<PackedFacts>> facts) {
+      this.facts = facts;
+    }
+
+    @ProcessElement public void process(ProcessContext c) {
+      WRITERS.idle(SPARE_GRACE);
     }
   }
 
@@ -203,6 +252,10 @@ public final class ReportPipeline {
     }
 
     @ProcessElement public void process(ProcessContext c) throws Exception {
+      WRITERS.hold(() -> write(c));
+    }
+
+    private void write(ProcessContext c) throws Exception {
       List<NamespaceFacts> unpacked = new ArrayList<>();
       for (PackedFacts f : c.sideInput(facts)) unpacked.add(f.unpack());
       Report.Result r = Report.build(settings, unpacked, c.sideInput(failures));

@@ -1,5 +1,8 @@
 package dev.h2beam.transforms.sweep;
 
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
 /**
  * Keeps a finished chain's thread until every chain running in this JVM has finished, where the chains run on the
  * DirectRunner. That runner's monitor is a task on the same fixed pool that resubmits itself with no wait
@@ -9,10 +12,12 @@ package dev.h2beam.transforms.sweep;
  *
  * <p>Only chains that have started are waited for: a chain still queued for a thread cannot be waited on by a thread
  * it needs. A chain that fails does not wait, so the failure reaches the runner at once, and an interrupted wait (the
- * runner cancelling the job) ends the hold.
+ * runner cancelling the job) ends the hold. The report uses the same hold for its one writing step ({@link #idle}).
  */
 public final class FinishedChains {
   private int running;
+  /** Chains started since this object was made: an idle thread sees one start even if it has ended since. */
+  private long starts;
 
   /** A chain's work, which may fail. */
   public interface Chain {
@@ -34,9 +39,28 @@ public final class FinishedChains {
     finishedAndWait();
   }
 
+  /**
+   * Holds a thread that has no chain of its own (a spare thread of the runner's pool) while chains run: waits up to
+   * {@code grace} for one to start, then until none is running; returns at once on an interrupt, keeping it.
+   */
+  public synchronized void idle(Duration grace) {
+    long end = System.nanoTime() + grace.toNanos();
+    long seen = starts;
+    try {
+      for (long left = grace.toNanos(); running == 0 && starts == seen && left > 0; left = end - System.nanoTime()) {
+        TimeUnit.NANOSECONDS.timedWait(this, left);
+      }
+      while (running > 0) wait();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   /** A chain starts. */
   synchronized void started() {
     running++;
+    starts++;
+    notifyAll();
   }
 
   /** A chain ended with an error: it leaves without waiting. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -72,5 +73,27 @@ class FinishedChainsTest {
     assertTrue(returned.await(5, TimeUnit.SECONDS), "the runner's cancel ends the hold");
     t.join();
     assertTrue(interrupted[0], "and the thread still knows it was interrupted");
+  }
+
+  @Test
+  void anIdleThreadWaitsForAChainToStartThenUntilNoneRunsAndLeavesAfterItsGraceWhenNoneStarts() throws Exception {
+    FinishedChains chains = new FinishedChains();
+    long t0 = System.nanoTime();
+    chains.idle(Duration.ofMillis(150));   // nothing starts: it leaves after its grace
+    assertTrue(System.nanoTime() - t0 >= TimeUnit.MILLISECONDS.toNanos(150), "it waited for its grace");
+
+    CountDownLatch returned = new CountDownLatch(1);
+    Thread t = new Thread(() -> {
+      chains.idle(Duration.ofSeconds(30));
+      returned.countDown();
+    });
+    t.setDaemon(true);
+    t.start();
+    assertFalse(returned.await(100, TimeUnit.MILLISECONDS), "no chain yet: it waits within its grace");
+    chains.started();
+    assertFalse(returned.await(100, TimeUnit.MILLISECONDS), "a chain runs: it is held");
+    chains.finishedAndWait();   // the only chain ends: returns at once, and releases the idle thread
+    assertTrue(returned.await(5, TimeUnit.SECONDS));
+    assertEquals(0, chains.running());
   }
 }
