@@ -30,6 +30,11 @@ final class ExpectedGrader implements Grader {
     return "expected:" + (normalize ? "normalized" : "exact");
   }
 
+  /** Reads files only (see {@link Grader#inProcess}). */
+  @Override public boolean inProcess() {
+    return true;
+  }
+
   @Override public Optional<Map<String, Object>> score(Path runDir, String task) throws IOException {
     Path expectedFile = folder.gradingDir(task).resolve("expected.txt");
     if (!Files.isRegularFile(expectedFile)) {

@@ -40,8 +40,16 @@ public final class Judging {
       changed = Optional.of("its deliverables cannot be read: " + e.getMessage());
     }
     if (changed.isPresent()) return absent(s, Absence.EVIDENCE_CHANGED, changed.get());
-    Future<Optional<Map<String, Object>>> f = pool.submit(() -> grader.score(runDir, s.taskId()));
     Optional<Map<String, Object>> score;
+    if (grader.inProcess()) {
+      try {
+        score = grader.score(runDir, s.taskId());
+      } catch (Exception e) {
+        return absent(s, Absence.JUDGE_FAILED, e.getClass().getSimpleName() + ": " + e.getMessage());
+      }
+      return scored(s, score);
+    }
+    Future<Optional<Map<String, Object>>> f = pool.submit(() -> grader.score(runDir, s.taskId()));
     try {
       score = f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
@@ -55,6 +63,11 @@ public final class Judging {
       f.cancel(true);
       return absent(s, Absence.JUDGE_FAILED, "interrupted while waiting for the judge");
     }
+    return scored(s, score);
+  }
+
+  /** The row of a grader's result: graded when it is a usable score, else an absence saying why. */
+  private static JudgedRow scored(SelectionItem s, Optional<Map<String, Object>> score) {
     if (score == null || score.isEmpty() || score.get().isEmpty()) {
       return absent(s, Absence.JUDGE_FAILED, "judge returned nothing");
     }

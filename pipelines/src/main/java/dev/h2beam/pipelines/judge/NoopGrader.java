@@ -14,6 +14,11 @@ public final class NoopGrader implements Grader {
     return "noop";
   }
 
+  /** Reads files only (see {@link Grader#inProcess}). */
+  @Override public boolean inProcess() {
+    return true;
+  }
+
   @Override public Optional<Map<String, Object>> score(Path runDir, String task) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("n_passed", 1);

@@ -1,0 +1,83 @@
+package dev.h2beam.pipelines.judge;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Where a grader is called: one that reads files in this JVM only ({@link Grader#inProcess}) on the judging thread,
+ * with its failures still absences; any other on a thread of its own that the timeout abandons.
+ */
+class JudgingTest {
+  private final ExecutorService pool = Executors.newCachedThreadPool();
+
+  @AfterEach void stop() {
+    pool.shutdownNow();
+  }
+
+  /** A grader that records the thread it ran on and answers {@code answer} (or throws it). */
+  private static Grader grader(boolean inProcess, AtomicReference<Thread> ranOn, Object answer) {
+    return new Grader() {
+      @Override public String identity() {
+        return "test";
+      }
+
+      @Override public Optional<Map<String, Object>> score(Path runDir, String task) throws Exception {
+        ranOn.set(Thread.currentThread());
+        if (answer instanceof Exception e) throw e;
+        if (answer == null) Thread.sleep(60_000);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> m = (Map<String, Object>) answer;
+        return Optional.of(m);
+      }
+
+      @Override public boolean inProcess() {
+        return inProcess;
+      }
+    };
+  }
+
+  private static SelectionItem item(Path runDir) {
+    return new SelectionItem("/r/ns", "test", "t1", "agg", 1, "agg1", "run-1", runDir.toString(), false, true, "", "",
+        false);
+  }
+
+  @Test
+  void anInProcessGraderRunsOnTheJudgingThreadAndItsFailureIsStillAnAbsence(@TempDir Path runDir) {
+    AtomicReference<Thread> ranOn = new AtomicReference<>();
+    JudgedRow row = Judging.judge(item(runDir), grader(true, ranOn, Map.of("n_passed", 1, "n_criteria", 2)),
+        Duration.ofSeconds(5), pool);
+    assertSame(Thread.currentThread(), ranOn.get());
+    assertTrue(row.graded());
+    assertEquals(0.5, row.frac());
+
+    JudgedRow failed = Judging.judge(item(runDir), grader(true, ranOn, new IllegalStateException("no expected file")),
+        Duration.ofSeconds(5), pool);
+    assertEquals(Absence.JUDGE_FAILED.code, failed.absence());
+    assertEquals("IllegalStateException: no expected file", failed.error());
+  }
+
+  @Test
+  void anyOtherGraderRunsOnAThreadOfItsOwnThatTheTimeoutAbandons(@TempDir Path runDir) {
+    AtomicReference<Thread> ranOn = new AtomicReference<>();
+    JudgedRow row = Judging.judge(item(runDir), grader(false, ranOn, Map.of("n_passed", 2, "n_criteria", 2)),
+        Duration.ofSeconds(5), pool);
+    assertNotSame(Thread.currentThread(), ranOn.get());
+    assertTrue(row.graded());
+
+    JudgedRow hung = Judging.judge(item(runDir), grader(false, ranOn, null), Duration.ofMillis(300), pool);
+    assertEquals(Absence.JUDGE_TIMEOUT.code, hung.absence());
+  }
+}
