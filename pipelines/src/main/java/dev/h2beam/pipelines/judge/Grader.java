@@ -23,9 +23,9 @@ public interface Grader {
 
   /**
    * Whether this grader scores from files in this JVM alone (no model, no process, no network), so that it cannot
-   * hang: it is then called on the judge's own worker thread, and {@code --timeoutSeconds} does not apply to it. A
-   * grader that waits on anything outside the JVM keeps the default: each of its calls runs on a thread of its own
-   * that the judge abandons at the timeout, at the cost of a hand-off between two threads per call.
+   * hang: it is then called on the judge's own worker thread, and {@code --graderTimeoutSeconds} does not apply to
+   * it. A grader that waits on anything outside the JVM keeps the default: each of its calls runs on a thread of its
+   * own that the judge abandons at the timeout, at the cost of a hand-off between two threads per call.
    */
   default boolean inProcess() {
     return false;

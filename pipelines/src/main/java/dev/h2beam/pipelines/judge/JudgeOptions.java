@@ -69,7 +69,8 @@ public interface JudgeOptions extends PipelineOptions {
 
   void setGraderConcurrency(int value);
 
-  @Description("Seconds to wait for one grader call before the row is ungraded (judge-timeout).")
+  @Description("Seconds to wait for one grader call before the row is ungraded (judge-timeout); a grader that only"
+      + " reads files in the JVM (expected, noop) is not timed.")
   @Default.Integer(1800)
   int getGraderTimeoutSeconds();
 

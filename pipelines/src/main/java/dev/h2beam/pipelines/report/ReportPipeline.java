@@ -87,7 +87,7 @@ public final class ReportPipeline {
   /** How long a spare thread waits for the writing step to start before it lets its thread go. */
   static final Duration SPARE_GRACE = Duration.ofSeconds(1);
 
-  /** Reads every namespace's files; emits one namespace's facts ({@link PackedFacts}) per namespace and the failures. */
+  /** Reads every namespace's files; emits each namespace's facts ({@link PackedFacts}) and the failures. */
   public static final class ReadReportInputs extends PTransform<PBegin, PCollectionTuple> {
     private static final long serialVersionUID = 1L;
     private final List<String> dirs;
