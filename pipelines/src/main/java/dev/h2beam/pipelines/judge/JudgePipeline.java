@@ -122,9 +122,9 @@ public final class JudgePipeline {
 
   /**
    * Reads and grades one shard of summaries: an unreadable summary becomes a problem of its namespace and the rest
-   * goes on. Up to {@code --graderConcurrency} workers take the shard's selections one after another, and each grader
-   * call waits for a permit of its grader's process-wide limit, so a shard keeps up to that many calls in flight,
-   * whatever the runner's parallelism. A worker takes its next selection itself: handing each selection to a pool
+   * goes on. Up to {@code --graderConcurrency} workers take the shard's selections one after another, each holding a
+   * permit of its grader's process-wide limit while it grades, so the process keeps up to that many calls of a grader
+   * in flight, whatever the runner's parallelism and the number of shards. A worker takes its next selection itself: handing each selection to a pool
    * thread woke a thread and put one to sleep per row (two system calls each), which on 100,000 rows cost more than
    * reading the summaries.
    */
@@ -162,8 +162,15 @@ public final class JudgePipeline {
       List<Future<?>> workers = new ArrayList<>();
       for (int w = 0; w < Math.min(c.concurrency(), rows.length); w++) {
         workers.add(waits.submit(() -> {
-          for (int i = next.getAndIncrement(); i < rows.length; i = next.getAndIncrement()) {
-            rows[i] = grade(items.get(i));
+          Semaphore held = null;
+          try {
+            for (int i = next.getAndIncrement(); i < rows.length; i = next.getAndIncrement()) {
+              SelectionItem item = items.get(i);
+              if (item.ok()) held = permit(item, held);
+              rows[i] = grade(item);
+            }
+          } finally {
+            if (held != null) held.release();
           }
         }));
       }
@@ -200,17 +207,28 @@ public final class JudgePipeline {
       }
     }
 
+    /**
+     * The permit of {@code item}'s grader, from its process-wide limit: the one the worker {@code held} when it is the
+     * same grader's, else that one given back and this one taken. A worker keeps its permit from row to row (taking
+     * and giving it back around every row put the shards' workers, more than the permits, to sleep and woke them
+     * again for each row) and holds one at a time, so no two workers can wait on each other's.
+     */
+    private Semaphore permit(SelectionItem item, Semaphore held) {
+      Semaphore limit = Limits.of("grader:" + item.grader(), c.concurrency());
+      if (limit == held) return held;
+      if (held != null) held.release();
+      limit.acquireUninterruptibly();
+      return limit;
+    }
+
+    /** Grades one selection; the worker holds the permit of its grader ({@link #permit}) when the selection is ok. */
     private JudgedRow grade(SelectionItem item) {
       if (!item.ok()) return Judging.judge(item, null, Duration.ZERO, calls);
-      Semaphore limit = Limits.of("grader:" + item.grader(), c.concurrency());
-      limit.acquireUninterruptibly();
       try {
         return Judging.repeated(item, grader(item), Duration.ofSeconds(c.timeoutSeconds()), calls, c.repeats());
       } catch (Exception e) {
         return Judging.absent(item, Absence.JUDGE_FAILED, "cannot open grader " + item.grader() + ": "
             + e.getMessage());
-      } finally {
-        limit.release();
       }
     }
 

@@ -59,6 +59,20 @@ class JudgeCommandTest {
   }
 
   @Test
+  void noMoreCallsOfAGraderRunAtOnceThanItsConcurrencyWhateverTheShardsAndEveryRowIsGraded() throws Exception {
+    Map<String, String> grades = new java.util.TreeMap<>();
+    for (int t = 0; t < 12; t++) grades.put("t" + t, "sleep 40\n" + score(1, 1));
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, grades);
+    ScriptedGraderProvider.MOST_IN_FLIGHT.set(0);
+    // four shards on four threads, two workers each: eight workers for two permits
+    assertEquals(0, judge("--namespaces=" + ns, "--graderConcurrency=2", "--judgeShards=4", "--targetParallelism=4"),
+        out());
+    assertEquals(24, rows(ns).stream().filter(r -> Boolean.TRUE.equals(r.get("graded"))).count());
+    int most = ScriptedGraderProvider.MOST_IN_FLIGHT.get();
+    assertTrue(most >= 1 && most <= 2, "calls at once: " + most);
+  }
+
+  @Test
   void aPythonLayoutNamespaceIsJudgedSortedAndCounted() throws Exception {
     Path ns = Namespaces.python(runs, "demo-oc-agg2", 2, Map.of("ledger-2", score(1, 2), "ledger-1", score(2, 2)));
     assertEquals(0, judge("--namespaces=" + ns));

@@ -10,10 +10,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Test grader {@code scripted}: each run dir's {@code grade.txt} says what to do: a JSON score to return, or
  * {@code throw}, {@code hang}, {@code empty}, or {@code cycle} followed by one of those per line, answered in turn
- * call after call (a judge that disagrees with itself). Counts its calls so tests can prove it was never called.
+ * call after call (a judge that disagrees with itself); {@code sleep <ms>} on a first line makes the call take that
+ * long. Counts its calls so tests can prove it was never called, and the calls in flight at once.
  */
 public final class ScriptedGraderProvider implements GraderProvider {
   static final AtomicInteger CALLS = new AtomicInteger();
+  /** Calls running now, and the most that ran at once ({@code sleep}). */
+  static final AtomicInteger IN_FLIGHT = new AtomicInteger();
+  static final AtomicInteger MOST_IN_FLIGHT = new AtomicInteger();
   /** Calls per run dir, for {@code cycle}. */
   static final java.util.concurrent.ConcurrentHashMap<String, AtomicInteger> TURNS =
       new java.util.concurrent.ConcurrentHashMap<>();
@@ -36,6 +40,17 @@ public final class ScriptedGraderProvider implements GraderProvider {
           int call = TURNS.computeIfAbsent(runDir.toAbsolutePath().toString(), d -> new AtomicInteger())
               .getAndIncrement();
           what = turns[call % turns.length].strip();
+        }
+        if (what.startsWith("sleep ")) {
+          // "sleep <ms>" on the first line, then the answer: a call that takes a while, counted while it runs
+          String[] lines = what.split("\n", 2);
+          MOST_IN_FLIGHT.accumulateAndGet(IN_FLIGHT.incrementAndGet(), Math::max);
+          try {
+            Thread.sleep(Long.parseLong(lines[0].substring("sleep ".length()).strip()));
+          } finally {
+            IN_FLIGHT.decrementAndGet();
+          }
+          what = lines[1].strip();
         }
         switch (what) {
           case "throw":
