@@ -124,9 +124,9 @@ public final class JudgePipeline {
    * Reads and grades one shard of summaries: an unreadable summary becomes a problem of its namespace and the rest
    * goes on. Up to {@code --graderConcurrency} workers take the shard's selections one after another, each holding a
    * permit of its grader's process-wide limit while it grades, so the process keeps up to that many calls of a grader
-   * in flight, whatever the runner's parallelism and the number of shards. A worker takes its next selection itself: handing each selection to a pool
-   * thread woke a thread and put one to sleep per row (two system calls each), which on 100,000 rows cost more than
-   * reading the summaries.
+   * in flight, whatever the runner's parallelism and the number of shards. A worker takes its next selection itself:
+   * handing each selection to a pool thread woke a thread and put one to sleep per row (two system calls each), which
+   * on 100,000 rows cost more than reading the summaries.
    */
   static final class GradeFn extends DoFn<KV<Integer, Iterable<MatchResult.Metadata>>, KV<String, JudgedRow>> {
     private static final long serialVersionUID = 1L;
