@@ -1,7 +1,7 @@
 package dev.h2beam.pipelines.report;
 
-import dev.h2beam.pipelines.Modes;
 import dev.h2beam.adapters.files.Json;
+import dev.h2beam.pipelines.Modes;
 import dev.h2beam.pipelines.UsageError;
 import java.math.BigDecimal;
 import java.util.ArrayList;

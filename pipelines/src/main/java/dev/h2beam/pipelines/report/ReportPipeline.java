@@ -205,7 +205,7 @@ public final class ReportPipeline {
         List<Integer> spare = new ArrayList<>();
         for (int i = 0; i < spareThreads; i++) spare.add(i);
         read.getPipeline().apply("SpareThreads", Create.of(spare).withCoder(VarIntCoder.of()))
-            .apply("HoldSpareThreads", ParDo.of(new HoldSpareFn(facts)).withSideInputs(facts));
+            .apply("HoldSpareThreads", ParDo.of(new HoldSpareFn()).withSideInputs(facts));
       }
       return read.getPipeline()
           .apply("Once", Create.of(settings.output()).withCoder(StringUtf8Coder.of()))
@@ -220,17 +220,12 @@ public final class ReportPipeline {
    * fixed pool that resubmits itself with no wait (apache/beam#18070), so every thread with no bundle to run spins
    * it on a core: while the one writing step built and wrote the report, the pool's other threads took a core from it
    * (and a fifth of the command's CPU). Run once every namespace is read (the facts are its side input, as they are
-   * the writer's), it waits for the writing step to start ({@link #SPARE_GRACE} at most), then until it ends.
+   * the writer's, though it never reads them: the runner holds its element until they are ready), it waits for the writing step to start ({@link #SPARE_GRACE} at most), then until it ends.
    */
   static final class HoldSpareFn extends DoFn<Integer, Void> {
     private static final long serialVersionUID = 1L;
-    private final PCollectionView<List<PackedFacts>> facts;
 
-    HoldSpareFn(PCollectionView<List<PackedFacts>> facts) {
-      this.facts = facts;
-    }
-
-    @ProcessElement public void process(ProcessContext c) {
+    @ProcessElement public void process() {
       WRITERS.idle(SPARE_GRACE);
     }
   }
