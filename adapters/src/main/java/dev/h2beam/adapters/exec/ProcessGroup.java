@@ -34,6 +34,8 @@ final class ProcessGroup {
 
   private final Process leader;
   private final boolean ownGroup;
+  /** When the leader was started, about ({@link System#nanoTime}): see {@link #lowestMember}. */
+  private final long startedNanos = System.nanoTime();
   /** An interrupt that arrived during a kill, restored for the caller once the group is gone (caller's thread only). */
   private boolean interrupted;
 
@@ -54,8 +56,44 @@ final class ProcessGroup {
    * a finished program leaves nothing running. Cheap when the group is already empty, as it usually is.
    */
   void killLeftovers() {
-    if (!leader.isAlive() && ownGroup && Files.isDirectory(PROC) && members(leader.pid()).isEmpty()) return;
+    if (!leader.isAlive() && ownGroup && Files.isDirectory(PROC) && members(leader.pid(), lowestMember()).isEmpty()) {
+      return;
+    }
     killAndWait();
+  }
+
+  /** A program that ran at most this long is checked for leftovers among the processes started after it only. */
+  private static final long SHORT_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+  private static final Path LAST_PID = PROC.resolve("sys/kernel/ns_last_pid");
+
+  /**
+   * The lowest pid a process of the group can have, so that the check after every program reads the few processes
+   * started since it instead of every process on the machine (reading them all was a tenth of a sweep's CPU at L = 0,
+   * BENCHMARKS.md, issue 11). Everything in the group was started after its leader, and pids are handed out upwards
+   * until they wrap around at {@code pid_max} (32,768 on some machines); so when the last pid handed out is still at
+   * or above the leader's, every member's pid is too. A wrap since the leader started shows as a last pid below the
+   * leader's; only a program that ran long enough for the pids to wrap all the way back above its own could hide a
+   * member below, so a program that ran over a second, or a kernel that does not tell its last pid, gets the whole
+   * scan (0).
+   */
+  private long lowestMember() {
+    if (System.nanoTime() - startedNanos > SHORT_NANOS) return 0;
+    long last = readLong(LAST_PID);
+    return last >= leader.pid() ? leader.pid() : 0;
+  }
+
+  /** The number a small /proc file holds, or -1 when it cannot be read. */
+  private static long readLong(Path file) {
+    ByteBuffer buf = STAT_BUFFER.get().clear();
+    try (SeekableByteChannel in = Files.newByteChannel(file)) {
+      while (buf.hasRemaining() && in.read(buf) > 0) {
+        // read to the end: a few digits
+      }
+      return Long.parseLong(new String(buf.array(), 0, buf.position(), StandardCharsets.ISO_8859_1).trim());
+    } catch (IOException | NumberFormatException e) {
+      return -1;
+    }
   }
 
   /**
@@ -126,18 +164,36 @@ final class ProcessGroup {
    * session member that moved to another group (a shell with job control) is still ours to kill.
    */
   static List<Long> members(long pgid) {
+    return members(pgid, 0);
+  }
+
+  /** The same among the processes whose pid is at least {@code from} ({@link #lowestMember}). */
+  static List<Long> members(long pgid, long from) {
     List<Long> out = new ArrayList<>();
     if (!Files.isDirectory(PROC)) return out;
-    try (DirectoryStream<Path> ds = Files.newDirectoryStream(PROC, "[0-9]*")) {
+    try (DirectoryStream<Path> ds = Files.newDirectoryStream(PROC)) {
       for (Path p : ds) {
+        long pid = pid(p.getFileName().toString());
+        if (pid < from || pid < 0) continue;
         long[] st = stat(p.resolve("stat"));
-        if (st != null && st[0] != 0 && (st[1] == pgid || st[2] == pgid)) out.add(Long.parseLong(p.getFileName()
-            .toString()));
+        if (st != null && st[0] != 0 && (st[1] == pgid || st[2] == pgid)) out.add(pid);
       }
     } catch (IOException e) {
       // /proc changed while we read it; the next round reads it again.
     }
     return out;
+  }
+
+  /** A /proc entry's pid, or -1 for an entry that is not a process ({@code self}, {@code sys}, ...). */
+  private static long pid(String name) {
+    if (name.isEmpty() || name.length() > 18) return -1;
+    long pid = 0;
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      if (c < '0' || c > '9') return -1;
+      pid = pid * 10 + (c - '0');
+    }
+    return pid;
   }
 
   /**
