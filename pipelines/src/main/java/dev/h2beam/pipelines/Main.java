@@ -1,5 +1,6 @@
 package dev.h2beam.pipelines;
 
+import dev.h2beam.adapters.files.Scratch;
 import dev.h2beam.adapters.plugin.Registry;
 import java.io.PrintStream;
 import java.lang.reflect.Method;
@@ -45,7 +46,12 @@ public final class Main {
     }
     try {
       requireFlinkIfAsked(rest);
-      return c.run(directDefaults(rest));
+      try {
+        return c.run(directDefaults(rest));
+      } finally {
+        // nothing a command handed over for removal stays behind it (the chains wait for theirs already)
+        Scratch.awaitDeletions();
+      }
     } catch (UsageError | IllegalArgumentException e) {
       // a message-less exception would print "error: null"; its type is what there is to say
       err.println("error: " + (e.getMessage() == null ? e.getClass().getSimpleName() + " (no message)"

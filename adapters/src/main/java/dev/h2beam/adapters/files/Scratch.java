@@ -5,6 +5,11 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.TreeSet;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -62,6 +67,64 @@ public final class Scratch {
     } catch (IOException e) {
       System.err.println("h2beam: could not remove the temporary folder " + dir + " (" + e.getMessage()
           + "); the next run that takes this folder's writer lock removes it");
+    }
+  }
+
+  /** The tickets of folders handed to {@link #deleteLater} and not yet removed; guards {@link #issued} too. */
+  private static final TreeSet<Long> PENDING = new TreeSet<>();
+  private static long issued;
+
+  /** At most this many folders wait for the reaper; past it the caller removes its own (it never falls behind). */
+  private static final int BACKLOG = 64;
+
+  private static final ExecutorService REAPER = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
+      new ArrayBlockingQueue<>(BACKLOG), r -> {
+        Thread t = new Thread(r, "h2beam-scratch-reaper");
+        t.setDaemon(true);
+        return t;
+      }, new ThreadPoolExecutor.CallerRunsPolicy());
+
+  /**
+   * Removes {@code dir} (a session's folder, used up) on a thread of its own, so that the step that used it goes on
+   * at once: removing a session's copy of its evidence was a tenth of a sweep's CPU, spent on the chain's own path
+   * while the other chains waited for a core (BENCHMARKS.md, issue 11). Nothing reads the folder again. A failure is
+   * {@link #delete}'s warning; a folder a killed process did not get to remove is removed by {@link #clean}. {@link
+   * #awaitDeletions} waits for every folder handed over before it.
+   */
+  public static void deleteLater(Path dir) {
+    long ticket;
+    synchronized (PENDING) {
+      ticket = ++issued;
+      PENDING.add(ticket);
+    }
+    REAPER.execute(() -> {
+      try {
+        delete(dir);
+      } finally {
+        synchronized (PENDING) {
+          PENDING.remove(ticket);
+          PENDING.notifyAll();
+        }
+      }
+    });
+  }
+
+  /**
+   * Returns once every folder handed to {@link #deleteLater} before this call is removed (a chain's and a command's
+   * last step: nothing of theirs stays behind them); folders handed over later by other threads are not waited for.
+   * An interrupt ends the wait early and is kept.
+   */
+  public static void awaitDeletions() {
+    synchronized (PENDING) {
+      long last = issued;
+      while (!PENDING.isEmpty() && PENDING.first() <= last) {
+        try {
+          PENDING.wait();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
     }
   }
 }

@@ -163,7 +163,8 @@ public final class Proposer {
         }
         last = e.getClass().getSimpleName() + ": " + e.getMessage();
       } finally {
-        if (cwd != null) FileTrees.deleteQuietly(cwd);
+        // used up: removed off this chain's path (Scratch#deleteLater)
+        if (cwd != null) Scratch.deleteLater(cwd);
       }
     }
     String message = "[" + label + "] " + spec.kind() + "/" + spec.model() + ": " + last;

@@ -2,6 +2,7 @@ package dev.h2beam.transforms.sweep;
 
 import dev.h2beam.adapters.bench.Benchmark;
 import dev.h2beam.adapters.files.Runmark;
+import dev.h2beam.adapters.files.Scratch;
 import dev.h2beam.adapters.model.RunView;
 import dev.h2beam.transforms.library.Library;
 import dev.h2beam.transforms.recursion.Drivers;
@@ -150,12 +151,17 @@ public final class SweepSteps {
     Library library = new Library(java.nio.file.Paths.get(c.config.libraryRoot()).resolve(mode), domain,
         c.bench.surface());
     List<String> prefix = new ArrayList<>();
-    for (int i = 0; i < ordered.size(); i++) {
-      TaskBases tb = bases.of(i);
-      library.retain(prefix);
-      c.progress.running(mode, domain, tb.ref().task());
-      emit.accept(runMode(c, tb, mode, library));
-      prefix.add(tb.ref().task());
+    try {
+      for (int i = 0; i < ordered.size(); i++) {
+        TaskBases tb = bases.of(i);
+        library.retain(prefix);
+        c.progress.running(mode, domain, tb.ref().task());
+        emit.accept(runMode(c, tb, mode, library));
+        prefix.add(tb.ref().task());
+      }
+    } finally {
+      // the sessions' used-up folders, removed off the chain's path, are gone before the chain is
+      Scratch.awaitDeletions();
     }
     c.progress.chainEnded(mode, domain);
   }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.files.Scratch;
 import dev.h2beam.adapters.model.ChannelSpec;
 import dev.h2beam.adapters.model.SessionResult;
 import dev.h2beam.adapters.proposer.ProposerChannel;
@@ -438,6 +439,8 @@ class ProposerTest {
     assertEquals(List.of("# Task\nReconcile.\n"), taskTexts);
     Path cwd = seen.get(0);
     assertFalse(cwd.startsWith(evidence));
+    // removed off the caller's path, and gone once the removals handed over are awaited (as a chain's end does)
+    Scratch.awaitDeletions();
     assertFalse(Files.exists(cwd), "the session folder is deleted after the call");
   }
 
