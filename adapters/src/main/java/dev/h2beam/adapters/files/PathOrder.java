@@ -116,6 +116,20 @@ public final class PathOrder {
     return new Listing(files, skipped);
   }
 
+  /**
+   * Whether the relative path {@code rel} lies below a {@code __pycache__} folder, so that {@link #files} leaves it
+   * out (a file itself named so is kept, as the walk keeps it).
+   */
+  public static boolean inCache(String rel) {
+    int from = 0;
+    int slash;
+    while ((slash = rel.indexOf('/', from)) >= 0) {
+      if (slash - from == "__pycache__".length() && rel.startsWith("__pycache__", from)) return true;
+      from = slash + 1;
+    }
+    return false;
+  }
+
   /** The '/'-separated path of {@code p} relative to {@code root}. */
   public static String relative(Path root, Path p) {
     return root.relativize(p).toString().replace('\\', '/');

@@ -35,6 +35,22 @@ class PathOrderTest {
     assertEquals(List.of("B", "a-b/x", "a.b", "a/a/z", "a/b"), plain);
   }
 
+  /** inCache agrees with the walk: a file below a __pycache__ folder is left out, a file so named is kept. */
+  @Test
+  void inCacheLeavesOutWhatTheWalkLeavesOut(@TempDir Path root) throws IOException {
+    List<String> all = List.of("f/__pycache__", "__pycache__/x.pyc", "a/__pycache__/b/c.txt",
+        "a/__pycache__x/c.txt", "x__pycache__/c.txt", "a/b__pycache__", "plain.txt");
+    for (String rel : all) {
+      Files.createDirectories(root.resolve(rel).getParent());
+      Files.writeString(root.resolve(rel), rel);
+    }
+    List<String> kept = new ArrayList<>();
+    for (String rel : all) if (!PathOrder.inCache(rel)) kept.add(rel);
+    kept.sort(PathOrder.RELATIVE);
+    assertEquals(PathOrder.files(root), kept);
+    assertEquals(5, kept.size());
+  }
+
   @Test
   void aPathSortsBeforeThePathsBelowIt() {
     assertTrue(PathOrder.compare("a", "a/b") < 0);

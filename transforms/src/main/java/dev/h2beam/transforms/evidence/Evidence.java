@@ -30,15 +30,16 @@ public final class Evidence {
   public static ContextTree build(Path dest, Benchmark bench, String taskId, List<RunView> rollouts,
       Path harnessDir, Path libraryDir, List<PoolItem> pool, Map<String, String> decisions) throws IOException {
     FileTrees.recreate(dest);
+    Placed placed = new Placed(dest);
     LeakGlobs leaks = new LeakGlobs(bench.spec().leakGlobs());
     int obsTrunc = bench.spec().obsTrunc();
     String mode = bench.spec().proposerDeliverables();
-    write(dest.resolve("task.md"), bench.taskPrompt(taskId));
-    int sources = copySource(bench, taskId, dest, leaks);
+    placed.text(dest.resolve("task.md"), bench.taskPrompt(taskId));
+    int sources = linkSource(bench, taskId, dest, leaks, placed);
 
     for (Map.Entry<String, String> d : decisions.entrySet()) {
       String notes = d.getValue() == null || d.getValue().isBlank() ? "No decision notes returned." : d.getValue();
-      write(dest.resolve("decisions").resolve(d.getKey() + ".md"), notes);
+      placed.text(dest.resolve("decisions").resolve(d.getKey() + ".md"), notes);
     }
 
     List<String> rendered = new ArrayList<>();
@@ -47,14 +48,14 @@ public final class Evidence {
     for (RunView rv : rollouts) {
       Path runDir = Paths.get(rv.runDir());
       try {
-        write(dest.resolve("rollouts").resolve(rv.label() + ".md"), bench.trajectory(runDir, obsTrunc));
+        placed.text(dest.resolve("rollouts").resolve(rv.label() + ".md"), bench.trajectory(runDir, obsTrunc));
         rendered.add(rv.label());
       } catch (Exception e) {
         String why = e.getClass().getSimpleName() + ": " + e.getMessage();
-        write(dest.resolve("rollouts").resolve(rv.label() + ".md"), "(trajectory unavailable: " + why + ")");
+        placed.text(dest.resolve("rollouts").resolve(rv.label() + ".md"), "(trajectory unavailable: " + why + ")");
         failed.add(rv.label() + ": " + why);
       }
-      writeDeliverables(dest.resolve("deliverables"), bench, rv, mode);
+      writeDeliverables(dest.resolve("deliverables"), bench, rv, mode, placed);
       delivered.add(rv.label());
     }
     if (!rollouts.isEmpty() && rendered.isEmpty()) {
@@ -64,7 +65,7 @@ public final class Evidence {
 
     int harnessFiles = 0;
     if (harnessDir != null && Files.isDirectory(harnessDir)) {
-      harnessFiles = linkChecked(harnessDir, dest.resolve("harness"), leaks);
+      harnessFiles = linkChecked(harnessDir, dest.resolve("harness"), leaks, placed);
     }
 
     List<String> poolLabels = new ArrayList<>();
@@ -74,12 +75,12 @@ public final class Evidence {
     for (PoolItem item : pool) {
       Path p = dest.resolve("pool").resolve(item.label());
       if (item.harnessDir() != null && Files.isDirectory(item.harnessDir())) {
-        linkChecked(item.harnessDir(), p.resolve("harness"), leaks);
+        linkChecked(item.harnessDir(), p.resolve("harness"), leaks, placed);
       }
-      write(p.resolve("harness.diff"), harnessDir == null ? ""
+      placed.text(p.resolve("harness.diff"), harnessDir == null ? ""
           : UnifiedDiff.poolDiff(surface, current, item.harnessDir(), item.label()));
-      write(p.resolve("rollout.md"), rolloutText(bench, item.rollout(), obsTrunc));
-      write(p.resolve("produced.md"), producedText(bench, item.rollout(), mode));
+      placed.text(p.resolve("rollout.md"), rolloutText(bench, item.rollout(), obsTrunc));
+      placed.text(p.resolve("produced.md"), producedText(bench, item.rollout(), mode));
       poolLabels.add(item.label());
     }
 
@@ -88,15 +89,18 @@ public final class Evidence {
         : List.of();
     if (!libraryFiles.isEmpty()) {
       leaks.assertNone(libraryFiles);
-      FileTrees.link(libraryDir, dest.resolve("library"), libraryFiles);
+      placed.linked(dest.resolve("library"), libraryFiles, FileTrees.link(libraryDir, dest.resolve("library"),
+          libraryFiles));
       library = true;
     }
 
-    // the folder is listed and read once: the tripwire scans those bytes, and the session keys and copies them
-    Path root = dest.toAbsolutePath().normalize();
-    PathOrder.Listing built = PathOrder.list(root);
-    leaks.assertNone(built.files());
-    HeldTree held = HeldTree.read(root, built);
+    // the folder is new, so what was placed in it is all it holds: its listing and the texts' bytes are at hand, and
+    // only the linked files are read; the tripwire scans those bytes, and the session keys and copies them
+    HeldTree held = placed.held();
+    // under the tests (assertions on): every evidence folder any test builds is read back and compared
+    assert held.sameAs(HeldTree.read(held.root(), PathOrder.list(held.root())))
+        : "the evidence placed in " + dest + " is not what its folder holds";
+    leaks.assertNone(held.files());
     VerdictTripwire.assertNone(held);
     return new ContextTree(dest, taskId, rendered, delivered, harnessFiles, library, poolLabels, failed, mode,
         sources, decisions.size(), held);
@@ -106,37 +110,46 @@ public final class Evidence {
    * Links the files of {@code from} into {@code to} after checking them for answer-key paths, from one listing; the
    * number linked.
    */
-  private static int linkChecked(Path from, Path to, LeakGlobs leaks) throws IOException {
+  private static int linkChecked(Path from, Path to, LeakGlobs leaks, Placed placed) throws IOException {
     List<String> files = PathOrder.files(from);
     leaks.assertNone(files);
-    return FileTrees.link(from, to, files);
+    return placed.linked(to, files, FileTrees.link(from, to, files));
   }
 
   /** Copies the task's source material minus leak-glob matches into {@code root/source}; the count copied. */
   public static int copySource(Benchmark bench, String taskId, Path root, LeakGlobs leaks) throws IOException {
-    Optional<Path> files = bench.taskFiles(taskId);
-    if (files.isEmpty() || !Files.isDirectory(files.get())) return 0;
-    int n = 0;
-    for (String rel : PathOrder.files(files.get())) {
-      if (leaks.matches(rel)) continue;
-      FileTrees.linkFile(files.get().resolve(rel), root.resolve("source").resolve(rel));
-      n++;
-    }
+    int n = linkSource(bench, taskId, root, leaks, null);
     leaks.assertNone(root.resolve("source"));
     return n;
   }
 
-  private static void writeDeliverables(Path dir, Benchmark bench, RunView rv, String mode) throws IOException {
+  /** {@link #copySource} without the check of the folder afterwards, each file linked noted in {@code placed}. */
+  private static int linkSource(Benchmark bench, String taskId, Path root, LeakGlobs leaks, Placed placed)
+      throws IOException {
+    Optional<Path> files = bench.taskFiles(taskId);
+    if (files.isEmpty() || !Files.isDirectory(files.get())) return 0;
+    List<String> linked = new ArrayList<>();
+    for (String rel : PathOrder.files(files.get())) {
+      if (leaks.matches(rel)) continue;
+      FileTrees.linkFile(files.get().resolve(rel), root.resolve("source").resolve(rel));
+      linked.add(rel);
+    }
+    if (placed != null) placed.linked(root.resolve("source"), linked, linked.size());
+    return linked.size();
+  }
+
+  private static void writeDeliverables(Path dir, Benchmark bench, RunView rv, String mode, Placed placed)
+      throws IOException {
     Path runDir = Paths.get(rv.runDir());
     if (!rv.delivered()) {
-      write(dir.resolve(rv.label() + ".md"), "(no deliverable produced)");
+      placed.text(dir.resolve(rv.label() + ".md"), "(no deliverable produced)");
       return;
     }
     Map<String, String> files;
     try {
       files = bench.deliverableFiles(runDir);
     } catch (Exception e) {
-      write(dir.resolve(rv.label() + ".md"), "(deliverable unavailable: " + e.getClass().getSimpleName() + ": "
+      placed.text(dir.resolve(rv.label() + ".md"), "(deliverable unavailable: " + e.getClass().getSimpleName() + ": "
           + e.getMessage() + ")");
       return;
     }
@@ -145,7 +158,7 @@ public final class Evidence {
       for (String name : files.keySet()) sb.append("- `").append(name).append("`\n");
       sb.append("\nThe contents are withheld on purpose: the work's own checks live beside them. The trajectory and"
           + " this file set are the evidence; a missing or misnamed file is itself a finding.\n");
-      write(dir.resolve(rv.label()).resolve("INDEX.md"), sb.toString());
+      placed.text(dir.resolve(rv.label()).resolve("INDEX.md"), sb.toString());
       return;
     }
     if (files.isEmpty()) {
@@ -155,7 +168,7 @@ public final class Evidence {
       } catch (Exception e) {
         text = "(deliverable unavailable: " + e.getClass().getSimpleName() + ": " + e.getMessage() + ")";
       }
-      write(dir.resolve(rv.label() + ".md"), text);
+      placed.text(dir.resolve(rv.label() + ".md"), text);
       return;
     }
     StringBuilder index = new StringBuilder("# " + rv.label() + " produced " + files.size() + " file(s)\n\n");
@@ -164,11 +177,11 @@ public final class Evidence {
           .append(String.format(Locale.ROOT, "%,d", f.getValue().length())).append(" chars extracted)\n");
       String name = f.getKey().replace("/", "__");
       if (!name.endsWith(".txt")) name = name + ".txt";
-      write(dir.resolve(rv.label()).resolve(name), f.getValue());
+      placed.text(dir.resolve(rv.label()).resolve(name), f.getValue());
     }
     index.append("\nEach `.txt` file is the artifact as read by the same reader the work is assessed through; an"
         + " artifact that cannot be converted counts as unreadable.\n");
-    write(dir.resolve(rv.label()).resolve("INDEX.md"), index.toString());
+    placed.text(dir.resolve(rv.label()).resolve("INDEX.md"), index.toString());
   }
 
   private static String rolloutText(Benchmark bench, RunView rv, int obsTrunc) {
@@ -202,9 +215,5 @@ public final class Evidence {
     } catch (Exception e) {
       return "(nothing produced: " + e.getClass().getSimpleName() + ": " + e.getMessage() + ")";
     }
-  }
-
-  static void write(Path file, String text) throws IOException {
-    SharedText.write(file, text);
   }
 }

@@ -8,13 +8,16 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /** Copying and deleting whole folders. */
 public final class FileTrees {
@@ -77,20 +80,35 @@ public final class FileTrees {
    */
   private static int place(Path from, Path to, List<String> files, Placer placer) throws IOException {
     Files.createDirectories(to);
-    Path made = to;
+    Set<Path> made = new HashSet<>();
+    made.add(to);
     int n = 0;
     for (int i = 0; i < files.size(); i++) {
       String rel = files.get(i);
       if (rel.endsWith(".pyc")) continue;
       Path target = to.resolve(rel);
-      if (!target.getParent().equals(made)) {
-        Files.createDirectories(target.getParent());
-        made = target.getParent();
-      }
+      makeFolder(target.getParent(), made);
       placer.place(i, from.resolve(rel), target);
       n++;
     }
     return n;
+  }
+
+  /**
+   * Makes {@code dir} below a folder in {@code made}, each missing folder with one system call: the JDK's {@code
+   * createDirectories} first tries the deepest folder, and for a nested new one fails, throws and climbs back up
+   * (a few percent of a sweep's CPU, BENCHMARKS.md, issue 11). A folder already there is fine.
+   */
+  private static void makeFolder(Path dir, Set<Path> made) throws IOException {
+    if (made.contains(dir)) return;
+    if (dir.getParent() == null) throw new IOException("a listed file lies outside the folder it is placed in");
+    makeFolder(dir.getParent(), made);
+    try {
+      Files.createDirectory(dir);
+    } catch (FileAlreadyExistsException e) {
+      if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) throw e;
+    }
+    made.add(dir);
   }
 
   /**

@@ -12,6 +12,8 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.security.MessageDigest;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -54,20 +56,62 @@ public final class HeldTree {
     Set<PosixFilePermission>[] modes = new Set[files.size()];
     long left = budget;
     for (int i = 0; i < files.size(); i++) {
-      Path file = root.resolve(files.get(i));
+      if (hold(root.resolve(files.get(i)), left, bytes, modes, i)) left -= bytes[i].length;
+    }
+    return new HeldTree(root, listing, bytes, modes);
+  }
+
+  /**
+   * A tree this process has just written, as {@link #read} would read it: {@code written} has the bytes of the files
+   * it wrote (what {@link SharedText} wrote or linked) and null for the files it linked, which are read from disk.
+   * Every written file has the mode this process gives a new file, read once from the first of them; where that
+   * cannot be read, the whole tree is read from disk.
+   */
+  @SuppressWarnings("unchecked")
+  static HeldTree written(Path root, PathOrder.Listing listing, Map<String, byte[]> written) {
+    List<String> files = listing.files();
+    Set<PosixFilePermission> textMode = null;
+    for (String rel : files) {
+      if (written.get(rel) == null) continue;
       try {
-        // the mode first: the copy is made with it, as the JDK's copy makes a file with its source's mode
-        Set<PosixFilePermission> mode = Files.getPosixFilePermissions(file, LinkOption.NOFOLLOW_LINKS);
-        byte[] b = readUpTo(file, left);
-        if (b == null) continue;
-        bytes[i] = b;
-        modes[i] = mode;
-        left -= b.length;
+        textMode = Files.getPosixFilePermissions(root.resolve(rel), LinkOption.NOFOLLOW_LINKS);
       } catch (IOException | UnsupportedOperationException e) {
-        // not held: read again where it is used, which reports the failure as it always did
+        return read(root, listing);
+      }
+      break;
+    }
+    byte[][] bytes = new byte[files.size()][];
+    Set<PosixFilePermission>[] modes = new Set[files.size()];
+    long left = BUDGET;
+    for (int i = 0; i < files.size(); i++) {
+      byte[] text = written.get(files.get(i));
+      if (text == null) {
+        if (hold(root.resolve(files.get(i)), left, bytes, modes, i)) left -= bytes[i].length;
+      } else if (text.length <= left) {
+        bytes[i] = text;
+        modes[i] = textMode;
+        left -= text.length;
       }
     }
     return new HeldTree(root, listing, bytes, modes);
+  }
+
+  /**
+   * Reads {@code file} into the {@code i}-th place when it holds at most {@code limit} bytes and can be read; false
+   * otherwise (it is then read again where it is used, which reports a failure as it always did).
+   */
+  private static boolean hold(Path file, long limit, byte[][] bytes, Set<PosixFilePermission>[] modes, int i) {
+    try {
+      // the mode first: the copy is made with it, as the JDK's copy makes a file with its source's mode
+      Set<PosixFilePermission> mode = Files.getPosixFilePermissions(file, LinkOption.NOFOLLOW_LINKS);
+      byte[] b = readUpTo(file, limit);
+      if (b == null) return false;
+      bytes[i] = b;
+      modes[i] = mode;
+      return true;
+    } catch (IOException | UnsupportedOperationException e) {
+      return false;
+    }
   }
 
   /** The whole file, or null when it holds more than {@code limit} bytes (a file still growing included). */
@@ -123,5 +167,14 @@ public final class HeldTree {
 
   Set<PosixFilePermission> mode(int i) {
     return modes[i];
+  }
+
+  /** The same files in the same order, each held or not alike, with the same bytes and mode when held. */
+  boolean sameAs(HeldTree other) {
+    if (!listing.equals(other.listing)) return false;
+    for (int i = 0; i < bytes.length; i++) {
+      if (!Arrays.equals(bytes[i], other.bytes[i]) || !Objects.equals(modes[i], other.modes[i])) return false;
+    }
+    return true;
   }
 }

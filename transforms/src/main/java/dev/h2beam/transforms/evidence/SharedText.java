@@ -3,8 +3,10 @@ package dev.h2beam.transforms.evidence;
 import dev.h2beam.adapters.files.Hashes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -31,10 +33,18 @@ final class SharedText {
   };
 
   static void write(Path file, String text) throws IOException {
-    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
     Files.createDirectories(file.getParent());
+    write(file, text.getBytes(StandardCharsets.UTF_8), false);
+  }
+
+  /**
+   * Writes {@code bytes} at {@code file}, whose folder exists. {@code fresh}: the caller made the folder empty and put
+   * nothing at this name yet, so there is no earlier file to remove first (were there one after all, the write below
+   * refuses to open it, and it is removed then); otherwise a file already there is removed first.
+   */
+  static void write(Path file, byte[] bytes, boolean fresh) throws IOException {
     // a file already here may be a link to shared bytes: replace the name, never the bytes behind it
-    Files.deleteIfExists(file);
+    if (!fresh) Files.deleteIfExists(file);
     String key = Hashes.hex(Hashes.digest("SHA-256").digest(bytes));
     Path prior;
     synchronized (SEEN) {
@@ -44,11 +54,24 @@ final class SharedText {
       try {
         Files.createLink(file, prior);
         return;
+      } catch (FileAlreadyExistsException e) {
+        Files.deleteIfExists(file);
+        try {
+          Files.createLink(file, prior);
+          return;
+        } catch (IOException | UnsupportedOperationException again) {
+          // written below
+        }
       } catch (IOException | UnsupportedOperationException e) {
         // another file system, or the file went between the check and the link: write it
       }
     }
-    Files.write(file, bytes);
+    try {
+      Files.write(file, bytes, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    } catch (FileAlreadyExistsException e) {
+      Files.deleteIfExists(file);
+      Files.write(file, bytes, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    }
     synchronized (SEEN) {
       SEEN.put(key, file);
     }
