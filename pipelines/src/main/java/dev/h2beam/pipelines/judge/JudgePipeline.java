@@ -5,25 +5,16 @@ import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.TextFiles;
 import dev.h2beam.pipelines.files.ListedFiles;
 import dev.h2beam.transforms.beam.JsonCoder;
-import dev.h2beam.transforms.proposer.Limits;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.Channels;
 import java.io.Serializable;
-import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
@@ -122,60 +113,35 @@ public final class JudgePipeline {
 
   /**
    * Reads and grades one shard of summaries: an unreadable summary becomes a problem of its namespace and the rest
-   * goes on. Up to {@code --graderConcurrency} workers take the shard's selections one after another, each holding a
-   * permit of its grader's process-wide limit while it grades, so the process keeps up to that many calls of a grader
-   * in flight, whatever the runner's parallelism and the number of shards. A worker takes its next selection itself:
-   * handing each selection to a pool thread woke a thread and put one to sleep per row (two system calls each), which
-   * on 100,000 rows cost more than reading the summaries.
+   * goes on. The shard's selections are graded by {@link GradingWorkers} (within each grader's process-wide limit,
+   * whatever the runner's parallelism and the number of shards), and their rows emitted in the selections' order.
    */
   static final class GradeFn extends DoFn<KV<Integer, Iterable<MatchResult.Metadata>>, KV<String, JudgedRow>> {
     private static final long serialVersionUID = 1L;
-    private static final ConcurrentHashMap<String, Grader> GRADERS = new ConcurrentHashMap<>();
     private final Config c;
     private final Counter unreadable = Metrics.counter(GradeFn.class, "summaries_unreadable");
     private final Counter read = Metrics.counter(GradeFn.class, "summaries_read");
     private final Counter graded = Metrics.counter(GradeFn.class, "rows_graded");
     private final Counter ungraded = Metrics.counter(GradeFn.class, "rows_ungraded");
-    private transient ExecutorService calls;
-    private transient ExecutorService waits;
+    private transient GradingWorkers workers;
 
     GradeFn(Config c) {
       this.c = c;
     }
 
     @Setup public void setup() {
-      calls = Executors.newCachedThreadPool(daemon("h2beam-grader"));
-      waits = Executors.newFixedThreadPool(c.concurrency(), daemon("h2beam-grade"));
+      workers = GradingWorkers.of(c);
     }
 
     @Teardown public void teardown() {
-      if (calls != null) calls.shutdownNow();
-      if (waits != null) waits.shutdownNow();
+      if (workers != null) workers.close();
     }
 
     @ProcessElement public void process(@Element KV<Integer, Iterable<MatchResult.Metadata>> shard,
         MultiOutputReceiver out) throws Exception {
       List<SelectionItem> items = new ArrayList<>();
       for (MatchResult.Metadata summary : shard.getValue()) items.addAll(selections(summary, out));
-      JudgedRow[] rows = new JudgedRow[items.size()];
-      AtomicInteger next = new AtomicInteger();
-      List<Future<?>> workers = new ArrayList<>();
-      for (int w = 0; w < Math.min(c.concurrency(), rows.length); w++) {
-        workers.add(waits.submit(() -> {
-          Semaphore held = null;
-          try {
-            for (int i = next.getAndIncrement(); i < rows.length; i = next.getAndIncrement()) {
-              SelectionItem item = items.get(i);
-              if (item.ok()) held = permit(item, held);
-              rows[i] = grade(item);
-            }
-          } finally {
-            if (held != null) held.release();
-          }
-        }));
-      }
-      for (Future<?> f : workers) f.get();
-      for (JudgedRow row : rows) {
+      for (JudgedRow row : workers.grade(items)) {
         (row.graded() ? graded : ungraded).inc();
         out.get(ROWS).output(KV.of(row.namespace(), row));
       }
@@ -205,49 +171,6 @@ public final class JudgePipeline {
         out.get(PROBLEMS).output(KV.of(ns, summary + ": " + e.getMessage()));
         return List.of();
       }
-    }
-
-    /**
-     * The permit of {@code item}'s grader, from its process-wide limit: the one the worker {@code held} when it is the
-     * same grader's, else that one given back and this one taken. A worker keeps its permit from row to row (taking
-     * and giving it back around every row put the shards' workers, more than the permits, to sleep and woke them
-     * again for each row) and holds one at a time, so no two workers can wait on each other's.
-     */
-    private Semaphore permit(SelectionItem item, Semaphore held) {
-      Semaphore limit = Limits.of("grader:" + item.grader(), c.concurrency());
-      if (limit == held) return held;
-      if (held != null) held.release();
-      limit.acquireUninterruptibly();
-      return limit;
-    }
-
-    /** Grades one selection; the worker holds the permit of its grader ({@link #permit}) when the selection is ok. */
-    private JudgedRow grade(SelectionItem item) {
-      if (!item.ok()) return Judging.judge(item, null, Duration.ZERO, calls);
-      try {
-        return Judging.repeated(item, grader(item), Duration.ofSeconds(c.timeoutSeconds()), calls, c.repeats());
-      } catch (Exception e) {
-        return Judging.absent(item, Absence.JUDGE_FAILED, "cannot open grader " + item.grader() + ": "
-            + e.getMessage());
-      }
-    }
-
-    private Grader grader(SelectionItem item) throws Exception {
-      String key = item.grader() + "\u0000" + item.namespace() + "\u0000" + c.settings();
-      Grader g = GRADERS.get(key);
-      if (g == null) {
-        g = GraderProvider.named(item.grader()).open(Paths.get(item.namespace()), c.settings());
-        GRADERS.putIfAbsent(key, g);
-      }
-      return g;
-    }
-
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
-      return r -> {
-        Thread t = new Thread(r, name);
-        t.setDaemon(true);
-        return t;
-      };
     }
   }
 

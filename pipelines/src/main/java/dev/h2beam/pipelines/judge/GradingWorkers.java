@@ -1,0 +1,158 @@
+package dev.h2beam.pipelines.judge;
+
+import dev.h2beam.transforms.proposer.Limits;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+/**
+ * The workers that grade one shard's selections: up to {@code workers} of them take the selections one after
+ * another, each selection once, and give back a row per selection in the selections' order. A worker holds a permit
+ * of its grader's process-wide limit while it grades, so the process keeps no more calls of a grader in flight than
+ * that limit allows, however many shards are graded at once.
+ *
+ * <p>Why it works this way: every shard in flight brings its own workers for the same permits, so the workers
+ * outnumber the permits, and every hand-off between two threads costs a wake and a sleep in the kernel (BENCHMARKS.md,
+ * "The report's collector, the judge's hand-offs"):
+ * <ul>
+ *   <li>a worker takes its next selection itself (a shared index): handing each selection to a pool thread cost two
+ *       system calls per row, which on 100,000 rows cost more than reading the summaries;
+ *   <li>a worker keeps its permit from row to row: taking and giving it back around every row put the workers that
+ *       had none to sleep and woke them again for each row (a tenth of the judge's CPU);
+ *   <li>a worker holds one permit at a time: it gives back the one it holds before it waits for another grader's, so
+ *       no two workers can wait on each other's;
+ *   <li>a grader that only reads files in this JVM ({@link Grader#inProcess}) is called on the worker's own thread,
+ *       without a timeout; any other on a thread of its own that {@link Judging} abandons at the timeout.
+ * </ul>
+ */
+final class GradingWorkers implements AutoCloseable {
+
+  /** Opens the grader that judges a selection. */
+  @FunctionalInterface
+  interface Graders {
+    Grader open(SelectionItem item) throws Exception;
+  }
+
+  /** The graders this process opened, by grader name, namespace and settings: each is opened once and shared. */
+  private static final ConcurrentHashMap<String, Grader> OPENED = new ConcurrentHashMap<>();
+
+  private final int workers;
+  private final Function<String, Semaphore> limits;
+  private final Graders graders;
+  private final Duration timeout;
+  private final int repeats;
+  private final ExecutorService calls;
+  private final ExecutorService threads;
+
+  /**
+   * @param workers the most workers one shard is graded by, and the threads kept for them
+   * @param limits the process-wide limit of a grader, by the grader's name
+   * @param graders opens a selection's grader; one that cannot be opened makes the selection's row judge-failed
+   * @param timeout how long to wait for a call of a grader that is not {@linkplain Grader#inProcess in process}
+   * @param repeats how many times each selection is graded ({@link Judging#repeated})
+   */
+  GradingWorkers(int workers, Function<String, Semaphore> limits, Graders graders, Duration timeout, int repeats) {
+    this.workers = workers;
+    this.limits = limits;
+    this.graders = graders;
+    this.timeout = timeout;
+    this.repeats = repeats;
+    this.calls = Executors.newCachedThreadPool(daemon("h2beam-grader"));
+    this.threads = Executors.newFixedThreadPool(workers, daemon("h2beam-grade"));
+  }
+
+  /**
+   * The judge's workers: {@code --graderConcurrency} of them per shard, under a limit of as many permits per grader
+   * in this process ({@link Limits}), each call of a grader that is not in process within
+   * {@code --graderTimeoutSeconds}.
+   */
+  static GradingWorkers of(JudgePipeline.Config c) {
+    return new GradingWorkers(c.concurrency(), grader -> Limits.of("grader:" + grader, c.concurrency()),
+        item -> opened(item, c.settings()), Duration.ofSeconds(c.timeoutSeconds()), c.repeats());
+  }
+
+  /**
+   * Grades {@code items}, each once, and gives back their rows in their order. A grader's failure is its row's
+   * absence; a worker that fails otherwise (a bug) fails the call.
+   */
+  List<JudgedRow> grade(List<SelectionItem> items) throws InterruptedException, ExecutionException {
+    JudgedRow[] rows = new JudgedRow[items.size()];
+    AtomicInteger next = new AtomicInteger();
+    List<Future<?>> running = new ArrayList<>();
+    for (int w = 0; w < Math.min(workers, rows.length); w++) {
+      running.add(threads.submit(() -> {
+        Semaphore held = null;
+        try {
+          for (int i = next.getAndIncrement(); i < rows.length; i = next.getAndIncrement()) {
+            SelectionItem item = items.get(i);
+            if (item.ok()) held = permit(item, held);
+            rows[i] = row(item);
+          }
+        } finally {
+          if (held != null) held.release();
+        }
+      }));
+    }
+    for (Future<?> f : running) f.get();
+    return List.of(rows);
+  }
+
+  /**
+   * The permit of {@code item}'s grader: the one the worker {@code held} when it is that grader's, else that one
+   * given back and this one taken (one permit at a time, so no two workers wait on each other's).
+   */
+  private Semaphore permit(SelectionItem item, Semaphore held) {
+    Semaphore limit = limits.apply(item.grader());
+    if (limit == held) return held;
+    if (held != null) held.release();
+    limit.acquireUninterruptibly();
+    return limit;
+  }
+
+  /** The row of one selection; the worker holds the permit of its grader ({@link #permit}) when it is ok. */
+  private JudgedRow row(SelectionItem item) {
+    if (!item.ok()) return Judging.judge(item, null, Duration.ZERO, calls);
+    try {
+      return Judging.repeated(item, graders.open(item), timeout, calls, repeats);
+    } catch (Exception e) {
+      return Judging.absent(item, Absence.JUDGE_FAILED, "cannot open grader " + item.grader() + ": "
+          + e.getMessage());
+    }
+  }
+
+  /** The grader of {@code item}'s grader name and namespace with {@code settings}, opened on first use. */
+  private static Grader opened(SelectionItem item, Map<String, String> settings) throws Exception {
+    String key = item.grader() + "\u0000" + item.namespace() + "\u0000" + settings;
+    Grader g = OPENED.get(key);
+    if (g == null) {
+      g = GraderProvider.named(item.grader()).open(Paths.get(item.namespace()), settings);
+      OPENED.putIfAbsent(key, g);
+    }
+    return g;
+  }
+
+  /** Stops the calls still running and the workers' threads. */
+  @Override public void close() {
+    calls.shutdownNow();
+    threads.shutdownNow();
+  }
+
+  private static ThreadFactory daemon(String name) {
+    return r -> {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      return t;
+    };
+  }
+}
