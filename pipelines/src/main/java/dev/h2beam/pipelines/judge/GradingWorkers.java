@@ -6,6 +6,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -45,7 +47,7 @@ final class GradingWorkers implements AutoCloseable {
   }
 
   /** The graders this process opened, by grader name, namespace and settings: each is opened once and shared. */
-  private static final ConcurrentHashMap<String, Grader> OPENED = new ConcurrentHashMap<>();
+  private static final ConcurrentHashMap<String, CompletableFuture<Grader>> OPENED = new ConcurrentHashMap<>();
 
   private final int workers;
   private final Function<String, Semaphore> limits;
@@ -123,23 +125,42 @@ final class GradingWorkers implements AutoCloseable {
   /** The row of one selection; the worker holds the permit of its grader ({@link #permit}) when it is ok. */
   private JudgedRow row(SelectionItem item) {
     if (!item.ok()) return Judging.judge(item, null, Duration.ZERO, calls);
+    Grader grader;
     try {
-      return Judging.repeated(item, graders.open(item), timeout, calls, repeats);
+      grader = graders.open(item);
     } catch (Exception e) {
       return Judging.absent(item, Absence.JUDGE_FAILED, "cannot open grader " + item.grader() + ": "
           + e.getMessage());
     }
+    // only the opening is this row's "cannot open": a grader's own failures are absences inside Judging, and
+    // anything else thrown there is a bug that fails the shard rather than a row that names the wrong cause
+    return Judging.repeated(item, grader, timeout, calls, repeats);
   }
 
-  /** The grader of {@code item}'s grader name and namespace with {@code settings}, opened on first use. */
-  private static Grader opened(SelectionItem item, Map<String, String> settings) throws Exception {
+  /**
+   * The grader of {@code item}'s grader name and namespace with {@code settings}, opened on first use by one worker
+   * while the others that need it wait for it: opened twice, one of the two would be dropped unclosed (a rubric
+   * grader's model client). An opening that fails is forgotten, so a later selection tries again.
+   */
+  static Grader opened(SelectionItem item, Map<String, String> settings) throws Exception {
     String key = item.grader() + "\u0000" + item.namespace() + "\u0000" + settings;
-    Grader g = OPENED.get(key);
-    if (g == null) {
-      g = GraderProvider.named(item.grader()).open(Paths.get(item.namespace()), settings);
-      OPENED.putIfAbsent(key, g);
+    CompletableFuture<Grader> mine = new CompletableFuture<>();
+    CompletableFuture<Grader> opening = OPENED.putIfAbsent(key, mine);
+    if (opening == null) {
+      opening = mine;
+      try {
+        mine.complete(GraderProvider.named(item.grader()).open(Paths.get(item.namespace()), settings));
+      } catch (Exception | Error e) {
+        OPENED.remove(key, mine);
+        mine.completeExceptionally(e);
+      }
     }
-    return g;
+    try {
+      return opening.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof Exception cause) throw cause;
+      throw e;
+    }
   }
 
   /** Stops the calls still running and the workers' threads. */

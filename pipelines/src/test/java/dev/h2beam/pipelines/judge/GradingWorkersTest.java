@@ -1,6 +1,7 @@
 package dev.h2beam.pipelines.judge;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -257,5 +258,36 @@ class GradingWorkersTest {
     assertEquals(List.of(true, false, true), rows.stream().map(JudgedRow::graded).toList());
     assertEquals(Absence.JUDGE_FAILED.code, rows.get(1).absence());
     assertEquals("cannot open grader gone: --grader=gone is not a known grader", rows.get(1).error());
+  }
+
+  /** Workers that need a grader nobody opened yet open it once between them: the others wait for that one. */
+  @Test
+  void aGraderIsOpenedOnceThoughManyWorkersNeedItAtOnce() throws Exception {
+    ScriptedGraderProvider.OPENS.set(0);
+    ScriptedGraderProvider.OPEN_MILLIS = 200;
+    try {
+      SelectionItem item = new SelectionItem(runDir.resolve("ns-opened-once").toString(), "scripted", "t0", "agg", 1,
+          "agg1", "run-t0", runDir.toString(), false, true, "", "", false);
+      int n = 8;
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<Grader>> got = new ArrayList<>();
+      ExecutorService pool = Executors.newFixedThreadPool(n);
+      try {
+        for (int i = 0; i < n; i++) {
+          got.add(pool.submit(() -> {
+            start.await();
+            return GradingWorkers.opened(item, Map.of());
+          }));
+        }
+        start.countDown();
+        Grader first = got.get(0).get();
+        for (Future<Grader> f : got) assertSame(first, f.get(), "one grader, shared");
+      } finally {
+        pool.shutdownNow();
+      }
+      assertEquals(1, ScriptedGraderProvider.OPENS.get(), "opened once");
+    } finally {
+      ScriptedGraderProvider.OPEN_MILLIS = 0;
+    }
   }
 }

@@ -26,7 +26,19 @@ public final class ScriptedGraderProvider implements GraderProvider {
     return "scripted";
   }
 
+  /** Graders opened; an opening takes {@link #OPEN_MILLIS} (a model client's set-up), so racing openings overlap. */
+  static final AtomicInteger OPENS = new AtomicInteger();
+  static volatile long OPEN_MILLIS;
+
   @Override public Grader open(Path namespaceDir, Map<String, String> settings) {
+    OPENS.incrementAndGet();
+    if (OPEN_MILLIS > 0) {
+      try {
+        Thread.sleep(OPEN_MILLIS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     return new Grader() {
       @Override public String identity() {
         return settings.getOrDefault("command", "scripted:v1");
