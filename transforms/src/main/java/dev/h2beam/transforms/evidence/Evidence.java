@@ -29,6 +29,17 @@ public final class Evidence {
 
   public static ContextTree build(Path dest, Benchmark bench, String taskId, List<RunView> rollouts,
       Path harnessDir, Path libraryDir, List<PoolItem> pool, Map<String, String> decisions) throws IOException {
+    return build(dest, bench, taskId, rollouts, harnessDir, libraryDir, pool, decisions, Map.of(), Map.of());
+  }
+
+  /**
+   * The same with more in the folder: {@code copies}, folders copied in whole (by their place in the folder; copied,
+   * not linked, when they are not the run's own files), and {@code texts}, files written (by their place). They are
+   * checked and held with the rest.
+   */
+  public static ContextTree build(Path dest, Benchmark bench, String taskId, List<RunView> rollouts,
+      Path harnessDir, Path libraryDir, List<PoolItem> pool, Map<String, String> decisions, Map<String, Path> copies,
+      Map<String, String> texts) throws IOException {
     FileTrees.recreate(dest);
     Placed placed = new Placed(dest);
     LeakGlobs leaks = new LeakGlobs(bench.spec().leakGlobs());
@@ -93,6 +104,13 @@ public final class Evidence {
           libraryFiles));
       library = true;
     }
+
+    for (Map.Entry<String, Path> c : copies.entrySet()) {
+      PathOrder.Listing listing = PathOrder.list(c.getValue());
+      FileTrees.copy(c.getValue(), dest.resolve(c.getKey()), listing);
+      placed.linked(dest.resolve(c.getKey()), listing.files(), 0);
+    }
+    for (Map.Entry<String, String> t : texts.entrySet()) placed.text(dest.resolve(t.getKey()), t.getValue());
 
     // the folder is new, so what was placed in it is all it holds: its listing and the texts' bytes are at hand, and
     // only the linked files are read; the tripwire scans those bytes, and the session keys and copies them

@@ -129,6 +129,14 @@ public final class HeldTree {
     }
   }
 
+  /**
+   * The same files at {@code other}, a folder that holds them as they are here: a linked copy of this tree, made from
+   * its listing. Nothing is read again; a file not held is read from {@code other} where it is used.
+   */
+  public HeldTree at(Path other) {
+    return new HeldTree(other, listing, bytes, modes);
+  }
+
   public Path root() {
     return root;
   }

@@ -42,8 +42,9 @@ final class Placed {
   }
 
   /**
-   * Notes the {@code files} (relative to {@code to}, a folder under the root) as linked, less the {@code .pyc} files
-   * {@link FileTrees#link} leaves out; returns {@code count}, what the link reported.
+   * Notes the {@code files} (relative to {@code to}, a folder under the root) as linked or copied there, so read from
+   * disk when held, less the {@code .pyc} files {@link FileTrees#link} and {@link FileTrees#copy} leave out; returns
+   * {@code count}, what the link reported.
    */
   int linked(Path to, List<String> names, int count) {
     String prefix = PathOrder.relative(root, to) + "/";

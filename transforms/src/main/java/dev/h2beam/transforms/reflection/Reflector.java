@@ -6,8 +6,7 @@ import dev.h2beam.adapters.model.RunView;
 import dev.h2beam.transforms.evidence.ContextTree;
 import dev.h2beam.transforms.evidence.Evidence;
 import dev.h2beam.transforms.evidence.FileTrees;
-import dev.h2beam.adapters.files.LeakGlobs;
-import dev.h2beam.adapters.files.PathOrder;
+import dev.h2beam.transforms.evidence.HeldTree;
 import dev.h2beam.transforms.evidence.Mission;
 import dev.h2beam.transforms.evidence.PoolItem;
 import dev.h2beam.transforms.evidence.VerdictTripwire;
@@ -23,7 +22,6 @@ import dev.h2beam.transforms.safety.Fence;
 import dev.h2beam.transforms.safety.OverrideScreen;
 import dev.h2beam.transforms.selection.SelectionRecord;
 import dev.h2beam.transforms.selection.Selector;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -53,20 +51,16 @@ public final class Reflector {
       }
       LinkedHashMap<String, String> decisions = new LinkedHashMap<>();
       for (Stage st : res.stages) decisions.put(st.label(), st.decision());
-      ContextTree tree = Evidence.build(root, s.bench(), s.task(), all,
-          work.resolve("harnesses").resolve(sel.chosenLabel), null, pool, decisions);
-      FileTrees.copy(s.bench().baseHarness(), root.resolve("base_harness"));
       Map<String, Object> adoption = new LinkedHashMap<>();
       adoption.put("chosen_label", sel.chosenLabel);
       adoption.put("candidate_ids", sel.idMap);
       adoption.put("reason", sel.why);
-      AtomicFiles.writeString(root.resolve("adoption.json"), Json.pretty(adoption) + "\n");
-      List<String> built = PathOrder.files(root);
-      new LeakGlobs(s.bench().spec().leakGlobs()).assertNone(built);
-      // Evidence.build has scanned everything else under root; only what was added since needs reading
-      List<String> added = new ArrayList<>();
-      for (String rel : built) if (rel.startsWith("base_harness/") || rel.equals("adoption.json")) added.add(rel);
-      VerdictTripwire.assertNone(root, added);
+      // the base harness copied (it is the benchmark's folder, not the run's), and the adoption beside the rest: the
+      // build checks and holds everything in root at once
+      ContextTree tree = Evidence.build(root, s.bench(), s.task(), all,
+          work.resolve("harnesses").resolve(sel.chosenLabel), null, pool, decisions,
+          Map.of("base_harness", s.bench().baseHarness()), Map.of("adoption.json", Json.pretty(adoption) + "\n"));
+      HeldTree built = tree.held();
 
       String mission = Mission.of(Prompts.experience(s.bench().promptsFor(s.task())) + "\n# WHAT HAPPENED\n\n"
           + "The harness adopted for this task was `" + sel.chosenLabel + "`. `context/adoption.json` maps the"
@@ -76,12 +70,11 @@ public final class Reflector {
           + " `context/pool/`; read `context/decisions/` and the trajectories, and look for contrasts.\n", tree);
       FileTrees.delete(copy);
       // the same bytes, linked: nothing edits either folder in place (the session works on its own copy)
-      FileTrees.link(root, copy, built);
-      Files.deleteIfExists(copy.resolve("selection.json"));
-      // not scanned again: the copy holds the names and bytes of root just scanned, less selection.json
+      FileTrees.link(root, copy, built.files());
+      // not listed nor read again: the copy holds the names and bytes of root just built
       Reply reply;
       try {
-        reply = s.reflector().call(mission, copy, "experience." + label, "", null);
+        reply = s.reflector().callWithEvidence(mission, built.at(copy), "experience." + label, "", null);
       } catch (ProposerError e) {
         sel.usd += e.costUsd();
         sel.experience = new LinkedHashMap<>();
