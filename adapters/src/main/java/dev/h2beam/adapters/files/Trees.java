@@ -14,6 +14,7 @@ public final class Trees {
 
   /** Deletes a file or folder tree without following links out of it; a missing path is fine. */
   public static void delete(Path p) throws IOException {
+    WrittenTrees.forget(p);
     if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) return;
     Files.walkFileTree(p, new SimpleFileVisitor<>() {
       @Override public FileVisitResult visitFile(Path f, BasicFileAttributes a) throws IOException {

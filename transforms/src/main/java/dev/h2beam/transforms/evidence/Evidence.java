@@ -82,7 +82,7 @@ public final class Evidence {
     List<String> poolLabels = new ArrayList<>();
     SurfaceSpec surface = bench.surface();
     Map<String, String> current = harnessDir == null || pool.isEmpty() ? Map.of()
-        : TreeIO.read(surface, harnessDir, null);
+        : TreeIO.readHarness(surface, harnessDir);
     for (PoolItem item : pool) {
       Path p = dest.resolve("pool").resolve(item.label());
       if (item.harnessDir() != null && Files.isDirectory(item.harnessDir())) {
@@ -125,11 +125,11 @@ public final class Evidence {
   }
 
   /**
-   * Links the files of {@code from} into {@code to} after checking them for answer-key paths, from one listing; the
-   * number linked.
+   * Links the files of {@code from} into {@code to} after checking them for answer-key paths, from one listing (from
+   * memory for a harness this process wrote: {@link TreeIO#files}); the number linked.
    */
   private static int linkChecked(Path from, Path to, LeakGlobs leaks, Placed placed) throws IOException {
-    List<String> files = PathOrder.files(from);
+    List<String> files = TreeIO.files(from);
     leaks.assertNone(files);
     return placed.linked(to, files, FileTrees.link(from, to, files));
   }

@@ -84,7 +84,7 @@ public final class Drivers {
     for (int t = 1; t <= k; t++) {
       String currentLabel = t == 1 ? "base" : "c" + (t - 1);
       Path currentDir = s.workDir().resolve("harnesses").resolve(currentLabel);
-      TreeIO.write(s.bench().surface(), current, currentDir, true);
+      TreeIO.writeHarness(s.bench().surface(), current, currentDir, true);
       Integer round = k > 1 ? t : null;
       List<StageRunner.Request> proposals = new ArrayList<>();
       for (String dim : List.of("INV", "DOM")) {
@@ -129,7 +129,7 @@ public final class Drivers {
       res.ledger.rollout(b.label(), b.costUsd());
       res.rollouts.put(b.label(), b);
     }
-    TreeIO.write(s.bench().surface(), base, s.workDir().resolve("harnesses").resolve("base"), true);
+    TreeIO.writeHarness(s.bench().surface(), base, s.workDir().resolve("harnesses").resolve("base"), true);
     return res;
   }
 

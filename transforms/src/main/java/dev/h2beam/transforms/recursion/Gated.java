@@ -166,7 +166,7 @@ public final class Gated {
     for (RunView e : episodes) if (e.ok() && e.delivered()) last = e;
     if (last.label().startsWith("base")) {
       // the base final is delivered by a shared base rollout: its harness folder, under that label, is the base
-      TreeIO.write(s.bench().surface(), base, harnesses.resolve(last.label()), true);
+      TreeIO.writeHarness(s.bench().surface(), base, harnesses.resolve(last.label()), true);
     }
     res.finals.add(last.label());
     Map<String, Object> gate = new LinkedHashMap<>();

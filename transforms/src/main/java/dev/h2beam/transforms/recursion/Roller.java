@@ -41,7 +41,7 @@ public final class Roller {
       if (tree != null) {
         VerdictTripwire.assertNone(tree);
         harnessDir = s.workDir().resolve("harnesses").resolve(label);
-        TreeIO.write(s.bench().surface(), tree, harnessDir, true);
+        TreeIO.writeHarness(s.bench().surface(), tree, harnessDir, true);
       }
     } catch (Exception e) {
       return RunView.dead(label, s.runId(label), s.workDir().resolve("missing").toString(), describe(e));

@@ -3,6 +3,7 @@ package dev.h2beam.transforms.sweep;
 import dev.h2beam.adapters.bench.Benchmark;
 import dev.h2beam.adapters.files.Runmark;
 import dev.h2beam.adapters.files.Scratch;
+import dev.h2beam.adapters.files.WrittenTrees;
 import dev.h2beam.adapters.model.RunView;
 import dev.h2beam.transforms.library.Library;
 import dev.h2beam.transforms.recursion.Drivers;
@@ -236,6 +237,9 @@ public final class SweepSteps {
       failed.put("traceback", tail(e, 1500));
       modes.put(mode, failed);
       errors.add(mode + ": " + e.getClass().getSimpleName() + ": " + e.getMessage());
+    } finally {
+      // the candidates' harnesses this mode noted as written are read from disk by anything after it
+      WrittenTrees.forget(s.workDir());
     }
     // cancelled after the mode's last step: its dead rollouts and refused sessions are the cancel's, not the mode's,
     // so nothing is checkpointed and the retried element runs the mode again (reusing what completed)

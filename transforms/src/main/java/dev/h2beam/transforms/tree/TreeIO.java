@@ -2,6 +2,7 @@ package dev.h2beam.transforms.tree;
 
 import dev.h2beam.adapters.files.PathOrder;
 import dev.h2beam.adapters.files.TextFiles;
+import dev.h2beam.adapters.files.WrittenTrees;
 import dev.h2beam.adapters.model.HarnessRejected;
 import dev.h2beam.adapters.model.SurfaceSpec;
 import java.io.IOException;
@@ -81,6 +82,26 @@ public final class TreeIO {
     }
   }
 
+  /**
+   * A candidate's harness as {@link #read} reads it (no off-surface list): from memory when this task wrote it with
+   * {@link #writeHarness} ({@link WrittenTrees}), else from disk. For the stages of the task that wrote it only:
+   * every check of what is stored (credentials, the library, a resume) reads the disk.
+   */
+  public static LinkedHashMap<String, String> readHarness(SurfaceSpec surface, Path dir) {
+    WrittenTrees.Entry written = dir == null ? null : WrittenTrees.of(dir);
+    if (written != null && written.surface().equals(surface.name())) return new LinkedHashMap<>(written.tree());
+    return read(surface, dir, null);
+  }
+
+  /**
+   * The files under {@code dir} as {@link PathOrder#files} lists them: from memory for a candidate's harness this
+   * task wrote ({@link #writeHarness}), else from disk.
+   */
+  public static List<String> files(Path dir) {
+    WrittenTrees.Entry written = WrittenTrees.of(dir);
+    return written != null ? written.files() : PathOrder.files(dir);
+  }
+
   /** Whether {@code dir} exists and holds at least one of the surface's always-on files. */
   public static boolean isTree(SurfaceSpec surface, Path dir) {
     if (dir == null || !Files.isDirectory(dir)) return false;
@@ -100,8 +121,23 @@ public final class TreeIO {
    * @throws dev.h2beam.adapters.model.HarnessRejected when a path escapes the harness
    */
   public static Path write(SurfaceSpec surface, Map<String, String> tree, Path dest, boolean stubs) {
+    return write(surface, tree, dest, stubs, false);
+  }
+
+  /**
+   * {@link #write} for a candidate's harness that the task's later stages list and read again and again (pool
+   * entries, diffs, the reflection): what was written is noted ({@link WrittenTrees}), so they read it from memory
+   * ({@link #readHarness}, {@link #files}) until the task forgets its folder.
+   */
+  public static Path writeHarness(SurfaceSpec surface, Map<String, String> tree, Path dest, boolean stubs) {
+    return write(surface, tree, dest, stubs, true);
+  }
+
+  private static Path write(SurfaceSpec surface, Map<String, String> tree, Path dest, boolean stubs,
+      boolean remember) {
     Map<String, String> entries = new LinkedHashMap<>();
     tree.forEach((rel, text) -> entries.put(TreePaths.normalize(rel), text));
+    WrittenTrees.forget(dest);
     try {
       Files.createDirectories(dest);
       // PathOrder skips __pycache__, which never holds an on-surface or stub path.
@@ -119,10 +155,30 @@ public final class TreeIO {
           if (!Files.exists(p)) writeText(p, s.getValue());
         }
       }
+      if (remember) remember(surface, entries, dest);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write harness tree to " + dest, e);
     }
     return dest;
+  }
+
+  /**
+   * Notes what {@link #write} left in {@code dest} ({@link WrittenTrees}) from one listing of it: every on-surface
+   * file there is one just written (the rest were deleted first), so its text is known, read as {@link #read} would
+   * read it (universal newlines). Not noted when {@link #read} would not simply read the folder: a link or special
+   * file in it (warned about on each read), or a file past {@link #MAX_FILE_BYTES} (refused on each read).
+   */
+  private static void remember(SurfaceSpec surface, Map<String, String> entries, Path dest) {
+    PathOrder.Listing listing = PathOrder.list(dest);
+    if (!listing.skipped().isEmpty()) return;
+    LinkedHashMap<String, String> tree = new LinkedHashMap<>();
+    for (String rel : listing.files()) {
+      if (surface.stubs().containsKey(rel) || !TreePaths.isAllowed(surface, rel)) continue;
+      String text = entries.getOrDefault(rel, "");
+      if (text.length() > MAX_FILE_BYTES / 3 && text.getBytes(StandardCharsets.UTF_8).length > MAX_FILE_BYTES) return;
+      tree.put(rel, text.replace("\r\n", "\n").replace('\r', '\n'));
+    }
+    WrittenTrees.remember(dest, surface.name(), listing.files(), tree);
   }
 
   private static void writeText(Path p, String text) throws IOException {

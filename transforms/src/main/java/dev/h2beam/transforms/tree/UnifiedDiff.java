@@ -60,7 +60,7 @@ public final class UnifiedDiff {
   /** The same, from the current tree already read with {@link TreeIO#read}: a pool reads it once, not per item. */
   public static String poolDiff(SurfaceSpec surface, Map<String, String> current, Path candidateHarness,
       String label) {
-    Map<String, String> candidate = TreeIO.read(surface, candidateHarness, null);
+    Map<String, String> candidate = TreeIO.readHarness(surface, candidateHarness);
     TreeSet<String> names = new TreeSet<>(Py.CODE_POINT_ORDER);
     names.addAll(current.keySet());
     names.addAll(candidate.keySet());

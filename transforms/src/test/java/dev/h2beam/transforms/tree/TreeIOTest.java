@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.h2beam.adapters.files.PathOrder;
+import dev.h2beam.adapters.files.Trees;
+import dev.h2beam.adapters.files.WrittenTrees;
 import dev.h2beam.adapters.model.HarnessRejected;
 import dev.h2beam.adapters.model.SurfaceSpec;
 import java.io.IOException;
@@ -151,5 +154,59 @@ class TreeIOTest {
         e.getMessage());
     assertTrue(e.getMessage().endsWith("save it as UTF-8, or remove it: a harness holds text files only"),
         e.getMessage());
+  }
+
+  /**
+   * A folder this process wrote is read from memory exactly as from disk: its files, its tree (newlines made
+   * universal, stubs and off-surface files left out, always-on files made empty), for either surface.
+   */
+  @Test
+  void aWrittenFolderReadsFromMemoryAsItWouldFromDisk() throws IOException {
+    put("harness.yaml", "off the surface, kept");
+    put("scripts/old.py", "replaced");
+    LinkedHashMap<String, String> tree = new LinkedHashMap<>();
+    tree.put("skills/b/SKILL.md", "windows\r\nline\rold mac\n");
+    tree.put("scripts/x.py", "print(1)\n");
+    tree.put("systemprompt.md", "é ünïcode ✓\n");
+    for (SurfaceSpec surface : List.of(OC, CX)) {
+      Path dest = dir.resolve(surface.name());
+      TreeIO.writeHarness(surface, tree, dest, true);
+      assertTrue(WrittenTrees.of(dest) != null, "noted as written");
+      LinkedHashMap<String, String> fromMemory = TreeIO.readHarness(surface, dest);
+      List<String> listed = TreeIO.files(dest);
+      WrittenTrees.forget(dest);
+      assertEquals(TreeIO.read(surface, dest, null), fromMemory);
+      assertEquals(new ArrayList<>(TreeIO.read(surface, dest, null).keySet()), new ArrayList<>(fromMemory.keySet()));
+      assertEquals(PathOrder.files(dest), listed);
+    }
+  }
+
+  /** A written folder deleted (and made again some other way) is read from disk again. */
+  @Test
+  void aWrittenFolderDeletedIsReadFromDiskAgain() throws IOException {
+    Path dest = dir.resolve("h");
+    TreeIO.writeHarness(OC, Map.of("systemprompt.md", "one"), dest, false);
+    Trees.delete(dest);
+    Files.createDirectories(dest);
+    Files.writeString(dest.resolve("systemprompt.md"), "two");
+    assertEquals("two", TreeIO.readHarness(OC, dest).get("systemprompt.md"));
+    assertEquals(List.of("systemprompt.md"), TreeIO.files(dest));
+    // and a folder written again is noted anew
+    TreeIO.writeHarness(OC, Map.of("systemprompt.md", "three", "guardrails.md", "g"), dest, false);
+    assertEquals("three", TreeIO.readHarness(OC, dest).get("systemprompt.md"));
+    assertTrue(TreeIO.files(dest).contains("guardrails.md"));
+  }
+
+  /** What checks stored trees reads the disk: a plain write notes nothing, and read never answers from memory. */
+  @Test
+  void checksOfStoredTreesReadTheDisk() throws IOException {
+    Path stored = dir.resolve("library-entry");
+    TreeIO.write(OC, Map.of("systemprompt.md", "clean"), stored, false);
+    assertEquals(null, WrittenTrees.of(stored));
+    Path candidate = dir.resolve("candidate");
+    TreeIO.writeHarness(OC, Map.of("systemprompt.md", "clean"), candidate, false);
+    Files.writeString(candidate.resolve("systemprompt.md"), "edited on disk");
+    assertEquals("edited on disk", TreeIO.read(OC, candidate, null).get("systemprompt.md"));
+    assertEquals("clean", TreeIO.readHarness(OC, candidate).get("systemprompt.md"), "the task's own stages");
   }
 }
