@@ -100,15 +100,15 @@ public final class Evidence {
         : List.of();
     if (!libraryFiles.isEmpty()) {
       leaks.assertNone(libraryFiles);
-      placed.linked(dest.resolve("library"), libraryFiles, FileTrees.link(libraryDir, dest.resolve("library"),
-          libraryFiles));
+      FileTrees.link(libraryDir, dest.resolve("library"), libraryFiles);
+      placed.linked(dest.resolve("library"), libraryFiles);
       library = true;
     }
 
     for (Map.Entry<String, Path> c : copies.entrySet()) {
       PathOrder.Listing listing = PathOrder.list(c.getValue());
       FileTrees.copy(c.getValue(), dest.resolve(c.getKey()), listing);
-      placed.linked(dest.resolve(c.getKey()), listing.files(), 0);
+      placed.linked(dest.resolve(c.getKey()), listing.files());
     }
     for (Map.Entry<String, String> t : texts.entrySet()) placed.text(dest.resolve(t.getKey()), t.getValue());
 
@@ -131,7 +131,9 @@ public final class Evidence {
   private static int linkChecked(Path from, Path to, LeakGlobs leaks, Placed placed) throws IOException {
     List<String> files = TreeIO.files(from);
     leaks.assertNone(files);
-    return placed.linked(to, files, FileTrees.link(from, to, files));
+    int n = FileTrees.link(from, to, files);
+    placed.linked(to, files);
+    return n;
   }
 
   /** Copies the task's source material minus leak-glob matches into {@code root/source}; the count copied. */
@@ -152,7 +154,7 @@ public final class Evidence {
       FileTrees.linkFile(files.get().resolve(rel), root.resolve("source").resolve(rel));
       linked.add(rel);
     }
-    if (placed != null) placed.linked(root.resolve("source"), linked, linked.size());
+    if (placed != null) placed.linked(root.resolve("source"), linked);
     return linked.size();
   }
 

@@ -43,15 +43,13 @@ final class Placed {
 
   /**
    * Notes the {@code files} (relative to {@code to}, a folder under the root) as linked or copied there, so read from
-   * disk when held, less the {@code .pyc} files {@link FileTrees#link} and {@link FileTrees#copy} leave out; returns
-   * {@code count}, what the link reported.
+   * disk when held, less the {@code .pyc} files {@link FileTrees#link} and {@link FileTrees#copy} leave out.
    */
-  int linked(Path to, List<String> names, int count) {
+  void linked(Path to, List<String> names) {
     String prefix = PathOrder.relative(root, to) + "/";
     for (String rel : names) {
       if (!rel.endsWith(".pyc")) files.put(prefix + rel, null);
     }
-    return count;
   }
 
   /**

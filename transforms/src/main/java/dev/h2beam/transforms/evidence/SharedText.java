@@ -2,7 +2,6 @@ package dev.h2beam.transforms.evidence;
 
 import dev.h2beam.adapters.files.Hashes;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,11 +30,6 @@ final class SharedText {
       return size() > MAX;
     }
   };
-
-  static void write(Path file, String text) throws IOException {
-    Files.createDirectories(file.getParent());
-    write(file, text.getBytes(StandardCharsets.UTF_8), false);
-  }
 
   /**
    * Writes {@code bytes} at {@code file}, whose folder exists. {@code fresh}: the caller made the folder empty and put

@@ -19,9 +19,9 @@ class SharedTextTest {
   @Test
   void aRepeatedTextIsLinkedAndADifferentOneWritten() throws Exception {
     String text = "rollout of " + dir + "\n";
-    SharedText.write(dir.resolve("a/rollouts/base1.md"), text);
-    SharedText.write(dir.resolve("b/rollouts/base1.md"), text);
-    SharedText.write(dir.resolve("c/rollouts/base1.md"), text + "more");
+    new Placed(dir).text(dir.resolve("a/rollouts/base1.md"), text);
+    new Placed(dir).text(dir.resolve("b/rollouts/base1.md"), text);
+    new Placed(dir).text(dir.resolve("c/rollouts/base1.md"), text + "more");
     assertEquals(inode(dir.resolve("a/rollouts/base1.md")), inode(dir.resolve("b/rollouts/base1.md")));
     assertNotEquals(inode(dir.resolve("a/rollouts/base1.md")), inode(dir.resolve("c/rollouts/base1.md")));
     assertEquals(text, Files.readString(dir.resolve("b/rollouts/base1.md")));
@@ -30,9 +30,9 @@ class SharedTextTest {
   @Test
   void rewritingALinkedNameLeavesTheOtherNameAlone() throws Exception {
     String text = "task of " + dir + "\n";
-    SharedText.write(dir.resolve("a/task.md"), text);
-    SharedText.write(dir.resolve("b/task.md"), text);
-    SharedText.write(dir.resolve("b/task.md"), "changed");
+    new Placed(dir).text(dir.resolve("a/task.md"), text);
+    new Placed(dir).text(dir.resolve("b/task.md"), text);
+    new Placed(dir).text(dir.resolve("b/task.md"), "changed");
     assertEquals(text, Files.readString(dir.resolve("a/task.md")));
     assertEquals("changed", Files.readString(dir.resolve("b/task.md")));
   }
@@ -41,10 +41,10 @@ class SharedTextTest {
   void aFirstFileThatNowHoldsOtherBytesIsNotLinked() throws Exception {
     String text = "deliverable of " + dir + "\n";
     Path first = dir.resolve("a/answer.md");
-    SharedText.write(first, text);
+    new Placed(dir).text(first, text);
     Files.delete(first);
     Files.writeString(first, "something else entirely");
-    SharedText.write(dir.resolve("b/answer.md"), text);
+    new Placed(dir).text(dir.resolve("b/answer.md"), text);
     assertEquals(text, Files.readString(dir.resolve("b/answer.md")));
     assertNotEquals(inode(first), inode(dir.resolve("b/answer.md")));
   }
