@@ -2,10 +2,15 @@ package dev.h2beam.adapters.files;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.SecureDirectoryStream;
 import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -83,37 +88,101 @@ public final class PathOrder {
     List<String> files = new ArrayList<>();
     List<String> skipped = new ArrayList<>();
     try {
-      Files.walkFileTree(root, new SimpleFileVisitor<>() {
-        /** How deep the walk is inside a {@code __pycache__} folder: its files are no files, its links still links. */
-        private int inCache;
-
-        @Override public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-          if (inCache > 0 || (!dir.equals(root) && dir.getFileName().toString().equals("__pycache__"))) inCache++;
-          return FileVisitResult.CONTINUE;
+      BasicFileAttributes top = Files.readAttributes(root, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      boolean relative = false;
+      if (top.isDirectory()) {
+        try (DirectoryStream<Path> in = Files.newDirectoryStream(root)) {
+          if (in instanceof SecureDirectoryStream<Path> secure) {
+            listIn(secure, root, "", 0, false, files, skipped);
+            relative = true;
+          }
         }
-
-        @Override public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
-          if (e != null) throw e;
-          if (inCache > 0) inCache--;
-          return FileVisitResult.CONTINUE;
-        }
-
-        @Override public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-          if (!attrs.isRegularFile()) skipped.add(relative(root, file));
-          else if (inCache == 0) files.add(relative(root, file));
-          return FileVisitResult.CONTINUE;
-        }
-
-        @Override public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-          throw e;
-        }
-      });
+      }
+      if (!relative) walk(root, root, false, files, skipped);
+    } catch (DirectoryIteratorException e) {
+      throw new UncheckedIOException("cannot list " + root, e.getCause());
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list " + root, e);
     }
     files.sort(RELATIVE);
     skipped.sort(RELATIVE);
     return new Listing(files, skipped);
+  }
+
+  /** Below this depth a tree is listed relative to its open folders; deeper by the JDK's walk (see {@link #listIn}). */
+  private static final int RELATIVE_DEPTH = 64;
+
+  /**
+   * Lists the open folder {@code in} (at {@code path}, relative path {@code prefix}) into the two lists, each entry
+   * looked at once relative to its folder ({@code fstatat}) and each sub-folder opened relative to its parent without
+   * following a link. The JDK's walk resolved every entry's whole path; listing trees was a twentieth of a sweep's
+   * CPU (BENCHMARKS.md, issue 11). {@code inCache}: {@code in} is a {@code __pycache__} folder or below one.
+   */
+  private static void listIn(SecureDirectoryStream<Path> in, Path path, String prefix, int depth, boolean inCache,
+      List<String> files, List<String> skipped) throws IOException {
+    for (Path entry : in) {
+      Path name = entry.getFileName();
+      String rel = prefix + name;
+      BasicFileAttributes a =
+          in.getFileAttributeView(name, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS).readAttributes();
+      if (a.isDirectory()) {
+        boolean cache = inCache || name.toString().equals("__pycache__");
+        if (depth + 1 >= RELATIVE_DEPTH) {
+          walkBelow(path.resolve(name), rel + "/", cache, files, skipped);
+        } else {
+          try (SecureDirectoryStream<Path> sub = in.newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS)) {
+            listIn(sub, path.resolve(name), rel + "/", depth + 1, cache, files, skipped);
+          }
+        }
+      } else if (!a.isRegularFile()) {
+        skipped.add(rel);
+      } else if (!inCache) {
+        files.add(rel);
+      }
+    }
+  }
+
+  /** The JDK's walk of the folder {@code dir} (relative path {@code prefix}) into the two lists. */
+  private static void walkBelow(Path dir, String prefix, boolean inCache, List<String> files, List<String> skipped)
+      throws IOException {
+    List<String> f = new ArrayList<>();
+    List<String> s = new ArrayList<>();
+    walk(dir, dir, inCache, f, s);
+    for (String rel : f) files.add(prefix + rel);
+    for (String rel : s) skipped.add(prefix + rel);
+  }
+
+  /**
+   * The JDK's walk of {@code start} (the listing's {@code root}) into the two lists; {@code inCache}: {@code start}
+   * is below a {@code __pycache__} folder. A root that is a link is one skipped entry, the empty path.
+   */
+  private static void walk(Path root, Path start, boolean inCache, List<String> files, List<String> skipped)
+      throws IOException {
+    Files.walkFileTree(start, new SimpleFileVisitor<>() {
+      /** How deep the walk is inside a {@code __pycache__} folder: its files are no files, its links still links. */
+      private int cacheDepth = inCache ? 1 : 0;
+
+      @Override public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+        if (cacheDepth > 0 || (!dir.equals(root) && dir.getFileName().toString().equals("__pycache__"))) cacheDepth++;
+        return FileVisitResult.CONTINUE;
+      }
+
+      @Override public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
+        if (e != null) throw e;
+        if (cacheDepth > 0) cacheDepth--;
+        return FileVisitResult.CONTINUE;
+      }
+
+      @Override public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+        if (!attrs.isRegularFile()) skipped.add(relative(root, file));
+        else if (cacheDepth == 0) files.add(relative(root, file));
+        return FileVisitResult.CONTINUE;
+      }
+
+      @Override public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+        throw e;
+      }
+    });
   }
 
   /**

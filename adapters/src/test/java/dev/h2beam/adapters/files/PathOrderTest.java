@@ -108,6 +108,35 @@ class PathOrderTest {
     }
   }
 
+  /**
+   * A tree deeper than the listing follows relative to its open folders is listed the same below that depth: its files
+   * with their whole relative paths, a {@code __pycache__} folder above the depth still leaving out what is below it.
+   */
+  @Test
+  void aDeepTreeIsListedWholeBelowTheRelativeDepth() throws Exception {
+    StringBuilder deep = new StringBuilder();
+    for (int i = 0; i < 80; i++) deep.append("d").append(i).append('/');
+    touch(dir, deep + "deep.txt");
+    touch(dir, "x/__pycache__/" + deep + "cached.txt");
+    Files.createSymbolicLink(dir.resolve(deep + "link"), dir.resolve("x"));
+    touch(dir, "top.txt");
+
+    PathOrder.Listing l = PathOrder.list(dir);
+
+    assertEquals(List.of(deep + "deep.txt", "top.txt"), l.files());
+    assertEquals(List.of(deep + "link"), l.skipped());
+  }
+
+  /** A root that is a link to a folder is one skipped entry, the empty path, and no file: it is never followed. */
+  @Test
+  void aRootThatIsALinkIsNotFollowed() throws Exception {
+    touch(dir, "real/a.txt");
+    Path link = Files.createSymbolicLink(dir.resolve("link"), dir.resolve("real"));
+    PathOrder.Listing l = PathOrder.list(link);
+    assertEquals(List.of(), l.files());
+    assertEquals(List.of(""), l.skipped());
+  }
+
   @Test
   void filesOfAMissingFolderIsEmpty() {
     assertEquals(List.of(), PathOrder.files(dir.resolve("missing")));

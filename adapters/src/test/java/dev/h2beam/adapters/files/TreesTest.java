@@ -1,0 +1,73 @@
+package dev.h2beam.adapters.files;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TreesTest {
+  @TempDir Path tmp;
+
+  @Test void removesANestedTreeWithoutFollowingItsLinks() throws Exception {
+    Path outside = Files.createDirectories(tmp.resolve("outside"));
+    Files.writeString(outside.resolve("keep.txt"), "keep");
+    Path tree = tmp.resolve("tree");
+    Files.createDirectories(tree.resolve("a/b/c"));
+    Files.writeString(tree.resolve("top.txt"), "1");
+    Files.writeString(tree.resolve("a/b/c/deep.txt"), "2");
+    Files.createDirectories(tree.resolve("empty"));
+    Files.createSymbolicLink(tree.resolve("a/out"), outside);
+    Files.createSymbolicLink(tree.resolve("a/b/outfile"), outside.resolve("keep.txt"));
+    Files.createSymbolicLink(tree.resolve("dangling"), tmp.resolve("nowhere"));
+    Files.createLink(tree.resolve("a/hard.txt"), outside.resolve("keep.txt"));
+
+    Trees.delete(tree);
+
+    assertFalse(Files.exists(tree, LinkOption.NOFOLLOW_LINKS));
+    assertEquals("keep", Files.readString(outside.resolve("keep.txt")));
+    assertEquals(1, Files.list(tmp).count());   // only outside/ is left
+  }
+
+  @Test void aLinkGivenToBeDeletedGoesAloneNotItsTarget() throws Exception {
+    Path target = Files.createDirectories(tmp.resolve("target"));
+    Files.writeString(target.resolve("f"), "x");
+    Path link = Files.createSymbolicLink(tmp.resolve("link"), target);
+
+    Trees.delete(link);
+
+    assertFalse(Files.exists(link, LinkOption.NOFOLLOW_LINKS));
+    assertTrue(Files.isRegularFile(target.resolve("f")));
+  }
+
+  @Test void aFileAndAMissingPath() throws Exception {
+    Path f = Files.writeString(tmp.resolve("f"), "x");
+    Trees.delete(f);
+    assertFalse(Files.exists(f));
+    Trees.delete(tmp.resolve("missing"));
+    Trees.delete(tmp.resolve("missing/below"));
+    assertTrue(Files.isDirectory(tmp));
+  }
+
+  @Test void aTreeDeeperThanTheRelativeRemovalIsRemovedWhole() throws Exception {
+    Path tree = tmp.resolve("deep");
+    Path d = tree;
+    for (int i = 0; i < 150; i++) {
+      d = d.resolve("d" + i);
+      if (i % 10 == 0) {
+        Files.createDirectories(d);
+        Files.writeString(d.resolve("f.txt"), "level " + i);
+      }
+    }
+    Files.createDirectories(d);
+    Files.writeString(d.resolve("last.txt"), "last");
+
+    Trees.delete(tree);
+
+    assertFalse(Files.exists(tree, LinkOption.NOFOLLOW_LINKS));
+  }
+}
