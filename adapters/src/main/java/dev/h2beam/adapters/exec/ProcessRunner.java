@@ -74,7 +74,8 @@ public final class ProcessRunner {
   static ProcessResult run(ProcessSpec spec, long drainMs) throws IOException, InterruptedException {
     String program = resolve(spec.command().get(0), spec.workDir(), spec.env().get("PATH"));
     List<String> argv = new ArrayList<>();
-    if (ProcessGroup.SETSID != null) argv.add(ProcessGroup.SETSID);
+    boolean ownGroup = ProcessGroup.SETSID != null && !spec.alone();
+    if (ownGroup) argv.add(ProcessGroup.SETSID);
     argv.add(program);
     argv.addAll(spec.command().subList(1, spec.command().size()));
     if (!Files.isDirectory(spec.workDir())) {
@@ -102,7 +103,7 @@ public final class ProcessRunner {
     } catch (IOException e) {
       throw new StartException("cannot run " + spec.command().get(0) + ": " + e.getMessage(), e);
     }
-    ProcessGroup group = new ProcessGroup(p, ProcessGroup.SETSID != null);
+    ProcessGroup group = new ProcessGroup(p, ownGroup);
     OutputPump out;
     OutputPump err;
     try {
@@ -147,7 +148,7 @@ public final class ProcessRunner {
     }
     if (timedOut || cancelled) {
       group.killAndWait();
-    } else {
+    } else if (!spec.alone()) {
       group.killLeftovers();
     }
     double wallS = (System.nanoTime() - t0) / 1e9;

@@ -24,9 +24,13 @@ import java.util.function.BooleanSupplier;
  *     pipe and never fills the disk
  * @param timeout the wall-clock limit; the whole process group is killed when it passes
  * @param cancelled polled while the child runs; true kills the group as a timeout would ({@link #NEVER} by default)
+ * @param alone the program starts no process of its own (a syntax check such as {@code sh -n}): it runs without a
+ *     session of its own (no {@code setsid}, a program fewer to start) and nothing is looked for after it exits; a
+ *     timeout or a cancellation kills it and whatever the JVM sees below it. False by default; never for a harness's
+ *     own scripts or an agent, whose children must die with them
  */
 public record ProcessSpec(List<String> command, Path workDir, SortedMap<String, String> env, Stdin stdin,
-    Path stdout, Path stderr, long capBytes, Duration timeout, BooleanSupplier cancelled) {
+    Path stdout, Path stderr, long capBytes, Duration timeout, BooleanSupplier cancelled, boolean alone) {
 
   /** The default cap per stream: far more than any message a program prints, far less than a disk. */
   public static final long DEFAULT_CAP_BYTES = 8L << 20;
@@ -60,19 +64,24 @@ public record ProcessSpec(List<String> command, Path workDir, SortedMap<String, 
   public static ProcessSpec of(List<String> command, Path workDir, Map<String, String> env, Path stdout, Path stderr,
       Duration timeout) {
     return new ProcessSpec(command, workDir, new TreeMap<>(env), Stdin.none(), stdout, stderr, DEFAULT_CAP_BYTES,
-        timeout, NEVER);
+        timeout, NEVER, false);
   }
 
   public ProcessSpec withStdin(Stdin in) {
-    return new ProcessSpec(command, workDir, env, in, stdout, stderr, capBytes, timeout, cancelled);
+    return new ProcessSpec(command, workDir, env, in, stdout, stderr, capBytes, timeout, cancelled, alone);
   }
 
   public ProcessSpec withCapBytes(long cap) {
-    return new ProcessSpec(command, workDir, env, stdin, stdout, stderr, cap, timeout, cancelled);
+    return new ProcessSpec(command, workDir, env, stdin, stdout, stderr, cap, timeout, cancelled, alone);
   }
 
   public ProcessSpec withCancelled(BooleanSupplier hook) {
-    return new ProcessSpec(command, workDir, env, stdin, stdout, stderr, capBytes, timeout, hook);
+    return new ProcessSpec(command, workDir, env, stdin, stdout, stderr, capBytes, timeout, hook, alone);
+  }
+
+  /** This program as one that starts no process of its own ({@code alone}: no session of its own, no leftovers). */
+  public ProcessSpec runAlone() {
+    return new ProcessSpec(command, workDir, env, stdin, stdout, stderr, capBytes, timeout, cancelled, true);
   }
 
   /** The program's standard input: a text, a file, or nothing. */

@@ -108,6 +108,35 @@ class ProcessRunnerTest {
     assertEquals("small", r.stderrTail(100));
   }
 
+  /** The process group of a process, field 5 of its /proc stat (after the command name in parentheses). */
+  private static long groupOf(String stat) {
+    return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[2]);
+  }
+
+  /**
+   * A program that starts nothing runs alone: in h2beam's own process group (no setsid started for it), while every
+   * other program leads a group of its own.
+   */
+  @Test
+  void aProgramThatStartsNothingRunsInOurGroupAndOthersInTheirOwn() throws Exception {
+    assumeTrue(ProcessGroup.SETSID != null && Files.isDirectory(Path.of("/proc")));
+    long ours = groupOf(Files.readString(Path.of("/proc/self/stat")));
+    ProcessResult alone = ProcessRunner.run(sh("exec cat /proc/self/stat").runAlone());
+    assertEquals(0, alone.exit());
+    assertEquals(ours, groupOf(alone.stdoutTail(4096)));
+    ProcessResult own = ProcessRunner.run(sh("exec cat /proc/self/stat"));
+    String stat = own.stdoutTail(4096);
+    assertEquals(Long.parseLong(stat.substring(0, stat.indexOf(' '))), groupOf(stat));
+  }
+
+  /** Alone, a timeout still kills the program. */
+  @Test
+  void aProgramAloneIsKilledAtItsTimeout() throws Exception {
+    ProcessResult r = ProcessRunner.run(sh("echo $$ > self.pid; exec sleep 300", Duration.ofSeconds(1)).runAlone());
+    assertTrue(r.timedOut());
+    assertGone(pidFrom("self.pid"));
+  }
+
   @Test
   void aTimeoutKillsTheWholeGroupIncludingABackgroundGrandchild() throws Exception {
     ProcessResult r = ProcessRunner.run(sh("sleep 300 & echo $! > grandchild.pid; wait", Duration.ofSeconds(1)));
