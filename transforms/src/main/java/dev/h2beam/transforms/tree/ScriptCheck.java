@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  * with {@code sh -n} ({@code bash -n} when its shebang names bash). Each check runs on a private temporary copy through
  * the one process runner (stdin closed, base environment, a timeout that kills it), so a check can neither touch the
  * tree nor hang. A checker parses and starts nothing, so it runs {@linkplain ProcessSpec#alone alone}: without a
- * session of its own, one program fewer per check (a third of the programs a sweep starts are checks).
+ * session of its own, one program fewer per check (a quarter of the programs a sweep starts are checks).
  */
 final class ScriptCheck {
   static final Duration TIMEOUT = Duration.ofSeconds(20);
