@@ -3,7 +3,7 @@ package dev.h2beam.pipelines.report;
 import dev.h2beam.adapters.files.TextFiles;
 import dev.h2beam.pipelines.DirectThreads;
 import dev.h2beam.transforms.beam.JsonCoder;
-import dev.h2beam.transforms.sweep.FinishedChains;
+import dev.h2beam.transforms.beam.FinishedChains;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -7,6 +7,7 @@ import dev.h2beam.adapters.files.Scratch;
 import dev.h2beam.adapters.model.ChannelSpec;
 import dev.h2beam.adapters.model.Namespace;
 import dev.h2beam.adapters.proposer.ChannelProvider;
+import dev.h2beam.transforms.beam.FinishedChains;
 import dev.h2beam.transforms.proposer.HeldPermits;
 import dev.h2beam.transforms.proposer.Limits;
 import dev.h2beam.transforms.proposer.Proposer;

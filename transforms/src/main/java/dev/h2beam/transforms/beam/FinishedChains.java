@@ -1,4 +1,4 @@
-package dev.h2beam.transforms.sweep;
+package dev.h2beam.transforms.beam;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;

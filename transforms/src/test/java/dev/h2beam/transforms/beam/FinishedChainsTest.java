@@ -1,4 +1,4 @@
-package dev.h2beam.transforms.sweep;
+package dev.h2beam.transforms.beam;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
