@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
 
 /**
  * The candidates' harness folders the tasks running in this process wrote, as they were right after: their files
@@ -22,13 +24,22 @@ public final class WrittenTrees {
 
   private static final int MAX = 2048;
 
+  /** The entries, least recently used first; guards {@link #BY_NAME} too. */
   private static final Map<Path, Entry> ENTRIES = new LinkedHashMap<>(256, 0.75f, true) {
     private static final long serialVersionUID = 1L;
 
     @Override protected boolean removeEldestEntry(Map.Entry<Path, Entry> eldest) {
-      return size() > MAX;
+      if (size() <= MAX) return false;
+      BY_NAME.remove(eldest.getKey().toString());
+      return true;
     }
   };
+
+  /**
+   * The same folders by name, so that {@link #forget} finds those below a path in a range of names instead of testing
+   * every entry: every deleted folder is forgotten, and a sweep deletes one for every session it runs.
+   */
+  private static final NavigableMap<String, Path> BY_NAME = new TreeMap<>();
 
   private static Path key(Path dir) {
     return dir.toAbsolutePath().normalize();
@@ -37,8 +48,10 @@ public final class WrittenTrees {
   /** Notes {@code dir} as just written, holding exactly {@code files}, its tree as {@code surface} reads it. */
   public static void remember(Path dir, String surface, List<String> files, Map<String, String> tree) {
     Entry e = new Entry(surface, List.copyOf(files), java.util.Collections.unmodifiableMap(new LinkedHashMap<>(tree)));
+    Path k = key(dir);
     synchronized (ENTRIES) {
-      ENTRIES.put(key(dir), e);
+      ENTRIES.put(k, e);
+      BY_NAME.put(k.toString(), k);
     }
   }
 
@@ -52,9 +65,15 @@ public final class WrittenTrees {
   /** Forgets {@code path} and every folder below it (deleted, or about to be written again). */
   public static void forget(Path path) {
     Path p = key(path);
+    String name = p.toString();
+    // the folders below are the names that start with "<name>/": from "<name>/" up to "<name>0" ('0' follows '/')
+    String below = name.endsWith("/") ? name : name + "/";
     synchronized (ENTRIES) {
       if (ENTRIES.isEmpty()) return;
-      ENTRIES.keySet().removeIf(k -> k.startsWith(p));
+      if (BY_NAME.remove(name) != null) ENTRIES.remove(p);
+      Map<String, Path> range = BY_NAME.subMap(below, true, below.substring(0, below.length() - 1) + '0', false);
+      for (Path k : range.values()) ENTRIES.remove(k);
+      range.clear();
     }
   }
 }
