@@ -16,6 +16,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 /**
@@ -86,27 +87,48 @@ final class GradingWorkers implements AutoCloseable {
 
   /**
    * Grades {@code items}, each once, and gives back their rows in their order. A grader's failure is its row's
-   * absence; a worker that fails otherwise (a bug) fails the call.
+   * absence; a worker that fails otherwise (a bug) stops the others from taking more rows (the rows they took are
+   * finished), and the call then fails with that worker's failure as its cause, the first one when several failed.
    */
   List<JudgedRow> grade(List<SelectionItem> items) throws InterruptedException, ExecutionException {
     JudgedRow[] rows = new JudgedRow[items.size()];
     AtomicInteger next = new AtomicInteger();
+    // why the workers stop taking rows before they run out: the first failure of one of them
+    AtomicReference<Throwable> failed = new AtomicReference<>();
     List<Future<?>> running = new ArrayList<>();
     for (int w = 0; w < Math.min(workers, rows.length); w++) {
       running.add(threads.submit(() -> {
         Semaphore held = null;
         try {
-          for (int i = next.getAndIncrement(); i < rows.length; i = next.getAndIncrement()) {
+          for (int i; failed.get() == null && (i = next.getAndIncrement()) < rows.length; ) {
             SelectionItem item = items.get(i);
             if (item.ok()) held = permit(item, held);
             rows[i] = row(item);
           }
+        } catch (RuntimeException | Error e) {
+          // recorded before the permit is given back, so a worker that waited for it sees the failure after its row
+          failed.compareAndSet(null, e);
+          throw e;
         } finally {
           if (held != null) held.release();
         }
       }));
     }
-    for (Future<?> f : running) f.get();
+    try {
+      for (Future<?> f : running) {
+        try {
+          f.get();
+        } catch (ExecutionException e) {
+          // the first failure is what the shard fails with; the other workers are still waited for
+        }
+      }
+    } catch (InterruptedException e) {
+      // nobody waits for the rows any more: the workers finish the rows they took and take no other
+      failed.compareAndSet(null, e);
+      throw e;
+    }
+    Throwable first = failed.get();
+    if (first != null) throw new ExecutionException(first);
     return List.of(rows);
   }
 

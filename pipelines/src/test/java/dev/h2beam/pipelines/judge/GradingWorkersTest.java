@@ -2,6 +2,7 @@ package dev.h2beam.pipelines.judge;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,6 +15,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -258,6 +260,40 @@ class GradingWorkersTest {
     assertEquals(List.of(true, false, true), rows.stream().map(JudgedRow::graded).toList());
     assertEquals(Absence.JUDGE_FAILED.code, rows.get(1).absence());
     assertEquals("cannot open grader gone: --grader=gone is not a known grader", rows.get(1).error());
+  }
+
+  /**
+   * A worker that fails with a bug (here an Error out of a grader, which is no grader's failure to Judging) stops
+   * the shard: the other workers finish the row they took and take no other, and the shard fails with that bug.
+   * Two workers share one permit: the first call fails only once the other worker has taken its row and waits for
+   * the permit, which it gets when the failed worker has stopped.
+   */
+  @Test
+  void aWorkerThatFailsWithABugStopsTheOthersFromTakingRowsAndTheShardFailsWithIt() throws Exception {
+    CountDownLatch bothWaited = new CountDownLatch(2);
+    Semaphore limit = new Semaphore(1, true) {
+      @Override public void acquireUninterruptibly() {
+        bothWaited.countDown();
+        super.acquireUninterruptibly();
+      }
+    };
+    AssertionError bug = new AssertionError("a bug, not a grader's failure");
+    AtomicInteger calls = new AtomicInteger();
+    Grader g = grader(true, task -> {
+      if (calls.getAndIncrement() == 0) {
+        bothWaited.await();
+        throw bug;
+      }
+      return score(1, 1);
+    });
+    List<SelectionItem> items = items("g", 10);
+    try (GradingWorkers w = workers(2, name -> limit, g)) {
+      ExecutionException failed = assertTimeoutPreemptively(BOUND,
+          () -> assertThrows(ExecutionException.class, () -> w.grade(items)));
+      assertSame(bug, failed.getCause(), "the shard fails with the worker's bug");
+    }
+    assertEquals(2, calls.get(), "the failed row and the one the other worker had taken; no other");
+    assertEquals(1, limit.availablePermits());
   }
 
   /** Workers that need a grader nobody opened yet open it once between them: the others wait for that one. */
