@@ -21,9 +21,9 @@ import java.util.function.Function;
 
 /**
  * The workers that grade one shard's selections: up to {@code workers} of them take the selections one after
- * another, each selection once, and give back a row per selection in the selections' order. A worker holds a permit
- * of its grader's process-wide limit while it grades, so the process keeps no more calls of a grader in flight than
- * that limit allows, however many shards are graded at once.
+ * another, each selection once, and give back a row per selection in the selections' order. Every call of a grader
+ * runs under a permit of the grader's process-wide limit, so the process keeps no more calls of a grader running than
+ * that limit allows, however many shards are graded at once and however many calls were abandoned at their timeout.
  *
  * <p>Why it works this way: every shard in flight brings its own workers for the same permits, so the workers
  * outnumber the permits, and every hand-off between two threads costs a wake and a sleep in the kernel (BENCHMARKS.md,
@@ -31,12 +31,18 @@ import java.util.function.Function;
  * <ul>
  *   <li>a worker takes its next selection itself (a shared index): handing each selection to a pool thread cost two
  *       system calls per row, which on 100,000 rows cost more than reading the summaries;
- *   <li>a worker keeps its permit from row to row: taking and giving it back around every row put the workers that
- *       had none to sleep and woke them again for each row (a tenth of the judge's CPU);
- *   <li>a worker holds one permit at a time: it gives back the one it holds before it waits for another grader's, so
- *       no two workers can wait on each other's;
  *   <li>a grader that only reads files in this JVM ({@link Grader#inProcess}) is called on the worker's own thread,
- *       without a timeout; any other on a thread of its own that {@link Judging} abandons at the timeout.
+ *       without a timeout, under a permit the worker keeps from row to row: taking and giving it back around every
+ *       row put the workers that had none to sleep and woke them again for each row (a tenth of the judge's CPU);
+ *   <li>any other grader is called on a thread of its own that {@link Judging} abandons at the timeout, and each such
+ *       call takes a permit of its own and keeps it until it really ends: a call abandoned while it runs on (it
+ *       ignores its cancellation) still counts against the limit, and the worker takes another permit for its next
+ *       call. Calls that are that slow cost far more than a permit's hand-off. When every permit is held by abandoned
+ *       calls that run on, the workers wait for them to end: that is the limit at work, not a deadlock, and a grader
+ *       that must not hold the judge up ends its calls when they are cancelled ({@link CommandGrader} kills its
+ *       command's process group);
+ *   <li>a worker holds one permit at a time: it gives back the one it holds before it waits for another (another
+ *       grader's, or one for a call), so no two workers can wait on each other's.
  * </ul>
  */
 final class GradingWorkers implements AutoCloseable {
@@ -98,19 +104,17 @@ final class GradingWorkers implements AutoCloseable {
     List<Future<?>> running = new ArrayList<>();
     for (int w = 0; w < Math.min(workers, rows.length); w++) {
       running.add(threads.submit(() -> {
-        Semaphore held = null;
+        Worker worker = new Worker();
         try {
           for (int i; failed.get() == null && (i = next.getAndIncrement()) < rows.length; ) {
-            SelectionItem item = items.get(i);
-            if (item.ok()) held = permit(item, held);
-            rows[i] = row(item);
+            rows[i] = worker.row(items.get(i));
           }
         } catch (RuntimeException | Error e) {
           // recorded before the permit is given back, so a worker that waited for it sees the failure after its row
           failed.compareAndSet(null, e);
           throw e;
         } finally {
-          if (held != null) held.release();
+          worker.giveBack();
         }
       }));
     }
@@ -132,31 +136,43 @@ final class GradingWorkers implements AutoCloseable {
     return List.of(rows);
   }
 
-  /**
-   * The permit of {@code item}'s grader: the one the worker {@code held} when it is that grader's, else that one
-   * given back and this one taken (one permit at a time, so no two workers wait on each other's).
-   */
-  private Semaphore permit(SelectionItem item, Semaphore held) {
-    Semaphore limit = limits.apply(item.grader());
-    if (limit == held) return held;
-    if (held != null) held.release();
-    limit.acquireUninterruptibly();
-    return limit;
-  }
+  /** One worker of a shard, and the permit it keeps from row to row for a grader in process. */
+  private final class Worker {
+    /** The permit of the in-process grader of the worker's last row, or null. */
+    private Semaphore held;
 
-  /** The row of one selection; the worker holds the permit of its grader ({@link #permit}) when it is ok. */
-  private JudgedRow row(SelectionItem item) {
-    if (!item.ok()) return Judging.judge(item, null, Duration.ZERO, calls);
-    Grader grader;
-    try {
-      grader = graders.open(item);
-    } catch (Exception e) {
-      return Judging.absent(item, Absence.JUDGE_FAILED, "cannot open grader " + item.grader() + ": "
-          + e.getMessage());
+    /**
+     * The row of one selection. A call of an in-process grader runs under the permit the worker holds: the one it
+     * held when it is that grader's, else that one given back and this one taken; any other call takes a permit of
+     * its own ({@link Judging#judge}), once the worker has given back the one it held.
+     */
+    JudgedRow row(SelectionItem item) {
+      if (!item.ok()) return Judging.judge(item, null, Duration.ZERO, calls);
+      Grader grader;
+      try {
+        grader = graders.open(item);
+      } catch (Exception e) {
+        return Judging.absent(item, Absence.JUDGE_FAILED, "cannot open grader " + item.grader() + ": "
+            + e.getMessage());
+      }
+      Semaphore limit = limits.apply(item.grader());
+      if (!grader.inProcess() || limit != held) {
+        giveBack();
+        if (grader.inProcess()) {
+          limit.acquireUninterruptibly();
+          held = limit;
+        }
+      }
+      // only the opening is this row's "cannot open": a grader's own failures are absences inside Judging, and
+      // anything else thrown there is a bug that fails the shard rather than a row that names the wrong cause
+      return Judging.repeated(item, grader, timeout, calls, limit, repeats);
     }
-    // only the opening is this row's "cannot open": a grader's own failures are absences inside Judging, and
-    // anything else thrown there is a bug that fails the shard rather than a row that names the wrong cause
-    return Judging.repeated(item, grader, timeout, calls, repeats);
+
+    /** Gives back the permit the worker holds, if any. */
+    void giveBack() {
+      if (held != null) held.release();
+      held = null;
+    }
   }
 
   /**

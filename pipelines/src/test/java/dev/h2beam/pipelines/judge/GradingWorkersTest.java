@@ -262,6 +262,61 @@ class GradingWorkersTest {
     assertEquals("cannot open grader gone: --grader=gone is not a known grader", rows.get(1).error());
   }
 
+  /** Waits for {@code latch} as a call that ignores its cancellation does: an interrupt does not end the wait. */
+  private static void awaitIgnoringInterrupts(CountDownLatch latch) {
+    boolean interrupted = false;
+    while (true) {
+      try {
+        latch.await();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) Thread.currentThread().interrupt();
+  }
+
+  /**
+   * A call that is not in process and ignores its cancellation runs on after the judge abandons it at the timeout,
+   * and keeps its grader's permit until it really ends: the worker's next row waits for a permit, so no more calls
+   * run at once than the limit allows.
+   */
+  @Test
+  void aCallAbandonedAtItsTimeoutKeepsItsPermitUntilItReallyEnds() throws Exception {
+    Semaphore limit = new Semaphore(1, true);
+    CountDownLatch end = new CountDownLatch(1);
+    AtomicInteger calls = new AtomicInteger();
+    AtomicInteger inFlight = new AtomicInteger();
+    AtomicInteger most = new AtomicInteger();
+    Grader g = grader(false, task -> {
+      calls.incrementAndGet();
+      most.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+      try {
+        if (task.equals("t0")) awaitIgnoringInterrupts(end);
+        return score(1, 1);
+      } finally {
+        inFlight.decrementAndGet();
+      }
+    });
+    List<SelectionItem> items = items("g", 2);
+    // so short a timeout abandons t0's call at once: the call waits for the test however long that takes
+    try (GradingWorkers w = new GradingWorkers(1, name -> limit, item -> g, Duration.ofMillis(1), 1)) {
+      List<JudgedRow> rows = assertTimeoutPreemptively(BOUND, () -> {
+        Future<List<JudgedRow>> grading = shards.submit(() -> w.grade(items));
+        // the worker has given t0 up and waits for a permit for t1; were the permit not kept by t0's call, t1's call
+        // would start instead, and the wait ends there too
+        awaitUntil(() -> limit.hasQueuedThreads() || calls.get() == 2);
+        assertEquals(1, calls.get(), "t1 is not called while t0's abandoned call runs");
+        end.countDown();
+        return grading.get();
+      });
+      assertEquals(Absence.JUDGE_TIMEOUT.code, rows.get(0).absence());
+      assertTrue(rows.get(1).graded(), rows.get(1).toString());
+    }
+    assertEquals(1, most.get(), "the most calls at once");
+    assertEquals(1, limit.availablePermits(), "the permit given back when the abandoned call ended");
+  }
+
   /**
    * A worker that fails with a bug (here an Error out of a grader, which is no grader's failure to Judging) stops
    * the shard: the other workers finish the row they took and take no other, and the shard fails with that bug.
