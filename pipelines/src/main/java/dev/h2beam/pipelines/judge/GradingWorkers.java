@@ -1,14 +1,9 @@
 package dev.h2beam.pipelines.judge;
 
 import dev.h2beam.transforms.proposer.Limits;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -47,14 +42,13 @@ import java.util.function.Function;
  */
 final class GradingWorkers implements AutoCloseable {
 
-  /** Opens the grader that judges a selection. */
+  /** Opens the grader that judges a selection, and lets go of the graders it opened when the workers close. */
   @FunctionalInterface
-  interface Graders {
+  interface Graders extends AutoCloseable {
     Grader open(SelectionItem item) throws Exception;
-  }
 
-  /** The graders this process opened, by grader name, namespace and settings: each is opened once and shared. */
-  private static final ConcurrentHashMap<String, CompletableFuture<Grader>> OPENED = new ConcurrentHashMap<>();
+    @Override default void close() {}
+  }
 
   private final int workers;
   private final Function<String, Semaphore> limits;
@@ -67,7 +61,8 @@ final class GradingWorkers implements AutoCloseable {
   /**
    * @param workers the most workers one shard is graded by, and the threads kept for them
    * @param limits the process-wide limit of a grader, by the grader's name
-   * @param graders opens a selection's grader; one that cannot be opened makes the selection's row judge-failed
+   * @param graders opens a selection's grader; one that cannot be opened makes the selection's row judge-failed.
+   *     Closed when the workers close
    * @param timeout how long to wait for a call of a grader that is not {@linkplain Grader#inProcess in process}
    * @param repeats how many times each selection is graded ({@link Judging#repeated})
    */
@@ -84,11 +79,12 @@ final class GradingWorkers implements AutoCloseable {
   /**
    * The judge's workers: {@code --graderConcurrency} of them per shard, under a limit of as many permits per grader
    * in this process ({@link Limits}), each call of a grader that is not in process within
-   * {@code --graderTimeoutSeconds}.
+   * {@code --graderTimeoutSeconds}, and the graders those of the job's other workers in this JVM use
+   * ({@link OpenedGraders}).
    */
   static GradingWorkers of(JudgePipeline.Config c) {
     return new GradingWorkers(c.concurrency(), grader -> Limits.of("grader:" + grader, c.concurrency()),
-        item -> opened(item, c.settings()), Duration.ofSeconds(c.timeoutSeconds()), c.repeats());
+        OpenedGraders.join(c.job(), c.settings()), Duration.ofSeconds(c.timeoutSeconds()), c.repeats());
   }
 
   /**
@@ -176,35 +172,13 @@ final class GradingWorkers implements AutoCloseable {
   }
 
   /**
-   * The grader of {@code item}'s grader name and namespace with {@code settings}, opened on first use by one worker
-   * while the others that need it wait for it: opened twice, one of the two would be dropped unclosed (a rubric
-   * grader's model client). An opening that fails is forgotten, so a later selection tries again.
+   * Stops the calls still running and the workers' threads, then lets go of the graders ({@link Graders#close}): the
+   * job's last workers in this JVM close them. A call that runs on keeps its permit until it ends.
    */
-  static Grader opened(SelectionItem item, Map<String, String> settings) throws Exception {
-    String key = item.grader() + "\u0000" + item.namespace() + "\u0000" + settings;
-    CompletableFuture<Grader> mine = new CompletableFuture<>();
-    CompletableFuture<Grader> opening = OPENED.putIfAbsent(key, mine);
-    if (opening == null) {
-      opening = mine;
-      try {
-        mine.complete(GraderProvider.named(item.grader()).open(Paths.get(item.namespace()), settings));
-      } catch (Exception | Error e) {
-        OPENED.remove(key, mine);
-        mine.completeExceptionally(e);
-      }
-    }
-    try {
-      return opening.join();
-    } catch (CompletionException e) {
-      if (e.getCause() instanceof Exception cause) throw cause;
-      throw e;
-    }
-  }
-
-  /** Stops the calls still running and the workers' threads. */
   @Override public void close() {
     calls.shutdownNow();
     threads.shutdownNow();
+    graders.close();
   }
 
   private static ThreadFactory daemon(String name) {

@@ -350,35 +350,4 @@ class GradingWorkersTest {
     assertEquals(2, calls.get(), "the failed row and the one the other worker had taken; no other");
     assertEquals(1, limit.availablePermits());
   }
-
-  /** Workers that need a grader nobody opened yet open it once between them: the others wait for that one. */
-  @Test
-  void aGraderIsOpenedOnceThoughManyWorkersNeedItAtOnce() throws Exception {
-    ScriptedGraderProvider.OPENS.set(0);
-    ScriptedGraderProvider.OPEN_MILLIS = 200;
-    try {
-      SelectionItem item = new SelectionItem(runDir.resolve("ns-opened-once").toString(), "scripted", "t0", "agg", 1,
-          "agg1", "run-t0", runDir.toString(), false, true, "", "", false);
-      int n = 8;
-      CountDownLatch start = new CountDownLatch(1);
-      List<Future<Grader>> got = new ArrayList<>();
-      ExecutorService pool = Executors.newFixedThreadPool(n);
-      try {
-        for (int i = 0; i < n; i++) {
-          got.add(pool.submit(() -> {
-            start.await();
-            return GradingWorkers.opened(item, Map.of());
-          }));
-        }
-        start.countDown();
-        Grader first = got.get(0).get();
-        for (Future<Grader> f : got) assertSame(first, f.get(), "one grader, shared");
-      } finally {
-        pool.shutdownNow();
-      }
-      assertEquals(1, ScriptedGraderProvider.OPENS.get(), "opened once");
-    } finally {
-      ScriptedGraderProvider.OPEN_MILLIS = 0;
-    }
-  }
 }
