@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -67,8 +68,9 @@ public final class Judging {
       }
       return scored(s, score);
     }
-    Future<Optional<Map<String, Object>>> f = start(() -> grader.score(runDir, s.taskId()), pool, limit);
+    Future<Optional<Map<String, Object>>> f = null;
     try {
+      f = start(() -> grader.score(runDir, s.taskId()), pool, limit);
       score = f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
       f.cancel(true);
@@ -78,32 +80,38 @@ public final class Judging {
       return absent(s, Absence.JUDGE_FAILED, c.getClass().getSimpleName() + ": " + c.getMessage());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      f.cancel(true);
+      // a call interrupted before it began was cancelled by start
+      if (f != null) f.cancel(true);
       return absent(s, Absence.JUDGE_FAILED, "interrupted while waiting for the judge");
     }
     return scored(s, score);
   }
 
   /**
-   * Starts {@code call} on a thread of {@code pool} under a permit of {@code limit}, which it waits for first. The
-   * permit is given back when the call really ends (before its result can be seen), or when it never runs (cancelled
-   * before it started, or refused by the pool): a call that is cancelled at the timeout but runs on keeps its permit,
-   * so the limit bounds the calls that really run. {@code pool} must run every task it accepts.
+   * Starts {@code call} on a thread of {@code pool} under a permit of {@code limit}, which it waits for first, and
+   * returns once the call has begun: the timeout is the grader's, so it counts from there (a call that a busy pool
+   * had not begun yet would be given up unrun). The permit is given back when the call really ends (before its
+   * result can be seen), or when it never runs (refused by the pool, or cancelled before it began because the caller
+   * was interrupted): a call that is cancelled at the timeout but runs on keeps its permit, so the limit bounds the
+   * calls that really run. {@code pool} must run every task it accepts.
    */
-  private static <T> Future<T> start(Callable<T> call, ExecutorService pool, Semaphore limit) {
+  private static <T> Future<T> start(Callable<T> call, ExecutorService pool, Semaphore limit)
+      throws InterruptedException {
     limit.acquireUninterruptibly();
     AtomicBoolean given = new AtomicBoolean();
     Runnable giveBack = () -> {
       if (given.compareAndSet(false, true)) limit.release();
     };
+    CountDownLatch begun = new CountDownLatch(1);
     FutureTask<T> task = new FutureTask<>(() -> {
+      begun.countDown();
       try {
         return call.call();
       } finally {
         giveBack.run();
       }
     });
-    boolean started = false;
+    boolean accepted = false;
     try {
       pool.execute(() -> {
         try {
@@ -112,9 +120,15 @@ public final class Judging {
           giveBack.run();
         }
       });
-      started = true;
+      accepted = true;
     } finally {
-      if (!started) giveBack.run();
+      if (!accepted) giveBack.run();
+    }
+    try {
+      begun.await();
+    } catch (InterruptedException e) {
+      task.cancel(true);
+      throw e;
     }
     return task;
   }

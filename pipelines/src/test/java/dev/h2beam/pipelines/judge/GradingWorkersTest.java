@@ -279,7 +279,8 @@ class GradingWorkersTest {
   /**
    * A call that is not in process and ignores its cancellation runs on after the judge abandons it at the timeout,
    * and keeps its grader's permit until it really ends: the worker's next row waits for a permit, so no more calls
-   * run at once than the limit allows.
+   * run at once than the limit allows. The next row's grader is in process and under the same limit, so its call is
+   * not timed (the timeout that gives up the first call at once could give up a second before it started).
    */
   @Test
   void aCallAbandonedAtItsTimeoutKeepsItsPermitUntilItReallyEnds() throws Exception {
@@ -288,7 +289,7 @@ class GradingWorkersTest {
     AtomicInteger calls = new AtomicInteger();
     AtomicInteger inFlight = new AtomicInteger();
     AtomicInteger most = new AtomicInteger();
-    Grader g = grader(false, task -> {
+    Answer counted = task -> {
       calls.incrementAndGet();
       most.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
       try {
@@ -297,10 +298,12 @@ class GradingWorkersTest {
       } finally {
         inFlight.decrementAndGet();
       }
-    });
-    List<SelectionItem> items = items("g", 2);
-    // so short a timeout abandons t0's call at once: the call waits for the test however long that takes
-    try (GradingWorkers w = new GradingWorkers(1, name -> limit, item -> g, Duration.ofMillis(1), 1)) {
+    };
+    Map<String, Grader> graders = Map.of("outside", grader(false, counted), "inside", grader(true, counted));
+    List<SelectionItem> items = List.of(item("outside", "t0", true), item("inside", "t1", true));
+    // so short a timeout gives t0's call up at once: the call waits for the test however long that takes
+    try (GradingWorkers w = new GradingWorkers(1, name -> limit, item -> graders.get(item.grader()),
+        Duration.ofMillis(1), 1)) {
       List<JudgedRow> rows = assertTimeoutPreemptively(BOUND, () -> {
         Future<List<JudgedRow>> grading = shards.submit(() -> w.grade(items));
         // the worker has given t0 up and waits for a permit for t1; were the permit not kept by t0's call, t1's call
@@ -314,7 +317,7 @@ class GradingWorkersTest {
       assertTrue(rows.get(1).graded(), rows.get(1).toString());
     }
     assertEquals(1, most.get(), "the most calls at once");
-    assertEquals(1, limit.availablePermits(), "the permit given back when the abandoned call ended");
+    assertEquals(1, limit.availablePermits(), "every permit given back");
   }
 
   /**
