@@ -152,12 +152,12 @@ final class GradingWorkers implements AutoCloseable {
             + e.getMessage());
       }
       Semaphore limit = limits.apply(item.grader());
-      if (!grader.inProcess() || limit != held) {
+      if (!grader.inProcess()) {
         giveBack();
-        if (grader.inProcess()) {
-          limit.acquireUninterruptibly();
-          held = limit;
-        }
+      } else if (limit != held) {
+        giveBack();
+        limit.acquireUninterruptibly();
+        held = limit;
       }
       // only the opening is this row's "cannot open": a grader's own failures are absences inside Judging, and
       // anything else thrown there is a bug that fails the shard rather than a row that names the wrong cause

@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * TaskManager) keeps none of their graders, and a later job opens its own, from the rubrics and config it finds then.
  * Should every worker of a job be torn down while the job goes on (a runner may replace them), the next worker opens
  * the graders again. A grader is closed even while a call of it that the judge abandoned at its timeout runs on: that
- * call's answer is never read.
+ * call's answer is never read. Beam tears a DoFn down on a best-effort basis: a worker that is never torn down keeps
+ * its job's graders open.
  */
 final class OpenedGraders {
 
