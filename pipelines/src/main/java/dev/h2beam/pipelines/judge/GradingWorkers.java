@@ -32,10 +32,10 @@ import java.util.function.Function;
  *   <li>any other grader is called on a thread of its own that {@link Judging} abandons at the timeout, and each such
  *       call takes a permit of its own and keeps it until it really ends: a call abandoned while it runs on (it
  *       ignores its cancellation) still counts against the limit, and the worker takes another permit for its next
- *       call. Calls that are that slow cost far more than a permit's hand-off. When every permit is held by abandoned
- *       calls that run on, the workers wait for them to end: that is the limit at work, not a deadlock, and a grader
- *       that must not hold the judge up ends its calls when they are cancelled ({@link CommandGrader} kills its
- *       command's process group);
+ *       call. Such a call (a process, a model's answer) costs far more than taking a permit for it. When every
+ *       permit is held by abandoned calls that run on, the workers wait for them to end: that is the limit at work,
+ *       not a deadlock, and a grader that must not hold the judge up ends its calls when they are cancelled
+ *       ({@link CommandGrader} kills its command's process group);
  *   <li>a worker holds one permit at a time: it gives back the one it holds before it waits for another (another
  *       grader's, or one for a call), so no two workers can wait on each other's.
  * </ul>
@@ -173,7 +173,7 @@ final class GradingWorkers implements AutoCloseable {
 
   /**
    * Stops the calls still running and the workers' threads, then lets go of the graders ({@link Graders#close}): the
-   * job's last workers in this JVM close them. A call that runs on keeps its permit until it ends.
+   * last of the job's workers in this JVM closes them. A call that runs on keeps its permit until it ends.
    */
   @Override public void close() {
     calls.shutdownNow();
