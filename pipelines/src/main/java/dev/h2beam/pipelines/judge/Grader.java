@@ -8,7 +8,7 @@ import java.util.Optional;
  * Scores one chosen run of one task, on the judge side only. An empty result is an absence (the judge failed), never
  * a zero. It lives in {@code pipelines} so that the method, in {@code transforms}, cannot import it.
  */
-public interface Grader {
+public interface Grader extends AutoCloseable {
 
   /** The grader's identity as recorded in a namespace's config.json ({@code judge}): its name and model. */
   String identity();
@@ -30,4 +30,11 @@ public interface Grader {
   default boolean inProcess() {
     return false;
   }
+
+  /**
+   * Lets go of what the grader holds (a model client). The judge's workers call it once, when the last worker of the
+   * job that opened the grader is torn down in this JVM ({@link OpenedGraders}), perhaps while a call the judge
+   * abandoned at its timeout runs on; that call's answer is no longer read.
+   */
+  @Override default void close() {}
 }

@@ -1,14 +1,9 @@
 package dev.h2beam.pipelines.judge;
 
 import dev.h2beam.transforms.proposer.Limits;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -16,13 +11,14 @@ import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 /**
  * The workers that grade one shard's selections: up to {@code workers} of them take the selections one after
- * another, each selection once, and give back a row per selection in the selections' order. A worker holds a permit
- * of its grader's process-wide limit while it grades, so the process keeps no more calls of a grader in flight than
- * that limit allows, however many shards are graded at once.
+ * another, each selection once, and give back a row per selection in the selections' order. Every call of a grader
+ * runs under a permit of the grader's process-wide limit, so the process keeps no more calls of a grader running than
+ * that limit allows, however many shards are graded at once and however many calls were abandoned at their timeout.
  *
  * <p>Why it works this way: every shard in flight brings its own workers for the same permits, so the workers
  * outnumber the permits, and every hand-off between two threads costs a wake and a sleep in the kernel (BENCHMARKS.md,
@@ -30,24 +26,29 @@ import java.util.function.Function;
  * <ul>
  *   <li>a worker takes its next selection itself (a shared index): handing each selection to a pool thread cost two
  *       system calls per row, which on 100,000 rows cost more than reading the summaries;
- *   <li>a worker keeps its permit from row to row: taking and giving it back around every row put the workers that
- *       had none to sleep and woke them again for each row (a tenth of the judge's CPU);
- *   <li>a worker holds one permit at a time: it gives back the one it holds before it waits for another grader's, so
- *       no two workers can wait on each other's;
  *   <li>a grader that only reads files in this JVM ({@link Grader#inProcess}) is called on the worker's own thread,
- *       without a timeout; any other on a thread of its own that {@link Judging} abandons at the timeout.
+ *       without a timeout, under a permit the worker keeps from row to row: taking and giving it back around every
+ *       row put the workers that had none to sleep and woke them again for each row (a tenth of the judge's CPU);
+ *   <li>any other grader is called on a thread of its own that {@link Judging} abandons at the timeout, and each such
+ *       call takes a permit of its own and keeps it until it really ends: a call abandoned while it runs on (it
+ *       ignores its cancellation) still counts against the limit, and the worker takes another permit for its next
+ *       call. Such a call (a process, a model's answer) costs far more than taking a permit for it. When every
+ *       permit is held by abandoned calls that run on, the workers wait for them to end: that is the limit at work,
+ *       not a deadlock, and a grader that must not hold the judge up ends its calls when they are cancelled
+ *       ({@link CommandGrader} kills its command's process group);
+ *   <li>a worker holds one permit at a time: it gives back the one it holds before it waits for another (another
+ *       grader's, or one for a call), so no two workers can wait on each other's.
  * </ul>
  */
 final class GradingWorkers implements AutoCloseable {
 
-  /** Opens the grader that judges a selection. */
+  /** Opens the grader that judges a selection, and lets go of the graders it opened when the workers close. */
   @FunctionalInterface
-  interface Graders {
+  interface Graders extends AutoCloseable {
     Grader open(SelectionItem item) throws Exception;
-  }
 
-  /** The graders this process opened, by grader name, namespace and settings: each is opened once and shared. */
-  private static final ConcurrentHashMap<String, CompletableFuture<Grader>> OPENED = new ConcurrentHashMap<>();
+    @Override default void close() {}
+  }
 
   private final int workers;
   private final Function<String, Semaphore> limits;
@@ -60,7 +61,8 @@ final class GradingWorkers implements AutoCloseable {
   /**
    * @param workers the most workers one shard is graded by, and the threads kept for them
    * @param limits the process-wide limit of a grader, by the grader's name
-   * @param graders opens a selection's grader; one that cannot be opened makes the selection's row judge-failed
+   * @param graders opens a selection's grader; one that cannot be opened makes the selection's row judge-failed.
+   *     Closed when the workers close
    * @param timeout how long to wait for a call of a grader that is not {@linkplain Grader#inProcess in process}
    * @param repeats how many times each selection is graded ({@link Judging#repeated})
    */
@@ -77,96 +79,106 @@ final class GradingWorkers implements AutoCloseable {
   /**
    * The judge's workers: {@code --graderConcurrency} of them per shard, under a limit of as many permits per grader
    * in this process ({@link Limits}), each call of a grader that is not in process within
-   * {@code --graderTimeoutSeconds}.
+   * {@code --graderTimeoutSeconds}, and the graders those of the job's other workers in this JVM use
+   * ({@link OpenedGraders}).
    */
   static GradingWorkers of(JudgePipeline.Config c) {
     return new GradingWorkers(c.concurrency(), grader -> Limits.of("grader:" + grader, c.concurrency()),
-        item -> opened(item, c.settings()), Duration.ofSeconds(c.timeoutSeconds()), c.repeats());
+        OpenedGraders.join(c.job(), c.settings()), Duration.ofSeconds(c.timeoutSeconds()), c.repeats());
   }
 
   /**
    * Grades {@code items}, each once, and gives back their rows in their order. A grader's failure is its row's
-   * absence; a worker that fails otherwise (a bug) fails the call.
+   * absence; a worker that fails otherwise (a bug) stops the others from taking more rows (the rows they took are
+   * finished), and the call then fails with that worker's failure as its cause, the first one when several failed.
    */
   List<JudgedRow> grade(List<SelectionItem> items) throws InterruptedException, ExecutionException {
     JudgedRow[] rows = new JudgedRow[items.size()];
     AtomicInteger next = new AtomicInteger();
+    // why the workers stop taking rows before they run out: the first failure of one of them
+    AtomicReference<Throwable> failed = new AtomicReference<>();
     List<Future<?>> running = new ArrayList<>();
     for (int w = 0; w < Math.min(workers, rows.length); w++) {
       running.add(threads.submit(() -> {
-        Semaphore held = null;
+        Worker worker = new Worker();
         try {
-          for (int i = next.getAndIncrement(); i < rows.length; i = next.getAndIncrement()) {
-            SelectionItem item = items.get(i);
-            if (item.ok()) held = permit(item, held);
-            rows[i] = row(item);
+          for (int i; failed.get() == null && (i = next.getAndIncrement()) < rows.length; ) {
+            rows[i] = worker.row(items.get(i));
           }
+        } catch (RuntimeException | Error e) {
+          // recorded before the permit is given back, so a worker that waited for it sees the failure after its row
+          failed.compareAndSet(null, e);
+          throw e;
         } finally {
-          if (held != null) held.release();
+          worker.giveBack();
         }
       }));
     }
-    for (Future<?> f : running) f.get();
+    try {
+      for (Future<?> f : running) {
+        try {
+          f.get();
+        } catch (ExecutionException e) {
+          // the first failure is what the shard fails with; the other workers are still waited for
+        }
+      }
+    } catch (InterruptedException e) {
+      // nobody waits for the rows any more: the workers finish the rows they took and take no other
+      failed.compareAndSet(null, e);
+      throw e;
+    }
+    Throwable first = failed.get();
+    if (first != null) throw new ExecutionException(first);
     return List.of(rows);
   }
 
-  /**
-   * The permit of {@code item}'s grader: the one the worker {@code held} when it is that grader's, else that one
-   * given back and this one taken (one permit at a time, so no two workers wait on each other's).
-   */
-  private Semaphore permit(SelectionItem item, Semaphore held) {
-    Semaphore limit = limits.apply(item.grader());
-    if (limit == held) return held;
-    if (held != null) held.release();
-    limit.acquireUninterruptibly();
-    return limit;
-  }
+  /** One worker of a shard, and the permit it keeps from row to row for a grader in process. */
+  private final class Worker {
+    /** The permit of the in-process grader of the worker's last row, or null. */
+    private Semaphore held;
 
-  /** The row of one selection; the worker holds the permit of its grader ({@link #permit}) when it is ok. */
-  private JudgedRow row(SelectionItem item) {
-    if (!item.ok()) return Judging.judge(item, null, Duration.ZERO, calls);
-    Grader grader;
-    try {
-      grader = graders.open(item);
-    } catch (Exception e) {
-      return Judging.absent(item, Absence.JUDGE_FAILED, "cannot open grader " + item.grader() + ": "
-          + e.getMessage());
-    }
-    // only the opening is this row's "cannot open": a grader's own failures are absences inside Judging, and
-    // anything else thrown there is a bug that fails the shard rather than a row that names the wrong cause
-    return Judging.repeated(item, grader, timeout, calls, repeats);
-  }
-
-  /**
-   * The grader of {@code item}'s grader name and namespace with {@code settings}, opened on first use by one worker
-   * while the others that need it wait for it: opened twice, one of the two would be dropped unclosed (a rubric
-   * grader's model client). An opening that fails is forgotten, so a later selection tries again.
-   */
-  static Grader opened(SelectionItem item, Map<String, String> settings) throws Exception {
-    String key = item.grader() + "\u0000" + item.namespace() + "\u0000" + settings;
-    CompletableFuture<Grader> mine = new CompletableFuture<>();
-    CompletableFuture<Grader> opening = OPENED.putIfAbsent(key, mine);
-    if (opening == null) {
-      opening = mine;
+    /**
+     * The row of one selection. A call of an in-process grader runs under the permit the worker holds: the one it
+     * held when it is that grader's, else that one given back and this one taken; any other call takes a permit of
+     * its own ({@link Judging#judge}), once the worker has given back the one it held.
+     */
+    JudgedRow row(SelectionItem item) {
+      if (!item.ok()) return Judging.judge(item, null, Duration.ZERO, calls);
+      Grader grader;
       try {
-        mine.complete(GraderProvider.named(item.grader()).open(Paths.get(item.namespace()), settings));
-      } catch (Exception | Error e) {
-        OPENED.remove(key, mine);
-        mine.completeExceptionally(e);
+        grader = graders.open(item);
+      } catch (Exception e) {
+        return Judging.absent(item, Absence.JUDGE_FAILED, "cannot open grader " + item.grader() + ": "
+            + e.getMessage());
       }
+      Semaphore limit = limits.apply(item.grader());
+      if (!grader.inProcess()) {
+        giveBack();
+      } else if (limit != held) {
+        giveBack();
+        limit.acquireUninterruptibly();
+        held = limit;
+      }
+      // only the opening is this row's "cannot open": a grader's own failures are absences inside Judging, and
+      // anything else thrown there is a bug that fails the shard rather than a row that names the wrong cause
+      return Judging.repeated(item, grader, timeout, calls, limit, repeats);
     }
-    try {
-      return opening.join();
-    } catch (CompletionException e) {
-      if (e.getCause() instanceof Exception cause) throw cause;
-      throw e;
+
+    /** Gives back the permit the worker holds, if any. */
+    void giveBack() {
+      if (held != null) held.release();
+      held = null;
     }
   }
 
-  /** Stops the calls still running and the workers' threads. */
+  /**
+   * Stops the calls still running and the workers' threads, then lets go of the graders ({@link Graders#close}): the
+   * last of the job's workers in this JVM closes them. A call that runs on keeps its permit until it ends.
+   */
   @Override public void close() {
     calls.shutdownNow();
     threads.shutdownNow();
+    graders.close();
   }
 
   private static ThreadFactory daemon(String name) {

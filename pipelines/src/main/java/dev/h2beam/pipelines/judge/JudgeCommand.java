@@ -161,9 +161,10 @@ public final class JudgeCommand implements Command {
     for (Map.Entry<Path, String> entry : names.entrySet()) {
       Path ns = entry.getKey();
       String name = entry.getValue();
-      Grader g;
-      try {
-        g = GraderProvider.named(name).open(ns, settings);
+      String graderIdentity;
+      // opened here for its identity only: the workers open their own
+      try (Grader g = GraderProvider.named(name).open(ns, settings)) {
+        graderIdentity = g.identity();
       } catch (IllegalArgumentException e) {
         throw new UsageError(e.getMessage());
       } catch (Exception e) {
@@ -181,8 +182,8 @@ public final class JudgeCommand implements Command {
         } catch (IOException e) {
           throw new UsageError(config + " is unreadable (" + e.getMessage() + "); move it aside or repair it");
         }
-        if (recorded != null && !String.valueOf(recorded).isEmpty() && !recorded.equals(g.identity())) {
-          refused.add(ns + " was judged by '" + recorded + "', not '" + g.identity() + "'");
+        if (recorded != null && !String.valueOf(recorded).isEmpty() && !recorded.equals(graderIdentity)) {
+          refused.add(ns + " was judged by '" + recorded + "', not '" + graderIdentity + "'");
           continue;
         }
       }
@@ -197,7 +198,7 @@ public final class JudgeCommand implements Command {
         }
       }
       graders.put(ns.toString(), name);
-      identities.put(ns.toString(), g.identity());
+      identities.put(ns.toString(), graderIdentity);
       if (sweptHere) swept.add(ns.toString());
     }
     if (!refused.isEmpty()) {

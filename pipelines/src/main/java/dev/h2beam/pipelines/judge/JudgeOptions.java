@@ -69,8 +69,9 @@ public interface JudgeOptions extends PipelineOptions {
 
   void setGraderConcurrency(int value);
 
-  @Description("Seconds to wait for one grader call before the row is ungraded (judge-timeout); a grader that only"
-      + " reads files in the JVM (expected, noop) is not timed.")
+  @Description("Seconds to wait for one grader call before the row is ungraded (judge-timeout); a call given up that"
+      + " runs on still counts against --graderConcurrency until it ends. A grader that only reads files in the JVM"
+      + " (expected, noop) is not timed.")
   @Default.Integer(1800)
   int getGraderTimeoutSeconds();
 

@@ -64,6 +64,14 @@ public final class JudgePipeline {
       modes = List.copyOf(modes);
       swept = List.copyOf(swept);
     }
+
+    /**
+     * The job's name among the judge jobs this JVM runs, under which its workers share their graders
+     * ({@link OpenedGraders}): its results folder, which every judge run makes anew.
+     */
+    String job() {
+      return resultsDir;
+    }
   }
 
   static final TupleTag<KV<String, JudgedRow>> ROWS = new TupleTag<>() {};
@@ -115,6 +123,8 @@ public final class JudgePipeline {
    * Reads and grades one shard of summaries: an unreadable summary becomes a problem of its namespace and the rest
    * goes on. The shard's selections are graded by {@link GradingWorkers} (within each grader's process-wide limit,
    * whatever the runner's parallelism and the number of shards), and their rows emitted in the selections' order.
+   * Every instance of this DoFn in one JVM shares the job's graders, which the last one torn down closes
+   * ({@link OpenedGraders}).
    */
   static final class GradeFn extends DoFn<KV<Integer, Iterable<MatchResult.Metadata>>, KV<String, JudgedRow>> {
     private static final long serialVersionUID = 1L;
@@ -135,6 +145,7 @@ public final class JudgePipeline {
 
     @Teardown public void teardown() {
       if (workers != null) workers.close();
+      workers = null;
     }
 
     @ProcessElement public void process(@Element KV<Integer, Iterable<MatchResult.Metadata>> shard,

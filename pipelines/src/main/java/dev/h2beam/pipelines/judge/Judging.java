@@ -10,11 +10,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Judges one selection (spec §13.1): a selection that did not complete is never sent to the grader; a chosen run
@@ -27,7 +32,21 @@ public final class Judging {
 
   public static final String SELECTION_FAILED = "selection did not complete successfully";
 
+  /** Judges one selection with no limit on the calls of its grader that are not in process. */
   public static JudgedRow judge(SelectionItem s, Grader grader, Duration timeout, ExecutorService pool) {
+    return judge(s, grader, timeout, pool, UNLIMITED);
+  }
+
+  private static final Semaphore UNLIMITED = new Semaphore(Integer.MAX_VALUE);
+
+  /**
+   * Judges one selection. A grader {@linkplain Grader#inProcess in process} is called on the caller's thread, under
+   * whatever permit the caller holds; any other is called on a thread of {@code pool} under a permit of
+   * {@code limit} that the call takes for itself and keeps until it really ends ({@link #start}), while the caller
+   * waits for it up to {@code timeout} and then abandons it: so the caller must hold none of {@code limit}'s
+   * permits, or it would wait for one while it holds one.
+   */
+  static JudgedRow judge(SelectionItem s, Grader grader, Duration timeout, ExecutorService pool, Semaphore limit) {
     if (!s.ok()) return absent(s, Absence.SELECTION_FAILED, SELECTION_FAILED);
     Path runDir = Paths.get(s.runDir());
     Optional<String> changed;
@@ -49,8 +68,9 @@ public final class Judging {
       }
       return scored(s, score);
     }
-    Future<Optional<Map<String, Object>>> f = pool.submit(() -> grader.score(runDir, s.taskId()));
+    Future<Optional<Map<String, Object>>> f = null;
     try {
+      f = start(() -> grader.score(runDir, s.taskId()), pool, limit);
       score = f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
       f.cancel(true);
@@ -60,10 +80,57 @@ public final class Judging {
       return absent(s, Absence.JUDGE_FAILED, c.getClass().getSimpleName() + ": " + c.getMessage());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      f.cancel(true);
+      // a call interrupted before it began was cancelled by start
+      if (f != null) f.cancel(true);
       return absent(s, Absence.JUDGE_FAILED, "interrupted while waiting for the judge");
     }
     return scored(s, score);
+  }
+
+  /**
+   * Starts {@code call} on a thread of {@code pool} under a permit of {@code limit}, which it waits for first, and
+   * returns once the call has begun: the timeout is the grader's, so it counts from there (a call that a busy pool
+   * had not begun yet would be given up unrun). The permit is given back when the call really ends (before its
+   * result can be seen), or when it never runs (refused by the pool, or cancelled before it began because the caller
+   * was interrupted): a call that is cancelled at the timeout but runs on keeps its permit, so the limit bounds the
+   * calls that really run. {@code pool} must run every task it accepts.
+   */
+  private static <T> Future<T> start(Callable<T> call, ExecutorService pool, Semaphore limit)
+      throws InterruptedException {
+    limit.acquireUninterruptibly();
+    AtomicBoolean given = new AtomicBoolean();
+    Runnable giveBack = () -> {
+      if (given.compareAndSet(false, true)) limit.release();
+    };
+    CountDownLatch begun = new CountDownLatch(1);
+    FutureTask<T> task = new FutureTask<>(() -> {
+      begun.countDown();
+      try {
+        return call.call();
+      } finally {
+        giveBack.run();
+      }
+    });
+    boolean accepted = false;
+    try {
+      pool.execute(() -> {
+        try {
+          task.run();
+        } finally {
+          giveBack.run();
+        }
+      });
+      accepted = true;
+    } finally {
+      if (!accepted) giveBack.run();
+    }
+    try {
+      begun.await();
+    } catch (InterruptedException e) {
+      task.cancel(true);
+      throw e;
+    }
+    return task;
   }
 
   /** The row of a grader's result: graded when it is a usable score, else an absence saying why. */
@@ -91,13 +158,14 @@ public final class Judging {
    * one row: {@code n_passed} and {@code n_criteria} the means over the graded repeats, {@code all_pass} when more
    * than half of them passed, and in {@code raw} every repeat's score ({@code repeat_scores}, null for one that
    * failed), their sample standard deviation ({@code repeat_sd}, null under two graded repeats) and every repeat's own
-   * raw data. When no repeat is graded the row is the first repeat's absence.
+   * raw data. When no repeat is graded the row is the first repeat's absence. Each repeat is one call
+   * ({@link #judge(SelectionItem, Grader, Duration, ExecutorService, Semaphore)}).
    */
-  public static JudgedRow repeated(SelectionItem s, Grader grader, Duration timeout, ExecutorService pool,
+  static JudgedRow repeated(SelectionItem s, Grader grader, Duration timeout, ExecutorService pool, Semaphore limit,
       int repeats) {
-    if (repeats <= 1) return judge(s, grader, timeout, pool);
+    if (repeats <= 1) return judge(s, grader, timeout, pool, limit);
     List<JudgedRow> rows = new ArrayList<>();
-    for (int i = 0; i < repeats; i++) rows.add(judge(s, grader, timeout, pool));
+    for (int i = 0; i < repeats; i++) rows.add(judge(s, grader, timeout, pool, limit));
     List<JudgedRow> graded = rows.stream().filter(JudgedRow::graded).toList();
     if (graded.isEmpty()) return rows.get(0);
     double passed = 0;

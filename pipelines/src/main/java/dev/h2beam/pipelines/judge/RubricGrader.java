@@ -57,6 +57,11 @@ final class RubricGrader implements Grader {
     return identity;
   }
 
+  /** Closes the judge model's client: the job is over. */
+  @Override public void close() {
+    client.close();
+  }
+
   /** One criterion of a rubric. */
   record Criterion(String id, String text, double weight) {}
 

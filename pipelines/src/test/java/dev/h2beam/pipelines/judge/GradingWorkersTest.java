@@ -2,6 +2,7 @@ package dev.h2beam.pipelines.judge;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,6 +15,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -260,34 +262,95 @@ class GradingWorkersTest {
     assertEquals("cannot open grader gone: --grader=gone is not a known grader", rows.get(1).error());
   }
 
-  /** Workers that need a grader nobody opened yet open it once between them: the others wait for that one. */
-  @Test
-  void aGraderIsOpenedOnceThoughManyWorkersNeedItAtOnce() throws Exception {
-    ScriptedGraderProvider.OPENS.set(0);
-    ScriptedGraderProvider.OPEN_MILLIS = 200;
-    try {
-      SelectionItem item = new SelectionItem(runDir.resolve("ns-opened-once").toString(), "scripted", "t0", "agg", 1,
-          "agg1", "run-t0", runDir.toString(), false, true, "", "", false);
-      int n = 8;
-      CountDownLatch start = new CountDownLatch(1);
-      List<Future<Grader>> got = new ArrayList<>();
-      ExecutorService pool = Executors.newFixedThreadPool(n);
+  /** Waits for {@code latch} as a call that ignores its cancellation does: an interrupt does not end the wait. */
+  private static void awaitIgnoringInterrupts(CountDownLatch latch) {
+    boolean interrupted = false;
+    while (true) {
       try {
-        for (int i = 0; i < n; i++) {
-          got.add(pool.submit(() -> {
-            start.await();
-            return GradingWorkers.opened(item, Map.of());
-          }));
-        }
-        start.countDown();
-        Grader first = got.get(0).get();
-        for (Future<Grader> f : got) assertSame(first, f.get(), "one grader, shared");
-      } finally {
-        pool.shutdownNow();
+        latch.await();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
       }
-      assertEquals(1, ScriptedGraderProvider.OPENS.get(), "opened once");
-    } finally {
-      ScriptedGraderProvider.OPEN_MILLIS = 0;
     }
+    if (interrupted) Thread.currentThread().interrupt();
+  }
+
+  /**
+   * A call that is not in process and ignores its cancellation runs on after the judge abandons it at the timeout,
+   * and keeps its grader's permit until it really ends: the worker's next row waits for a permit, so no more calls
+   * run at once than the limit allows. The next row's grader is in process and under the same limit, so its call is
+   * not timed (the timeout that gives up the first call at once could give up a second before it started).
+   */
+  @Test
+  void aCallAbandonedAtItsTimeoutKeepsItsPermitUntilItReallyEnds() throws Exception {
+    Semaphore limit = new Semaphore(1, true);
+    CountDownLatch end = new CountDownLatch(1);
+    AtomicInteger calls = new AtomicInteger();
+    AtomicInteger inFlight = new AtomicInteger();
+    AtomicInteger most = new AtomicInteger();
+    Answer counted = task -> {
+      calls.incrementAndGet();
+      most.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+      try {
+        if (task.equals("t0")) awaitIgnoringInterrupts(end);
+        return score(1, 1);
+      } finally {
+        inFlight.decrementAndGet();
+      }
+    };
+    Map<String, Grader> graders = Map.of("outside", grader(false, counted), "inside", grader(true, counted));
+    List<SelectionItem> items = List.of(item("outside", "t0", true), item("inside", "t1", true));
+    // so short a timeout gives t0's call up at once: the call waits for the test however long that takes
+    try (GradingWorkers w = new GradingWorkers(1, name -> limit, item -> graders.get(item.grader()),
+        Duration.ofMillis(1), 1)) {
+      List<JudgedRow> rows = assertTimeoutPreemptively(BOUND, () -> {
+        Future<List<JudgedRow>> grading = shards.submit(() -> w.grade(items));
+        // the worker has given t0 up and waits for a permit for t1; were the permit not kept by t0's call, t1's call
+        // would start instead, and the wait ends there too
+        awaitUntil(() -> limit.hasQueuedThreads() || calls.get() == 2);
+        assertEquals(1, calls.get(), "t1 is not called while t0's abandoned call runs");
+        end.countDown();
+        return grading.get();
+      });
+      assertEquals(Absence.JUDGE_TIMEOUT.code, rows.get(0).absence());
+      assertTrue(rows.get(1).graded(), rows.get(1).toString());
+    }
+    assertEquals(1, most.get(), "the most calls at once");
+    assertEquals(1, limit.availablePermits(), "every permit given back");
+  }
+
+  /**
+   * A worker that fails with a bug (here an Error out of a grader, which is no grader's failure to Judging) stops
+   * the shard: the other workers finish the row they took and take no other, and the shard fails with that bug.
+   * Two workers share one permit: the first call fails only once the other worker has taken its row and waits for
+   * the permit, which it gets when the failed worker has stopped.
+   */
+  @Test
+  void aWorkerThatFailsWithABugStopsTheOthersFromTakingRowsAndTheShardFailsWithIt() throws Exception {
+    CountDownLatch bothWaited = new CountDownLatch(2);
+    Semaphore limit = new Semaphore(1, true) {
+      @Override public void acquireUninterruptibly() {
+        bothWaited.countDown();
+        super.acquireUninterruptibly();
+      }
+    };
+    AssertionError bug = new AssertionError("a bug, not a grader's failure");
+    AtomicInteger calls = new AtomicInteger();
+    Grader g = grader(true, task -> {
+      if (calls.getAndIncrement() == 0) {
+        bothWaited.await();
+        throw bug;
+      }
+      return score(1, 1);
+    });
+    List<SelectionItem> items = items("g", 10);
+    try (GradingWorkers w = workers(2, name -> limit, g)) {
+      ExecutionException failed = assertTimeoutPreemptively(BOUND,
+          () -> assertThrows(ExecutionException.class, () -> w.grade(items)));
+      assertSame(bug, failed.getCause(), "the shard fails with the worker's bug");
+    }
+    assertEquals(2, calls.get(), "the failed row and the one the other worker had taken; no other");
+    assertEquals(1, limit.availablePermits());
   }
 }

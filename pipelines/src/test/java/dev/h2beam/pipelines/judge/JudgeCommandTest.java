@@ -72,6 +72,24 @@ class JudgeCommandTest {
     assertTrue(most >= 1 && most <= 2, "calls at once: " + most);
   }
 
+  /**
+   * A grader a judge job opened lives as long as the job's workers in this JVM: it is closed when the job ends, and
+   * the next job opens its own (its rubrics or config may have changed), so a long-lived worker process keeps none.
+   */
+  @Test
+  void eachJudgeJobOpensItsGraderOnceAndClosesItWhenItEnds() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1), "t2", score(0, 1)));
+    ScriptedGraderProvider.OPENS.set(0);
+    ScriptedGraderProvider.CLOSES.set(0);
+    // each job: once by the command, for the grader's identity, and once for the workers of both shards
+    assertEquals(0, judge("--namespaces=" + ns, "--judgeShards=2", "--targetParallelism=2"), out());
+    assertEquals(2, ScriptedGraderProvider.OPENS.get(), "opened once for the job's shards");
+    assertEquals(2, ScriptedGraderProvider.CLOSES.get(), "closed when the job ended");
+    assertEquals(0, judge("--namespaces=" + ns, "--judgeShards=2", "--targetParallelism=2"), out());
+    assertEquals(4, ScriptedGraderProvider.OPENS.get(), "the next job opens its own");
+    assertEquals(4, ScriptedGraderProvider.CLOSES.get());
+  }
+
   @Test
   void aPythonLayoutNamespaceIsJudgedSortedAndCounted() throws Exception {
     Path ns = Namespaces.python(runs, "demo-oc-agg2", 2, Map.of("ledger-2", score(1, 2), "ledger-1", score(2, 2)));

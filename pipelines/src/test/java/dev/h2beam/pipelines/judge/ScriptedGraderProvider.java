@@ -1,6 +1,7 @@
 package dev.h2beam.pipelines.judge;
 
 import dev.h2beam.adapters.files.Json;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -28,10 +29,15 @@ public final class ScriptedGraderProvider implements GraderProvider {
 
   /** Graders opened; an opening takes {@link #OPEN_MILLIS} (a model client's set-up), so racing openings overlap. */
   static final AtomicInteger OPENS = new AtomicInteger();
+  /** Graders closed. */
+  static final AtomicInteger CLOSES = new AtomicInteger();
+  /** How many of the next openings fail, as a model client that cannot be made. */
+  static final AtomicInteger FAILING_OPENS = new AtomicInteger();
   static volatile long OPEN_MILLIS;
 
-  @Override public Grader open(Path namespaceDir, Map<String, String> settings) {
+  @Override public Grader open(Path namespaceDir, Map<String, String> settings) throws IOException {
     OPENS.incrementAndGet();
+    if (FAILING_OPENS.getAndUpdate(n -> Math.max(0, n - 1)) > 0) throw new IOException("no model client today");
     if (OPEN_MILLIS > 0) {
       try {
         Thread.sleep(OPEN_MILLIS);
@@ -42,6 +48,10 @@ public final class ScriptedGraderProvider implements GraderProvider {
     return new Grader() {
       @Override public String identity() {
         return settings.getOrDefault("command", "scripted:v1");
+      }
+
+      @Override public void close() {
+        CLOSES.incrementAndGet();
       }
 
       @Override public Optional<Map<String, Object>> score(Path runDir, String task) throws Exception {
