@@ -2,6 +2,7 @@ package dev.h2beam.adapters.files;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -38,19 +39,30 @@ public final class Trees {
   public static void delete(Path p) throws IOException {
     WrittenTrees.forget(p);
     Path abs = p.toAbsolutePath();
-    if (abs.getParent() != null && abs.getFileName() != null) {
-      try (DirectoryStream<Path> in = Files.newDirectoryStream(abs.getParent())) {
+    String last = abs.getFileName() == null ? "" : abs.getFileName().toString();
+    if (last.equals(".") || last.equals("..")) {
+      // names no entry of its parent folder: the folder it denotes, named without the dots (the walk took it for its
+      // contents, then could not remove "." itself)
+      abs = abs.normalize();
+      last = abs.getFileName() == null ? "" : abs.getFileName().toString();
+    }
+    if (abs.getParent() != null && !last.isEmpty()) {
+      DirectoryStream<Path> parent;
+      try {
+        parent = Files.newDirectoryStream(abs.getParent());
+      } catch (NoSuchFileException e) {
+        return;
+      } catch (AccessDeniedException e) {
+        parent = null;   // a parent that may be searched but not listed: the walk below needs no more than that
+      }
+      try (DirectoryStream<Path> in = parent) {
         if (in instanceof SecureDirectoryStream<Path> secure) {
           remove(secure, abs.getFileName(), abs, 0);
           return;
         }
-      } catch (NoSuchFileException e) {
-        return;
-      } catch (AccessDeniedException e) {
-        // a parent that may be searched but not listed: the walk below needs no more than that
       }
     }
-    walkDelete(p);
+    walkDelete(abs);
   }
 
   /** Removes entry {@code name} of the open folder {@code in} ({@code path} is where it is, for the deep case). */
@@ -61,21 +73,29 @@ public final class Trees {
     } catch (NoSuchFileException e) {
       return;
     }
-    if (!a.isDirectory()) {
-      in.deleteFile(name);
-      return;
+    try {
+      if (!a.isDirectory()) {
+        in.deleteFile(name);
+        return;
+      }
+      if (depth >= RELATIVE_DEPTH) {
+        walkDelete(path);
+        return;
+      }
+      try (SecureDirectoryStream<Path> folder = in.newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS)) {
+        // the names first, then the removals: a folder is not changed while it is being read
+        List<Path> names = new ArrayList<>();
+        try {
+          for (Path entry : folder) names.add(entry.getFileName());
+        } catch (DirectoryIteratorException e) {
+          throw e.getCause();
+        }
+        for (Path n : names) remove(folder, n, path.resolve(n), depth + 1);
+      }
+      in.deleteDirectory(name);
+    } catch (NoSuchFileException e) {
+      // removed meanwhile by someone else: gone is what was asked
     }
-    if (depth >= RELATIVE_DEPTH) {
-      walkDelete(path);
-      return;
-    }
-    try (SecureDirectoryStream<Path> folder = in.newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS)) {
-      // the names first, then the removals: a folder is not changed while it is being read
-      List<Path> names = new ArrayList<>();
-      for (Path entry : folder) names.add(entry.getFileName());
-      for (Path n : names) remove(folder, n, path.resolve(n), depth + 1);
-    }
-    in.deleteDirectory(name);
   }
 
   private static void walkDelete(Path p) throws IOException {

@@ -53,6 +53,19 @@ class TreesTest {
     assertTrue(Files.isDirectory(tmp));
   }
 
+  /** A path ending in "." or ".." is the folder it denotes, removed whole (the JDK's walk removed its contents, then failed). */
+  @Test void aPathEndingInDotsIsTheFolderItDenotes() throws Exception {
+    Path keep = Files.writeString(tmp.resolve("keep.txt"), "keep");
+    Path a = Files.createDirectories(tmp.resolve("a/b"));
+    Files.writeString(a.resolve("f"), "x");
+    Trees.delete(tmp.resolve("a/b/."));
+    assertFalse(Files.exists(tmp.resolve("a/b")));
+    Files.createDirectories(tmp.resolve("a/c"));
+    Trees.delete(tmp.resolve("a/c/.."));
+    assertFalse(Files.exists(tmp.resolve("a")));
+    assertTrue(Files.exists(keep));
+  }
+
   @Test void aTreeDeeperThanTheRelativeRemovalIsRemovedWhole() throws Exception {
     Path tree = tmp.resolve("deep");
     Path d = tree;
