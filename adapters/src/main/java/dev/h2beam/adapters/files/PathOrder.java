@@ -98,7 +98,7 @@ public final class PathOrder {
           }
         }
       }
-      if (!relative) walk(root, root, false, files, skipped);
+      if (!relative) walk(root, false, files, skipped);
     } catch (DirectoryIteratorException e) {
       throw new UncheckedIOException("cannot list " + root, e.getCause());
     } catch (IOException e) {
@@ -147,18 +147,17 @@ public final class PathOrder {
       throws IOException {
     List<String> f = new ArrayList<>();
     List<String> s = new ArrayList<>();
-    walk(dir, dir, inCache, f, s);
+    walk(dir, inCache, f, s);
     for (String rel : f) files.add(prefix + rel);
     for (String rel : s) skipped.add(prefix + rel);
   }
 
   /**
-   * The JDK's walk of {@code start} (the listing's {@code root}) into the two lists; {@code inCache}: {@code start}
-   * is below a {@code __pycache__} folder. A root that is a link is one skipped entry, the empty path.
+   * The JDK's walk of {@code root} into the two lists, paths relative to it; {@code inCache}: {@code root} is below a
+   * {@code __pycache__} folder. A root that is a link is one skipped entry, the empty path.
    */
-  private static void walk(Path root, Path start, boolean inCache, List<String> files, List<String> skipped)
-      throws IOException {
-    Files.walkFileTree(start, new SimpleFileVisitor<>() {
+  private static void walk(Path root, boolean inCache, List<String> files, List<String> skipped) throws IOException {
+    Files.walkFileTree(root, new SimpleFileVisitor<>() {
       /** How deep the walk is inside a {@code __pycache__} folder: its files are no files, its links still links. */
       private int cacheDepth = inCache ? 1 : 0;
 
