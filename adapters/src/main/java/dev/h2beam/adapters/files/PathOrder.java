@@ -84,11 +84,20 @@ public final class PathOrder {
 
   /** Both listings of {@code root} at once; a missing root gives two empty lists. */
   public static Listing list(Path root) {
-    if (!Files.isDirectory(root)) return new Listing(List.of(), List.of());
+    // the root looked at once, without following a link: a folder is listed relative to its open folders; a link to
+    // a folder is one skipped entry (the walk's answer); anything else, or nothing there, lists empty
+    BasicFileAttributes top;
+    try {
+      top = Files.readAttributes(root, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    } catch (IOException e) {
+      return new Listing(List.of(), List.of());
+    }
+    if (!top.isDirectory() && !(top.isSymbolicLink() && Files.isDirectory(root))) {
+      return new Listing(List.of(), List.of());
+    }
     List<String> files = new ArrayList<>();
     List<String> skipped = new ArrayList<>();
     try {
-      BasicFileAttributes top = Files.readAttributes(root, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
       boolean relative = false;
       if (top.isDirectory()) {
         try (DirectoryStream<Path> in = Files.newDirectoryStream(root)) {
