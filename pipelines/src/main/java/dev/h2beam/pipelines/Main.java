@@ -17,6 +17,7 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
+    Registry.atStart();
     System.exit(run(args, System.out, System.err));
   }
 

@@ -49,9 +49,16 @@ class PluginJarIT {
 
   /** Runs {@code h2beam demo} in its own JVM on {@code classpath}; returns the exit code, its output in console.log. */
   static int demo(Path out, List<String> classpath, String... options) throws Exception {
+    return demo(out, List.of(), classpath, options);
+  }
+
+  /** The same with options for the JVM. */
+  static int demo(Path out, List<String> jvm, List<String> classpath, String... options) throws Exception {
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", String.join(File.pathSeparator, classpath),
-        "dev.h2beam.pipelines.Main", "demo", "--output=" + out.resolve("demo")));
+        "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
+    cmd.addAll(jvm);
+    cmd.addAll(List.of("-cp", String.join(File.pathSeparator, classpath), "dev.h2beam.pipelines.Main", "demo",
+        "--output=" + out.resolve("demo")));
     cmd.addAll(Arrays.asList(options));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.resolve("console.log").toFile())
         .start();
@@ -122,6 +129,30 @@ class PluginJarIT {
     assertEquals(1, code, console);
     assertTrue(console.contains("--method=sign-rule is not a known gated method; known: [improver]"), console);
     assertFalse(Files.exists(out.resolve("demo/runs/demo-oc-agg2")), "refused before anything ran");
+  }
+
+  @Test
+  void theLaunchersServicesIndexFindsAPlugInItDidNotRecord(@TempDir Path out) throws Exception {
+    // the launcher's cache of what each jar registers (./h2beam names it): written by a run without the plug-in
+    Path index = out.resolve("services.idx");
+    List<String> jvm = List.of("-Dh2beam.servicesIndex=" + index);
+    Path without = Files.createDirectories(out.resolve("without"));
+    assertEquals(1, demo(without, jvm, h2beamClasspath(), "--modes=gated", "--method=" + SignRuleMethod.NAME));
+    String console = Files.readString(without.resolve("console.log"));
+    assertTrue(console.contains("--method=sign-rule is not a known gated method; known: [improver]"), console);
+    String recorded = Files.readString(index);
+    assertTrue(recorded.contains("dev.h2beam.transforms.gated.GatedMethod"), "h2beam's own registrations");
+    assertFalse(recorded.contains(SignRuleMethod.class.getName()), recorded);
+    // then the plug-in jar added after h2beam's: read from the jar itself, and recorded for the next run
+    Path with = Files.createDirectories(out.resolve("with"));
+    List<String> classpath = new ArrayList<>(h2beamClasspath());
+    classpath.add(pluginJar().toString());
+    int code = demo(with, jvm, classpath, "--modes=gated", "--method=" + SignRuleMethod.NAME);
+    assertEquals(0, code, Files.readString(with.resolve("console.log")));
+    Map<String, Object> gat = at(Json.readMap(with.resolve("demo/runs/demo-oc-agg2/ledger-1/summary.json")),
+        "modes", "gat");
+    assertEquals(SignRuleMethod.NAME, at(gat, "gate").get("method"));
+    assertTrue(Files.readString(index).contains(SignRuleMethod.class.getName()));
   }
 
   /** The folder holding the harness {@code label} of a task's gated mode (in the mode's own namespace). */
