@@ -77,11 +77,15 @@ final class ServicesIndex {
     private static Optional<ServicesIndex> load() {
       String file = System.getProperty(PROPERTY, "");
       if (file.isEmpty()) return Optional.empty();
-      List<Path> cp = new ArrayList<>();
-      for (String e : System.getProperty("java.class.path", "").split(File.pathSeparator)) {
-        if (!e.isEmpty()) cp.add(Path.of(e));
+      try {
+        List<Path> cp = new ArrayList<>();
+        for (String e : System.getProperty("java.class.path", "").split(File.pathSeparator)) {
+          if (!e.isEmpty()) cp.add(Path.of(e));
+        }
+        return Optional.of(open(Path.of(file), cp));
+      } catch (RuntimeException e) {
+        return Optional.empty();   // a path this file system cannot name: the JDK's lookup, as without the file
       }
-      return Optional.of(open(Path.of(file), cp));
     }
   }
 
