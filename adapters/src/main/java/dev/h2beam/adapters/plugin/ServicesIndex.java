@@ -152,13 +152,18 @@ final class ServicesIndex {
    * its verbosity.
    */
   static void nameLoggingProvider() {
-    if (!System.getProperty("slf4j.provider", "").isEmpty()) return;
-    Optional<ServicesIndex> index = forThisJvm();
-    if (index.isEmpty()) return;
-    List<String> providers = index.get().providers("org.slf4j.spi.SLF4JServiceProvider");
-    if (providers.size() != 1) return;
-    if (System.getProperty("slf4j.internal.verbosity") == null) System.setProperty("slf4j.internal.verbosity", "WARN");
-    System.setProperty("slf4j.provider", providers.get(0));
+    forThisJvm().ifPresent(index -> System.getProperties().putAll(loggingProperties(index, System.getProperties())));
+  }
+
+  /** The system properties {@link #nameLoggingProvider} sets, given the index and the properties already set. */
+  static Map<String, String> loggingProperties(ServicesIndex index, java.util.Properties set) {
+    if (!set.getProperty("slf4j.provider", "").isEmpty()) return Map.of();
+    List<String> providers = index.providers("org.slf4j.spi.SLF4JServiceProvider");
+    if (providers.size() != 1) return Map.of();
+    Map<String, String> props = new LinkedHashMap<>();
+    props.put("slf4j.provider", providers.get(0));
+    if (set.getProperty("slf4j.internal.verbosity") == null) props.put("slf4j.internal.verbosity", "WARN");
+    return props;
   }
 
   /** The provider class names registered for {@code service}, in the JDK's order. */

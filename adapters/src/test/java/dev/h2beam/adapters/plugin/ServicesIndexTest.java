@@ -155,6 +155,29 @@ class ServicesIndexTest {
   }
 
   @Test
+  void slf4jIsToldItsProviderOnlyWhenTheClassPathHasExactlyOne(@TempDir Path dir) throws IOException {
+    String svc = "org.slf4j.spi.SLF4JServiceProvider";
+    Path one = jar(dir.resolve("one.jar"), null, Map.of(svc, "x.Simple\n"));
+    Path two = jar(dir.resolve("two.jar"), null, Map.of(svc, "y.Other\n"));
+    ServicesIndex single = ServicesIndex.open(dir.resolve("idx1"), List.of(one));
+    java.util.Properties none = new java.util.Properties();
+    assertEquals(Map.of("slf4j.provider", "x.Simple", "slf4j.internal.verbosity", "WARN"),
+        ServicesIndex.loggingProperties(single, none));
+    // the command line's choices stay: a provider it named, a verbosity it set
+    java.util.Properties named = new java.util.Properties();
+    named.setProperty("slf4j.provider", "z.Mine");
+    assertEquals(Map.of(), ServicesIndex.loggingProperties(single, named));
+    java.util.Properties verbose = new java.util.Properties();
+    verbose.setProperty("slf4j.internal.verbosity", "DEBUG");
+    assertEquals(Map.of("slf4j.provider", "x.Simple"), ServicesIndex.loggingProperties(single, verbose));
+    // two providers or none: SLF4J chooses (and warns) as it always did
+    assertEquals(Map.of(), ServicesIndex.loggingProperties(
+        ServicesIndex.open(dir.resolve("idx2"), List.of(one, two)), none));
+    assertEquals(Map.of(), ServicesIndex.loggingProperties(
+        ServicesIndex.open(dir.resolve("idx0"), List.of()), none));
+  }
+
+  @Test
   void aTypeOfTheJdksOwnIsLookedUpByTheJdk() {
     // the JDK's modules provide file systems the class path does not list; the index is for the class path's types
     assertFalse(Registry.onClassPath(java.nio.file.spi.FileSystemProvider.class));
