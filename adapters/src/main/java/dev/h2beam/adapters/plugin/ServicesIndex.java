@@ -8,7 +8,6 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
@@ -47,13 +46,21 @@ final class ServicesIndex {
   private static final String PREFIX = "META-INF/services/";
 
   /**
-   * One class-path jar as recorded: where, how large, when modified, its registrations by service, and the jars its
-   * manifest's {@code Class-Path} names (resolved; the JDK reads those right after it).
+   * What one jar holds: its registrations by service, and the jars its manifest's {@code Class-Path} names (resolved;
+   * the JDK reads those right after it).
    */
-  record Jar(String path, long size, long modifiedNanos, Map<String, List<String>> services, List<String> classPath) {}
-
-  /** What one jar holds: its registrations and the jars its manifest names. */
   record Contents(Map<String, List<String>> services, List<String> classPath) {}
+
+  /** One class-path jar as recorded: where, how large, when modified, and what it holds. */
+  record Jar(String path, long size, long modifiedNanos, Contents contents) {
+    Map<String, List<String>> services() {
+      return contents.services();
+    }
+
+    List<String> classPath() {
+      return contents.classPath();
+    }
+  }
 
   private final List<Path> classPath;
   private final Map<Path, Map<String, List<String>>> byEntry;
@@ -134,8 +141,7 @@ final class ServicesIndex {
     Jar known = recorded.get(entry.toString());
     boolean changed = false;
     if (known == null || known.size() != a.size() || known.modifiedNanos() != modified) {
-      Contents c = inJar(entry);
-      known = new Jar(entry.toString(), a.size(), modified, c.services(), c.classPath());
+      known = new Jar(entry.toString(), a.size(), modified, inJar(entry));
       changed = true;
     }
     jars.add(known);
@@ -178,10 +184,8 @@ final class ServicesIndex {
     List<String> lines;
     try {
       lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-    } catch (NoSuchFileException e) {
-      return Map.of();
     } catch (IOException | RuntimeException e) {
-      return Map.of();
+      return Map.of();   // missing or unreadable: every jar read again
     }
     Map<String, Jar> jars = new LinkedHashMap<>();
     if (lines.isEmpty() || !lines.get(0).equals(MAGIC)) return jars;
@@ -190,8 +194,8 @@ final class ServicesIndex {
       for (String line : lines.subList(1, lines.size())) {
         if (line.startsWith("jar\t")) {
           String[] f = line.split("\t", 4);
-          current = new Jar(f[3], Long.parseLong(f[1]), Long.parseLong(f[2]), new LinkedHashMap<>(),
-              new ArrayList<>());
+          current = new Jar(f[3], Long.parseLong(f[1]), Long.parseLong(f[2]),
+              new Contents(new LinkedHashMap<>(), new ArrayList<>()));
           jars.put(current.path(), current);
         } else if (line.startsWith("svc\t") && current != null) {
           String[] f = line.split("\t", 3);
