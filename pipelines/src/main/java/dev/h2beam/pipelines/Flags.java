@@ -12,6 +12,9 @@ import java.util.Map;
 public final class Flags {
   private Flags() {}
 
+  /** In {@code --modes}: parallel and sequential. */
+  public static final String BOTH = "both";
+
   /** The non-blank, trimmed parts of a comma list. */
   public static List<String> split(String s) {
     if (s == null || s.isBlank()) return List.of();
@@ -20,20 +23,30 @@ public final class Flags {
     return out;
   }
 
-  /** {@code --modes}: mode names or tokens, normalised to tokens in the fixed order agg, seq, gat. */
+  /**
+   * {@code --modes}: mode names or tokens, normalised to tokens in the fixed order agg, seq, gat; {@code both} is
+   * harness2's two modes (parallel and sequential), as every command's help says.
+   */
   public static List<String> modes(String spec) {
     List<String> tokens = new ArrayList<>();
     for (String raw : split(spec)) {
+      if (raw.equals(BOTH)) {
+        for (String t : List.of("agg", "seq")) if (!tokens.contains(t)) tokens.add(t);
+        continue;
+      }
       String t;
       try {
         t = Namespace.modeToken(raw);
       } catch (IllegalArgumentException e) {
-        throw new UsageError("--modes: '" + raw + "' is not a mode; use parallel, sequential, gated, or several"
-            + " separated by commas");
+        throw new UsageError("--modes: '" + raw + "' is not a mode; use parallel, sequential, gated, both (parallel"
+            + " and sequential), or several separated by commas");
       }
       if (!tokens.contains(t)) tokens.add(t);
     }
-    if (tokens.isEmpty()) throw new UsageError("--modes is empty; use parallel, sequential, gated, or several separated by commas");
+    if (tokens.isEmpty()) {
+      throw new UsageError("--modes is empty; use parallel, sequential, gated, both (parallel and sequential), or"
+          + " several separated by commas");
+    }
     List<String> ordered = new ArrayList<>();
     for (String m : Namespace.MODES) if (tokens.contains(m)) ordered.add(m);
     return ordered;

@@ -14,7 +14,7 @@ public interface JudgeOptions extends PipelineOptions {
 
   void setNamespaces(String value);
 
-  @Description("Comma list of modes to judge: parallel, sequential, gated, or several.")
+  @Description("Comma list of modes to judge: parallel, sequential, gated, both (parallel and sequential), or several.")
   @Default.String(DEFAULT_MODES)
   String getModes();
 

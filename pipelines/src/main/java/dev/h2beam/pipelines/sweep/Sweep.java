@@ -149,8 +149,15 @@ public final class Sweep {
         }
       }
     }
-    if (provider.writesRoot()) FolderFlags.written(o, "--benchRoot", o.getBenchRoot(), "runs/" + o.getBench());
-    else FolderFlags.read(o, "--benchRoot", o.getBenchRoot(), "examples/folder-bench");
+    if (provider.writesRoot()) {
+      FolderFlags.written(o, "--benchRoot", o.getBenchRoot(), "runs/" + o.getBench());
+    } else if (o.getBenchRoot() == null) {
+      // runs/<bench> is a default only for a benchmark h2beam makes; this one is the user's own folder
+      throw new UsageError("--benchRoot is required for --bench=" + o.getBench() + ": give the folder that holds your"
+          + " tasks (the folder benchmark's example: --benchRoot=examples/folder-bench)");
+    } else {
+      FolderFlags.read(o, "--benchRoot", o.getBenchRoot(), "examples/folder-bench");
+    }
     FolderFlags.written(o, "--runsRoot", o.getRunsRoot(), "runs/" + o.getBench() + "/runs");
     FolderFlags.written(o, "--libraryRoot", o.getLibraryRoot(), "runs/" + o.getBench() + "/library");
     RunConfig runConfig = readConfig(o.getConfig());
@@ -624,7 +631,7 @@ public final class Sweep {
    * Refuses a folder that could not be created or written, or names the flag; writes nothing (a dry run and a refused
    * option leave no folder behind): its nearest existing ancestor must be a folder this user may write to.
    */
-  static void writable(String flag, Path dir) {
+  public static void writable(String flag, Path dir) {
     Path existing = dir;
     while (existing != null && !Files.exists(existing)) existing = existing.getParent();
     if (existing != null && Files.isDirectory(existing) && Files.isWritable(existing)) return;

@@ -12,7 +12,8 @@ public interface SweepOptions extends PipelineOptions {
 
   void setBench(String value);
 
-  @Description("Folder the benchmark keeps its data and executions in; default runs/<bench>.")
+  @Description("The benchmark's folder. Your tasks for --bench=folder or jobbench (only read; required). For a"
+      + " benchmark h2beam makes (demo, synthetic), where it keeps its data and executions; default runs/<bench>.")
   String getBenchRoot();
 
   void setBenchRoot(String value);
@@ -22,7 +23,8 @@ public interface SweepOptions extends PipelineOptions {
 
   void setRunsRoot(String value);
 
-  @Description("Where the per-mode experience libraries go; default <benchRoot>/library/k<k>-<substrate>[-s<seed>].")
+  @Description("Where the per-mode experience libraries go; default <benchRoot>/library/k<k>-<substrate>[-s<seed>],"
+      + " or <runsRoot>/_library/k<k>-<substrate>[-s<seed>] for a benchmark h2beam only reads (folder, jobbench).")
   String getLibraryRoot();
 
   void setLibraryRoot(String value);
@@ -39,7 +41,8 @@ public interface SweepOptions extends PipelineOptions {
 
   void setK(int value);
 
-  @Description("Comma list of modes: parallel (agg), sequential (seq), or both.")
+  @Description("Comma list of modes: parallel (agg), sequential (seq), gated (gat; see --method), or both (parallel"
+      + " and sequential).")
   @Default.String("parallel")
   String getModes();
 

@@ -1,6 +1,7 @@
 package dev.h2beam.pipelines.sweep;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -50,6 +51,19 @@ class SweepPlanTest {
   void modesAreNormalisedToTheFixedOrder() {
     assertTrue(dev.h2beam.pipelines.Flags.modes("sequential,parallel,seq").equals(java.util.List.of("agg", "seq")));
     assertThrows(UsageError.class, () -> dev.h2beam.pipelines.Flags.modes(""));
+    // "both", as every command's help says: harness2's two modes, with anything else named
+    assertEquals(java.util.List.of("agg", "seq"), dev.h2beam.pipelines.Flags.modes("both"));
+    assertEquals(java.util.List.of("agg", "seq", "gat"), dev.h2beam.pipelines.Flags.modes("gated,both,seq"));
+    UsageError e = assertThrows(UsageError.class, () -> dev.h2beam.pipelines.Flags.modes("all"));
+    assertTrue(e.getMessage().contains("both (parallel and sequential)"), e.getMessage());
+  }
+
+  /** A benchmark folder the user owns has no default: runs/folder was never theirs. */
+  @Test
+  void aFolderBenchmarkNeedsItsFolderGiven() {
+    UsageError e = assertThrows(UsageError.class,
+        () -> Sweep.plan(options("--bench=folder"), Instant.EPOCH));
+    assertTrue(e.getMessage().startsWith("--benchRoot is required for --bench=folder"), e.getMessage());
   }
 
   @Test
