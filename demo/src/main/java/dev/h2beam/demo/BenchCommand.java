@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.beam.runners.direct.DirectOptions;
 import org.apache.beam.sdk.options.PipelineOptions;
@@ -43,9 +44,12 @@ public final class BenchCommand implements Command {
     return BenchOptions.class;
   }
 
+  /** Where the bench writes by default: not the demo's folder, whose report it would replace. */
+  static final String OUTPUT = "runs/bench";
+
   @Override public Map<String, String> defaults() {
     return Map.of("k", "3", "modes", "parallel,sequential", "bench", "synthetic",
-        "targetParallelism", "modes x domains (DirectRunner)");
+        "targetParallelism", "modes x domains (DirectRunner)", "output", OUTPUT);
   }
 
   @Override public int run(String[] args) throws Exception {
@@ -59,7 +63,7 @@ public final class BenchCommand implements Command {
 
   /** Runs the bench: measurements to {@code out}, the sweep's live progress ({@code --progress}) to {@code err}. */
   int run(String[] args, PrintStream out, PrintStream err) throws Exception {
-    args = DemoCommand.withDefaults(args, "3");
+    args = DemoCommand.withDefaults(args, "3", OUTPUT);
     BenchOptions o = OptionArgs.parse(name(), args, BenchOptions.class);
     Map<String, String> settings = settings(o);
     Path output = DemoCommand.rootsUnder(o, "synthetic");
@@ -168,8 +172,8 @@ public final class BenchCommand implements Command {
     printBounds(out, bounds);
     out.printf("  wall               %9.2f s  (the sweep, from plan to record; judge and report not included)%n",
         wallS);
-    out.printf("  wall / max(bounds) %9.2f    wall / harness2's form %.2f%n", ratio(wallS, bounds.maxMs()),
-        ratio(wallS, bounds.harness2FormMs()));
+    out.printf("  wall / max(bounds) %9s    wall / harness2's form %s%n", ratio(wallS, bounds.maxMs()),
+        ratio(wallS, bounds.harness2FormMs()).strip());
     out.printf("  sessions in flight: peak %d, mean %.2f (%d sessions run, %d expected); job-wide peak %d from the"
         + " journals%n", sessions.peak(), sessions.mean(), sessionsRun, bounds.sessions(), sessionsPeak);
     out.printf("  rollouts in flight: peak %d, mean %.2f (%d rollouts run, %d expected); job-wide peak %d from the"
@@ -213,8 +217,9 @@ public final class BenchCommand implements Command {
     return "runner parallelism not known";
   }
 
-  private static double ratio(double wallS, double boundMs) {
-    return boundMs <= 0 ? Double.NaN : wallS / (boundMs / 1000);
+  /** wall / bound, or "n/a (no latency)" when the bound is 0 (L = 0): the ratio does not exist, it is not NaN. */
+  private static String ratio(double wallS, double boundMs) {
+    return boundMs <= 0 ? "n/a (no latency)" : String.format(Locale.ROOT, "%.2f", wallS / (boundMs / 1000));
   }
 
   private static long heapPeakBytes() {

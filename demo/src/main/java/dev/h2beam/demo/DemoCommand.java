@@ -43,8 +43,11 @@ public final class DemoCommand implements Command {
   }
 
   @Override public Map<String, String> defaults() {
-    return Map.of("k", "2", "modes", "parallel,sequential", "bench", "demo");
+    return Map.of("k", "2", "modes", "parallel,sequential", "bench", "demo", "output", OUTPUT);
   }
+
+  /** Where the demo writes by default. */
+  static final String OUTPUT = "runs/demo";
 
   @Override public int run(String[] args) throws Exception {
     args = withDefaults(args);
@@ -69,8 +72,15 @@ public final class DemoCommand implements Command {
    * default to {@code runs/} and {@code library/k<k>[-s<seed>]} inside it. Returns the absolute output folder.
    */
   static Path rootsUnder(DemoOptions o, String bench) {
+    if (o.getBenchRoot() != null) {
+      throw new UsageError("--benchRoot: h2beam " + (bench.equals("demo") ? "demo" : "bench") + " keeps its benchmark"
+          + " in --output; give --output=" + o.getBenchRoot() + " instead, or run h2beam sweep --bench=" + bench
+          + " to choose the folders one by one");
+    }
     FolderFlags.written(o, "--output", o.getOutput(), "runs/" + bench);
     Path output = Paths.get(o.getOutput()).toAbsolutePath().normalize();
+    // refused here naming the flag the user gave (the sweep would name --benchRoot, which it sets from it)
+    Sweep.writable("--output", output);
     o.setBench(bench);
     o.setBenchRoot(output.toString());
     if (o.getRunsRoot() == null) o.setRunsRoot(output.resolve("runs").toString());
@@ -130,26 +140,26 @@ public final class DemoCommand implements Command {
     return judged != 0 ? judged : reported;
   }
 
-  /** Applies the demo's own defaults (k = 2, both modes) unless the flags were given; {@code both} means both. */
+  /** Applies the demo's own defaults (k = 2, both modes, its output folder) unless the flags were given. */
   static String[] withDefaults(String[] args) {
-    return withDefaults(args, "2");
+    return withDefaults(args, "2", OUTPUT);
   }
 
-  /** The same with another default k. */
-  static String[] withDefaults(String[] args, String defaultK) {
+  /** The same with another default k and output folder. */
+  static String[] withDefaults(String[] args, String defaultK, String defaultOutput) {
     List<String> out = new ArrayList<>();
     boolean k = false;
     boolean modes = false;
+    boolean output = false;
     for (String a : args) {
       if (a.startsWith("--k=")) k = true;
-      if (a.startsWith("--modes=")) {
-        modes = true;
-        if (a.equals("--modes=both")) a = "--modes=parallel,sequential";
-      }
+      if (a.startsWith("--modes=")) modes = true;
+      if (a.startsWith("--output=")) output = true;
       out.add(a);
     }
     if (!k) out.add("--k=" + defaultK);
     if (!modes) out.add("--modes=parallel,sequential");
+    if (!output) out.add("--output=" + defaultOutput);
     return out.toArray(new String[0]);
   }
 }

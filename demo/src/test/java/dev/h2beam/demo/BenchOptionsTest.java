@@ -1,5 +1,6 @@
 package dev.h2beam.demo;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -41,6 +42,17 @@ class BenchOptionsTest {
   void anotherBenchmarkOrItsSettingsAreRefused(@TempDir Path out) {
     assertTrue(refused(out, "--bench=demo").startsWith("--bench is always synthetic"));
     assertTrue(refused(out, "--benchSettings={\"domains\": 3}").startsWith("--benchSettings: h2beam bench sets"));
+  }
+
+  /** Without --output the bench writes into runs/bench, never into the demo's runs/demo (whose report it replaced). */
+  @Test
+  void itsDefaultOutputIsItsOwnFolder() {
+    String[] args = DemoCommand.withDefaults(new String[] {"--k=1"}, "3", BenchCommand.OUTPUT);
+    assertTrue(java.util.Arrays.asList(args).contains("--output=runs/bench"), String.join(" ", args));
+    assertEquals("runs/bench", new BenchCommand().defaults().get("output"), "what --help shows");
+    String[] given = DemoCommand.withDefaults(new String[] {"--output=/x"}, "3", BenchCommand.OUTPUT);
+    assertEquals(1, java.util.Arrays.stream(given).filter(a -> a.startsWith("--output=")).count());
+    assertTrue(java.util.Arrays.asList(DemoCommand.withDefaults(new String[0])).contains("--output=runs/demo"));
   }
 
   @Test

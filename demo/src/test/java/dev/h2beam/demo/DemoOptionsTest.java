@@ -31,7 +31,19 @@ class DemoOptionsTest {
   void anUnwritableOutputNamesTheFlag(@TempDir Path out) throws Exception {
     Path file = Files.writeString(out.resolve("a-file"), "x");
     UsageError e = assertThrows(UsageError.class, () -> DemoRuns.demo(file.resolve("inside")));
-    assertTrue(e.getMessage().contains("cannot be written"), e.getMessage());
+    assertTrue(e.getMessage().startsWith("--output=") && e.getMessage().contains("cannot be written"), e.getMessage());
+    // the flag the user gave, not the sweep's --benchRoot that the demo sets from it
+    UsageError itself = assertThrows(UsageError.class, () -> DemoRuns.demo(file));
+    assertTrue(itself.getMessage().startsWith("--output=" + file + " cannot be written"), itself.getMessage());
+  }
+
+  /** The demo keeps its benchmark in --output: a --benchRoot would be ignored, so it is refused, saying so. */
+  @Test
+  void aBenchRootIsRefusedNamingOutputInstead(@TempDir Path out) {
+    UsageError e = assertThrows(UsageError.class, () -> DemoRuns.demo(out.resolve("d"),
+        "--benchRoot=" + out.resolve("elsewhere"), "--dryRun=true"));
+    assertTrue(e.getMessage().startsWith("--benchRoot: h2beam demo keeps its benchmark in --output"), e.getMessage());
+    assertFalse(Files.exists(out.resolve("d")) || Files.exists(out.resolve("elsewhere")));
   }
 
   @Test
@@ -71,6 +83,22 @@ class DemoOptionsTest {
         && e.getMessage().contains("use a new --runsRoot"), e.getMessage());
   }
 
+  /** The judge's command the sweep prints names the sweep's modes when the judge's default would not fit them. */
+  @Test
+  void theNextCommandCarriesTheModesTheJudgeWouldNotAssume(@org.junit.jupiter.api.io.TempDir java.nio.file.Path d) {
+    String root = "--benchRoot=" + d.resolve("b");
+    String both = dev.h2beam.pipelines.sweep.SweepCommand.judgeCommand(dev.h2beam.pipelines.sweep.Sweep.plan(sweepOptions("--bench=demo", root, "--modes=both"), java.time.Instant.EPOCH));
+    assertTrue(both.startsWith("./h2beam judge --namespaces=" + d.resolve("b/runs/demo-oc-agg1")), both);
+    assertTrue(!both.contains("--modes"), both);
+    String parallel = dev.h2beam.pipelines.sweep.SweepCommand.judgeCommand(dev.h2beam.pipelines.sweep.Sweep.plan(sweepOptions("--bench=demo", root), java.time.Instant.EPOCH));
+    assertTrue(parallel.endsWith(" --modes=parallel"), parallel);
+  }
+
+  private static dev.h2beam.pipelines.sweep.SweepOptions sweepOptions(String... args) {
+    return org.apache.beam.sdk.options.PipelineOptionsFactory.fromArgs(args)
+        .as(dev.h2beam.pipelines.sweep.SweepOptions.class);
+  }
+
   @Test
   void aDryRunPrintsTheStreamAndRunsNothing(@TempDir Path out) throws Exception {
     java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
@@ -84,7 +112,7 @@ class DemoOptionsTest {
     }
     String text = buf.toString(java.nio.charset.StandardCharsets.UTF_8);
     assertTrue(text.contains("#   namespace[parallel]: demo-oc-agg2") && text.contains("accounting"), text);
-    assertTrue(text.contains("# 2 tasks over 1 domains"), text);
+    assertTrue(text.contains("# 2 tasks over 1 domain ("), text);
     assertFalse(Files.exists(out.resolve("executions")), "nothing ran");
     assertFalse(Files.exists(out.resolve("runs/demo-oc-agg2/config.json")), "no identity written");
   }
@@ -111,7 +139,7 @@ class DemoOptionsTest {
         + "# this stream, 2 task(s) x 2 mode(s): ledgers R = 32, P = 24\n"
         + "# overall at most: 28 rollouts executed, 32 sessions (24 improver, 4 selector, up to 4 reflector); tasks"
         + " resumed from an earlier run spend nothing\n"
-        + "# cost: unknown (no prices configured)\n"), text);
+        + "# cost: $0 (no model endpoint: the benchmark's own scripted sessions)\n"), text);
     assertFalse(Files.exists(d), "a dry run writes nothing, not even base/ and sources/ or an empty folder");
   }
 

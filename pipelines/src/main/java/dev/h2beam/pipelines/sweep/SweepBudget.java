@@ -52,12 +52,15 @@ public final class SweepBudget {
 
   /**
    * The cost line. Prices are per token and the token counts of a call are known only from its response, so no
-   * figure is made up: without prices it says so; with prices it names them and where the spend will appear.
+   * figure is made up: without an endpoint or with prices of 0 it is $0, as the ledgers will count it; with prices it
+   * names them and where the spend will appear.
    */
   static String cost(RunConfig config) {
     List<String> priced = new ArrayList<>();
+    boolean anyEndpoint = false;
     for (String role : RunConfig.ROLES) {
       if (role.equals("judge")) continue;
+      anyEndpoint |= config.role(role).isPresent();
       config.role(role).ifPresent(r -> {
         if (priced(r)) {
           Endpoint e = r.endpoint();
@@ -66,7 +69,12 @@ public final class SweepBudget {
         }
       });
     }
-    if (priced.isEmpty()) return "unknown (no prices configured)";
+    // what the ledgers will count, not "unknown": no endpoint (scripted sessions) or prices of 0 cost $0
+    if (!anyEndpoint) return "$0 (no model endpoint: the benchmark's own scripted sessions)";
+    if (priced.isEmpty()) {
+      return "$0: every endpoint's price is 0 (price_per_mtok not given means free tokens, e.g. a local model);"
+          + " give price_per_mtok to count spend";
+    }
     return "not estimated before running (prices per million tokens: " + String.join(", ", priced) + "; token"
         + " counts come from each response), recorded as it is spent in the ledgers and the report";
   }

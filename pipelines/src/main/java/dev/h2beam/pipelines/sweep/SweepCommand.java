@@ -2,7 +2,9 @@ package dev.h2beam.pipelines.sweep;
 
 import dev.h2beam.adapters.model.Namespace;
 import dev.h2beam.pipelines.Command;
+import dev.h2beam.pipelines.Flags;
 import dev.h2beam.pipelines.OptionArgs;
+import dev.h2beam.pipelines.judge.JudgeOptions;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -39,8 +41,19 @@ public final class SweepCommand implements Command {
     System.out.println();
     System.out.println("sweep " + ns + ": " + df[0] + " tasks ok, " + df[1] + " failed");
     System.out.println("record: " + plan.recordPath());
-    System.out.println("next:   ./h2beam judge --namespaces=" + plan.config().runs().resolve(ns.toString()));
+    System.out.println(df[0] == 0 && df[1] > 0
+        ? "next:   no task is ok: see the errors above; the same command again resumes, keeping what was done"
+        : "next:   " + judgeCommand(plan));
     return df[1] > 0 ? 2 : 0;
+  }
+
+  /** The judge's command line for this sweep's namespace, with the sweep's modes when they are not the judge's. */
+  public static String judgeCommand(Sweep.Plan plan) {
+    var c = plan.config();
+    String line = "./h2beam judge --namespaces=" + c.runs().resolve(c.summaryNamespace().toString());
+    boolean judgesDefault = c.modes().equals(Flags.modes(JudgeOptions.DEFAULT_MODES));
+    return judgesDefault ? line
+        : line + " --modes=" + String.join(",", c.modes().stream().map(Namespace::modeName).toList());
   }
 
   public static void printDryRun(Sweep.Plan plan) {
@@ -56,8 +69,9 @@ public final class SweepCommand implements Command {
     }
     System.out.println("# domains of this run, with task counts:");
     plan.stream().forEach((d, ts) -> System.out.printf("%4d  %s%n", ts.size(), d));
-    System.out.println("# " + plan.taskCount() + " tasks over " + plan.stream().size() + " domains (chains per mode"
-        + " and domain in parallel, tasks within a chain sequential)");
+    System.out.println("# " + plan.taskCount() + (plan.taskCount() == 1 ? " task" : " tasks") + " over "
+        + plan.stream().size() + (plan.stream().size() == 1 ? " domain" : " domains") + " (chains per mode and domain"
+        + " in parallel, tasks within a chain sequential)");
     SweepBudget.lines(c.k(), c.modes().size(), plan.taskCount(), c.runConfig()).forEach(System.out::println);
     System.out.println("# a dry run writes nothing");
   }
