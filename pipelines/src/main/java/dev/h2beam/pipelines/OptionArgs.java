@@ -91,7 +91,8 @@ public final class OptionArgs {
       seen.put(name, arg);
       if (value == null) {
         if (type == boolean.class || type == Boolean.class) continue;
-        throw new UsageError("--" + name + " has no value; expected " + form(name, getter));
+        throw new UsageError("--" + name + " has no value; give it as --" + name + "=VALUE (a value after a space is"
+            + " not read), expected " + form(name, getter));
       }
       if (!fits(type, value)) {
         throw new UsageError("--" + name + "=" + value + (value.isEmpty() ? " has no value" : " is not valid")
@@ -151,7 +152,8 @@ public final class OptionArgs {
   private static String form(String name, Method getter) {
     Class<?> type = getter.getReturnType();
     if (type == int.class || type == Integer.class) {
-      return "a whole number from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE + ", e.g. --" + name + "=2";
+      Integer min = AT_LEAST.get(name);
+      return "a whole number" + (min == null ? "" : " of at least " + min) + ", e.g. --" + name + "=2";
     }
     if (type == long.class || type == Long.class) return "a whole number, e.g. --" + name + "=7";
     if (type == double.class || type == Double.class) return "a number, e.g. --" + name + "=5.0";
