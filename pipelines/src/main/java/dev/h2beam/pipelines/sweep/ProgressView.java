@@ -54,7 +54,7 @@ public final class ProgressView implements AutoCloseable {
   private int sessionsDone;
   private int rolloutsDone;
   private double spend;
-  private int linesDrawn;
+  final BarScreen screen; // the bar style's terminal rows, null for the others
   private String lastChains = "";
   private Thread thread;
   private volatile boolean stopping;
@@ -64,9 +64,10 @@ public final class ProgressView implements AutoCloseable {
    * @param token the run's root token (boards of other runs are ignored)
    * @param modes the modes run, in order
    * @param stream the tasks by domain
+   * @param width the terminal's width in columns (the bar style's only)
    */
   ProgressView(Path audit, String token, List<String> modes, Map<String, List<String>> stream, Style style,
-      long everyMs, PrintStream out, LongSupplier clock) {
+      long everyMs, PrintStream out, int width, LongSupplier clock) {
     this.audit = audit;
     this.token = token;
     this.modeOrder = List.copyOf(modes);
@@ -75,6 +76,7 @@ public final class ProgressView implements AutoCloseable {
     this.everyMs = everyMs;
     this.out = out;
     this.clock = clock;
+    this.screen = style == Style.BAR ? new BarScreen(out, width) : null;
     this.startedMs = clock.getAsLong();
     // only this run's journal lines count: skip what earlier runs wrote
     for (Path f : journalFiles()) offsets.put(f, size(f));
@@ -91,16 +93,22 @@ public final class ProgressView implements AutoCloseable {
     };
   }
 
-  /** Starts showing the sweep's progress on {@code err}, or nothing when the options ask for none. */
+  /**
+   * Starts showing the sweep's progress on {@code err}, or nothing when the options ask for none. While a bar is
+   * shown, whatever the process prints goes above it (see {@link BarScreen}).
+   */
   static ProgressView start(Sweep.Plan plan, SweepOptions o, PrintStream err) {
     if (err == null) err = System.err;
     String term = System.getenv("TERM");
     boolean terminal = System.console() != null && term != null && !term.equals("dumb");
     Style style = style(o.getProgress(), terminal, !Sweep.runsLocally(o));
+    // only a bar needs the width, and only then is there a terminal worth asking
+    int width = style == Style.BAR ? BarScreen.width(System.getenv("COLUMNS"), BarScreen::sttySize) : 80;
     ProgressView v = new ProgressView(plan.config().runs().resolve("_audit")
         .resolve(plan.config().summaryNamespace().summary().toString()), plan.config().rootToken(),
         plan.config().modes(), plan.stream(), style, style == Style.BAR ? 1000 : o.getProgressSeconds() * 1000L, err,
-        System::currentTimeMillis);
+        width, System::currentTimeMillis);
+    if (v.screen != null) v.screen.capture();
     if (style != Style.OFF) {
       v.thread = new Thread(v::loop, "h2beam-progress-view");
       v.thread.setDaemon(true);
@@ -131,33 +139,22 @@ public final class ProgressView implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     show(true);
+    if (screen != null) screen.release();
   }
 
-  private synchronized void show(boolean last) {
+  synchronized void show(boolean last) {
     try {
       Snapshot s = read();
       if (style == Style.BAR) {
-        List<String> lines = new ArrayList<>(bar(s, width()));
-        while (lines.size() < linesDrawn) lines.add(""); // a shorter block still clears the longer one it replaces
-        StringBuilder sb = new StringBuilder();
-        if (linesDrawn > 0) sb.append("\033[").append(linesDrawn).append('A');
-        for (String l : lines) sb.append("\r\033[2K").append(l).append('\n');
-        out.print(sb);
-        linesDrawn = lines.size();
+        screen.draw(bar(s, screen.width() - 1)); // the last column left free: a full row wraps on some terminals
       } else {
         for (String l : lines(s, last)) out.println(l);
+        out.flush();
       }
-      out.flush();
     } catch (RuntimeException | IOException e) {
-      out.println("progress: cannot read the run folders (" + e.getMessage() + ")");
-    }
-  }
-
-  private static int width() {
-    try {
-      return Math.max(40, Integer.parseInt(System.getenv().getOrDefault("COLUMNS", "100").trim()));
-    } catch (NumberFormatException e) {
-      return 100;
+      String m = "progress: cannot read the run folders (" + e.getMessage() + ")";
+      if (screen != null) screen.above(out, m + "\n");
+      else out.println(m);
     }
   }
 

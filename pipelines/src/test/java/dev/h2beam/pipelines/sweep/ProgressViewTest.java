@@ -12,17 +12,23 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The client's live view reads the workers' boards and the journals: this run's boards only, the newest report of a
  * chain, nothing in flight from a silent worker, only this run's journal lines (a torn line counted, costless), and
- * an estimate of the time left from the rate so far.
+ * an estimate of the time left from the rate so far. On a terminal, the bar is redrawn below the lines printed
+ * while it is up, never over them, and none of its lines wraps.
  */
 class ProgressViewTest {
   @TempDir Path audit;
@@ -30,9 +36,12 @@ class ProgressViewTest {
   final Map<String, List<String>> stream = new LinkedHashMap<>(Map.of("d01", List.of("d01-t01", "d01-t02")));
 
   ProgressView view(ProgressView.Style style) {
+    return view(style, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), 80);
+  }
+
+  ProgressView view(ProgressView.Style style, PrintStream out, int width) {
     stream.put("d02", List.of("d02-t01", "d02-t02"));
-    return new ProgressView(audit, "tok", List.of("agg", "seq"), stream, style, 1000,
-        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), now::get);
+    return new ProgressView(audit, "tok", List.of("agg", "seq"), stream, style, 1000, out, width, now::get);
   }
 
   void board(String worker, String token, long updated, int sessions, int rollouts, String chains)
@@ -118,5 +127,102 @@ class ProgressViewTest {
     assertEquals(ProgressView.Style.LINES, ProgressView.style("lines", true, false));
     UsageError e = assertThrows(UsageError.class, () -> ProgressView.style("fancy", true, true));
     assertTrue(e.getMessage().contains("--progress") && e.getMessage().contains("fancy"), e.getMessage());
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {80, 40})
+  void taskLinesPrintedWhileTheBarIsUpStayAboveItAndNoBarLineWraps(int width) throws Exception {
+    ByteArrayOutputStream written = new ByteArrayOutputStream();
+    PrintStream terminal = new PrintStream(written, true, StandardCharsets.UTF_8);
+    ProgressView v = view(ProgressView.Style.BAR, terminal, width);
+    PrintStream tasks = v.screen.lines(terminal); // what System.out is while the bar is up
+    List<String> printed = List.of("  [d01] 1/2 ok           d01-t01",
+        "  [d02] 1/2 failed       d02-t01  :: error: the executor exited 1 after 3 attempts; the last said: "
+            + "connection refused by the session host", "  [d01] 2/2 ok           d01-t02");
+    board("w1", "tok", now.get(), 2, 1, chain("agg", "d01", 0, 0, "d01-t01") + "," + chain("agg", "d02", 0, 0,
+        "d02-t01"));
+    v.show(false);
+    tasks.println(printed.get(0));
+    board("w1", "tok", now.get(), 1, 1, chain("agg", "d01", 1, 0, "d01-t02") + "," + chain("agg", "d02", 0, 0,
+        "d02-t01"));
+    now.addAndGet(1000);
+    v.show(false);
+    tasks.print(printed.get(1) + "\n" + printed.get(2).substring(0, 9)); // a line arriving in two writes
+    v.show(false);
+    tasks.println(printed.get(2).substring(9));
+    board("w1", "tok", now.get(), 0, 0, chain("agg", "d01", 2, 0, "") + "," + chain("agg", "d02", 1, 1, ""));
+    now.addAndGet(1000);
+    v.show(false);
+    v.show(true);
+
+    List<String> screen = screen(written.toString(StandardCharsets.UTF_8), width);
+    List<String> expected = new ArrayList<>();
+    for (String line : printed) {
+      for (int at = 0; at < line.length(); at += width) expected.add(line.substring(at, Math.min(line.length(),
+          at + width)));
+    }
+    List<String> bar = v.bar(v.read(), width - 1);
+    expected.addAll(bar);
+    assertEquals(expected, screen, "every task line, in order, then one bar");
+    assertTrue(bar.stream().allMatch(l -> l.length() < width), bar.toString());
+  }
+
+  private static final Pattern CSI = Pattern.compile("\033\\[(\\d*)([AK])");
+
+  /**
+   * What a terminal {@code width} columns wide shows for what was written, its empty rows at the bottom left out:
+   * {@code \r}, {@code \n} (as the terminal's driver sends it, a new line at column 0), the cursor moved up
+   * ({@code ESC[nA}), a row erased ({@code ESC[2K}) or its end ({@code ESC[K}), and a row that is full wrapping
+   * to the next at the next character.
+   */
+  static List<String> screen(String written, int width) {
+    List<StringBuilder> rows = new ArrayList<>();
+    int row = 0;
+    int col = 0;
+    for (int i = 0; i < written.length(); i++) {
+      while (rows.size() <= row) rows.add(new StringBuilder());
+      char ch = written.charAt(i);
+      if (ch == '\033') {
+        Matcher m = CSI.matcher(written).region(i, written.length());
+        assertTrue(m.lookingAt(), "an escape this terminal does not know at " + i);
+        if (m.group(2).equals("A")) {
+          row = Math.max(0, row - (m.group(1).isEmpty() ? 1 : Integer.parseInt(m.group(1))));
+        } else if (m.group(1).equals("2")) {
+          rows.get(row).setLength(0);
+        } else {
+          rows.get(row).setLength(Math.min(col, rows.get(row).length()));
+        }
+        i = m.end() - 1;
+      } else if (ch == '\r') {
+        col = 0;
+      } else if (ch == '\n') {
+        row++;
+        col = 0;
+      } else {
+        if (col == width) {
+          row++;
+          col = 0;
+          while (rows.size() <= row) rows.add(new StringBuilder());
+        }
+        StringBuilder r = rows.get(row);
+        while (r.length() < col) r.append(' ');
+        if (col < r.length()) r.setCharAt(col, ch);
+        else r.append(ch);
+        col++;
+      }
+    }
+    List<String> shown = new ArrayList<>();
+    for (StringBuilder r : rows) shown.add(r.toString());
+    while (!shown.isEmpty() && shown.get(shown.size() - 1).isBlank()) shown.remove(shown.size() - 1);
+    return shown;
+  }
+
+  @Test
+  void theWidthIsColumnsThenWhatTheTerminalSaysThen80() {
+    assertEquals(120, BarScreen.width("120", () -> "50 90"));
+    assertEquals(90, BarScreen.width(null, () -> "50 90\n"), "bash does not export COLUMNS: ask the terminal");
+    assertEquals(90, BarScreen.width("wide", () -> "50 90"));
+    assertEquals(80, BarScreen.width(null, () -> ""), "no terminal to ask");
+    assertEquals(80, BarScreen.width(null, () -> "0 0"), "a terminal that does not know its size");
   }
 }
