@@ -37,7 +37,9 @@ public final class Main {
     }
     Command c = all.get(args[0]);
     if (c == null) {
-      err.println("error: unknown subcommand '" + args[0] + "'; use one of " + all.keySet());
+      String near = OptionArgs.nearest(args[0], all.keySet());
+      err.println("error: unknown subcommand '" + args[0] + "'" + (near == null ? "" : "; did you mean " + near + "?")
+          + "; use one of " + all.keySet());
       return 1;
     }
     String[] rest = Arrays.copyOfRange(args, 1, args.length);

@@ -42,10 +42,20 @@ public final class OptionArgs {
     } catch (IllegalArgumentException e) {
       String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst()
           .orElse("");
-      throw new UsageError("h2beam " + command + " refused its options: " + why + help(command));
+      throw new UsageError("h2beam " + command + " refused its options: " + withFlinkHint(why) + help(command));
     }
     FlinkMaster.requireReachable(parsed, FLINK_CONNECT_TIMEOUT);
     return parsed;
+  }
+
+  /**
+   * Beam's refusal of an unknown runner lists the runners on the classpath; the launcher leaves Flink's jars out
+   * unless the command line names Flink, so say how FlinkRunner is had when the list lacks it.
+   */
+  static String withFlinkHint(String why) {
+    if (!why.startsWith("Unknown 'runner'") || why.contains("FlinkRunner")) return why;
+    return why + "; FlinkRunner too, when the command line names it (--runner=FlinkRunner: the launcher then adds"
+        + " Flink's jars)";
   }
 
   /**
@@ -167,7 +177,7 @@ public final class OptionArgs {
   }
 
   /** The known name closest to {@code name} (same letters in another case, or at most two edits), or null. */
-  private static String nearest(String name, Collection<String> known) {
+  static String nearest(String name, Collection<String> known) {
     String best = null;
     int bestDistance = 3;
     List<String> sorted = new ArrayList<>(known);

@@ -37,7 +37,8 @@ class MainTest {
   @Test
   void anUnknownSubcommandExitsOneNamingTheKnownOnes() {
     assertEquals(1, run("sweeep"));
-    assertTrue(err.toString(StandardCharsets.UTF_8).contains("unknown subcommand 'sweeep'"));
+    assertTrue(err.toString(StandardCharsets.UTF_8).contains("unknown subcommand 'sweeep'; did you mean sweep?"),
+        err.toString(StandardCharsets.UTF_8));
   }
 
   @Test

@@ -97,6 +97,10 @@ class OptionArgsTest {
     assertEquals("error: h2beam judge refused its options: Unknown 'runner' specified 'Nowhere', supported pipeline"
         + " runners [DirectRunner, FlinkRunner, TestFlinkRunner] (h2beam judge --help lists every option)",
         refused("judge", "--runner=Nowhere"));
+    // on the launcher's classpath without Flink, Beam lists the DirectRunner alone
+    assertEquals("Unknown 'runner' specified 'Nowhere', supported pipeline runners [DirectRunner]; FlinkRunner too,"
+        + " when the command line names it (--runner=FlinkRunner: the launcher then adds Flink's jars)",
+        OptionArgs.withFlinkHint("Unknown 'runner' specified 'Nowhere', supported pipeline runners [DirectRunner]"));
   }
 
   @Test
