@@ -38,20 +38,28 @@ public final class Uninterruptible {
     // session's cached reply and its journal line would leave a reply that a resume reuses but no record of its
     // spend. Waiting here, at most a few seconds, lets the record finish; only kill -9 can still cut one short.
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
       int pending = WRITING.get();
       if (pending > 0) {
         System.err.println("h2beam: exiting once " + pending + " rollout(s) or record(s) in progress are recorded"
             + " (at most 10 s)");
       }
-      while (WRITING.get() > 0 && System.nanoTime() < deadline) {
-        try {
-          Thread.sleep(5);
-        } catch (InterruptedException e) {
-          return;
-        }
-      }
+      awaitRecords();
     }, "h2beam-record-writer-drain"));
+  }
+
+  /**
+   * Waits, at most 10 s, until no record is being written. For the exit only: shutdown hooks run at once, so another
+   * hook that must come after the records (releasing the folders' writer locks) waits here too.
+   */
+  static void awaitRecords() {
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+    while (WRITING.get() > 0 && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(5);
+      } catch (InterruptedException e) {
+        return;
+      }
+    }
   }
 
   /** A span during which an exiting process waits (see {@link #hold}); closing it twice releases it once. */

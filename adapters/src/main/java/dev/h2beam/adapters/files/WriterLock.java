@@ -14,8 +14,10 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -34,6 +36,10 @@ import java.util.concurrent.TimeUnit;
  * renamed aside with its token in the name (only one contender's rename can succeed) and a fresh lock is created.
  * A live holder makes {@link #acquire} wait up to the given time and then refuse with a message naming the holder
  * and saying what to do.
+ *
+ * <p>A process that is told to exit (Ctrl-C, SIGTERM, {@code System.exit}) releases, once its records in progress
+ * are written, every lock it still holds whose file still carries its token; only kill -9 (or a crash) leaves a lock
+ * for the next writer to take over.
  */
 public final class WriterLock implements AutoCloseable {
   public static final String FILE = ".h2beam.lock";
@@ -43,7 +49,25 @@ public final class WriterLock implements AutoCloseable {
 
   // folders this JVM holds, with how many nested holders: a command that locks its output folder and then runs the
   // sweep that locks the same folder must not wait for itself
-  private static final Map<Path, int[]> HELD = new java.util.HashMap<>();
+  private static final Map<Path, Holding> HELD = new java.util.HashMap<>();
+  // set (under HELD) once the JVM exits: no lock is taken any more, and the exit releases the ones held
+  private static boolean exiting;
+
+  static {
+    // loaded now: a class first loaded by a shutdown hook cannot register its own hook and fails to initialise
+    Uninterruptible.awaitRecords();
+    Runtime.getRuntime().addShutdownHook(new Thread(WriterLock::releaseOnExit, "h2beam-lock-release"));
+  }
+
+  /** The lock that created a held file, and how many nested holders in this JVM share it. */
+  private static final class Holding {
+    final WriterLock owner;
+    int holders = 1;
+
+    Holding(WriterLock owner) {
+      this.owner = owner;
+    }
+  }
 
   private final Path file;
   private final String token;
@@ -81,14 +105,16 @@ public final class WriterLock implements AutoCloseable {
     Files.createDirectories(dir);
     Path file = dir.toAbsolutePath().normalize().resolve(FILE);
     synchronized (HELD) {
-      int[] n = HELD.get(file);
-      if (n != null) {
-        n[0]++;
+      if (exiting) throw exitingError(file);
+      Holding h = HELD.get(file);
+      if (h != null) {
+        h.holders++;
         return new WriterLock(file, null);
       }
     }
     Instant deadline = clock.instant().plus(wait);
     String token = HexFormat.of().formatHex(bytes());
+    String displaced = null; // the stale holder's token this acquisition renamed aside, if it did
     while (true) {
       Map<String, Object> me = new LinkedHashMap<>();
       me.put("what", what);
@@ -100,14 +126,21 @@ public final class WriterLock implements AutoCloseable {
       try {
         Files.write(file, (Json.pretty(me) + "\n").getBytes(StandardCharsets.UTF_8), StandardOpenOption.CREATE_NEW,
             StandardOpenOption.WRITE);
+        WriterLock lock = new WriterLock(file, token);
         synchronized (HELD) {
-          HELD.put(file, new int[] {1});
+          if (!exiting) {
+            HELD.put(file, new Holding(lock));
+            if (displaced != null) removeOlderAsides(file, displaced);
+            return lock;
+          }
         }
-        return new WriterLock(file, token);
+        lock.release(); // the exit began while the file was created, after its release looked for held locks
+        throw exitingError(file);
       } catch (FileAlreadyExistsException taken) {
+        String seen = tokenOf(file);
         Optional<String> why = staleness(file, stale, clock);
         if (why.isPresent()) {
-          takeOver(file, why.get());
+          if (takeOver(file, seen, why.get())) displaced = seen;
           continue;
         }
         if (clock.instant().isBefore(deadline)) {
@@ -154,14 +187,60 @@ public final class WriterLock implements AutoCloseable {
     return Optional.empty();
   }
 
-  /** Renames the stale lock aside (one contender wins the rename) and reports the takeover. */
-  private static void takeOver(Path file, String why) {
+  /**
+   * Renames the stale lock aside under its holder's token ({@code seen}, read before it was judged stale) and reports
+   * the takeover; false when another contender moved it first or its holder released it (just try to create again).
+   *
+   * <p>The aside file must stay after the takeover: it is what makes a second contender that judged the same holder
+   * stale fail its rename (its target name exists) instead of moving the fresh lock aside. It is removed when this
+   * lock is next taken over ({@link #removeOlderAsides}), so a folder keeps at most one.
+   */
+  static boolean takeOver(Path file, String seen, String why) {
+    Path aside = asideOf(file, seen);
     try {
-      Path aside = file.resolveSibling(FILE + ".stale-" + HexFormat.of().formatHex(bytes()));
       Files.move(file, aside);
-      System.err.println("h2beam: took over the lock " + file + " (" + why + "); the old one is " + aside);
     } catch (IOException lost) {
-      // another contender moved it first, or its holder released it: just try to create again
+      return false;
+    }
+    System.err.println("h2beam: took over the lock " + file + " (" + why + "); the old one is " + aside);
+    return true;
+  }
+
+  private static Path asideOf(Path file, String token) {
+    return file.resolveSibling(FILE + ".stale-" + token);
+  }
+
+  /**
+   * The token in a lock file, or for an unreadable one (a writer that died between create and write) a name for that
+   * file which every contender reads alike: its modification time.
+   */
+  private static String tokenOf(Path file) {
+    try {
+      String t = Json.readTree(file).path("token").asText("");
+      if (t.matches("[A-Za-z0-9_-]{1,64}")) return t; // part of a file name: nothing else is taken from the file
+    } catch (IOException e) {
+      // unreadable or gone: named by its time below
+    }
+    try {
+      return "unreadable-" + Files.getLastModifiedTime(file).toMillis();
+    } catch (IOException e) {
+      return "gone";
+    }
+  }
+
+  /**
+   * After this process took the lock over from the holder {@code displaced}, removes the aside files of holders taken
+   * over before it: a contender still racing for one of those would have to have stalled through a whole later hold
+   * of the lock. Their names were made from tokens, so a leftover from a crash cannot pile up.
+   */
+  private static void removeOlderAsides(Path file, String displaced) {
+    Path keep = asideOf(file, displaced);
+    try (java.util.stream.Stream<Path> siblings = Files.list(file.getParent())) {
+      for (Path p : siblings.filter(p -> p.getFileName().toString().startsWith(FILE + ".stale-")).toList()) {
+        if (!p.equals(keep)) Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      System.err.println("h2beam: could not remove old lock files beside " + file + ": " + e.getMessage());
     }
   }
 
@@ -198,10 +277,16 @@ public final class WriterLock implements AutoCloseable {
   @Override public void close() {
     beat.shutdownNow();
     synchronized (HELD) {
-      int[] n = HELD.get(file);
-      if (n != null && --n[0] > 0) return;
+      Holding h = HELD.get(file);
+      if (h != null && --h.holders > 0) return;
       HELD.remove(file);
     }
+    release();
+  }
+
+  /** Deletes the file if it still carries this lock's token; a nested holder (no token) deletes nothing. */
+  private void release() {
+    beat.shutdownNow();
     if (token == null) return;
     try {
       JsonNode n = Json.readTree(file);
@@ -209,6 +294,26 @@ public final class WriterLock implements AutoCloseable {
     } catch (IOException e) {
       // already gone
     }
+  }
+
+  /**
+   * The exit's release: every lock this JVM still holds, once the records being written into its folders are done
+   * (they are written until then, so the folder is not handed on earlier). Files that no longer carry our token (taken
+   * over after a long stall) are left alone, as {@link #close} leaves them.
+   */
+  private static void releaseOnExit() {
+    List<WriterLock> owners = new ArrayList<>();
+    synchronized (HELD) {
+      exiting = true;
+      for (Holding h : HELD.values()) owners.add(h.owner);
+    }
+    if (owners.isEmpty()) return;
+    Uninterruptible.awaitRecords();
+    for (WriterLock lock : owners) lock.release();
+  }
+
+  private static IOException exitingError(Path file) {
+    return new IOException("this process is exiting; it takes no lock (" + file + ") any more");
   }
 
   static String host() {

@@ -1,15 +1,22 @@
 package dev.h2beam.adapters.files;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -76,5 +83,90 @@ class WriterLockTest {
       assertTrue(Files.exists(dir.resolve(WriterLock.FILE)));
     }
     assertFalse(Files.exists(dir.resolve(WriterLock.FILE)));
+  }
+
+  @Test
+  void aProcessStoppedByCtrlCReleasesItsLock() throws Exception {
+    Interrupted child = interruptHolder(dir, false);
+    assertEquals(130, child.code(), child.log());
+    assertFalse(Files.exists(dir.resolve(WriterLock.FILE)), "released by the exit: " + child.log());
+    try (WriterLock lock = WriterLock.acquire(dir, "sweep", Duration.ZERO)) {
+      assertEquals(List.of(WriterLock.FILE), names(dir), "nothing taken over, nothing left aside");
+    }
+  }
+
+  @Test
+  void theExitLeavesALockThatIsNoLongerItsOwn() throws Exception {
+    // taken over while the child stalled: the file now carries another holder's token, and stays
+    Interrupted child = interruptHolder(dir, true);
+    assertEquals(130, child.code(), child.log());
+    assertTrue(Files.readString(dir.resolve(WriterLock.FILE)).contains("\"token\": \"other\""), child.log());
+  }
+
+  @Test
+  void aTakenOverLockLeavesOneAsideFileWhichKeepsAnotherContenderOut() throws Exception {
+    Files.writeString(dir.resolve(WriterLock.FILE + ".stale-0123456789abcdef"), "left by an older h2beam");
+    holder(WriterLock.host(), gonePid());
+    Path file = dir.resolve(WriterLock.FILE);
+    try (WriterLock lock = WriterLock.acquire(dir, "sweep", Duration.ZERO)) {
+      // a second contender that judged the same dead holder stale: its rename must not move the fresh lock
+      assertFalse(WriterLock.takeOver(file, "t", "its process is gone"));
+      assertTrue(Files.readString(file).contains("\"pid\": " + ProcessHandle.current().pid()));
+      assertEquals(List.of(WriterLock.FILE, WriterLock.FILE + ".stale-t"), names(dir));
+    }
+    Files.writeString(file, "{\"what\": \"sweep\", \"host\": \"" + WriterLock.host() + "\", \"pid\": "
+        + gonePid() + ", \"token\": \"u\"}");
+    try (WriterLock lock = WriterLock.acquire(dir, "sweep", Duration.ZERO)) {
+      assertEquals(List.of(WriterLock.FILE, WriterLock.FILE + ".stale-u"), names(dir), "one aside file per lock");
+    }
+  }
+
+  static long gonePid() throws Exception {
+    Process gone = new ProcessBuilder("true").start();
+    gone.waitFor();
+    return gone.pid();
+  }
+
+  static List<String> names(Path dir) throws Exception {
+    try (Stream<Path> s = Files.list(dir)) {
+      return s.map(p -> p.getFileName().toString()).sorted().toList();
+    }
+  }
+
+  record Interrupted(int code, String log) {}
+
+  /** Starts a JVM that holds {@code dir}'s lock, optionally has its file taken over, then sends it SIGINT. */
+  static Interrupted interruptHolder(Path dir, boolean takenOver) throws Exception {
+    Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+        System.getProperty("java.class.path"), HoldingChild.class.getName(), dir.toString())
+        .redirectErrorStream(true).start();
+    try {
+      BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+      String first = out.readLine();
+      assertEquals("held", first);
+      if (takenOver) {
+        Files.writeString(dir.resolve(WriterLock.FILE), "{\"what\": \"sweep\", \"host\": \"elsewhere\","
+            + " \"pid\": 1, \"token\": \"other\"}");
+      }
+      assertEquals(0, new ProcessBuilder("kill", "-INT", String.valueOf(p.pid())).start().waitFor());
+      assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the child exits on SIGINT");
+      return new Interrupted(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+    } finally {
+      p.destroyForcibly();
+    }
+  }
+
+  /** Holds a folder's lock, nested as a command and its sweep hold it, until it is stopped. */
+  public static final class HoldingChild {
+    public static void main(String[] args) throws Exception {
+      Path dir = Path.of(args[0]);
+      WriterLock outer = WriterLock.acquire(dir, "demo", Duration.ZERO);
+      WriterLock inner = WriterLock.acquire(dir, "sweep", Duration.ZERO);
+      System.out.println("held");
+      System.out.flush();
+      Thread.sleep(60_000);
+      inner.close();
+      outer.close();
+    }
   }
 }

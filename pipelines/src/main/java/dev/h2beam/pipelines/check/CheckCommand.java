@@ -18,6 +18,7 @@ import dev.h2beam.pipelines.FolderFlags;
 import dev.h2beam.pipelines.OptionArgs;
 import dev.h2beam.pipelines.Flags;
 import dev.h2beam.pipelines.UsageError;
+import dev.h2beam.pipelines.judge.GraderPreflight;
 import dev.h2beam.pipelines.sweep.BaseHarness;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -71,11 +72,13 @@ public final class CheckCommand implements Command {
     FolderFlags.read(o, "--benchRoot", o.getBenchRoot(), "examples/folder-bench");
     List<String> fails = new ArrayList<>();
     RunConfig config = RunConfig.empty();
+    boolean configRead = true;
     if (o.getConfig() != null && !o.getConfig().isBlank()) {
       try {
         config = RunConfig.read(Paths.get(o.getConfig()).toAbsolutePath());
       } catch (ConfigError e) {
         fails.add("--config=" + o.getConfig() + ": " + e.getMessage());
+        configRead = false;
       }
     }
     Path root = Paths.get(o.getBenchRoot() == null ? "runs/" + o.getBench() : o.getBenchRoot())
@@ -109,7 +112,11 @@ public final class CheckCommand implements Command {
           fails.add("roles." + role + " is not configured: add it to the --config file (endpoint and model)");
         }
       }
-      if (bench instanceof FolderBenchmark folder) fails.addAll(graderProblems(folder, config));
+      if (bench instanceof FolderBenchmark folder) {
+        fails.addAll(graderProblems(folder));
+        // a configuration that does not read is already a failure, and the judge would only repeat it
+        if (configRead) fails.addAll(judgeRefusals(folder, o.getConfig()));
+      }
     }
     fails.addAll(agentProblems(o.getChannel(), settings, env));
     fails.addAll(keyProblems(config, env));
@@ -136,8 +143,8 @@ public final class CheckCommand implements Command {
     return roles;
   }
 
-  /** What the folder benchmark's grader needs for every task in the stream. */
-  static List<String> graderProblems(FolderBenchmark bench, RunConfig config) {
+  /** What the folder benchmark's grader needs for every task in the stream; a rubric is read as the judge reads it. */
+  static List<String> graderProblems(FolderBenchmark bench) {
     List<String> fails = new ArrayList<>();
     String kind = bench.file().graderKind();
     for (String task : bench.tasks()) {
@@ -145,12 +152,20 @@ public final class CheckCommand implements Command {
       if (kind.equals("expected") && !Files.isRegularFile(grading.resolve("expected.txt"))) {
         fails.add(grading.resolve("expected.txt") + ": missing; the expected grader compares the deliverable with it");
       }
-      if (kind.equals("rubric") && !Files.isRegularFile(grading.resolve("rubric.json"))) {
-        fails.add(grading.resolve("rubric.json") + ": missing; the rubric grader reads the criteria from it");
-      }
+      if (kind.equals("rubric")) GraderPreflight.rubricProblem(grading.resolve("rubric.json")).ifPresent(fails::add);
     }
-    if (kind.equals("rubric") && config.role("judge").isEmpty()) {
-      fails.add("roles.judge is not configured: the rubric grader needs the judge model in the --config file");
+    return fails;
+  }
+
+  /**
+   * What {@code h2beam judge} would refuse after the sweep, asked of the judge now: its grader's use of the
+   * configuration (the rubric judge's role) and the reference egress grant it needs, in the judge's own words.
+   */
+  static List<String> judgeRefusals(FolderBenchmark bench, String configFile) {
+    String grader = bench.file().graderKind();
+    List<String> fails = new ArrayList<>();
+    for (String p : GraderPreflight.egressProblems(grader, bench.spec().name(), configFile)) {
+      fails.add("h2beam judge --grader=" + grader + " would refuse to grade this benchmark: " + p);
     }
     return fails;
   }

@@ -103,4 +103,78 @@ class CheckCommandTest {
     assertTrue(out.contains("FAIL: --channel=opencode: opencode is not installed") && out.contains("npm"), out);
     assertTrue(out.contains("--executor=codex: codex is not installed"), out);
   }
+
+  /** A copy of the example benchmark graded by the rubric judge. */
+  Path rubricBench() throws Exception {
+    Path root = tmp.resolve("rubric-bench");
+    try (var files = Files.walk(EXAMPLE)) {
+      for (Path p : files.toList()) {
+        Path to = root.resolve(EXAMPLE.relativize(p).toString());
+        if (Files.isDirectory(p)) Files.createDirectories(to);
+        else Files.copy(p, to);
+      }
+    }
+    Path bench = root.resolve("bench.json");
+    Files.writeString(bench, Files.readString(bench).replace("\"grader\": {\"kind\": \"expected\"}",
+        "\"grader\": {\"kind\": \"rubric\"}"));
+    return root;
+  }
+
+  Path judgeConfig(String extra) throws Exception {
+    Path f = config("http://127.0.0.1:9/v1");
+    Files.writeString(f, Files.readString(f) + "  judge: {endpoint: m, model: j}\n" + extra);
+    return f;
+  }
+
+  @Test
+  void aRubricJudgeWithoutAGrantIsRefusedAsTheJudgeWouldRefuseIt() throws Exception {
+    Path config = judgeConfig("");
+    String out = check(ENV, 1, "--bench=folder", "--benchRoot=" + rubricBench(), "--config=" + config,
+        "--ping=false");
+    assertTrue(out.contains("FAIL: h2beam judge --grader=rubric would refuse to grade this benchmark: signed_sums: the"
+        + " judge of benchmark signed_sums sends grading/rubric.json to endpoint m (model j), and --config=" + config
+        + " grants no reference egress for signed_sums"), out);
+    assertTrue(out.contains("add this entry to its grants: list: {benchmark: \"signed_sums\", endpoint: \"m\","
+        + " model: \"j\", references: \"grading/rubric.json\"}"), out);
+    assertTrue(out.contains("Setup incomplete: 1 issue(s)."), out);
+  }
+
+  @Test
+  void aRubricJudgeWithItsGrantIsReady() throws Exception {
+    Path config = judgeConfig("grants:\n  - {benchmark: signed_sums, endpoint: m, model: j,"
+        + " references: \"grading/rubric.json\"}\n");
+    String out = check(ENV, 0, "--bench=folder", "--benchRoot=" + rubricBench(), "--config=" + config,
+        "--ping=false");
+    assertTrue(out.startsWith("Ready: signed_sums/oc; 4 tasks."), out);
+  }
+
+  @Test
+  void aGrantForAGraderThatSendsNothingIsRefusedAsTheJudgeWouldRefuseIt() throws Exception {
+    Path config = judgeConfig("grants:\n  - {benchmark: signed_sums, endpoint: m, model: j,"
+        + " references: \"grading/rubric.json\"}\n");
+    String out = check(ENV, 1, "--bench=folder", "--benchRoot=" + EXAMPLE, "--config=" + config, "--ping=false");
+    assertTrue(out.contains("would refuse to grade this benchmark: --config=" + config + ": grants[0] (benchmark"
+        + " signed_sums) grants reference egress, but its judge here (--grader=expected) sends no reference"), out);
+  }
+
+  @Test
+  void aRubricThatDoesNotParseIsNamedByItsFile() throws Exception {
+    Path root = rubricBench();
+    Path rubric = root.resolve("tasks/ledgers/april/grading/rubric.json");
+    Files.writeString(rubric, "{\"criteria\": [");
+    Path config = judgeConfig("grants:\n  - {benchmark: signed_sums, endpoint: m, model: j,"
+        + " references: \"grading/rubric.json\"}\n");
+    String out = check(ENV, 1, "--bench=folder", "--benchRoot=" + root, "--config=" + config, "--ping=false");
+    assertTrue(out.contains("FAIL: " + rubric + ": not valid JSON"), out);
+    assertTrue(out.contains("Setup incomplete: 1 issue(s)."), out);
+  }
+
+  @Test
+  void aRubricWithoutCriteriaIsRefusedWithTheJudgesMessage() throws Exception {
+    Path root = rubricBench();
+    Path rubric = root.resolve("tasks/ledgers/april/grading/rubric.json");
+    Files.writeString(rubric, "{\"criteria\": []}");
+    String out = check(ENV, 1, "--bench=folder", "--benchRoot=" + root, "--config=" + judgeConfig(""), "--ping=false");
+    assertTrue(out.contains("FAIL: " + rubric + ": must be {\"criteria\": [{\"id\": ..."), out);
+  }
 }

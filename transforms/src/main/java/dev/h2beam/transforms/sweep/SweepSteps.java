@@ -1,6 +1,7 @@
 package dev.h2beam.transforms.sweep;
 
 import dev.h2beam.adapters.bench.Benchmark;
+import dev.h2beam.adapters.config.KeyShapes;
 import dev.h2beam.adapters.files.Runmark;
 import dev.h2beam.adapters.files.Scratch;
 import dev.h2beam.adapters.files.WrittenTrees;
@@ -67,6 +68,9 @@ public final class SweepSteps {
     List<String> labels = new ArrayList<>();
     for (int i = 1; i <= k; i++) labels.add("base" + i);
     TaskScope agg = c.scope(ref.task(), "agg", null);
+    // a dead rollout's run_dir: the spec's placeholder <task work dir>/missing, never created (spec §2.5, §6.2), and
+    // harness2 writes it as a string; `judge --bases` skips it since it does not exist (an entry without run_dir
+    // would count as legacy), so the string stays and the rollout's own folder is named in its error instead
     Path missing = agg.workDir().resolve("missing");
     List<RunView> base = Phases.map(labels, c.config.phaseWidth(), label -> Roller.execute(c.bench, ref.task(),
         label, agg.runId(label), null, c.rollouts, c.executionsJournal(), missing));
@@ -75,7 +79,12 @@ public final class SweepSteps {
     boolean anyOk = base.stream().anyMatch(RunView::ok);
     if (!anyOk) {
       Map<String, Object> res = result(c, ref, base, "base-failed");
+      // the error stays the spec's exact text (the summary merge drops it by that text once the task runs); each
+      // dead base's own reason goes beside its entry, where finish() names the first one
       res.put("errors", new ArrayList<>(List.of("no base rollout produced anything")));
+      @SuppressWarnings("unchecked")
+      List<Map<String, Object>> entries = (List<Map<String, Object>>) res.get("base");
+      for (int i = 0; i < base.size(); i++) entries.get(i).put("error", reason(base.get(i).error()));
       SummaryFile.write(summary, res);
     }
     return new TaskBases(ref, false, !anyOk, base);
@@ -272,6 +281,7 @@ public final class SweepSteps {
       List<String> texts = new ArrayList<>();
       for (Object e : errors) texts.add(String.valueOf(e));
       String error = status.equals("ok") ? "" : (texts.isEmpty() ? status : String.join("; ", texts));
+      if (status.equals("base-failed")) error += firstBaseFailure(written).map(f -> "; " + f).orElse("");
       row = new TaskRow(ref, status, error, entries);
     }
     System.out.println(String.format("  [%s] %d/%d %-12s %s%s", ref.domain(), ref.position(), ref.domainSize(),
@@ -318,6 +328,31 @@ public final class SweepSteps {
     res.put("selections", new LinkedHashMap<String, Object>());
     res.put("errors", new ArrayList<Object>());
     return res;
+  }
+
+  /** The most of a dead rollout's error a summary and a progress line carry. */
+  static final int REASON_CHARS = 400;
+
+  /**
+   * A dead rollout's error as a summary and a progress line quote it: the rollout's text is untrusted (an agent's or
+   * a server's words), so its first line only, without control characters or anything shaped like a key, capped.
+   */
+  static String reason(String error) {
+    String line = error.strip().lines().findFirst().orElse("");
+    line = KeyShapes.redact(line).replaceAll("\\p{Cntrl}", "?");
+    if (line.isEmpty()) return "(no reason given)";
+    return line.length() > REASON_CHARS ? line.substring(0, REASON_CHARS) + "…" : line;
+  }
+
+  /** The first base rollout a base-failed summary records a reason for, as {@code base1 failed: <reason>}. */
+  static Optional<String> firstBaseFailure(Map<String, Object> summary) {
+    if (!(summary.get("base") instanceof List<?> base)) return Optional.empty();
+    for (Object o : base) {
+      if (o instanceof Map<?, ?> m && m.get("error") instanceof String why && !why.isEmpty()) {
+        return Optional.of(m.get("label") + " failed: " + why);
+      }
+    }
+    return Optional.empty();
   }
 
   private static Path moveAside(Path summary) throws IOException {
