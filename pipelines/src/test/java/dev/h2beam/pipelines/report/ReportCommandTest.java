@@ -106,6 +106,17 @@ class ReportCommandTest {
     }
   }
 
+  @Test
+  void anOutputThatIsAFileIsRefusedNamingTheFlag(@TempDir Path runs) throws Exception {
+    replicates(runs);
+    Path file = Files.writeString(runs.resolve("notes.txt"), "mine\n");
+    UsageError e = assertThrows(UsageError.class, () -> Fixtures.report("--namespaces=" + runs
+        + "/demo-oc-agg2-s1", "--output=" + file));
+    assertEquals("--output=" + file + " is a file, not a folder: the report writes report.txt, report.html and"
+        + " report.json into a folder; give a folder's path (a missing one is created)", e.getMessage());
+    assertEquals("mine\n", Files.readString(file));
+  }
+
   /** Every file in {@code dir} with its content and permissions. */
   static TreeMap<String, String> folder(Path dir) throws Exception {
     TreeMap<String, String> out = new TreeMap<>();
