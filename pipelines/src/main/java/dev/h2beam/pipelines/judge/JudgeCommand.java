@@ -80,7 +80,8 @@ public final class JudgeCommand implements Command {
           plan.swept, o.getJudgeRepeats());
       PipelineResult.State state = JudgePipeline.build(Pipeline.create(o), c).run().waitUntilFinish();
       if (state != PipelineResult.State.DONE) throw new IllegalStateException("the judge pipeline ended " + state);
-      List<String> why = report(plan, results, o.getBases(), out);
+      List<String> modes = Flags.modes(o.getModes());
+      List<String> why = report(plan, results, o.getBases(), modes, out);
       if (plan.skipped > 0) why.add(plan.skipped + " namespace(s) skipped");
       if (why.isEmpty()) return 0;
       out.println("exit 2: " + String.join("; ", why) + " (see above)");
@@ -257,7 +258,8 @@ public final class JudgeCommand implements Command {
   }
 
   /** Prints each namespace's outcome; returns why the run is not a full success, empty when it is. */
-  static List<String> report(Plan plan, Path results, boolean bases, PrintStream out) throws IOException {
+  static List<String> report(Plan plan, Path results, boolean bases, List<String> modes, PrintStream out)
+      throws IOException {
     Map<String, Map<String, Object>> byNs = new TreeMap<>();
     try (Stream<Path> s = Files.list(results)) {
       for (Path p : s.toList()) {
@@ -274,9 +276,19 @@ public final class JudgeCommand implements Command {
       Map<String, Object> r = byNs.get(ns);
       String label = Paths.get(ns).getFileName().toString();
       if (r == null) {
-        out.println(label + ": nothing to judge: its " + countSummaries(Paths.get(ns)) + " summary.json file(s)"
-            + " record no " + (bases ? "base rollout" : "selection") + " (did every task fail before selection? see"
-            + " their errors)");
+        long summaries = countSummaries(Paths.get(ns));
+        TreeSet<String> recorded = bases ? new TreeSet<>() : selectedModes(Paths.get(ns));
+        if (recorded.isEmpty()) {
+          out.println(label + ": nothing to judge: its " + summaries + " summary.json file(s) record no "
+              + (bases ? "base rollout" : "selection") + " (did every task fail before selection? see their errors)");
+        } else {
+          // the tasks did select, in modes this run was not asked to judge
+          String names = String.join(",", Namespace.MODES.stream().filter(recorded::contains)
+              .map(Namespace::modeName).toList());
+          out.println(label + ": nothing to judge in modes " + String.join(",", modes.stream()
+              .map(Namespace::modeName).toList()) + ": its " + summaries + " summary.json file(s) record selections"
+              + " for " + names + " only; pass --modes=" + names);
+        }
         nothing++;
         continue;
       }
@@ -311,6 +323,23 @@ public final class JudgeCommand implements Command {
     if (nothing > 0) why.add(nothing + " namespace(s) with nothing to judge");
     if (newRows == 0 && why.isEmpty()) why.add("no row was judged");
     return why;
+  }
+
+  /** The modes any readable summary of {@code ns} records a selection for. */
+  private static TreeSet<String> selectedModes(Path ns) throws IOException {
+    TreeSet<String> modes = new TreeSet<>();
+    try (Stream<Path> s = Files.list(ns)) {
+      for (Path summary : s.map(d -> d.resolve("summary.json")).filter(Files::isRegularFile).toList()) {
+        try {
+          Json.readTree(summary).path("selections").fields().forEachRemaining(e -> {
+            if (e.getValue().isObject() && Namespace.MODES.contains(e.getKey())) modes.add(e.getKey());
+          });
+        } catch (IOException e) {
+          // the judge names an unreadable summary in its own line; here it only records no mode
+        }
+      }
+    }
+    return modes;
   }
 
   private static long countSummaries(Path ns) throws IOException {

@@ -2,6 +2,7 @@ package dev.h2beam.pipelines.judge;
 
 import static dev.h2beam.pipelines.judge.Namespaces.score;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -456,6 +457,25 @@ class JudgeCommandTest {
         + " parallel sibling");
     assertTrue(Files.isRegularFile(ns.resolve("judged.json")));
     assertTrue(!Files.exists(runs.resolve("demo-oc-seq1/config.json")));
+  }
+
+  @Test
+  void summariesThatRecordOnlyOtherModesNameThemAndTheFlag() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1), "t2", score(1, 1)),
+        List.of("gat"));
+    assertEquals(2, judge("--namespaces=" + ns));
+    assertTrue(out().startsWith("demo-oc-agg1: nothing to judge in modes parallel,sequential: its 2 summary.json"
+        + " file(s) record selections for gated only; pass --modes=gated\n"), out());
+    assertFalse(out().contains("did every task fail"), out());
+    assertFalse(Files.exists(ns.resolve("judged.json")));
+  }
+
+  @Test
+  void summariesWithoutAnySelectionAskWhetherEveryTaskFailed() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1)), List.of());
+    assertEquals(2, judge("--namespaces=" + ns));
+    assertTrue(out().startsWith("demo-oc-agg1: nothing to judge: its 1 summary.json file(s) record no selection"
+        + " (did every task fail before selection? see their errors)\n"), out());
   }
 
   /** Runs {@code body} with {@code path} immutable ({@code chattr +i}); skipped where chattr cannot do that. */
