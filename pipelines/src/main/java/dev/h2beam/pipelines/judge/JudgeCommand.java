@@ -83,7 +83,10 @@ public final class JudgeCommand implements Command {
       List<String> modes = Flags.modes(o.getModes());
       List<String> why = report(plan, results, o.getBases(), modes, out);
       if (plan.skipped > 0) why.add(plan.skipped + " namespace(s) skipped");
-      if (why.isEmpty()) return 0;
+      if (why.isEmpty()) {
+        if (!o.getBases()) next(plan.graders().keySet(), modes, out);
+        return 0;
+      }
       out.println("exit 2: " + String.join("; ", why) + " (see above)");
       return 2;
     } finally {
@@ -255,6 +258,23 @@ public final class JudgeCommand implements Command {
     if (identity.equals(m.get("judge"))) return;
     m.put("judge", identity);
     AtomicFiles.writeString(config, Json.pretty(m) + "\n");
+  }
+
+  /**
+   * Prints the report command to run next, as the sweep prints the judge's: one per benchmark and substrate, since a
+   * report covers one such cell; with the judge's {@code --modes} when they are not the default the report shares.
+   */
+  static void next(Iterable<String> judged, List<String> modes, PrintStream out) {
+    Map<String, List<String>> byCell = new TreeMap<>();
+    for (String ns : judged) {
+      Namespace n = Namespace.parse(Paths.get(ns).getFileName().toString()).orElseThrow();
+      byCell.computeIfAbsent(n.benchmark() + "-" + n.substrate(), c -> new ArrayList<>()).add(ns);
+    }
+    String modesFlag = modes.equals(Flags.modes(JudgeOptions.DEFAULT_MODES)) ? ""
+        : " --modes=" + String.join(",", modes.stream().map(Namespace::modeName).toList());
+    for (List<String> cell : byCell.values()) {
+      out.println("next:   ./h2beam report --namespaces=" + String.join(",", cell) + modesFlag);
+    }
   }
 
   /** Prints each namespace's outcome; returns why the run is not a full success, empty when it is. */

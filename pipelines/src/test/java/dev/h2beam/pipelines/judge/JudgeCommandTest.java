@@ -478,6 +478,20 @@ class JudgeCommandTest {
         + " (did every task fail before selection? see their errors)\n"), out());
   }
 
+  @Test
+  void aSuccessfulJudgePrintsTheReportToRunNext() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1)));
+    assertEquals(0, judge("--namespaces=" + ns));
+    assertTrue(out().endsWith("\nnext:   ./h2beam report --namespaces=" + ns + "\n"), out());
+  }
+
+  @Test
+  void theReportToRunNextKeepsTheJudgesModes() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1)), List.of("gat"));
+    assertEquals(0, judge("--namespaces=" + ns, "--modes=gated"), out());
+    assertTrue(out().endsWith("\nnext:   ./h2beam report --namespaces=" + ns + " --modes=gated\n"), out());
+  }
+
   /** Runs {@code body} with {@code path} immutable ({@code chattr +i}); skipped where chattr cannot do that. */
   static void immutable(Path path, org.junit.jupiter.api.function.Executable body) throws Throwable {
     Process p = new ProcessBuilder("chattr", "+i", path.toString()).redirectErrorStream(true).start();
