@@ -413,7 +413,12 @@ public final class JudgeCommand implements Command {
     }
   }
 
-  /** Namespace folders from a comma list of folders and globs (a glob may use * ? [..] in its last part). */
+  /**
+   * Namespace folders from a comma list of folders and globs (a glob may use * ? [..] in its last part). A glob skips
+   * the folders a runs folder keeps beside its namespaces ({@code _audit}, {@code _sweeps}, {@code _report}: a name
+   * that starts with {@code _} is never a namespace), so {@code '<runs>/*'} judges the whole runs folder; a folder
+   * named explicitly is checked like any other.
+   */
   static List<Path> expand(String spec) throws IOException {
     TreeSet<Path> out = new TreeSet<>();
     for (String raw : spec.split(",")) {
@@ -435,8 +440,10 @@ public final class JudgeCommand implements Command {
         try (Stream<Path> s = Files.list(parent)) {
           // as in a shell, a glob matches a hidden folder (a killed run's .tmp) only when it starts with a dot
           boolean dots = p.getFileName().toString().startsWith(".");
+          boolean underscores = p.getFileName().toString().startsWith("_");
           s.filter(Files::isDirectory).filter(d -> m.matches(d.getFileName()))
-              .filter(d -> dots || !d.getFileName().toString().startsWith(".")).forEach(out::add);
+              .filter(d -> dots || !d.getFileName().toString().startsWith("."))
+              .filter(d -> underscores || !d.getFileName().toString().startsWith("_")).forEach(out::add);
         }
       }
       if (out.size() == before) throw new UsageError("--namespaces: " + entry + " matches no folder");

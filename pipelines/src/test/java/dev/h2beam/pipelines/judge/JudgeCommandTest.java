@@ -492,6 +492,18 @@ class JudgeCommandTest {
     assertTrue(out().endsWith("\nnext:   ./h2beam report --namespaces=" + ns + " --modes=gated\n"), out());
   }
 
+  @Test
+  void aGlobOverARunsFolderSkipsItsUnderscoreFoldersButANamedOneIsStillChecked() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1)));
+    Files.createDirectories(runs.resolve("demo-oc-seq1"));
+    for (String d : List.of("_audit", "_sweeps", "_report")) Files.createDirectories(runs.resolve(d));
+    assertEquals(0, judge("--namespaces=" + runs + "/*"), out());
+    assertTrue(Files.isRegularFile(ns.resolve("judged.json")));
+    UsageError named = assertThrows(UsageError.class, () -> judge("--namespaces=" + runs.resolve("_audit")));
+    assertTrue(named.getMessage().startsWith("--namespaces: " + runs.resolve("_audit") + " is not a namespace"
+        + " folder"), named.getMessage());
+  }
+
   /** Runs {@code body} with {@code path} immutable ({@code chattr +i}); skipped where chattr cannot do that. */
   static void immutable(Path path, org.junit.jupiter.api.function.Executable body) throws Throwable {
     Process p = new ProcessBuilder("chattr", "+i", path.toString()).redirectErrorStream(true).start();
