@@ -80,9 +80,13 @@ public final class JudgeCommand implements Command {
           plan.swept, o.getJudgeRepeats());
       PipelineResult.State state = JudgePipeline.build(Pipeline.create(o), c).run().waitUntilFinish();
       if (state != PipelineResult.State.DONE) throw new IllegalStateException("the judge pipeline ended " + state);
-      List<String> why = report(plan, results, o.getBases(), out);
+      List<String> modes = Flags.modes(o.getModes());
+      List<String> why = report(plan, results, o.getBases(), modes, out);
       if (plan.skipped > 0) why.add(plan.skipped + " namespace(s) skipped");
-      if (why.isEmpty()) return 0;
+      if (why.isEmpty()) {
+        if (!o.getBases()) next(plan.graders().keySet(), modes, out);
+        return 0;
+      }
       out.println("exit 2: " + String.join("; ", why) + " (see above)");
       return 2;
     } finally {
@@ -256,8 +260,26 @@ public final class JudgeCommand implements Command {
     AtomicFiles.writeString(config, Json.pretty(m) + "\n");
   }
 
+  /**
+   * Prints the report command to run next, as the sweep prints the judge's: one per benchmark and substrate, since a
+   * report covers one such cell; with the judge's {@code --modes} when they are not the default the report shares.
+   */
+  static void next(Iterable<String> judged, List<String> modes, PrintStream out) {
+    Map<String, List<String>> byCell = new TreeMap<>();
+    for (String ns : judged) {
+      Namespace n = Namespace.parse(Paths.get(ns).getFileName().toString()).orElseThrow();
+      byCell.computeIfAbsent(n.benchmark() + "-" + n.substrate(), c -> new ArrayList<>()).add(ns);
+    }
+    String modesFlag = modes.equals(Flags.modes(JudgeOptions.DEFAULT_MODES)) ? ""
+        : " --modes=" + String.join(",", modes.stream().map(Namespace::modeName).toList());
+    for (List<String> cell : byCell.values()) {
+      out.println("next:   ./h2beam report --namespaces=" + String.join(",", cell) + modesFlag);
+    }
+  }
+
   /** Prints each namespace's outcome; returns why the run is not a full success, empty when it is. */
-  static List<String> report(Plan plan, Path results, boolean bases, PrintStream out) throws IOException {
+  static List<String> report(Plan plan, Path results, boolean bases, List<String> modes, PrintStream out)
+      throws IOException {
     Map<String, Map<String, Object>> byNs = new TreeMap<>();
     try (Stream<Path> s = Files.list(results)) {
       for (Path p : s.toList()) {
@@ -274,9 +296,19 @@ public final class JudgeCommand implements Command {
       Map<String, Object> r = byNs.get(ns);
       String label = Paths.get(ns).getFileName().toString();
       if (r == null) {
-        out.println(label + ": nothing to judge: its " + countSummaries(Paths.get(ns)) + " summary.json file(s)"
-            + " record no " + (bases ? "base rollout" : "selection") + " (did every task fail before selection? see"
-            + " their errors)");
+        long summaries = countSummaries(Paths.get(ns));
+        TreeSet<String> recorded = bases ? new TreeSet<>() : selectedModes(Paths.get(ns));
+        if (recorded.isEmpty()) {
+          out.println(label + ": nothing to judge: its " + summaries + " summary.json file(s) record no "
+              + (bases ? "base rollout" : "selection") + " (did every task fail before selection? see their errors)");
+        } else {
+          // the tasks did select, in modes this run was not asked to judge
+          String names = String.join(",", Namespace.MODES.stream().filter(recorded::contains)
+              .map(Namespace::modeName).toList());
+          out.println(label + ": nothing to judge in modes " + String.join(",", modes.stream()
+              .map(Namespace::modeName).toList()) + ": its " + summaries + " summary.json file(s) record selections"
+              + " for " + names + " only; pass --modes=" + names);
+        }
         nothing++;
         continue;
       }
@@ -311,6 +343,23 @@ public final class JudgeCommand implements Command {
     if (nothing > 0) why.add(nothing + " namespace(s) with nothing to judge");
     if (newRows == 0 && why.isEmpty()) why.add("no row was judged");
     return why;
+  }
+
+  /** The modes any readable summary of {@code ns} records a selection for. */
+  private static TreeSet<String> selectedModes(Path ns) throws IOException {
+    TreeSet<String> modes = new TreeSet<>();
+    try (Stream<Path> s = Files.list(ns)) {
+      for (Path summary : s.map(d -> d.resolve("summary.json")).filter(Files::isRegularFile).toList()) {
+        try {
+          Json.readTree(summary).path("selections").fields().forEachRemaining(e -> {
+            if (e.getValue().isObject() && Namespace.MODES.contains(e.getKey())) modes.add(e.getKey());
+          });
+        } catch (IOException e) {
+          // the judge names an unreadable summary in its own line; here it only records no mode
+        }
+      }
+    }
+    return modes;
   }
 
   private static long countSummaries(Path ns) throws IOException {
@@ -364,7 +413,12 @@ public final class JudgeCommand implements Command {
     }
   }
 
-  /** Namespace folders from a comma list of folders and globs (a glob may use * ? [..] in its last part). */
+  /**
+   * Namespace folders from a comma list of folders and globs (a glob may use * ? [..] in its last part). A glob skips
+   * the folders a runs folder keeps beside its namespaces ({@code _audit}, {@code _sweeps}, {@code _report}: a name
+   * that starts with {@code _} is never a namespace), so {@code '<runs>/*'} judges the whole runs folder; a folder
+   * named explicitly is checked like any other.
+   */
   static List<Path> expand(String spec) throws IOException {
     TreeSet<Path> out = new TreeSet<>();
     for (String raw : spec.split(",")) {
@@ -386,8 +440,10 @@ public final class JudgeCommand implements Command {
         try (Stream<Path> s = Files.list(parent)) {
           // as in a shell, a glob matches a hidden folder (a killed run's .tmp) only when it starts with a dot
           boolean dots = p.getFileName().toString().startsWith(".");
+          boolean underscores = p.getFileName().toString().startsWith("_");
           s.filter(Files::isDirectory).filter(d -> m.matches(d.getFileName()))
-              .filter(d -> dots || !d.getFileName().toString().startsWith(".")).forEach(out::add);
+              .filter(d -> dots || !d.getFileName().toString().startsWith("."))
+              .filter(d -> underscores || !d.getFileName().toString().startsWith("_")).forEach(out::add);
         }
       }
       if (out.size() == before) throw new UsageError("--namespaces: " + entry + " matches no folder");

@@ -50,10 +50,7 @@ final class Report {
       all.addAll(rows);
     }
     if (all.isEmpty()) {
-      String names = String.join(",", s.modes().stream().map(ModeK::human).toList());
-      return new Result(false, "nothing to report: no judged rows for modes " + names
-          + (s.ks().isEmpty() ? "" : " at k=" + join(s.ks())) + " in " + included.size() + " namespace(s); run"
-          + " ./h2beam judge on them first", String.join("\n", lines), null, null, fails);
+      return new Result(false, nothing(s, included, byDir), String.join("\n", lines), null, null, fails);
     }
 
     // spend and fallbacks of the namespaces that report rows (harness2 skips a k without judged rows entirely)
@@ -151,6 +148,35 @@ final class Report {
         s.disclosure(), withheld), VectorCharts.render(rowsByNs, s.objectives(), table, aggregate));
     Map<String, Object> restricted = aggregate ? Disclosure.restricted(rowsByNs, pairs, table) : null;
     return new Result(true, "", text, html, restricted, fails);
+  }
+
+  /**
+   * Why there is nothing to report: what was asked (modes, k) and what the namespaces hold instead, with the flag that
+   * reports it; only when no judged file holds a row is the judge the fix.
+   */
+  static String nothing(ReportSettings s, List<NamespaceRef> included, Map<String, NamespaceFacts> byDir) {
+    String asked = "nothing to report: no judged rows for modes " + humans(s.modes())
+        + (s.ks().isEmpty() ? "" : " at k=" + join(s.ks()));
+    if (included.isEmpty()) {
+      List<Integer> held = s.namespaces().stream().map(NamespaceRef::k).distinct().sorted().toList();
+      return asked + ": the " + s.namespaces().size() + " namespace(s) of --namespaces are at k=" + join(held)
+          + "; pass --k=" + join(held) + ", or leave --k out for every k";
+    }
+    TreeSet<ModeK> held = new TreeSet<>();
+    for (NamespaceRef ns : included) for (Scored r : facts(byDir, ns).rows()) held.add(new ModeK(r.mode(), r.k()));
+    String where = " in " + included.size() + " namespace(s)";
+    if (held.isEmpty()) return asked + where + "; run ./h2beam judge on them first";
+    List<String> heldModes = held.stream().map(ModeK::mode).distinct().toList();
+    List<Integer> heldKs = held.stream().filter(c -> s.modes().contains(c.mode())).map(ModeK::k).distinct().sorted()
+        .toList();
+    // a requested mode that is judged at other k only: the k is what to change; else the modes
+    String fix = heldKs.isEmpty() ? "--modes=" + humans(heldModes) : "--k=" + join(heldKs);
+    return asked + where + "; their judged.json files hold " + String.join(", ", held.stream().map(ModeK::name)
+        .toList()) + "; pass " + fix;
+  }
+
+  private static String humans(List<String> modes) {
+    return String.join(",", modes.stream().map(ModeK::human).toList());
   }
 
   /**

@@ -1,12 +1,15 @@
 package dev.h2beam.pipelines.report;
 
 import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.files.Scratch;
 import dev.h2beam.pipelines.Command;
 import dev.h2beam.pipelines.DirectThreads;
 import dev.h2beam.pipelines.FolderFlags;
 import dev.h2beam.pipelines.OptionArgs;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -16,7 +19,8 @@ import org.apache.beam.sdk.options.PipelineOptions;
 
 /**
  * {@code h2beam report}: the read-only report over judged namespaces. Prints the text report (also written to
- * report.txt beside report.html); exits 0, or 1 with a message when nothing is to be reported.
+ * report.txt beside report.html); exits 0, or 1 with a message when nothing is to be reported (an earlier report in
+ * the output folder is then left as it was).
  */
 public final class ReportCommand implements Command {
 
@@ -50,17 +54,27 @@ public final class ReportCommand implements Command {
     ReportSettings s = ReportPlan.settings(o.getNamespaces(), o.getModes(), o.getK(), o.getBench(),
         o.getDisclosure(), o.getMinEffect(), o.getObjectives(), o.getOutput(), Path.of("").toAbsolutePath());
     Path dir = Path.of(s.output());
-    Files.deleteIfExists(dir.resolve(ReportFiles.RECORD));
-    // a namespace per bundle, then one bundle writes the report
-    DirectThreads.fit(o, 1, s.included().size());
-    PipelineResult result = ReportPipeline.build(s, o).run();
-    PipelineResult.State state = result.waitUntilFinish();
-    if (state != PipelineResult.State.DONE) throw new IllegalStateException("the report pipeline ended " + state);
-    Map<String, Object> record = Json.readMap(dir.resolve(ReportFiles.RECORD));
+    // this run's record comes back in a folder of its own: with nothing to report, the folder's report.json stays
+    // the earlier report's. Beside the output, not in /tmp: on a cluster the writer is another host's process.
+    Path scratch = Scratch.newDir(Scratch.of(dir), "h2beam-report-");
+    Map<String, Object> record;
+    try {
+      Path runRecord = scratch.resolve(ReportFiles.RECORD);
+      // a namespace per bundle, then one bundle writes the report
+      DirectThreads.fit(o, 1, s.included().size());
+      PipelineResult result = ReportPipeline.build(s, o, runRecord.toString()).run();
+      PipelineResult.State state = result.waitUntilFinish();
+      if (state != PipelineResult.State.DONE) throw new IllegalStateException("the report pipeline ended " + state);
+      record = Json.readMap(runRecord);
+    } finally {
+      Scratch.delete(scratch);
+      removeIfEmpty(Scratch.of(dir));
+    }
     if (!"reported".equals(record.get("status"))) {
       String console = String.valueOf(record.get("console"));
       if (!console.isEmpty()) print(out, console + "\n");
       err.println(record.get("message"));
+      if (ReportFiles.holdsReport(dir)) err.println(dir + " keeps the earlier report, unchanged");
       return 1;
     }
     print(out, ReportFiles.read(dir.resolve(ReportFiles.TEXT)));
@@ -69,6 +83,15 @@ public final class ReportCommand implements Command {
     out.println();
     out.println("wrote " + dir + ": " + String.join(", ", files));
     return 0;
+  }
+
+  /** Removes the scratch folder unless another report running into the same folder still uses it. */
+  private static void removeIfEmpty(Path dir) throws IOException {
+    try {
+      Files.deleteIfExists(dir);
+    } catch (DirectoryNotEmptyException e) {
+      // the other run removes it when it ends
+    }
   }
 
   private static void print(PrintStream out, String text) {

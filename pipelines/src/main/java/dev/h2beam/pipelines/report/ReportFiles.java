@@ -13,9 +13,12 @@ import java.util.Map;
 
 /**
  * Writes a built report into its output folder: {@code report.txt}, {@code report.html}, under aggregate disclosure
- * {@code report-restricted.json} (owner-only where the file system allows), and always {@code report.json}, the
- * record of this run (status, message, files, unreadable inputs; no figure) that the command reads back. Files of an
- * earlier report that this one does not produce are removed, so the folder never mixes two reports.
+ * {@code report-restricted.json} (owner-only where the file system allows), and {@code report.json}, the record of
+ * this run (status, message, files, unreadable inputs; no figure). Files of an earlier report that this one does not
+ * produce are removed, so the folder never mixes two reports. A run with nothing to report leaves a folder that holds
+ * an earlier report exactly as it was, its report.json too: a rerun with the wrong {@code --modes} or {@code --k} must
+ * not cost the user a good report. The command reads the record back from a copy of its own ({@code runRecord}), so
+ * it learns this run's outcome whichever report the folder holds.
  */
 final class ReportFiles {
   private ReportFiles() {}
@@ -25,9 +28,17 @@ final class ReportFiles {
   static final String RESTRICTED = "report-restricted.json";
   static final String RECORD = "report.json";
 
-  static Map<String, Object> write(Path dir, Report.Result r, ReportSettings s) throws IOException {
+  /** The files only a report (never a nothing-to-report run) writes. */
+  private static final List<String> REPORT_FILES = List.of(TEXT, HTML, RESTRICTED);
+
+  /**
+   * Writes the report's files and its record into {@code dir}, and the record into {@code runRecord} too when it is
+   * not null.
+   */
+  static Map<String, Object> write(Path dir, Report.Result r, ReportSettings s, Path runRecord) throws IOException {
     Files.createDirectories(dir);
-    for (String name : List.of(TEXT, HTML, RESTRICTED)) Files.deleteIfExists(dir.resolve(name));
+    boolean keepEarlier = !r.reportable() && holdsReport(dir);
+    if (!keepEarlier) for (String name : REPORT_FILES) Files.deleteIfExists(dir.resolve(name));
     List<String> files = new ArrayList<>();
     if (r.reportable()) {
       AtomicFiles.writeString(dir.resolve(TEXT), r.text() + "\n");
@@ -59,8 +70,15 @@ final class ReportFiles {
       unreadable.add(m);
     }
     record.put("unreadable", unreadable);
-    AtomicFiles.writeString(dir.resolve(RECORD), Json.pretty(record) + "\n");
+    String json = Json.pretty(record) + "\n";
+    if (!keepEarlier) AtomicFiles.writeString(dir.resolve(RECORD), json);
+    if (runRecord != null) AtomicFiles.writeString(runRecord, json);
     return record;
+  }
+
+  /** Whether {@code dir} holds files of an earlier report (a record alone, of a run with nothing, is not one). */
+  static boolean holdsReport(Path dir) {
+    return REPORT_FILES.stream().anyMatch(name -> Files.exists(dir.resolve(name)));
   }
 
   static String read(Path file) throws IOException {

@@ -71,13 +71,17 @@ public final class ReportPipeline {
     }
   }
 
-  /** Builds the pipeline for validated settings. */
-  public static Pipeline build(ReportSettings settings, PipelineOptions options) {
+  /**
+   * Builds the pipeline for validated settings.
+   *
+   * @param runRecord a file the record of this run is written to as well (the command reads it back), or null
+   */
+  public static Pipeline build(ReportSettings settings, PipelineOptions options, String runRecord) {
     Pipeline p = Pipeline.create(options);
     List<String> dirs = settings.included().stream().map(NamespaceRef::dir).toList();
     int spare = DirectThreads.isDirect(options) ? options.as(DirectOptions.class).getTargetParallelism() - 1 : 0;
     p.apply("ReadReportInputs", new ReadReportInputs(dirs))
-        .apply("WriteReport", new WriteReport(settings, spare));
+        .apply("WriteReport", new WriteReport(settings, spare, runRecord));
     return p;
   }
 
@@ -183,19 +187,21 @@ public final class ReportPipeline {
     private static final long serialVersionUID = 1L;
     private final ReportSettings settings;
     private final int spareThreads;
+    private final String runRecord;
 
     public WriteReport(ReportSettings settings) {
-      this(settings, 0);
+      this(settings, 0, null);
     }
 
     /**
      * {@code spareThreads}: the DirectRunner's threads that have nothing to run while the report is written (its
      * pool less the writer's), held by {@link HoldSpareFn} so that they do not spin the runner's monitor; 0 on other
-     * runners.
+     * runners. {@code runRecord}: see {@link ReportPipeline#build}.
      */
-    WriteReport(ReportSettings settings, int spareThreads) {
+    WriteReport(ReportSettings settings, int spareThreads, String runRecord) {
       this.settings = settings;
       this.spareThreads = spareThreads;
+      this.runRecord = runRecord;
     }
 
     @Override public PCollection<String> expand(PCollectionTuple read) {
@@ -209,7 +215,7 @@ public final class ReportPipeline {
       }
       return read.getPipeline()
           .apply("Once", Create.of(settings.output()).withCoder(StringUtf8Coder.of()))
-          .apply("WriteReportFiles", ParDo.of(new WriteReportFn(settings, facts, failures))
+          .apply("WriteReportFiles", ParDo.of(new WriteReportFn(settings, runRecord, facts, failures))
               .withSideInputs(facts, failures))
           .setCoder(StringUtf8Coder.of());
     }
@@ -234,14 +240,16 @@ public final class ReportPipeline {
   static final class WriteReportFn extends DoFn<String, String> {
     private static final long serialVersionUID = 1L;
     private final ReportSettings settings;
+    private final String runRecord;
     private final PCollectionView<List<PackedFacts>> facts;
     private final PCollectionView<List<ReadFailure>> failures;
     private final Counter written = Metrics.counter(WriteReportFn.class, "reports_written");
     private final Counter nothing = Metrics.counter(WriteReportFn.class, "nothing_to_report");
 
-    WriteReportFn(ReportSettings settings, PCollectionView<List<PackedFacts>> facts,
+    WriteReportFn(ReportSettings settings, String runRecord, PCollectionView<List<PackedFacts>> facts,
         PCollectionView<List<ReadFailure>> failures) {
       this.settings = settings;
+      this.runRecord = runRecord;
       this.facts = facts;
       this.failures = failures;
     }
@@ -254,7 +262,7 @@ public final class ReportPipeline {
       List<NamespaceFacts> unpacked = new ArrayList<>();
       for (PackedFacts f : c.sideInput(facts)) unpacked.add(f.unpack());
       Report.Result r = Report.build(settings, unpacked, c.sideInput(failures));
-      ReportFiles.write(Path.of(c.element()), r, settings);
+      ReportFiles.write(Path.of(c.element()), r, settings, runRecord == null ? null : Path.of(runRecord));
       (r.reportable() ? written : nothing).inc();
       c.output(r.reportable() ? "reported" : "nothing-to-report");
     }

@@ -81,6 +81,14 @@ final class ReportPlan {
   }
 
   private static void writable(Path dir) {
+    // a file where the folder (or one of its parents) should be: createDirectories would only name its exception
+    for (Path p = dir; p != null; p = p.getParent()) {
+      if (!Files.exists(p)) continue;
+      if (Files.isDirectory(p)) break;
+      throw new UsageError("--output=" + dir + (p.equals(dir) ? " is a file" : " lies inside " + p + ", a file")
+          + ", not a folder: the report writes report.txt, report.html and report.json into a folder; give a folder's"
+          + " path (a missing one is created)");
+    }
     try {
       Files.createDirectories(dir);
       Path probe = Files.createTempFile(dir, ".h2beam-probe-", ".tmp");

@@ -2,6 +2,7 @@ package dev.h2beam.pipelines.judge;
 
 import static dev.h2beam.pipelines.judge.Namespaces.score;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -456,6 +457,51 @@ class JudgeCommandTest {
         + " parallel sibling");
     assertTrue(Files.isRegularFile(ns.resolve("judged.json")));
     assertTrue(!Files.exists(runs.resolve("demo-oc-seq1/config.json")));
+  }
+
+  @Test
+  void summariesThatRecordOnlyOtherModesNameThemAndTheFlag() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1), "t2", score(1, 1)),
+        List.of("gat"));
+    assertEquals(2, judge("--namespaces=" + ns));
+    assertTrue(out().startsWith("demo-oc-agg1: nothing to judge in modes parallel,sequential: its 2 summary.json"
+        + " file(s) record selections for gated only; pass --modes=gated\n"), out());
+    assertFalse(out().contains("did every task fail"), out());
+    assertFalse(Files.exists(ns.resolve("judged.json")));
+  }
+
+  @Test
+  void summariesWithoutAnySelectionAskWhetherEveryTaskFailed() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1)), List.of());
+    assertEquals(2, judge("--namespaces=" + ns));
+    assertTrue(out().startsWith("demo-oc-agg1: nothing to judge: its 1 summary.json file(s) record no selection"
+        + " (did every task fail before selection? see their errors)\n"), out());
+  }
+
+  @Test
+  void aSuccessfulJudgePrintsTheReportToRunNext() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1)));
+    assertEquals(0, judge("--namespaces=" + ns));
+    assertTrue(out().endsWith("\nnext:   ./h2beam report --namespaces=" + ns + "\n"), out());
+  }
+
+  @Test
+  void theReportToRunNextKeepsTheJudgesModes() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1)), List.of("gat"));
+    assertEquals(0, judge("--namespaces=" + ns, "--modes=gated"), out());
+    assertTrue(out().endsWith("\nnext:   ./h2beam report --namespaces=" + ns + " --modes=gated\n"), out());
+  }
+
+  @Test
+  void aGlobOverARunsFolderSkipsItsUnderscoreFoldersButANamedOneIsStillChecked() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1)));
+    Files.createDirectories(runs.resolve("demo-oc-seq1"));
+    for (String d : List.of("_audit", "_sweeps", "_report")) Files.createDirectories(runs.resolve(d));
+    assertEquals(0, judge("--namespaces=" + runs + "/*"), out());
+    assertTrue(Files.isRegularFile(ns.resolve("judged.json")));
+    UsageError named = assertThrows(UsageError.class, () -> judge("--namespaces=" + runs.resolve("_audit")));
+    assertTrue(named.getMessage().startsWith("--namespaces: " + runs.resolve("_audit") + " is not a namespace"
+        + " folder"), named.getMessage());
   }
 
   /** Runs {@code body} with {@code path} immutable ({@code chattr +i}); skipped where chattr cannot do that. */

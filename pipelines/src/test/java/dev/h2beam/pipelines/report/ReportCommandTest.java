@@ -86,7 +86,47 @@ class ReportCommandTest {
         + " --namespaces=" + runs.resolve("demo-oc-agg3") + " for k=3 first\n", run.out());
     assertTrue(run.err().startsWith("nothing to report: no judged rows for modes parallel,sequential in 1"
         + " namespace(s)"), run.err());
-    assertFalse(Files.exists(runs.resolve("_report/report.txt")));
+    assertEquals(List.of("report.json"), List.copyOf(folder(runs.resolve("_report")).keySet()),
+        "a folder without an earlier report gets the record of this run");
+  }
+
+  @Test
+  void nothingToReportLeavesTheEarlierReportExactlyAsItWas(@TempDir Path runs) throws Exception {
+    replicates(runs);
+    String ns = "--namespaces=" + runs + "/demo-oc-agg2-s1";
+    assertEquals(0, Fixtures.report(ns).exit());
+    Path out = runs.resolve("_report");
+    TreeMap<String, String> before = folder(out);
+    for (String[] asked : List.of(new String[] {"--modes=gated"}, new String[] {"--k=3"})) {
+      Fixtures.Run run = Fixtures.report(ns, asked[0]);
+      assertEquals(1, run.exit(), asked[0]);
+      assertTrue(run.err().startsWith("nothing to report: no judged rows for modes "), run.err());
+      assertTrue(run.err().endsWith("\n" + out + " keeps the earlier report, unchanged\n"), run.err());
+      assertEquals(before, folder(out), asked[0]);
+    }
+  }
+
+  @Test
+  void anOutputThatIsAFileIsRefusedNamingTheFlag(@TempDir Path runs) throws Exception {
+    replicates(runs);
+    Path file = Files.writeString(runs.resolve("notes.txt"), "mine\n");
+    UsageError e = assertThrows(UsageError.class, () -> Fixtures.report("--namespaces=" + runs
+        + "/demo-oc-agg2-s1", "--output=" + file));
+    assertEquals("--output=" + file + " is a file, not a folder: the report writes report.txt, report.html and"
+        + " report.json into a folder; give a folder's path (a missing one is created)", e.getMessage());
+    assertEquals("mine\n", Files.readString(file));
+  }
+
+  /** Every file in {@code dir} with its content and permissions. */
+  static TreeMap<String, String> folder(Path dir) throws Exception {
+    TreeMap<String, String> out = new TreeMap<>();
+    try (Stream<Path> s = Files.list(dir)) {
+      for (Path p : s.toList()) {
+        out.put(p.getFileName().toString(), PosixFilePermissions.toString(Files.getPosixFilePermissions(p)) + " "
+            + Files.getLastModifiedTime(p) + " " + Files.readString(p));
+      }
+    }
+    return out;
   }
 
   @Test

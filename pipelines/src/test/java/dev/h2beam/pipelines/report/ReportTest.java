@@ -118,8 +118,26 @@ class ReportTest {
     Report.Result r = build(settings(List.of("demo-oc-agg2"), List.of("seq"), List.of(), Disclosure.AGGREGATE),
         facts("demo-oc-agg2", List.of(scored("t1", "agg", 2, "agg1", 1, 1, true)), List.of()));
     assertFalse(r.reportable());
+    assertEquals("nothing to report: no judged rows for modes sequential in 1 namespace(s); their judged.json"
+        + " files hold parallel k=2; pass --modes=parallel", r.message());
+  }
+
+  @Test
+  void nothingToReportWithoutAnyJudgedRowAsksForTheJudge() {
+    Report.Result r = build(settings(List.of("demo-oc-agg2"), List.of("seq"), List.of(), Disclosure.AGGREGATE),
+        facts("demo-oc-agg2", List.of(), List.of()));
+    assertFalse(r.reportable());
     assertEquals("nothing to report: no judged rows for modes sequential in 1 namespace(s); run ./h2beam judge on"
         + " them first", r.message());
+  }
+
+  @Test
+  void nothingToReportAtARequestedKNamesTheKTheNamespacesHold() {
+    Report.Result r = build(settings(List.of("demo-oc-agg2"), List.of("agg", "seq"), List.of(3),
+        Disclosure.AGGREGATE), facts("demo-oc-agg2", both(2, "t1", "t2"), List.of()));
+    assertFalse(r.reportable());
+    assertEquals("nothing to report: no judged rows for modes parallel,sequential at k=3: the 1 namespace(s) of"
+        + " --namespaces are at k=2; pass --k=2, or leave --k out for every k", r.message());
   }
 
   @Test
