@@ -65,8 +65,8 @@ public final class Flags {
     try {
       n = Json.readTree(json);
     } catch (IOException e) {
-      throw new UsageError("--" + flag + ": not valid JSON (" + e.getMessage().lines().findFirst().orElse("")
-          + "); give an object such as '{\"splitFile\": \"splits/jb.json\"}'");
+      throw new UsageError("--" + flag + ": not valid JSON: " + Json.syntaxProblem(e) + "; give an object such as"
+          + " '{\"splitFile\": \"splits/jb.json\"}'");
     }
     if (n == null || !n.isObject()) {
       throw new UsageError("--" + flag + ": must be a JSON object such as '{\"splitFile\": \"splits/jb.json\"}'");

@@ -52,7 +52,7 @@ public record SplitFile(Path file, List<String> train, List<String> test) {
     try {
       n = Json.readTree(file);
     } catch (IOException e) {
-      problems.add(file + ": not valid JSON (" + e.getMessage().lines().findFirst().orElse("") + ")");
+      problems.add(file + ": not valid JSON: " + Json.syntaxProblem(e));
       return null;
     }
     if (n == null || !n.isObject()) {

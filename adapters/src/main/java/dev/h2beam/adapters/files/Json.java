@@ -148,6 +148,24 @@ public final class Json {
     }
   }
 
+  private static final java.util.regex.Pattern SOURCE = java.util.regex.Pattern.compile(
+      "\\[Source: .*?; (line: \\d+, column: \\d+)\\]", java.util.regex.Pattern.DOTALL);
+
+  /**
+   * What is wrong with a text that did not parse, for a message that names the file: the parser's own words, where it
+   * stopped as {@code (line L, column C)}, and none of the text it quotes (Jackson's {@code [Source: ...]}) nor its
+   * second line.
+   */
+  public static String syntaxProblem(IOException e) {
+    if (e instanceof com.fasterxml.jackson.core.JsonProcessingException j) {
+      String m = j.getOriginalMessage() == null ? "" : SOURCE.matcher(j.getOriginalMessage()).replaceAll("[$1]");
+      com.fasterxml.jackson.core.JsonLocation at = j.getLocation();
+      return m.lines().findFirst().orElse("").strip()
+          + (at == null || at.getLineNr() < 1 ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")");
+    }
+    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
+  }
+
   public static JsonNode readTree(Path file) throws IOException {
     return MAPPER.readTree(TextFiles.readUtf8(file));
   }

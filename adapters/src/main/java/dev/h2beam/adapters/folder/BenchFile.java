@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.Function;
 
 /**
  * A folder benchmark's {@code bench.json}, parsed and checked. Every problem is collected (unknown keys, wrong types,
@@ -54,9 +53,9 @@ public record BenchFile(String name, Map<String, Object> executor, String delive
   /**
    * Reads {@code <root>/bench.json}; adds every problem to {@code problems} and returns null when there is any.
    *
-   * @param executorKeys the keys each known executor kind accepts (besides {@code kind})
+   * @param executorKeys each known executor kind → the keys it accepts (besides {@code kind})
    */
-  static BenchFile read(Path root, Function<String, Set<String>> executorKeys, List<String> problems) {
+  static BenchFile read(Path root, Map<String, Set<String>> executorKeys, List<String> problems) {
     Path file = root.resolve(FILE);
     String at = file.toString();
     if (!Files.isRegularFile(file)) {
@@ -68,7 +67,7 @@ public record BenchFile(String name, Map<String, Object> executor, String delive
     try {
       n = Json.readTree(file);
     } catch (IOException e) {
-      problems.add(at + ": not valid JSON (" + e.getMessage().lines().findFirst().orElse("") + ")");
+      problems.add(at + ": not valid JSON: " + Json.syntaxProblem(e));
       return null;
     }
     if (n == null || !n.isObject()) {
@@ -83,7 +82,7 @@ public record BenchFile(String name, Map<String, Object> executor, String delive
           + " (it names the namespaces, e.g. <name>-oc-agg2)");
     }
     Map<String, Object> executor = kindObject(n, "executor", at, problems, executorKeys);
-    Map<String, Object> grader = kindObject(n, "grader", at, problems, GRADERS::get);
+    Map<String, Object> grader = kindObject(n, "grader", at, problems, GRADERS);
     String deliverable = text(n, "deliverable", at, problems, "answer.md");
     if (deliverable != null && !deliverable.matches("[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}")) {
       problems.add(at + ": deliverable: '" + deliverable + "' must be a plain file name such as answer.md");
@@ -116,16 +115,16 @@ public record BenchFile(String name, Map<String, Object> executor, String delive
   }
 
   private static Map<String, Object> kindObject(JsonNode n, String key, String at, List<String> problems,
-      Function<String, Set<String>> keysOfKind) {
+      Map<String, Set<String>> keysOfKind) {
     JsonNode o = n.get(key);
     if (o == null || !o.isObject() || !o.path("kind").isTextual()) {
       problems.add(at + ": " + key + ": must be an object with a \"kind\"");
       return Map.of();
     }
     String kind = o.get("kind").asText();
-    Set<String> keys = keysOfKind.apply(kind);
+    Set<String> keys = keysOfKind.get(kind);
     if (keys == null) {
-      problems.add(at + ": " + key + ".kind: '" + kind + "' is not known");
+      problems.add(at + ": " + key + ".kind: '" + kind + "' is not known; known: " + new TreeSet<>(keysOfKind.keySet()));
       return Map.of();
     }
     Set<String> allowed = new TreeSet<>(keys);

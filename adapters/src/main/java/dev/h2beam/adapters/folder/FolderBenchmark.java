@@ -110,7 +110,9 @@ public final class FolderBenchmark implements Benchmark {
           + " (holding bench.json, base/ and tasks/)"));
     }
     TreeMap<String, ExecutorProvider> kinds = ExecutorProvider.all();
-    BenchFile file = BenchFile.read(r, k -> kinds.containsKey(k) ? kinds.get(k).keys() : null, problems);
+    Map<String, Set<String>> kindKeys = new TreeMap<>();
+    kinds.forEach((name, provider) -> kindKeys.put(name, provider.keys()));
+    BenchFile file = BenchFile.read(r, kindKeys, problems);
     String kind = settings.getOrDefault("executor", file == null ? "" : file.executorKind());
     String substrate = kind.equals("codex") ? "cx" : "oc";
     if (settings.containsKey("substrate") && !settings.get("substrate").equals(substrate)) {

@@ -74,7 +74,7 @@ record JobBenchSettings(String substrate, String split, Path splitFile, Path exe
     try {
       spec = Json.readMap(value);
     } catch (IOException e) {
-      problems.add("setting executor: not valid JSON (" + e.getMessage().lines().findFirst().orElse("") + ")");
+      problems.add("setting executor: not valid JSON: " + Json.syntaxProblem(e));
       return Map.of();
     }
     if (!(spec.get("kind") instanceof String)) {

@@ -176,4 +176,14 @@ class JsonTest {
     assertEquals(f + " is not UTF-8 text (byte 0xFF at offset 6 is invalid); save it as UTF-8", e.getMessage());
     assertThrows(IOException.class, () -> Json.readTree(f));
   }
+
+  /** A parse failure as a message says where, in the parser's words, and quotes none of the text. */
+  @Test
+  void aSyntaxProblemSaysWhereWithoutQuotingTheText() {
+    IOException e = assertThrows(IOException.class, () -> Json.readTree("{\"train\": [\"secret-ish\",\n"));
+    String p = Json.syntaxProblem(e);
+    assertEquals(false, p.contains("Source") || p.contains("secret-ish") || p.contains("\n"), p);
+    assertEquals(true, p.startsWith("Unexpected end-of-input") && p.endsWith("(line 2, column 1)"), p);
+    assertEquals("plain", Json.syntaxProblem(new IOException("plain\nsecond line")));
+  }
 }

@@ -126,9 +126,19 @@ class FolderBenchmarkTest {
         + " \"limits\": {\"timeout_seconds\": \"soon\"}}");
     List<String> p = problems(() -> open(root));
     assertProblem(p, "name", "Bad Name");
-    assertProblem(p, "executor.kind", "nope", "not known");
+    assertProblem(p, "executor.kind", "nope", "not known", "known: [chat, codex");
     assertProblem(p, "grader.x", "unknown key");
     assertProblem(p, "limits.timeout_seconds", "whole number");
+  }
+
+  /** A bench.json that does not parse is named with where the parser stopped, and none of its text is quoted. */
+  @Test
+  void benchJsonThatDoesNotParseSaysWhere() throws IOException {
+    Path root = copyExample();
+    Files.writeString(root.resolve("bench.json"), "{\"name\": \"signed_sums\",\n  \"executor\": {\"kind\": \"chat\"\n");
+    List<String> p = problems(() -> open(root));
+    assertProblem(p, "bench.json: not valid JSON", "(line 3, column 1)");
+    assertTrue(p.stream().noneMatch(s -> s.contains("Source") || s.contains("signed_sums")), p.toString());
   }
 
   @Test

@@ -1,6 +1,5 @@
 package dev.h2beam.transforms.tree;
 
-import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -30,9 +29,7 @@ final class HooksCheck {
     try {
       doc = READER.readTree(src);
     } catch (JsonProcessingException e) {
-      JsonLocation at = e.getLocation();
-      problems.add(hf + " is not valid JSON: " + e.getOriginalMessage()
-          + (at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")"));
+      problems.add(hf + " is not valid JSON: " + Json.syntaxProblem(e));
       return;
     }
     if (doc == null || doc.isMissingNode()) {
