@@ -94,13 +94,27 @@ public final class ProgressView implements AutoCloseable {
   }
 
   /**
+   * Whether the process's standard error is a terminal: {@link System#console} asks of standard input and output
+   * only, and with {@code 2>log} the bar's escapes would go into the log. Where {@code /proc} cannot tell, yes.
+   */
+  static boolean stderrIsTerminal() {
+    try {
+      String target = Files.readSymbolicLink(Path.of("/proc/self/fd/2")).toString();
+      return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty") || target.equals("/dev/console");
+    } catch (IOException | RuntimeException e) {
+      return true;
+    }
+  }
+
+  /**
    * Starts showing the sweep's progress on {@code err}, or nothing when the options ask for none. While a bar is
    * shown, whatever the process prints goes above it (see {@link BarScreen}).
    */
   static ProgressView start(Sweep.Plan plan, SweepOptions o, PrintStream err) {
     if (err == null) err = System.err;
     String term = System.getenv("TERM");
-    boolean terminal = System.console() != null && term != null && !term.equals("dumb");
+    boolean terminal = System.console() != null && term != null && !term.equals("dumb")
+        && (err != System.err || stderrIsTerminal());
     Style style = style(o.getProgress(), terminal, !Sweep.runsLocally(o));
     // only a bar needs the width, and only then is there a terminal worth asking
     int width = style == Style.BAR ? BarScreen.width(System.getenv("COLUMNS"), BarScreen::sttySize) : 80;
