@@ -125,7 +125,10 @@ public final class AgentTools {
    * and the command that fixes it. Runs {@code binary --version} with a clean environment and a throwaway home.
    */
   public static Optional<String> problem(String agent, Path binary) {
-    String fix = "; install the pinned version with: " + installCommand(toolsDirOf(binary), List.of(agent));
+    Path dir = toolsDirOf(binary);
+    String fix = "; install the pinned version with: ./h2beam setup --agents=" + agent
+        + (dir.equals(defaultToolsDir(System.getenv())) ? "" : " --toolsDir=" + Shell.word(dir.toString()))
+        + " (which runs: " + installCommand(dir, List.of(agent)) + ")";
     if (!Files.isRegularFile(binary)) {
       return Optional.of(agent + " is not installed: " + binary + " does not exist" + fix);
     }

@@ -44,8 +44,9 @@ class AgentToolsTest {
     Path binary = dir.resolve("node_modules/.bin/opencode");
     String problem = AgentTools.problem("opencode", binary).orElseThrow();
     assertTrue(problem.contains(binary.toString()), problem);
-    assertTrue(problem.contains("npm install --prefix " + dir + " --no-audit --no-fund opencode-ai@1.18.33"),
-        problem);
+    // h2beam's own command first (with the folder, which is not the default one), then what it runs
+    assertTrue(problem.contains("install the pinned version with: ./h2beam setup --agents=opencode --toolsDir=" + dir
+        + " (which runs: npm install --prefix " + dir + " --no-audit --no-fund opencode-ai@1.18.33)"), problem);
   }
 
   @Test
