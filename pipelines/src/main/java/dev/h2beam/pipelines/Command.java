@@ -17,6 +17,11 @@ public interface Command {
     return java.util.Map.of();
   }
 
+  /** Whether the command runs Beam pipelines, so that its help lists the runner's options too. */
+  default boolean runsPipelines() {
+    return true;
+  }
+
   /** Runs the command; returns the process exit code. A {@link UsageError} means bad options (exit 1). */
   int run(String[] args) throws Exception;
 }

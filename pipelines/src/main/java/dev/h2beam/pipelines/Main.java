@@ -119,6 +119,7 @@ public final class Main {
       out.printf("  --%s%s%n      %s%n", e.getKey(), e.getValue()[0].isEmpty() ? "" : "  (default " + e.getValue()[0]
           + ")", e.getValue()[1]);
     }
+    if (!c.runsPipelines()) return;
     out.println();
     out.println("  --runner  (default DirectRunner)");
     out.println("      DirectRunner on this machine, or FlinkRunner with --flinkMaster=[local] or host:port.");

@@ -32,6 +32,19 @@ class MainTest {
     String text = out.toString(StandardCharsets.UTF_8);
     assertTrue(text.contains("--graderConcurrency  (default 8)"), text);
     assertTrue(text.contains("--namespaces"), text);
+    assertTrue(text.contains("--runner  (default DirectRunner)"), text);
+  }
+
+  /** A command that runs no pipeline does not list the runner's options. */
+  @Test
+  void setupAndCheckHelpLeaveTheRunnerOut() {
+    for (String c : List.of("setup", "check")) {
+      out.reset();
+      assertEquals(0, run(c, "--help"));
+      String text = out.toString(StandardCharsets.UTF_8);
+      assertTrue(text.startsWith("h2beam " + c + ": ") && !text.contains("--runner")
+          && !text.contains("--targetParallelism"), text);
+    }
   }
 
   @Test

@@ -49,6 +49,10 @@ public final class CheckCommand implements Command {
     return "preflight a benchmark, its configuration, keys, endpoints and grader before spending anything";
   }
 
+  @Override public boolean runsPipelines() {
+    return false;
+  }
+
   @Override public Class<? extends PipelineOptions> options() {
     return CheckOptions.class;
   }

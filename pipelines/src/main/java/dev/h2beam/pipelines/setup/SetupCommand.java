@@ -25,6 +25,10 @@ public final class SetupCommand implements Command {
         + AgentTools.CODEX_VERSION + ") into h2beam's tools folder";
   }
 
+  @Override public boolean runsPipelines() {
+    return false;
+  }
+
   @Override public Class<? extends PipelineOptions> options() {
     return SetupOptions.class;
   }
