@@ -47,7 +47,9 @@ final class ReportPlan {
     Path out = output == null || output.isBlank()
         ? Path.of(refs.get(0).dir()).getParent().resolve("_report")
         : cwd.resolve(output).toAbsolutePath().normalize();
-    writable(out);
+    // an error names the flag the user gave, or says the folder is the default one
+    writable(out, output == null || output.isBlank() ? "the report folder " + out + " (the default --output, beside"
+        + " the namespaces)" : "--output=" + out);
     return new ReportSettings(refs, ks, modeTokens, wording, d, minEffect, out.toString(), objs);
   }
 
@@ -80,12 +82,12 @@ final class ReportPlan {
     return out;
   }
 
-  private static void writable(Path dir) {
+  private static void writable(Path dir, String named) {
     // a file where the folder (or one of its parents) should be: createDirectories would only name its exception
     for (Path p = dir; p != null; p = p.getParent()) {
       if (!Files.exists(p)) continue;
       if (Files.isDirectory(p)) break;
-      throw new UsageError("--output=" + dir + (p.equals(dir) ? " is a file" : " lies inside " + p + ", a file")
+      throw new UsageError(named + (p.equals(dir) ? " is a file" : " lies inside " + p + ", a file")
           + ", not a folder: the report writes report.txt, report.html and report.json into a folder; give a folder's"
           + " path (a missing one is created)");
     }
@@ -94,8 +96,8 @@ final class ReportPlan {
       Path probe = Files.createTempFile(dir, ".h2beam-probe-", ".tmp");
       Files.delete(probe);
     } catch (IOException | SecurityException e) {
-      throw new UsageError("--output=" + dir + " cannot be written (" + e.getClass().getSimpleName() + ": "
-          + e.getMessage() + "); choose a folder you can write to");
+      throw new UsageError(named + " cannot be written (" + e.getClass().getSimpleName() + ": " + e.getMessage()
+          + "); choose a folder you can write to with --output");
     }
   }
 }

@@ -115,6 +115,12 @@ class ReportCommandTest {
     assertEquals("--output=" + file + " is a file, not a folder: the report writes report.txt, report.html and"
         + " report.json into a folder; give a folder's path (a missing one is created)", e.getMessage());
     assertEquals("mine\n", Files.readString(file));
+    // without --output, the default folder is named as such: the user gave no --output to correct
+    Files.writeString(runs.resolve("_report"), "a file where the default report folder goes\n");
+    UsageError d = assertThrows(UsageError.class, () -> Fixtures.report("--namespaces=" + runs
+        + "/demo-oc-agg2-s1"));
+    assertTrue(d.getMessage().startsWith("the report folder " + runs.resolve("_report") + " (the default --output,"
+        + " beside the namespaces) is a file, not a folder"), d.getMessage());
   }
 
   /** Every file in {@code dir} with its content and permissions. */
