@@ -129,7 +129,7 @@ public final class DemoCommand implements Command {
     }
     System.out.println();
     int judged = JudgeCommand.run(OptionArgs.parse("judge", judgeArgs.toArray(new String[0]),
-        JudgeOptions.class), System.out);
+        JudgeOptions.class), System.out, false); // the report follows here: no "next: report" line
 
     List<String> reportArgs = new ArrayList<>(judgeArgs);
     reportArgs.removeIf(a -> a.startsWith("--grader="));

@@ -117,6 +117,14 @@ class DemoOptionsTest {
     assertFalse(Files.exists(out.resolve("runs/demo-oc-agg2/config.json")), "no identity written");
   }
 
+  /** The demo reports right after judging, so it prints no "next: report" line, only the sweep's judge line. */
+  @Test
+  void theDemoTellsNoNextStepItTakesItself(@TempDir Path out) throws Exception {
+    String text = dryRun("--output=" + out.resolve("d"), "--k=1", "--sessionRetryWaitSeconds=0");
+    assertTrue(text.contains("HTML report: "), text);
+    assertFalse(text.contains("next:   ./h2beam report"), text);
+  }
+
   /** What {@code h2beam demo args} printed to stdout, with its exit code. */
   static String dryRun(String... args) throws Exception {
     java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();

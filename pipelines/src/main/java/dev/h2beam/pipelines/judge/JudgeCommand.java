@@ -53,8 +53,16 @@ public final class JudgeCommand implements Command {
     return run(o, System.out);
   }
 
-  /** Runs the judge with parsed options; prints one line per namespace to {@code out}. */
+  /** Runs the judge with parsed options; prints one line per namespace to {@code out}, then the report to run next. */
   public static int run(JudgeOptions o, PrintStream out) throws Exception {
+    return run(o, out, true);
+  }
+
+  /**
+   * The same; {@code printNext} false for a command that reports right after the judge (the demo), where a line
+   * telling the user to run the report would be wrong.
+   */
+  public static int run(JudgeOptions o, PrintStream out, boolean printNext) throws Exception {
     Plan plan = plan(o, out);
     if (plan.graders.isEmpty()) throw new UsageError("nothing to judge: every namespace was skipped");
     List<Path> namespaces = new ArrayList<>();
@@ -63,11 +71,11 @@ public final class JudgeCommand implements Command {
       namespaces.add(Paths.get(ns));
     }
     try (WriterLocks locks = WriterLocks.of(namespaces, "judge", o.getLockWaitSeconds())) {
-      return runLocked(o, out, plan);
+      return runLocked(o, out, plan, printNext);
     }
   }
 
-  private static int runLocked(JudgeOptions o, PrintStream out, Plan plan) throws Exception {
+  private static int runLocked(JudgeOptions o, PrintStream out, Plan plan, boolean printNext) throws Exception {
     // the locks are ours: what a killed judge left in the namespaces' scratch folders is nobody's now
     for (String ns : plan.graders.keySet()) Scratch.clean(Paths.get(ns));
     Path results = Scratch.newDir(Scratch.of(Paths.get(plan.graders.firstKey())), "h2beam-judge-");
@@ -84,7 +92,7 @@ public final class JudgeCommand implements Command {
       List<String> why = report(plan, results, o.getBases(), modes, out);
       if (plan.skipped > 0) why.add(plan.skipped + " namespace(s) skipped");
       if (why.isEmpty()) {
-        if (!o.getBases()) next(plan.graders().keySet(), modes, out);
+        if (printNext && !o.getBases()) next(plan.graders().keySet(), modes, out);
         return 0;
       }
       out.println("exit 2: " + String.join("; ", why) + " (see above)");
