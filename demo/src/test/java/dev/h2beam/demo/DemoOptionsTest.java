@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.h2beam.pipelines.UsageError;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -117,12 +118,20 @@ class DemoOptionsTest {
     assertFalse(Files.exists(out.resolve("runs/demo-oc-agg2/config.json")), "no identity written");
   }
 
-  /** The demo reports right after judging, so it prints no "next: report" line, only the sweep's judge line. */
+  /**
+   * The demo prints its tasks' lines in stream order (they finish in no set order), and, since it reports right after
+   * judging, no "next: report" line; its resume prints the same lines from the client's replay.
+   */
   @Test
-  void theDemoTellsNoNextStepItTakesItself(@TempDir Path out) throws Exception {
-    String text = dryRun("--output=" + out.resolve("d"), "--k=1", "--sessionRetryWaitSeconds=0");
-    assertTrue(text.contains("HTML report: "), text);
-    assertFalse(text.contains("next:   ./h2beam report"), text);
+  void theDemoPrintsItsTasksInStreamOrderAndNoNextStepItTakesItself(@TempDir Path out) throws Exception {
+    for (String status : List.of("ok     ", "skipped")) { // fresh, then resumed
+      String text = dryRun("--output=" + out.resolve("d"), "--k=1", "--sessionRetryWaitSeconds=0");
+      int first = text.indexOf("  [accounting] 1/2 " + status + "      ledger-1\n");
+      int second = text.indexOf("  [accounting] 2/2 " + status + "      ledger-2\n");
+      assertTrue(first >= 0 && second > first, text);
+      assertTrue(text.contains("HTML report: "), text);
+      assertFalse(text.contains("next:   ./h2beam report"), text);
+    }
   }
 
   /** What {@code h2beam demo args} printed to stdout, with its exit code. */

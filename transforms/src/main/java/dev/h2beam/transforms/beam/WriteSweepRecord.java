@@ -2,9 +2,11 @@ package dev.h2beam.transforms.beam;
 
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.transforms.sweep.SweepRecord;
+import dev.h2beam.transforms.sweep.SweepSteps;
 import dev.h2beam.transforms.sweep.TaskRow;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,6 +62,9 @@ public final class WriteSweepRecord extends PTransform<PCollection<TaskRow>, PCo
         throws Exception {
       List<TaskRow> rows = new ArrayList<>();
       all.getValue().forEach(rows::add);
+      // every task's line once all have finished, in stream order (the tasks' groups complete in no set order)
+      rows.sort(Comparator.comparingInt(r -> r.ref().index()));
+      for (TaskRow r : rows) System.out.println(SweepSteps.line(r));
       out.output(SweepRecord.write(Paths.get(path), headerJson, rows));
     }
   }

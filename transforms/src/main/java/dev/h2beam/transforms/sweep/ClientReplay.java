@@ -32,7 +32,11 @@ public final class ClientReplay {
       }
     }
     List<TaskRow> rows = new ArrayList<>();
-    for (TaskRef ref : refs) rows.add(SweepSteps.finish(c, ref, outcomes.get(ref.task())));
+    for (TaskRef ref : refs) {
+      TaskRow row = SweepSteps.finish(c, ref, outcomes.get(ref.task()));
+      System.out.println(SweepSteps.line(row));
+      rows.add(row);
+    }
     return rows;
   }
 }

@@ -259,7 +259,10 @@ public final class SweepSteps {
     return new ModeOutcome(ref, mode, before, false);
   }
 
-  /** Recomputes the final status once every mode of the task is done and prints the task's progress line. */
+  /**
+   * Recomputes the final status once every mode of the task is done. Its console line ({@link #line}) is printed by
+   * the caller, in stream order: the pipeline's tasks finish in no set order (their modes are grouped by task first).
+   */
   @SuppressWarnings("unchecked")
   public static TaskRow finish(SweepContext c, TaskRef ref, List<ModeOutcome> outcomes) throws IOException {
     Map<String, Integer> entries = new LinkedHashMap<>();
@@ -284,9 +287,14 @@ public final class SweepSteps {
       if (status.equals("base-failed")) error += firstBaseFailure(written).map(f -> "; " + f).orElse("");
       row = new TaskRow(ref, status, error, entries);
     }
-    System.out.println(String.format("  [%s] %d/%d %-12s %s%s", ref.domain(), ref.position(), ref.domainSize(),
-        row.status(), ref.task(), row.error().isEmpty() ? "" : "  :: " + row.error()));
     return row;
+  }
+
+  /** A finished task's console line: {@code [domain] i/n status task  :: error}. */
+  public static String line(TaskRow row) {
+    TaskRef ref = row.ref();
+    return String.format("  [%s] %d/%d %-12s %s%s", ref.domain(), ref.position(), ref.domainSize(), row.status(),
+        ref.task(), row.error().isEmpty() ? "" : "  :: " + row.error());
   }
 
   @SuppressWarnings("unchecked")
