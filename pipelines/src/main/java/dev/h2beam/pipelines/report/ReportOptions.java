@@ -14,8 +14,8 @@ public interface ReportOptions extends PipelineOptions {
 
   void setNamespaces(String value);
 
-  @Description("Comma list of modes to report: parallel (agg), sequential (seq), gated (gat), or several; every"
-      + " pair of them is compared on paired differences.")
+  @Description("Comma list of modes to report: parallel (agg), sequential (seq), gated (gat), both (parallel and"
+      + " sequential), or several; every pair of them is compared on paired differences.")
   @Default.String("parallel,sequential")
   String getModes();
 

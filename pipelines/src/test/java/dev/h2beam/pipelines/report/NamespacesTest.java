@@ -91,7 +91,8 @@ class NamespacesTest {
   @Test
   void modesAcceptNamesAndTokensInTheFixedOrder() {
     assertEquals(List.of("agg", "seq"), ReportPlan.modes("sequential, agg"));
-    assertThrows(UsageError.class, () -> ReportPlan.modes("both"));
+    assertEquals(List.of("agg", "seq"), ReportPlan.modes("both"), "both: parallel and sequential, as for every command");
+    assertThrows(UsageError.class, () -> ReportPlan.modes("all"));
   }
 
   @Test
