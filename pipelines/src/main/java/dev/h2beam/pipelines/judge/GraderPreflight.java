@@ -1,6 +1,7 @@
 package dev.h2beam.pipelines.judge;
 
 import dev.h2beam.adapters.config.ReferenceGrant;
+import dev.h2beam.adapters.files.Json;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -25,8 +26,9 @@ public final class GraderPreflight {
     } catch (IOException e) {
       // the grader's own messages name the file; a JSON syntax error from the parser does not
       String why = String.valueOf(e.getMessage());
-      return Optional.of(why.contains(file.toString()) ? why : file + ": not valid JSON (" + why.lines().findFirst()
-          .orElse("") + "); the rubric grader needs {\"criteria\": [{\"id\": ..., \"text\": ..., \"weight\": ...}]}");
+      if (why.contains(file.toString())) return Optional.of(why);
+      return Optional.of(file + ": not valid JSON: " + Json.syntaxProblem(e) + "; the rubric grader needs"
+          + " {\"criteria\": [{\"id\": ..., \"text\": ..., \"weight\": ...}]}");
     }
   }
 

@@ -165,7 +165,8 @@ class CheckCommandTest {
     Path config = judgeConfig("grants:\n  - {benchmark: signed_sums, endpoint: m, model: j,"
         + " references: \"grading/rubric.json\"}\n");
     String out = check(ENV, 1, "--bench=folder", "--benchRoot=" + root, "--config=" + config, "--ping=false");
-    assertTrue(out.contains("FAIL: " + rubric + ": not valid JSON"), out);
+    assertTrue(out.contains("FAIL: " + rubric + ": not valid JSON: "), out);
+    assertTrue(out.contains("(line 1, column ") && !out.contains("[Source"), "where, and none of its text: " + out);
     assertTrue(out.contains("Setup incomplete: 1 issue(s)."), out);
   }
 
