@@ -15,6 +15,15 @@ public final class Flags {
   /** In {@code --modes}: parallel and sequential. */
   public static final String BOTH = "both";
 
+  /**
+   * The {@code --modes} a printed next command needs for {@code tokens}: empty when the next command's default
+   * ({@code defaultSpec}) means the same modes, else {@code " --modes=<names>"}.
+   */
+  public static String modesFlag(List<String> tokens, String defaultSpec) {
+    return tokens.equals(modes(defaultSpec)) ? ""
+        : " --modes=" + String.join(",", tokens.stream().map(Namespace::modeName).toList());
+  }
+
   /** The non-blank, trimmed parts of a comma list. */
   public static List<String> split(String s) {
     if (s == null || s.isBlank()) return List.of();

@@ -278,8 +278,7 @@ public final class JudgeCommand implements Command {
       Namespace n = Namespace.parse(Paths.get(ns).getFileName().toString()).orElseThrow();
       byCell.computeIfAbsent(n.benchmark() + "-" + n.substrate(), c -> new ArrayList<>()).add(ns);
     }
-    String modesFlag = modes.equals(Flags.modes(JudgeOptions.DEFAULT_MODES)) ? ""
-        : " --modes=" + String.join(",", modes.stream().map(Namespace::modeName).toList());
+    String modesFlag = Flags.modesFlag(modes, JudgeOptions.DEFAULT_MODES); // the report's default is the judge's
     for (List<String> cell : byCell.values()) {
       out.println("next:   ./h2beam report --namespaces=" + String.join(",", cell) + modesFlag);
     }

@@ -50,10 +50,8 @@ public final class SweepCommand implements Command {
   /** The judge's command line for this sweep's namespace, with the sweep's modes when they are not the judge's. */
   public static String judgeCommand(Sweep.Plan plan) {
     var c = plan.config();
-    String line = "./h2beam judge --namespaces=" + c.runs().resolve(c.summaryNamespace().toString());
-    boolean judgesDefault = c.modes().equals(Flags.modes(JudgeOptions.DEFAULT_MODES));
-    return judgesDefault ? line
-        : line + " --modes=" + String.join(",", c.modes().stream().map(Namespace::modeName).toList());
+    return "./h2beam judge --namespaces=" + c.runs().resolve(c.summaryNamespace().toString())
+        + Flags.modesFlag(c.modes(), JudgeOptions.DEFAULT_MODES);
   }
 
   public static void printDryRun(Sweep.Plan plan) {
