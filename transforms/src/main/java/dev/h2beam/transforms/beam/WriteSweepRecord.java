@@ -6,7 +6,6 @@ import dev.h2beam.transforms.sweep.SweepSteps;
 import dev.h2beam.transforms.sweep.TaskRow;
 import java.nio.file.Paths;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -63,8 +62,7 @@ public final class WriteSweepRecord extends PTransform<PCollection<TaskRow>, PCo
       List<TaskRow> rows = new ArrayList<>();
       all.getValue().forEach(rows::add);
       // every task's line once all have finished, in stream order (the tasks' groups complete in no set order)
-      rows.sort(Comparator.comparingInt(r -> r.ref().index()));
-      for (TaskRow r : rows) System.out.println(SweepSteps.line(r));
+      for (TaskRow r : SweepRecord.inStreamOrder(rows)) System.out.println(SweepSteps.line(r));
       out.output(SweepRecord.write(Paths.get(path), headerJson, rows));
     }
   }

@@ -38,10 +38,16 @@ public final class SweepRecord {
     return json;
   }
 
-  /** One record per domain, domains and tasks in stream order. */
-  public static List<Map<String, Object>> domains(List<TaskRow> rows, Object seed) {
+  /** The rows in stream order (tasks finish, and their rows arrive, in no set order). */
+  public static List<TaskRow> inStreamOrder(List<TaskRow> rows) {
     List<TaskRow> sorted = new ArrayList<>(rows);
     sorted.sort(Comparator.comparingInt(r -> r.ref().index()));
+    return sorted;
+  }
+
+  /** One record per domain, domains and tasks in stream order. */
+  public static List<Map<String, Object>> domains(List<TaskRow> rows, Object seed) {
+    List<TaskRow> sorted = inStreamOrder(rows);
     LinkedHashMap<String, List<TaskRow>> byDomain = new LinkedHashMap<>();
     for (TaskRow r : sorted) byDomain.computeIfAbsent(r.ref().domain(), d -> new ArrayList<>()).add(r);
     List<Map<String, Object>> out = new ArrayList<>();
