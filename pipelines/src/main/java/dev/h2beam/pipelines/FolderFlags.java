@@ -1,6 +1,7 @@
 package dev.h2beam.pipelines;
 
 import dev.h2beam.pipelines.sweep.Sweep;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.regex.Matcher;
@@ -40,6 +41,13 @@ public final class FolderFlags {
           + " folder of its own, e.g. " + flag + "=" + example);
     }
     Sweep.requireAbsoluteOnCluster(o, flag, value);
+  }
+
+  /** The nearest part of {@code dir} (itself or a parent) that exists, or null: where a folder to create would go. */
+  public static Path nearestExisting(Path dir) {
+    Path existing = dir;
+    while (existing != null && !Files.exists(existing)) existing = existing.getParent();
+    return existing;
   }
 
   /** A folder h2beam only reads (a benchmark folder of the user's tasks). */

@@ -3,6 +3,7 @@ package dev.h2beam.pipelines.report;
 import dev.h2beam.pipelines.Flags;
 import dev.h2beam.pipelines.UsageError;
 import java.io.IOException;
+import dev.h2beam.pipelines.FolderFlags;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -84,9 +85,8 @@ final class ReportPlan {
 
   private static void writable(Path dir, String named) {
     // a file where the folder (or one of its parents) should be: createDirectories would only name its exception
-    for (Path p = dir; p != null; p = p.getParent()) {
-      if (!Files.exists(p)) continue;
-      if (Files.isDirectory(p)) break;
+    Path p = FolderFlags.nearestExisting(dir);
+    if (p != null && !Files.isDirectory(p)) {
       throw new UsageError(named + (p.equals(dir) ? " is a file" : " lies inside " + p + ", a file")
           + ", not a folder: the report writes report.txt, report.html and report.json into a folder; give a folder's"
           + " path (a missing one is created)");

@@ -632,8 +632,7 @@ public final class Sweep {
    * option leave no folder behind): its nearest existing ancestor must be a folder this user may write to.
    */
   public static void writable(String flag, Path dir) {
-    Path existing = dir;
-    while (existing != null && !Files.exists(existing)) existing = existing.getParent();
+    Path existing = FolderFlags.nearestExisting(dir);
     if (existing != null && Files.isDirectory(existing) && Files.isWritable(existing)) return;
     throw new UsageError(flag + "=" + dir + " cannot be written (" + (existing == null ? "no part of it exists"
         : Files.isDirectory(existing) ? "this user may not write to " + existing : existing + " is a file, not a"
