@@ -1,9 +1,9 @@
 package dev.h2beam.pipelines.report;
 
 import dev.h2beam.pipelines.Flags;
+import dev.h2beam.pipelines.FolderFlags;
 import dev.h2beam.pipelines.UsageError;
 import java.io.IOException;
-import dev.h2beam.pipelines.FolderFlags;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
