@@ -375,6 +375,13 @@ public final class JudgeCommand implements Command {
     }
   }
 
+  /** Whether the namespace holds a summary at all: the first one found will do (a namespace may hold thousands). */
+  private static boolean hasSummary(Path ns) throws IOException {
+    try (Stream<Path> s = Files.list(ns)) {
+      return s.anyMatch(d -> Files.isRegularFile(d.resolve("summary.json")));
+    }
+  }
+
   /**
    * The summary namespaces to judge, checked before anything is written into them: each folder must be named like a
    * namespace and hold at least one {@code <task>/summary.json}. A sequential or gated namespace stands for its
@@ -397,7 +404,7 @@ public final class JudgeCommand implements Command {
             + " exist (was part of the runs folder"
             + " moved?); pass the parallel namespace; nothing was written");
       }
-      if (countSummaries(summary) == 0) {
+      if (!hasSummary(summary)) {
         throw new UsageError("--namespaces: " + summary + " holds no <task>/summary.json, so there is nothing to"
             + " judge there (is its sweep still running, or is this the wrong runs folder?); nothing was written");
       }

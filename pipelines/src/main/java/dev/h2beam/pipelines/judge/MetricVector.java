@@ -109,8 +109,8 @@ public final class MetricVector {
 
     JsonNode ledger = summary == null ? null : summary.at("/modes/" + r.mode() + "/ledger");
     String chosenDir = summary == null ? "" : summary.at("/selections/" + r.mode() + "/chosen_run_dir").asText("");
-    JsonNode mark = chosenDir.isEmpty() || !Files.isDirectory(Path.of(chosenDir)) ? null
-        : Runmark.readMark(Path.of(chosenDir));
+    // a run dir that is not a folder holds no marker either: the marker's own check answers both
+    JsonNode mark = chosenDir.isEmpty() ? null : Runmark.readMark(Path.of(chosenDir));
     String noRun = chosenDir.isEmpty() ? "selection-failed" : mark == null ? "not-recorded" : null;
     Double in = number(mark, "input_tokens");
     Double outTokens = number(mark, "output_tokens");
