@@ -522,6 +522,7 @@ public final class Sweep {
       PipelineResult result;
       PipelineResult.State state;
       try (ProgressView progress = ProgressView.start(plan, o, progressOut)) {
+        if (DirectThreads.isDirect(o)) basesAhead(plan);
         result = build(plan, o).run();
         state = result.waitUntilFinish();
       } finally {
@@ -534,6 +535,21 @@ public final class Sweep {
     Scratch.clean(plan.config().runs());
     if (!counters.isEmpty()) System.out.println("counters: " + counters);
     return Json.readMap(plan.recordPath());
+  }
+
+  /**
+   * Starts rolling each domain's first task's bases now, where the chains roll their own bases in this JVM (the
+   * DirectRunner, {@link dev.h2beam.transforms.sweep.SharedBases}): they then roll while the pipeline is built and
+   * the runner starts, about a second that every chain otherwise spends before its first rollout. The chain that
+   * reaches the task takes them as if another mode's chain had rolled them: the same rollouts, under the same
+   * rollout limit, the same files. A sweep that fails before its chains take them stops them ({@link
+   * SweepContext#settle}).
+   */
+  public static void basesAhead(Plan plan) {
+    Map<String, TaskRef> first = new TreeMap<>();
+    for (TaskRef r : refs(plan)) first.merge(r.domain(), r, (a, b) -> a.index() <= b.index() ? a : b);
+    SweepContext context = SweepContext.of(plan.config());
+    for (TaskRef r : first.values()) context.bases.ahead(r);
   }
 
   /**
