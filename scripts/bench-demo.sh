@@ -11,6 +11,7 @@ command="${BENCH_COMMAND:-demo}"
 "$here/h2beam" --help >/dev/null   # build first, outside the measurement
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 # the first real run writes the launcher's class-data archive: do it outside the measurement too
+rm -f "$here"/demo/target/h2beam-*.jsa "$here"/demo/target/h2beam-*.jsa.classpath  # made anew by the demo's run
 "$here/h2beam" demo --output="$work/warm" --k=1 >/dev/null 2>&1 || true
 median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 echo "command: $command; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
