@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.nio.file.Paths;
@@ -78,6 +79,7 @@ public final class JudgeCommand implements Command {
   private static int runLocked(JudgeOptions o, PrintStream out, Plan plan, boolean printNext) throws Exception {
     // the locks are ours: what a killed judge left in the namespaces' scratch folders is nobody's now
     for (String ns : plan.graders.keySet()) Scratch.clean(Paths.get(ns));
+    removeHalfWritten(plan.graders.keySet());
     Path results = Scratch.newDir(Scratch.of(Paths.get(plan.graders.firstKey())), "h2beam-judge-");
     try {
       int shards = shards(o, plan);
@@ -367,6 +369,33 @@ public final class JudgeCommand implements Command {
       }
     }
     return modes;
+  }
+
+  /** The files only the judge writes in a namespace, each by one judge at a time (the namespace's writer lock). */
+  static final List<String> OWN_FILES = List.of(JudgedFile.FILE, MetricVector.FILE, JudgedFile.BASES_FILE);
+
+  /**
+   * Removes the temp files a judge killed mid-write left beside its own files ({@link AtomicFiles#isLeftover}): the
+   * files themselves still hold their last complete version, and no other writer makes those temps, so under the
+   * namespaces' writer locks they are nobody's. A sweep's files (config.json) are left to the sweep.
+   */
+  private static void removeHalfWritten(Iterable<String> namespaces) throws IOException {
+    List<Path> removed = new ArrayList<>();
+    for (String ns : namespaces) {
+      try (Stream<Path> s = Files.list(Paths.get(ns))) {
+        for (Path p : s.sorted().toList()) {
+          String name = p.getFileName().toString();
+          if (!AtomicFiles.isLeftover(name) || !Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) continue;
+          if (OWN_FILES.stream().noneMatch(f -> name.startsWith("." + f + "."))) continue;
+          Files.delete(p);
+          removed.add(p);
+        }
+      }
+    }
+    if (!removed.isEmpty()) {
+      System.err.println("h2beam: removed " + removed.size() + " half-written file(s) an interrupted judge left behind,"
+          + " e.g. " + removed.get(0) + " (each file it was writing still holds its last complete version)");
+    }
   }
 
   private static long countSummaries(Path ns) throws IOException {

@@ -19,6 +19,11 @@ import java.util.Map;
 public final class JudgedFile {
   private JudgedFile() {}
 
+  /** The judged rows of a namespace's selections, harness2's file. */
+  public static final String FILE = "judged.json";
+  /** The judged base rollouts ({@code judge --bases}). */
+  public static final String BASES_FILE = "base_judged.json";
+
   /** judged.json's row order: (task, mode, k), modes in the fixed order agg, seq, gat. */
   private static final Comparator<JudgedRow> ORDER = Comparator.comparing(JudgedRow::taskId)
       .thenComparing(JudgedRow::mode, Modes.ORDER).thenComparingInt(JudgedRow::k);
@@ -110,7 +115,7 @@ public final class JudgedFile {
    */
   public static Merged mergeInto(Path namespace, List<JudgedRow> fresh) throws IOException {
     Map<String, Object> result = new LinkedHashMap<>();
-    Path file = namespace.resolve("judged.json");
+    Path file = namespace.resolve(FILE);
     List<JudgedRow> old;
     try {
       old = read(file, namespace.toString());
@@ -157,7 +162,7 @@ public final class JudgedFile {
       m.put("score", r.graded() ? r.raw() : null);
       json.add(m);
     }
-    Path file = namespace.resolve("base_judged.json");
+    Path file = namespace.resolve(BASES_FILE);
     AtomicFiles.writeString(file, Json.pretty(json, 1));
     Map<String, Object> result = new LinkedHashMap<>();
     result.put("failed", failures(List.of(), rows));

@@ -91,6 +91,32 @@ class JudgeCommandTest {
     assertEquals(4, ScriptedGraderProvider.CLOSES.get());
   }
 
+  /**
+   * A judge killed while writing leaves a temp file beside judged.json or metrics.json; the next judge of the
+   * namespace, holding its lock, removes those, and leaves the temps of files it does not write (a sweep's).
+   */
+  @Test
+  void theTempFilesAKilledJudgeLeftAreRemovedByTheNextAndNoOtherWritersAre() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1)));
+    Path judged = Files.writeString(ns.resolve(".judged.json.4242.1.tmp"), "[{\"task_id\": \"t1\"");
+    Path metrics = Files.writeString(ns.resolve(".metrics.json.4242.2.tmp"), "{");
+    Path sweeps = Files.writeString(ns.resolve(".config.json.4242.3.tmp"), "{");
+    PrintStream saved = System.err;
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    try {
+      assertEquals(0, judge("--namespaces=" + ns), out());
+    } finally {
+      System.setErr(saved);
+    }
+    assertFalse(Files.exists(judged));
+    assertFalse(Files.exists(metrics));
+    assertTrue(Files.exists(sweeps), "a sweep's temp is the sweep's to remove");
+    assertTrue(err.toString(StandardCharsets.UTF_8).contains("removed 2 half-written file(s) an interrupted judge"),
+        err.toString(StandardCharsets.UTF_8));
+    assertEquals(2, rows(ns).size());
+  }
+
   @Test
   void aPythonLayoutNamespaceIsJudgedSortedAndCounted() throws Exception {
     Path ns = Namespaces.python(runs, "demo-oc-agg2", 2, Map.of("ledger-2", score(1, 2), "ledger-1", score(2, 2)));
