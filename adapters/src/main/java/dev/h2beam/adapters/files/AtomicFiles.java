@@ -97,6 +97,27 @@ public final class AtomicFiles {
     return TEMP_NAME.matcher(fileName).matches();
   }
 
+  /**
+   * Removes the temp files of writes of {@code targets} (file names) left directly in {@code dir}; returns them,
+   * sorted. Only for a writer that is the one writer of those targets, and holds {@code dir}'s writer lock: then every
+   * such temp is a killed writer's.
+   */
+  public static java.util.List<Path> removeLeftovers(Path dir, java.util.Collection<String> targets)
+      throws IOException {
+    java.util.List<Path> removed = new java.util.ArrayList<>();
+    if (!Files.isDirectory(dir)) return removed;
+    try (java.util.stream.Stream<Path> s = Files.list(dir)) {
+      for (Path p : s.sorted().toList()) {
+        String name = p.getFileName().toString();
+        if (!isLeftover(name) || !Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) continue;
+        if (targets.stream().noneMatch(t -> name.startsWith("." + t + "."))) continue;
+        Files.delete(p);
+        removed.add(p);
+      }
+    }
+    return removed;
+  }
+
   /** A new sibling temp file holding what {@code body} writes, created with the default permissions or 0600. */
   private static Path temp(Path target, boolean ownerOnly, Body body) throws IOException {
     Path parent = target.toAbsolutePath().getParent();

@@ -316,7 +316,8 @@ public final class WriterLock implements AutoCloseable {
     return new IOException("this process is exiting; it takes no lock (" + file + ") any more");
   }
 
-  static String host() {
+  /** This machine's name as a lock records its holder's (tests write a holder of their own with it). */
+  public static String host() {
     try {
       return InetAddress.getLocalHost().getHostName();
     } catch (IOException e) {

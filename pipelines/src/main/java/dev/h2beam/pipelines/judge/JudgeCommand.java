@@ -15,7 +15,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.nio.file.Paths;
@@ -381,17 +380,7 @@ public final class JudgeCommand implements Command {
    */
   private static void removeHalfWritten(Iterable<String> namespaces) throws IOException {
     List<Path> removed = new ArrayList<>();
-    for (String ns : namespaces) {
-      try (Stream<Path> s = Files.list(Paths.get(ns))) {
-        for (Path p : s.sorted().toList()) {
-          String name = p.getFileName().toString();
-          if (!AtomicFiles.isLeftover(name) || !Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) continue;
-          if (OWN_FILES.stream().noneMatch(f -> name.startsWith("." + f + "."))) continue;
-          Files.delete(p);
-          removed.add(p);
-        }
-      }
-    }
+    for (String ns : namespaces) removed.addAll(AtomicFiles.removeLeftovers(Paths.get(ns), OWN_FILES));
     if (!removed.isEmpty()) {
       System.err.println("h2beam: removed " + removed.size() + " half-written file(s) an interrupted judge left behind,"
           + " e.g. " + removed.get(0) + " (each file it was writing still holds its last complete version)");

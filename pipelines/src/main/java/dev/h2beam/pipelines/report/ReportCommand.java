@@ -1,11 +1,13 @@
 package dev.h2beam.pipelines.report;
 
+import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.Scratch;
 import dev.h2beam.pipelines.Command;
 import dev.h2beam.pipelines.DirectThreads;
 import dev.h2beam.pipelines.FolderFlags;
 import dev.h2beam.pipelines.OptionArgs;
+import dev.h2beam.pipelines.sweep.WriterLocks;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -54,6 +56,21 @@ public final class ReportCommand implements Command {
     ReportSettings s = ReportPlan.settings(o.getNamespaces(), o.getModes(), o.getK(), o.getBench(),
         o.getDisclosure(), o.getMinEffect(), o.getObjectives(), o.getOutput(), Path.of("").toAbsolutePath());
     Path dir = Path.of(s.output());
+    // one report at a time writes a folder: two at once would leave report.txt of one beside report.html of the other
+    try (WriterLocks lock = WriterLocks.of(List.of(dir), "report", o.getLockWaitSeconds())) {
+      return runLocked(o, s, dir, out, err);
+    }
+  }
+
+  private int runLocked(ReportOptions o, ReportSettings s, Path dir, PrintStream out, PrintStream err)
+      throws Exception {
+    // the lock is ours: what a killed report left (its scratch folder, its files' temps) is nobody's now
+    Scratch.clean(dir);
+    List<Path> removed = AtomicFiles.removeLeftovers(dir, ReportFiles.OWN_FILES);
+    if (!removed.isEmpty()) {
+      err.println("h2beam: removed " + removed.size() + " half-written file(s) an interrupted report left behind, e.g. "
+          + removed.get(0) + " (each file it was writing still holds its last complete version)");
+    }
     // this run's record comes back in a folder of its own: with nothing to report, the folder's report.json stays
     // the earlier report's. Beside the output, not in /tmp: on a cluster the writer is another host's process.
     Path scratch = Scratch.newDir(Scratch.of(dir), "h2beam-report-");
@@ -85,12 +102,12 @@ public final class ReportCommand implements Command {
     return 0;
   }
 
-  /** Removes the scratch folder unless another report running into the same folder still uses it. */
+  /** Removes the scratch folder when nothing else is left in it. */
   private static void removeIfEmpty(Path dir) throws IOException {
     try {
       Files.deleteIfExists(dir);
     } catch (DirectoryNotEmptyException e) {
-      // the other run removes it when it ends
+      // not ours to empty
     }
   }
 

@@ -30,6 +30,8 @@ final class ReportFiles {
 
   /** The files only a report (never a nothing-to-report run) writes. */
   private static final List<String> REPORT_FILES = List.of(TEXT, HTML, RESTRICTED);
+  /** Every file a report writes in its folder. */
+  static final List<String> OWN_FILES = List.of(TEXT, HTML, RESTRICTED, RECORD);
 
   /**
    * Writes the report's files and its record into {@code dir}, and the record into {@code runRecord} too when it is

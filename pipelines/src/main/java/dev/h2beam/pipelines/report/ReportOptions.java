@@ -53,6 +53,12 @@ public interface ReportOptions extends PipelineOptions {
 
   void setObjectives(String value);
 
+  @Description("Seconds to wait for another report writing the same --output folder; 0 refuses at once.")
+  @Default.Integer(0)
+  int getLockWaitSeconds();
+
+  void setLockWaitSeconds(int value);
+
   @Description("Folder for report.txt, report.html, report-restricted.json and report.json.")
   String getOutput();
 

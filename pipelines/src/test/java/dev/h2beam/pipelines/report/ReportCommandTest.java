@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.h2beam.adapters.files.WriterLock;
 import dev.h2beam.pipelines.UsageError;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,6 +63,46 @@ class ReportCommandTest {
     assertTrue(run.out().endsWith("\nwrote " + out + ": report.txt, report.html, report-restricted.json\n"),
         run.out());
     assertTrue(Files.readString(out.resolve("report.txt")).startsWith("demo-oc seed=1 modes=parallel,sequential\n"));
+  }
+
+  /**
+   * One report at a time writes a folder: a second, while a live process holds the folder's lock, is refused naming
+   * the holder, and leaves the folder's report as it was.
+   */
+  @Test
+  void aReportIntoAFolderAnotherReportIsWritingIsRefusedAndTheFolderKept(@TempDir Path runs) throws Exception {
+    replicates(runs);
+    Path out = runs.resolve("elsewhere");
+    assertEquals(0, Fixtures.report("--namespaces=" + runs + "/demo-oc-agg2-s1", "--output=" + out).exit());
+    String before = Files.readString(out.resolve("report.txt"));
+    Process other = new ProcessBuilder("sleep", "60").start();
+    try {
+      Files.writeString(out.resolve(WriterLock.FILE), "{\"what\": \"report\", \"host\": \"" + WriterLock.host()
+          + "\", \"pid\": " + other.pid() + ", \"started_at\": \"2026-01-01T00:00:00Z\", \"token\": \"t\"}");
+      UsageError e = assertThrows(UsageError.class,
+          () -> Fixtures.report("--namespaces=" + runs + "/demo-oc-agg2-s2", "--output=" + out));
+      assertTrue(e.getMessage().contains("pid " + other.pid()), e.getMessage());
+      assertEquals(before, Files.readString(out.resolve("report.txt")));
+    } finally {
+      other.destroyForcibly().waitFor();
+    }
+  }
+
+  /** A report killed while writing leaves temp files beside its files; the next report into the folder removes them. */
+  @Test
+  void theTempFilesAKilledReportLeftAreRemovedByTheNext(@TempDir Path runs) throws Exception {
+    replicates(runs);
+    Path out = Files.createDirectories(runs.resolve("elsewhere"));
+    Path restricted = Files.writeString(out.resolve(".report-restricted.json.4242.7.tmp"), "{\"per_task\": [");
+    Path scratch = Files.createDirectories(out.resolve(".tmp/h2beam-report-killed"));
+    Files.writeString(scratch.resolve("report.json"), "{");
+    Path other = Files.writeString(out.resolve(".notes.txt.4242.8.tmp"), "not a report's");
+    Fixtures.Run run = Fixtures.report("--namespaces=" + runs + "/demo-oc-agg2-s1", "--output=" + out);
+    assertEquals(0, run.exit(), run.err());
+    assertFalse(Files.exists(restricted));
+    assertFalse(Files.exists(out.resolve(".tmp")), "the killed run's scratch folder is gone");
+    assertTrue(Files.exists(other), "only a report's own temps are removed");
+    assertTrue(run.err().contains("removed 1 half-written file(s) an interrupted report left behind"), run.err());
   }
 
   @Test
