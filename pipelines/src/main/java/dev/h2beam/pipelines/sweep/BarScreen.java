@@ -23,19 +23,27 @@ final class BarScreen {
 
   private final PrintStream out;
   private final int width;
+  private final int height;
   private List<String> bar = List.of();
   private int rows; // terminal rows the bar covers now
   private PrintStream systemOut;
   private PrintStream systemErr;
 
-  BarScreen(PrintStream out, int width) {
+  /** @param height the terminal's rows, 0 when not known */
+  BarScreen(PrintStream out, int width, int height) {
     this.out = out;
     this.width = width;
+    this.height = height;
   }
 
   /** The terminal's width in columns. */
   int width() {
     return width;
+  }
+
+  /** The terminal's height in rows, 0 when not known. */
+  int height() {
+    return height;
   }
 
   /** Replaces the bar on screen with these lines. */
@@ -131,20 +139,36 @@ final class BarScreen {
 
   /** The terminal's width: {@code $COLUMNS} when it is a number, else what the terminal says, else 80. */
   static int width(String columns, Supplier<String> sttySize) {
+    return size(columns, sttySize, 1, 2, 80);
+  }
+
+  /**
+   * The terminal's height: {@code $LINES} when it is a number, else what the terminal says, else 0 (not known). A bar
+   * taller than the screen would scroll, and its redraw could no longer move up over all of it.
+   */
+  static int height(String lines, Supplier<String> sttySize) {
+    return size(lines, sttySize, 0, 1, 0);
+  }
+
+  /**
+   * {@code variable} when it is a number of at least {@code least}; else field {@code field} of {@code stty size}'s
+   * {@code rows cols} when that is (0 when the terminal does not know its size); else {@code otherwise}.
+   */
+  private static int size(String variable, Supplier<String> sttySize, int field, int least, int otherwise) {
     try {
-      int c = Integer.parseInt(columns == null ? "" : columns.trim());
-      if (c > 1) return c;
+      int n = Integer.parseInt(variable == null ? "" : variable.trim());
+      if (n >= least) return n;
     } catch (NumberFormatException e) {
       // unset or not a number: ask the terminal
     }
     String[] rowsCols = sttySize.get().trim().split("\\s+");
     try {
-      int c = rowsCols.length == 2 ? Integer.parseInt(rowsCols[1]) : 0;
-      if (c > 1) return c; // 0 when the terminal does not know its size
+      int n = rowsCols.length == 2 ? Integer.parseInt(rowsCols[field]) : 0;
+      if (n >= least) return n;
     } catch (NumberFormatException e) {
-      // not an answer: the default
+      // not an answer
     }
-    return 80;
+    return otherwise;
   }
 
   /**

@@ -68,6 +68,12 @@ public final class ProgressView implements AutoCloseable {
    */
   ProgressView(Path audit, String token, List<String> modes, Map<String, List<String>> stream, Style style,
       long everyMs, PrintStream out, int width, LongSupplier clock) {
+    this(audit, token, modes, stream, style, everyMs, out, width, 0, clock);
+  }
+
+  /** The same on a terminal of {@code height} rows (0: not known). */
+  ProgressView(Path audit, String token, List<String> modes, Map<String, List<String>> stream, Style style,
+      long everyMs, PrintStream out, int width, int height, LongSupplier clock) {
     this.audit = audit;
     this.token = token;
     this.modeOrder = List.copyOf(modes);
@@ -76,7 +82,7 @@ public final class ProgressView implements AutoCloseable {
     this.everyMs = everyMs;
     this.out = out;
     this.clock = clock;
-    this.screen = style == Style.BAR ? new BarScreen(out, width) : null;
+    this.screen = style == Style.BAR ? new BarScreen(out, width, height) : null;
     this.startedMs = clock.getAsLong();
     // only this run's journal lines count: skip what earlier runs wrote
     for (Path f : journalFiles()) offsets.put(f, size(f));
@@ -116,12 +122,15 @@ public final class ProgressView implements AutoCloseable {
     boolean terminal = System.console() != null && term != null && !term.equals("dumb")
         && (err != System.err || stderrIsTerminal());
     Style style = style(o.getProgress(), terminal, !Sweep.runsLocally(o));
-    // only a bar needs the width, and only then is there a terminal worth asking
-    int width = style == Style.BAR ? BarScreen.width(System.getenv("COLUMNS"), BarScreen::sttySize) : 80;
+    // only a bar needs the size, and only then is there a terminal worth asking (once, for both)
+    String[] asked = new String[1];
+    java.util.function.Supplier<String> size = () -> asked[0] != null ? asked[0] : (asked[0] = BarScreen.sttySize());
+    int width = style == Style.BAR ? BarScreen.width(System.getenv("COLUMNS"), size) : 80;
+    int height = style == Style.BAR ? BarScreen.height(System.getenv("LINES"), size) : 0;
     ProgressView v = new ProgressView(plan.config().runs().resolve("_audit")
         .resolve(plan.config().summaryNamespace().summary().toString()), plan.config().rootToken(),
         plan.config().modes(), plan.stream(), style, style == Style.BAR ? 1000 : o.getProgressSeconds() * 1000L, err,
-        width, System::currentTimeMillis);
+        width, height, System::currentTimeMillis);
     if (v.screen != null) v.screen.capture();
     if (style != Style.OFF) {
       v.thread = new Thread(v::loop, "h2beam-progress-view");
@@ -160,7 +169,8 @@ public final class ProgressView implements AutoCloseable {
     try {
       Snapshot s = read();
       if (style == Style.BAR) {
-        screen.draw(bar(s, screen.width() - 1)); // the last column left free: a full row wraps on some terminals
+        // the last column left free: a full row wraps on some terminals; the last row too: a full screen scrolls
+        screen.draw(bar(s, screen.width() - 1, screen.height() > 0 ? Math.max(1, screen.height() - 1) : -1));
       } else {
         for (String l : lines(s, last)) out.println(l);
         out.flush();
@@ -400,6 +410,11 @@ public final class ProgressView implements AutoCloseable {
 
   /** The terminal block: a bar over every mode's tasks, the modes, what is in flight, and the busiest chains. */
   List<String> bar(Snapshot s, int width) {
+    return bar(s, width, -1);
+  }
+
+  /** The same in at most {@code rows} lines (not limited when not positive): chains are left out first. */
+  List<String> bar(Snapshot s, int width, int rows) {
     List<String> out = new ArrayList<>();
     int units = Math.max(1, s.units());
     int cells = 30;
@@ -413,9 +428,12 @@ public final class ProgressView implements AutoCloseable {
     for (ChainCount c : s.chains()) {
       if (!c.running().isEmpty() || c.failed() > 0) running.add(chain(c));
     }
-    int shown = Math.min(running.size(), 8);
+    int room = rows > 0 ? Math.max(0, rows - out.size()) : Integer.MAX_VALUE; // the lines left for chains
+    int shown = Math.min(running.size(), Math.min(8, room));
+    if (running.size() > shown && shown == room) shown = Math.max(0, shown - 1); // a line for "... and N more"
     for (int i = 0; i < shown; i++) out.add("  " + running.get(i));
-    if (running.size() > shown) out.add("  ... and " + (running.size() - shown) + " more chains running");
+    if (running.size() > shown && room > 0) out.add("  ... and " + (running.size() - shown) + " more chains running");
+    if (rows > 0 && out.size() > rows) out = new ArrayList<>(out.subList(0, rows)); // a screen lower than the header
     List<String> clipped = new ArrayList<>();
     for (String l : out) clipped.add(l.length() > width ? l.substring(0, width - 1) + "~" : l);
     return clipped;

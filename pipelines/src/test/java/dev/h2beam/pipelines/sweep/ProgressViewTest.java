@@ -225,4 +225,36 @@ class ProgressViewTest {
     assertEquals(80, BarScreen.width(null, () -> ""), "no terminal to ask");
     assertEquals(80, BarScreen.width(null, () -> "0 0"), "a terminal that does not know its size");
   }
+
+  @Test
+  void theHeightIsLinesThenWhatTheTerminalSaysThenNotKnown() {
+    assertEquals(40, BarScreen.height("40", () -> "50 90"));
+    assertEquals(50, BarScreen.height(null, () -> "50 90\n"));
+    assertEquals(0, BarScreen.height(null, () -> ""), "no terminal to ask: not known, no limit");
+    assertEquals(0, BarScreen.height("tall", () -> "0 0"));
+  }
+
+  /**
+   * On a terminal lower than the bar, the bar would scroll and its redraw could not move up over all of it: the
+   * chains' lines are left out first, with a line saying how many, and the header is cut last.
+   */
+  @Test
+  void theBarFitsTheTerminalsHeightLeavingOutChainsFirst() throws Exception {
+    for (int d = 3; d <= 10; d++) stream.put(String.format("d%02d", d), List.of(String.format("d%02d-t01", d)));
+    ProgressView v = view(ProgressView.Style.BAR);
+    StringBuilder chains = new StringBuilder();
+    for (int d = 1; d <= 10; d++) {
+      if (d > 1) chains.append(',');
+      chains.append(chain("agg", String.format("d%02d", d), 0, 0, String.format("d%02d-t01", d)));
+    }
+    board("w1", "tok", now.get(), 10, 0, chains.toString());
+    ProgressView.Snapshot s = v.read();
+    List<String> unlimited = v.bar(s, 200);
+    assertEquals(12, unlimited.size(), "3 header lines, 8 chains, and how many more: " + unlimited);
+    List<String> six = v.bar(s, 200, 6);
+    assertEquals(6, six.size(), six.toString());
+    assertTrue(six.get(3).startsWith("  agg/d01"), six.toString());
+    assertEquals("  ... and 8 more chains running", six.get(5));
+    assertEquals(unlimited.subList(0, 2), v.bar(s, 200, 2), "lower than the header: its first lines");
+  }
 }
