@@ -118,6 +118,16 @@ public final class AtomicFiles {
     return removed;
   }
 
+  /**
+   * What to tell the user of the half-written files a killed {@code what} (a run, a judge, a report) left and that were
+   * removed; none when none were.
+   */
+  public static java.util.Optional<String> removedMessage(java.util.List<Path> removed, String what) {
+    if (removed.isEmpty()) return java.util.Optional.empty();
+    return java.util.Optional.of("h2beam: removed " + removed.size() + " half-written file(s) an interrupted " + what
+        + " left behind, e.g. " + removed.get(0) + " (each file it was writing still holds its last complete version)");
+  }
+
   /** A new sibling temp file holding what {@code body} writes, created with the default permissions or 0600. */
   private static Path temp(Path target, boolean ownerOnly, Body body) throws IOException {
     Path parent = target.toAbsolutePath().getParent();

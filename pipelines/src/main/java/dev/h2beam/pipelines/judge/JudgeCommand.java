@@ -381,10 +381,7 @@ public final class JudgeCommand implements Command {
   private static void removeHalfWritten(Iterable<String> namespaces) throws IOException {
     List<Path> removed = new ArrayList<>();
     for (String ns : namespaces) removed.addAll(AtomicFiles.removeLeftovers(Paths.get(ns), OWN_FILES));
-    if (!removed.isEmpty()) {
-      System.err.println("h2beam: removed " + removed.size() + " half-written file(s) an interrupted judge left behind,"
-          + " e.g. " + removed.get(0) + " (each file it was writing still holds its last complete version)");
-    }
+    AtomicFiles.removedMessage(removed, "judge").ifPresent(System.err::println);
   }
 
   private static long countSummaries(Path ns) throws IOException {

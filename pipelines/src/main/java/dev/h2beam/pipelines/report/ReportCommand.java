@@ -66,11 +66,8 @@ public final class ReportCommand implements Command {
       throws Exception {
     // the lock is ours: what a killed report left (its scratch folder, its files' temps) is nobody's now
     Scratch.clean(dir);
-    List<Path> removed = AtomicFiles.removeLeftovers(dir, ReportFiles.OWN_FILES);
-    if (!removed.isEmpty()) {
-      err.println("h2beam: removed " + removed.size() + " half-written file(s) an interrupted report left behind, e.g. "
-          + removed.get(0) + " (each file it was writing still holds its last complete version)");
-    }
+    AtomicFiles.removedMessage(AtomicFiles.removeLeftovers(dir, ReportFiles.OWN_FILES), "report")
+        .ifPresent(err::println);
     // this run's record comes back in a folder of its own: with nothing to report, the folder's report.json stays
     // the earlier report's. Beside the output, not in /tmp: on a cluster the writer is another host's process.
     Path scratch = Scratch.newDir(Scratch.of(dir), "h2beam-report-");

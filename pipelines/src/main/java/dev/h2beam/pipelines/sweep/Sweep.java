@@ -505,10 +505,7 @@ public final class Sweep {
     // the lock is ours: what a killed sweep left in the scratch folder is nobody's now
     Scratch.clean(plan.config().runs());
     List<Path> leftovers = Leftovers.remove(plan.config());
-    if (!leftovers.isEmpty()) {
-      System.err.println("h2beam: removed " + leftovers.size() + " half-written file(s) an interrupted run left"
-          + " behind, e.g. " + leftovers.get(0) + " (each file it was writing still holds its last complete version)");
-    }
+    AtomicFiles.removedMessage(leftovers, "run").ifPresent(System.err::println);
     refuseStoredCredentials(plan);
     plan.bench().prepare();
     BaseHarness.require(plan.bench(), plan.config().bench(), Scratch.of(plan.config().runs()));
