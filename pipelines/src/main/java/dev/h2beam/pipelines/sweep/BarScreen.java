@@ -22,8 +22,8 @@ final class BarScreen {
   private static final String UP_AND_ERASE = "\033[1A\033[2K";
 
   private final PrintStream out;
-  private final int width;
-  private final int height;
+  private int width;
+  private int height;
   private List<String> bar = List.of();
   private int rows; // terminal rows the bar covers now
   private PrintStream systemOut;
@@ -37,13 +37,25 @@ final class BarScreen {
   }
 
   /** The terminal's width in columns. */
-  int width() {
+  synchronized int width() {
     return width;
   }
 
   /** The terminal's height in rows, 0 when not known. */
-  int height() {
+  synchronized int height() {
     return height;
+  }
+
+  /**
+   * The terminal's new size (it was resized); the next redraw draws to it. The bar on screen is erased as a terminal
+   * that reflows its lines shows it: made narrower, it wraps the bar's longer lines onto more rows, and all of those
+   * are erased. (A terminal that cuts lines instead of reflowing them loses as many rows above the bar.)
+   */
+  synchronized void resize(int width, int height) {
+    if (width == this.width && height == this.height) return;
+    this.width = width;
+    this.height = height;
+    if (rows > 0) rows = rowsOf(bar);
   }
 
   /** Replaces the bar on screen with these lines. */
@@ -73,11 +85,16 @@ final class BarScreen {
 
   private String block() {
     StringBuilder sb = new StringBuilder();
-    for (String l : bar) {
-      sb.append(l).append('\n');
-      rows += Math.max(1, (l.length() + width - 1) / width); // a line longer than the width would still be counted
-    }
+    for (String l : bar) sb.append(l).append('\n');
+    rows += rowsOf(bar);
     return sb.toString();
+  }
+
+  /** The rows these lines cover at the terminal's width (a line longer than the width would still be counted). */
+  private int rowsOf(List<String> lines) {
+    int n = 0;
+    for (String l : lines) n += Math.max(1, (l.length() + width - 1) / width);
+    return n;
   }
 
   /** A stream whose complete lines go above the bar on {@code target}; a line not yet ended waits for its end. */
@@ -169,6 +186,12 @@ final class BarScreen {
       // not an answer
     }
     return otherwise;
+  }
+
+  /** {@code sttySize} asked at most once however often it is read (the width and the height come from one answer). */
+  static Supplier<String> once(Supplier<String> sttySize) {
+    String[] asked = new String[1];
+    return () -> asked[0] != null ? asked[0] : (asked[0] = sttySize.get());
   }
 
   /**

@@ -58,6 +58,10 @@ public final class ProgressView implements AutoCloseable {
   private String lastChains = "";
   private Thread thread;
   private volatile boolean stopping;
+  /** The bar style's resizes of the terminal window, and how its size is read again then; null when not watched. */
+  private WindowChanges window;
+  private java.util.function.Function<String, String> env;
+  private java.util.function.Supplier<String> sttySize;
 
   /**
    * @param audit the summary namespace's audit folder (boards in {@code progress/}, journals beside)
@@ -123,15 +127,17 @@ public final class ProgressView implements AutoCloseable {
         && (err != System.err || stderrIsTerminal());
     Style style = style(o.getProgress(), terminal, !Sweep.runsLocally(o));
     // only a bar needs the size, and only then is there a terminal worth asking (once, for both)
-    String[] asked = new String[1];
-    java.util.function.Supplier<String> size = () -> asked[0] != null ? asked[0] : (asked[0] = BarScreen.sttySize());
+    java.util.function.Supplier<String> size = BarScreen.once(BarScreen::sttySize);
     int width = style == Style.BAR ? BarScreen.width(System.getenv("COLUMNS"), size) : 80;
     int height = style == Style.BAR ? BarScreen.height(System.getenv("LINES"), size) : 0;
     ProgressView v = new ProgressView(plan.config().runs().resolve("_audit")
         .resolve(plan.config().summaryNamespace().summary().toString()), plan.config().rootToken(),
         plan.config().modes(), plan.stream(), style, style == Style.BAR ? 1000 : o.getProgressSeconds() * 1000L, err,
         width, height, System::currentTimeMillis);
-    if (v.screen != null) v.screen.capture();
+    if (v.screen != null) {
+      v.watchWindow(System::getenv, BarScreen::sttySize);
+      v.screen.capture();
+    }
     if (style != Style.OFF) {
       v.thread = new Thread(v::loop, "h2beam-progress-view");
       v.thread.setDaemon(true);
@@ -153,6 +159,7 @@ public final class ProgressView implements AutoCloseable {
 
   /** Stops the display; shows the last state once (so a plain log ends on the final counts). */
   @Override public void close() {
+    if (window != null) window.close();
     if (thread == null) return;
     stopping = true;
     thread.interrupt();
@@ -165,10 +172,29 @@ public final class ProgressView implements AutoCloseable {
     if (screen != null) screen.release();
   }
 
+  /**
+   * Redraws the bar at the terminal's new size after each resize of its window: the size is read again as at the
+   * start, {@code $COLUMNS} and {@code $LINES} from {@code env} when they are numbers, else from the terminal.
+   */
+  void watchWindow(java.util.function.Function<String, String> env, java.util.function.Supplier<String> sttySize) {
+    this.env = env;
+    this.sttySize = sttySize;
+    this.window = WindowChanges.watch();
+  }
+
+  /** Whether a resize of the window waits for the next redraw. */
+  boolean windowChanged() {
+    return window != null && window.pending();
+  }
+
   synchronized void show(boolean last) {
     try {
       Snapshot s = read();
       if (style == Style.BAR) {
+        if (window != null && window.takeChanged()) {
+          java.util.function.Supplier<String> size = BarScreen.once(sttySize);
+          screen.resize(BarScreen.width(env.apply("COLUMNS"), size), BarScreen.height(env.apply("LINES"), size));
+        }
         // the last column left free: a full row wraps on some terminals; the last row too: a full screen scrolls
         screen.draw(bar(s, screen.width() - 1, screen.height() > 0 ? Math.max(1, screen.height() - 1) : -1));
       } else {

@@ -257,4 +257,47 @@ class ProgressViewTest {
     assertEquals("  ... and 8 more chains running", six.get(5));
     assertEquals(unlimited.subList(0, 2), v.bar(s, 200, 2), "lower than the header: its first lines");
   }
+
+  /**
+   * A terminal resized while the bar is up (its SIGWINCH, sent here for real) gets the bar at its new size at the next
+   * redraw, and the bar on screen erased as the narrower terminal now wraps it; without a resize the size is not
+   * read again.
+   */
+  @Test
+  void aResizedTerminalGetsTheBarAtItsNewSizeWithTheOldOneErasedAsItNowWraps() throws Exception {
+    ByteArrayOutputStream written = new ByteArrayOutputStream();
+    ProgressView v = view(ProgressView.Style.BAR, new PrintStream(written, true, StandardCharsets.UTF_8), 80);
+    board("w1", "tok", now.get(), 2, 1, chain("agg", "d01", 0, 0, "d01-t01") + "," + chain("agg", "d02", 0, 0,
+        "d02-t01"));
+    java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+    v.watchWindow(name -> null, () -> {
+      asked.incrementAndGet();
+      return "6 30";
+    });
+    try {
+      v.show(false);
+      v.show(false);
+      assertEquals(0, asked.get(), "no resize: the size is not read again");
+      List<String> before = v.bar(v.read(), 79);
+      assertTrue(before.stream().anyMatch(l -> l.length() > 30), "a line the narrower terminal wraps: " + before);
+      written.reset();
+      Process kill = new ProcessBuilder("sh", "-c", "kill -WINCH " + ProcessHandle.current().pid()).start();
+      assertEquals(0, kill.waitFor());
+      for (int i = 0; i < 500 && !v.windowChanged(); i++) Thread.sleep(10);
+      assertTrue(v.windowChanged(), "the resize was heard");
+      v.show(false);
+      assertEquals(1, asked.get(), "the size read once again");
+      assertEquals(30, v.screen.width());
+      assertEquals(6, v.screen.height());
+      int rows = 0;
+      for (String l : before) rows += Math.max(1, (l.length() + 29) / 30);
+      String redraw = written.toString(StandardCharsets.UTF_8);
+      assertTrue(rows > before.size());
+      assertTrue(redraw.startsWith("\r" + "\033[1A\033[2K".repeat(rows) + "["), redraw);
+      List<String> after = screen(redraw.substring(("\r" + "\033[1A\033[2K".repeat(rows)).length()), 30);
+      assertEquals(v.bar(v.read(), 29, 5), after, "the bar at 29 columns and 5 rows");
+    } finally {
+      v.close();
+    }
+  }
 }
