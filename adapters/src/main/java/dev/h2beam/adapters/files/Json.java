@@ -61,16 +61,52 @@ public final class Json {
     if (Double.isNaN(v)) return "NaN";
     if (Double.isInfinite(v)) return v > 0 ? "Infinity" : "-Infinity";
     if (v == 0) return (1 / v < 0) ? "-0.0" : "0.0";
-    java.math.BigDecimal bd = new java.math.BigDecimal(Double.toString(v)).stripTrailingZeros();
-    String digits = bd.unscaledValue().abs().toString();
+    String java = Double.toString(v);
+    // 1e-3 <= |v| < 1e7: Java writes the digits plainly, its fraction ending in a digit other than 0 or a lone ".0",
+    // as Python writes them (Python's plain range, 1e-4 to 1e16, holds Java's); the decimal arithmetic is for the rest
+    if (java.indexOf('E') < 0) return java;
+    java.math.BigDecimal bd = shortest(Math.abs(v)).stripTrailingZeros();
+    String digits = bd.unscaledValue().toString();
     int exp = digits.length() - bd.scale() - 1;
     String sign = v < 0 ? "-" : "";
     if (exp >= -4 && exp < 16) {
-      String plain = bd.abs().toPlainString();
+      String plain = bd.toPlainString();
       return sign + (plain.contains(".") ? plain : plain + ".0");
     }
     String mantissa = digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
     return sign + mantissa + "e" + (exp < 0 ? "-" : "+") + (Math.abs(exp) < 10 ? "0" : "") + Math.abs(exp);
+  }
+
+  /**
+   * The fewest significant digits that read back as {@code v} (positive, finite), the nearest to it of those, as
+   * Python's repr picks them. Java 17's {@link Double#toString} is not always that short outside its plain range
+   * (4.9E-324 for Python's 5e-324, and an 18th digit for some values near 1e17): its digits are shortened while a
+   * decimal one digit shorter still reads back (if none of p digits does, none of fewer does either: it would be one
+   * of p digits ending in 0), and at the length found the nearest of those that read back is taken.
+   */
+  private static java.math.BigDecimal shortest(double v) {
+    java.math.BigDecimal exact = new java.math.BigDecimal(v);
+    java.math.BigDecimal best = new java.math.BigDecimal(Double.toString(v)); // reads back as v: toString's contract
+    int p = best.stripTrailingZeros().precision();
+    for (java.math.BigDecimal shorter; p > 1 && (shorter = nearestReadingBack(exact, v, p - 1)) != null; p--) {
+      best = shorter;
+    }
+    java.math.BigDecimal nearest = nearestReadingBack(exact, v, p);
+    return nearest != null ? nearest : best;
+  }
+
+  private static final java.math.RoundingMode[] ROUNDINGS = {java.math.RoundingMode.HALF_EVEN,
+      java.math.RoundingMode.FLOOR, java.math.RoundingMode.CEILING};
+
+  /** Of the decimals of {@code digits} significant digits next to {@code exact}, the nearest that reads back as v. */
+  private static java.math.BigDecimal nearestReadingBack(java.math.BigDecimal exact, double v, int digits) {
+    java.math.BigDecimal best = null;
+    for (java.math.RoundingMode m : ROUNDINGS) {
+      java.math.BigDecimal c = exact.round(new java.math.MathContext(digits, m));
+      if (c.doubleValue() != v) continue;
+      if (best == null || c.subtract(exact).abs().compareTo(best.subtract(exact).abs()) < 0) best = c;
+    }
+    return best;
   }
 
   static final class PythonFloat extends StdSerializer<Double> {

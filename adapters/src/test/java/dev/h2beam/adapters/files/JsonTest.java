@@ -2,6 +2,7 @@ package dev.h2beam.adapters.files;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -185,5 +186,87 @@ class JsonTest {
     assertEquals(false, p.contains("Source") || p.contains("secret-ish") || p.contains("\n"), p);
     assertEquals(true, p.startsWith("Unexpected end-of-input") && p.endsWith("(line 2, column 1)"), p);
     assertEquals("plain", Json.syntaxProblem(new IOException("plain\nsecond line")));
+  }
+
+  /** What {@link Json#pythonFloat} wrote for every value before: decimal arithmetic on Java's digits. */
+  private static String decimalRepr(double v) {
+    if (Double.isNaN(v)) return "NaN";
+    if (Double.isInfinite(v)) return v > 0 ? "Infinity" : "-Infinity";
+    if (v == 0) return (1 / v < 0) ? "-0.0" : "0.0";
+    java.math.BigDecimal bd = new java.math.BigDecimal(Double.toString(v)).stripTrailingZeros();
+    String digits = bd.unscaledValue().abs().toString();
+    int exp = digits.length() - bd.scale() - 1;
+    String sign = v < 0 ? "-" : "";
+    if (exp >= -4 && exp < 16) {
+      String plain = bd.abs().toPlainString();
+      return sign + (plain.contains(".") ? plain : plain + ".0");
+    }
+    String mantissa = digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
+    return sign + mantissa + "e" + (exp < 0 ? "-" : "+") + (Math.abs(exp) < 10 ? "0" : "") + Math.abs(exp);
+  }
+
+  /** Values of every magnitude, the plain range's edges and the scores and prices the files hold most. */
+  private static double[] floats(int n) {
+    java.util.Random r = new java.util.Random(20261202);
+    List<Double> out = new java.util.ArrayList<>(List.of(0.001, Math.nextDown(0.001), Math.nextUp(0.001), 1e7,
+        Math.nextDown(1e7), 1e-4, Math.nextDown(1e-4), 1e16, Math.nextDown(1e16), 0.1, 0.2, 0.30000000000000004,
+        85.15, 100.25, 1.0, 2.5, 123456.789, 9999999.0, 0.0015, Double.MIN_VALUE, Double.MAX_VALUE, 1e-5, 5e-324));
+    while (out.size() < n) {
+      double v = switch (out.size() % 4) {
+        case 0 -> Double.longBitsToDouble(r.nextLong());                     // any bits
+        case 1 -> Math.pow(10, r.nextDouble() * 12 - 4) * (r.nextBoolean() ? 1 : -1); // 1e-4 to 1e8
+        case 2 -> Math.round(r.nextDouble() * 1e6) / 100.0;                 // a score or a price in cents
+        default -> r.nextDouble() * 1e7;
+      };
+      if (Double.isFinite(v)) out.add(v);
+    }
+    return out.stream().mapToDouble(Double::doubleValue).toArray();
+  }
+
+  /**
+   * Where Java writes plain digits the files are as before, byte for byte; elsewhere the digits are never more than
+   * before, and read back as the same number.
+   */
+  @Test
+  void pythonFloatWritesPlainDigitsAsBeforeAndNeverMoreDigitsElsewhere() {
+    int plain = 0;
+    for (double x : floats(20_000)) {
+      for (double v : new double[] {x, -x}) {
+        String before = decimalRepr(v);
+        String now = Json.pythonFloat(v);
+        if (Double.toString(v).indexOf('E') < 0) {
+          plain++;
+          assertEquals(before, now, () -> "for " + Double.toHexString(v));
+        } else {
+          assertEquals(v, Double.parseDouble(now), () -> now + " reads back as another number than "
+              + Double.toHexString(v));
+          assertTrue(digits(now) <= digits(before), () -> now + " against " + before);
+        }
+      }
+    }
+    assertTrue(plain > 10_000, "the plain range was tried: " + plain);
+  }
+
+  private static int digits(String repr) {
+    String mantissa = repr.split("e")[0].replace("-", "").replace(".", "").replaceAll("^0+", "");
+    return mantissa.replaceAll("0+$", "").length();
+  }
+
+  @Test
+  void pythonFloatIsCPythonsRepr() throws Exception {
+    double[] values = floats(10_000);
+    String[] hex = new String[values.length];
+    for (int i = 0; i < values.length; i++) hex[i] = Double.toHexString(values[i]);
+    // one argument a value: a single argument is limited to 128 kB
+    String[] python = Python3.run("import sys; print('\\n'.join(repr(float.fromhex(h)) for h in sys.argv[1:]))", hex)
+        .split("\n");
+    assertEquals(values.length, python.length);
+    List<String> wrong = new java.util.ArrayList<>();
+    for (int i = 0; i < values.length; i++) {
+      String expected = python[i].replace("inf", "Infinity");
+      String got = Json.pythonFloat(values[i]);
+      if (!expected.equals(got)) wrong.add(Double.toHexString(values[i]) + " python " + expected + " h2beam " + got);
+    }
+    assertEquals(List.of(), wrong);
   }
 }
