@@ -80,19 +80,20 @@ public final class Json {
   /**
    * The fewest significant digits that read back as {@code v} (positive, finite), the nearest to it of those, as
    * Python's repr picks them. Java 17's {@link Double#toString} is not always that short outside its plain range
-   * (4.9E-324 for Python's 5e-324, and an 18th digit for some values near 1e17): its digits are shortened while a
-   * decimal one digit shorter still reads back (if none of p digits does, none of fewer does either: it would be one
-   * of p digits ending in 0), and at the length found the nearest of those that read back is taken.
+   * (4.9E-324 for Python's 5e-324, and an 18th digit for some values near 1e17): from its length, the nearest decimal
+   * that reads back is taken, then one a digit shorter while there is one (if none of p digits reads back, none of
+   * fewer does either: it would be one of p digits ending in 0).
    */
   private static java.math.BigDecimal shortest(double v) {
     java.math.BigDecimal exact = new java.math.BigDecimal(v);
-    java.math.BigDecimal best = new java.math.BigDecimal(Double.toString(v)); // reads back as v: toString's contract
-    int p = best.stripTrailingZeros().precision();
+    java.math.BigDecimal java = new java.math.BigDecimal(Double.toString(v)); // reads back as v: toString's contract
+    int p = java.stripTrailingZeros().precision();
+    java.math.BigDecimal best = nearestReadingBack(exact, v, p);
+    if (best == null) best = java; // not reached: Java's own digits are one of p digits next to v
     for (java.math.BigDecimal shorter; p > 1 && (shorter = nearestReadingBack(exact, v, p - 1)) != null; p--) {
       best = shorter;
     }
-    java.math.BigDecimal nearest = nearestReadingBack(exact, v, p);
-    return nearest != null ? nearest : best;
+    return best;
   }
 
   private static final java.math.RoundingMode[] ROUNDINGS = {java.math.RoundingMode.HALF_EVEN,

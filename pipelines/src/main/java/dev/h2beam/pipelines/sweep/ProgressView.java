@@ -126,14 +126,12 @@ public final class ProgressView implements AutoCloseable {
     boolean terminal = System.console() != null && term != null && !term.equals("dumb")
         && (err != System.err || stderrIsTerminal());
     Style style = style(o.getProgress(), terminal, !Sweep.runsLocally(o));
-    // only a bar needs the size, and only then is there a terminal worth asking (once, for both)
-    java.util.function.Supplier<String> size = BarScreen.once(BarScreen::sttySize);
-    int width = style == Style.BAR ? BarScreen.width(System.getenv("COLUMNS"), size) : 80;
-    int height = style == Style.BAR ? BarScreen.height(System.getenv("LINES"), size) : 0;
+    // only a bar needs the size, and only then is there a terminal worth asking
+    int[] size = style == Style.BAR ? terminalSize(System::getenv, BarScreen::sttySize) : new int[] {80, 0};
     ProgressView v = new ProgressView(plan.config().runs().resolve("_audit")
         .resolve(plan.config().summaryNamespace().summary().toString()), plan.config().rootToken(),
         plan.config().modes(), plan.stream(), style, style == Style.BAR ? 1000 : o.getProgressSeconds() * 1000L, err,
-        width, height, System::currentTimeMillis);
+        size[0], size[1], System::currentTimeMillis);
     if (v.screen != null) {
       v.watchWindow(System::getenv, BarScreen::sttySize);
       v.screen.capture();
@@ -182,6 +180,16 @@ public final class ProgressView implements AutoCloseable {
     this.window = WindowChanges.watch();
   }
 
+  /**
+   * The terminal's width and height: {@code $COLUMNS} and {@code $LINES} from {@code env} when they are numbers,
+   * else what the terminal says (asked once for both), else 80 columns and an unknown height (0).
+   */
+  private static int[] terminalSize(java.util.function.Function<String, String> env,
+      java.util.function.Supplier<String> sttySize) {
+    java.util.function.Supplier<String> asked = BarScreen.once(sttySize);
+    return new int[] {BarScreen.width(env.apply("COLUMNS"), asked), BarScreen.height(env.apply("LINES"), asked)};
+  }
+
   /** Whether a resize of the window waits for the next redraw. */
   boolean windowChanged() {
     return window != null && window.pending();
@@ -192,8 +200,8 @@ public final class ProgressView implements AutoCloseable {
       Snapshot s = read();
       if (style == Style.BAR) {
         if (window != null && window.takeChanged()) {
-          java.util.function.Supplier<String> size = BarScreen.once(sttySize);
-          screen.resize(BarScreen.width(env.apply("COLUMNS"), size), BarScreen.height(env.apply("LINES"), size));
+          int[] size = terminalSize(env, sttySize);
+          screen.resize(size[0], size[1]);
         }
         // the last column left free: a full row wraps on some terminals; the last row too: a full screen scrolls
         screen.draw(bar(s, screen.width() - 1, screen.height() > 0 ? Math.max(1, screen.height() - 1) : -1));
