@@ -2,6 +2,7 @@ package dev.h2beam.demo;
 
 import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Json;
+import dev.h2beam.pipelines.BeamRegistry;
 import dev.h2beam.pipelines.Command;
 import dev.h2beam.pipelines.FolderFlags;
 import dev.h2beam.pipelines.OptionArgs;
@@ -51,7 +52,10 @@ public final class DemoCommand implements Command {
 
   @Override public int run(String[] args) throws Exception {
     args = withDefaults(args);
-    DemoOptions o = OptionArgs.parse(name(), args, DemoOptions.class);
+    // the judge and the report after the sweep build pipelines whatever the sweep finds: Beam's registry is built
+    // while the sweep plans and checks (its options read without it, as the sweep command reads them)
+    BeamRegistry.ahead();
+    DemoOptions o = OptionArgs.parseLazily(name(), args, DemoOptions.class);
     if (o.getBench() != null && !o.getBench().equals("demo")) {
       throw new UsageError("--bench is always demo for h2beam demo; use h2beam sweep for --bench=" + o.getBench());
     }

@@ -70,9 +70,22 @@ public final class OptionArgs {
   /** How long a remote {@code --flinkMaster} has to accept a connection before the command is refused. */
   static final Duration FLINK_CONNECT_TIMEOUT = Duration.ofSeconds(5);
 
+  /**
+   * Beam's registered options interfaces; where the registry failed on {@link BeamRegistry}'s thread, that failure
+   * (the class's initialisation error), not the JVM's bare {@code NoClassDefFoundError} of every later use.
+   */
+  private static Set<Class<? extends PipelineOptions>> registeredOptions() {
+    try {
+      return PipelineOptionsFactory.getRegisteredOptions();
+    } catch (NoClassDefFoundError e) {
+      BeamRegistry.rethrowFailure(e);
+      throw e;
+    }
+  }
+
   /** Refuses the first argument that is not a known option with a value of its type. */
   static void check(String command, String[] args, Class<? extends PipelineOptions> options) {
-    Set<Class<? extends PipelineOptions>> all = new HashSet<>(PipelineOptionsFactory.getRegisteredOptions());
+    Set<Class<? extends PipelineOptions>> all = new HashSet<>(registeredOptions());
     all.add(options);
     check(command, args, properties(all));
   }
@@ -118,7 +131,7 @@ public final class OptionArgs {
 
   /** Every option name the command line accepts, with its getter. */
   static Map<String, Method> properties(Class<? extends PipelineOptions> options) {
-    Set<Class<? extends PipelineOptions>> all = new HashSet<>(PipelineOptionsFactory.getRegisteredOptions());
+    Set<Class<? extends PipelineOptions>> all = new HashSet<>(registeredOptions());
     all.add(options);
     return properties(all);
   }

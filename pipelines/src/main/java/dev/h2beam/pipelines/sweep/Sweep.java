@@ -9,6 +9,7 @@ import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.Scratch;
 import dev.h2beam.adapters.model.Namespace;
+import dev.h2beam.pipelines.BeamRegistry;
 import dev.h2beam.pipelines.DirectThreads;
 import dev.h2beam.pipelines.Flags;
 import dev.h2beam.pipelines.FolderFlags;
@@ -440,6 +441,14 @@ public final class Sweep {
     return true;
   }
 
+  /** Whether some task of the plan has no summary.json yet (it is then not complete: a cheap sign, not the test). */
+  static boolean anySummaryMissing(Plan plan) {
+    for (TaskRef ref : refs(plan)) {
+      if (!Files.isRegularFile(plan.config().summaryPath(ref.task()))) return true;
+    }
+    return false;
+  }
+
   /** Builds the sweep pipeline. */
   public static Pipeline build(Plan plan, SweepOptions o) {
     List<TaskRef> refs = refs(plan);
@@ -502,6 +511,9 @@ public final class Sweep {
       boolean replayOnClient)
       throws IOException {
     if (plan.taskCount() == 0) throw new UsageError("the task stream is empty: no task to run");
+    // a task without a summary needs the pipeline: Beam's registry is then built while the checks below run
+    Plan planned = plan;
+    if (replayOnClient) BeamRegistry.ahead(() -> anySummaryMissing(planned));
     // the lock is ours: what a killed sweep left in the scratch folder is nobody's now
     Scratch.clean(plan.config().runs());
     List<Path> leftovers = Leftovers.remove(plan.config());
