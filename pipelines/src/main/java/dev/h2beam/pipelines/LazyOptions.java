@@ -96,13 +96,24 @@ public final class LazyOptions implements InvocationHandler {
     return o;
   }
 
-  private synchronized PipelineOptions parsed() {
-    if (beam == null) {
-      PipelineOptions p = OptionArgs.parse(command, args, type);
-      for (Object[] s : sets) invokeOn(p, (Method) s[0], new Object[] {s[1]});
-      beam = p;
+  /**
+   * Beam's object, parsed once. The parse runs without this object's lock, which waits for Beam's registry (a pipeline
+   * built on another thread while the client's checks run, {@code Sweep.buildAhead}): meanwhile the getters of
+   * h2beam's own properties keep answering from the arguments, and a setter called meanwhile is replayed with the
+   * others. Two threads that both parse keep the first result.
+   */
+  private PipelineOptions parsed() {
+    synchronized (this) {
+      if (beam != null) return beam;
     }
-    return beam;
+    PipelineOptions p = OptionArgs.parse(command, args, type);
+    synchronized (this) {
+      if (beam == null) {
+        for (Object[] s : sets) invokeOn(p, (Method) s[0], new Object[] {s[1]});
+        beam = p;
+      }
+      return beam;
+    }
   }
 
   @Override public Object invoke(Object proxy, Method m, Object[] a) throws Throwable {

@@ -240,9 +240,13 @@ public final class Json {
       this.indent = indent;
     }
 
+    /** A newline and indentation enough for most depths, written in one call (not a space at a time). */
+    private static final String BREAK = "\n" + " ".repeat(64);
+
     private void newline(JsonGenerator g) throws IOException {
-      g.writeRaw('\n');
-      for (int i = 0; i < depth * indent; i++) g.writeRaw(' ');
+      int spaces = depth * indent;
+      g.writeRaw(BREAK, 0, 1 + Math.min(spaces, 64));
+      for (int i = 64; i < spaces; i++) g.writeRaw(' ');
     }
 
     @Override public void writeRootValueSeparator(JsonGenerator g) throws IOException {

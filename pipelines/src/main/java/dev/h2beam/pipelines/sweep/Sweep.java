@@ -9,7 +9,6 @@ import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.Scratch;
 import dev.h2beam.adapters.model.Namespace;
-import dev.h2beam.pipelines.BeamRegistry;
 import dev.h2beam.pipelines.DirectThreads;
 import dev.h2beam.pipelines.Flags;
 import dev.h2beam.pipelines.FolderFlags;
@@ -44,6 +43,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.concurrent.CompletableFuture;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -441,6 +441,37 @@ public final class Sweep {
     return true;
   }
 
+  /**
+   * {@link #build} on a daemon thread of its own. Building a pipeline only constructs objects (Beam's option registry,
+   * the options' parse, the transforms and their serialised functions): it reads and writes no file, so it may run
+   * while the client's checks do, and a pipeline whose checks fail is dropped unrun.
+   */
+  static CompletableFuture<Pipeline> buildAhead(Plan plan, SweepOptions o) {
+    CompletableFuture<Pipeline> f = new CompletableFuture<>();
+    Thread t = new Thread(() -> {
+      try {
+        f.complete(build(plan, o));
+      } catch (Throwable e) {
+        f.completeExceptionally(e);
+      }
+    }, "h2beam-pipeline-build");
+    t.setDaemon(true);
+    t.start();
+    return f;
+  }
+
+  /** The pipeline built ahead; what its building threw is thrown here as it was (a refused option stays a refusal). */
+  public static Pipeline joined(CompletableFuture<Pipeline> built) {
+    try {
+      return built.join();
+    } catch (java.util.concurrent.CompletionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException r) throw r;
+      if (cause instanceof Error err) throw err;
+      throw new IllegalStateException(cause);
+    }
+  }
+
   /** Whether some task of the plan has no summary.json yet (it is then not complete: a cheap sign, not the test). */
   static boolean anySummaryMissing(Plan plan) {
     for (TaskRef ref : refs(plan)) {
@@ -511,9 +542,13 @@ public final class Sweep {
       boolean replayOnClient)
       throws IOException {
     if (plan.taskCount() == 0) throw new UsageError("the task stream is empty: no task to run");
-    // a task without a summary needs the pipeline: Beam's registry is then built while the checks below run
-    Plan planned = plan;
-    if (replayOnClient) BeamRegistry.ahead(() -> anySummaryMissing(planned));
+    // the token the runs root will hold, chosen now (it is in the pipeline's configuration) and written once the
+    // checks below pass
+    String token = RootToken.fresh();
+    plan = new Plan(plan.config().withRootToken(token), plan.bench(), plan.stream(), plan.recordPath(), plan.header());
+    // a task without a summary needs the pipeline: it is built (Beam's registry first, when this process has not
+    // built it yet) on a thread of its own while the checks below run; building it writes nothing
+    CompletableFuture<Pipeline> built = !replayOnClient || anySummaryMissing(plan) ? buildAhead(plan, o) : null;
     // the lock is ours: what a killed sweep left in the scratch folder is nobody's now
     Scratch.clean(plan.config().runs());
     List<Path> leftovers = Leftovers.remove(plan.config());
@@ -522,17 +557,16 @@ public final class Sweep {
     plan.bench().prepare();
     BaseHarness.require(plan.bench(), plan.config().bench(), Scratch.of(plan.config().runs()));
     checkIdentity(plan, o);
-    String token = RootToken.write(plan.config().runs());
-    plan = new Plan(plan.config().withRootToken(token), plan.bench(), plan.stream(), plan.recordPath(), plan.header());
+    RootToken.write(plan.config().runs(), token);
     String counters;
-    if (replayOnClient && complete(plan)) {
+    if (built == null && replayOnClient && complete(plan)) {
       counters = replay(plan);
     } else {
       PipelineResult result;
       PipelineResult.State state;
       try (ProgressView progress = ProgressView.start(plan, o, progressOut)) {
         if (DirectThreads.isDirect(o)) basesAhead(plan);
-        result = build(plan, o).run();
+        result = (built == null ? build(plan, o) : joined(built)).run();
         state = result.waitUntilFinish();
       } finally {
         // a failed sweep may have left a task's bases rolling ahead on the DirectRunner: stop them before returning

@@ -25,10 +25,20 @@ public final class RootToken {
 
   /** Writes a fresh token under the runs root (the client, holding the runs root's writer lock) and returns it. */
   public static String write(Path runsRoot) throws IOException {
-    String token = UUID.randomUUID().toString();
+    String token = fresh();
+    write(runsRoot, token);
+    return token;
+  }
+
+  /** A new token, for a run that writes it later ({@link #write(Path, String)}). */
+  public static String fresh() {
+    return UUID.randomUUID().toString();
+  }
+
+  /** Writes {@code token} under the runs root (the client, holding the runs root's writer lock). */
+  public static void write(Path runsRoot, String token) throws IOException {
     Files.createDirectories(file(runsRoot).getParent());
     AtomicFiles.writeString(file(runsRoot), token + "\n");
-    return token;
   }
 
   /** Refuses a worker that does not see {@code token} under its runs root; an empty token checks nothing. */
