@@ -6,10 +6,11 @@ import org.apache.beam.sdk.options.PipelineOptionsFactory;
 /**
  * Beam's option registry built ahead, on a thread of its own. The registry is built by {@link PipelineOptionsFactory}'s
  * class initialisation, the first time anything parses options: about 0.8 s of a cold JVM on one core, every
- * registered options interface checked against all the others (BENCHMARKS.md, issue 12). A command that will build a
- * pipeline starts it here before its own checks (the plan, the harness's validation, the writer locks), which then run
- * on the other core; the first parse waits for the registry as for any class's initialisation, and a command that
- * builds no pipeline (a resume that finds every task complete) never starts it.
+ * registered options interface checked against all the others (BENCHMARKS.md, issue 12). The demo, whose judge and
+ * report build pipelines whatever its sweep finds, starts it here when it starts, and reads its own options without
+ * it ({@link LazyOptions}): the sweep's plan and checks then run beside it, and the first parse waits for it as for any
+ * class's initialisation. (A sweep builds its pipeline on a thread of its own instead, which builds the registry first:
+ * {@code Sweep.buildAhead}.)
  *
  * <p>When the registry fails to build (a plug-in's malformed options interface), the JVM answers every later use of the
  * class with a bare {@code NoClassDefFoundError}; {@link #rethrowFailure} gives the parse the original error instead.
@@ -23,22 +24,17 @@ public final class BeamRegistry {
 
   /** Starts building the registry now, on a daemon thread, once per process. */
   public static void ahead() {
-    ahead(() -> true);
-  }
-
-  /**
-   * Starts a daemon thread that builds the registry when {@code needed} answers true there (a question that reads
-   * files is asked off the caller's thread too); once per process, the first call's question deciding.
-   */
-  public static void ahead(BooleanSupplier needed) {
     synchronized (LOCK) {
       if (started) return;
       started = true;
     }
-    start(needed);
+    start(() -> true);
   }
 
-  /** The thread of {@link #ahead}, started (every call starts one: the tests' way in). */
+  /**
+   * A daemon thread that builds the registry when {@code needed} answers true there, started (every call starts one:
+   * {@link #ahead} once per process, the tests as they need).
+   */
   static Thread start(BooleanSupplier needed) {
     Thread t = new Thread(() -> {
       try {

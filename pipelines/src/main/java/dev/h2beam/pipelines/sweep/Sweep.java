@@ -43,11 +43,12 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.concurrent.CompletableFuture;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.options.PipelineOptions;
@@ -464,7 +465,7 @@ public final class Sweep {
   public static Pipeline joined(CompletableFuture<Pipeline> built) {
     try {
       return built.join();
-    } catch (java.util.concurrent.CompletionException e) {
+    } catch (CompletionException e) {
       Throwable cause = e.getCause();
       if (cause instanceof RuntimeException r) throw r;
       if (cause instanceof Error err) throw err;
