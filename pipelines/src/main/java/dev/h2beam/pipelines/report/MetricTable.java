@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The metric vectors of every reported namespace, looked up by (namespace, task, mode, k, metric): a value or the
@@ -21,14 +20,16 @@ final class MetricTable {
 
   static final String NO_FILE = "not-recorded";
 
-  private final Map<String, Boolean> recorded = new TreeMap<>();
-  // hashed, not sorted: only looked up, and a sorted map compared the keys' long shared folder prefixes each time
-  private final Map<Key, MetricRow> rows = new HashMap<>();
+  private final Map<String, Boolean> recorded = new HashMap<>();
+  // per namespace folder, then per (task, mode, k): hashed, not sorted (a sorted map compared the keys' long shared
+  // folder prefixes each time), and a folder's name compared once per lookup of a run's rows, not once per row
+  private final Map<String, Map<Key, MetricRow>> rows = new HashMap<>();
 
   MetricTable(Map<String, NamespaceFacts> byDir) {
     for (NamespaceFacts f : byDir.values()) {
       recorded.put(f.dir(), f.metricsPresent());
-      for (MetricRow r : f.metrics()) rows.putIfAbsent(key(f.dir(), r.taskId(), r.mode(), r.k()), r);
+      Map<Key, MetricRow> own = rows.computeIfAbsent(f.dir(), d -> new HashMap<>());
+      for (MetricRow r : f.metrics()) own.putIfAbsent(new Key(r.taskId(), r.mode(), r.k()), r);
     }
   }
 
@@ -43,12 +44,22 @@ final class MetricTable {
 
   /** The namespace's metrics.json row of the task in the mode at k, or null. */
   MetricRow row(NamespaceRef ns, String task, String mode, int k) {
-    return rows.get(key(ns.dir(), task, mode, k));
+    return rowsOf(ns).get(new Key(task, mode, k));
+  }
+
+  /** The namespace's metrics.json rows, by (task, mode, k); empty without the file. */
+  private Map<Key, MetricRow> rowsOf(NamespaceRef ns) {
+    return rows.getOrDefault(ns.dir(), Map.of());
   }
 
   Obs obs(NamespaceRef ns, String task, String mode, int k, String metric) {
-    if (!recorded(ns)) return new Obs(null, NO_FILE);
-    MetricRow r = row(ns, task, mode, k);
+    return obs(recorded(ns), rowsOf(ns), task, mode, k, metric);
+  }
+
+  private static Obs obs(boolean recorded, Map<Key, MetricRow> rows, String task, String mode, int k,
+      String metric) {
+    if (!recorded) return new Obs(null, NO_FILE);
+    MetricRow r = rows.get(new Key(task, mode, k));
     if (r == null) return new Obs(null, NO_FILE);
     Double v = r.value(metric);
     return v == null ? new Obs(null, r.reason(metric)) : new Obs(v, null);
@@ -66,8 +77,10 @@ final class MetricTable {
     }
     List<Double> values = new ArrayList<>();
     List<String> absences = new ArrayList<>();
+    boolean hasFile = recorded(ns);
+    Map<Key, MetricRow> own = rowsOf(ns);
     for (Scored row : rows) {
-      Obs x = obs(ns, row.taskId(), cell.mode(), cell.k(), o.metric());
+      Obs x = obs(hasFile, own, row.taskId(), cell.mode(), cell.k(), o.metric());
       if (x.value() == null) absences.add(row.taskId() + ": " + x.reason());
       else values.add(o.scale() * x.value());
     }
@@ -75,19 +88,13 @@ final class MetricTable {
     return new RunValue(ns, cell, v, rows.size(), absences);
   }
 
-  private static Key key(String dir, String task, String mode, int k) {
-    return new Key(dir, task, mode, k);
-  }
-
-  private record Key(String dir, String task, String mode, int k) {
+  private record Key(String task, String mode, int k) {
     /**
-     * Mixed with a large odd multiplier: a record's own hash (31 times each part) collides for folder and task names
-     * that differ in a last digit ({@code …-s1/t10} and {@code …-s0/t41}), which put 100,000 rows into a few
-     * buckets.
+     * Mixed with a large odd multiplier, as the folder and the task were when they shared one key: a record's own hash
+     * (31 times each part) spreads names that differ in a digit over a few neighbouring values.
      */
     @Override public int hashCode() {
-      int h = dir.hashCode() * 0x9E3779B1 + task.hashCode();
-      h = h * 0x9E3779B1 + mode.hashCode();
+      int h = task.hashCode() * 0x9E3779B1 + mode.hashCode();
       return h * 0x9E3779B1 + k;
     }
   }
