@@ -8,12 +8,19 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.h2beam.pipelines.sweep.SweepOptions;
+import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.beam.runners.direct.DirectOptions;
 import org.apache.beam.runners.direct.DirectRunner;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.junit.jupiter.api.Test;
 
 class LazyOptionsTest {
@@ -82,5 +89,51 @@ class LazyOptionsTest {
     assertEquals(3, lazy.getK());
     assertSame(real.as(DirectOptions.class), lazy.as(DirectOptions.class));
     assertSame(real, LazyOptions.beam(real));
+  }
+  /**
+   * While another thread parses (here held inside Beam's parse: the options cache's lock, which {@code as(...)} takes
+   * to check an interface), the getters of h2beam's properties answer from the arguments, a setter is taken, and the
+   * parse then carries it. A parse that held the lazy object's own lock would make the getter wait: it is asked on a
+   * thread of its own, with a time limit, so that shows as a failure, not a hang.
+   */
+  @Test
+  void gettersAnswerWhileAnotherThreadParses() throws Exception {
+    String[] args = {"--bench=demo", "--k=2"};
+    SweepOptions lazy = OptionArgs.parseLazily("sweep", args, SweepOptions.class);
+    Field field = PipelineOptionsFactory.class.getDeclaredField("CACHE");
+    field.setAccessible(true);
+    Object cache = ((AtomicReference<?>) field.get(null)).get();
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      Future<SweepOptions> parse;
+      Future<Integer> k;
+      AtomicReference<Thread> parser = new AtomicReference<>();
+      synchronized (cache) {
+        parse = pool.submit(() -> {
+          parser.set(Thread.currentThread());
+          return LazyOptions.beam(lazy);
+        });
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while ((parser.get() == null || parser.get().getState() != Thread.State.BLOCKED)
+            && System.nanoTime() < until) {
+          Thread.sleep(5);
+        }
+        assertNotNull(parser.get(), "the parse started");
+        assertEquals(Thread.State.BLOCKED, parser.get().getState(), "the parse waits inside Beam");
+        k = pool.submit(() -> {
+          lazy.setPhaseWidth(7);
+          return lazy.getK();
+        });
+        assertEquals(2, k.get(10, TimeUnit.SECONDS), "answered during the parse");
+        assertTrue(!parse.isDone(), "the parse was still waiting");
+      }
+      SweepOptions real = parse.get(30, TimeUnit.SECONDS);
+      assertTrue(!(Proxy.getInvocationHandler(real) instanceof LazyOptions), "Beam's own object");
+      assertEquals(7, real.getPhaseWidth(), "the setter called during the parse is carried");
+      assertEquals(2, real.getK());
+      assertSame(real, LazyOptions.beam(lazy), "one parse kept");
+    } finally {
+      pool.shutdownNow();
+    }
   }
 }
