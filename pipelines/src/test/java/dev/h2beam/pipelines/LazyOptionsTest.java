@@ -90,6 +90,7 @@ class LazyOptionsTest {
     assertSame(real.as(DirectOptions.class), lazy.as(DirectOptions.class));
     assertSame(real, LazyOptions.beam(real));
   }
+
   /**
    * While another thread parses (here held inside Beam's parse: the options cache's lock, which {@code as(...)} takes
    * to check an interface), the getters of h2beam's properties answer from the arguments, a setter is taken, and the
