@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.ListCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.io.FileIO;
@@ -74,7 +75,7 @@ public final class JudgePipeline {
     }
   }
 
-  static final TupleTag<KV<String, JudgedRow>> ROWS = new TupleTag<>() {};
+  static final TupleTag<KV<String, List<JudgedRow>>> ROWS = new TupleTag<>() {};
   static final TupleTag<KV<String, String>> PROBLEMS = new TupleTag<>() {};
 
   public static Pipeline build(Pipeline p, Config c) {
@@ -90,11 +91,11 @@ public final class JudgePipeline {
         .setCoder(KvCoder.of(VarIntCoder.of(), MetadataCoderV2.of()))
         .apply("SpreadOverWorkers", GroupByKey.create())
         .apply("ReadAndGrade", ParDo.of(new GradeFn(c)).withOutputTags(ROWS, TupleTagList.of(PROBLEMS)));
-    PCollection<KV<String, JudgedRow>> rows =
-        graded.get(ROWS).setCoder(KvCoder.of(StringUtf8Coder.of(), JsonCoder.of(JudgedRow.class)));
+    PCollection<KV<String, List<JudgedRow>>> rows = graded.get(ROWS)
+        .setCoder(KvCoder.of(StringUtf8Coder.of(), ListCoder.of(JsonCoder.of(JudgedRow.class))));
     PCollection<KV<String, String>> problems =
         graded.get(PROBLEMS).setCoder(KvCoder.of(StringUtf8Coder.of(), StringUtf8Coder.of()));
-    TupleTag<JudgedRow> rowTag = new TupleTag<>() {};
+    TupleTag<List<JudgedRow>> rowTag = new TupleTag<>() {};
     TupleTag<String> problemTag = new TupleTag<>() {};
     KeyedPCollectionTuple.of(rowTag, rows).and(problemTag, problems)
         .apply("GroupByNamespace", CoGroupByKey.create())
@@ -126,7 +127,8 @@ public final class JudgePipeline {
    * Every instance of this DoFn in one JVM shares the job's graders, which the last one torn down closes
    * ({@link OpenedGraders}).
    */
-  static final class GradeFn extends DoFn<KV<Integer, Iterable<MatchResult.Metadata>>, KV<String, JudgedRow>> {
+  static final class GradeFn
+      extends DoFn<KV<Integer, Iterable<MatchResult.Metadata>>, KV<String, List<JudgedRow>>> {
     private static final long serialVersionUID = 1L;
     private final Config c;
     private final Counter unreadable = Metrics.counter(GradeFn.class, "summaries_unreadable");
@@ -152,10 +154,14 @@ public final class JudgePipeline {
         MultiOutputReceiver out) throws Exception {
       List<SelectionItem> items = new ArrayList<>();
       for (MatchResult.Metadata summary : shard.getValue()) items.addAll(selections(summary, out));
+      // one element per namespace of the shard, not one per row: the runner's grouping then keeps, looks up and copies
+      // a namespace's rows as one value (per row, that bookkeeping cost more than the rows' coding)
+      Map<String, List<JudgedRow>> byNamespace = new LinkedHashMap<>();
       for (JudgedRow row : workers.grade(items)) {
         (row.graded() ? graded : ungraded).inc();
-        out.get(ROWS).output(KV.of(row.namespace(), row));
+        byNamespace.computeIfAbsent(row.namespace(), n -> new ArrayList<>()).add(row);
       }
+      byNamespace.forEach((ns, rows) -> out.get(ROWS).output(KV.of(ns, rows)));
     }
 
     /** The selections of one summary to grade; an unreadable summary is a problem of its namespace instead. */
@@ -188,10 +194,10 @@ public final class JudgePipeline {
   static final class WriteJudgedFn extends DoFn<KV<String, CoGbkResult>, Void> {
     private static final long serialVersionUID = 1L;
     private final Config c;
-    private final TupleTag<JudgedRow> rowTag;
+    private final TupleTag<List<JudgedRow>> rowTag;
     private final TupleTag<String> problemTag;
 
-    WriteJudgedFn(Config c, TupleTag<JudgedRow> rowTag, TupleTag<String> problemTag) {
+    WriteJudgedFn(Config c, TupleTag<List<JudgedRow>> rowTag, TupleTag<String> problemTag) {
       this.c = c;
       this.rowTag = rowTag;
       this.problemTag = problemTag;
@@ -200,7 +206,7 @@ public final class JudgePipeline {
     @ProcessElement public void process(@Element KV<String, CoGbkResult> group) throws IOException {
       String ns = group.getKey();
       List<JudgedRow> fresh = new ArrayList<>();
-      group.getValue().getAll(rowTag).forEach(fresh::add);
+      group.getValue().getAll(rowTag).forEach(fresh::addAll);
       List<String> problems = new ArrayList<>();
       group.getValue().getAll(problemTag).forEach(problems::add);
       problems.sort(null);

@@ -79,14 +79,14 @@ public final class MetricVector {
     });
     out.put("metrics", defs);
     out.put("reasons", REASONS);
-    Long seed = Namespace.parse(namespace.getFileName().toString()).map(Namespace::seed).orElse(null);
+    Namespace ns = Namespace.parse(namespace.getFileName().toString()).orElse(null);
     List<Object> list = new ArrayList<>();
     // a task's modes share its summary.json: read it once per task (rows come grouped by task)
     Map<String, JsonNode> summaries = new java.util.HashMap<>();
     for (JudgedRow r : rows) {
       JsonNode summary = summaries.computeIfAbsent(r.taskId(),
           t -> readQuietly(namespace.resolve(Namespace.slug(t)).resolve("summary.json")));
-      list.add(row(namespace, r, seed, rubric, summary));
+      list.add(row(namespace, ns, r, rubric, summary));
     }
     out.put("rows", list);
     Path file = namespace.resolve(FILE);
@@ -97,8 +97,11 @@ public final class MetricVector {
     return file;
   }
 
-  /** One row: every metric a value or an absence; {@code summary} is the task's, null when it could not be read. */
-  static Map<String, Object> row(Path namespace, JudgedRow r, Long seed, boolean rubric, JsonNode summary) {
+  /**
+   * One row: every metric a value or an absence; {@code ns} is the namespace folder's name parsed (null when it does
+   * not spell one), {@code summary} the task's summary, null when it could not be read.
+   */
+  static Map<String, Object> row(Path namespace, Namespace ns, JudgedRow r, boolean rubric, JsonNode summary) {
     Map<String, Object> values = new LinkedHashMap<>();
     Map<String, Object> absent = new LinkedHashMap<>();
     String judged = r.graded() ? null : (r.absence() == null || r.absence().isEmpty() ? "judge-failed" : r.absence());
@@ -129,12 +132,8 @@ public final class MetricVector {
     put(values, absent, "cost", hasLedger ? exec + impr : null, "spend-unaccounted");
 
     put(values, absent, "chosen_wall_s", number(mark, "wall_s"), noRun == null ? "not-recorded" : noRun);
-    Path runsRoot = namespace.getParent();
-    Double modeWall = null;
-    Namespace ns = Namespace.parse(namespace.getFileName().toString()).orElse(null);
-    if (ns != null) {
-      modeWall = number(readQuietly(ModeTiming.file(runsRoot, ns, r.mode(), r.taskId())), "wall_s");
-    }
+    Double modeWall = ns == null ? null
+        : number(readQuietly(ModeTiming.file(namespace.getParent(), ns, r.mode(), r.taskId())), "wall_s");
     put(values, absent, "mode_wall_s", modeWall, "not-recorded");
 
     String trajectory = null;
@@ -159,7 +158,7 @@ public final class MetricVector {
     row.put("task_id", r.taskId());
     row.put("mode", r.mode());
     row.put("k", r.k());
-    row.put("seed", seed);
+    row.put("seed", ns == null ? null : ns.seed());
     row.put("values", values);
     row.put("absent", absent);
     return row;
