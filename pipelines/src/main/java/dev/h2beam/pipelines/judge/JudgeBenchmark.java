@@ -1,5 +1,6 @@
 package dev.h2beam.pipelines.judge;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.pipelines.Flags;
 import java.io.IOException;
@@ -7,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -93,8 +95,12 @@ public final class JudgeBenchmark {
       try (Stream<Path> s = Files.list(ns)) {
         summaries = s.map(p -> p.resolve("summary.json")).filter(Files::isRegularFile).sorted().toList();
       }
+      Map<String, MetricVector.Spend> spend = new HashMap<>();
       for (Path f : summaries) {
-        for (SelectionItem item : Summaries.selections(ns.toString(), "noop", Files.readString(f), modes)) {
+        JsonNode tree = Summaries.read(Files.readString(f));
+        List<SelectionItem> items = Summaries.selections(ns.toString(), "noop", tree, modes);
+        spend.putAll(JudgePipeline.spendOf(f.toString(), tree, items));
+        for (SelectionItem item : items) {
           Map<String, Object> raw = grader.score(Paths.get(item.runDir()), item.taskId()).orElseThrow();
           rows.add(new JudgedRow(ns.toString(), item.taskId(), item.mode(), item.k(), item.label(), item.runId(),
               item.chosenIsBase(), (Number) raw.get("n_passed"), (Number) raw.get("n_criteria"), true, raw, "",
@@ -104,7 +110,7 @@ public final class JudgeBenchmark {
       List<JudgedRow> merged = JudgedFile.merge(List.of(), rows);
       JudgedFile.write(ns.resolve("judged.json"), merged);
       // the judge writes the metric vector beside judged.json too (issue 14): the same I/O, the same code
-      MetricVector.write(ns, merged, false);
+      MetricVector.write(ns, merged, false, spend);
       total += rows.size();
     }
     return total;

@@ -1,23 +1,26 @@
 package dev.h2beam.pipelines.judge;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.TextFiles;
+import dev.h2beam.adapters.model.Namespace;
 import dev.h2beam.pipelines.files.ListedFiles;
 import dev.h2beam.transforms.beam.JsonCoder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.Channels;
 import java.io.Serializable;
+import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.coders.KvCoder;
-import org.apache.beam.sdk.coders.ListCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.io.FileIO;
@@ -75,7 +78,18 @@ public final class JudgePipeline {
     }
   }
 
-  static final TupleTag<KV<String, List<JudgedRow>>> ROWS = new TupleTag<>() {};
+  /**
+   * What a grading step sends a namespace's writer: its rows, and the spend of each (by {@link JudgedRow#key()}) as
+   * the summary the row was graded from records it, so that the writer need not read every summary again.
+   */
+  public record Graded(List<JudgedRow> rows, Map<String, MetricVector.Spend> spend) implements Serializable {
+    public Graded {
+      rows = List.copyOf(rows);
+      spend = new TreeMap<>(spend);
+    }
+  }
+
+  static final TupleTag<KV<String, Graded>> ROWS = new TupleTag<>() {};
   static final TupleTag<KV<String, String>> PROBLEMS = new TupleTag<>() {};
 
   public static Pipeline build(Pipeline p, Config c) {
@@ -91,11 +105,11 @@ public final class JudgePipeline {
         .setCoder(KvCoder.of(VarIntCoder.of(), MetadataCoderV2.of()))
         .apply("SpreadOverWorkers", GroupByKey.create())
         .apply("ReadAndGrade", ParDo.of(new GradeFn(c)).withOutputTags(ROWS, TupleTagList.of(PROBLEMS)));
-    PCollection<KV<String, List<JudgedRow>>> rows = graded.get(ROWS)
-        .setCoder(KvCoder.of(StringUtf8Coder.of(), ListCoder.of(JsonCoder.of(JudgedRow.class))));
+    PCollection<KV<String, Graded>> rows =
+        graded.get(ROWS).setCoder(KvCoder.of(StringUtf8Coder.of(), JsonCoder.of(Graded.class)));
     PCollection<KV<String, String>> problems =
         graded.get(PROBLEMS).setCoder(KvCoder.of(StringUtf8Coder.of(), StringUtf8Coder.of()));
-    TupleTag<List<JudgedRow>> rowTag = new TupleTag<>() {};
+    TupleTag<Graded> rowTag = new TupleTag<>() {};
     TupleTag<String> problemTag = new TupleTag<>() {};
     KeyedPCollectionTuple.of(rowTag, rows).and(problemTag, problems)
         .apply("GroupByNamespace", CoGroupByKey.create())
@@ -128,7 +142,7 @@ public final class JudgePipeline {
    * ({@link OpenedGraders}).
    */
   static final class GradeFn
-      extends DoFn<KV<Integer, Iterable<MatchResult.Metadata>>, KV<String, List<JudgedRow>>> {
+      extends DoFn<KV<Integer, Iterable<MatchResult.Metadata>>, KV<String, Graded>> {
     private static final long serialVersionUID = 1L;
     private final Config c;
     private final Counter unreadable = Metrics.counter(GradeFn.class, "summaries_unreadable");
@@ -153,7 +167,8 @@ public final class JudgePipeline {
     @ProcessElement public void process(@Element KV<Integer, Iterable<MatchResult.Metadata>> shard,
         MultiOutputReceiver out) throws Exception {
       List<SelectionItem> items = new ArrayList<>();
-      for (MatchResult.Metadata summary : shard.getValue()) items.addAll(selections(summary, out));
+      Map<String, Map<String, MetricVector.Spend>> spend = new HashMap<>();
+      for (MatchResult.Metadata summary : shard.getValue()) items.addAll(selections(summary, spend, out));
       // one element per namespace of the shard, not one per row: the runner's grouping then keeps, looks up and copies
       // a namespace's rows as one value (per row, that bookkeeping cost more than the rows' coding)
       Map<String, List<JudgedRow>> byNamespace = new LinkedHashMap<>();
@@ -161,11 +176,16 @@ public final class JudgePipeline {
         (row.graded() ? graded : ungraded).inc();
         byNamespace.computeIfAbsent(row.namespace(), n -> new ArrayList<>()).add(row);
       }
-      byNamespace.forEach((ns, rows) -> out.get(ROWS).output(KV.of(ns, rows)));
+      byNamespace.forEach((ns, rows) ->
+          out.get(ROWS).output(KV.of(ns, new Graded(rows, spend.getOrDefault(ns, Map.of())))));
     }
 
-    /** The selections of one summary to grade; an unreadable summary is a problem of its namespace instead. */
-    private List<SelectionItem> selections(MatchResult.Metadata file, MultiOutputReceiver out) {
+    /**
+     * The selections of one summary to grade, with each one's spend added to {@code spend} (by namespace, then row
+     * key); an unreadable summary is a problem of its namespace instead.
+     */
+    private List<SelectionItem> selections(MatchResult.Metadata file,
+        Map<String, Map<String, MetricVector.Spend>> spend, MultiOutputReceiver out) {
       String summary = file.resourceId().toString();
       String ns = namespaceOf(summary);
       try {
@@ -176,8 +196,10 @@ public final class JudgePipeline {
         // strict: bytes that are not UTF-8 are an error, not U+FFFD without a word
         String text = TextFiles.utf8(bytes, summary);
         String grader = c.graders().get(ns);
-        List<SelectionItem> items = c.bases() ? Summaries.bases(ns, grader, text)
-            : Summaries.selections(ns, grader, text, c.modes());
+        JsonNode tree = Summaries.read(text);
+        List<SelectionItem> items = c.bases() ? Summaries.bases(ns, grader, tree)
+            : Summaries.selections(ns, grader, tree, c.modes());
+        if (!c.bases()) spend.computeIfAbsent(ns, n -> new HashMap<>()).putAll(spendOf(summary, tree, items));
         boolean swept = c.swept().contains(ns);
         List<SelectionItem> marked = new ArrayList<>();
         for (SelectionItem i : items) marked.add(i.withMarkerRequired(swept));
@@ -191,13 +213,28 @@ public final class JudgePipeline {
     }
   }
 
+  /**
+   * The spend of each selection, by row key, where the metric vector would find it: a selection whose task names
+   * another folder than its summary's (a legacy {@code task_id} in the selection) is left to the writer, which reads
+   * that folder's summary as it does for rows of earlier runs.
+   */
+  static Map<String, MetricVector.Spend> spendOf(String summary, JsonNode tree, List<SelectionItem> items) {
+    Map<String, MetricVector.Spend> out = new HashMap<>();
+    Path folder = Paths.get(summary).getParent();
+    for (SelectionItem i : items) {
+      if (!folder.equals(Paths.get(i.namespace()).resolve(Namespace.slug(i.taskId())))) continue;
+      out.put(JudgedRow.key(i.taskId(), i.mode(), i.k()), MetricVector.Spend.of(tree, i.mode()));
+    }
+    return out;
+  }
+
   static final class WriteJudgedFn extends DoFn<KV<String, CoGbkResult>, Void> {
     private static final long serialVersionUID = 1L;
     private final Config c;
-    private final TupleTag<List<JudgedRow>> rowTag;
+    private final TupleTag<Graded> rowTag;
     private final TupleTag<String> problemTag;
 
-    WriteJudgedFn(Config c, TupleTag<List<JudgedRow>> rowTag, TupleTag<String> problemTag) {
+    WriteJudgedFn(Config c, TupleTag<Graded> rowTag, TupleTag<String> problemTag) {
       this.c = c;
       this.rowTag = rowTag;
       this.problemTag = problemTag;
@@ -206,7 +243,11 @@ public final class JudgePipeline {
     @ProcessElement public void process(@Element KV<String, CoGbkResult> group) throws IOException {
       String ns = group.getKey();
       List<JudgedRow> fresh = new ArrayList<>();
-      group.getValue().getAll(rowTag).forEach(fresh::addAll);
+      Map<String, MetricVector.Spend> spend = new HashMap<>();
+      for (Graded g : group.getValue().getAll(rowTag)) {
+        fresh.addAll(g.rows());
+        spend.putAll(g.spend());
+      }
       List<String> problems = new ArrayList<>();
       group.getValue().getAll(problemTag).forEach(problems::add);
       problems.sort(null);
@@ -223,7 +264,7 @@ public final class JudgePipeline {
         if (merged.rows() != null) {
           // the metric vector of every judged row, beside judged.json (one writer: this namespace's group)
           result.put("metrics", MetricVector.write(Paths.get(ns), merged.rows(),
-              "rubric".equals(c.graders().get(ns))).toString());
+              "rubric".equals(c.graders().get(ns)), spend).toString());
         }
       }
       String name = Integer.toHexString(ns.hashCode()) + "-" + Paths.get(ns).getFileName() + ".json";

@@ -42,6 +42,11 @@ public record JudgedRow(
 
   /** The merge key: (task_id, mode, k). */
   public String key() {
+    return key(taskId, mode, k);
+  }
+
+  /** The merge key of a row of this task, mode and k. */
+  public static String key(String taskId, String mode, int k) {
     return taskId + "\u0000" + mode + "\u0000" + k;
   }
 

@@ -66,6 +66,16 @@ public final class MetricVector {
 
   /** Builds the vector of every judged row of the namespace and writes {@code metrics.json}; returns its path. */
   public static Path write(Path namespace, List<JudgedRow> rows, boolean rubric) throws IOException {
+    return write(namespace, rows, rubric, Map.of());
+  }
+
+  /**
+   * As {@link #write(Path, List, boolean)}, with the spend already read for some rows ({@code known}, by
+   * {@link JudgedRow#key()}): the grading step reads each summary once and takes it from there. A row without an
+   * entry (an earlier run's, kept in judged.json) has its task's summary read here.
+   */
+  public static Path write(Path namespace, List<JudgedRow> rows, boolean rubric, Map<String, Spend> known)
+      throws IOException {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("schema", SCHEMA);
     out.put("namespace", namespace.getFileName().toString());
@@ -84,9 +94,13 @@ public final class MetricVector {
     // a task's modes share its summary.json: read it once per task (rows come grouped by task)
     Map<String, JsonNode> summaries = new java.util.HashMap<>();
     for (JudgedRow r : rows) {
-      JsonNode summary = summaries.computeIfAbsent(r.taskId(),
-          t -> readQuietly(namespace.resolve(Namespace.slug(t)).resolve("summary.json")));
-      list.add(row(namespace, ns, r, rubric, summary));
+      Spend spend = known.get(r.key());
+      if (spend == null) {
+        JsonNode summary = summaries.computeIfAbsent(r.taskId(),
+            t -> readQuietly(namespace.resolve(Namespace.slug(t)).resolve("summary.json")));
+        spend = Spend.of(summary, r.mode());
+      }
+      list.add(row(namespace, ns, r, rubric, spend));
     }
     out.put("rows", list);
     Path file = namespace.resolve(FILE);
@@ -98,10 +112,33 @@ public final class MetricVector {
   }
 
   /**
-   * One row: every metric a value or an absence; {@code ns} is the namespace folder's name parsed (null when it does
-   * not spell one), {@code summary} the task's summary, null when it could not be read.
+   * What a row's metrics take from its task's summary.json: the mode's chosen run dir ("" when none was chosen) and,
+   * from the mode's ledger, what its rollouts and sessions cost and how many session attempts it retried (null when
+   * the ledger does not record them).
    */
-  static Map<String, Object> row(Path namespace, Namespace ns, JudgedRow r, boolean rubric, JsonNode summary) {
+  public record Spend(String chosenRunDir, Double executorCost, Double improverCost, Double retries)
+      implements java.io.Serializable {
+    public Spend {
+      chosenRunDir = chosenRunDir == null ? "" : chosenRunDir;
+    }
+
+    /** The spend of {@code mode} in a summary; {@code summary} null (it could not be read) records none. */
+    public static Spend of(JsonNode summary, String mode) {
+      JsonNode ledger = summary == null ? null : summary.at("/modes/" + mode + "/ledger");
+      String chosenDir = summary == null ? "" : summary.at("/selections/" + mode + "/chosen_run_dir").asText("");
+      boolean hasLedger = ledger != null && ledger.isObject() && ledger.has("rollout_usd") && ledger.has("session_usd");
+      Double retries = hasLedger && ledger.has("session_attempts") && ledger.has("P")
+          ? (double) Math.max(0, ledger.path("session_attempts").asInt() - ledger.path("P").asInt()) : null;
+      return new Spend(chosenDir, hasLedger ? ledger.path("rollout_usd").asDouble() : null,
+          hasLedger ? ledger.path("session_usd").asDouble() : null, retries);
+    }
+  }
+
+  /**
+   * One row: every metric a value or an absence; {@code ns} is the namespace folder's name parsed (null when it does
+   * not spell one), {@code spend} what the task's summary records for the row's mode.
+   */
+  static Map<String, Object> row(Path namespace, Namespace ns, JudgedRow r, boolean rubric, Spend spend) {
     Map<String, Object> values = new LinkedHashMap<>();
     Map<String, Object> absent = new LinkedHashMap<>();
     String judged = r.graded() ? null : (r.absence() == null || r.absence().isEmpty() ? "judge-failed" : r.absence());
@@ -110,8 +147,7 @@ public final class MetricVector {
     if (!rubric) absent.put("quality", "not-applicable");
     else put(values, absent, "quality", r.frac(), judged);
 
-    JsonNode ledger = summary == null ? null : summary.at("/modes/" + r.mode() + "/ledger");
-    String chosenDir = summary == null ? "" : summary.at("/selections/" + r.mode() + "/chosen_run_dir").asText("");
+    String chosenDir = spend.chosenRunDir();
     // a run dir that is not a folder holds no marker either: the marker's own check answers both
     JsonNode mark = chosenDir.isEmpty() ? null : Runmark.readMark(Path.of(chosenDir));
     String noRun = chosenDir.isEmpty() ? "selection-failed" : mark == null ? "not-recorded" : null;
@@ -124,12 +160,11 @@ public final class MetricVector {
     put(values, absent, "total_tokens", in == null || outTokens == null ? null : in + outTokens,
         noRun == null ? "not-recorded" : noRun);
 
-    boolean hasLedger = ledger != null && ledger.isObject() && ledger.has("rollout_usd") && ledger.has("session_usd");
-    Double exec = hasLedger ? ledger.path("rollout_usd").asDouble() : null;
-    Double impr = hasLedger ? ledger.path("session_usd").asDouble() : null;
+    Double exec = spend.executorCost();
+    Double impr = spend.improverCost();
     put(values, absent, "executor_cost", exec, "spend-unaccounted");
     put(values, absent, "improver_cost", impr, "spend-unaccounted");
-    put(values, absent, "cost", hasLedger ? exec + impr : null, "spend-unaccounted");
+    put(values, absent, "cost", exec == null || impr == null ? null : exec + impr, "spend-unaccounted");
 
     put(values, absent, "chosen_wall_s", number(mark, "wall_s"), noRun == null ? "not-recorded" : noRun);
     Double modeWall = ns == null ? null
@@ -150,9 +185,7 @@ public final class MetricVector {
     String noTrajectory = chosenDir.isEmpty() ? "selection-failed" : "not-recorded";
     put(values, absent, "turns", grammar ? (double) count(ASSISTANT, trajectory) : null, noTrajectory);
     put(values, absent, "tool_calls", grammar ? (double) count(ACTION, trajectory) : null, noTrajectory);
-    Double retries = hasLedger && ledger.has("session_attempts") && ledger.has("P")
-        ? (double) Math.max(0, ledger.path("session_attempts").asInt() - ledger.path("P").asInt()) : null;
-    put(values, absent, "retries", retries, "not-recorded");
+    put(values, absent, "retries", spend.retries(), "not-recorded");
 
     Map<String, Object> row = new LinkedHashMap<>();
     row.put("task_id", r.taskId());

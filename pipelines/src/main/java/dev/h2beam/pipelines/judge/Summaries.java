@@ -18,7 +18,12 @@ public final class Summaries {
   /** The selection records of the requested modes, in mode order; a mode without a selection gives no item. */
   public static List<SelectionItem> selections(String namespace, String grader, String text, List<String> modes)
       throws IOException {
-    JsonNode summary = read(text);
+    return selections(namespace, grader, read(text), modes);
+  }
+
+  /** As {@link #selections(String, String, String, List)}, from a summary {@link #read} already. */
+  public static List<SelectionItem> selections(String namespace, String grader, JsonNode summary,
+      List<String> modes) {
     List<SelectionItem> out = new ArrayList<>();
     JsonNode sels = summary.get("selections");
     if (sels == null || !sels.isObject()) return out;
@@ -42,7 +47,11 @@ public final class Summaries {
 
   /** Every recorded base rollout that has a run dir (legacy entries without one are skipped). */
   public static List<SelectionItem> bases(String namespace, String grader, String text) throws IOException {
-    JsonNode summary = read(text);
+    return bases(namespace, grader, read(text));
+  }
+
+  /** As {@link #bases(String, String, String)}, from a summary {@link #read} already. */
+  public static List<SelectionItem> bases(String namespace, String grader, JsonNode summary) {
     List<SelectionItem> out = new ArrayList<>();
     String task = text(summary, "task_id");
     int k = whole(summary.get("k"));
@@ -80,7 +89,7 @@ public final class Summaries {
    * The summary, once its shape is checked: a summary of the wrong shape is unreadable, never skipped. The check
    * makes every field read here a string or null (a flag a boolean, k a whole number), so they are read off the tree.
    */
-  private static JsonNode read(String text) throws IOException {
+  public static JsonNode read(String text) throws IOException {
     JsonNode root = Json.readTree(text);
     FileShapes.summary(root);
     return root;

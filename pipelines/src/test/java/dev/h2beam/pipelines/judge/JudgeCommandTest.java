@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.Runmark;
 import dev.h2beam.pipelines.UsageError;
@@ -71,6 +72,50 @@ class JudgeCommandTest {
     assertEquals(24, rows(ns).stream().filter(r -> Boolean.TRUE.equals(r.get("graded"))).count());
     int most = ScriptedGraderProvider.MOST_IN_FLIGHT.get();
     assertTrue(most >= 1 && most <= 2, "calls at once: " + most);
+  }
+
+  /**
+   * The grading step reads each summary once and hands each row's spend (the mode's ledger and chosen run dir) to
+   * the namespace's writer; the metric vector it writes is the one that reading every summary again gives. A
+   * selection whose task_id names another folder (legacy) is left to the writer, which reads that folder's summary.
+   */
+  @Test
+  @SuppressWarnings("unchecked")
+  void theMetricVectorTakesEachRowsSpendFromTheSummaryItWasGradedFrom() throws Exception {
+    Path ns = Namespaces.python(runs, "bench-oc-agg2-s7", 2, Map.of("t1", score(1, 2), "t2", score(2, 2)));
+    Map<String, Object> t1 = Json.readMap(ns.resolve("t1/summary.json"));
+    t1.put("modes", Map.of(
+        "agg", Map.of("ledger", Map.of("rollout_usd", 0.04, "session_usd", 0.06, "session_attempts", 7, "P", 6)),
+        "seq", Map.of("ledger", Map.of("rollout_usd", 0.2, "session_usd", 0.3))));
+    Files.writeString(ns.resolve("t1/summary.json"), Json.pretty(t1));
+    Map<String, Object> t2 = Json.readMap(ns.resolve("t2/summary.json"));
+    ((Map<String, Object>) ((Map<String, Object>) t2.get("selections")).get("seq")).put("task_id", "elsewhere");
+    Files.writeString(ns.resolve("t2/summary.json"), Json.pretty(t2));
+
+    List<String> spendOf = new ArrayList<>();
+    String text = Files.readString(ns.resolve("t2/summary.json"));
+    List<SelectionItem> items = Summaries.selections(ns.toString(), "scripted", text, List.of("agg", "seq"));
+    JudgePipeline.spendOf(ns.resolve("t2/summary.json").toString(), Summaries.read(text), items).keySet()
+        .forEach(key -> spendOf.add(key.replace('\u0000', '/')));
+    assertEquals(List.of("t2/agg/2"), spendOf, "the legacy selection is left to the writer");
+
+    assertEquals(0, judge("--namespaces=" + ns), out());
+    byte[] written = Files.readAllBytes(ns.resolve(MetricVector.FILE));
+    JsonNode m = Json.readTree(ns.resolve(MetricVector.FILE));
+    Map<String, JsonNode> byRow = new java.util.TreeMap<>();
+    for (JsonNode r : m.path("rows")) byRow.put(r.path("task_id").asText() + "/" + r.path("mode").asText(), r);
+    assertEquals(List.of("elsewhere/seq", "t1/agg", "t1/seq", "t2/agg"), List.copyOf(byRow.keySet()));
+    assertEquals(0.04, byRow.get("t1/agg").at("/values/executor_cost").asDouble());
+    assertEquals(1.0, byRow.get("t1/agg").at("/values/retries").asDouble());
+    assertEquals(0.5, byRow.get("t1/seq").at("/values/cost").asDouble(), 1e-12);
+    assertEquals("spend-unaccounted", byRow.get("t2/agg").at("/absent/cost").asText());
+    assertEquals("selection-failed", byRow.get("elsewhere/seq").at("/absent/input_tokens").asText(),
+        "no summary in the folder its task names");
+
+    Files.delete(ns.resolve(MetricVector.FILE));
+    MetricVector.write(ns, JudgedFile.read(ns.resolve(JudgedFile.FILE), ns.toString()), false);
+    assertEquals(new String(Files.readAllBytes(ns.resolve(MetricVector.FILE)), StandardCharsets.UTF_8),
+        new String(written, StandardCharsets.UTF_8), "the same vector as reading every summary again");
   }
 
   /**
