@@ -62,9 +62,13 @@ public final class Runmark {
   /** The marker as JSON, or null when it is missing or unreadable. */
   public static JsonNode readMark(Path runDir) {
     Path f = runDir.resolve(MARKER);
-    if (!Files.isRegularFile(f)) return null;
+    return Files.isRegularFile(f) ? parseMark(f) : null;
+  }
+
+  /** A marker file known to be a regular file, as JSON; null when it is unreadable or not a JSON object. */
+  public static JsonNode parseMark(Path markerFile) {
     try {
-      JsonNode n = Json.readTree(f);
+      JsonNode n = Json.readTree(markerFile);
       return n != null && n.isObject() ? n : null;
     } catch (IOException e) {
       return null;

@@ -8,6 +8,9 @@ import java.nio.file.Paths;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import org.apache.beam.sdk.io.FileSystems;
 import org.apache.beam.sdk.io.fs.MatchResult;
 import org.apache.beam.sdk.io.fs.MetadataCoder;
@@ -37,11 +40,19 @@ public final class ListedFiles extends PTransform<PCollection<String>, PCollecti
 
   /** The files {@code pattern} names that exist now, in name order. */
   public static List<Path> list(String pattern) throws IOException {
+    return new ArrayList<>(listed(pattern).keySet());
+  }
+
+  /**
+   * The regular files {@code pattern} names that exist now, in name order, with their attributes: one look at each
+   * (a file removed since its folder was read is not there, as a match would say).
+   */
+  static SortedMap<Path, BasicFileAttributes> listed(String pattern) throws IOException {
     Path p = Paths.get(pattern);
     Path parent = p.getParent();
     String name = p.getFileName().toString();
     if (name.contains("*")) throw new IllegalArgumentException("no wildcard allowed in a file name: " + pattern);
-    List<Path> out = new ArrayList<>();
+    SortedMap<Path, BasicFileAttributes> out = new TreeMap<>();
     if (parent != null && parent.getFileName() != null && parent.getFileName().toString().equals("*")) {
       Path dir = parent.getParent();
       if (dir == null || dir.toString().contains("*")) {
@@ -49,19 +60,24 @@ public final class ListedFiles extends PTransform<PCollection<String>, PCollecti
       }
       if (!Files.isDirectory(dir)) return out;
       try (DirectoryStream<Path> children = Files.newDirectoryStream(dir)) {
-        for (Path child : children) {
-          Path f = child.resolve(name);
-          if (Files.isRegularFile(f)) out.add(f);
-        }
+        for (Path child : children) addIfFile(child.resolve(name), out);
       }
     } else {
       if (pattern.contains("*")) {
         throw new IllegalArgumentException("only <folder>/*/<file> or <file> are listed, not " + pattern);
       }
-      if (Files.isRegularFile(p)) out.add(p);
+      addIfFile(p, out);
     }
-    out.sort(null);
     return out;
+  }
+
+  private static void addIfFile(Path f, Map<Path, BasicFileAttributes> out) {
+    try {
+      BasicFileAttributes a = Files.readAttributes(f, BasicFileAttributes.class);
+      if (a.isRegularFile()) out.put(f, a);
+    } catch (IOException e) {
+      // not there (or not readable as a file): nothing to match, as Files.isRegularFile answers
+    }
   }
 
   static final class ListFn extends DoFn<String, MatchResult.Metadata> {
@@ -69,20 +85,12 @@ public final class ListedFiles extends PTransform<PCollection<String>, PCollecti
 
     @ProcessElement public void process(@Element String pattern, OutputReceiver<MatchResult.Metadata> out)
         throws IOException {
-      for (Path f : list(pattern)) {
-        BasicFileAttributes a;
-        try {
-          a = Files.readAttributes(f, BasicFileAttributes.class);
-        } catch (IOException e) {
-          continue; // removed since it was listed: not there, as a match would say
-        }
-        out.output(MatchResult.Metadata.builder()
-            .setResourceId(FileSystems.matchNewResource(f.toAbsolutePath().toString(), false))
-            .setSizeBytes(a.size())
-            .setIsReadSeekEfficient(true)
-            .setLastModifiedMillis(a.lastModifiedTime().toMillis())
-            .build());
-      }
+      listed(pattern).forEach((f, a) -> out.output(MatchResult.Metadata.builder()
+          .setResourceId(FileSystems.matchNewResource(f.toAbsolutePath().toString(), false))
+          .setSizeBytes(a.size())
+          .setIsReadSeekEfficient(true)
+          .setLastModifiedMillis(a.lastModifiedTime().toMillis())
+          .build()));
     }
   }
 }

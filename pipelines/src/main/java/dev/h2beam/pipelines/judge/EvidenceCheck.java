@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;
@@ -37,15 +38,19 @@ final class EvidenceCheck {
   /** Why the chosen run can no longer be trusted, or empty when every check holds. */
   static Optional<String> changed(SelectionItem s, Path runDir) throws IOException {
     Path markerFile = runDir.resolve(Runmark.MARKER);
-    JsonNode mark = Runmark.readMark(runDir);
-    if (mark == null) {
-      if (Files.exists(markerFile)) return Optional.of("its completion marker " + markerFile + " is unreadable");
+    // one look tells a missing marker (or one whose existence cannot be told) from one that is there but unreadable
+    BasicFileAttributes seen;
+    try {
+      seen = Files.readAttributes(markerFile, BasicFileAttributes.class);
+    } catch (IOException e) {
       if (s.markerRequired()) {
         return Optional.of("its completion marker " + markerFile + " is gone: h2beam marks every rollout it"
             + " completes, so the run dir was changed after its rollout");
       }
       return Optional.empty();
     }
+    JsonNode mark = seen.isRegularFile() ? Runmark.parseMark(markerFile) : null;
+    if (mark == null) return Optional.of("its completion marker " + markerFile + " is unreadable");
     if (mark.path("version").asInt(-1) != 1) {
       return Optional.of(markerFile + " has version " + mark.path("version") + ", not 1");
     }

@@ -317,6 +317,22 @@ class JudgeCommandTest {
     assertEquals(true, row(ns, "t1", "seq").get("graded"));
   }
 
+  /** A marker that is there but cannot be read as one (not JSON, or a folder) is unreadable, not gone. */
+  @Test
+  void aChosenRunWhoseMarkerIsNotJsonOrAFolderIsEvidenceChangedAsUnreadable() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1)));
+    Path agg = root.resolve("executions/demo-oc-agg1/t1/agg1");
+    Path seq = root.resolve("executions/demo-oc-agg1/t1/c1");
+    Files.writeString(agg.resolve(".adapt_complete"), "{\"version\": 1");
+    Files.createDirectories(seq.resolve(".adapt_complete"));
+    assertEquals(2, judge("--namespaces=" + ns));
+    for (Path runDir : List.of(agg, seq)) {
+      Map<String, Object> r = row(ns, "t1", runDir.equals(agg) ? "agg" : "seq");
+      assertEquals("evidence-changed", r.get("absence"));
+      assertEquals("its completion marker " + runDir.resolve(".adapt_complete") + " is unreadable", r.get("error"));
+    }
+  }
+
   @Test
   void aChangedChosenHarnessIsEvidenceChanged() throws Exception {
     Path ns = Namespaces.h2beam(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1)));
