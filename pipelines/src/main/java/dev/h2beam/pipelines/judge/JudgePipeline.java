@@ -20,6 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.coders.ByteArrayCoder;
+import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarIntCoder;
@@ -37,6 +39,7 @@ import org.apache.beam.sdk.transforms.WithKeys;
 import org.apache.beam.sdk.transforms.join.CoGbkResult;
 import org.apache.beam.sdk.transforms.join.CoGroupByKey;
 import org.apache.beam.sdk.transforms.join.KeyedPCollectionTuple;
+import org.apache.beam.sdk.util.CoderUtils;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 import org.apache.beam.sdk.values.PCollectionTuple;
@@ -89,7 +92,13 @@ public final class JudgePipeline {
     }
   }
 
-  static final TupleTag<KV<String, Graded>> ROWS = new TupleTag<>() {};
+  /**
+   * A namespace's {@link Graded} leave the grading step as bytes: the runner holds every namespace's until all are
+   * graded, and a few byte arrays are cheaper to hold, copy and collect than a hundred thousand rows as objects.
+   */
+  static final Coder<Graded> GRADED = JsonCoder.of(Graded.class);
+
+  static final TupleTag<KV<String, byte[]>> ROWS = new TupleTag<>() {};
   static final TupleTag<KV<String, String>> PROBLEMS = new TupleTag<>() {};
 
   public static Pipeline build(Pipeline p, Config c) {
@@ -105,11 +114,11 @@ public final class JudgePipeline {
         .setCoder(KvCoder.of(VarIntCoder.of(), MetadataCoderV2.of()))
         .apply("SpreadOverWorkers", GroupByKey.create())
         .apply("ReadAndGrade", ParDo.of(new GradeFn(c)).withOutputTags(ROWS, TupleTagList.of(PROBLEMS)));
-    PCollection<KV<String, Graded>> rows =
-        graded.get(ROWS).setCoder(KvCoder.of(StringUtf8Coder.of(), JsonCoder.of(Graded.class)));
+    PCollection<KV<String, byte[]>> rows =
+        graded.get(ROWS).setCoder(KvCoder.of(StringUtf8Coder.of(), ByteArrayCoder.of()));
     PCollection<KV<String, String>> problems =
         graded.get(PROBLEMS).setCoder(KvCoder.of(StringUtf8Coder.of(), StringUtf8Coder.of()));
-    TupleTag<Graded> rowTag = new TupleTag<>() {};
+    TupleTag<byte[]> rowTag = new TupleTag<>() {};
     TupleTag<String> problemTag = new TupleTag<>() {};
     KeyedPCollectionTuple.of(rowTag, rows).and(problemTag, problems)
         .apply("GroupByNamespace", CoGroupByKey.create())
@@ -142,7 +151,7 @@ public final class JudgePipeline {
    * ({@link OpenedGraders}).
    */
   static final class GradeFn
-      extends DoFn<KV<Integer, Iterable<MatchResult.Metadata>>, KV<String, Graded>> {
+      extends DoFn<KV<Integer, Iterable<MatchResult.Metadata>>, KV<String, byte[]>> {
     private static final long serialVersionUID = 1L;
     private final Config c;
     private final Counter unreadable = Metrics.counter(GradeFn.class, "summaries_unreadable");
@@ -176,8 +185,10 @@ public final class JudgePipeline {
         (row.graded() ? graded : ungraded).inc();
         byNamespace.computeIfAbsent(row.namespace(), n -> new ArrayList<>()).add(row);
       }
-      byNamespace.forEach((ns, rows) ->
-          out.get(ROWS).output(KV.of(ns, new Graded(rows, spend.getOrDefault(ns, Map.of())))));
+      for (Map.Entry<String, List<JudgedRow>> e : byNamespace.entrySet()) {
+        Graded g = new Graded(e.getValue(), spend.getOrDefault(e.getKey(), Map.of()));
+        out.get(ROWS).output(KV.of(e.getKey(), CoderUtils.encodeToByteArray(GRADED, g)));
+      }
     }
 
     /**
@@ -231,10 +242,10 @@ public final class JudgePipeline {
   static final class WriteJudgedFn extends DoFn<KV<String, CoGbkResult>, Void> {
     private static final long serialVersionUID = 1L;
     private final Config c;
-    private final TupleTag<Graded> rowTag;
+    private final TupleTag<byte[]> rowTag;
     private final TupleTag<String> problemTag;
 
-    WriteJudgedFn(Config c, TupleTag<Graded> rowTag, TupleTag<String> problemTag) {
+    WriteJudgedFn(Config c, TupleTag<byte[]> rowTag, TupleTag<String> problemTag) {
       this.c = c;
       this.rowTag = rowTag;
       this.problemTag = problemTag;
@@ -244,7 +255,8 @@ public final class JudgePipeline {
       String ns = group.getKey();
       List<JudgedRow> fresh = new ArrayList<>();
       Map<String, MetricVector.Spend> spend = new HashMap<>();
-      for (Graded g : group.getValue().getAll(rowTag)) {
+      for (byte[] packed : group.getValue().getAll(rowTag)) {
+        Graded g = CoderUtils.decodeFromByteArray(GRADED, packed);
         fresh.addAll(g.rows());
         spend.putAll(g.spend());
       }
