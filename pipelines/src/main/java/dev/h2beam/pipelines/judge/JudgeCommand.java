@@ -4,10 +4,12 @@ import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.Scratch;
 import dev.h2beam.adapters.model.Namespace;
+import dev.h2beam.pipelines.BeamRegistry;
 import dev.h2beam.pipelines.Command;
 import dev.h2beam.pipelines.DirectThreads;
 import dev.h2beam.pipelines.Flags;
 import dev.h2beam.pipelines.FolderFlags;
+import dev.h2beam.pipelines.LazyOptions;
 import dev.h2beam.pipelines.OptionArgs;
 import dev.h2beam.pipelines.UsageError;
 import dev.h2beam.pipelines.sweep.WriterLocks;
@@ -49,7 +51,10 @@ public final class JudgeCommand implements Command {
   }
 
   @Override public int run(String[] args) throws Exception {
-    JudgeOptions o = OptionArgs.parse(name(), args, JudgeOptions.class);
+    // a judge always builds a pipeline: Beam's registry is built while the plan reads the namespaces and takes their
+    // locks (the options read without it where the command line is plain, as the sweep reads its own)
+    BeamRegistry.ahead();
+    JudgeOptions o = OptionArgs.parseLazily(name(), args, JudgeOptions.class);
     return run(o, System.out);
   }
 
@@ -87,7 +92,8 @@ public final class JudgeCommand implements Command {
       JudgePipeline.Config c = new JudgePipeline.Config(plan.graders, plan.settings, Flags.modes(o.getModes()),
           o.getBases(), o.getGraderConcurrency(), o.getGraderTimeoutSeconds(), shards, results.toString(),
           plan.swept, o.getJudgeRepeats());
-      PipelineResult.State state = JudgePipeline.build(Pipeline.create(o), c).run().waitUntilFinish();
+      PipelineResult.State state =
+          JudgePipeline.build(Pipeline.create(LazyOptions.beam(o)), c).run().waitUntilFinish();
       if (state != PipelineResult.State.DONE) throw new IllegalStateException("the judge pipeline ended " + state);
       List<String> modes = Flags.modes(o.getModes());
       List<String> why = report(plan, results, o.getBases(), modes, out);

@@ -119,6 +119,26 @@ class JudgeCommandTest {
   }
 
   /**
+   * The command line's options are read without Beam's registry where they are plain, while the registry is built
+   * beside the plan: the judge then runs as with parsed options, and a misspelt flag is refused as before.
+   */
+  @Test
+  void theCommandLineJudgesWithItsOptionsReadBesideBeamsRegistry() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1), "t2", score(0, 1)));
+    String[] args = {"--namespaces=" + ns, "--grader=scripted", "--judgeShards=2"};
+    assertTrue(java.lang.reflect.Proxy.isProxyClass(
+        dev.h2beam.pipelines.OptionArgs.parseLazily("judge", args, JudgeOptions.class).getClass()),
+        "a plain judge command line is read lazily");
+    assertEquals(0, new JudgeCommand().run(args));
+    assertEquals(true, row(ns, "t1", "agg").get("graded"));
+    assertEquals(false, row(ns, "t2", "seq").get("all_pass"));
+    assertEquals(4, rows(ns).size());
+    UsageError e = assertThrows(UsageError.class,
+        () -> new JudgeCommand().run(new String[] {"--namespaces=" + ns, "--gradr=scripted"}));
+    assertTrue(e.getMessage().contains("--gradr"), e.getMessage());
+  }
+
+  /**
    * A grader a judge job opened lives as long as the job's workers in this JVM: it is closed when the job ends, and
    * the next job opens its own (its rubrics or config may have changed), so a long-lived worker process keeps none.
    */
