@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Issue 12's judge for two builds side by side, alternating round by round on one generated tree of NAMESPACES x
+# TASKS finished namespaces (this kind of machine drifts by up to a third within minutes, so only runs close in time
+# compare). Before each run every judged.json and metrics.json is removed; after it, one digest over all of them is
+# printed, which must be the same for both builds (the judge writes the same files whatever the build's speed).
+# Usage: scripts/bench-judge-ab.sh <checkout A> <checkout B> [rounds] [namespaces] [tasks]   (default 4 100 500)
+#   e.g. git worktree add --detach /tmp/old <commit>; TMPDIR=/dev/shm scripts/bench-judge-ab.sh /tmp/old . 4
+set -euo pipefail
+[ $# -ge 2 ] || { sed -n 2,7p "$0" >&2; exit 2; }
+a="$(cd "$1" && pwd)"; b="$(cd "$2" && pwd)"; rounds="${3:-4}"; ns="${4:-100}"; tasks="${5:-500}"
+for d in "$a" "$b"; do [ -x "$d/h2beam" ] || { echo "no h2beam launcher in $d" >&2; exit 2; }; done
+work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
+# build both, and let the same run (the demo's) write each build's class-data archive, outside the measurement
+for d in "$a" "$b"; do
+  "$d/h2beam" --help >/dev/null
+  rm -f "$d"/demo/target/h2beam-*.jsa "$d"/demo/target/h2beam-*.jsa.classpath
+  "$d/h2beam" demo --output="$work/warm" --k=1 >/dev/null 2>&1 || true
+  rm -rf "$work/warm"
+done
+H2BEAM_MAIN=dev.h2beam.pipelines.judge.JudgeBenchmark "$b/h2beam" generate "$work/tree" "$ns" "$tasks" >/dev/null
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "| round | build | wall s | CPU s | peak RSS MB | digest of every judged.json and metrics.json |"
+echo "|---|---|---|---|---|---|"
+for r in $(seq 1 "$rounds"); do
+  for side in A B; do
+    dir="$a"; [ "$side" = B ] && dir="$b"
+    find "$work/tree/runs" -maxdepth 2 \( -name judged.json -o -name metrics.json \) -delete
+    /usr/bin/time -f "%e %U %S %M" -o "$work/t" "$dir/h2beam" judge \
+      --namespaces="$work/tree/runs/bench-oc-agg1-*" --grader=noop >/dev/null 2>&1 \
+      || { echo "$side: the judge failed" >&2; exit 1; }
+    digest=$(cd "$work/tree/runs" && cat bench-oc-agg1-*/judged.json bench-oc-agg1-*/metrics.json | md5sum | cut -c1-8)
+    read -r w u s k < "$work/t"
+    awk -v r="$r" -v side="$side" -v w="$w" -v c="$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')" -v k="$k" \
+      -v d="$digest" 'BEGIN { printf "| %d | %s | %.2f | %.2f | %d | %s |\n", r, side, w, c, k / 1024, d }'
+  done
+done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "A = $a"
+echo "B = $b"
