@@ -49,9 +49,9 @@ import org.apache.beam.sdk.values.TypeDescriptors;
 
 /**
  * The judge pipeline: match {@code <namespace>/*}{@code /summary.json} → spread the summaries over workers in shards →
- * read each summary's selection records (an unreadable summary becomes a problem, and the rest goes on) and grade
- * them within each grader's concurrency limit → group by namespace → merge with judged.json → write it, and a result
- * record for the command to print.
+ * read each summary's selection records and each one's spend (an unreadable summary becomes a problem, and the rest
+ * goes on) and grade them within each grader's concurrency limit → group by namespace (its rows and their spend,
+ * packed) → merge with judged.json → write it and the metric vector, and a result record for the command to print.
  */
 public final class JudgePipeline {
   private JudgePipeline() {}
@@ -93,8 +93,8 @@ public final class JudgePipeline {
   }
 
   /**
-   * A namespace's {@link Graded} leave the grading step as bytes: the runner holds every namespace's until all are
-   * graded, and a few byte arrays are cheaper to hold, copy and collect than a hundred thousand rows as objects.
+   * Each namespace's {@link Graded} leaves the grading step as bytes: the runner holds every namespace's until all
+   * are graded, and a few byte arrays are cheaper to hold, copy and collect than a hundred thousand rows as objects.
    */
   static final Coder<Graded> GRADED = JsonCoder.of(Graded.class);
 
