@@ -3,6 +3,7 @@ package dev.h2beam.transforms.resume;
 import dev.h2beam.adapters.bench.Benchmark;
 import dev.h2beam.adapters.files.Runmark;
 import dev.h2beam.adapters.model.Namespace;
+import dev.h2beam.transforms.tree.Py;
 import dev.h2beam.transforms.tree.TreeIO;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 
 /**
  * Decides whether a task's cached summary lets it be skipped (spec §8.3). Anything doubtful re-runs the task; the
@@ -34,18 +36,22 @@ public final class Resume {
         : Map.of();
     Map<String, Object> ss = summary.get("selections") instanceof Map
         ? (Map<String, Object>) summary.get("selections") : Map.of();
-    List<String> covered = new ArrayList<>();
+    List<String> missing = new ArrayList<>();
     for (String m : modes) {
       Object mode = ms.get(m);
       Object sel = ss.get(m);
-      if (mode instanceof Map && Boolean.TRUE.equals(((Map<String, Object>) mode).get("ok")) && sel instanceof Map
+      if (!(mode instanceof Map && Boolean.TRUE.equals(((Map<String, Object>) mode).get("ok")) && sel instanceof Map
           && Boolean.TRUE.equals(((Map<String, Object>) sel).get("ok"))
-          && !String.valueOf(((Map<String, Object>) sel).getOrDefault("chosen_label", "")).isEmpty()) {
-        covered.add(m);
+          && ((Map<String, Object>) sel).get("chosen_label") != null
+          && !String.valueOf(((Map<String, Object>) sel).get("chosen_label")).isEmpty())) {
+        missing.add(m);
       }
     }
-    if (covered.size() != modes.size()) {
-      return Optional.of("cached summary covers " + covered + ", re-running for " + modes);
+    if (!missing.isEmpty()) {
+      // harness2's words: every mode the summary records, then the requested modes it does not cover (sorted lists)
+      missing.sort(null);
+      return Optional.of("cached summary covers " + Py.repr(new ArrayList<>(new TreeSet<>(ms.keySet())))
+          + ", re-running for " + Py.repr(missing));
     }
     for (String m : modes) {
       Map<String, Object> sel = (Map<String, Object>) ss.get(m);

@@ -10,7 +10,7 @@ import java.util.Map;
  * whitespace, universal-newline {@code splitlines}, {@code repr} and plain (code point) string order. Trees written
  * by either tool must measure and compare the same.
  */
-final class Py {
+public final class Py {
   private Py() {}
 
   /** Python's plain {@code sorted()} order for strings: by code point, not by UTF-16 unit. */
@@ -125,7 +125,7 @@ final class Py {
   }
 
   /** {@code repr(list_of_str)}, e.g. {@code ['a', 'b']}. */
-  static String repr(List<String> items) {
+  public static String repr(List<String> items) {
     List<String> parts = new ArrayList<>();
     for (String s : items) parts.add(repr(s));
     return "[" + String.join(", ", parts) + "]";
