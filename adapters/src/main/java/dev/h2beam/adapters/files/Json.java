@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -162,6 +163,99 @@ public final class Json {
     MAPPER.writer(new PythonPrinter(2)).without(JsonGenerator.Feature.AUTO_CLOSE_TARGET).writeValue(out, value);
   }
 
+  /**
+   * The items as {@link #writePretty} writes them as the elements of an array at nesting {@code depth} (the root
+   * object's array has elements at depth 2), joined by that array's separators: its text between the newline after
+   * {@code [} and the one before {@code ]}, as bytes; empty for no item. Items made so on several threads and written
+   * in order as {@link #part parts} of the array give the bytes one writer gives.
+   */
+  public static byte[] prettyItems(Iterator<?> items, int depth) throws IOException {
+    if (depth < 1) throw new IllegalArgumentException("array elements are at depth 1 or deeper, not " + depth);
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(8192);
+    com.fasterxml.jackson.databind.ObjectWriter w = MAPPER.writer(new PythonPrinter(2, depth));
+    try (JsonGenerator g = w.createGenerator(out)) {
+      while (items.hasNext()) w.writeValue(g, items.next());
+    }
+    return out.toByteArray();
+  }
+
+  /**
+   * A value {@link #writePretty} writes as the given bytes, as they are, where a value goes (separators and
+   * indentation before it as for any value): for an array's items made by {@link #prettyItems}, a non-empty run of
+   * them counting as one element.
+   */
+  public static Object part(byte[] utf8) {
+    if (utf8.length == 0) throw new IllegalArgumentException("an empty part would leave a separator with no value");
+    return new com.fasterxml.jackson.databind.util.RawValue(new Bytes(utf8));
+  }
+
+  /** Bytes already written as JSON, for {@link #part}: the generator copies them into its output as they are. */
+  private static final class Bytes implements SerializableString {
+    private final byte[] utf8;
+
+    Bytes(byte[] utf8) {
+      this.utf8 = utf8;
+    }
+
+    @Override public String getValue() {
+      return new String(utf8, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Override public int charLength() {
+      return getValue().length();
+    }
+
+    @Override public byte[] asUnquotedUTF8() {
+      return utf8;
+    }
+
+    @Override public int appendUnquotedUTF8(byte[] buffer, int offset) {
+      if (buffer.length - offset < utf8.length) return -1;
+      System.arraycopy(utf8, 0, buffer, offset, utf8.length);
+      return utf8.length;
+    }
+
+    @Override public int writeUnquotedUTF8(OutputStream out) throws IOException {
+      out.write(utf8);
+      return utf8.length;
+    }
+
+    @Override public int putUnquotedUTF8(java.nio.ByteBuffer out) {
+      if (out.remaining() < utf8.length) return -1;
+      out.put(utf8);
+      return utf8.length;
+    }
+
+    @Override public int appendUnquoted(char[] buffer, int offset) {
+      return new SerializedString(getValue()).appendUnquoted(buffer, offset);
+    }
+
+    // the quoted forms are for a part used as a name or a string, which it never is
+    @Override public char[] asQuotedChars() {
+      throw new UnsupportedOperationException("a JSON part is written as it is, never quoted");
+    }
+
+    @Override public byte[] asQuotedUTF8() {
+      throw new UnsupportedOperationException("a JSON part is written as it is, never quoted");
+    }
+
+    @Override public int appendQuotedUTF8(byte[] buffer, int offset) {
+      throw new UnsupportedOperationException("a JSON part is written as it is, never quoted");
+    }
+
+    @Override public int appendQuoted(char[] buffer, int offset) {
+      throw new UnsupportedOperationException("a JSON part is written as it is, never quoted");
+    }
+
+    @Override public int writeQuotedUTF8(OutputStream out) {
+      throw new UnsupportedOperationException("a JSON part is written as it is, never quoted");
+    }
+
+    @Override public int putQuotedUTF8(java.nio.ByteBuffer buffer) {
+      throw new UnsupportedOperationException("a JSON part is written as it is, never quoted");
+    }
+  }
+
   /** Python-style pretty JSON with sorted keys. */
   public static String prettySorted(Object value, int indent) {
     return write(SORTED, value, indent);
@@ -234,10 +328,19 @@ public final class Json {
   static final class PythonPrinter implements PrettyPrinter, java.io.Serializable {
     private static final long serialVersionUID = 1L;
     private final int indent;
+    /** Where the values it writes start: 0 for documents, else the depth of an array's elements. */
+    private final int start;
     private int depth;
 
     PythonPrinter(int indent) {
+      this(indent, 0);
+    }
+
+    /** For the elements of an array at nesting {@code start}: values apart are separated as that array's. */
+    PythonPrinter(int indent, int start) {
       this.indent = indent;
+      this.start = start;
+      this.depth = start;
     }
 
     /** A newline and indentation enough for most depths, written in one call (not a space at a time). */
@@ -250,7 +353,12 @@ public final class Json {
     }
 
     @Override public void writeRootValueSeparator(JsonGenerator g) throws IOException {
-      g.writeRaw('\n');
+      if (start == 0) {
+        g.writeRaw('\n');
+      } else {
+        g.writeRaw(',');
+        newline(g);
+      }
     }
 
     @Override public void writeStartObject(JsonGenerator g) throws IOException {

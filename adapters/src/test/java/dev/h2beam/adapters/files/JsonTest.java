@@ -54,6 +54,43 @@ class JsonTest {
     assertEquals(Json.pretty(value), out.toString(StandardCharsets.UTF_8));
   }
 
+  /**
+   * An array's items made apart as bytes at their depth and written in runs as parts give the bytes one writer gives
+   * for the whole document, at the root object's arrays (depth 2) and deeper, with nested and empty containers,
+   * escapes and floats in the items, and plain items between the parts.
+   */
+  @Test
+  void itemsMadeApartAndWrittenAsPartsGiveTheBytesOfOneWriter() throws Exception {
+    List<Object> items = List.of(map("caf\u00e9", 0.1, "e", List.of(), "m", map()), 1e-5, "\u2014 \u0007",
+        List.of(map("deep", List.of(1, map("x", null)))), true, map("n", 3.0, "list", List.of("a", "b")), 42);
+    for (int depth : List.of(2, 4)) {
+      Object whole = map("head", "h", "items", items, "tail", List.of());
+      Object parted = map("head", "h", "items", List.of(
+          Json.part(Json.prettyItems(items.subList(0, 3).iterator(), depth)), items.get(3),
+          Json.part(Json.prettyItems(items.subList(4, 5).iterator(), depth)),
+          Json.part(Json.prettyItems(items.subList(5, 7).iterator(), depth))), "tail", List.of());
+      for (int i = 2; i < depth; i++) {
+        whole = List.of(whole);
+        parted = List.of(parted);
+      }
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      Json.writePretty(out, parted);
+      assertEquals(Json.pretty(whole), out.toString(StandardCharsets.UTF_8), "depth " + depth);
+    }
+    Python3.assumeAvailable();
+    String python = "{'items': [{'caf\u00e9': 0.1}, 1e-05, [1, {}]]}";
+    Object parted = map("items", List.of(Json.part(Json.prettyItems(List.of(map("caf\u00e9", 0.1), 1e-5,
+        List.of(1, map())).iterator(), 2))));
+    assertEquals(Python3.dumps(python, "indent=2"), Json.pretty(parted));
+  }
+
+  @Test
+  void noItemsAreNoBytesAndAnEmptyPartOrADocumentDepthIsRefused() throws Exception {
+    assertEquals(0, Json.prettyItems(List.of().iterator(), 2).length);
+    assertThrows(IllegalArgumentException.class, () -> Json.part(new byte[0]));
+    assertThrows(IllegalArgumentException.class, () -> Json.prettyItems(List.of(1).iterator(), 0));
+  }
+
   @Test
   void prettyMatchesPythonForEmptyContainers() throws Exception {
     Object value = map("errors", List.of(), "selections", map(), "nested", List.of(map(), List.of()),

@@ -102,6 +102,8 @@ final class Report {
     lines.addAll(JudgeSpread.lines(rowsByNs, cells, aggregate));
 
     MetricTable table = new MetricTable(byDir);
+    // the charts need nothing the comparisons below make: drawn on the core the writing step leaves idle
+    Forked<String> charts = Forked.begin(() -> VectorCharts.render(rowsByNs, s.objectives(), table, aggregate));
     List<String> unrecorded = Objectives.unrecorded(new ArrayList<>(rowsByNs.keySet()), table);
     if (!unrecorded.isEmpty()) {
       lines.add("");
@@ -145,7 +147,7 @@ final class Report {
     }
     String text = String.join("\n", lines);
     String html = HtmlReport.render(new HtmlReport.Page(title, text, summaries, cells, executorByCell,
-        s.disclosure(), withheld), VectorCharts.render(rowsByNs, s.objectives(), table, aggregate));
+        s.disclosure(), withheld), charts.join());
     Map<String, Object> restricted = aggregate ? Disclosure.restricted(rowsByNs, pairs, table) : null;
     return new Result(true, "", text, html, restricted, fails);
   }

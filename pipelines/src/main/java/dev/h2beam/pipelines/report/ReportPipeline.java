@@ -130,7 +130,9 @@ public final class ReportPipeline {
       Path ns = Path.of(dir).toAbsolutePath().normalize();
       List<Path> files = new ArrayList<>(List.of(ns.resolve("judged.json"), ns.resolve("config.json"),
           ns.resolve("metrics.json")));
-      try (DirectoryStream<Path> tasks = Files.newDirectoryStream(ns, Files::isDirectory)) {
+      // every entry, not only the folders: a look at each entry cost as much as reading its summary; an entry that
+      // is not a folder has no summary.json to read (below)
+      try (DirectoryStream<Path> tasks = Files.newDirectoryStream(ns)) {
         for (Path t : tasks) files.add(t.resolve("summary.json"));
       } catch (IOException | UncheckedIOException e) {
         failed.inc();
@@ -144,12 +146,20 @@ public final class ReportPipeline {
       List<MetricRow> metrics = new ArrayList<>();
       boolean metricsRead = false;
       for (Path f : files) {
-        if (!Files.isRegularFile(f)) continue;
+        byte[] bytes;
+        try {
+          bytes = Files.readAllBytes(f);
+        } catch (IOException e) {
+          // what is not a regular file (missing, a folder, under an entry that is not a folder) is not an input; a
+          // file that is there and cannot be read is a failure record (below). Looked at only when the read fails.
+          if (!Files.isRegularFile(f)) continue;
+          bytes = null;
+        }
         String path = f.toString();
         InputFiles.Kind kind = InputFiles.kindOf(path);
         try {
           // strict: bytes that are not UTF-8 are an error, not U+FFFD without a word
-          String text = TextFiles.utf8(Files.readAllBytes(f), path);
+          String text = TextFiles.utf8(bytes == null ? Files.readAllBytes(f) : bytes, path);
           switch (kind) {
             case JUDGED -> {
               int k = NamespaceRef.parse(ns).map(NamespaceRef::k).orElse(0);

@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.h2beam.adapters.files.Json;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -65,23 +64,48 @@ class DisclosureTest {
   }
 
   /**
-   * The restricted file's long arrays are made as they are written: written, they are the arrays a list of the same
-   * rows gives, and writing them again gives the same bytes.
+   * The restricted file's long arrays are written from parts made on several threads, a namespace each, more of them
+   * than are made ahead at once, some without a metric row (no part): the file is the one a single writer gives for
+   * what it holds (read back and written again, the same bytes), its rows in namespace order, and writing it again
+   * gives the same bytes.
    */
   @Test
-  void theRestrictedFilesRowsAreMadeAsTheyAreWrittenAndWriteAsAList() {
-    Map<String, Object> restricted = build(Disclosure.AGGREGATE, rows()).restricted();
-    String written = Json.pretty(restricted);
-    assertEquals(written, Json.pretty(restricted), "each writing makes the rows anew");
-    Map<String, Object> listed = new LinkedHashMap<>(restricted);
-    for (String key : List.of("per_task", "per_task_metrics")) {
-      assertInstanceOf(Disclosure.Streamed.class, restricted.get(key), key);
-      List<Object> rows = new ArrayList<>();
-      ((Iterable<?>) restricted.get(key)).forEach(rows::add);
-      listed.put(key, rows);
+  void theRestrictedFilesRowsAreWrittenFromPartsAsOneWriterWouldWriteThem() throws Exception {
+    List<NamespaceRef> refs = new ArrayList<>();
+    List<NamespaceFacts> facts = new ArrayList<>();
+    int namespaces = Disclosure.Parts.AHEAD + 5;
+    for (int seed = 1; seed <= namespaces; seed++) {
+      NamespaceRef ns = Fixtures.ref(RUNS, "demo-oc-agg2-s" + seed);
+      refs.add(ns);
+      List<MetricRow> metrics = new ArrayList<>();
+      if (seed % 3 != 1) {
+        for (Scored r : rows()) {
+          metrics.add(new MetricRow(r.taskId(), r.mode(), r.k(), Map.of("cost_usd", 0.25 * seed, "steps", 3.0),
+              Map.of("tokens", "not-reported")));
+        }
+      }
+      facts.add(new NamespaceFacts(ns.dir(), true, rows(), List.of(), ID, seed % 3 != 1, metrics));
     }
-    assertEquals(4, ((List<?>) listed.get("per_task")).size());
-    assertEquals(Json.pretty(listed), written);
+    ReportSettings s = new ReportSettings(refs, List.of(), List.of("agg", "seq"), "demo", Disclosure.AGGREGATE, 5.0,
+        "/out");
+    Map<String, Object> restricted = Report.build(s, facts, List.of()).restricted();
+    for (String key : List.of("per_task", "per_task_metrics")) {
+      assertInstanceOf(Disclosure.Parts.class, restricted.get(key), key);
+    }
+    String written = Json.pretty(restricted);
+    assertEquals(written, Json.pretty(restricted), "each writing makes the parts anew");
+    Map<String, Object> read = Json.readMap(written);
+    assertEquals(written, Json.pretty(read));
+    List<String> expected = new ArrayList<>();
+    for (NamespaceRef ns : refs) for (int i = 0; i < rows().size(); i++) expected.add(ns.name());
+    assertEquals(expected, ((List<?>) read.get("per_task")).stream().map(r -> ((Map<?, ?>) r).get("namespace"))
+        .toList());
+    List<String> withMetrics = new ArrayList<>(expected);
+    withMetrics.removeIf(name -> Integer.parseInt(name.substring(name.lastIndexOf('s') + 1)) % 3 == 1);
+    assertEquals(withMetrics, ((List<?>) read.get("per_task_metrics")).stream()
+        .map(r -> ((Map<?, ?>) r).get("namespace")).toList());
+    assertEquals(Map.of("cost_usd", 0.5, "steps", 3.0), ((Map<?, ?>) ((List<?>) read.get("per_task_metrics")).get(0))
+        .get("values"));
   }
 
   @Test

@@ -108,6 +108,34 @@ class ReportPipelineTest {
     p.run().waitUntilFinish();
   }
 
+  /**
+   * Only a task folder's regular summary.json is an input: a file beside the task folders, a summary.json that is a
+   * folder and a task folder without one are passed over without a failure record, as a task folder's summary
+   * reached through a link is read.
+   */
+  @Test
+  void whatIsNotATaskFoldersSummaryFileIsPassedOverWithoutAFailure(@TempDir Path runs) throws Exception {
+    Path ns = Fixtures.namespace(runs, "demo-oc-agg2");
+    Fixtures.judged(ns, List.of());
+    Fixtures.summary(ns, "ledger-1", 2, 0.0, 0.0, List.of(), 0.0);
+    Fixtures.summary(runs, "elsewhere", 2, 0.0, 0.0, List.of(), 0.0);
+    Files.createSymbolicLink(ns.resolve("ledger-3"), runs.resolve("elsewhere"));
+    Files.writeString(ns.resolve("notes.txt"), "not a task");
+    Files.createDirectories(ns.resolve("ledger-2/summary.json"));
+    Files.createDirectories(ns.resolve("ledger-4"));
+    String dir = ns.toString();
+
+    Pipeline p = pipeline();
+    PCollectionTuple read = p.apply(new ReportPipeline.ReadReportInputs(List.of(dir)));
+    PAssert.that(read.get(ReportPipeline.FAILURES)).empty();
+    PAssert.that(read.get(ReportPipeline.FACTS)).satisfies(all -> {
+      assertEquals(List.of("ledger-1", "elsewhere"), all.iterator().next().unpack().summaries().stream()
+          .map(TaskSummary::taskId).toList());
+      return null;
+    });
+    p.run().waitUntilFinish();
+  }
+
   @Test
   void theReportIsWrittenOnceEvenWhenNoFileWasFound(@TempDir Path runs) throws Exception {
     Fixtures.namespace(runs, "demo-oc-agg2");

@@ -1,0 +1,54 @@
+package dev.h2beam.pipelines.report;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.FutureTask;
+
+/**
+ * Work begun on the common pool that whoever needs its result makes itself when no pool thread has begun it, so that
+ * the report's one writing thread never waits on work nobody is doing. Used where the report's independent pieces
+ * (the charts, the restricted file's parts) can be made on the core the writing step leaves idle.
+ */
+final class Forked<T> {
+  private final FutureTask<T> task;
+
+  private Forked(Callable<T> work) {
+    this.task = new FutureTask<>(work);
+  }
+
+  /** The work, handed to the common pool. */
+  static <T> Forked<T> begin(Callable<T> work) {
+    Forked<T> f = new Forked<>(work);
+    ForkJoinPool.commonPool().execute(f.task);
+    return f;
+  }
+
+  /** Makes it on this thread if no thread has begun it; returns at once otherwise. */
+  void help() {
+    task.run();
+  }
+
+  boolean isDone() {
+    return task.isDone();
+  }
+
+  /** Its result, made here if no pool thread has begun it; its exception as it was thrown (checked: wrapped). */
+  T join() {
+    task.run();
+    try {
+      return task.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for a piece of the report", e);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof IOException io) throw new UncheckedIOException(io);
+      if (cause instanceof RuntimeException r) throw r;
+      if (cause instanceof Error err) throw err;
+      throw new IllegalStateException(cause);
+    }
+  }
+}
