@@ -38,7 +38,7 @@ row "h2beam judge (Beam, DirectRunner)" "$rows" "$work/t1"
 row "plain Java loop, one thread: read summaries, grade, write judged.json" "$rows" "$work/t2"
 row "h2beam report (Beam, DirectRunner)" "$rows" "$work/t3"
 row "plain Java loop, one thread: parse every judged.json" "$rows" "$work/t4"
-row "plain Java loop, one thread: parse judged.json, summary.json, config.json" "$rows" "$work/t5"
+row "plain Java loop, one thread: parse judged.json, summary.json, config.json, metrics.json" "$rows" "$work/t5"
 echo
 awk -v a="$(cut -d' ' -f1 "$work/t1")" -v b="$(cut -d' ' -f1 "$work/t2")" \
   'BEGIN { printf "ratio judge / loop wall time: %.2f\n", a / b }'

@@ -7,6 +7,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -184,6 +185,7 @@ final class FactsCodec {
   private static final class Reader {
     final DataInputStream in;
     private final List<String> table = new ArrayList<>();
+    private final Map<List<String>, String[]> keySets = new HashMap<>();
 
     Reader(DataInputStream in) {
       this.in = in;
@@ -232,24 +234,26 @@ final class FactsCodec {
     TaskSummary summary() throws IOException {
       String path = string();
       String taskId = string();
-      Map<String, TaskSummary.ModeSpend> modes = new TreeMap<>();
-      for (int i = size(); i > 0; i--) {
-        String token = string();
+      String[] modeKeys = new String[size()];
+      Object[] modes = new Object[modeKeys.length];
+      for (int i = 0; i < modeKeys.length; i++) {
+        modeKeys[i] = string();
         int fellBack = in.readInt();
         double improverUsd = in.readDouble();
         double executorUsd = in.readDouble();
         int screened = in.readInt();
         TaskSummary.Budget budget = in.readBoolean() ? new TaskSummary.Budget(in.readInt(), in.readInt()) : null;
-        modes.put(token, new TaskSummary.ModeSpend(fellBack, improverUsd, executorUsd, screened, budget));
+        modes[i] = new TaskSummary.ModeSpend(fellBack, improverUsd, executorUsd, screened, budget);
       }
-      Map<String, List<String>> finals = new TreeMap<>();
-      for (int i = size(); i > 0; i--) {
-        String token = string();
-        List<String> labels = new ArrayList<>();
-        for (int j = size(); j > 0; j--) labels.add(string());
-        finals.put(token, labels);
+      String[] finalKeys = new String[size()];
+      Object[] finals = new Object[finalKeys.length];
+      for (int i = 0; i < finalKeys.length; i++) {
+        finalKeys[i] = string();
+        String[] labels = new String[size()];
+        for (int j = 0; j < labels.length; j++) labels[j] = string();
+        finals[i] = List.of(labels);
       }
-      return new TaskSummary(path, taskId, modes, finals);
+      return new TaskSummary(path, taskId, map(modeKeys, modes), map(finalKeys, finals));
     }
 
     RunIdentity identity() throws IOException {
@@ -266,11 +270,32 @@ final class FactsCodec {
       String taskId = string();
       String mode = string();
       int k = in.readInt();
-      Map<String, Double> values = new TreeMap<>();
-      for (int i = size(); i > 0; i--) values.put(string(), nullableDouble());
-      Map<String, String> absent = new TreeMap<>();
-      for (int i = size(); i > 0; i--) absent.put(string(), string());
-      return new MetricRow(taskId, mode, k, values, absent);
+      String[] valueKeys = new String[size()];
+      Object[] values = new Object[valueKeys.length];
+      for (int i = 0; i < valueKeys.length; i++) {
+        valueKeys[i] = string();
+        values[i] = nullableDouble();
+      }
+      String[] absentKeys = new String[size()];
+      Object[] absent = new Object[absentKeys.length];
+      for (int i = 0; i < absentKeys.length; i++) {
+        absentKeys[i] = string();
+        absent[i] = string();
+      }
+      return new MetricRow(taskId, mode, k, map(valueKeys, values), map(absentKeys, absent));
+    }
+
+    /**
+     * The map the writer wrote from a sorted map: its keys come in order. One array of keys is kept per set of keys
+     * (every row of a namespace names the same metrics), not one per map.
+     */
+    private <V> SortedArrayMap<V> map(String[] keys, Object[] values) throws IOException {
+      String[] same = keySets.putIfAbsent(Arrays.asList(keys), keys);
+      try {
+        return SortedArrayMap.ofSorted(same == null ? keys : same, values);
+      } catch (IllegalArgumentException e) {
+        throw new IOException("corrupt namespace facts: " + e.getMessage(), e);
+      }
     }
   }
 }

@@ -44,6 +44,24 @@ final class SortedArrayMap<V> extends AbstractMap<String, V> implements Serializ
     return new SortedArrayMap<>(k, v);
   }
 
+  /**
+   * A map of {@code keys} to {@code values}, both arrays kept as they are (not copied), so that maps with the same keys
+   * can share one array of them: the facts codec's rows of a namespace all name the same metrics and modes. The keys
+   * must be ascending without repeats; anything else is a caller's bug and is refused.
+   */
+  @SuppressWarnings("unchecked")
+  static <V> SortedArrayMap<V> ofSorted(String[] keys, Object[] values) {
+    if (keys.length != values.length) {
+      throw new IllegalArgumentException(keys.length + " keys for " + values.length + " values");
+    }
+    for (int i = 1; i < keys.length; i++) {
+      if (keys[i - 1].compareTo(keys[i]) >= 0) {
+        throw new IllegalArgumentException("keys not ascending: '" + keys[i - 1] + "' before '" + keys[i] + "'");
+      }
+    }
+    return keys.length == 0 ? (SortedArrayMap<V>) EMPTY : new SortedArrayMap<>(keys, values);
+  }
+
   @Override public int size() {
     return keys.length;
   }

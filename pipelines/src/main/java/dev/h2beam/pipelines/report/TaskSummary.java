@@ -16,11 +16,15 @@ import java.util.TreeMap;
 public record TaskSummary(String path, String taskId, Map<String, ModeSpend> modes, Map<String, List<String>> finals)
     implements Serializable {
 
+  // sorted by mode, immutable, in two arrays (a summary's maps hold a few modes; the report holds 50,000 summaries
+  // over 100 namespaces x 500 tasks)
   public TaskSummary {
-    modes = new TreeMap<>(modes);
-    TreeMap<String, List<String>> copy = new TreeMap<>();
-    finals.forEach((mode, labels) -> copy.put(mode, List.copyOf(labels)));
-    finals = copy;
+    modes = SortedArrayMap.copyOf(modes);
+    if (!(finals instanceof SortedArrayMap<?>)) {
+      TreeMap<String, List<String>> copy = new TreeMap<>();
+      finals.forEach((mode, labels) -> copy.put(mode, List.copyOf(labels)));
+      finals = SortedArrayMap.copyOf(copy);
+    }
   }
 
   /** A summary that records no finals. */

@@ -50,4 +50,37 @@ class SortedArrayMapTest {
     assertEquals("not-recorded", a.reason("c"));
     assertEquals("not-recorded", a.reason("unnamed"));
   }
+
+  /** The codec's maps are made from keys read in order: anything out of order or unmatched is refused, not misread. */
+  @Test
+  void aMapOfKeysInOrderTakesThemAsTheyAreAndRefusesKeysOutOfOrder() {
+    String[] keys = {"agg", "seq"};
+    SortedArrayMap<Object> m = SortedArrayMap.ofSorted(keys, new Object[] {1, 2});
+    assertEquals(new TreeMap<>(Map.of("agg", 1, "seq", 2)), m);
+    assertEquals(2, m.get("seq"));
+    assertTrue(SortedArrayMap.ofSorted(new String[0], new Object[0]).isEmpty());
+    assertThrows(IllegalArgumentException.class, () -> SortedArrayMap.ofSorted(new String[] {"seq", "agg"},
+        new Object[] {1, 2}));
+    assertThrows(IllegalArgumentException.class, () -> SortedArrayMap.ofSorted(new String[] {"agg", "agg"},
+        new Object[] {1, 2}));
+    assertThrows(IllegalArgumentException.class, () -> SortedArrayMap.ofSorted(keys, new Object[] {1}));
+  }
+
+  /** A task summary's maps read as sorted maps whatever maps it was given, and cannot be changed. */
+  @Test
+  void aTaskSummaryKeepsItsModesAndFinalsSortedAndUnchangeable() {
+    Map<String, List<String>> finals = new HashMap<>(Map.of("seq", new ArrayList<>(List.of("c1")), "agg",
+        List.of("agg1", "agg2")));
+    TaskSummary t = new TaskSummary("/r/ns/t/summary.json", "t", new HashMap<>(Map.of("seq",
+        TaskSummary.ModeSpend.NONE, "agg", new TaskSummary.ModeSpend(1, 0.5, 0.0))), finals);
+    assertEquals(List.of("agg", "seq"), new ArrayList<>(t.modes().keySet()));
+    assertEquals(List.of("agg", "seq"), new ArrayList<>(t.finals().keySet()));
+    assertEquals(List.of("agg1", "agg2"), t.finals("agg"));
+    assertEquals(List.of(), t.finals("other"));
+    assertEquals(TaskSummary.ModeSpend.NONE, t.mode("other"));
+    finals.get("seq").add("c2");
+    assertEquals(List.of("c1"), t.finals("seq"), "the summary keeps a copy of the labels");
+    assertThrows(UnsupportedOperationException.class, () -> t.modes().put("x", TaskSummary.ModeSpend.NONE));
+    assertThrows(UnsupportedOperationException.class, () -> t.finals().clear());
+  }
 }

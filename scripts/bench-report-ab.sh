@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Issue 12's report for two builds side by side, alternating round by round on one generated and judged tree of
+# NAMESPACES x TASKS finished namespaces (this kind of machine drifts by up to a third within minutes, so only runs
+# close in time compare), with the plain loops the target is set against in each round: one that parses every
+# judged.json, one that parses every file the report reads. After each report, one digest over its report.txt,
+# report.html and report-restricted.json is printed, which must be the same for both builds.
+# Usage: scripts/bench-report-ab.sh <checkout A> <checkout B> [rounds] [namespaces] [tasks]   (default 4 100 500)
+#   e.g. git worktree add --detach /tmp/old <commit>; TMPDIR=/dev/shm scripts/bench-report-ab.sh /tmp/old . 4
+set -euo pipefail
+[ $# -ge 2 ] || { sed -n 2,8p "$0" >&2; exit 2; }
+a="$(cd "$1" && pwd)"; b="$(cd "$2" && pwd)"; rounds="${3:-4}"; ns="${4:-100}"; tasks="${5:-500}"
+for d in "$a" "$b"; do [ -x "$d/h2beam" ] || { echo "no h2beam launcher in $d" >&2; exit 2; }; done
+work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
+# build both, and let the same run (the demo's) write each build's class-data archive, outside the measurement
+for d in "$a" "$b"; do
+  "$d/h2beam" --help >/dev/null
+  rm -f "$d"/demo/target/h2beam-*.jsa "$d"/demo/target/h2beam-*.jsa.classpath
+  "$d/h2beam" demo --output="$work/warm" --k=1 >/dev/null 2>&1 || true
+  rm -rf "$work/warm"
+done
+H2BEAM_MAIN=dev.h2beam.pipelines.judge.JudgeBenchmark "$b/h2beam" generate "$work/tree" "$ns" "$tasks" >/dev/null
+"$b/h2beam" judge --namespaces="$work/tree/runs/bench-oc-agg1-*" --grader=noop >/dev/null 2>&1
+timed() { local t="$1"; shift; /usr/bin/time -f "%e %U %S %M" -o "$t" "$@" >/dev/null 2>&1; }
+row() {  # round, what, time file, digest
+  read -r w u s k < "$3"
+  awk -v r="$1" -v n="$2" -v w="$w" -v c="$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')" -v k="$k" -v d="$4" \
+    'BEGIN { printf "| %d | %s | %.2f | %.2f | %d | %s |\n", r, n, w, c, k / 1024, d }'
+}
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "| round | run | wall s | CPU s | peak RSS MB | digest of report.txt, report.html, report-restricted.json |"
+echo "|---|---|---|---|---|---|"
+for r in $(seq 1 "$rounds"); do
+  for side in A B; do
+    dir="$a"; [ "$side" = B ] && dir="$b"
+    rm -rf "$work/report"
+    timed "$work/t" "$dir/h2beam" report --namespaces="$work/tree/runs/bench-oc-agg1-*" --output="$work/report" \
+      || { echo "$side: the report failed" >&2; exit 1; }
+    digest=$(cat "$work/report/report.txt" "$work/report/report.html" "$work/report/report-restricted.json" \
+      | md5sum | cut -c1-8)
+    row "$r" "report, build $side" "$work/t" "$digest"
+  done
+  timed "$work/t" env H2BEAM_MAIN=dev.h2beam.pipelines.report.ReportBenchmark "$b/h2beam" loop "$work/tree" judged
+  row "$r" "plain loop: parse every judged.json" "$work/t" "-"
+  timed "$work/t" env H2BEAM_MAIN=dev.h2beam.pipelines.report.ReportBenchmark "$b/h2beam" loop "$work/tree" all
+  row "$r" "plain loop: parse every file the report reads" "$work/t" "-"
+done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "A = $a"
+echo "B = $b"
