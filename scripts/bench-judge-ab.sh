@@ -6,18 +6,7 @@
 # Usage: scripts/bench-judge-ab.sh <checkout A> <checkout B> [rounds] [namespaces] [tasks]   (default 4 100 500)
 #   e.g. git worktree add --detach /tmp/old <commit>; TMPDIR=/dev/shm scripts/bench-judge-ab.sh /tmp/old . 4
 set -euo pipefail
-[ $# -ge 2 ] || { sed -n 2,7p "$0" >&2; exit 2; }
-a="$(cd "$1" && pwd)"; b="$(cd "$2" && pwd)"; rounds="${3:-4}"; ns="${4:-100}"; tasks="${5:-500}"
-for d in "$a" "$b"; do [ -x "$d/h2beam" ] || { echo "no h2beam launcher in $d" >&2; exit 2; }; done
-work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
-# build both, and let the same run (the demo's) write each build's class-data archive, outside the measurement
-for d in "$a" "$b"; do
-  "$d/h2beam" --help >/dev/null
-  rm -f "$d"/demo/target/h2beam-*.jsa "$d"/demo/target/h2beam-*.jsa.classpath
-  "$d/h2beam" demo --output="$work/warm" --k=1 >/dev/null 2>&1 || true
-  rm -rf "$work/warm"
-done
-H2BEAM_MAIN=dev.h2beam.pipelines.judge.JudgeBenchmark "$b/h2beam" generate "$work/tree" "$ns" "$tasks" >/dev/null
+. "$(dirname "$0")/ab-common.sh"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "| round | build | wall s | CPU s | peak RSS MB | digest of every judged.json and metrics.json |"
 echo "|---|---|---|---|---|---|"

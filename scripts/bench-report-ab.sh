@@ -7,18 +7,7 @@
 # Usage: scripts/bench-report-ab.sh <checkout A> <checkout B> [rounds] [namespaces] [tasks]   (default 4 100 500)
 #   e.g. git worktree add --detach /tmp/old <commit>; TMPDIR=/dev/shm scripts/bench-report-ab.sh /tmp/old . 4
 set -euo pipefail
-[ $# -ge 2 ] || { sed -n 2,8p "$0" >&2; exit 2; }
-a="$(cd "$1" && pwd)"; b="$(cd "$2" && pwd)"; rounds="${3:-4}"; ns="${4:-100}"; tasks="${5:-500}"
-for d in "$a" "$b"; do [ -x "$d/h2beam" ] || { echo "no h2beam launcher in $d" >&2; exit 2; }; done
-work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
-# build both, and let the same run (the demo's) write each build's class-data archive, outside the measurement
-for d in "$a" "$b"; do
-  "$d/h2beam" --help >/dev/null
-  rm -f "$d"/demo/target/h2beam-*.jsa "$d"/demo/target/h2beam-*.jsa.classpath
-  "$d/h2beam" demo --output="$work/warm" --k=1 >/dev/null 2>&1 || true
-  rm -rf "$work/warm"
-done
-H2BEAM_MAIN=dev.h2beam.pipelines.judge.JudgeBenchmark "$b/h2beam" generate "$work/tree" "$ns" "$tasks" >/dev/null
+. "$(dirname "$0")/ab-common.sh"
 "$b/h2beam" judge --namespaces="$work/tree/runs/bench-oc-agg1-*" --grader=noop >/dev/null 2>&1
 timed() { local t="$1"; shift; /usr/bin/time -f "%e %U %S %M" -o "$t" "$@" >/dev/null 2>&1; }
 row() {  # round, what, time file, digest

@@ -1,0 +1,16 @@
+# Sourced by scripts/bench-judge-ab.sh and scripts/bench-report-ab.sh (not run on its own): reads their arguments
+# <checkout A> <checkout B> [rounds] [namespaces] [tasks] into a, b, rounds, ns and tasks (default 4 100 500), makes
+# the scratch folder $work (removed on exit), builds both checkouts and lets the same run (the demo's) write each
+# build's class-data archive, outside the measurement; then generates the tree of ns x tasks finished namespaces in
+# $work/tree with build B.
+[ $# -ge 2 ] || { awk 'NR > 1 && /^#/ { print; next } NR > 1 { exit }' "$0" >&2; exit 2; }
+a="$(cd "$1" && pwd)"; b="$(cd "$2" && pwd)"; rounds="${3:-4}"; ns="${4:-100}"; tasks="${5:-500}"
+for d in "$a" "$b"; do [ -x "$d/h2beam" ] || { echo "no h2beam launcher in $d" >&2; exit 2; }; done
+work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
+for d in "$a" "$b"; do
+  "$d/h2beam" --help >/dev/null
+  rm -f "$d"/demo/target/h2beam-*.jsa "$d"/demo/target/h2beam-*.jsa.classpath
+  "$d/h2beam" demo --output="$work/warm" --k=1 >/dev/null 2>&1 || true
+  rm -rf "$work/warm"
+done
+H2BEAM_MAIN=dev.h2beam.pipelines.judge.JudgeBenchmark "$b/h2beam" generate "$work/tree" "$ns" "$tasks" >/dev/null
