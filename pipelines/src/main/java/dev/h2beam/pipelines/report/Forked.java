@@ -8,9 +8,9 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.FutureTask;
 
 /**
- * Work begun on the common pool that whoever needs its result makes itself when no pool thread has begun it, so that
- * the report's one writing thread never waits on work nobody is doing. Used where the report's independent pieces
- * (the charts, the restricted file's parts) can be made on the core the writing step leaves idle.
+ * Work begun on the common pool (or on a thread of the caller's) that whoever needs its result makes itself when no
+ * thread has begun it, so that the report never waits on work nobody is doing. Used where the report's independent
+ * pieces (the charts, the restricted file's parts, the namespaces read ahead) can be made on a core left idle.
  */
 final class Forked<T> {
   private final FutureTask<T> task;
@@ -24,6 +24,11 @@ final class Forked<T> {
     Forked<T> f = new Forked<>(work);
     ForkJoinPool.commonPool().execute(f.task);
     return f;
+  }
+
+  /** The work, begun by nobody yet: a thread of the caller's runs it ({@link #help}), or whoever joins it. */
+  static <T> Forked<T> of(Callable<T> work) {
+    return new Forked<>(work);
   }
 
   /** Makes it on this thread if no thread has begun it; returns at once otherwise. */

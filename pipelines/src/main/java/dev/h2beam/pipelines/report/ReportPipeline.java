@@ -1,20 +1,15 @@
 package dev.h2beam.pipelines.report;
 
-import dev.h2beam.adapters.files.TextFiles;
 import dev.h2beam.pipelines.DirectThreads;
 import dev.h2beam.transforms.beam.JsonCoder;
 import dev.h2beam.transforms.beam.FinishedChains;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import org.apache.beam.runners.direct.DirectOptions;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.coders.AtomicCoder;
@@ -75,12 +70,13 @@ public final class ReportPipeline {
    * Builds the pipeline for validated settings.
    *
    * @param runRecord a file the record of this run is written to as well (the command reads it back), or null
+   * @param aheadRun the {@link ReadAhead} run reading the namespaces in this JVM already, or null
    */
-  public static Pipeline build(ReportSettings settings, PipelineOptions options, String runRecord) {
+  public static Pipeline build(ReportSettings settings, PipelineOptions options, String runRecord, String aheadRun) {
     Pipeline p = Pipeline.create(options);
     List<String> dirs = settings.included().stream().map(NamespaceRef::dir).toList();
     int spare = DirectThreads.isDirect(options) ? options.as(DirectOptions.class).getTargetParallelism() - 1 : 0;
-    p.apply("ReadReportInputs", new ReadReportInputs(dirs))
+    p.apply("ReadReportInputs", new ReadReportInputs(dirs, aheadRun))
         .apply("WriteReport", new WriteReport(settings, spare, runRecord));
     return p;
   }
@@ -95,9 +91,16 @@ public final class ReportPipeline {
   public static final class ReadReportInputs extends PTransform<PBegin, PCollectionTuple> {
     private static final long serialVersionUID = 1L;
     private final List<String> dirs;
+    private final String aheadRun;
 
     public ReadReportInputs(List<String> dirs) {
+      this(dirs, null);
+    }
+
+    /** {@code aheadRun}: the {@link ReadAhead} run whose reads this JVM's reading step takes, or null for none. */
+    ReadReportInputs(List<String> dirs, String aheadRun) {
       this.dirs = List.copyOf(dirs);
+      this.aheadRun = aheadRun;
     }
 
     // A namespace is read whole by one call, not file by file and then grouped: the DirectRunner copies a key's
@@ -106,7 +109,7 @@ public final class ReportPipeline {
     @Override public PCollectionTuple expand(PBegin begin) {
       PCollectionTuple read = begin
           .apply("Namespaces", Create.of(dirs).withCoder(StringUtf8Coder.of()))
-          .apply("ReadNamespaces", ParDo.of(new ReadNamespaceFn()).withOutputTags(FACTS, TupleTagList.of(FAILURES)));
+          .apply("ReadNamespaces", ParDo.of(new ReadNamespaceFn(aheadRun)).withOutputTags(FACTS, TupleTagList.of(FAILURES)));
       PCollection<PackedFacts> facts = read.get(FACTS).setCoder(PACKED);
       PCollection<ReadFailure> failures = read.get(FAILURES).setCoder(JsonCoder.of(ReadFailure.class));
       return PCollectionTuple.of(FACTS, facts).and(FAILURES, failures);
@@ -114,78 +117,30 @@ public final class ReportPipeline {
   }
 
   /**
-   * Reads one namespace: its judged.json, config.json, metrics.json and every {@code <task>/summary.json}. A file
-   * that is unreadable or malformed goes to the failure output; the namespace's facts are emitted when any file was
-   * read, packed here ({@link PackedFacts}): the runner holds every namespace's output until the report is written,
-   * and as objects (over a million of them on 100 namespaces x 500 tasks) they outlived young collections while the
-   * namespaces were read, each of which copied them again.
+   * Reads one namespace ({@link NamespaceRead}): emits its facts, packed, and a failure record per file that is
+   * unreadable or malformed. On the DirectRunner the report command may have read it already, in this JVM, while the
+   * pipeline was being built ({@link ReadAhead}, under {@code aheadRun}); then that read is emitted.
    */
   static final class ReadNamespaceFn extends DoFn<String, PackedFacts> {
     private static final long serialVersionUID = 1L;
+    private final String aheadRun;
     private final Counter read = Metrics.counter(ReadNamespaceFn.class, "files_read");
     private final Counter failed = Metrics.counter(ReadNamespaceFn.class, "files_unreadable");
     private final Counter namespaces = Metrics.counter(ReadNamespaceFn.class, "namespaces_read");
 
+    ReadNamespaceFn(String aheadRun) {
+      this.aheadRun = aheadRun;
+    }
+
     @ProcessElement public void process(@Element String dir, MultiOutputReceiver out) {
-      Path ns = Path.of(dir).toAbsolutePath().normalize();
-      List<Path> files = new ArrayList<>(List.of(ns.resolve("judged.json"), ns.resolve("config.json"),
-          ns.resolve("metrics.json")));
-      // every entry, not only the folders: a look at each entry cost as much as reading its summary; an entry that
-      // is not a folder has no summary.json to read (below)
-      try (DirectoryStream<Path> tasks = Files.newDirectoryStream(ns)) {
-        for (Path t : tasks) files.add(t.resolve("summary.json"));
-      } catch (IOException | UncheckedIOException e) {
-        failed.inc();
-        out.get(FAILURES).output(ReadFailure.of(ns.toString(), "list namespace", e));
-      }
-      boolean any = false;
-      boolean judged = false;
-      List<Scored> rows = new ArrayList<>();
-      List<TaskSummary> summaries = new ArrayList<>();
-      RunIdentity identity = null;
-      List<MetricRow> metrics = new ArrayList<>();
-      boolean metricsRead = false;
-      for (Path f : files) {
-        byte[] bytes;
-        try {
-          bytes = Files.readAllBytes(f);
-        } catch (IOException e) {
-          // what is not a regular file (missing, a folder, under an entry that is not a folder) is not an input; a
-          // file that is there and cannot be read is a failure record (below). Looked at only when the read fails.
-          if (!Files.isRegularFile(f)) continue;
-          bytes = null;
-        }
-        String path = f.toString();
-        InputFiles.Kind kind = InputFiles.kindOf(path);
-        try {
-          // strict: bytes that are not UTF-8 are an error, not U+FFFD without a word
-          String text = TextFiles.utf8(bytes == null ? Files.readAllBytes(f) : bytes, path);
-          switch (kind) {
-            case JUDGED -> {
-              int k = NamespaceRef.parse(ns).map(NamespaceRef::k).orElse(0);
-              rows.addAll(InputFiles.judged(path, text, k).rows());
-              judged = true;
-            }
-            case SUMMARY -> summaries.add(InputFiles.summary(path, text));
-            case CONFIG -> identity = InputFiles.config(path, text);
-            case METRICS -> {
-              metrics.addAll(InputFiles.metrics(path, text));
-              metricsRead = true;
-            }
-            default -> throw new IllegalStateException("unhandled input kind " + kind);
-          }
-          any = true;
-          read.inc();
-        } catch (IOException | UncheckedIOException e) {
-          // bad data is a failure record; anything else is a bug and fails the run
-          failed.inc();
-          out.get(FAILURES).output(ReadFailure.of(path, "parse " + kind.name().toLowerCase(Locale.ROOT), e));
-        }
-      }
-      if (!any) return;
+      NamespaceRead r = ReadAhead.take(aheadRun, dir);
+      if (r == null) r = NamespaceRead.of(dir);
+      read.inc(r.filesRead());
+      failed.inc(r.failures().size());
+      for (ReadFailure f : r.failures()) out.get(FAILURES).output(f);
+      if (r.facts() == null) return;
       namespaces.inc();
-      out.get(FACTS).output(PackedFacts.pack(new NamespaceFacts(ns.toString(), judged, rows, summaries, identity,
-          metricsRead, metrics)));
+      out.get(FACTS).output(r.facts());
     }
   }
 

@@ -214,6 +214,34 @@ class ReportCommandTest {
     assertEquals(before, after);
   }
 
+  /**
+   * A plain command line is read without Beam's registry, which is built beside the plan while the namespaces are
+   * read ahead; the report is the one a full parse gives, no read is left behind, and a misspelt flag is still refused
+   * by its name.
+   */
+  @Test
+  void theCommandLineIsReadBesideBeamsRegistryAndTheNamespacesAhead(@TempDir Path runs) throws Exception {
+    replicates(runs);
+    String[] args = {"--namespaces=" + runs + "/demo-oc-*", "--output=" + runs.resolve("lazy")};
+    assertTrue(java.lang.reflect.Proxy.isProxyClass(
+        dev.h2beam.pipelines.OptionArgs.parseLazily("report", args, ReportOptions.class).getClass()),
+        "a plain report command line is read lazily");
+    int before = ReadAhead.runs();
+    Fixtures.Run lazy = Fixtures.report(args);
+    assertEquals(0, lazy.exit(), lazy.err());
+    assertEquals(before, ReadAhead.runs(), "the command ends its read-ahead");
+    // --targetParallelism is the DirectRunner's, not the report's: Beam parses this command line at once
+    Fixtures.Run parsed = Fixtures.report("--namespaces=" + runs + "/demo-oc-*", "--output=" + runs.resolve("full"),
+        "--targetParallelism=1");
+    assertEquals(0, parsed.exit(), parsed.err());
+    for (String f : List.of("report.txt", "report.html", "report-restricted.json")) {
+      assertEquals(Files.readString(runs.resolve("full").resolve(f)), Files.readString(runs.resolve("lazy")
+          .resolve(f)), f);
+    }
+    UsageError e = assertThrows(UsageError.class, () -> Fixtures.report("--namespace=" + runs + "/demo-oc-*"));
+    assertTrue(e.getMessage().contains("--namespace"), e.getMessage());
+  }
+
   @Test
   void aBadFlagIsAUsageErrorNamingIt(@TempDir Path runs) throws Exception {
     replicates(runs);

@@ -1,0 +1,86 @@
+package dev.h2beam.pipelines.report;
+
+import dev.h2beam.adapters.files.TextFiles;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What reading one namespace gave: its facts, packed ({@link PackedFacts}; null when no file of it could be read),
+ * a failure record per file that is unreadable or malformed, and how many files were read.
+ */
+record NamespaceRead(PackedFacts facts, List<ReadFailure> failures, int filesRead) {
+  NamespaceRead {
+    failures = List.copyOf(failures);
+  }
+
+  /**
+   * Reads the namespace folder {@code dir}: its judged.json, config.json, metrics.json and every {@code
+   * <task>/summary.json}. The facts are packed here: the runner holds every namespace's output until the report is
+   * written, and as objects (over a million of them on 100 namespaces x 500 tasks) they outlived young collections
+   * while the namespaces were read, each of which copied them again.
+   */
+  static NamespaceRead of(String dir) {
+    Path ns = Path.of(dir).toAbsolutePath().normalize();
+    List<ReadFailure> failures = new ArrayList<>();
+    List<Path> files = new ArrayList<>(List.of(ns.resolve("judged.json"), ns.resolve("config.json"),
+        ns.resolve("metrics.json")));
+    // every entry, not only the folders: a look at each entry cost as much as reading its summary; an entry that
+    // is not a folder has no summary.json to read (below)
+    try (DirectoryStream<Path> tasks = Files.newDirectoryStream(ns)) {
+      for (Path t : tasks) files.add(t.resolve("summary.json"));
+    } catch (IOException | UncheckedIOException e) {
+      failures.add(ReadFailure.of(ns.toString(), "list namespace", e));
+    }
+    int read = 0;
+    boolean judged = false;
+    List<Scored> rows = new ArrayList<>();
+    List<TaskSummary> summaries = new ArrayList<>();
+    RunIdentity identity = null;
+    List<MetricRow> metrics = new ArrayList<>();
+    boolean metricsRead = false;
+    for (Path f : files) {
+      byte[] bytes;
+      try {
+        bytes = Files.readAllBytes(f);
+      } catch (IOException e) {
+        // what is not a regular file (missing, a folder, under an entry that is not a folder) is not an input; a
+        // file that is there and cannot be read is a failure record (below). Looked at only when the read fails.
+        if (!Files.isRegularFile(f)) continue;
+        bytes = null;
+      }
+      String path = f.toString();
+      InputFiles.Kind kind = InputFiles.kindOf(path);
+      try {
+        // strict: bytes that are not UTF-8 are an error, not U+FFFD without a word
+        String text = TextFiles.utf8(bytes == null ? Files.readAllBytes(f) : bytes, path);
+        switch (kind) {
+          case JUDGED -> {
+            int k = NamespaceRef.parse(ns).map(NamespaceRef::k).orElse(0);
+            rows.addAll(InputFiles.judged(path, text, k).rows());
+            judged = true;
+          }
+          case SUMMARY -> summaries.add(InputFiles.summary(path, text));
+          case CONFIG -> identity = InputFiles.config(path, text);
+          case METRICS -> {
+            metrics.addAll(InputFiles.metrics(path, text));
+            metricsRead = true;
+          }
+          default -> throw new IllegalStateException("unhandled input kind " + kind);
+        }
+        read++;
+      } catch (IOException | UncheckedIOException e) {
+        // bad data is a failure record; anything else is a bug and fails the run
+        failures.add(ReadFailure.of(path, "parse " + kind.name().toLowerCase(Locale.ROOT), e));
+      }
+    }
+    PackedFacts facts = read == 0 ? null : PackedFacts.pack(new NamespaceFacts(ns.toString(), judged, rows,
+        summaries, identity, metricsRead, metrics));
+    return new NamespaceRead(facts, failures, read);
+  }
+}
