@@ -42,7 +42,7 @@ public final class ReportPipeline {
   private ReportPipeline() {}
 
   public static final TupleTag<ReadFailure> FAILURES = new TupleTag<>() {};
-  /** Each namespace's facts, packed where they are read (see {@link ReadNamespaceFn}). */
+  /** Each namespace's facts, packed where they are read (see {@link NamespaceRead}). */
   static final TupleTag<PackedFacts> FACTS = new TupleTag<>() {};
 
   /** The packed facts as their bytes. */
@@ -109,7 +109,8 @@ public final class ReportPipeline {
     @Override public PCollectionTuple expand(PBegin begin) {
       PCollectionTuple read = begin
           .apply("Namespaces", Create.of(dirs).withCoder(StringUtf8Coder.of()))
-          .apply("ReadNamespaces", ParDo.of(new ReadNamespaceFn(aheadRun)).withOutputTags(FACTS, TupleTagList.of(FAILURES)));
+          .apply("ReadNamespaces", ParDo.of(new ReadNamespaceFn(aheadRun))
+              .withOutputTags(FACTS, TupleTagList.of(FAILURES)));
       PCollection<PackedFacts> facts = read.get(FACTS).setCoder(PACKED);
       PCollection<ReadFailure> failures = read.get(FAILURES).setCoder(JsonCoder.of(ReadFailure.class));
       return PCollectionTuple.of(FACTS, facts).and(FAILURES, failures);
