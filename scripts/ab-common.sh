@@ -2,7 +2,8 @@
 # <checkout A> <checkout B> [rounds] [namespaces] [tasks] into a, b, rounds, ns and tasks (default 4 100 500), makes
 # the scratch folder $work (removed on exit), builds both checkouts and lets the same run (the demo's) write each
 # build's class-data archive, outside the measurement; then generates the tree of ns x tasks finished namespaces in
-# $work/tree with build B.
+# $work/tree with build B. Defines timed (a command's wall, CPU and peak RSS into a file, its output dropped) and row
+# (one table row from such a file).
 [ $# -ge 2 ] || { awk 'NR > 1 && /^#/ { print; next } NR > 1 { exit }' "$0" >&2; exit 2; }
 a="$(cd "$1" && pwd)"; b="$(cd "$2" && pwd)"; rounds="${3:-4}"; ns="${4:-100}"; tasks="${5:-500}"
 for d in "$a" "$b"; do [ -x "$d/h2beam" ] || { echo "no h2beam launcher in $d" >&2; exit 2; }; done
@@ -14,3 +15,9 @@ for d in "$a" "$b"; do
   rm -rf "$work/warm"
 done
 H2BEAM_MAIN=dev.h2beam.pipelines.judge.JudgeBenchmark "$b/h2beam" generate "$work/tree" "$ns" "$tasks" >/dev/null
+timed() { local t="$1"; shift; /usr/bin/time -f "%e %U %S %M" -o "$t" "$@" >/dev/null 2>&1; }
+row() {  # round, what ran, time file, digest
+  read -r w u s k < "$3"
+  awk -v r="$1" -v n="$2" -v w="$w" -v c="$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')" -v k="$k" -v d="$4" \
+    'BEGIN { printf "| %d | %s | %.2f | %.2f | %d | %s |\n", r, n, w, c, k / 1024, d }'
+}

@@ -8,19 +8,16 @@
 set -euo pipefail
 . "$(dirname "$0")/ab-common.sh"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "| round | build | wall s | CPU s | peak RSS MB | digest of every judged.json and metrics.json |"
+echo "| round | run | wall s | CPU s | peak RSS MB | digest of every judged.json and metrics.json |"
 echo "|---|---|---|---|---|---|"
 for r in $(seq 1 "$rounds"); do
   for side in A B; do
     dir="$a"; [ "$side" = B ] && dir="$b"
     find "$work/tree/runs" -maxdepth 2 \( -name judged.json -o -name metrics.json \) -delete
-    /usr/bin/time -f "%e %U %S %M" -o "$work/t" "$dir/h2beam" judge \
-      --namespaces="$work/tree/runs/bench-oc-agg1-*" --grader=noop >/dev/null 2>&1 \
+    timed "$work/t" "$dir/h2beam" judge --namespaces="$work/tree/runs/bench-oc-agg1-*" --grader=noop \
       || { echo "$side: the judge failed" >&2; exit 1; }
     digest=$(cd "$work/tree/runs" && cat bench-oc-agg1-*/judged.json bench-oc-agg1-*/metrics.json | md5sum | cut -c1-8)
-    read -r w u s k < "$work/t"
-    awk -v r="$r" -v side="$side" -v w="$w" -v c="$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')" -v k="$k" \
-      -v d="$digest" 'BEGIN { printf "| %d | %s | %.2f | %.2f | %d | %s |\n", r, side, w, c, k / 1024, d }'
+    row "$r" "judge, build $side" "$work/t" "$digest"
   done
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

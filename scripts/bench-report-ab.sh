@@ -9,12 +9,6 @@
 set -euo pipefail
 . "$(dirname "$0")/ab-common.sh"
 "$b/h2beam" judge --namespaces="$work/tree/runs/bench-oc-agg1-*" --grader=noop >/dev/null 2>&1
-timed() { local t="$1"; shift; /usr/bin/time -f "%e %U %S %M" -o "$t" "$@" >/dev/null 2>&1; }
-row() {  # round, what, time file, digest
-  read -r w u s k < "$3"
-  awk -v r="$1" -v n="$2" -v w="$w" -v c="$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')" -v k="$k" -v d="$4" \
-    'BEGIN { printf "| %d | %s | %.2f | %.2f | %d | %s |\n", r, n, w, c, k / 1024, d }'
-}
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "| round | run | wall s | CPU s | peak RSS MB | digest of report.txt, report.html, report-restricted.json |"
 echo "|---|---|---|---|---|---|"
