@@ -11,6 +11,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.TreeSet;
 
 /**
@@ -35,21 +36,37 @@ import java.util.TreeSet;
 final class EvidenceCheck {
   private EvidenceCheck() {}
 
-  /** Why the chosen run can no longer be trusted, or empty when every check holds. */
-  static Optional<String> changed(SelectionItem s, Path runDir) throws IOException {
+  /**
+   * The one look at a run's completion marker: its attributes, or null when it is missing or its existence cannot be
+   * told. A marker seen means its run dir is a folder.
+   */
+  static BasicFileAttributes lookAtMarker(Path runDir) {
+    try {
+      return Files.readAttributes(runDir.resolve(Runmark.MARKER), BasicFileAttributes.class);
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  /**
+   * Why the chosen run can no longer be trusted, or empty when every check holds. {@code marker} is what
+   * {@link #lookAtMarker} saw of the run dir (a folder); {@code markSeen} is given the marker as
+   * {@link Runmark#readMark} would read it (null when there is none or it is unreadable), before anything is checked.
+   */
+  static Optional<String> changed(SelectionItem s, Path runDir, BasicFileAttributes marker,
+      Consumer<JsonNode> markSeen) throws IOException {
     Path markerFile = runDir.resolve(Runmark.MARKER);
     // one look tells a missing marker (or one whose existence cannot be told) from one that is there but unreadable
-    BasicFileAttributes seen;
-    try {
-      seen = Files.readAttributes(markerFile, BasicFileAttributes.class);
-    } catch (IOException e) {
+    if (marker == null) {
+      markSeen.accept(null);
       if (s.markerRequired()) {
         return Optional.of("its completion marker " + markerFile + " is gone: h2beam marks every rollout it"
             + " completes, so the run dir was changed after its rollout");
       }
       return Optional.empty();
     }
-    JsonNode mark = seen.isRegularFile() ? Runmark.parseMark(markerFile) : null;
+    JsonNode mark = marker.isRegularFile() ? Runmark.parseMark(markerFile) : null;
+    markSeen.accept(mark);
     if (mark == null) return Optional.of("its completion marker " + markerFile + " is unreadable");
     if (mark.path("version").asInt(-1) != 1) {
       return Optional.of(markerFile + " has version " + mark.path("version") + ", not 1");

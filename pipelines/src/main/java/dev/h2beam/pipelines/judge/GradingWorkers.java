@@ -12,6 +12,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -93,6 +94,15 @@ final class GradingWorkers implements AutoCloseable {
    * finished), and the call then fails with that worker's failure as its cause, the first one when several failed.
    */
   List<JudgedRow> grade(List<SelectionItem> items) throws InterruptedException, ExecutionException {
+    return grade(items, new MetricVector.Seen[items.size()]);
+  }
+
+  /**
+   * As {@link #grade(List)}, with {@code seen[i]} set to what grading {@code items.get(i)} saw of its chosen run
+   * ({@link Judging}), left null where it looked at none. {@code seen} is as long as {@code items}.
+   */
+  List<JudgedRow> grade(List<SelectionItem> items, MetricVector.Seen[] seen)
+      throws InterruptedException, ExecutionException {
     JudgedRow[] rows = new JudgedRow[items.size()];
     AtomicInteger next = new AtomicInteger();
     // why the workers stop taking rows before they run out: the first failure of one of them
@@ -103,7 +113,8 @@ final class GradingWorkers implements AutoCloseable {
         Worker worker = new Worker();
         try {
           for (int i; failed.get() == null && (i = next.getAndIncrement()) < rows.length; ) {
-            rows[i] = worker.row(items.get(i));
+            int row = i;
+            rows[i] = worker.row(items.get(i), m -> seen[row] = m);
           }
         } catch (RuntimeException | Error e) {
           // recorded before the permit is given back, so a worker that waited for it sees the failure after its row
@@ -142,7 +153,7 @@ final class GradingWorkers implements AutoCloseable {
      * held when it is that grader's, else that one given back and this one taken; any other call takes a permit of
      * its own ({@link Judging#judge}), once the worker has given back the one it held.
      */
-    JudgedRow row(SelectionItem item) {
+    JudgedRow row(SelectionItem item, Consumer<MetricVector.Seen> seen) {
       if (!item.ok()) return Judging.judge(item, null, Duration.ZERO, calls);
       Grader grader;
       try {
@@ -161,7 +172,7 @@ final class GradingWorkers implements AutoCloseable {
       }
       // only the opening is this row's "cannot open": a grader's own failures are absences inside Judging, and
       // anything else thrown there is a bug that fails the shard rather than a row that names the wrong cause
-      return Judging.repeated(item, grader, timeout, calls, limit, repeats);
+      return Judging.repeated(item, grader, timeout, calls, limit, repeats, seen);
     }
 
     /** Gives back the permit the worker holds, if any. */

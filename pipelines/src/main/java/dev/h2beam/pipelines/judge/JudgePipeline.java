@@ -181,9 +181,20 @@ public final class JudgePipeline {
       // one element per namespace of the shard, not one per row: the runner's grouping then keeps, looks up and copies
       // a namespace's rows as one value (per row, that bookkeeping cost more than the rows' coding)
       Map<String, List<JudgedRow>> byNamespace = new LinkedHashMap<>();
-      for (JudgedRow row : workers.grade(items)) {
+      MetricVector.Seen[] seen = new MetricVector.Seen[items.size()];
+      List<JudgedRow> rows = workers.grade(items, seen);
+      for (int i = 0; i < rows.size(); i++) {
+        JudgedRow row = rows.get(i);
         (row.graded() ? graded : ungraded).inc();
         byNamespace.computeIfAbsent(row.namespace(), n -> new ArrayList<>()).add(row);
+        // what grading saw of the chosen run goes with the spend that names that same run, so the writer need not
+        // look at it again
+        Map<String, MetricVector.Spend> nsSpend = spend.get(row.namespace());
+        MetricVector.Seen s = seen[i];
+        String runDir = items.get(i).runDir();
+        if (s != null && nsSpend != null) {
+          nsSpend.computeIfPresent(row.key(), (k, sp) -> sp.chosenRunDir().equals(runDir) ? sp.withSeen(s) : sp);
+        }
       }
       for (Map.Entry<String, List<JudgedRow>> e : byNamespace.entrySet()) {
         Graded g = new Graded(e.getValue(), spend.getOrDefault(e.getKey(), Map.of()));

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -20,6 +21,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
  * Judges one selection (spec §13.1): a selection that did not complete is never sent to the grader; a chosen run
@@ -34,7 +36,7 @@ public final class Judging {
 
   /** Judges one selection with no limit on the calls of its grader that are not in process. */
   public static JudgedRow judge(SelectionItem s, Grader grader, Duration timeout, ExecutorService pool) {
-    return judge(s, grader, timeout, pool, UNLIMITED);
+    return judge(s, grader, timeout, pool, UNLIMITED, seen -> {});
   }
 
   private static final Semaphore UNLIMITED = new Semaphore(Integer.MAX_VALUE);
@@ -44,17 +46,22 @@ public final class Judging {
    * whatever permit the caller holds; any other is called on a thread of {@code pool} under a permit of
    * {@code limit} that the call takes for itself and keeps until it really ends ({@link #start}), while the caller
    * waits for it up to {@code timeout} and then abandons it: so the caller must hold none of {@code limit}'s
-   * permits, or it would wait for one while it holds one.
+   * permits, or it would wait for one while it holds one. {@code seen} is given what the checks saw of the chosen
+   * run (nothing when the selection did not complete), for the metric vector.
    */
-  static JudgedRow judge(SelectionItem s, Grader grader, Duration timeout, ExecutorService pool, Semaphore limit) {
+  static JudgedRow judge(SelectionItem s, Grader grader, Duration timeout, ExecutorService pool, Semaphore limit,
+      Consumer<MetricVector.Seen> seen) {
     if (!s.ok()) return absent(s, Absence.SELECTION_FAILED, SELECTION_FAILED);
     Path runDir = Paths.get(s.runDir());
     Optional<String> changed;
-    if (!Files.isDirectory(runDir)) {
+    // a marker seen means a run dir that is a folder: only a run without one needs a second look
+    BasicFileAttributes marker = EvidenceCheck.lookAtMarker(runDir);
+    if (marker == null && !Files.isDirectory(runDir)) {
+      seen.accept(MetricVector.Seen.NO_RUN_DIR);
       return absent(s, Absence.RUN_MISSING, "the chosen run directory " + runDir + " is missing");
     }
     try {
-      changed = EvidenceCheck.changed(s, runDir);
+      changed = EvidenceCheck.changed(s, runDir, marker, mark -> seen.accept(MetricVector.Seen.of(mark)));
     } catch (IOException e) {
       changed = Optional.of("its deliverables cannot be read: " + e.getMessage());
     }
@@ -159,13 +166,14 @@ public final class Judging {
    * than half of them passed, and in {@code raw} every repeat's score ({@code repeat_scores}, null for one that
    * failed), their sample standard deviation ({@code repeat_sd}, null under two graded repeats) and every repeat's own
    * raw data. When no repeat is graded the row is the first repeat's absence. Each repeat is one call
-   * ({@link #judge(SelectionItem, Grader, Duration, ExecutorService, Semaphore)}).
+   * ({@link #judge(SelectionItem, Grader, Duration, ExecutorService, Semaphore, Consumer)}), and {@code seen} is given
+   * what each saw (the last one stands).
    */
   static JudgedRow repeated(SelectionItem s, Grader grader, Duration timeout, ExecutorService pool, Semaphore limit,
-      int repeats) {
-    if (repeats <= 1) return judge(s, grader, timeout, pool, limit);
+      int repeats, Consumer<MetricVector.Seen> seen) {
+    if (repeats <= 1) return judge(s, grader, timeout, pool, limit, seen);
     List<JudgedRow> rows = new ArrayList<>();
-    for (int i = 0; i < repeats; i++) rows.add(judge(s, grader, timeout, pool, limit));
+    for (int i = 0; i < repeats; i++) rows.add(judge(s, grader, timeout, pool, limit, seen));
     List<JudgedRow> graded = rows.stream().filter(JudgedRow::graded).toList();
     if (graded.isEmpty()) return rows.get(0);
     double passed = 0;

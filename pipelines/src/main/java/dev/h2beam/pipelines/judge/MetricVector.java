@@ -1,5 +1,7 @@
 package dev.h2beam.pipelines.judge;
 
+import com.fasterxml.jackson.annotation.JsonFormat;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Json;
@@ -93,6 +95,7 @@ public final class MetricVector {
     List<Object> list = new ArrayList<>();
     // a task's modes share its summary.json: read it once per task (rows come grouped by task)
     Map<String, JsonNode> summaries = new java.util.HashMap<>();
+    Timings timings = ns == null ? null : new Timings(namespace.getParent(), ns);
     for (JudgedRow r : rows) {
       Spend spend = known.get(r.key());
       if (spend == null) {
@@ -100,7 +103,7 @@ public final class MetricVector {
             t -> readQuietly(namespace.resolve(Namespace.slug(t)).resolve("summary.json")));
         spend = Spend.of(summary, r.mode());
       }
-      list.add(row(namespace, ns, r, rubric, spend));
+      list.add(row(ns, r, rubric, spend, timings));
     }
     out.put("rows", list);
     Path file = namespace.resolve(FILE);
@@ -116,10 +119,20 @@ public final class MetricVector {
    * from the mode's ledger, what its rollouts and sessions cost and how many session attempts it retried (null when
    * the ledger does not record them).
    */
-  public record Spend(String chosenRunDir, Double executorCost, Double improverCost, Double retries)
+  public record Spend(String chosenRunDir, Double executorCost, Double improverCost, Double retries, Seen seen)
       implements java.io.Serializable {
     public Spend {
       chosenRunDir = chosenRunDir == null ? "" : chosenRunDir;
+    }
+
+    /** A spend whose chosen run has not been looked at: the metric vector reads its marker itself. */
+    public Spend(String chosenRunDir, Double executorCost, Double improverCost, Double retries) {
+      this(chosenRunDir, executorCost, improverCost, retries, null);
+    }
+
+    /** This spend with what the grading step saw of its chosen run. */
+    public Spend withSeen(Seen s) {
+      return new Spend(chosenRunDir, executorCost, improverCost, retries, s);
     }
 
     /** The spend of {@code mode} in a summary; {@code summary} null (it could not be read) records none. */
@@ -135,10 +148,63 @@ public final class MetricVector {
   }
 
   /**
-   * One row: every metric a value or an absence; {@code ns} is the namespace folder's name parsed (null when it does
-   * not spell one), {@code spend} what the task's summary records for the row's mode.
+   * What the grading step saw of a chosen run, so that the metric vector need not look again: {@code runDir} false
+   * when its run dir is known not to be a folder and, from its completion marker (null fields when there is none, it cannot be read or does not record
+   * them), the numbers the vector takes. {@link #of} gives what {@link Runmark#readMark} would.
    */
-  static Map<String, Object> row(Path namespace, Namespace ns, JudgedRow r, boolean rubric, Spend spend) {
+  @JsonFormat(shape = JsonFormat.Shape.ARRAY)
+  @JsonPropertyOrder({"runDir", "marked", "inputTokens", "outputTokens", "cachedTokens", "reasoningTokens", "wallS"})
+  public record Seen(boolean runDir, boolean marked, Double inputTokens, Double outputTokens, Double cachedTokens,
+      Double reasoningTokens, Double wallS) implements java.io.Serializable {
+    /** A run dir that is not a folder: no marker, and no trajectory either. */
+    public static final Seen NO_RUN_DIR = new Seen(false, false, null, null, null, null, null);
+
+    /** A run dir that is a folder, with its marker as {@link Runmark#readMark} reads it (null: none). */
+    public static Seen of(JsonNode mark) {
+      return new Seen(true, mark != null, number(mark, "input_tokens"), number(mark, "output_tokens"),
+          number(mark, "cached_tokens"), number(mark, "reasoning_tokens"), number(mark, "wall_s"));
+    }
+  }
+
+  /**
+   * The mode timings of one namespace ({@link ModeTiming}), each mode's folder listed once: a task whose file is not
+   * listed has none, without a look of its own (most namespaces have no timings at all, and a look at a missing file
+   * costs a system call and two exceptions; the 100 × 500 judge made 100,000 of them).
+   */
+  static final class Timings {
+    private final Path runsRoot;
+    private final Namespace ns;
+    private final Map<String, java.util.Set<String>> listed = new java.util.HashMap<>();
+
+    Timings(Path runsRoot, Namespace ns) {
+      this.runsRoot = runsRoot;
+      this.ns = ns;
+    }
+
+    /** The mode's wall seconds for the task, or null when no timing records them. */
+    Double wall(String mode, String task) {
+      Path file = ModeTiming.file(runsRoot, ns, mode, task);
+      java.util.Set<String> names = listed.computeIfAbsent(mode, m -> list(file.getParent()));
+      return names.contains(file.getFileName().toString()) ? number(readQuietly(file), "wall_s") : null;
+    }
+
+    private static java.util.Set<String> list(Path folder) {
+      java.util.Set<String> names = new java.util.HashSet<>();
+      try (java.nio.file.DirectoryStream<Path> entries = Files.newDirectoryStream(folder)) {
+        for (Path e : entries) names.add(e.getFileName().toString());
+      } catch (IOException | RuntimeException e) {
+        // no folder (or none that can be listed): no timings
+      }
+      return names;
+    }
+  }
+
+  /**
+   * One row: every metric a value or an absence; {@code ns} is the namespace folder's name parsed (null when it does
+   * not spell one), {@code spend} what the task's summary records for the row's mode, {@code timings} the
+   * namespace's mode timings (null when {@code ns} is).
+   */
+  static Map<String, Object> row(Namespace ns, JudgedRow r, boolean rubric, Spend spend, Timings timings) {
     Map<String, Object> values = new LinkedHashMap<>();
     Map<String, Object> absent = new LinkedHashMap<>();
     String judged = r.graded() ? null : (r.absence() == null || r.absence().isEmpty() ? "judge-failed" : r.absence());
@@ -148,15 +214,19 @@ public final class MetricVector {
     else put(values, absent, "quality", r.frac(), judged);
 
     String chosenDir = spend.chosenRunDir();
-    // a run dir that is not a folder holds no marker either: the marker's own check answers both
-    JsonNode mark = chosenDir.isEmpty() ? null : Runmark.readMark(Path.of(chosenDir));
-    String noRun = chosenDir.isEmpty() ? "selection-failed" : mark == null ? "not-recorded" : null;
-    Double in = number(mark, "input_tokens");
-    Double outTokens = number(mark, "output_tokens");
+    // what the grading step saw of the run, or a look now (a run dir that is not a folder holds no marker either:
+    // the marker's own check answers both)
+    Seen seen = chosenDir.isEmpty() ? null
+        : spend.seen() != null ? spend.seen() : Seen.of(Runmark.readMark(Path.of(chosenDir)));
+    String noRun = chosenDir.isEmpty() ? "selection-failed" : !seen.marked() ? "not-recorded" : null;
+    Double in = seen == null ? null : seen.inputTokens();
+    Double outTokens = seen == null ? null : seen.outputTokens();
     put(values, absent, "input_tokens", in, noRun == null ? "not-recorded" : noRun);
     put(values, absent, "output_tokens", outTokens, noRun == null ? "not-recorded" : noRun);
-    put(values, absent, "cached_tokens", number(mark, "cached_tokens"), noRun == null ? "not-recorded" : noRun);
-    put(values, absent, "reasoning_tokens", number(mark, "reasoning_tokens"), noRun == null ? "not-recorded" : noRun);
+    put(values, absent, "cached_tokens", seen == null ? null : seen.cachedTokens(),
+        noRun == null ? "not-recorded" : noRun);
+    put(values, absent, "reasoning_tokens", seen == null ? null : seen.reasoningTokens(),
+        noRun == null ? "not-recorded" : noRun);
     put(values, absent, "total_tokens", in == null || outTokens == null ? null : in + outTokens,
         noRun == null ? "not-recorded" : noRun);
 
@@ -166,13 +236,13 @@ public final class MetricVector {
     put(values, absent, "improver_cost", impr, "spend-unaccounted");
     put(values, absent, "cost", exec == null || impr == null ? null : exec + impr, "spend-unaccounted");
 
-    put(values, absent, "chosen_wall_s", number(mark, "wall_s"), noRun == null ? "not-recorded" : noRun);
-    Double modeWall = ns == null ? null
-        : number(readQuietly(ModeTiming.file(namespace.getParent(), ns, r.mode(), r.taskId())), "wall_s");
+    put(values, absent, "chosen_wall_s", seen == null ? null : seen.wallS(), noRun == null ? "not-recorded" : noRun);
+    Double modeWall = timings == null ? null : timings.wall(r.mode(), r.taskId());
     put(values, absent, "mode_wall_s", modeWall, "not-recorded");
 
     String trajectory = null;
-    if (!chosenDir.isEmpty()) {
+    // a run dir that is not a folder has no trajectory either
+    if (seen != null && seen.runDir()) {
       try {
         Path t = Path.of(chosenDir).resolve("trajectory.md");
         if (Files.isRegularFile(t)) trajectory = Files.readString(t);

@@ -75,9 +75,11 @@ class JudgeCommandTest {
   }
 
   /**
-   * The grading step reads each summary once and hands each row's spend (the mode's ledger and chosen run dir) to
-   * the namespace's writer; the metric vector it writes is the one that reading every summary again gives. A
-   * selection whose task_id names another folder (legacy) is left to the writer, which reads that folder's summary.
+   * The grading step reads each summary once and hands each row's spend (the mode's ledger and chosen run dir), with
+   * what it saw of the chosen run (its marker, or a run dir that is gone), to the namespace's writer; the metric
+   * vector it writes is the one that reading every summary and looking at every run again gives. A selection whose
+   * task_id names another folder (legacy) is left to the writer, which reads that folder's summary. Mode timings are
+   * found in their folder's listing.
    */
   @Test
   @SuppressWarnings("unchecked")
@@ -91,6 +93,17 @@ class JudgeCommandTest {
     Map<String, Object> t2 = Json.readMap(ns.resolve("t2/summary.json"));
     ((Map<String, Object>) ((Map<String, Object>) t2.get("selections")).get("seq")).put("task_id", "elsewhere");
     Files.writeString(ns.resolve("t2/summary.json"), Json.pretty(t2));
+    // t1/agg's run has a marker with tokens and its wall time; t2/agg's run dir is gone; t1/seq has a mode timing
+    Path t1agg = Path.of(Json.readTree(ns.resolve("t1/summary.json")).at("/selections/agg/chosen_run_dir").asText());
+    Runmark.markComplete(t1agg, "bench-oc-agg2-s7/t1/agg1", "base", 1.0,
+        Map.of("input_tokens", 120, "output_tokens", 30, "cached_tokens", 7, "wall_s", 2.5));
+    Path t2agg = Path.of(Json.readTree(ns.resolve("t2/summary.json")).at("/selections/agg/chosen_run_dir").asText());
+    for (String f : List.of("answer.txt", "grade.txt")) Files.delete(t2agg.resolve(f));
+    Files.delete(t2agg);
+    Path timing = dev.h2beam.transforms.sweep.ModeTiming.file(runs,
+        dev.h2beam.adapters.model.Namespace.parse(ns.getFileName().toString()).orElseThrow(), "seq", "t1");
+    Files.createDirectories(timing.getParent());
+    Files.writeString(timing, "{\"task_id\": \"t1\", \"wall_s\": 3.25}");
 
     List<String> spendOf = new ArrayList<>();
     String text = Files.readString(ns.resolve("t2/summary.json"));
@@ -99,7 +112,7 @@ class JudgeCommandTest {
         .forEach(key -> spendOf.add(key.replace('\u0000', '/')));
     assertEquals(List.of("t2/agg/2"), spendOf, "the legacy selection is left to the writer");
 
-    assertEquals(0, judge("--namespaces=" + ns), out());
+    assertEquals(2, judge("--namespaces=" + ns), "a run that is gone is a row the judge could not grade: " + out());
     byte[] written = Files.readAllBytes(ns.resolve(MetricVector.FILE));
     JsonNode m = Json.readTree(ns.resolve(MetricVector.FILE));
     Map<String, JsonNode> byRow = new java.util.TreeMap<>();
@@ -109,6 +122,14 @@ class JudgeCommandTest {
     assertEquals(1.0, byRow.get("t1/agg").at("/values/retries").asDouble());
     assertEquals(0.5, byRow.get("t1/seq").at("/values/cost").asDouble(), 1e-12);
     assertEquals("spend-unaccounted", byRow.get("t2/agg").at("/absent/cost").asText());
+    assertEquals("run-missing", byRow.get("t2/agg").at("/absent/score").asText());
+    assertEquals("not-recorded", byRow.get("t2/agg").at("/absent/input_tokens").asText());
+    assertEquals(150.0, byRow.get("t1/agg").at("/values/total_tokens").asDouble());
+    assertEquals(7.0, byRow.get("t1/agg").at("/values/cached_tokens").asDouble());
+    assertEquals(2.5, byRow.get("t1/agg").at("/values/chosen_wall_s").asDouble());
+    assertEquals("not-recorded", byRow.get("t1/seq").at("/absent/input_tokens").asText(), "no marker");
+    assertEquals(3.25, byRow.get("t1/seq").at("/values/mode_wall_s").asDouble());
+    assertEquals("not-recorded", byRow.get("t1/agg").at("/absent/mode_wall_s").asText());
     assertEquals("selection-failed", byRow.get("elsewhere/seq").at("/absent/input_tokens").asText(),
         "no summary in the folder its task names");
 

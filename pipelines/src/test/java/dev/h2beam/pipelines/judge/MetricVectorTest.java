@@ -93,4 +93,37 @@ class MetricVectorTest {
     JsonNode rubric = Json.readTree(MetricVector.write(ns, rows.subList(0, 1), true));
     assertEquals(0.5, rubric.at("/rows/0/values/quality").asDouble());
   }
+
+  /**
+   * What the grading step saw of a chosen run stands for a look of the metric vector's own: its marker's numbers are
+   * taken as seen (here there is no marker on disk any more), and a run dir seen not to be a folder has no
+   * trajectory to count. Seen from a marker, it is what reading the marker gives.
+   */
+  @Test
+  void whatGradingSawOfTheChosenRunIsTakenWithoutAnotherLook(@TempDir Path runs) throws Exception {
+    Path ns = runs.resolve("bench-oc-agg2-s7");
+    Path run1 = Files.createDirectories(runs.resolve("exec/t1"));
+    Runmark.markComplete(run1, "r1", "fp", 1.0, Map.of("input_tokens", 120, "output_tokens", 30, "wall_s", 2.5,
+        "reasoning_tokens", 4));
+    Files.writeString(run1.resolve("trajectory.md"), "[USER] go\n[ASSISTANT] ok\n");
+    task(ns, "t1", "\"agg\": {}", run1.toString());
+    List<JudgedRow> rows = List.of(graded("t1", "agg", true));
+    String key = rows.get(0).key();
+    MetricVector.Spend looked = new MetricVector.Spend(run1.toString(), null, null, null);
+    MetricVector.Seen seen = MetricVector.Seen.of(Runmark.readMark(run1));
+    assertEquals(new MetricVector.Seen(true, true, 120.0, 30.0, null, 4.0, 2.5), seen);
+    String byLooking = Files.readString(MetricVector.write(ns, rows, false, Map.of(key, looked)));
+    assertEquals(byLooking, Files.readString(MetricVector.write(ns, rows, false, Map.of(key, looked.withSeen(seen)))));
+
+    Files.delete(run1.resolve(Runmark.MARKER));
+    JsonNode r = Json.readTree(MetricVector.write(ns, rows, false, Map.of(key, looked.withSeen(seen)))).at("/rows/0");
+    assertEquals(150.0, r.at("/values/total_tokens").asDouble(), "the marker as grading saw it");
+    assertEquals(1.0, r.at("/values/turns").asDouble());
+    JsonNode gone = Json.readTree(MetricVector.write(ns, rows, false,
+        Map.of(key, looked.withSeen(MetricVector.Seen.NO_RUN_DIR)))).at("/rows/0");
+    assertEquals("not-recorded", gone.at("/absent/input_tokens").asText());
+    assertEquals("not-recorded", gone.at("/absent/turns").asText(), "no run dir: no trajectory looked at");
+    JsonNode now = Json.readTree(MetricVector.write(ns, rows, false, Map.of(key, looked))).at("/rows/0");
+    assertEquals("not-recorded", now.at("/absent/input_tokens").asText(), "without a look carried: looked at now");
+  }
 }
