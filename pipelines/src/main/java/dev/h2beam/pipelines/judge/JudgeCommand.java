@@ -278,6 +278,8 @@ public final class JudgeCommand implements Command {
   /**
    * Prints the report command to run next, as the sweep prints the judge's: one per benchmark and substrate, since a
    * report covers one such cell; with the judge's {@code --modes} when they are not the default the report shares.
+   * A cell of more than {@value #LISTED} namespaces is named by a quoted glob where one names exactly them
+   * ({@link #glob}), so that re-judging a hundred namespaces suggests a line to read, not a hundred paths.
    */
   static void next(Iterable<String> judged, List<String> modes, PrintStream out) {
     Map<String, List<String>> byCell = new TreeMap<>();
@@ -287,8 +289,47 @@ public final class JudgeCommand implements Command {
     }
     String modesFlag = Flags.modesFlag(modes, JudgeOptions.DEFAULT_MODES); // the report's default is the judge's
     for (List<String> cell : byCell.values()) {
-      out.println("next:   ./h2beam report --namespaces=" + String.join(",", cell) + modesFlag);
+      String glob = cell.size() > LISTED ? glob(cell) : null;
+      out.println("next:   ./h2beam report --namespaces=" + (glob != null ? "'" + glob + "'" : String.join(",", cell))
+          + modesFlag);
     }
+  }
+
+  /** Up to this many namespaces, the report to run next lists them. */
+  static final int LISTED = 3;
+
+  /** What a suggested glob cannot hold: glob characters of its own, a quote, a backslash, the list's comma. */
+  private static final java.util.regex.Pattern UNGLOBBABLE = java.util.regex.Pattern.compile("[*?\\[\\]{}',\\\\]");
+
+  /**
+   * A glob that names exactly {@code namespaces} (absolute folders), as {@link #expand} reads it now: their shared
+   * folder and the longest start their names share, then {@code *}. Null when there is none: folders in different
+   * places, a glob that also matches another folder, or a path that holds what {@link #UNGLOBBABLE} names.
+   */
+  static String glob(List<String> namespaces) {
+    Path parent = Paths.get(namespaces.get(0)).getParent();
+    String prefix = null;
+    for (String ns : namespaces) {
+      Path p = Paths.get(ns);
+      if (parent == null || !parent.equals(p.getParent())) return null;
+      String name = p.getFileName().toString();
+      prefix = prefix == null ? name : commonStart(prefix, name);
+    }
+    if (UNGLOBBABLE.matcher(parent.toString()).find() || UNGLOBBABLE.matcher(prefix).find()) return null;
+    String glob = parent.resolve(prefix + "*").toString();
+    try {
+      List<String> matched = new ArrayList<>();
+      for (Path p : expand(glob)) matched.add(p.toString());
+      return new java.util.TreeSet<>(matched).equals(new java.util.TreeSet<>(namespaces)) ? glob : null;
+    } catch (IOException | UsageError e) {
+      return null;
+    }
+  }
+
+  private static String commonStart(String a, String b) {
+    int i = 0;
+    while (i < a.length() && i < b.length() && a.charAt(i) == b.charAt(i)) i++;
+    return a.substring(0, i);
   }
 
   /** Prints each namespace's outcome; returns why the run is not a full success, empty when it is. */

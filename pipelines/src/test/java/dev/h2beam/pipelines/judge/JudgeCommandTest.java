@@ -613,6 +613,33 @@ class JudgeCommandTest {
     assertTrue(out().endsWith("\nnext:   ./h2beam report --namespaces=" + ns + "\n"), out());
   }
 
+  /**
+   * Re-judging many namespaces suggests the report over a quoted glob that names exactly them, one per benchmark and
+   * substrate; where the only such glob would name another folder too, the namespaces are listed.
+   */
+  @Test
+  void manyNamespacesJudgedSuggestAGlobThatNamesExactlyThem() throws Exception {
+    List<Path> bench = new ArrayList<>();
+    for (int s = 0; s < 5; s++) bench.add(Namespaces.python(runs, "bench-oc-agg1-s" + s, 1, Map.of("t1", score(1, 1))));
+    List<Path> demo = new ArrayList<>();
+    for (String n : List.of("demo-oc-agg1", "demo-oc-agg2", "demo-oc-agg3", "demo-oc-agg4")) {
+      demo.add(Namespaces.python(runs, n, 1, Map.of("t1", score(1, 1))));
+    }
+    assertEquals(0, judge("--namespaces=" + runs + "/*"), out());
+    List<String> next = out().lines().filter(l -> l.startsWith("next:")).toList();
+    assertEquals(List.of("next:   ./h2beam report --namespaces='" + runs + "/bench-oc-agg1-s*'",
+        "next:   ./h2beam report --namespaces='" + runs + "/demo-oc-agg*'"), next);
+
+    // a glob over bench-oc-agg1-s* would also name s4, which is not judged this time: they are listed
+    console.reset();
+    assertEquals(0, judge("--namespaces=" + bench.subList(0, 4).stream().map(Path::toString)
+        .collect(java.util.stream.Collectors.joining(","))), out());
+    assertEquals(List.of("next:   ./h2beam report --namespaces=" + bench.subList(0, 4).stream().map(Path::toString)
+        .collect(java.util.stream.Collectors.joining(","))), out().lines().filter(l -> l.startsWith("next:")).toList());
+    assertEquals(null, JudgeCommand.glob(List.of(bench.get(0).toString(), runs.resolve("a,b").toString())));
+    assertEquals(runs + "/demo-oc-agg*", JudgeCommand.glob(demo.stream().map(Path::toString).toList()));
+  }
+
   @Test
   void theReportToRunNextKeepsTheJudgesModes() throws Exception {
     Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1)), List.of("gat"));
