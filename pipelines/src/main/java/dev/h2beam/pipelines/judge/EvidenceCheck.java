@@ -11,8 +11,8 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Consumer;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 
 /**
  * What the judge trusts before it grades a chosen run, and the check of all of it. Anything that fails is an

@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
@@ -299,7 +300,7 @@ public final class JudgeCommand implements Command {
   static final int LISTED = 3;
 
   /** What a suggested glob cannot hold: glob characters of its own, a quote, a backslash, the list's comma. */
-  private static final java.util.regex.Pattern UNGLOBBABLE = java.util.regex.Pattern.compile("[*?\\[\\]{}',\\\\]");
+  private static final Pattern UNGLOBBABLE = Pattern.compile("[*?\\[\\]{}',\\\\]");
 
   /**
    * A glob that names exactly {@code namespaces} (absolute folders), as {@link #expand} reads it now: their shared
@@ -320,7 +321,7 @@ public final class JudgeCommand implements Command {
     try {
       List<String> matched = new ArrayList<>();
       for (Path p : expand(glob)) matched.add(p.toString());
-      return new java.util.TreeSet<>(matched).equals(new java.util.TreeSet<>(namespaces)) ? glob : null;
+      return new TreeSet<>(matched).equals(new TreeSet<>(namespaces)) ? glob : null;
     } catch (IOException | UsageError e) {
       return null;
     }

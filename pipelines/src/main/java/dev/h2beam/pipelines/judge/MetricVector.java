@@ -9,12 +9,16 @@ import dev.h2beam.adapters.files.Runmark;
 import dev.h2beam.adapters.model.Namespace;
 import dev.h2beam.transforms.sweep.ModeTiming;
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -94,7 +98,7 @@ public final class MetricVector {
     Namespace ns = Namespace.parse(namespace.getFileName().toString()).orElse(null);
     List<Object> list = new ArrayList<>();
     // a task's modes share its summary.json: read it once per task (rows come grouped by task)
-    Map<String, JsonNode> summaries = new java.util.HashMap<>();
+    Map<String, JsonNode> summaries = new HashMap<>();
     Timings timings = ns == null ? null : new Timings(namespace.getParent(), ns);
     for (JudgedRow r : rows) {
       Spend spend = known.get(r.key());
@@ -149,8 +153,9 @@ public final class MetricVector {
 
   /**
    * What the grading step saw of a chosen run, so that the metric vector need not look again: {@code runDir} false
-   * when its run dir is known not to be a folder and, from its completion marker (null fields when there is none, it cannot be read or does not record
-   * them), the numbers the vector takes. {@link #of} gives what {@link Runmark#readMark} would.
+   * when its run dir is known not to be a folder and, from its completion marker, the numbers the vector takes (null
+   * when there is no marker, it cannot be read or it does not record them). Coded as a JSON array: it travels with
+   * every fresh row.
    */
   @JsonFormat(shape = JsonFormat.Shape.ARRAY)
   @JsonPropertyOrder({"runDir", "marked", "inputTokens", "outputTokens", "cachedTokens", "reasoningTokens", "wallS"})
@@ -159,7 +164,7 @@ public final class MetricVector {
     /** A run dir that is not a folder: no marker, and no trajectory either. */
     public static final Seen NO_RUN_DIR = new Seen(false, false, null, null, null, null, null);
 
-    /** A run dir that is a folder, with its marker as {@link Runmark#readMark} reads it (null: none). */
+    /** A run dir not known to be anything but a folder, with its marker as {@link Runmark#readMark} reads it. */
     public static Seen of(JsonNode mark) {
       return new Seen(true, mark != null, number(mark, "input_tokens"), number(mark, "output_tokens"),
           number(mark, "cached_tokens"), number(mark, "reasoning_tokens"), number(mark, "wall_s"));
@@ -174,7 +179,7 @@ public final class MetricVector {
   static final class Timings {
     private final Path runsRoot;
     private final Namespace ns;
-    private final Map<String, java.util.Set<String>> listed = new java.util.HashMap<>();
+    private final Map<String, Set<String>> listed = new HashMap<>();
 
     Timings(Path runsRoot, Namespace ns) {
       this.runsRoot = runsRoot;
@@ -184,13 +189,13 @@ public final class MetricVector {
     /** The mode's wall seconds for the task, or null when no timing records them. */
     Double wall(String mode, String task) {
       Path file = ModeTiming.file(runsRoot, ns, mode, task);
-      java.util.Set<String> names = listed.computeIfAbsent(mode, m -> list(file.getParent()));
+      Set<String> names = listed.computeIfAbsent(mode, m -> list(file.getParent()));
       return names.contains(file.getFileName().toString()) ? number(readQuietly(file), "wall_s") : null;
     }
 
-    private static java.util.Set<String> list(Path folder) {
-      java.util.Set<String> names = new java.util.HashSet<>();
-      try (java.nio.file.DirectoryStream<Path> entries = Files.newDirectoryStream(folder)) {
+    private static Set<String> list(Path folder) {
+      Set<String> names = new HashSet<>();
+      try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder)) {
         for (Path e : entries) names.add(e.getFileName().toString());
       } catch (IOException | RuntimeException e) {
         // no folder (or none that can be listed): no timings
