@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 
 /**
@@ -43,6 +44,18 @@ public record SweepConfig(
     if (workers < 1) throw new IllegalArgumentException("workers must be at least 1, got " + workers);
     rootToken = rootToken == null ? "" : rootToken;
     gate = gate == null ? GateSettings.DEFAULT : gate;
+  }
+
+  /**
+   * The record's hash, written out: the one a record derives links a call site on its first use, about 10 ms of a
+   * cold JVM for these twenty components, and every sweep's first look-up of its context ({@link SweepContext#of})
+   * pays it on the main thread, a resume's included. Equal configurations hash equally, as {@code equals} (the
+   * record's) needs.
+   */
+  @Override public int hashCode() {
+    return Objects.hash(bench, benchRoot, settings, substrate, runsRoot, libraryRoot, k, modes, seed,
+        sessionLimit, rolloutLimit, phaseWidth, retryWaitSeconds, faults, channel, benchName, runConfig, workers,
+        rootToken, gate.method(), gate.policy(), gate.minWinMargin());
   }
 
   /** This configuration with the runs root's token the workers must read back. */

@@ -83,7 +83,9 @@ public final class SweepContext {
         ? new ChannelSpec(c.channel().isBlank() ? "openai" : c.channel(), configured.get().model(),
             benchChannel.effort(), benchChannel.steps(), configured.get().endpoint().timeoutSeconds())
         : override(benchChannel, c.channel());
-    String key = spec + "|" + configured.map(ResolvedRole::identity).orElse("");
+    // the key spelt out, not the record's toString: that links a call site on its first use in every JVM
+    String key = String.join("\u0000", spec.kind(), spec.model(), spec.effort(), String.valueOf(spec.steps()),
+        String.valueOf(spec.timeoutSeconds()), configured.map(ResolvedRole::identity).orElse(""));
     Proposer p = open.get(key);
     if (p == null) {
       ChannelProvider provider = ChannelProvider.forKind(spec.kind());
