@@ -94,7 +94,8 @@ public final class AtomicFiles {
    * absent).
    */
   public static boolean isLeftover(String fileName) {
-    return TEMP_NAME.matcher(fileName).matches();
+    // the cheap test first: a namespace's folder holds a name per task, none of them a temp
+    return fileName.startsWith(".") && fileName.endsWith(".tmp") && TEMP_NAME.matcher(fileName).matches();
   }
 
   /**
@@ -106,14 +107,20 @@ public final class AtomicFiles {
       throws IOException {
     java.util.List<Path> removed = new java.util.ArrayList<>();
     if (!Files.isDirectory(dir)) return removed;
-    try (java.util.stream.Stream<Path> s = Files.list(dir)) {
-      for (Path p : s.sorted().toList()) {
-        String name = p.getFileName().toString();
-        if (!isLeftover(name) || !Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) continue;
-        if (targets.stream().noneMatch(t -> name.startsWith("." + t + "."))) continue;
-        Files.delete(p);
-        removed.add(p);
+    // the names only (a namespace holds a folder per task), then a path for each temp among them, sorted
+    String[] names = dir.toFile().list();
+    if (names == null) throw new IOException("cannot list " + dir);
+    java.util.List<Path> temps = new java.util.ArrayList<>();
+    for (String name : names) {
+      if (isLeftover(name) && targets.stream().anyMatch(t -> name.startsWith("." + t + "."))) {
+        temps.add(dir.resolve(name));
       }
+    }
+    temps.sort(null);
+    for (Path p : temps) {
+      if (!Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) continue;
+      Files.delete(p);
+      removed.add(p);
     }
     return removed;
   }
