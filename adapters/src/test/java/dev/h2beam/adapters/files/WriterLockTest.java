@@ -45,6 +45,49 @@ class WriterLockTest {
     }
   }
 
+  /**
+   * Every lock a JVM holds beats on one thread: each held file is touched again and again, and a lock let go is not
+   * touched any more while the others still are.
+   */
+  @Test
+  void everyHeldLockBeatsOnOneThreadAndALockLetGoStops() throws Exception {
+    Duration before = WriterLock.beatEvery;
+    WriterLock.beatEvery = Duration.ofMillis(20);
+    List<Path> dirs = List.of(dir.resolve("a"), dir.resolve("b"), dir.resolve("c"));
+    List<WriterLock> locks = new java.util.ArrayList<>();
+    try {
+      for (Path d : dirs) locks.add(WriterLock.acquire(d, "judge", Duration.ZERO));
+      FileTime old = FileTime.from(Instant.parse("2020-01-01T00:00:00Z"));
+      for (Path d : dirs) Files.setLastModifiedTime(d.resolve(WriterLock.FILE), old);
+      for (Path d : dirs) awaitTouched(d.resolve(WriterLock.FILE), old);
+      assertEquals(1, Thread.getAllStackTraces().keySet().stream()
+          .filter(t -> t.getName().equals("h2beam-lock-heartbeat")).count());
+
+      // the let-go lock's file put back as it was, its token included: only a beat still scheduled would touch it
+      String held = Files.readString(dir.resolve("a").resolve(WriterLock.FILE));
+      locks.get(0).close();
+      assertFalse(Files.exists(dir.resolve("a").resolve(WriterLock.FILE)));
+      Files.writeString(dir.resolve("a").resolve(WriterLock.FILE), held);
+      Files.setLastModifiedTime(dir.resolve("a").resolve(WriterLock.FILE), old);
+      Files.setLastModifiedTime(dir.resolve("b").resolve(WriterLock.FILE), old);
+      awaitTouched(dir.resolve("b").resolve(WriterLock.FILE), old);
+      Thread.sleep(100);
+      assertEquals(old, Files.getLastModifiedTime(dir.resolve("a").resolve(WriterLock.FILE)),
+          "a lock let go beats no more");
+    } finally {
+      for (WriterLock l : locks) l.close();
+      WriterLock.beatEvery = before;
+    }
+  }
+
+  private static void awaitTouched(Path file, FileTime old) throws InterruptedException, java.io.IOException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (Files.getLastModifiedTime(file).equals(old)) {
+      if (System.nanoTime() > deadline) throw new AssertionError(file + " was never touched");
+      Thread.sleep(5);
+    }
+  }
+
   @Test
   void aHolderWhoseProcessIsGoneIsTakenOver() throws Exception {
     Process gone = new ProcessBuilder("true").start();
