@@ -24,9 +24,9 @@ import org.apache.beam.sdk.options.PipelineOptionsFactory;
  * <p>Only a plain command line qualifies: every argument names a property of the command's own options interface
  * (or one of the DirectRunner switches {@link Main#directDefaults} adds), of a simple type, and no other runner is
  * asked for. Anything else is parsed by Beam at once, exactly as before. The getters of h2beam's own properties read
- * the arguments and the {@link Default} annotations; {@code getRunner()} is the DirectRunner; anything else
- * (including {@code as(...)}) parses the same arguments with Beam first and answers from that, and so does every
- * getter once it has. {@link #beam} hands a pipeline Beam's own object.
+ * the arguments and their constant {@link Default} annotations; {@code getRunner()} is the DirectRunner; anything
+ * else (including {@code as(...)} and a default Beam computes) parses the same arguments with Beam first and answers
+ * from that, and so does every getter once it has. {@link #beam} hands a pipeline Beam's own object.
  */
 public final class LazyOptions implements InvocationHandler {
 
@@ -56,9 +56,6 @@ public final class LazyOptions implements InvocationHandler {
    */
   static <T extends PipelineOptions> T of(String command, String[] args, Class<T> type) {
     Map<String, Method> own = OptionArgs.properties(List.<Class<? extends PipelineOptions>>of(type));
-    for (Method getter : own.values()) {
-      if (getter.getDeclaringClass().getName().startsWith("dev.h2beam.") && !plainDefault(getter)) return null;
-    }
     LazyOptions handler = new LazyOptions(command, args, type);
     for (String arg : args) {
       int eq = arg.indexOf('=');
@@ -128,7 +125,11 @@ public final class LazyOptions implements InvocationHandler {
     synchronized (this) {
       if (beam == null && m.getDeclaringClass().getName().startsWith("dev.h2beam.")) {
         String prop = property(m);
-        if (prop != null && a == null) return values.containsKey(prop) ? values.get(prop) : defaultOf(m);
+        // a default that is not a constant (computed by Beam) is Beam's to answer, below; a getter's annotations
+        // are read when it is first asked, not every getter's at the start (30 ms of a cold JVM)
+        if (prop != null && a == null && (values.containsKey(prop) || plainDefault(m))) {
+          return values.containsKey(prop) ? values.get(prop) : defaultOf(m);
+        }
         if (prop != null && n.startsWith("set") && a != null && a.length == 1) {
           values.put(prop, a[0]);
           sets.add(new Object[] {m, a[0]});

@@ -73,6 +73,41 @@ class LazyOptionsTest {
     }
   }
 
+  /** An options interface with a default Beam computes, beside a constant one: as a plug-in's might be. */
+  public interface Computed extends org.apache.beam.sdk.options.PipelineOptions {
+    @org.apache.beam.sdk.options.Default.Integer(3)
+    int getWidth();
+
+    void setWidth(int v);
+
+    @org.apache.beam.sdk.options.Default.InstanceFactory(Twice.class)
+    Integer getDouble();
+
+    void setDouble(Integer v);
+
+    /** Twice the width: a default only Beam's parse can give. */
+    final class Twice implements org.apache.beam.sdk.options.DefaultValueFactory<Integer> {
+      @Override public Integer create(org.apache.beam.sdk.options.PipelineOptions o) {
+        return 2 * o.as(Computed.class).getWidth();
+      }
+    }
+  }
+
+  /**
+   * A getter whose default Beam computes is answered by Beam's parse of the same arguments, asked when the getter is
+   * first asked; a constant default is answered without Beam; a given value is the argument's.
+   */
+  @Test
+  void aDefaultBeamComputesIsBeamsToAnswer() {
+    Computed lazy = LazyOptions.of("x", new String[] {"--width=5"}, Computed.class);
+    assertNotNull(lazy, "a plain command line is read lazily whatever its interface's defaults");
+    assertEquals(5, lazy.getWidth());
+    assertEquals(10, lazy.getDouble(), "computed by Beam from the same arguments");
+    Computed bare = LazyOptions.of("x", new String[0], Computed.class);
+    assertEquals(6, bare.getDouble());
+    assertEquals(3, bare.getWidth());
+  }
+
   @Test
   void beamsObjectCarriesTheArgumentsAndWhatWasSetBefore() throws Exception {
     String[] args = {"--bench=demo", "--k=2", "--enforceEncodability=false"};
