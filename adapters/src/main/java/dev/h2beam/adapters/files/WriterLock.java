@@ -92,6 +92,8 @@ public final class WriterLock implements AutoCloseable {
   private final Path file;
   private final String token;
   private final ScheduledFuture<?> beat;
+  /** Set when the lock is let go: a beat still under way then says nothing of a file that is gone. */
+  private volatile boolean stopped;
 
   private WriterLock(Path file, String token) {
     this.file = file;
@@ -100,9 +102,6 @@ public final class WriterLock implements AutoCloseable {
         : Beats.THREAD.scheduleAtFixedRate(this::touch, beatEvery.toMillis(), beatEvery.toMillis(),
             TimeUnit.MILLISECONDS);
   }
-
-  /** Set when the lock is let go: a beat still under way then says nothing of a file that is gone. */
-  private volatile boolean stopped;
 
   /** Stops this lock's heartbeat (a beat under way finishes; the thread goes on for the other locks). */
   private void stopBeating() {
