@@ -7,12 +7,10 @@
 #   e.g. git worktree add --detach /tmp/old <commit>; TMPDIR=/dev/shm scripts/bench-judge-ab.sh /tmp/old . 4
 set -euo pipefail
 . "$(dirname "$0")/ab-common.sh"
-echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "| round | run | wall s | CPU s | peak RSS MB | digest of every judged.json and metrics.json |"
-echo "|---|---|---|---|---|---|"
+table_start "digest of every judged.json and metrics.json"
 for r in $(seq 1 "$rounds"); do
   for side in A B; do
-    dir="$a"; [ "$side" = B ] && dir="$b"
+    dir="$(build_dir "$side")"
     find "$work/tree/runs" -maxdepth 2 \( -name judged.json -o -name metrics.json \) -delete
     timed "$work/t" "$dir/h2beam" judge --namespaces="$work/tree/runs/bench-oc-agg1-*" --grader=noop \
       || { echo "$side: the judge failed" >&2; exit 1; }
@@ -20,6 +18,4 @@ for r in $(seq 1 "$rounds"); do
     row "$r" "judge, build $side" "$work/t" "$digest"
   done
 done
-echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "A = $a"
-echo "B = $b"
+table_end

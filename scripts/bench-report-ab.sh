@@ -9,12 +9,10 @@
 set -euo pipefail
 . "$(dirname "$0")/ab-common.sh"
 "$b/h2beam" judge --namespaces="$work/tree/runs/bench-oc-agg1-*" --grader=noop >/dev/null 2>&1
-echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "| round | run | wall s | CPU s | peak RSS MB | digest of report.txt, report.html, report-restricted.json |"
-echo "|---|---|---|---|---|---|"
+table_start "digest of report.txt, report.html, report-restricted.json"
 for r in $(seq 1 "$rounds"); do
   for side in A B; do
-    dir="$a"; [ "$side" = B ] && dir="$b"
+    dir="$(build_dir "$side")"
     rm -rf "$work/report"
     timed "$work/t" "$dir/h2beam" report --namespaces="$work/tree/runs/bench-oc-agg1-*" --output="$work/report" \
       || { echo "$side: the report failed" >&2; exit 1; }
@@ -27,6 +25,4 @@ for r in $(seq 1 "$rounds"); do
   timed "$work/t" env H2BEAM_MAIN=dev.h2beam.pipelines.report.ReportBenchmark "$b/h2beam" loop "$work/tree" all
   row "$r" "plain loop: parse every file the report reads" "$work/t" "-"
 done
-echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "A = $a"
-echo "B = $b"
+table_end
