@@ -187,14 +187,7 @@ public final class JudgePipeline {
         JudgedRow row = rows.get(i);
         (row.graded() ? graded : ungraded).inc();
         byNamespace.computeIfAbsent(row.namespace(), n -> new ArrayList<>()).add(row);
-        // what grading saw of the chosen run goes with the spend that names that same run, so the writer need not
-        // look at it again
-        Map<String, MetricVector.Spend> nsSpend = spend.get(row.namespace());
-        MetricVector.Seen s = seen[i];
-        String runDir = items.get(i).runDir();
-        if (s != null && nsSpend != null) {
-          nsSpend.computeIfPresent(row.key(), (k, sp) -> sp.chosenRunDir().equals(runDir) ? sp.withSeen(s) : sp);
-        }
+        MetricVector.carry(spend.get(row.namespace()), row.key(), items.get(i).runDir(), seen[i]);
       }
       for (Map.Entry<String, List<JudgedRow>> e : byNamespace.entrySet()) {
         Graded g = new Graded(e.getValue(), spend.getOrDefault(e.getKey(), Map.of()));

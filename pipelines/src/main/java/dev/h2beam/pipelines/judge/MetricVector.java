@@ -172,6 +172,17 @@ public final class MetricVector {
   }
 
   /**
+   * Records what grading saw of a chosen run ({@code seen}, null when it looked at none) with the spend of the row it
+   * was graded for ({@code key} in {@code spend}, a namespace's spends or null), when that spend names the same run
+   * dir: the writer then need not look at the run again. A spend of another run dir (a legacy selection's, whose task
+   * names another folder) is left as it is.
+   */
+  static void carry(Map<String, Spend> spend, String key, String runDir, Seen seen) {
+    if (seen == null || spend == null) return;
+    spend.computeIfPresent(key, (k, sp) -> sp.chosenRunDir().equals(runDir) ? sp.withSeen(seen) : sp);
+  }
+
+  /**
    * The mode timings of one namespace ({@link ModeTiming}), each mode's folder listed once: a task whose file is not
    * listed has none, without a look of its own (most namespaces have no timings at all, and a look at a missing file
    * costs a system call and two exceptions; the 100 × 500 judge made 100,000 of them).
