@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;
@@ -36,28 +35,42 @@ import java.util.function.Consumer;
 final class EvidenceCheck {
   private EvidenceCheck() {}
 
+  /** What one look at a chosen run saw of its run dir and completion marker. */
+  enum Marker {
+    /** The run dir is not a folder (or cannot be told to be one). */
+    NO_RUN_DIR,
+    /** A folder without a marker, or one whose marker's existence cannot be told. */
+    MISSING,
+    /** A marker that is a regular file. */
+    FILE,
+    /** A marker that is there and is not a regular file. */
+    OTHER
+  }
+
   /**
-   * The one look at a run's completion marker: its attributes, or null when it is missing or its existence cannot be
-   * told. A marker seen means its run dir is a folder.
+   * The look at a chosen run's marker and run dir. Only probes that answer without an exception: a missing file seen
+   * through {@code Files.readAttributes} cost an exception with its stack trace, and in a tree whose runs keep no
+   * marker (harness2's own) that was most of the judge's look at each row. A marker that is a regular file proves
+   * its run dir a folder; only a run without one needs the second and third look.
    */
-  static BasicFileAttributes lookAtMarker(Path runDir) {
-    try {
-      return Files.readAttributes(runDir.resolve(Runmark.MARKER), BasicFileAttributes.class);
-    } catch (IOException e) {
-      return null;
-    }
+  static Marker lookAtMarker(Path runDir) {
+    Path marker = runDir.resolve(Runmark.MARKER);
+    if (Files.isRegularFile(marker)) return Marker.FILE;
+    if (!Files.isDirectory(runDir)) return Marker.NO_RUN_DIR;
+    return Files.exists(marker) ? Marker.OTHER : Marker.MISSING;
   }
 
   /**
    * Why the chosen run can no longer be trusted, or empty when every check holds. {@code marker} is what
-   * {@link #lookAtMarker} saw of the run dir (a folder); {@code markSeen} is given the marker as
-   * {@link Runmark#readMark} would read it (null when there is none or it is unreadable), before anything is checked.
+   * {@link #lookAtMarker} saw of the run (a folder: not {@link Marker#NO_RUN_DIR}); {@code markSeen} is given the
+   * marker as {@link Runmark#readMark} would read it (null when there is none or it is unreadable), before anything
+   * is checked.
    */
-  static Optional<String> changed(SelectionItem s, Path runDir, BasicFileAttributes marker,
+  static Optional<String> changed(SelectionItem s, Path runDir, Marker marker,
       Consumer<JsonNode> markSeen) throws IOException {
     Path markerFile = runDir.resolve(Runmark.MARKER);
     // one look tells a missing marker (or one whose existence cannot be told) from one that is there but unreadable
-    if (marker == null) {
+    if (marker == Marker.MISSING) {
       markSeen.accept(null);
       if (s.markerRequired()) {
         return Optional.of("its completion marker " + markerFile + " is gone: h2beam marks every rollout it"
@@ -65,7 +78,7 @@ final class EvidenceCheck {
       }
       return Optional.empty();
     }
-    JsonNode mark = marker.isRegularFile() ? Runmark.parseMark(markerFile) : null;
+    JsonNode mark = marker == Marker.FILE ? Runmark.parseMark(markerFile) : null;
     markSeen.accept(mark);
     if (mark == null) return Optional.of("its completion marker " + markerFile + " is unreadable");
     if (mark.path("version").asInt(-1) != 1) {

@@ -1,10 +1,8 @@
 package dev.h2beam.pipelines.judge;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -54,9 +52,8 @@ public final class Judging {
     if (!s.ok()) return absent(s, Absence.SELECTION_FAILED, SELECTION_FAILED);
     Path runDir = Paths.get(s.runDir());
     Optional<String> changed;
-    // a marker seen means a run dir that is a folder: only a run without one needs a second look
-    BasicFileAttributes marker = EvidenceCheck.lookAtMarker(runDir);
-    if (marker == null && !Files.isDirectory(runDir)) {
+    EvidenceCheck.Marker marker = EvidenceCheck.lookAtMarker(runDir);
+    if (marker == EvidenceCheck.Marker.NO_RUN_DIR) {
       seen.accept(MetricVector.Seen.NO_RUN_DIR);
       return absent(s, Absence.RUN_MISSING, "the chosen run directory " + runDir + " is missing");
     }
