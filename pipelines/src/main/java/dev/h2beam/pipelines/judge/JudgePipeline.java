@@ -52,6 +52,8 @@ import org.apache.beam.sdk.values.TypeDescriptors;
  * read each summary's selection records and each one's spend (an unreadable summary becomes a problem, and the rest
  * goes on) and grade them within each grader's concurrency limit → group by namespace (its rows and their spend,
  * packed) → merge with judged.json → write it and the metric vector, and a result record for the command to print.
+ * A shard that holds whole namespaces (as many namespaces as shards, or more) writes them itself, and nothing of
+ * theirs reaches the grouping.
  */
 public final class JudgePipeline {
   private JudgePipeline() {}
@@ -131,6 +133,11 @@ public final class JudgePipeline {
     return Paths.get(summary).getParent().getParent().toString();
   }
 
+  /** Whether every namespace's summaries are graded in one shard ({@link #shard}): then that shard writes it. */
+  static boolean wholeNamespaces(Config c) {
+    return c.graders().size() >= c.shards();
+  }
+
   /**
    * The shard a summary is graded in. With at least as many namespaces as shards, a namespace's summaries stay
    * together: the namespaces still spread over the shards, and each namespace's rows then reach its group in one
@@ -139,7 +146,7 @@ public final class JudgePipeline {
    * one namespace spreads over every shard.
    */
   static int shard(String summary, Config c) {
-    String key = c.graders().size() >= c.shards() ? namespaceOf(summary) : summary;
+    String key = wholeNamespaces(c) ? namespaceOf(summary) : summary;
     return Math.floorMod(key.hashCode(), c.shards());
   }
 
@@ -177,7 +184,12 @@ public final class JudgePipeline {
         MultiOutputReceiver out) throws Exception {
       List<SelectionItem> items = new ArrayList<>();
       Map<String, Map<String, MetricVector.Spend>> spend = new HashMap<>();
-      for (MatchResult.Metadata summary : shard.getValue()) items.addAll(selections(summary, spend, out));
+      // a shard that holds its namespaces whole writes them itself (below); else each namespace's problems and rows
+      // go to its group
+      Map<String, List<String>> problems = wholeNamespaces(c) ? new TreeMap<>() : null;
+      for (MatchResult.Metadata summary : shard.getValue()) {
+        items.addAll(selections(summary, spend, problems, out));
+      }
       // one element per namespace of the shard, not one per row: the runner's grouping then keeps, looks up and copies
       // a namespace's rows as one value (per row, that bookkeeping cost more than the rows' coding)
       Map<String, List<JudgedRow>> byNamespace = new LinkedHashMap<>();
@@ -189,6 +201,19 @@ public final class JudgePipeline {
         byNamespace.computeIfAbsent(row.namespace(), n -> new ArrayList<>()).add(row);
         MetricVector.carry(spend.get(row.namespace()), row.key(), items.get(i).runDir(), seen[i]);
       }
+      if (problems != null) {
+        // every summary of these namespaces is in this shard: nothing of theirs needs the grouping, whose runner
+        // held every namespace's rows, coded, until the last shard was graded (BENCHMARKS.md, issue 12)
+        TreeMap<String, List<JudgedRow>> written = new TreeMap<>(byNamespace);
+        problems.keySet().forEach(ns -> written.putIfAbsent(ns, List.of()));
+        for (Map.Entry<String, List<JudgedRow>> e : written.entrySet()) {
+          // coded and decoded as the grouping would: the coder orders every map's keys (a grader's raw record)
+          Graded g = CoderUtils.decodeFromByteArray(GRADED, CoderUtils.encodeToByteArray(GRADED,
+              new Graded(e.getValue(), spend.getOrDefault(e.getKey(), Map.of()))));
+          write(c, e.getKey(), g.rows(), problems.getOrDefault(e.getKey(), List.of()), g.spend());
+        }
+        return;
+      }
       for (Map.Entry<String, List<JudgedRow>> e : byNamespace.entrySet()) {
         Graded g = new Graded(e.getValue(), spend.getOrDefault(e.getKey(), Map.of()));
         out.get(ROWS).output(KV.of(e.getKey(), CoderUtils.encodeToByteArray(GRADED, g)));
@@ -197,10 +222,12 @@ public final class JudgePipeline {
 
     /**
      * The selections of one summary to grade, with each one's spend added to {@code spend} (by namespace, then row
-     * key); an unreadable summary is a problem of its namespace instead.
+     * key); an unreadable summary is a problem of its namespace instead, added to {@code problems} (by namespace)
+     * or, when that is null, emitted.
      */
     private List<SelectionItem> selections(MatchResult.Metadata file,
-        Map<String, Map<String, MetricVector.Spend>> spend, MultiOutputReceiver out) {
+        Map<String, Map<String, MetricVector.Spend>> spend, Map<String, List<String>> problems,
+        MultiOutputReceiver out) {
       String summary = file.resourceId().toString();
       String ns = namespaceOf(summary);
       try {
@@ -222,7 +249,9 @@ public final class JudgePipeline {
         return marked;
       } catch (IOException | RuntimeException e) {
         unreadable.inc();
-        out.get(PROBLEMS).output(KV.of(ns, summary + ": " + e.getMessage()));
+        String problem = summary + ": " + e.getMessage();
+        if (problems != null) problems.computeIfAbsent(ns, n -> new ArrayList<>()).add(problem);
+        else out.get(PROBLEMS).output(KV.of(ns, problem));
         return List.of();
       }
     }
@@ -266,25 +295,36 @@ public final class JudgePipeline {
       }
       List<String> problems = new ArrayList<>();
       group.getValue().getAll(problemTag).forEach(problems::add);
-      problems.sort(null);
-      Map<String, Object> result = new LinkedHashMap<>();
-      result.put("namespace", ns);
-      result.put("new_rows", fresh.size());
-      result.put("new_graded", fresh.stream().filter(JudgedRow::graded).count());
-      result.put("unreadable", problems);
-      if (c.bases()) {
-        result.putAll(JudgedFile.writeBases(Paths.get(ns), fresh));
-      } else {
-        JudgedFile.Merged merged = JudgedFile.mergeInto(Paths.get(ns), fresh);
-        result.putAll(merged.result());
-        if (merged.rows() != null) {
-          // the metric vector of every judged row, beside judged.json (one writer: this namespace's group)
-          result.put("metrics", MetricVector.write(Paths.get(ns), merged.rows(),
-              "rubric".equals(c.graders().get(ns)), spend).toString());
-        }
-      }
-      String name = Integer.toHexString(ns.hashCode()) + "-" + Paths.get(ns).getFileName() + ".json";
-      AtomicFiles.writeString(Paths.get(c.resultsDir()).resolve(name), Json.pretty(result));
+      write(c, ns, fresh, problems, spend);
     }
+  }
+
+  /**
+   * Writes one namespace from its fresh rows, its unreadable summaries and its rows' spend: judged.json merged with
+   * what it held, the metric vector, and a result record for the command to print. Its one writer is the shard that
+   * graded the namespace whole, or else the namespace's group.
+   */
+  static void write(Config c, String ns, List<JudgedRow> fresh, List<String> unsorted,
+      Map<String, MetricVector.Spend> spend) throws IOException {
+    List<String> problems = new ArrayList<>(unsorted);
+    problems.sort(null);
+    Map<String, Object> result = new LinkedHashMap<>();
+    result.put("namespace", ns);
+    result.put("new_rows", fresh.size());
+    result.put("new_graded", fresh.stream().filter(JudgedRow::graded).count());
+    result.put("unreadable", problems);
+    if (c.bases()) {
+      result.putAll(JudgedFile.writeBases(Paths.get(ns), fresh));
+    } else {
+      JudgedFile.Merged merged = JudgedFile.mergeInto(Paths.get(ns), fresh);
+      result.putAll(merged.result());
+      if (merged.rows() != null) {
+        // the metric vector of every judged row, beside judged.json (by the same one writer)
+        result.put("metrics", MetricVector.write(Paths.get(ns), merged.rows(),
+            "rubric".equals(c.graders().get(ns)), spend).toString());
+      }
+    }
+    String name = Integer.toHexString(ns.hashCode()) + "-" + Paths.get(ns).getFileName() + ".json";
+    AtomicFiles.writeString(Paths.get(c.resultsDir()).resolve(name), Json.pretty(result));
   }
 }
