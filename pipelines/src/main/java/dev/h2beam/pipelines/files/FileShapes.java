@@ -26,12 +26,12 @@ public final class FileShapes {
    */
   public static void summary(JsonNode root) throws IOException {
     requireObject(root, "the summary");
-    requireText(root, "task_id", "task_id", true);
-    optionalK(root, "k");
-    optionalText(root, "domain", "domain");
-    optionalText(root, "status", "status");
-    optionalWhole(root, "seed", "seed");
-    optionalArray(root, "errors", "errors");
+    requireText(root, "task_id", "", ".", true);
+    optionalK(root, "", ".");
+    optionalText(root, "domain", "", ".");
+    optionalText(root, "status", "", ".");
+    optionalWhole(root, "seed", "", ".");
+    optionalArray(root, "errors", "", ".");
     JsonNode selections = root.get("selections");
     if (selections == null) throw wrong("selections is missing: a summary records each mode's selection there");
     requireObject(selections, "selections");
@@ -55,38 +55,38 @@ public final class FileShapes {
       for (JsonNode b : base) {
         String at = "base[" + i++ + "]";
         requireObject(b, at);
-        for (String key : new String[] {"label", "run_id", "run_dir"}) optionalText(b, key, at + "." + key);
+        for (String key : new String[] {"label", "run_id", "run_dir"}) optionalText(b, key, at, ".");
       }
     }
   }
 
   private static void selection(JsonNode s, String at, boolean summaryHasK) throws IOException {
     requireObject(s, at);
-    optionalBoolean(s, "ok", at + ".ok");
-    optionalText(s, "mode", at + ".mode");
-    optionalText(s, "arm", at + ".arm");
-    optionalText(s, "task_id", at + ".task_id");
-    optionalK(s, at + ".k");
+    optionalBoolean(s, "ok", at, ".");
+    optionalText(s, "mode", at, ".");
+    optionalText(s, "arm", at, ".");
+    optionalText(s, "task_id", at, ".");
+    optionalK(s, at, ".");
     if (!s.has("k") && !summaryHasK) throw wrong(at + ".k is missing, and the summary has no k either");
     for (String key : new String[] {"chosen_label", "chosen_run_id", "chosen_run_dir", "harness_fingerprint",
         "error", "evidence", "why"}) {
-      optionalText(s, key, at + "." + key);
+      optionalText(s, key, at, ".");
     }
     for (String key : new String[] {"chosen_is_base", "chosen_tree_is_base", "fallback", "trivial"}) {
-      optionalBoolean(s, key, at + "." + key);
+      optionalBoolean(s, key, at, ".");
     }
     optionalUsd(s, at);
     if (s.path("ok").asBoolean(false)) {
-      requireText(s, "chosen_label", at + ".chosen_label", true);
-      requireText(s, "chosen_run_dir", at + ".chosen_run_dir", true);
+      requireText(s, "chosen_label", at, ".", true);
+      requireText(s, "chosen_run_dir", at, ".", true);
     }
   }
 
   private static void mode(JsonNode m, String at) throws IOException {
     requireObject(m, at);
-    optionalBoolean(m, "ok", at + ".ok");
-    optionalText(m, "error", at + ".error");
-    optionalArray(m, "fell_back", at + ".fell_back");
+    optionalBoolean(m, "ok", at, ".");
+    optionalText(m, "error", at, ".");
+    optionalArray(m, "fell_back", at, ".");
     JsonNode stages = m.get("stages");
     if (stages != null && !stages.isNull()) {
       requireArray(stages, at + ".stages");
@@ -122,11 +122,11 @@ public final class FileShapes {
    * strings or null; {@code raw} an object or null.
    */
   public static void judgedRow(JsonNode row, int index) throws IOException {
-    String at = "row " + index + " of judged.json";
+    RowAt at = new RowAt(index);
     requireObject(row, at);
-    requireText(row, "task_id", at + ": task_id", true);
-    if (row.has("mode") || !row.has("arm")) requireText(row, "mode", at + ": mode", true);
-    else requireText(row, "arm", at + ": arm", true);
+    requireText(row, "task_id", at, ": ", true);
+    if (row.has("mode") || !row.has("arm")) requireText(row, "mode", at, ": ", true);
+    else requireText(row, "arm", at, ": ", true);
     JsonNode k = row.get("k");
     if (k != null && !k.isNull() && !(k.isIntegralNumber() && k.asLong() >= 1)
         && !(k.isTextual() && k.asText().matches("[0-9]+"))) {
@@ -138,8 +138,8 @@ public final class FileShapes {
         throw wrong(at + ": " + key + " must be a number or null, found " + describe(n));
       }
     }
-    for (String key : new String[] {"chosen_is_base", "all_pass"}) optionalBoolean(row, key, at + ": " + key);
-    for (String key : new String[] {"label", "run_id", "error", "absence"}) optionalText(row, key, at + ": " + key);
+    for (String key : new String[] {"chosen_is_base", "all_pass"}) optionalBoolean(row, key, at, ": ");
+    for (String key : new String[] {"label", "run_id", "error", "absence"}) optionalText(row, key, at, ": ");
     JsonNode raw = row.get("raw");
     if (raw != null && !raw.isNull() && !raw.isObject()) {
       throw wrong(at + ": raw must be an object or null, found " + describe(raw));
@@ -149,10 +149,26 @@ public final class FileShapes {
   /** config.json: an object whose {@code seed} is a whole number or null. */
   public static void config(JsonNode root) throws IOException {
     requireObject(root, "config.json");
-    optionalWhole(root, "seed", "seed");
+    optionalWhole(root, "seed", "", ".");
   }
 
-  private static void requireObject(JsonNode n, String at) throws IOException {
+  /** A row of judged.json as messages name it, made into text only for a message. */
+  private record RowAt(int index) {
+    @Override public String toString() {
+      return "row " + index + " of judged.json";
+    }
+  }
+
+  /**
+   * The name of {@code parent}'s field {@code key} at {@code at} ({@code ""} for a file's top level), joined by
+   * {@code sep}: made only for a message, as every field of every summary and row is checked.
+   */
+  private static String field(Object at, String sep, String key) {
+    String where = at.toString();
+    return where.isEmpty() ? key : where + sep + key;
+  }
+
+  private static void requireObject(JsonNode n, Object at) throws IOException {
     if (n == null || !n.isObject()) throw wrong(at + " must be a JSON object, found " + describe(n));
   }
 
@@ -160,39 +176,44 @@ public final class FileShapes {
     if (!n.isArray()) throw wrong(at + " must be a list, found " + describe(n));
   }
 
-  private static void requireText(JsonNode parent, String key, String at, boolean nonEmpty) throws IOException {
+  private static void requireText(JsonNode parent, String key, Object at, String sep, boolean nonEmpty)
+      throws IOException {
     JsonNode n = parent.get(key);
-    if (n == null) throw wrong(at + " is missing");
-    if (!n.isTextual()) throw wrong(at + " must be a string, found " + describe(n));
-    if (nonEmpty && n.asText().isBlank()) throw wrong(at + " is empty");
+    if (n == null) throw wrong(field(at, sep, key) + " is missing");
+    if (!n.isTextual()) throw wrong(field(at, sep, key) + " must be a string, found " + describe(n));
+    if (nonEmpty && n.asText().isBlank()) throw wrong(field(at, sep, key) + " is empty");
   }
 
-  private static void optionalText(JsonNode parent, String key, String at) throws IOException {
+  private static void optionalText(JsonNode parent, String key, Object at, String sep) throws IOException {
     JsonNode n = parent.get(key);
-    if (n != null && !n.isNull() && !n.isTextual()) throw wrong(at + " must be a string, found " + describe(n));
-  }
-
-  private static void optionalBoolean(JsonNode parent, String key, String at) throws IOException {
-    JsonNode n = parent.get(key);
-    if (n != null && !n.isBoolean()) throw wrong(at + " must be true or false, found " + describe(n));
-  }
-
-  private static void optionalArray(JsonNode parent, String key, String at) throws IOException {
-    JsonNode n = parent.get(key);
-    if (n != null && !n.isNull() && !n.isArray()) throw wrong(at + " must be a list, found " + describe(n));
-  }
-
-  private static void optionalWhole(JsonNode parent, String key, String at) throws IOException {
-    JsonNode n = parent.get(key);
-    if (n != null && !n.isNull() && !n.isIntegralNumber()) {
-      throw wrong(at + " must be a whole number or null, found " + describe(n));
+    if (n != null && !n.isNull() && !n.isTextual()) {
+      throw wrong(field(at, sep, key) + " must be a string, found " + describe(n));
     }
   }
 
-  private static void optionalK(JsonNode parent, String at) throws IOException {
+  private static void optionalBoolean(JsonNode parent, String key, Object at, String sep) throws IOException {
+    JsonNode n = parent.get(key);
+    if (n != null && !n.isBoolean()) throw wrong(field(at, sep, key) + " must be true or false, found " + describe(n));
+  }
+
+  private static void optionalArray(JsonNode parent, String key, Object at, String sep) throws IOException {
+    JsonNode n = parent.get(key);
+    if (n != null && !n.isNull() && !n.isArray()) {
+      throw wrong(field(at, sep, key) + " must be a list, found " + describe(n));
+    }
+  }
+
+  private static void optionalWhole(JsonNode parent, String key, Object at, String sep) throws IOException {
+    JsonNode n = parent.get(key);
+    if (n != null && !n.isNull() && !n.isIntegralNumber()) {
+      throw wrong(field(at, sep, key) + " must be a whole number or null, found " + describe(n));
+    }
+  }
+
+  private static void optionalK(JsonNode parent, Object at, String sep) throws IOException {
     JsonNode n = parent.get("k");
     if (n != null && !(n.isIntegralNumber() && n.asLong() >= 1 && n.canConvertToInt())) {
-      throw wrong(at + " must be a whole number >= 1, found " + describe(n));
+      throw wrong(field(at, sep, "k") + " must be a whole number >= 1, found " + describe(n));
     }
   }
 
