@@ -32,6 +32,26 @@ public final class TextFiles {
     return utf8(Files.readAllBytes(file), file.toString());
   }
 
+  /**
+   * Every byte {@code in} gives, read into one array of the {@code expected} size when the stream holds that many (a
+   * listed file's size), so that a small file costs no buffer of the JDK's 16 KB; a stream that holds fewer or more
+   * is read whole all the same. A negative {@code expected} (unknown) reads as {@link InputStream#readAllBytes}.
+   */
+  public static byte[] readAll(InputStream in, long expected) throws IOException {
+    if (expected < 0 || expected >= Integer.MAX_VALUE - 8) return in.readAllBytes();
+    byte[] bytes = new byte[(int) expected];
+    int n = in.readNBytes(bytes, 0, bytes.length);
+    if (n < bytes.length) return java.util.Arrays.copyOf(bytes, n);
+    int next = in.read();
+    if (next < 0) return bytes;
+    // longer than expected (written to since it was listed): the rest as it comes
+    java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream(bytes.length * 2 + 1);
+    all.write(bytes);
+    all.write(next);
+    in.transferTo(all);
+    return all.toByteArray();
+  }
+
   /** {@code bytes} decoded strictly as UTF-8; the error names {@code source} and the first bad byte's offset. */
   public static String utf8(byte[] bytes, String source) throws IOException {
     // the JDK's own decoding is several times faster (vectorised for ASCII) but replaces a bad sequence with U+FFFD;

@@ -1,9 +1,11 @@
 package dev.h2beam.adapters.files;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
@@ -38,5 +40,18 @@ class TextFilesTest {
     badWithReplacement[badWithReplacement.length - 1] = (byte) 0xFE;
     assertThrows(IOException.class, () -> TextFiles.utf8(badWithReplacement, "f.json"),
         "a real U+FFFD beside a bad byte does not hide it");
+  }
+
+  /** A listed size is only a hint: a stream that holds fewer or more bytes than expected is still read whole. */
+  @Test
+  void aStreamIsReadWholeWhateverSizeWasExpected() throws IOException {
+    byte[] text = "{\"task_id\": \"t1\"}".getBytes(StandardCharsets.UTF_8);
+    for (long expected : new long[] {text.length, 0, 5, text.length - 1, text.length + 1, text.length * 3L, -1}) {
+      assertArrayEquals(text, TextFiles.readAll(new ByteArrayInputStream(text), expected), "expected " + expected);
+    }
+    byte[] big = new byte[100_000];
+    for (int i = 0; i < big.length; i++) big[i] = (byte) i;
+    assertArrayEquals(big, TextFiles.readAll(new ByteArrayInputStream(big), 16_384), "grown past a buffer's size");
+    assertArrayEquals(new byte[0], TextFiles.readAll(new ByteArrayInputStream(new byte[0]), 10));
   }
 }

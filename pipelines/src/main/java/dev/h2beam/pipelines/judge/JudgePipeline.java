@@ -233,7 +233,7 @@ public final class JudgePipeline {
       try {
         byte[] bytes;
         try (InputStream in = Channels.newInputStream(FileSystems.open(file.resourceId()))) {
-          bytes = in.readAllBytes();
+          bytes = TextFiles.readAll(in, file.sizeBytes());
         }
         // strict: bytes that are not UTF-8 are an error, not U+FFFD without a word
         String text = TextFiles.utf8(bytes, summary);
