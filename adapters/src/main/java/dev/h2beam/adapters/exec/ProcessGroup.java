@@ -19,7 +19,13 @@ import org.slf4j.LoggerFactory;
  * group degrades to the child and its descendants as {@link ProcessHandle} sees them.
  */
 final class ProcessGroup {
-  private static final Logger LOG = LoggerFactory.getLogger(ProcessGroup.class);
+  /**
+   * The logger, made when something is first logged: starting slf4j took 15 ms of a resume that logs nothing
+   * (BENCHMARKS.md, issue 12).
+   */
+  private static final class Log {
+    static final Logger LOG = LoggerFactory.getLogger(ProcessGroup.class);
+  }
 
   /** The {@code setsid} program, or null where there is none (then children share our group). */
   static final String SETSID = firstExecutable("/usr/bin/setsid", "/bin/setsid");
@@ -46,7 +52,7 @@ final class ProcessGroup {
 
   static {
     if (SETSID == null) {
-      LOG.warn("setsid is not installed: child processes share h2beam's process group, and only the descendants "
+      Log.LOG.warn("setsid is not installed: child processes share h2beam's process group, and only the descendants "
           + "the JVM can see are killed on timeout; install util-linux for group kills");
     }
   }
@@ -118,7 +124,7 @@ final class ProcessGroup {
         interrupted = true;
       }
       if (System.nanoTime() - deadline > 0) {
-        LOG.warn("process group {} still has live members {} ms after SIGKILL; giving up waiting", leader.pid(),
+        Log.LOG.warn("process group {} still has live members {} ms after SIGKILL; giving up waiting", leader.pid(),
             KILL_WAIT_MS);
         break;
       }
@@ -145,7 +151,7 @@ final class ProcessGroup {
           }
         }
       } catch (IOException e) {
-        LOG.warn("cannot run {} to kill process group {}: {}", KILL, pgid, e.getMessage());
+        Log.LOG.warn("cannot run {} to kill process group {}: {}", KILL, pgid, e.getMessage());
       }
     }
     for (long pid : members(pgid)) ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);

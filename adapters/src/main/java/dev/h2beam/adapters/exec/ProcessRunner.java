@@ -30,7 +30,13 @@ import org.slf4j.LoggerFactory;
  * <p>Safe to call from many threads at once; each call owns its process and its two pump threads.
  */
 public final class ProcessRunner {
-  private static final Logger LOG = LoggerFactory.getLogger(ProcessRunner.class);
+  /**
+   * The logger, made when something is first logged: starting slf4j took 15 ms of a resume that logs nothing
+   * (BENCHMARKS.md, issue 12).
+   */
+  private static final class Log {
+    static final Logger LOG = LoggerFactory.getLogger(ProcessRunner.class);
+  }
 
   /** How often a cancellation hook is polled while the program runs. */
   private static final long POLL_MS = 100;
@@ -154,7 +160,7 @@ public final class ProcessRunner {
     double wallS = (System.nanoTime() - t0) / 1e9;
     boolean drained = out.finish(drainMs) & err.finish(drainMs);
     if (!drained) {
-      LOG.warn("{} left a process outside its group holding its output open; output after {} s is discarded",
+      Log.LOG.warn("{} left a process outside its group holding its output open; output after {} s is discarded",
           spec.command().get(0), wallS);
     }
     for (OutputPump pump : List.of(out, err)) {
