@@ -210,7 +210,7 @@ public final class JudgeCommand implements Command {
       }
       if (!o.getBases()) {
         try {
-          JudgedFile.read(ns.resolve("judged.json"), ns.toString());
+          JudgedFile.check(ns.resolve("judged.json"));
         } catch (IOException e) {
           out.println(ns.getFileName() + ": " + e.getMessage() + "; move it aside to rebuild it; this namespace is"
               + " skipped and the file left untouched");

@@ -29,9 +29,25 @@ public final class JudgedFile {
       .thenComparing(JudgedRow::mode, Modes.ORDER).thenComparingInt(JudgedRow::k);
 
   /** The rows of an existing judged.json, none when it does not exist; an unreadable file is an IOException. */
-  @SuppressWarnings("unchecked")
   public static List<JudgedRow> read(Path file, String namespace) throws IOException {
-    if (!Files.exists(file)) return List.of();
+    JsonNode parsed = parsed(file);
+    if (parsed == null) return List.of();
+    List<JudgedRow> rows = new ArrayList<>(parsed.size());
+    for (JsonNode row : parsed) rows.add(JudgedRow.fromTree(namespace, row));
+    return rows;
+  }
+
+  /**
+   * Refuses an existing judged.json that {@link #read} would refuse, with the same message, without making its rows
+   * (the judge looks at every namespace's before it grades any, and reads it again when it writes).
+   */
+  public static void check(Path file) throws IOException {
+    parsed(file);
+  }
+
+  /** The file's rows as parsed and checked, null when it does not exist. */
+  private static JsonNode parsed(Path file) throws IOException {
+    if (!Files.exists(file)) return null;
     JsonNode parsed;
     try {
       parsed = Json.readTree(file);
@@ -43,11 +59,7 @@ public final class JudgedFile {
     } catch (IOException e) {
       throw new IOException(file + " has the wrong shape: " + e.getMessage());
     }
-    List<JudgedRow> rows = new ArrayList<>();
-    for (Object o : Json.MAPPER.convertValue(parsed, List.class)) {
-      rows.add(JudgedRow.fromJson(namespace, (Map<String, Object>) o));
-    }
-    return rows;
+    return parsed;
   }
 
   /**

@@ -1,5 +1,7 @@
 package dev.h2beam.pipelines.judge;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.h2beam.adapters.files.Json;
 import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -81,6 +83,37 @@ public record JudgedRow(
         num(m.get("n_passed")), num(m.get("n_criteria")), Boolean.TRUE.equals(m.get("all_pass")),
         raw instanceof Map ? (Map<String, Object>) raw : Map.of(), str(m.get("error")),
         m.get("absence") == null ? null : str(m.get("absence")));
+  }
+
+  /**
+   * {@link #fromJson} of a row as parsed (a checked row of judged.json): the same row, without first converting the
+   * whole file into maps and lists.
+   */
+  @SuppressWarnings("unchecked")
+  public static JudgedRow fromTree(String namespace, JsonNode m) {
+    JsonNode mode = m.has("mode") ? m.get("mode") : m.get("arm");
+    JsonNode raw = m.get("raw");
+    JsonNode k = m.get("k");
+    JsonNode absence = m.get("absence");
+    return new JudgedRow(namespace, str(m.get("task_id")), str(mode), k != null && k.isNumber() ? k.intValue() : 0,
+        str(m.get("label")), str(m.get("run_id")), isTrue(m.get("chosen_is_base")), num(m.get("n_passed")),
+        num(m.get("n_criteria")), isTrue(m.get("all_pass")),
+        raw != null && raw.isObject() ? Json.MAPPER.convertValue(raw, Map.class) : Map.of(), str(m.get("error")),
+        absence == null || absence.isNull() ? null : str(absence));
+  }
+
+  /** A value's text as {@link #str(Object)} gives it for the value converted: a checked row's texts are strings. */
+  private static String str(JsonNode n) {
+    if (n == null || n.isNull()) return "";
+    return n.isValueNode() ? n.asText() : n.toString();
+  }
+
+  private static boolean isTrue(JsonNode n) {
+    return n != null && n.isBoolean() && n.booleanValue();
+  }
+
+  private static Number num(JsonNode n) {
+    return n != null && n.isNumber() ? n.numberValue() : null;
   }
 
   private static String str(Object o) {

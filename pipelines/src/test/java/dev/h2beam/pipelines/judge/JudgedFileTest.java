@@ -68,4 +68,39 @@ class JudgedFileTest {
     Files.writeString(dir.resolve("judged.json"), "{}");
     assertThrows(IOException.class, () -> JudgedFile.read(dir.resolve("judged.json"), "ns"));
   }
+
+  /**
+   * Rows are made from the parsed file as they were from the file converted to maps and lists: legacy keys, k as
+   * text, nulls and missing keys, numbers of every size, a nested raw record in its order, and {@link JudgedFile#check}
+   * refuses what {@link JudgedFile#read} refuses, with the same message.
+   */
+  @Test
+  @SuppressWarnings("unchecked")
+  void rowsReadFromTheParsedFileEqualRowsReadThroughMaps(@TempDir Path dir) throws IOException {
+    String text = "[{\"task_id\": \"t1\", \"mode\": \"agg\", \"k\": 2, \"label\": \"agg1\", \"run_id\": \"r\","
+        + " \"chosen_is_base\": true, \"n_passed\": 3, \"n_criteria\": 12345678901234, \"all_pass\": false,"
+        + " \"raw\": {\"z\": [1, 2.5, null, {\"b\": 1, \"a\": \"x\"}], \"a\": 99999999999999999999},"
+        + " \"error\": \"\", \"absence\": null},"
+        + " {\"task_id\": \"t2\", \"arm\": \"seq\", \"k\": \"3\", \"n_passed\": 0.5, \"n_criteria\": 1.0,"
+        + " \"raw\": null, \"label\": null, \"absence\": \"judge-failed\", \"error\": \"boom\"},"
+        + " {\"task_id\": \"t3\", \"mode\": \"gat\", \"arm\": \"agg\"}]";
+    Path file = dir.resolve("judged.json");
+    Files.writeString(file, text);
+    List<JudgedRow> viaMaps = new java.util.ArrayList<>();
+    for (Object o : dev.h2beam.adapters.files.Json.MAPPER.readValue(text, List.class)) {
+      viaMaps.add(JudgedRow.fromJson("ns", (Map<String, Object>) o));
+    }
+    List<JudgedRow> read = JudgedFile.read(file, "ns");
+    assertEquals(viaMaps, read);
+    for (int i = 0; i < read.size(); i++) {
+      assertEquals(dev.h2beam.adapters.files.Json.pretty(viaMaps.get(i).toJson()),
+          dev.h2beam.adapters.files.Json.pretty(read.get(i).toJson()), "row " + i + " as written");
+    }
+    JudgedFile.check(file);
+
+    Files.writeString(file, "[{\"task_id\": \"t\"}]");
+    IOException byRead = assertThrows(IOException.class, () -> JudgedFile.read(file, "ns"));
+    IOException byCheck = assertThrows(IOException.class, () -> JudgedFile.check(file));
+    assertEquals(byRead.getMessage(), byCheck.getMessage());
+  }
 }
