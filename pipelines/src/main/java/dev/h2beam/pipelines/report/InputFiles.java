@@ -103,6 +103,11 @@ final class InputFiles {
    * metrics.json (h2beam-metrics/v1, written by the judge): its rows. A file of another schema, or a row whose
    * values are not numbers or whose reasons are not in the closed set, is malformed: nothing of it is used.
    */
+  /** A row of metrics.json as a message names it: made only for a message, not for each of its rows. */
+  private static String rowAt(String path, int i) {
+    return path + ": rows[" + i + "]";
+  }
+
   static List<MetricRow> metrics(String path, String text) throws IOException {
     JsonNode root = Json.readTree(text);
     if (root == null || !root.isObject() || !MetricVector.SCHEMA.equals(root.path("schema").asText())) {
@@ -111,26 +116,28 @@ final class InputFiles {
     }
     if (!root.path("rows").isArray()) throw new IOException(path + ": rows must be a list");
     List<MetricRow> out = new ArrayList<>();
-    int i = 0;
+    int i = -1;
     for (JsonNode r : root.get("rows")) {
-      String at = path + ": rows[" + i++ + "]";
+      i++;
       Map<String, Double> values = new TreeMap<>();
       Map<String, String> absent = new TreeMap<>();
       for (Iterator<Map.Entry<String, JsonNode>> it = r.path("values").fields(); it.hasNext(); ) {
         Map.Entry<String, JsonNode> e = it.next();
-        if (!e.getValue().isNumber()) throw new IOException(at + ": values." + e.getKey() + " is not a number");
+        if (!e.getValue().isNumber()) {
+          throw new IOException(rowAt(path, i) + ": values." + e.getKey() + " is not a number");
+        }
         values.put(e.getKey(), e.getValue().asDouble());
       }
       for (Iterator<Map.Entry<String, JsonNode>> it = r.path("absent").fields(); it.hasNext(); ) {
         Map.Entry<String, JsonNode> e = it.next();
         if (!MetricVector.REASONS.contains(e.getValue().asText())) {
-          throw new IOException(at + ": absent." + e.getKey() + " reason '" + e.getValue().asText()
+          throw new IOException(rowAt(path, i) + ": absent." + e.getKey() + " reason '" + e.getValue().asText()
               + "' is not one of " + MetricVector.REASONS);
         }
         absent.put(e.getKey(), e.getValue().asText());
       }
       JsonNode k = r.get("k");
-      if (k == null || !k.canConvertToInt()) throw new IOException(at + ": k must be a whole number");
+      if (k == null || !k.canConvertToInt()) throw new IOException(rowAt(path, i) + ": k must be a whole number");
       out.add(new MetricRow(text(r.get("task_id")), modeToken(text(r.get("mode"))), k.asInt(), values, absent));
     }
     return out;

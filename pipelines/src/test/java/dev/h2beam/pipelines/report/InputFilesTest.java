@@ -147,4 +147,24 @@ class InputFilesTest {
     assertEquals("row 0 of judged.json: n_passed must be a number or null, found \"1\" (a string); repair the field"
         + " or move the file aside", e.getMessage());
   }
+
+  /** A malformed row of metrics.json is refused naming the file and the row, whichever of its fields is wrong. */
+  @Test
+  void aMalformedMetricsRowIsRefusedNamingItsRow() throws Exception {
+    String schema = dev.h2beam.pipelines.judge.MetricVector.SCHEMA;
+    String ok = "{\"task_id\": \"t1\", \"mode\": \"agg\", \"k\": 1, \"values\": {\"frac\": 1.0},"
+        + " \"absent\": {\"cost\": \"spend-unaccounted\"}}";
+    assertEquals(1, InputFiles.metrics("m.json", "{\"schema\": \"" + schema + "\", \"rows\": [" + ok + "]}").size());
+    Map<String, String> bad = new LinkedHashMap<>();
+    bad.put("{\"task_id\": \"t2\", \"mode\": \"agg\", \"k\": 1, \"values\": {\"frac\": \"x\"}}",
+        "m.json: rows[1]: values.frac is not a number");
+    bad.put("{\"task_id\": \"t2\", \"mode\": \"agg\", \"k\": 1, \"absent\": {\"frac\": \"why\"}}",
+        "m.json: rows[1]: absent.frac reason 'why' is not one of ");
+    bad.put("{\"task_id\": \"t2\", \"mode\": \"agg\", \"k\": \"one\"}", "m.json: rows[1]: k must be a whole number");
+    for (Map.Entry<String, String> e : bad.entrySet()) {
+      IOException x = assertThrows(IOException.class, () -> InputFiles.metrics("m.json",
+          "{\"schema\": \"" + schema + "\", \"rows\": [" + ok + ", " + e.getKey() + "]}"));
+      assertTrue(x.getMessage().startsWith(e.getValue()), x.getMessage());
+    }
+  }
 }
