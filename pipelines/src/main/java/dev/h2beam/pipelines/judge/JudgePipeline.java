@@ -133,6 +133,24 @@ public final class JudgePipeline {
     return Paths.get(summary).getParent().getParent().toString();
   }
 
+  /**
+   * The row as the grouping's coder ({@link #GRADED}) gives it back, so that a namespace written by the shard that
+   * graded it is written as one that went through the grouping: the coder orders the keys of every map of a grader's
+   * raw record, and gives its numbers and the scores back as JSON numbers read into a {@code Number} or a map are.
+   * Only those values can come back otherwise (texts, flags and ints come back as they went, and the spend is read
+   * for its values, not its order), so only they are coded; {@code JudgePipelineTest} holds this equal to the whole
+   * row coded and decoded.
+   */
+  static JudgedRow asCoded(JudgedRow r) throws IOException {
+    Coded back = Json.CODER.readValue(Json.CODER.writeValueAsBytes(new Coded(r.nPassed(), r.nCriteria(), r.raw())),
+        Coded.class);
+    return new JudgedRow(r.namespace(), r.taskId(), r.mode(), r.k(), r.label(), r.runId(), r.chosenIsBase(),
+        back.nPassed(), back.nCriteria(), r.allPass(), back.raw(), r.error(), r.absence());
+  }
+
+  /** A row's values that its coder may give back otherwise, typed as {@link JudgedRow} declares them. */
+  record Coded(Number nPassed, Number nCriteria, Map<String, Object> raw) {}
+
   /** Whether every namespace's summaries are graded in one shard ({@link #shard}): then that shard writes it. */
   static boolean wholeNamespaces(Config c) {
     return c.graders().size() >= c.shards();
@@ -207,10 +225,10 @@ public final class JudgePipeline {
         TreeMap<String, List<JudgedRow>> written = new TreeMap<>(byNamespace);
         problems.keySet().forEach(ns -> written.putIfAbsent(ns, List.of()));
         for (Map.Entry<String, List<JudgedRow>> e : written.entrySet()) {
-          // coded and decoded as the grouping would: the coder orders every map's keys (a grader's raw record)
-          Graded g = CoderUtils.decodeFromByteArray(GRADED, CoderUtils.encodeToByteArray(GRADED,
-              new Graded(e.getValue(), spend.getOrDefault(e.getKey(), Map.of()))));
-          write(c, e.getKey(), g.rows(), problems.getOrDefault(e.getKey(), List.of()), g.spend());
+          List<JudgedRow> coded = new ArrayList<>(e.getValue().size());
+          for (JudgedRow r : e.getValue()) coded.add(asCoded(r));
+          write(c, e.getKey(), coded, problems.getOrDefault(e.getKey(), List.of()),
+              spend.getOrDefault(e.getKey(), Map.of()));
         }
         return;
       }
