@@ -1,5 +1,6 @@
 package dev.h2beam.adapters.files;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -12,6 +13,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -41,11 +43,11 @@ public final class TextFiles {
     if (expected < 0 || expected >= Integer.MAX_VALUE - 8) return in.readAllBytes();
     byte[] bytes = new byte[(int) expected];
     int n = in.readNBytes(bytes, 0, bytes.length);
-    if (n < bytes.length) return java.util.Arrays.copyOf(bytes, n);
+    if (n < bytes.length) return Arrays.copyOf(bytes, n);
     int next = in.read();
     if (next < 0) return bytes;
     // longer than expected (written to since it was listed): the rest as it comes
-    java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream(bytes.length * 2 + 1);
+    ByteArrayOutputStream all = new ByteArrayOutputStream(bytes.length * 2 + 1);
     all.write(bytes);
     all.write(next);
     in.transferTo(all);

@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.h2beam.adapters.files.Json;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -86,15 +88,15 @@ class JudgedFileTest {
         + " {\"task_id\": \"t3\", \"mode\": \"gat\", \"arm\": \"agg\"}]";
     Path file = dir.resolve("judged.json");
     Files.writeString(file, text);
-    List<JudgedRow> viaMaps = new java.util.ArrayList<>();
-    for (Object o : dev.h2beam.adapters.files.Json.MAPPER.readValue(text, List.class)) {
+    List<JudgedRow> viaMaps = new ArrayList<>();
+    for (Object o : Json.MAPPER.readValue(text, List.class)) {
       viaMaps.add(JudgedRow.fromJson("ns", (Map<String, Object>) o));
     }
     List<JudgedRow> read = JudgedFile.read(file, "ns");
     assertEquals(viaMaps, read);
     for (int i = 0; i < read.size(); i++) {
-      assertEquals(dev.h2beam.adapters.files.Json.pretty(viaMaps.get(i).toJson()),
-          dev.h2beam.adapters.files.Json.pretty(read.get(i).toJson()), "row " + i + " as written");
+      assertEquals(Json.pretty(viaMaps.get(i).toJson()),
+          Json.pretty(read.get(i).toJson()), "row " + i + " as written");
     }
     JudgedFile.check(file);
 

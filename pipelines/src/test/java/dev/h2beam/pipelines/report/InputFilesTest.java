@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.h2beam.adapters.files.Json;
+import dev.h2beam.pipelines.judge.MetricVector;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -151,7 +152,7 @@ class InputFilesTest {
   /** A malformed row of metrics.json is refused naming the file and the row, whichever of its fields is wrong. */
   @Test
   void aMalformedMetricsRowIsRefusedNamingItsRow() throws Exception {
-    String schema = dev.h2beam.pipelines.judge.MetricVector.SCHEMA;
+    String schema = MetricVector.SCHEMA;
     String ok = "{\"task_id\": \"t1\", \"mode\": \"agg\", \"k\": 1, \"values\": {\"frac\": 1.0},"
         + " \"absent\": {\"cost\": \"spend-unaccounted\"}}";
     assertEquals(1, InputFiles.metrics("m.json", "{\"schema\": \"" + schema + "\", \"rows\": [" + ok + "]}").size());
