@@ -1,8 +1,6 @@
 package dev.h2beam.pipelines.judge;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.h2beam.adapters.files.AtomicFiles;
-import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.TextFiles;
 import dev.h2beam.adapters.model.Namespace;
 import dev.h2beam.pipelines.files.ListedFiles;
@@ -25,7 +23,6 @@ import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarIntCoder;
-import org.apache.beam.sdk.io.FileIO;
 import org.apache.beam.sdk.io.FileSystems;
 import org.apache.beam.sdk.io.fs.MatchResult;
 import org.apache.beam.sdk.io.fs.MetadataCoderV2;
@@ -133,24 +130,6 @@ public final class JudgePipeline {
     return Paths.get(summary).getParent().getParent().toString();
   }
 
-  /**
-   * The row as the grouping's coder ({@link #GRADED}) gives it back, so that a namespace written by the shard that
-   * graded it is written as one that went through the grouping: the coder orders the keys of every map of a grader's
-   * raw record, and gives its numbers and the scores back as JSON numbers read into a {@code Number} or a map are.
-   * Only those values can come back otherwise (texts, flags and ints come back as they went, and the spend is read
-   * for its values, not its order), so only they are coded; {@code JudgePipelineTest} holds this equal to the whole
-   * row coded and decoded.
-   */
-  static JudgedRow asCoded(JudgedRow r) throws IOException {
-    Coded back = Json.CODER.readValue(Json.CODER.writeValueAsBytes(new Coded(r.nPassed(), r.nCriteria(), r.raw())),
-        Coded.class);
-    return new JudgedRow(r.namespace(), r.taskId(), r.mode(), r.k(), r.label(), r.runId(), r.chosenIsBase(),
-        back.nPassed(), back.nCriteria(), r.allPass(), back.raw(), r.error(), r.absence());
-  }
-
-  /** A row's values that its coder may give back otherwise, typed as {@link JudgedRow} declares them. */
-  record Coded(Number nPassed, Number nCriteria, Map<String, Object> raw) {}
-
   /** Whether every namespace's summaries are graded in one shard ({@link #shard}): then that shard writes it. */
   static boolean wholeNamespaces(Config c) {
     return c.graders().size() >= c.shards();
@@ -222,14 +201,7 @@ public final class JudgePipeline {
       if (problems != null) {
         // every summary of these namespaces is in this shard: nothing of theirs needs the grouping, whose runner
         // held every namespace's rows, coded, until the last shard was graded (BENCHMARKS.md, issue 12)
-        TreeMap<String, List<JudgedRow>> written = new TreeMap<>(byNamespace);
-        problems.keySet().forEach(ns -> written.putIfAbsent(ns, List.of()));
-        for (Map.Entry<String, List<JudgedRow>> e : written.entrySet()) {
-          List<JudgedRow> coded = new ArrayList<>(e.getValue().size());
-          for (JudgedRow r : e.getValue()) coded.add(asCoded(r));
-          write(c, e.getKey(), coded, problems.getOrDefault(e.getKey(), List.of()),
-              spend.getOrDefault(e.getKey(), Map.of()));
-        }
+        NamespaceWrite.whole(c, byNamespace, problems, spend);
         return;
       }
       for (Map.Entry<String, List<JudgedRow>> e : byNamespace.entrySet()) {
@@ -313,36 +285,7 @@ public final class JudgePipeline {
       }
       List<String> problems = new ArrayList<>();
       group.getValue().getAll(problemTag).forEach(problems::add);
-      write(c, ns, fresh, problems, spend);
+      NamespaceWrite.write(c, ns, fresh, problems, spend);
     }
-  }
-
-  /**
-   * Writes one namespace from its fresh rows, its unreadable summaries and its rows' spend: judged.json merged with
-   * what it held, the metric vector, and a result record for the command to print. Its one writer is the shard that
-   * graded the namespace whole, or else the namespace's group.
-   */
-  static void write(Config c, String ns, List<JudgedRow> fresh, List<String> unsorted,
-      Map<String, MetricVector.Spend> spend) throws IOException {
-    List<String> problems = new ArrayList<>(unsorted);
-    problems.sort(null);
-    Map<String, Object> result = new LinkedHashMap<>();
-    result.put("namespace", ns);
-    result.put("new_rows", fresh.size());
-    result.put("new_graded", fresh.stream().filter(JudgedRow::graded).count());
-    result.put("unreadable", problems);
-    if (c.bases()) {
-      result.putAll(JudgedFile.writeBases(Paths.get(ns), fresh));
-    } else {
-      JudgedFile.Merged merged = JudgedFile.mergeInto(Paths.get(ns), fresh);
-      result.putAll(merged.result());
-      if (merged.rows() != null) {
-        // the metric vector of every judged row, beside judged.json (by the same one writer)
-        result.put("metrics", MetricVector.write(Paths.get(ns), merged.rows(),
-            "rubric".equals(c.graders().get(ns)), spend).toString());
-      }
-    }
-    String name = Integer.toHexString(ns.hashCode()) + "-" + Paths.get(ns).getFileName() + ".json";
-    AtomicFiles.writeString(Paths.get(c.resultsDir()).resolve(name), Json.pretty(result));
   }
 }

@@ -72,22 +72,9 @@ public record JudgedRow(
     return m;
   }
 
-  /** Reads a row of judged.json (h2beam's or harness2's; legacy {@code arm}); derived keys are recomputed. */
-  @SuppressWarnings("unchecked")
-  public static JudgedRow fromJson(String namespace, Map<String, Object> m) {
-    Object mode = m.containsKey("mode") ? m.get("mode") : m.get("arm");
-    Object raw = m.get("raw");
-    Object k = m.get("k");
-    return new JudgedRow(namespace, str(m.get("task_id")), str(mode), k instanceof Number n ? n.intValue() : 0,
-        str(m.get("label")), str(m.get("run_id")), Boolean.TRUE.equals(m.get("chosen_is_base")),
-        num(m.get("n_passed")), num(m.get("n_criteria")), Boolean.TRUE.equals(m.get("all_pass")),
-        raw instanceof Map ? (Map<String, Object>) raw : Map.of(), str(m.get("error")),
-        m.get("absence") == null ? null : str(m.get("absence")));
-  }
-
   /**
-   * {@link #fromJson} of a row as parsed (a checked row of judged.json): the same row, without first converting the
-   * whole file into maps and lists.
+   * Reads a row of judged.json (h2beam's or harness2's; legacy {@code arm}) as parsed and checked
+   * ({@code FileShapes.judgedRow}); derived keys are recomputed.
    */
   @SuppressWarnings("unchecked")
   public static JudgedRow fromTree(String namespace, JsonNode m) {
@@ -102,7 +89,7 @@ public record JudgedRow(
         absence == null || absence.isNull() ? null : str(absence));
   }
 
-  /** A value's text as {@link #str(Object)} gives it for the value converted: a checked row's texts are strings. */
+  /** A text of the row, "" for none: a checked row's texts are strings. */
   private static String str(JsonNode n) {
     if (n == null || n.isNull()) return "";
     return n.isValueNode() ? n.asText() : n.toString();
@@ -114,13 +101,5 @@ public record JudgedRow(
 
   private static Number num(JsonNode n) {
     return n != null && n.isNumber() ? n.numberValue() : null;
-  }
-
-  private static String str(Object o) {
-    return o == null ? "" : String.valueOf(o);
-  }
-
-  private static Number num(Object o) {
-    return o instanceof Number n ? n : null;
   }
 }

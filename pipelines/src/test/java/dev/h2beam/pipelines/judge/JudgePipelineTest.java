@@ -43,7 +43,7 @@ class JudgePipelineTest {
     JudgePipeline.Graded whole = CoderUtils.decodeFromByteArray(JudgePipeline.GRADED,
         CoderUtils.encodeToByteArray(JudgePipeline.GRADED, new JudgePipeline.Graded(rows, Map.of())));
     for (int i = 0; i < rows.size(); i++) {
-      JudgedRow coded = JudgePipeline.asCoded(rows.get(i));
+      JudgedRow coded = NamespaceWrite.asCoded(rows.get(i));
       assertEquals(whole.rows().get(i), coded, "row " + i);
       assertEquals(Json.pretty(whole.rows().get(i).toJson()), Json.pretty(coded.toJson()), "row " + i + " as written");
     }

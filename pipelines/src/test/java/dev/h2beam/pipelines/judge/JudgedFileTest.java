@@ -90,7 +90,7 @@ class JudgedFileTest {
     Files.writeString(file, text);
     List<JudgedRow> viaMaps = new ArrayList<>();
     for (Object o : Json.MAPPER.readValue(text, List.class)) {
-      viaMaps.add(JudgedRow.fromJson("ns", (Map<String, Object>) o));
+      viaMaps.add(viaMap("ns", (Map<String, Object>) o));
     }
     List<JudgedRow> read = JudgedFile.read(file, "ns");
     assertEquals(viaMaps, read);
@@ -104,5 +104,25 @@ class JudgedFileTest {
     IOException byRead = assertThrows(IOException.class, () -> JudgedFile.read(file, "ns"));
     IOException byCheck = assertThrows(IOException.class, () -> JudgedFile.check(file));
     assertEquals(byRead.getMessage(), byCheck.getMessage());
+  }
+
+  /**
+   * A row as the judge read judged.json before it read the parsed file (the whole file converted to maps and lists
+   * first): the expectation {@link JudgedRow#fromTree} must meet.
+   */
+  @SuppressWarnings("unchecked")
+  private static JudgedRow viaMap(String namespace, Map<String, Object> m) {
+    Object mode = m.containsKey("mode") ? m.get("mode") : m.get("arm");
+    Object raw = m.get("raw");
+    Object k = m.get("k");
+    return new JudgedRow(namespace, text(m.get("task_id")), text(mode), k instanceof Number n ? n.intValue() : 0,
+        text(m.get("label")), text(m.get("run_id")), Boolean.TRUE.equals(m.get("chosen_is_base")),
+        m.get("n_passed") instanceof Number n ? n : null, m.get("n_criteria") instanceof Number n ? n : null,
+        Boolean.TRUE.equals(m.get("all_pass")), raw instanceof Map ? (Map<String, Object>) raw : Map.of(),
+        text(m.get("error")), m.get("absence") == null ? null : text(m.get("absence")));
+  }
+
+  private static String text(Object o) {
+    return o == null ? "" : String.valueOf(o);
   }
 }

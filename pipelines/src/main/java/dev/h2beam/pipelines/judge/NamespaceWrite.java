@@ -1,0 +1,81 @@
+package dev.h2beam.pipelines.judge;
+
+import dev.h2beam.adapters.files.AtomicFiles;
+import dev.h2beam.adapters.files.Json;
+import java.io.IOException;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Writing one namespace's judgement, once its rows are graded: judged.json merged with what it held, the metric vector
+ * beside it, and a result record for the command to print. The judge pipeline calls it from the one place that holds a
+ * namespace whole: the shard that graded all of its summaries, or else the namespace's group.
+ */
+final class NamespaceWrite {
+  private NamespaceWrite() {}
+
+  /**
+   * Writes every namespace a shard graded whole: each with rows or an unreadable summary, in name order, its rows as
+   * the grouping's coder would have given them back ({@link #asCoded}), so that its files are those the grouping's
+   * writer would write.
+   */
+  static void whole(JudgePipeline.Config c, Map<String, List<JudgedRow>> rows, Map<String, List<String>> problems,
+      Map<String, Map<String, MetricVector.Spend>> spend) throws IOException {
+    TreeMap<String, List<JudgedRow>> written = new TreeMap<>(rows);
+    problems.keySet().forEach(ns -> written.putIfAbsent(ns, List.of()));
+    for (Map.Entry<String, List<JudgedRow>> e : written.entrySet()) {
+      List<JudgedRow> coded = new ArrayList<>(e.getValue().size());
+      for (JudgedRow r : e.getValue()) coded.add(asCoded(r));
+      write(c, e.getKey(), coded, problems.getOrDefault(e.getKey(), List.of()),
+          spend.getOrDefault(e.getKey(), Map.of()));
+    }
+  }
+
+  /**
+   * The row as the grouping's coder ({@link JudgePipeline#GRADED}) gives it back, so that a namespace written by the
+   * shard that graded it is written as one that went through the grouping: the coder orders the keys of every map of a
+   * grader's raw record, and gives its numbers and the scores back as JSON numbers read into a {@code Number} or a map
+   * are.
+   * Only those values can come back otherwise (texts, flags and ints come back as they went, and the spend is read
+   * for its values, not its order), so only they are coded; {@code JudgePipelineTest} holds this equal to the whole
+   * row coded and decoded.
+   */
+  static JudgedRow asCoded(JudgedRow r) throws IOException {
+    Coded back = Json.CODER.readValue(Json.CODER.writeValueAsBytes(new Coded(r.nPassed(), r.nCriteria(), r.raw())),
+        Coded.class);
+    return new JudgedRow(r.namespace(), r.taskId(), r.mode(), r.k(), r.label(), r.runId(), r.chosenIsBase(),
+        back.nPassed(), back.nCriteria(), r.allPass(), back.raw(), r.error(), r.absence());
+  }
+
+  /** A row's values that its coder may give back otherwise, typed as {@link JudgedRow} declares them. */
+  record Coded(Number nPassed, Number nCriteria, Map<String, Object> raw) {}
+
+  /** Writes one namespace from its fresh rows, its unreadable summaries and its rows' spend. */
+  static void write(JudgePipeline.Config c, String ns, List<JudgedRow> fresh, List<String> unsorted,
+      Map<String, MetricVector.Spend> spend) throws IOException {
+    List<String> problems = new ArrayList<>(unsorted);
+    problems.sort(null);
+    Map<String, Object> result = new LinkedHashMap<>();
+    result.put("namespace", ns);
+    result.put("new_rows", fresh.size());
+    result.put("new_graded", fresh.stream().filter(JudgedRow::graded).count());
+    result.put("unreadable", problems);
+    if (c.bases()) {
+      result.putAll(JudgedFile.writeBases(Paths.get(ns), fresh));
+    } else {
+      JudgedFile.Merged merged = JudgedFile.mergeInto(Paths.get(ns), fresh);
+      result.putAll(merged.result());
+      if (merged.rows() != null) {
+        // the metric vector of every judged row, beside judged.json (by the same one writer)
+        result.put("metrics", MetricVector.write(Paths.get(ns), merged.rows(),
+            "rubric".equals(c.graders().get(ns)), spend).toString());
+      }
+    }
+    String name = Integer.toHexString(ns.hashCode()) + "-" + Paths.get(ns).getFileName() + ".json";
+    AtomicFiles.writeString(Paths.get(c.resultsDir()).resolve(name), Json.pretty(result));
+  }
+}
