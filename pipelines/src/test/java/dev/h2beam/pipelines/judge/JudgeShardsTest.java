@@ -1,8 +1,10 @@
 package dev.h2beam.pipelines.judge;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.h2beam.pipelines.OptionArgs;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -35,6 +37,13 @@ class JudgeShardsTest {
     assertEquals(1, shards(plan(root.resolve("b"), 200, 56)));
     assertEquals(2, shards(plan(root.resolve("c"), 200, 57)), "counted over every namespace");
     assertEquals(16, shards(plan(root.resolve("d"), 2000, 2000)));
+    // counting stops at the cap: a namespace after it is not listed (here one that cannot be)
+    JudgeCommand.Plan capped = plan(root.resolve("e"), 4096);
+    capped.graders().put(root.resolve("e").resolve("zz-not-a-folder").toString(), "noop");
+    assertEquals(16, shards(capped));
+    JudgeCommand.Plan short1 = plan(root.resolve("f"), 4095);
+    short1.graders().put(root.resolve("f").resolve("zz-not-a-folder").toString(), "noop");
+    assertThrows(IOException.class, () -> shards(short1), "below the cap every namespace is counted");
   }
 
   @Test
