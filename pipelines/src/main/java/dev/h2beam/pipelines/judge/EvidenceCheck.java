@@ -50,14 +50,22 @@ final class EvidenceCheck {
   /**
    * The look at a chosen run's marker and run dir. Only probes that answer without an exception: a missing file seen
    * through {@code Files.readAttributes} cost an exception with its stack trace, and in a tree whose runs keep no
-   * marker (harness2's own) that was most of the judge's look at each row. A marker that is a regular file proves
-   * its run dir a folder; only a run without one needs the second and third look.
+   * marker (harness2's own) that was most of the judge's look at each row. The first probe is the one that most
+   * likely settles it: a run h2beam made ({@code expected}: it marks every rollout it completes) asks whether the
+   * marker is a regular file, which also proves its run dir a folder; any other run (harness2's own runs keep none)
+   * asks whether the marker exists at all, which leaves one look at the run dir where the other order took two more.
+   * Both orders give the same answer for the same files.
    */
-  static Marker lookAtMarker(Path runDir) {
+  static Marker lookAtMarker(Path runDir, boolean expected) {
     Path marker = runDir.resolve(Runmark.MARKER);
+    if (expected) {
+      if (Files.isRegularFile(marker)) return Marker.FILE;
+      if (!Files.isDirectory(runDir)) return Marker.NO_RUN_DIR;
+      return Files.exists(marker) ? Marker.OTHER : Marker.MISSING;
+    }
+    if (!Files.exists(marker)) return Files.isDirectory(runDir) ? Marker.MISSING : Marker.NO_RUN_DIR;
     if (Files.isRegularFile(marker)) return Marker.FILE;
-    if (!Files.isDirectory(runDir)) return Marker.NO_RUN_DIR;
-    return Files.exists(marker) ? Marker.OTHER : Marker.MISSING;
+    return Files.isDirectory(runDir) ? Marker.OTHER : Marker.NO_RUN_DIR;
   }
 
   /**

@@ -52,7 +52,7 @@ public final class Judging {
     if (!s.ok()) return absent(s, Absence.SELECTION_FAILED, SELECTION_FAILED);
     Path runDir = Paths.get(s.runDir());
     Optional<String> changed;
-    EvidenceCheck.Marker marker = EvidenceCheck.lookAtMarker(runDir);
+    EvidenceCheck.Marker marker = EvidenceCheck.lookAtMarker(runDir, s.markerRequired());
     if (marker == EvidenceCheck.Marker.NO_RUN_DIR) {
       seen.accept(MetricVector.Seen.NO_RUN_DIR);
       return absent(s, Absence.RUN_MISSING, "the chosen run directory " + runDir + " is missing");

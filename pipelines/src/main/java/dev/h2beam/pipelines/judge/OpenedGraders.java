@@ -28,7 +28,10 @@ final class OpenedGraders {
   /** The job's workers here that joined and have not left. */
   private int workers;
   /** The job's graders by grader name, namespace and settings; an opening that failed is not kept. */
-  private final ConcurrentHashMap<String, CompletableFuture<Grader>> opened = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<Key, CompletableFuture<Grader>> opened = new ConcurrentHashMap<>();
+
+  /** What a grader is opened for: its name, its namespace and the judge's settings as text. */
+  private record Key(String grader, String namespace, String settings) {}
 
   private OpenedGraders(String job) {
     this.job = job;
@@ -46,11 +49,12 @@ final class OpenedGraders {
       graders.workers++;
     }
     AtomicBoolean left = new AtomicBoolean();
+    String settingsKey = String.valueOf(settings);
     return new GradingWorkers.Graders() {
       @Override public Grader open(SelectionItem item) throws Exception {
         if (left.get()) throw new IllegalStateException("a worker of judge job " + job + " opened a grader after it"
             + " was torn down");
-        return graders.open(item, settings);
+        return graders.open(item, settings, settingsKey);
       }
 
       @Override public void close() {
@@ -64,17 +68,21 @@ final class OpenedGraders {
    * while the others that need it wait for it: opened twice, one of the two would never be closed. An opening that
    * fails is forgotten, so a later selection tries again.
    */
-  private Grader open(SelectionItem item, Map<String, String> settings) throws Exception {
-    String key = item.grader() + "\u0000" + item.namespace() + "\u0000" + settings;
-    CompletableFuture<Grader> mine = new CompletableFuture<>();
-    CompletableFuture<Grader> opening = opened.putIfAbsent(key, mine);
+  private Grader open(SelectionItem item, Map<String, String> settings, String settingsKey) throws Exception {
+    Key key = new Key(item.grader(), item.namespace(), settingsKey);
+    // every row of a namespace asks: the grader opened is found without making a future or a string per row
+    CompletableFuture<Grader> opening = opened.get(key);
     if (opening == null) {
-      opening = mine;
-      try {
-        mine.complete(GraderProvider.named(item.grader()).open(Paths.get(item.namespace()), settings));
-      } catch (Exception | Error e) {
-        opened.remove(key, mine);
-        mine.completeExceptionally(e);
+      CompletableFuture<Grader> mine = new CompletableFuture<>();
+      opening = opened.putIfAbsent(key, mine);
+      if (opening == null) {
+        opening = mine;
+        try {
+          mine.complete(GraderProvider.named(item.grader()).open(Paths.get(item.namespace()), settings));
+        } catch (Exception | Error e) {
+          opened.remove(key, mine);
+          mine.completeExceptionally(e);
+        }
       }
     }
     try {
