@@ -261,7 +261,9 @@ public final class MetricVector {
     if (seen != null && seen.runDir()) {
       try {
         Path t = Path.of(chosenDir).resolve("trajectory.md");
-        if (Files.isRegularFile(t)) trajectory = Files.readString(t);
+        // a run without a marker (harness2's layout) mostly has no trajectory either: asking whether it exists costs
+        // half of a failed look at its kind; either way only a regular file is read
+        if ((seen.marked() || Files.exists(t)) && Files.isRegularFile(t)) trajectory = Files.readString(t);
       } catch (IOException | RuntimeException e) {
         trajectory = null;
       }

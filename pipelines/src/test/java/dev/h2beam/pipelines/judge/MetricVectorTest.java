@@ -126,4 +126,30 @@ class MetricVectorTest {
     JsonNode now = Json.readTree(MetricVector.write(ns, rows, false, Map.of(key, looked))).at("/rows/0");
     assertEquals("not-recorded", now.at("/absent/input_tokens").asText(), "without a look carried: looked at now");
   }
+
+  /** Only a regular trajectory.md is counted, in a run with a marker and in one without (harness2's layout). */
+  @Test
+  void aTrajectoryIsCountedOnlyWhenItIsARegularFileWithOrWithoutAMarker(@TempDir Path runs) throws Exception {
+    Path ns = runs.resolve("bench-oc-agg2-s7");
+    Path run = Files.createDirectories(runs.resolve("exec/t1"));
+    task(ns, "t1", "\"agg\": {}", run.toString());
+    List<JudgedRow> rows = List.of(graded("t1", "agg", true));
+    Map<String, MetricVector.Spend> spend = Map.of(rows.get(0).key(),
+        new MetricVector.Spend(run.toString(), null, null, null));
+    Path trajectory = run.resolve("trajectory.md");
+    for (boolean marked : new boolean[] {false, true}) {
+      if (marked) Runmark.markComplete(run, "r1", "fp", 1.0, Map.of());
+      Files.writeString(trajectory, "[USER] go\n[ASSISTANT] ok\n[ACTION] shell: ls\n");
+      JsonNode r = Json.readTree(MetricVector.write(ns, rows, false, spend)).at("/rows/0");
+      assertEquals(1.0, r.at("/values/turns").asDouble(), "marked: " + marked);
+      assertEquals(1.0, r.at("/values/tool_calls").asDouble(), "marked: " + marked);
+      Files.delete(trajectory);
+      r = Json.readTree(MetricVector.write(ns, rows, false, spend)).at("/rows/0");
+      assertEquals("not-recorded", r.at("/absent/turns").asText(), "none, marked: " + marked);
+      Files.createDirectories(trajectory);
+      r = Json.readTree(MetricVector.write(ns, rows, false, spend)).at("/rows/0");
+      assertEquals("not-recorded", r.at("/absent/turns").asText(), "a folder, marked: " + marked);
+      Files.delete(trajectory);
+    }
+  }
 }
