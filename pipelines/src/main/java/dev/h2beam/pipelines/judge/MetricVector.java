@@ -199,9 +199,12 @@ public final class MetricVector {
 
     /** The mode's wall seconds for the task, or null when no timing records them. */
     Double wall(String mode, String task) {
-      Path file = ModeTiming.file(runsRoot, ns, mode, task);
-      Set<String> names = listed.computeIfAbsent(mode, m -> list(file.getParent()));
-      return names.contains(file.getFileName().toString()) ? number(readQuietly(file), "wall_s") : null;
+      Set<String> names = listed.computeIfAbsent(mode, m -> list(ModeTiming.folder(runsRoot, ns, m)));
+      // no name or path is made for a row of a mode without timings (most namespaces have none)
+      if (names.isEmpty()) return null;
+      String name = ModeTiming.fileName(task);
+      return names.contains(name) ? number(readQuietly(ModeTiming.folder(runsRoot, ns, mode).resolve(name)), "wall_s")
+          : null;
     }
 
     private static Set<String> list(Path folder) {

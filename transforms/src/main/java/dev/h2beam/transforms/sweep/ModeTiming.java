@@ -22,7 +22,17 @@ public final class ModeTiming {
 
   /** The file for one task's mode under the runs root of a summary namespace. */
   public static Path file(Path runsRoot, Namespace ns, String mode, String task) {
-    return TaskScope.auditDir(runsRoot, ns).resolve("timing").resolve(mode).resolve(Namespace.slug(task) + ".json");
+    return folder(runsRoot, ns, mode).resolve(fileName(task));
+  }
+
+  /** The folder of one mode's files under the runs root of a summary namespace. */
+  public static Path folder(Path runsRoot, Namespace ns, String mode) {
+    return TaskScope.auditDir(runsRoot, ns).resolve("timing").resolve(mode);
+  }
+
+  /** The name of one task's file in its mode's {@link #folder}. */
+  public static String fileName(String task) {
+    return Namespace.slug(task) + ".json";
   }
 
   static void write(SweepConfig config, String mode, String task, Instant started, Instant ended) {
