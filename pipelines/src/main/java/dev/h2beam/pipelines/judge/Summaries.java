@@ -8,7 +8,9 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** Reads what the judge needs from a summary.json, h2beam's or the Python harness2's (legacy {@code arm}/{@code arms}). */
@@ -28,7 +30,7 @@ public final class Summaries {
     JsonNode sels = summary.get("selections");
     if (sels == null || !sels.isObject()) return out;
     String task = text(summary, "task_id");
-    Optional<Namespace> ns = parse(namespace);
+    Parsed ns = Parsed.of(namespace);
     for (String mode : modes) {
       JsonNode s = sels.get(mode);
       if (s == null || !s.isObject()) continue;
@@ -39,7 +41,7 @@ public final class Summaries {
       JsonNode k = s.has("k") ? s.get("k") : summary.get("k");
       String taskId = s.has("task_id") ? text(s, "task_id") : task;
       out.add(new SelectionItem(namespace, grader, taskId, m, whole(k), label, text(s, "chosen_run_id"), runDir,
-          flag(s, "chosen_is_base"), ok, harnessDir(namespace, ns, mode, taskId, label),
+          flag(s, "chosen_is_base"), ok, harnessDir(ns, mode, taskId, label),
           text(s, "harness_fingerprint"), false));
     }
     return out;
@@ -69,20 +71,37 @@ public final class Summaries {
 
   /**
    * Where the mode's work folder keeps the chosen label's harness (spec §3.3): {@code <runs>/<the summary namespace in
-   * that mode>/<task slug>/harnesses/<label>}; empty when the namespace's name does not spell a namespace
-   * ({@code ns}, that name parsed).
+   * that mode>/<task slug>/harnesses/<label>}; empty when the namespace's name does not spell a namespace.
    */
-  private static String harnessDir(String namespace, Optional<Namespace> ns, String mode, String task,
-      String label) {
-    if (label.isEmpty() || ns.isEmpty()) return "";
-    Path folder = Paths.get(namespace);
-    return ns.get().withMode(mode).taskDir(folder.getParent(), task).resolve("harnesses").resolve(label).toString();
+  private static String harnessDir(Parsed ns, String mode, String task, String label) {
+    if (label.isEmpty() || ns.ns().isEmpty()) return "";
+    return ns.modeFolder(mode).resolve(Namespace.slug(task)).resolve("harnesses").resolve(label).toString();
   }
 
-  /** The namespace folder's name parsed; empty when the folder has no name or the name does not spell one. */
-  private static Optional<Namespace> parse(String namespace) {
-    Path name = Paths.get(namespace).getFileName();
-    return name == null ? Optional.empty() : Namespace.parse(name.toString());
+  /**
+   * A namespace folder's name parsed (empty when the folder has no name or the name does not spell one), with the
+   * folders of its modes' work as they are asked for. A shard reads one namespace's summaries one after another, so
+   * each thread keeps the namespace it read last: its name is not parsed again, nor its modes' folders made again,
+   * for every summary and row.
+   */
+  private record Parsed(String namespace, Optional<Namespace> ns, Map<String, Path> modeFolders) {
+    private static final ThreadLocal<Parsed> LAST = new ThreadLocal<>();
+
+    static Parsed of(String namespace) {
+      Parsed p = LAST.get();
+      if (p == null || !p.namespace.equals(namespace)) {
+        Path name = Paths.get(namespace).getFileName();
+        p = new Parsed(namespace, name == null ? Optional.empty() : Namespace.parse(name.toString()), new HashMap<>());
+        LAST.set(p);
+      }
+      return p;
+    }
+
+    /** {@code <runs>/<the namespace in that mode>}; only for a namespace that parsed. */
+    Path modeFolder(String mode) {
+      return modeFolders.computeIfAbsent(mode,
+          m -> Paths.get(namespace).getParent().resolve(ns.get().withMode(m).toString()));
+    }
   }
 
   /**
