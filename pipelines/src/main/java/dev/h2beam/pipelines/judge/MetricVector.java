@@ -141,8 +141,11 @@ public final class MetricVector {
 
     /** The spend of {@code mode} in a summary; {@code summary} null (it could not be read) records none. */
     public static Spend of(JsonNode summary, String mode) {
-      JsonNode ledger = summary == null ? null : summary.at("/modes/" + mode + "/ledger");
-      String chosenDir = summary == null ? "" : summary.at("/selections/" + mode + "/chosen_run_dir").asText("");
+      // walked field by field, as a JSON pointer would (a missing or non-object step gives the missing node), without
+      // compiling a pointer per row
+      JsonNode ledger = summary == null ? null : summary.path("modes").path(mode).path("ledger");
+      String chosenDir = summary == null ? ""
+          : summary.path("selections").path(mode).path("chosen_run_dir").asText("");
       boolean hasLedger = ledger != null && ledger.isObject() && ledger.has("rollout_usd") && ledger.has("session_usd");
       Double retries = hasLedger && ledger.has("session_attempts") && ledger.has("P")
           ? (double) Math.max(0, ledger.path("session_attempts").asInt() - ledger.path("P").asInt()) : null;

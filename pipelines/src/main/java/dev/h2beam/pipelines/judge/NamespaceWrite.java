@@ -28,9 +28,7 @@ final class NamespaceWrite {
     TreeMap<String, List<JudgedRow>> written = new TreeMap<>(rows);
     problems.keySet().forEach(ns -> written.putIfAbsent(ns, List.of()));
     for (Map.Entry<String, List<JudgedRow>> e : written.entrySet()) {
-      List<JudgedRow> coded = new ArrayList<>(e.getValue().size());
-      for (JudgedRow r : e.getValue()) coded.add(asCoded(r));
-      write(c, e.getKey(), coded, problems.getOrDefault(e.getKey(), List.of()),
+      write(c, e.getKey(), asCoded(e.getValue()), problems.getOrDefault(e.getKey(), List.of()),
           spend.getOrDefault(e.getKey(), Map.of()));
     }
   }
@@ -42,13 +40,22 @@ final class NamespaceWrite {
    * are.
    * Only those values can come back otherwise (texts, flags and ints come back as they went, and the spend is read
    * for its values, not its order), so only they are coded; {@code JudgePipelineTest} holds this equal to the whole
-   * row coded and decoded.
+   * row coded and decoded. A namespace's rows are coded in one array, each element as it would be alone.
    */
-  static JudgedRow asCoded(JudgedRow r) throws IOException {
-    Coded back = Json.CODER.readValue(Json.CODER.writeValueAsBytes(new Coded(r.nPassed(), r.nCriteria(), r.raw())),
-        Coded.class);
-    return new JudgedRow(r.namespace(), r.taskId(), r.mode(), r.k(), r.label(), r.runId(), r.chosenIsBase(),
-        back.nPassed(), back.nCriteria(), r.allPass(), back.raw(), r.error(), r.absence());
+  static List<JudgedRow> asCoded(List<JudgedRow> rows) throws IOException {
+    Coded[] out = new Coded[rows.size()];
+    for (int i = 0; i < out.length; i++) {
+      JudgedRow r = rows.get(i);
+      out[i] = new Coded(r.nPassed(), r.nCriteria(), r.raw());
+    }
+    Coded[] back = Json.CODER.readValue(Json.CODER.writeValueAsBytes(out), Coded[].class);
+    List<JudgedRow> coded = new ArrayList<>(back.length);
+    for (int i = 0; i < back.length; i++) {
+      JudgedRow r = rows.get(i);
+      coded.add(new JudgedRow(r.namespace(), r.taskId(), r.mode(), r.k(), r.label(), r.runId(), r.chosenIsBase(),
+          back[i].nPassed(), back[i].nCriteria(), r.allPass(), back[i].raw(), r.error(), r.absence()));
+    }
+    return coded;
   }
 
   /** A row's values that its coder may give back otherwise, typed as {@link JudgedRow} declares them. */

@@ -42,8 +42,10 @@ class JudgePipelineTest {
         JudgedRow.absent("ns", "t4", "gat", 3, "g3", "r4", false, Absence.RUN_MISSING, "gone"));
     JudgePipeline.Graded whole = CoderUtils.decodeFromByteArray(JudgePipeline.GRADED,
         CoderUtils.encodeToByteArray(JudgePipeline.GRADED, new JudgePipeline.Graded(rows, Map.of())));
+    List<JudgedRow> together = NamespaceWrite.asCoded(rows);
     for (int i = 0; i < rows.size(); i++) {
-      JudgedRow coded = NamespaceWrite.asCoded(rows.get(i));
+      JudgedRow coded = together.get(i);
+      assertEquals(coded, NamespaceWrite.asCoded(List.of(rows.get(i))).get(0), "row " + i + " coded alone");
       assertEquals(whole.rows().get(i), coded, "row " + i);
       assertEquals(Json.pretty(whole.rows().get(i).toJson()), Json.pretty(coded.toJson()), "row " + i + " as written");
     }

@@ -152,4 +152,28 @@ class MetricVectorTest {
       Files.delete(trajectory);
     }
   }
+
+  /** A mode's spend is read field by field exactly as the JSON pointers read it, whatever the summary's shape. */
+  @Test
+  void aModesSpendIsWhatItsJsonPointersPointAt() throws Exception {
+    List<String> summaries = List.of("{}", "{\"modes\": 3, \"selections\": []}",
+        "{\"modes\": {\"agg\": {\"ledger\": [1]}}, \"selections\": {\"agg\": null}}",
+        "{\"modes\": {\"agg\": {\"ledger\": {\"rollout_usd\": 0.5, \"session_usd\": 1, \"session_attempts\": 7,"
+            + " \"P\": 6}}}, \"selections\": {\"agg\": {\"chosen_run_dir\": \"/r/a\"}}}",
+        "{\"modes\": [{\"agg\": 1}], \"selections\": {\"agg\": {\"chosen_run_dir\": 4}}}");
+    for (String text : summaries) {
+      JsonNode tree = Json.readTree(text);
+      for (String mode : List.of("agg", "seq")) {
+        JsonNode ledger = tree.at("/modes/" + mode + "/ledger");
+        boolean has = ledger.isObject() && ledger.has("rollout_usd") && ledger.has("session_usd");
+        Double retries = has && ledger.has("session_attempts") && ledger.has("P")
+            ? (double) Math.max(0, ledger.path("session_attempts").asInt() - ledger.path("P").asInt()) : null;
+        MetricVector.Spend expected = new MetricVector.Spend(
+            tree.at("/selections/" + mode + "/chosen_run_dir").asText(""),
+            has ? ledger.path("rollout_usd").asDouble() : null, has ? ledger.path("session_usd").asDouble() : null,
+            retries);
+        assertEquals(expected, MetricVector.Spend.of(tree, mode), text + " " + mode);
+      }
+    }
+  }
 }
