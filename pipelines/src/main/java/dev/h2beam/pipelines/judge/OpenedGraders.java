@@ -3,6 +3,7 @@ package dev.h2beam.pipelines.judge;
 import java.nio.file.Paths;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -30,8 +31,21 @@ final class OpenedGraders {
   /** The job's graders by grader name, namespace and settings; an opening that failed is not kept. */
   private final ConcurrentHashMap<Key, CompletableFuture<Grader>> opened = new ConcurrentHashMap<>();
 
-  /** What a grader is opened for: its name, its namespace and the judge's settings as text. */
-  private record Key(String grader, String namespace, String settings) {}
+  /**
+   * What a grader is opened for: its name, its namespace and the judge's settings as text. Its equality and hash are
+   * written out: a record's derived ones go through method handles, which the client compiler runs slowly, for every
+   * row.
+   */
+  private record Key(String grader, String namespace, String settings) {
+    @Override public boolean equals(Object o) {
+      return o instanceof Key k && Objects.equals(grader, k.grader) && Objects.equals(namespace, k.namespace)
+          && Objects.equals(settings, k.settings);
+    }
+
+    @Override public int hashCode() {
+      return (Objects.hashCode(grader) * 31 + Objects.hashCode(namespace)) * 31 + Objects.hashCode(settings);
+    }
+  }
 
   private OpenedGraders(String job) {
     this.job = job;
