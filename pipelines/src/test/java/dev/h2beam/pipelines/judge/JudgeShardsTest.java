@@ -41,9 +41,9 @@ class JudgeShardsTest {
     JudgeCommand.Plan capped = plan(root.resolve("e"), 4096);
     capped.graders().put(root.resolve("e").resolve("zz-not-a-folder").toString(), "noop");
     assertEquals(16, shards(capped));
-    JudgeCommand.Plan short1 = plan(root.resolve("f"), 4095);
-    short1.graders().put(root.resolve("f").resolve("zz-not-a-folder").toString(), "noop");
-    assertThrows(IOException.class, () -> shards(short1), "below the cap every namespace is counted");
+    JudgeCommand.Plan below = plan(root.resolve("f"), 4095);
+    below.graders().put(root.resolve("f").resolve("zz-not-a-folder").toString(), "noop");
+    assertThrows(IOException.class, () -> shards(below), "below the cap every namespace is counted");
   }
 
   @Test
