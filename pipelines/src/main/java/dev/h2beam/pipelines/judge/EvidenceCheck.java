@@ -49,12 +49,11 @@ final class EvidenceCheck {
 
   /**
    * The look at a chosen run's marker and run dir. Only probes that answer without an exception: a missing file seen
-   * through {@code Files.readAttributes} cost an exception with its stack trace, and in a tree whose runs keep no
-   * marker (harness2's own) that was most of the judge's look at each row. The first probe is the one that most
-   * likely settles it: a run h2beam made ({@code expected}: it marks every rollout it completes) asks whether the
-   * marker is a regular file, which also proves its run dir a folder; any other run (harness2's own runs keep none)
-   * asks whether the marker exists at all, which leaves one look at the run dir where the other order took two more.
-   * Both orders give the same answer for the same files.
+   * through {@code Files.readAttributes} cost an exception with its stack trace, and in a tree whose run dirs keep no
+   * marker (JobBench's keep it beside the run dir) that was most of the judge's look at each row. The first probe is
+   * the one that most likely settles it: where a marker is {@code expected}, whether it is a regular file, which also
+   * proves its run dir a folder; elsewhere whether the marker exists at all, which leaves one look at the run dir
+   * where the other order took two more. Both orders give the same answer for the same files.
    */
   static Marker lookAtMarker(Path runDir, boolean expected) {
     Path marker = runDir.resolve(Runmark.MARKER);

@@ -39,6 +39,9 @@ public final class Judging {
 
   private static final Semaphore UNLIMITED = new Semaphore(Integer.MAX_VALUE);
 
+  /** Whether the last chosen run this thread looked at had a marker that is a regular file. */
+  private static final ThreadLocal<boolean[]> LAST_MARKED = ThreadLocal.withInitial(() -> new boolean[1]);
+
   /**
    * Judges one selection. A grader {@linkplain Grader#inProcess in process} is called on the caller's thread, under
    * whatever permit the caller holds; any other is called on a thread of {@code pool} under a permit of
@@ -52,7 +55,11 @@ public final class Judging {
     if (!s.ok()) return absent(s, Absence.SELECTION_FAILED, SELECTION_FAILED);
     Path runDir = Paths.get(s.runDir());
     Optional<String> changed;
-    EvidenceCheck.Marker marker = EvidenceCheck.lookAtMarker(runDir, s.markerRequired());
+    // a run h2beam made has a marker; for any other, the last run this thread looked at tells (runs of one namespace
+    // are alike): only which probe goes first depends on it
+    boolean[] lastMarked = LAST_MARKED.get();
+    EvidenceCheck.Marker marker = EvidenceCheck.lookAtMarker(runDir, s.markerRequired() || lastMarked[0]);
+    lastMarked[0] = marker == EvidenceCheck.Marker.FILE;
     if (marker == EvidenceCheck.Marker.NO_RUN_DIR) {
       seen.accept(MetricVector.Seen.NO_RUN_DIR);
       return absent(s, Absence.RUN_MISSING, "the chosen run directory " + runDir + " is missing");

@@ -100,6 +100,7 @@ public final class MetricVector {
     // a task's modes share its summary.json: read it once per task (rows come grouped by task)
     Map<String, JsonNode> summaries = new HashMap<>();
     Timings timings = ns == null ? null : new Timings(namespace.getParent(), ns);
+    boolean[] lastTrajectory = new boolean[1];
     for (JudgedRow r : rows) {
       Spend spend = known.get(r.key());
       if (spend == null) {
@@ -107,7 +108,7 @@ public final class MetricVector {
             t -> readQuietly(namespace.resolve(Namespace.slug(t)).resolve("summary.json")));
         spend = Spend.of(summary, r.mode());
       }
-      list.add(row(ns, r, rubric, spend, timings));
+      list.add(row(ns, r, rubric, spend, timings, lastTrajectory));
     }
     out.put("rows", list);
     Path file = namespace.resolve(FILE);
@@ -224,9 +225,11 @@ public final class MetricVector {
   /**
    * One row: every metric a value or an absence; {@code ns} is the namespace folder's name parsed (null when it does
    * not spell one), {@code spend} what the task's summary records for the row's mode, {@code timings} the
-   * namespace's mode timings (null when {@code ns} is).
+   * namespace's mode timings (null when {@code ns} is); {@code lastTrajectory} holds whether the namespace's last row
+   * looked at had a trajectory, and is set for this one (it only orders the looks).
    */
-  static Map<String, Object> row(Namespace ns, JudgedRow r, boolean rubric, Spend spend, Timings timings) {
+  static Map<String, Object> row(Namespace ns, JudgedRow r, boolean rubric, Spend spend, Timings timings,
+      boolean[] lastTrajectory) {
     Map<String, Object> values = new LinkedHashMap<>();
     Map<String, Object> absent = new LinkedHashMap<>();
     String judged = r.graded() ? null : (r.absence() == null || r.absence().isEmpty() ? "judge-failed" : r.absence());
@@ -267,12 +270,14 @@ public final class MetricVector {
     if (seen != null && seen.runDir()) {
       try {
         Path t = Path.of(chosenDir).resolve("trajectory.md");
-        // a run without a marker (harness2's layout) mostly has no trajectory either: asking whether it exists costs
-        // half of a failed look at its kind; either way only a regular file is read
-        if ((seen.marked() || Files.exists(t)) && Files.isRegularFile(t)) trajectory = Files.readString(t);
+        // where a trajectory is unlikely (no marker, and the namespace's last row had none), asking whether it exists
+        // costs half of a failed look at its kind; either way only a regular file is read
+        boolean likely = seen.marked() || lastTrajectory[0];
+        if ((likely || Files.exists(t)) && Files.isRegularFile(t)) trajectory = Files.readString(t);
       } catch (IOException | RuntimeException e) {
         trajectory = null;
       }
+      lastTrajectory[0] = trajectory != null;
     }
     // only a trajectory in the shared grammar says how many turns and calls there were (then 0 is a real 0)
     boolean grammar = trajectory != null && GRAMMAR.matcher(trajectory).find();

@@ -5,12 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.h2beam.adapters.files.Runmark;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -79,5 +84,33 @@ class JudgingTest {
 
     JudgedRow hung = Judging.judge(item(runDir), grader(false, ranOn, null), Duration.ofMillis(300), pool);
     assertEquals(Absence.JUDGE_TIMEOUT.code, hung.absence());
+  }
+
+  /**
+   * Runs with and without a marker judged in turn on one thread are each judged as they are on a thread of their own:
+   * what the run before had only orders the looks at the marker.
+   */
+  @Test
+  void runsWithAndWithoutAMarkerInTurnAreEachJudgedAsTheyAre(@TempDir Path tmp) throws Exception {
+    Path marked = Files.createDirectories(tmp.resolve("marked"));
+    Runmark.markComplete(marked, "run-1", "fp", 1.0, Map.of());
+    Path unmarked = Files.createDirectories(tmp.resolve("unmarked"));
+    Path folderMarker = Files.createDirectories(tmp.resolve("folder").resolve(Runmark.MARKER)).getParent();
+    Path missing = tmp.resolve("missing");
+    List<Path> order = List.of(marked, unmarked, missing, marked, marked, folderMarker, unmarked, unmarked, marked);
+    Grader g = grader(true, new AtomicReference<>(), Map.of("n_passed", 1, "n_criteria", 1));
+    for (Path run : order) {
+      List<Object> alone = new ArrayList<>();
+      Thread t = new Thread(() -> {
+        List<MetricVector.Seen> seen = new ArrayList<>();
+        alone.add(Judging.judge(item(run), g, Duration.ofSeconds(5), pool, new Semaphore(1), seen::add));
+        alone.add(seen);
+      });
+      t.start();
+      t.join();
+      List<MetricVector.Seen> seen = new ArrayList<>();
+      JudgedRow inTurn = Judging.judge(item(run), g, Duration.ofSeconds(5), pool, new Semaphore(1), seen::add);
+      assertEquals(alone, List.of(inTurn, seen), run.toString());
+    }
   }
 }

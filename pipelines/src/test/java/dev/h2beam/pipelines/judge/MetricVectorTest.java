@@ -9,6 +9,8 @@ import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.Runmark;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -174,6 +176,33 @@ class MetricVectorTest {
             retries);
         assertEquals(expected, MetricVector.Spend.of(tree, mode), text + " " + mode);
       }
+    }
+  }
+
+  /**
+   * Rows of one namespace with and without a trajectory, in turn: each is counted or absent as it is alone, whatever
+   * the row before it had (which only orders the looks).
+   */
+  @Test
+  void rowsWithAndWithoutATrajectoryInTurnAreEachReadAsTheyAre(@TempDir Path runs) throws Exception {
+    Path ns = runs.resolve("bench-oc-agg2-s7");
+    List<JudgedRow> rows = new ArrayList<>();
+    Map<String, MetricVector.Spend> spend = new HashMap<>();
+    String[] kinds = {"file", "none", "folder", "file", "file", "none", "none", "file"};
+    for (int i = 0; i < kinds.length; i++) {
+      Path run = Files.createDirectories(runs.resolve("exec/t" + i));
+      if (kinds[i].equals("file")) Files.writeString(run.resolve("trajectory.md"), "[USER] go\n[ASSISTANT] ok\n");
+      if (kinds[i].equals("folder")) Files.createDirectories(run.resolve("trajectory.md"));
+      task(ns, "t" + i, "\"agg\": {}", run.toString());
+      JudgedRow r = graded("t" + i, "agg", true);
+      rows.add(r);
+      spend.put(r.key(), new MetricVector.Spend(run.toString(), null, null, null));
+    }
+    JsonNode written = Json.readTree(MetricVector.write(ns, rows, false, spend)).at("/rows");
+    for (int i = 0; i < kinds.length; i++) {
+      JsonNode r = written.get(i);
+      if (kinds[i].equals("file")) assertEquals(1.0, r.at("/values/turns").asDouble(), "t" + i);
+      else assertEquals("not-recorded", r.at("/absent/turns").asText(), "t" + i + ": " + kinds[i]);
     }
   }
 }
