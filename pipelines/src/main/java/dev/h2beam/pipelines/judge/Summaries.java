@@ -30,7 +30,7 @@ public final class Summaries {
     JsonNode sels = summary.get("selections");
     if (sels == null || !sels.isObject()) return out;
     String task = text(summary, "task_id");
-    Parsed ns = Parsed.of(namespace);
+    Parsed parsed = Parsed.of(namespace);
     for (String mode : modes) {
       JsonNode s = sels.get(mode);
       if (s == null || !s.isObject()) continue;
@@ -41,7 +41,7 @@ public final class Summaries {
       JsonNode k = s.has("k") ? s.get("k") : summary.get("k");
       String taskId = s.has("task_id") ? text(s, "task_id") : task;
       out.add(new SelectionItem(namespace, grader, taskId, m, whole(k), label, text(s, "chosen_run_id"), runDir,
-          flag(s, "chosen_is_base"), ok, harnessDir(ns, mode, taskId, label),
+          flag(s, "chosen_is_base"), ok, harnessDir(parsed, mode, taskId, label),
           text(s, "harness_fingerprint"), false));
     }
     return out;
@@ -73,9 +73,9 @@ public final class Summaries {
    * Where the mode's work folder keeps the chosen label's harness (spec §3.3): {@code <runs>/<the summary namespace in
    * that mode>/<task slug>/harnesses/<label>}; empty when the namespace's name does not spell a namespace.
    */
-  private static String harnessDir(Parsed ns, String mode, String task, String label) {
-    if (label.isEmpty() || ns.ns().isEmpty()) return "";
-    return ns.modeFolder(mode).resolve(Namespace.slug(task)).resolve("harnesses").resolve(label).toString();
+  private static String harnessDir(Parsed parsed, String mode, String task, String label) {
+    if (label.isEmpty() || parsed.ns().isEmpty()) return "";
+    return parsed.modeFolder(mode).resolve(Namespace.slug(task)).resolve("harnesses").resolve(label).toString();
   }
 
   /**

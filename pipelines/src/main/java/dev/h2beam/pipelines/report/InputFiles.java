@@ -103,11 +103,6 @@ final class InputFiles {
    * metrics.json (h2beam-metrics/v1, written by the judge): its rows. A file of another schema, or a row whose
    * values are not numbers or whose reasons are not in the closed set, is malformed: nothing of it is used.
    */
-  /** A row of metrics.json as a message names it: made only for a message, not for each of its rows. */
-  private static String rowAt(String path, int i) {
-    return path + ": rows[" + i + "]";
-  }
-
   static List<MetricRow> metrics(String path, String text) throws IOException {
     JsonNode root = Json.readTree(text);
     if (root == null || !root.isObject() || !MetricVector.SCHEMA.equals(root.path("schema").asText())) {
@@ -141,6 +136,11 @@ final class InputFiles {
       out.add(new MetricRow(text(r.get("task_id")), modeToken(text(r.get("mode"))), k.asInt(), values, absent));
     }
     return out;
+  }
+
+  /** A row of metrics.json as a message names it: made only for a message, not for each of its rows. */
+  private static String rowAt(String path, int i) {
+    return path + ": rows[" + i + "]";
   }
 
   private static List<String> keys(JsonNode a, JsonNode b) {
