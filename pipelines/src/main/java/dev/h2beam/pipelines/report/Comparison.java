@@ -310,8 +310,24 @@ final class Comparison {
     return "seed " + ns.seedLabel() + " (" + ns.name() + ")";
   }
 
+  /** Task ids an aggregate line names in full; a longer set names its first {@link #NAMED} and counts the rest. */
+  static final int NAMED = 10;
+
+  /**
+   * Tasks named on one line of the aggregate report: all of them up to {@link #NAMED} + 2, else the first {@link
+   * #NAMED} and how many more, so that a line about a 2,000-task sweep stays a line; every task is in the per-task
+   * rows (the restricted file, or the per-task section under {@code --disclosure=per-task}). "none" for no task.
+   */
   static String list(Collection<String> tasks) {
-    return tasks.isEmpty() ? "none" : String.join(", ", tasks);
+    if (tasks.isEmpty()) return "none";
+    if (tasks.size() <= NAMED + 2) return String.join(", ", tasks);
+    List<String> first = new ArrayList<>(NAMED);
+    for (String t : tasks) {
+      if (first.size() == NAMED) break;
+      first.add(t);
+    }
+    return String.join(", ", first) + " and " + (tasks.size() - NAMED) + " more (" + tasks.size()
+        + " tasks; the per-task rows name each)";
   }
 
   private static List<String> concat(List<String> a, List<String> b) {

@@ -84,7 +84,7 @@ final class Objectives {
       }
       without++;
       absent.forEach((reason, byMode) -> byMode.forEach((mode, ts) -> absences.add(Comparison.where(r.namespace())
-          + " " + mode + " " + String.join(", ", ts) + ": " + reason)));
+          + " " + mode + " " + Comparison.list(ts) + ": " + reason)));
     }
     if (without == 0) {
       return new Verdict(o, Comparison.decide(o.metric(), modes, byReplicate, o.minEffect(), o.maximise(),

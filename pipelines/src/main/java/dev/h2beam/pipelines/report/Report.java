@@ -256,7 +256,7 @@ final class Report {
         });
         String head = "  k=" + k + " seed=" + e.getKey().seedLabel() + " (" + e.getKey().name() + "): graded in ";
         bySet.forEach((in, tasks) -> sorted.add(new String[] {key(k, e.getKey().dir()), head + String.join(" and ",
-            in.stream().map(ModeK::human).toList()) + " only: " + String.join(", ", tasks)}));
+            in.stream().map(ModeK::human).toList()) + " only: " + Comparison.list(tasks)}));
       }
     }
     sorted.sort(Comparator.comparing((String[] a) -> a[0]));

@@ -112,6 +112,26 @@ class ComparisonTest {
   }
 
   @Test
+  void aLargeTaskSetIsNamedByItsFirstTenAndCounted() {
+    // parallel ran 40 tasks, sequential 2: the 38 only in parallel are t10..t19, t2, t20.. in order
+    int[] forty = new int[40];
+    Comparison.Result c = compare(replica("demo-oc-agg2-s1", forty, t(0, 0)));
+    assertEquals("seed 1 (demo-oc-agg2-s1): tasks only in parallel: t10, t11, t12, t13, t14, t15, t16, t17, t18, t19"
+        + " and 28 more (38 tasks; the per-task rows name each); only in sequential: none", failures(c, "C1"));
+  }
+
+  @Test
+  void aListOfUpToTwelveTasksNamesEach() {
+    List<String> tasks = new ArrayList<>();
+    for (int i = 10; i < 22; i++) tasks.add("t" + i);
+    assertEquals(String.join(", ", tasks), Comparison.list(tasks));
+    tasks.add("t22");
+    assertEquals("t10, t11, t12, t13, t14, t15, t16, t17, t18, t19 and 3 more (13 tasks; the per-task rows name"
+        + " each)", Comparison.list(tasks));
+    assertEquals("none", Comparison.list(List.of()));
+  }
+
+  @Test
   void aSeedThatRanOnlyOneModeIsAnUnpairedDesignAndNotComparable() {
     Comparison.Result c = compare(replica("demo-oc-agg2-s1", t(4), t(2)), replica("demo-oc-agg2-s2", t(4), t()));
     assertEquals("not-comparable", c.relation());
