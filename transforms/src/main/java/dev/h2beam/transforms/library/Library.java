@@ -14,7 +14,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -22,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 /**
@@ -32,6 +35,16 @@ public final class Library {
   private final Path dir;
   private final String domain;
   private final SurfaceSpec surface;
+  /**
+   * Each entry's part of INDEX.md as this library last made it, with the stamps of what it was made from: adding a
+   * domain's n-th entry reads that entry, not all n (a chain of 50 tasks read 1,275 entries' harnesses for its index,
+   * which was most of a 2,000-task sweep's resume; BENCHMARKS.md). A part is made anew after this library writes or
+   * removes its entry, and whenever the entry's harness folder or EXPERIENCE.md is no longer the one it was made from.
+   */
+  private final Map<String, IndexPart> indexParts = new ConcurrentHashMap<>();
+
+  /** An entry's lines in INDEX.md, and the {@link #stamp} of the entry they were made from. */
+  private record IndexPart(List<Object> stamp, List<String> lines) {}
 
   /**
    * @param modeRoot {@code <library root>/<mode>}
@@ -143,6 +156,7 @@ public final class Library {
     boolean removed = false;
     for (String t : tasks) {
       Path e = entryDir(t);
+      indexParts.remove(e.getFileName().toString());
       if (Files.exists(e)) {
         FileTrees.delete(e);
         removed = true;
@@ -159,6 +173,7 @@ public final class Library {
     for (String e : entries()) if (!keep.contains(e)) drop.add(e);
     boolean removed = false;
     for (String e : drop) {
+      indexParts.remove(e);
       FileTrees.delete(dir.resolve("harnesses").resolve(e));
       removed = true;
     }
@@ -184,6 +199,7 @@ public final class Library {
       throw new HarnessRejected("library entry for " + task + " not stored: " + String.join(" | ", found));
     }
     Path entry = entryDir(task);
+    indexParts.remove(entry.getFileName().toString());
     FileTrees.delete(entry.resolve("harness"));
     TreeIO.write(surface, tree, entry.resolve("harness"), false);
     // atomic writes (a new file each time): evidence folders hard-link library files, and must never see them change
@@ -235,17 +251,48 @@ public final class Library {
     if (names.isEmpty()) {
       lines.add("_(empty — this is the first task in this domain)_");
     }
-    for (String name : names) {
-      Path e = dir.resolve("harnesses").resolve(name);
-      Map<String, String> tree = TreeIO.read(surface, e.resolve("harness"), null);
-      lines.add("## `harnesses/" + name + "/`");
-      lines.add("- harness: `harnesses/" + name + "/harness/` — " + Inventory.line(surface, tree));
-      lines.add("- why:     `harnesses/" + name + "/EXPERIENCE.md`");
-      String cue = cueOf(e.resolve("EXPERIENCE.md"));
-      if (cue != null) lines.add("- cue:     " + cue);
-      lines.add("");
-    }
+    for (String name : names) lines.addAll(indexPart(name));
+    indexParts.keySet().retainAll(names);
     AtomicFiles.writeString(index(), String.join("\n", lines) + "\n");
+  }
+
+  /** Entry {@code name}'s lines in INDEX.md: kept from the last index while its entry is unchanged, else read. */
+  private List<String> indexPart(String name) throws IOException {
+    Path e = dir.resolve("harnesses").resolve(name);
+    List<Object> stamp = stamp(e);
+    IndexPart kept = indexParts.get(name);
+    if (kept != null && stamp != null && kept.stamp().equals(stamp)) return kept.lines();
+    Map<String, String> tree = TreeIO.read(surface, e.resolve("harness"), null);
+    List<String> lines = new ArrayList<>();
+    lines.add("## `harnesses/" + name + "/`");
+    lines.add("- harness: `harnesses/" + name + "/harness/` — " + Inventory.line(surface, tree));
+    lines.add("- why:     `harnesses/" + name + "/EXPERIENCE.md`");
+    String cue = cueOf(e.resolve("EXPERIENCE.md"));
+    if (cue != null) lines.add("- cue:     " + cue);
+    lines.add("");
+    if (stamp != null) indexParts.put(name, new IndexPart(stamp, List.copyOf(lines)));
+    return lines;
+  }
+
+  /**
+   * What an index part is made from, as the file system tells it without reading: the identity (device and inode),
+   * time and size of the entry's harness folder and of its EXPERIENCE.md (both are made anew, never changed in place,
+   * when an entry is stored); null where the file system gives no identity, so nothing is kept.
+   */
+  private static List<Object> stamp(Path entry) {
+    List<Object> out = new ArrayList<>(6);
+    for (Path p : new Path[] {entry.resolve("harness"), entry.resolve("EXPERIENCE.md")}) {
+      try {
+        BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        if (a.fileKey() == null) return null;
+        out.add(a.fileKey());
+        out.add(a.lastModifiedTime());
+        out.add(a.size());
+      } catch (IOException e) {
+        out.add("missing");
+      }
+    }
+    return out;
   }
 
   private static String cueOf(Path experience) throws IOException {

@@ -2,6 +2,7 @@ package dev.h2beam.transforms.library;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -148,6 +149,55 @@ class LibraryTest {
     lib.forget(List.of("ledger-2", "unknown-task"));
     assertEquals(List.of("ledger-1"), lib.entries());
     assertFalse(Files.readString(lib.index()).contains("ledger-2"));
+  }
+
+  @Test
+  void anIndexMadeEntryByEntryEqualsOneMadeFromDiskAlone() throws IOException {
+    Library lib = library();
+    for (String t : List.of("ledger-1", "ledger-2", "ledger-3")) {
+      add(lib, t);
+      Path kept = Files.copy(lib.index(), root.resolve("kept.md"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      library().writeIndex(); // another library of the same folder keeps nothing
+      assertEquals(Files.readString(kept), Files.readString(lib.index()), "after " + t);
+    }
+    lib.forget(List.of("ledger-2"));
+    String afterForget = Files.readString(lib.index());
+    library().writeIndex();
+    assertEquals(Files.readString(lib.index()), afterForget);
+    assertFalse(afterForget.contains("ledger-2"), afterForget);
+  }
+
+  @Test
+  void anEntryChangedOnDiskIsReadAgainForTheIndex() throws IOException {
+    Library lib = library();
+    add(lib, "ledger-1");
+    add(lib, "ledger-2");
+    // another writer stores ledger-1 anew: another lesson, and a harness without its script
+    Path entry = lib.entryDir("ledger-1");
+    Path experience = entry.resolve("EXPERIENCE.md");
+    Path moved = Files.writeString(entry.resolve("next.md"),
+        Files.readString(experience).replace("totals disagree", "signs flip"));
+    Files.move(moved, experience, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    add(lib, "ledger-3");
+    String index = Files.readString(lib.index());
+    assertTrue(index.contains("- cue:     signs flip"), index);
+    library().writeIndex();
+    assertEquals(Files.readString(lib.index()), index);
+    // then only its harness, without the script
+    Path harness = entry.resolve("harness");
+    Path fresh = Files.createDirectories(entry.resolve("harness-next"));
+    for (String f : List.of("systemprompt.md", "guardrails.md", "LongTermMEMORY.md")) {
+      Files.copy(harness.resolve(f), fresh.resolve(f));
+    }
+    dev.h2beam.transforms.evidence.FileTrees.delete(harness);
+    Files.move(fresh, harness);
+    add(lib, "ledger-4");
+    index = Files.readString(lib.index());
+    library().writeIndex();
+    assertEquals(Files.readString(lib.index()), index);
+    String[] parts = index.split("## `harnesses/");
+    assertTrue(parts[1].startsWith("ledger-1/") && parts[2].startsWith("ledger-2/"), index);
+    assertNotEquals(parts[1].lines().skip(1).findFirst(), parts[2].lines().skip(1).findFirst(), index);
   }
 
   @Test
