@@ -70,8 +70,8 @@ record ProcessStats(double cpuSeconds, double childCpuSeconds, long peakRssKb, S
    * kept as sorted numbers (device and inode) so that counting a tree of millions of files costs megabytes, not the
    * hundreds a set of objects would add to the peak memory the bench reports. Each name is looked at once, relative
    * to its open folder where the platform allows ({@code fstatat}): a 2,000-task bench's output holds three million
-   * names, and the JDK's walk, which resolves every whole path, took half a minute of CPU for each count there. A name
-   * removed while the count reads its folder is not counted.
+   * names, and the JDK's walk, which resolves every whole path, took 16 CPU-s for each count there. A name removed
+   * while the count reads its folder is not counted.
    */
   static FileCount files(Path dir) throws IOException {
     Count count = new Count();
