@@ -194,7 +194,10 @@ public final class MetricVector {
   static final class Timings {
     private final Path runsRoot;
     private final Namespace ns;
-    private final Map<String, Set<String>> listed = new HashMap<>();
+    private final Map<String, Listed> listed = new HashMap<>();
+
+    /** A mode's timing folder and the names in it (none when it is missing or cannot be listed). */
+    private record Listed(Path folder, Set<String> names) {}
 
     Timings(Path runsRoot, Namespace ns) {
       this.runsRoot = runsRoot;
@@ -203,22 +206,21 @@ public final class MetricVector {
 
     /** The mode's wall seconds for the task, or null when no timing records them. */
     Double wall(String mode, String task) {
-      Set<String> names = listed.computeIfAbsent(mode, m -> list(ModeTiming.folder(runsRoot, ns, m)));
+      Listed l = listed.computeIfAbsent(mode, m -> list(ModeTiming.folder(runsRoot, ns, m)));
       // no name or path is made for a row of a mode without timings (most namespaces have none)
-      if (names.isEmpty()) return null;
+      if (l.names().isEmpty()) return null;
       String name = ModeTiming.fileName(task);
-      return names.contains(name) ? number(readQuietly(ModeTiming.folder(runsRoot, ns, mode).resolve(name)), "wall_s")
-          : null;
+      return l.names().contains(name) ? number(readQuietly(l.folder().resolve(name)), "wall_s") : null;
     }
 
-    private static Set<String> list(Path folder) {
+    private static Listed list(Path folder) {
       Set<String> names = new HashSet<>();
       try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder)) {
         for (Path e : entries) names.add(e.getFileName().toString());
       } catch (IOException | RuntimeException e) {
         // no folder (or none that can be listed): no timings
       }
-      return names;
+      return new Listed(folder, names);
     }
   }
 

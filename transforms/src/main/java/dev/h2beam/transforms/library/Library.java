@@ -252,7 +252,7 @@ public final class Library {
       lines.add("_(empty — this is the first task in this domain)_");
     }
     for (String name : names) lines.addAll(indexPart(name));
-    indexParts.keySet().retainAll(names);
+    indexParts.keySet().retainAll(new HashSet<>(names));
     AtomicFiles.writeString(index(), String.join("\n", lines) + "\n");
   }
 
