@@ -63,9 +63,13 @@ class DemoWorkflowTest {
     }
     assertTrue(Files.isRegularFile(seq.resolve("context/inv2/pool/c1/rollout.md")), "round 2 sees checkpoint c1");
     DemoSweepTest.assertNoFileNamed(out.resolve("runs"), "reference_answer.txt");
-    try (var s = Files.list(out.resolve("runs/demo-oc-seq2/ledger-2/context/inv1/library/harnesses"))) {
-      assertEquals(List.of("ledger-1"), s.map(p -> p.getFileName().toString()).sorted().toList());
+    // the folder kept in the run holds the library's index (the entries stay in the library), naming ledger-1 only
+    Path shown = out.resolve("runs/demo-oc-seq2/ledger-2/context/inv1/library");
+    try (var s = Files.list(shown)) {
+      assertEquals(List.of("INDEX.md"), s.map(p -> p.getFileName().toString()).toList());
     }
+    String index = Files.readString(shown.resolve("INDEX.md"));
+    assertTrue(index.contains("harnesses/ledger-1/EXPERIENCE.md") && !index.contains("ledger-2"), index);
     assertThrows(HarnessRejected.class,
         () -> VerdictTripwire.assertNone(Map.of("EXPERIENCE.md", "\"pass_rate\": 1")));
   }

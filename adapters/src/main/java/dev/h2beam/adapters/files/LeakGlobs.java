@@ -14,8 +14,10 @@ import java.util.regex.Pattern;
  */
 public final class LeakGlobs {
   private final List<Pattern> patterns = new ArrayList<>();
+  private final List<String> globs;
 
   public LeakGlobs(List<String> globs) {
+    this.globs = List.copyOf(globs);
     for (String g : globs) {
       String n = g.replace('\\', '/');
       while (n.startsWith("./") || n.startsWith("/")) n = n.startsWith("./") ? n.substring(2) : n.substring(1);
@@ -23,6 +25,11 @@ public final class LeakGlobs {
       patterns.add(Pattern.compile(translate(n)));
       patterns.add(Pattern.compile(translate("*/" + n)));
     }
+  }
+
+  /** Whether {@code other} (null for none) was made from the same globs, so matches exactly what this matches. */
+  public boolean sameGlobs(LeakGlobs other) {
+    return other != null && globs.equals(other.globs);
   }
 
   public boolean isEmpty() {

@@ -20,16 +20,17 @@ import java.util.Optional;
 /**
  * Builds an evidence folder (spec §5.1): the task, its leak-filtered sources, decisions, every rendered rollout and
  * deliverable, the harness being edited, the candidate pool with diffs, and the domain library. The folder is
- * recreated from scratch each time, then checked for answer-key paths and grader verdicts. Sources, harnesses and
- * the library are hard-linked rather than copied (ARCHITECTURE.md, cost): the same bytes, written once; so are the
- * rendered texts the stages of a task repeat ({@link SharedText}).
+ * recreated from scratch each time, then checked for answer-key paths and grader verdicts. Sources and harnesses are
+ * hard-linked rather than copied (ARCHITECTURE.md, cost): the same bytes, written once; so are the rendered texts the
+ * stages of a task repeat ({@link SharedText}). The library is shown from memory ({@link ShownLibrary}): the session
+ * gets all of it, the folder keeps its index.
  */
 public final class Evidence {
   private Evidence() {}
 
   public static ContextTree build(Path dest, Benchmark bench, String taskId, List<RunView> rollouts,
-      Path harnessDir, Path libraryDir, List<PoolItem> pool, Map<String, String> decisions) throws IOException {
-    return build(dest, bench, taskId, rollouts, harnessDir, libraryDir, pool, decisions, Map.of(), Map.of());
+      Path harnessDir, ShownLibrary library, List<PoolItem> pool, Map<String, String> decisions) throws IOException {
+    return build(dest, bench, taskId, rollouts, harnessDir, library, pool, decisions, Map.of(), Map.of());
   }
 
   /**
@@ -38,7 +39,7 @@ public final class Evidence {
    * checked and held with the rest.
    */
   public static ContextTree build(Path dest, Benchmark bench, String taskId, List<RunView> rollouts,
-      Path harnessDir, Path libraryDir, List<PoolItem> pool, Map<String, String> decisions, Map<String, Path> copies,
+      Path harnessDir, ShownLibrary library, List<PoolItem> pool, Map<String, String> decisions, Map<String, Path> copies,
       Map<String, String> texts) throws IOException {
     FileTrees.recreate(dest);
     Placed placed = new Placed(dest);
@@ -95,14 +96,17 @@ public final class Evidence {
       poolLabels.add(item.label());
     }
 
-    boolean library = false;
-    List<String> libraryFiles = libraryDir != null && Files.isDirectory(libraryDir) ? PathOrder.files(libraryDir)
-        : List.of();
-    if (!libraryFiles.isEmpty()) {
-      leaks.assertNone(libraryFiles);
-      FileTrees.link(libraryDir, dest.resolve("library"), libraryFiles);
-      placed.linked(dest.resolve("library"), libraryFiles);
-      library = true;
+    boolean shown = library != null;
+    if (shown) {
+      library.requireNoLeaks(leaks, "library/");
+      library.requireNoVerdicts();
+      // the folder keeps the index of what it showed; the entries stay in the library (ShownLibrary)
+      Path to = dest.resolve("library");
+      if (library.hasIndex()) {
+        FileTrees.linkFile(library.dir().resolve(ShownLibrary.INDEX), to.resolve(ShownLibrary.INDEX));
+        placed.linked(to, List.of(ShownLibrary.INDEX));
+      }
+      placed.shown(to, library);
     }
 
     for (Map.Entry<String, Path> c : copies.entrySet()) {
@@ -113,14 +117,17 @@ public final class Evidence {
     for (Map.Entry<String, String> t : texts.entrySet()) placed.text(dest.resolve(t.getKey()), t.getValue());
 
     // the folder is new, so what was placed in it is all it holds: its listing and the texts' bytes are at hand, and
-    // only the linked files are read; the tripwire scans those bytes, and the session keys and copies them
+    // only the linked files are read; the tripwire scans those bytes, and the session keys and copies them with the
+    // library's, which its ShownLibrary read and scanned
     HeldTree held = placed.held();
     // under the tests (assertions on): every evidence folder any test builds is read back and compared
-    assert held.sameAs(HeldTree.read(held.root(), PathOrder.list(held.root())))
-        : "the evidence placed in " + dest + " is not what its folder holds";
-    leaks.assertNone(held.files());
+    assert held.matchesDisk() : "the evidence placed in " + dest + " is not what its folder and library hold";
+    // the library's files were checked by its ShownLibrary (above), once for the task's stages
+    List<String> own = new ArrayList<>(held.files().size());
+    for (int i = 0; i < held.files().size(); i++) if (!held.shown(i)) own.add(held.files().get(i));
+    leaks.assertNone(own);
     VerdictTripwire.assertNone(held);
-    return new ContextTree(dest, taskId, rendered, delivered, harnessFiles, library, poolLabels, failed, mode,
+    return new ContextTree(dest, taskId, rendered, delivered, harnessFiles, shown, poolLabels, failed, mode,
         sources, decisions.size(), held);
   }
 

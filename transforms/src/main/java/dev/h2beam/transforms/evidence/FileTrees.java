@@ -40,13 +40,16 @@ public final class FileTrees {
     place(from, to, listing.files(), (i, source, target) -> copyFile(source, target));
   }
 
-  /** The same from files already read ({@link HeldTree}): a held file is written from memory, the rest copied. */
+  /**
+   * The same from files already read ({@link HeldTree}): a held file is written from memory, the rest copied from
+   * where the tree reads them.
+   */
   static void copy(HeldTree tree, Path to) throws IOException {
     warnSkipped(tree.root(), tree.listing());
     place(tree.root(), to, tree.files(), (i, source, target) -> {
       byte[] bytes = tree.bytes(i);
       if (bytes == null) {
-        copyFile(source, target);
+        copyFile(tree.source(i), target);
       } else {
         try (SeekableByteChannel out = Files.newByteChannel(target, EnumSet.of(StandardOpenOption.CREATE,
             StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE),

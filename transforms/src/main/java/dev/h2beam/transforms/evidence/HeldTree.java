@@ -35,12 +35,19 @@ public final class HeldTree {
   private final PathOrder.Listing listing;
   private final byte[][] bytes;
   private final Set<PosixFilePermission>[] modes;
+  /**
+   * Where each file is read when it is not held: null for every file under the root, else the file's own path for the
+   * files a {@link ShownLibrary} holds (they are not under the root, and were checked where they were read).
+   */
+  private final Path[] elsewhere;
 
-  private HeldTree(Path root, PathOrder.Listing listing, byte[][] bytes, Set<PosixFilePermission>[] modes) {
+  private HeldTree(Path root, PathOrder.Listing listing, byte[][] bytes, Set<PosixFilePermission>[] modes,
+      Path[] elsewhere) {
     this.root = root;
     this.listing = listing;
     this.bytes = bytes;
     this.modes = modes;
+    this.elsewhere = elsewhere;
   }
 
   /** Reads the files of {@code listing} (made of {@code root}) in its order, while they fit in the budget. */
@@ -58,17 +65,22 @@ public final class HeldTree {
     for (int i = 0; i < files.size(); i++) {
       if (hold(root.resolve(files.get(i)), left, bytes, modes, i)) left -= bytes[i].length;
     }
-    return new HeldTree(root, listing, bytes, modes);
+    return new HeldTree(root, listing, bytes, modes, null);
   }
+
+  /** One file of another tree, given as a file of this one. */
+  record From(HeldTree tree, int index) {}
 
   /**
    * A tree this process has just written, as {@link #read} would read it: {@code written} has the bytes of the files
    * it wrote (what {@link SharedText} wrote or linked) and null for the files it linked, which are read from disk.
    * Every written file has the mode this process gives a new file, read once from the first of them; where that
-   * cannot be read, the whole tree is read from disk.
+   * cannot be read, the written files are read from disk too. The files in {@code shown} are not under the root: each is taken
+   * as the other tree holds it (its bytes are not counted against this tree's budget) and read from there if not.
    */
   @SuppressWarnings("unchecked")
-  static HeldTree written(Path root, PathOrder.Listing listing, Map<String, byte[]> written) {
+  static HeldTree written(Path root, PathOrder.Listing listing, Map<String, byte[]> written,
+      Map<String, From> shown) {
     List<String> files = listing.files();
     Set<PosixFilePermission> textMode = null;
     for (String rel : files) {
@@ -76,16 +88,24 @@ public final class HeldTree {
       try {
         textMode = Files.getPosixFilePermissions(root.resolve(rel), LinkOption.NOFOLLOW_LINKS);
       } catch (IOException | UnsupportedOperationException e) {
-        return read(root, listing);
+        textMode = null;
       }
       break;
     }
     byte[][] bytes = new byte[files.size()][];
     Set<PosixFilePermission>[] modes = new Set[files.size()];
+    Path[] elsewhere = shown.isEmpty() ? null : new Path[files.size()];
     long left = BUDGET;
     for (int i = 0; i < files.size(); i++) {
+      From from = shown.get(files.get(i));
+      if (from != null) {
+        bytes[i] = from.tree().bytes[from.index()];
+        modes[i] = from.tree().modes[from.index()];
+        elsewhere[i] = from.tree().source(from.index());
+        continue;
+      }
       byte[] text = written.get(files.get(i));
-      if (text == null) {
+      if (text == null || textMode == null) {
         if (hold(root.resolve(files.get(i)), left, bytes, modes, i)) left -= bytes[i].length;
       } else if (text.length <= left) {
         bytes[i] = text;
@@ -93,7 +113,7 @@ public final class HeldTree {
         left -= text.length;
       }
     }
-    return new HeldTree(root, listing, bytes, modes);
+    return new HeldTree(root, listing, bytes, modes, elsewhere);
   }
 
   /**
@@ -134,7 +154,17 @@ public final class HeldTree {
    * its listing. Nothing is read again; a file not held is read from {@code other} where it is used.
    */
   public HeldTree at(Path other) {
-    return new HeldTree(other, listing, bytes, modes);
+    return new HeldTree(other, listing, bytes, modes, elsewhere);
+  }
+
+  /** Where the {@code i}-th file is read when it is not held. */
+  Path source(int i) {
+    return elsewhere == null || elsewhere[i] == null ? root.resolve(files().get(i)) : elsewhere[i];
+  }
+
+  /** Whether the {@code i}-th file is another tree's, not under the root (a {@link ShownLibrary}'s). */
+  boolean shown(int i) {
+    return elsewhere != null && elsewhere[i] != null;
   }
 
   public Path root() {
@@ -159,7 +189,7 @@ public final class HeldTree {
     if (bytes[i] != null) {
       digest.update(bytes[i]);
     } else {
-      Hashes.update(digest, root.resolve(files().get(i)));
+      Hashes.update(digest, source(i));
     }
   }
 
@@ -175,6 +205,26 @@ public final class HeldTree {
 
   Set<PosixFilePermission> mode(int i) {
     return modes[i];
+  }
+
+  /**
+   * Whether each held file has the bytes and mode its source has now, every file not held can be read, and the files
+   * under the root are what {@link PathOrder#list} finds there: the check (under assertions) that a tree built in
+   * memory is what the disk holds.
+   */
+  boolean matchesDisk() {
+    List<String> own = new java.util.ArrayList<>();
+    for (int i = 0; i < bytes.length; i++) {
+      if (!shown(i)) own.add(files().get(i));
+      try {
+        Set<PosixFilePermission> mode = Files.getPosixFilePermissions(source(i), LinkOption.NOFOLLOW_LINKS);
+        byte[] now = Files.readAllBytes(source(i));
+        if (bytes[i] != null && (!Arrays.equals(bytes[i], now) || !mode.equals(modes[i]))) return false;
+      } catch (IOException | UnsupportedOperationException e) {
+        return false;
+      }
+    }
+    return own.equals(PathOrder.list(root).files());
   }
 
   /** The same files in the same order, each held or not alike, with the same bytes and mode when held. */

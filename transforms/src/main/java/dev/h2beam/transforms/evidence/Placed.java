@@ -20,6 +20,10 @@ final class Placed {
   private final Path root;
   /** Relative path to the text's bytes, or to null for a linked file (read from disk when held). */
   private final Map<String, byte[]> files = new HashMap<>();
+  /** The files shown from a library's memory and not placed in the folder, by relative path. */
+  private final Map<String, HeldTree.From> shown = new HashMap<>();
+  /** Their paths in the library's order, which is path order: merged with the placed files', not sorted again. */
+  private final List<String> shownInOrder = new ArrayList<>();
   /** The folder the last text went into, known to exist. */
   private Path made;
 
@@ -53,13 +57,38 @@ final class Placed {
   }
 
   /**
+   * Notes the library's files as shown at {@code to} (a folder under the root) without placing them there, less its
+   * index (placed there, linked, and noted with {@link #linked}) and the {@code .pyc} files a link would leave out.
+   */
+  void shown(Path to, ShownLibrary library) {
+    String prefix = PathOrder.relative(root, to) + "/";
+    for (String rel : library.files()) {
+      if (rel.endsWith(".pyc") || rel.equals(ShownLibrary.INDEX) || PathOrder.inCache(rel)) continue;
+      shown.put(prefix + rel, library.file(rel));
+      shownInOrder.add(prefix + rel);
+    }
+  }
+
+  /**
    * The folder as {@link HeldTree#read} would read it after {@link PathOrder#list}: the same files in the same order
-   * (a file below a {@code __pycache__} folder is no file there either) and the same bytes and modes.
+   * (a file below a {@code __pycache__} folder is no file there either) and the same bytes and modes; and with them
+   * the library's files shown, as its {@link ShownLibrary} holds them.
    */
   HeldTree held() {
-    List<String> names = new ArrayList<>(files.size());
-    for (String rel : files.keySet()) if (!PathOrder.inCache(rel)) names.add(rel);
-    names.sort(PathOrder.RELATIVE);
-    return HeldTree.written(root, new PathOrder.Listing(names, List.of()), files);
+    List<String> own = new ArrayList<>(files.size());
+    for (String rel : files.keySet()) if (!PathOrder.inCache(rel)) own.add(rel);
+    own.sort(PathOrder.RELATIVE);
+    List<String> names = own;
+    if (!shownInOrder.isEmpty()) {
+      names = new ArrayList<>(own.size() + shownInOrder.size());
+      int a = 0;
+      int b = 0;
+      while (a < own.size() || b < shownInOrder.size()) {
+        boolean fromOwn = b == shownInOrder.size()
+            || a < own.size() && PathOrder.RELATIVE.compare(own.get(a), shownInOrder.get(b)) < 0;
+        names.add(fromOwn ? own.get(a++) : shownInOrder.get(b++));
+      }
+    }
+    return HeldTree.written(root, new PathOrder.Listing(names, List.of()), files, shown);
   }
 }

@@ -40,18 +40,24 @@ public final class VerdictTripwire {
     for (String rel : files) checkFile(root, rel);
   }
 
-  /** The same over a tree already read: held files are scanned from memory, the rest from disk. */
+  /**
+   * The same over a tree already read: held files are scanned from memory, the rest from disk. A library's files in
+   * the tree ({@link HeldTree#shown}) are passed over: its {@link ShownLibrary} scanned them once, where it read them,
+   * and the evidence build asks it for the outcome.
+   */
   public static void assertNone(HeldTree tree) {
-    List<String> files = tree.files();
-    for (int i = 0; i < files.size(); i++) {
-      String rel = files.get(i);
-      byte[] bytes = tree.bytes(i);
-      if (bytes == null) {
-        checkFile(tree.root(), rel);
-      } else {
-        check(tree.root() + "/" + rel, rel, null);
-        if (isText(rel)) check(tree.root() + "/" + rel, rel, new String(bytes, StandardCharsets.UTF_8));
-      }
+    for (int i = 0; i < tree.files().size(); i++) if (!tree.shown(i)) assertNone(tree, i);
+  }
+
+  /** The same over the {@code i}-th file of {@code tree} alone. */
+  static void assertNone(HeldTree tree, int i) {
+    String rel = tree.files().get(i);
+    byte[] bytes = tree.bytes(i);
+    if (bytes == null) {
+      checkFile(tree.root(), rel);
+    } else {
+      check(tree.root() + "/" + rel, rel, null);
+      if (isText(rel)) check(tree.root() + "/" + rel, rel, new String(bytes, StandardCharsets.UTF_8));
     }
   }
 

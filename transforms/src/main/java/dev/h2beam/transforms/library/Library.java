@@ -6,6 +6,7 @@ import dev.h2beam.adapters.model.HarnessRejected;
 import dev.h2beam.adapters.model.Namespace;
 import dev.h2beam.adapters.model.SurfaceSpec;
 import dev.h2beam.transforms.evidence.FileTrees;
+import dev.h2beam.transforms.evidence.ShownLibrary;
 import dev.h2beam.transforms.evidence.VerdictTripwire;
 import dev.h2beam.transforms.safety.CredentialScreen;
 import dev.h2beam.transforms.tree.Inventory;
@@ -18,12 +19,15 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
@@ -45,6 +49,18 @@ public final class Library {
 
   /** An entry's lines in INDEX.md, and the {@link #stamp} of the entry they were made from. */
   private record IndexPart(List<Object> stamp, List<String> lines) {}
+
+  /**
+   * The library as last shown ({@link #shown}), and each of its files' credential findings with the bytes screened: a
+   * file shown again with the same bytes has the same findings, so a domain's n-th task screens its new entry, not
+   * all n (with the scan for verdicts, a fifth of a 200-task domain's sweep; BENCHMARKS.md). Only exact bytes are
+   * trusted, never a file's time or size.
+   */
+  private ShownLibrary lastShown;
+  private Map<String, Screened> screened = Map.of();
+
+  /** One file's credential findings (the file named relative to its entry), and the bytes they were found in. */
+  private record Screened(byte[] bytes, List<String> findings) {}
 
   /**
    * @param modeRoot {@code <library root>/<mode>}
@@ -87,44 +103,81 @@ public final class Library {
   }
 
   /**
-   * The folder to show improvers, or null while no entry holds an EXPERIENCE.md. Every entry is screened for
-   * credentials first: a library is shown to every later improver, so one key stored in it would reach them all.
+   * The library as one task's improvers are shown it, read once for all its stages ({@link ShownLibrary}), or null
+   * while no entry holds an EXPERIENCE.md. Every entry is screened for credentials first, in the bytes the improvers
+   * are then given: a library is shown to every later improver, so one key stored in it would reach them all.
    *
    * @throws HarnessRejected naming each file, line and field that holds a credential
    */
-  public Path contextDir() {
+  public synchronized ShownLibrary shown() {
     if (!Files.isDirectory(dir)) return null;
-    requireNoCredentials();
-    try (Stream<Path> s = Files.walk(dir)) {
-      return s.anyMatch(p -> p.getFileName().toString().equals("EXPERIENCE.md")) ? dir : null;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    ShownLibrary lib = ShownLibrary.of(dir, lastShown);
+    requireNoCredentials(credentials(lib));
+    lastShown = lib;
+    return lib != null && lib.hasLesson() ? lib : null;
   }
 
   /**
-   * One problem per credential held by this library's entries (their harness files and EXPERIENCE.md), each naming
-   * the file under the library, the line and the field, never the value.
+   * One problem per credential held in this library's files (each entry's harness files and EXPERIENCE.md, and any
+   * other file it shows improvers), each naming the file, the line and the field, never the value.
    */
-  public List<String> credentials() {
-    List<String> out = new ArrayList<>();
-    for (String name : entries()) {
-      Path e = dir.resolve("harnesses").resolve(name);
-      Map<String, String> files = new LinkedHashMap<>();
-      TreeIO.read(surface, e.resolve("harness"), null).forEach((rel, text) -> files.put("harness/" + rel, text));
-      Path experience = e.resolve("EXPERIENCE.md");
+  public synchronized List<String> credentials() {
+    return credentials(ShownLibrary.of(dir));
+  }
+
+  /**
+   * The same over the library as read for showing, in the bytes shown: an entry's harness files as {@link TreeIO#read}
+   * reads them (UTF-8, at most 1 MiB: a file that is not is refused, named), its EXPERIENCE.md as UTF-8, and every
+   * other file (INDEX.md, or a file put in by hand, which improvers are shown as well) as text, whatever its bytes.
+   * Entries come in name order, after the files outside them.
+   */
+  private List<String> credentials(ShownLibrary lib) {
+    if (lib == null) return List.of();
+    String entries = "harnesses/";
+    Map<String, Map<String, List<String>>> byFolder = new TreeMap<>();
+    Map<String, Screened> now = new HashMap<>();
+    for (String rel : lib.files()) {
+      int slash = rel.startsWith(entries) ? rel.indexOf('/', entries.length()) : -1;
+      String folder = slash < 0 ? "" : rel.substring(0, slash);
+      String inFolder = rel.substring(slash + 1);
+      Path file = lib.dir().resolve(rel);
+      byte[] bytes;
       try {
-        if (Files.isRegularFile(experience)) files.put("EXPERIENCE.md", TextFiles.readUtf8(experience));
+        bytes = lib.bytes(rel);
       } catch (IOException x) {
-        throw new UncheckedIOException("cannot read library lesson " + experience, x);
+        throw new UncheckedIOException("cannot read library file " + file, x);
       }
-      for (String f : CredentialScreen.findings(files)) out.add(e + "/" + f);
+      Screened before = screened.get(rel);
+      List<String> found = before != null && Arrays.equals(before.bytes(), bytes) ? before.findings()
+          : CredentialScreen.findings(Map.of(inFolder, text(slash >= 0, inFolder, file, bytes)));
+      now.put(rel, new Screened(bytes, found));
+      byFolder.computeIfAbsent(folder, f -> new TreeMap<>()).put(inFolder, found);
+    }
+    screened = now;
+    List<String> out = new ArrayList<>();
+    for (Map.Entry<String, Map<String, List<String>>> f : byFolder.entrySet()) {
+      Path folder = f.getKey().isEmpty() ? dir : dir.resolve(f.getKey());
+      for (List<String> found : f.getValue().values()) for (String finding : found) out.add(folder + "/" + finding);
     }
     return out;
   }
 
-  private void requireNoCredentials() {
-    List<String> found = credentials();
+  /** A shown file's text as screened: see {@link #credentials(ShownLibrary)}. */
+  private String text(boolean inEntry, String inFolder, Path file, byte[] bytes) {
+    if (inEntry && inFolder.equals("EXPERIENCE.md")) {
+      try {
+        return TextFiles.utf8(bytes, "library lesson " + file);
+      } catch (IOException x) {
+        throw new UncheckedIOException("cannot read library file " + file, x);
+      }
+    }
+    if (inEntry && inFolder.startsWith("harness/") && TreeIO.isRead(surface, inFolder.substring("harness/".length()))) {
+      return TreeIO.text(file, bytes);
+    }
+    return new String(bytes, StandardCharsets.UTF_8);
+  }
+
+  private void requireNoCredentials(List<String> found) {
     if (!found.isEmpty()) {
       throw new HarnessRejected("the library " + dir + " holds credentials, so it is shown to no improver: "
           + String.join(" | ", found));

@@ -314,7 +314,7 @@ public final class Proposer {
   }
 
   /** The same key from the evidence already listed and read ({@link HeldTree}); null without evidence. */
-  private static String cacheKey(String label, String mission, String system, HeldTree evidence) {
+  public static String cacheKey(String label, String mission, String system, HeldTree evidence) {
     MessageDigest sha = Hashes.digest("SHA-256");
     for (String part : new String[] {label, mission, system}) {
       sha.update(part.getBytes(StandardCharsets.UTF_8));

@@ -33,7 +33,7 @@ public final class Drivers {
     for (int i = 1; i <= k; i++) {
       for (String dim : List.of("INV", "DOM")) {
         proposals.add(new StageRunner.Request(dim.toLowerCase() + i, dim,
-            Prompts.propose(bp, dim, surface, k, i, null), base, bases, baseDir, s.libraryDir(), List.of(),
+            Prompts.propose(bp, dim, surface, k, i, null), base, bases, baseDir, s.library(), List.of(),
             Map.of()));
       }
     }
@@ -55,7 +55,7 @@ public final class Drivers {
     List<StageRunner.Request> compositions = new ArrayList<>();
     for (int i = 1; i <= k; i++) {
       compositions.add(new StageRunner.Request("agg" + i, "AGG", Prompts.aggregate(bp, surface, k, i), base, bases,
-          baseDir, s.libraryDir(), pool, decisions));
+          baseDir, s.library(), pool, decisions));
     }
     List<Stage> p2 = Phases.map(compositions, s.phaseWidth(), q -> StageRunner.run(s, q));
     for (Stage st : p2) {
@@ -89,7 +89,7 @@ public final class Drivers {
       List<StageRunner.Request> proposals = new ArrayList<>();
       for (String dim : List.of("INV", "DOM")) {
         proposals.add(new StageRunner.Request(dim.toLowerCase() + t, dim,
-            Prompts.propose(bp, dim, surface, k, t, round), current, bases, currentDir, s.libraryDir(),
+            Prompts.propose(bp, dim, surface, k, t, round), current, bases, currentDir, s.library(),
             List.copyOf(history), new LinkedHashMap<>(decisions)));
       }
       List<Stage> ps = Phases.map(proposals, s.phaseWidth(), q -> StageRunner.run(s, q));
@@ -107,7 +107,7 @@ public final class Drivers {
       }
       String job = k == 1 ? Prompts.aggregate(bp, surface, 1, 1) : Prompts.composeRound(bp, surface, t, k);
       Stage c = StageRunner.run(s, new StageRunner.Request("c" + t, "COMPOSE", job, current, bases, currentDir,
-          s.libraryDir(), roundPool, new LinkedHashMap<>(decisions)));
+          s.library(), roundPool, new LinkedHashMap<>(decisions)));
       res.add(c);
       res.ledger.session(c.label(), c.usd(), c.cached(), c.attempts());
       RunView rc = rollAll(s, res, List.of(c)).get(0);

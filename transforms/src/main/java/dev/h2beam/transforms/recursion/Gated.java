@@ -265,7 +265,7 @@ public final class Gated {
         throw new IllegalStateException("one improver session per step: step " + label + " already ran one");
       }
       stage = StageRunner.run(s, new StageRunner.Request(label, "GATE", job, current, episodes, currentDir,
-          s.libraryDir(), List.of(), Map.of()));
+          s.library(), List.of(), Map.of()));
       if (stage.fellBack()) throw new SessionFailed(stage.error());
       return new Edit(TreeEntry.of(stage.tree()), stage.notes());
     }

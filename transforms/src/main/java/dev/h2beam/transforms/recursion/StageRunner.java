@@ -8,6 +8,7 @@ import dev.h2beam.transforms.evidence.ContextTree;
 import dev.h2beam.transforms.evidence.Evidence;
 import dev.h2beam.transforms.evidence.Mission;
 import dev.h2beam.transforms.evidence.PoolItem;
+import dev.h2beam.transforms.evidence.ShownLibrary;
 import dev.h2beam.transforms.evidence.VerdictTripwire;
 import dev.h2beam.transforms.prompts.Prompts;
 import dev.h2beam.transforms.prompts.Replies;
@@ -43,7 +44,7 @@ public final class StageRunner {
   /** What one stage is asked to do. */
   public record Request(
       String label, String dim, String job, Map<String, String> fallback, List<RunView> rollouts, Path harnessDir,
-      Path libraryDir, List<PoolItem> pool, Map<String, String> decisions) {}
+      ShownLibrary library, List<PoolItem> pool, Map<String, String> decisions) {}
 
   public static Stage run(TaskScope s, Request q) {
     LinkedHashMap<String, String> fallback = new LinkedHashMap<>(q.fallback());
@@ -51,7 +52,7 @@ public final class StageRunner {
     String mission;
     ContextTree tree;
     try {
-      tree = Evidence.build(evidence, s.bench(), s.task(), q.rollouts(), q.harnessDir(), q.libraryDir(),
+      tree = Evidence.build(evidence, s.bench(), s.task(), q.rollouts(), q.harnessDir(), q.library(),
           q.pool(), q.decisions());
       mission = Mission.of(q.job(), tree);
     } catch (Exception e) {

@@ -2,6 +2,7 @@ package dev.h2beam.transforms.recursion;
 
 import dev.h2beam.adapters.bench.Benchmark;
 import dev.h2beam.adapters.model.Namespace;
+import dev.h2beam.transforms.evidence.ShownLibrary;
 import dev.h2beam.transforms.proposer.Proposer;
 import java.nio.file.Path;
 import java.util.concurrent.Semaphore;
@@ -11,11 +12,11 @@ import java.util.concurrent.Semaphore;
  * proposers (the same one when a single channel serves every session), the rollout limit and
  * phase width, the library folder shown to improvers, and injected faults.
  *
- * @param libraryDir the domain library to show improvers, or null while it has no entry
+ * @param library the domain library to show improvers, read once for the task, or null while it has no entry
  */
 public record TaskScope(
     Benchmark bench, String task, int k, Namespace modeNs, Path runsRoot, Proposer proposer, Proposer selector,
-    Proposer reflector, Semaphore rollouts, int phaseWidth, Path libraryDir, Faults faults) {
+    Proposer reflector, Semaphore rollouts, int phaseWidth, ShownLibrary library, Faults faults) {
 
   public String mode() {
     return modeNs.mode();

@@ -8,6 +8,7 @@ import dev.h2beam.adapters.model.ChannelSpec;
 import dev.h2beam.adapters.model.Namespace;
 import dev.h2beam.adapters.proposer.ChannelProvider;
 import dev.h2beam.transforms.beam.FinishedChains;
+import dev.h2beam.transforms.evidence.ShownLibrary;
 import dev.h2beam.transforms.proposer.HeldPermits;
 import dev.h2beam.transforms.proposer.Limits;
 import dev.h2beam.transforms.proposer.Proposer;
@@ -142,8 +143,9 @@ public final class SweepContext {
     return TaskScope.auditDir(config.runs(), config.summaryNamespace()).resolve("sessions.jsonl");
   }
 
-  public TaskScope scope(String task, String mode, Path libraryDir) {
+  /** One mode of one task, with the library its improvers are shown, or null for none. */
+  public TaskScope scope(String task, String mode, ShownLibrary library) {
     return new TaskScope(bench, task, config.k(), ns(mode), config.runs(), proposer, selector, reflector, rollouts,
-        config.phaseWidth(), libraryDir, faults);
+        config.phaseWidth(), library, faults);
   }
 }

@@ -193,7 +193,7 @@ public final class SweepSteps {
       c.progress.finished(mode, ref.domain(), "failed");
       return new ModeOutcome(ref, mode, before, false);
     }
-    TaskScope s = c.scope(ref.task(), mode, lib.contextDir());
+    TaskScope s = c.scope(ref.task(), mode, lib.shown());
     // the wall clock, for the metric vector's mode time only: no result depends on it
     java.time.Instant started = java.time.Instant.now();
     Map<String, Object> res = result(c, ref, tb.base(), "partial");

@@ -63,6 +63,11 @@ public final class TreeIO {
     return out;
   }
 
+  /** Whether {@link #read} reads the file {@code rel} of a harness folder: on the surface, and not a README stub. */
+  public static boolean isRead(SurfaceSpec surface, String rel) {
+    return !surface.stubs().containsKey(rel) && TreePaths.isAllowed(surface, rel);
+  }
+
   private static String readText(Path file) {
     byte[] bytes;
     try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
@@ -70,6 +75,14 @@ public final class TreeIO {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read harness file " + file, e);
     }
+    return text(file, bytes);
+  }
+
+  /**
+   * A harness file's text as {@link #read} makes it, from bytes already read: refused, named, when it holds more than
+   * {@link #MAX_FILE_BYTES} or is not UTF-8, with universal newlines.
+   */
+  public static String text(Path file, byte[] bytes) {
     if (bytes.length > MAX_FILE_BYTES) {
       throw new HarnessRejected("harness file " + file + " holds more than " + MAX_FILE_BYTES + " bytes (1 MiB), the"
           + " most a harness file may hold; shrink it or remove it: a harness holds instructions and small scripts,"

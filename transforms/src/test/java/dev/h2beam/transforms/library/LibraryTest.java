@@ -98,14 +98,14 @@ class LibraryTest {
   }
 
   @Test
-  void contextDirIsNullUntilAnExperienceExists() throws IOException {
+  void shownIsNullUntilAnExperienceExists() throws IOException {
     Library lib = library();
-    assertNull(lib.contextDir());
+    assertNull(lib.shown());
     lib.retain(List.of());
     assertTrue(lib.exists());
-    assertNull(lib.contextDir());
+    assertNull(lib.shown());
     add(lib, "ledger-1");
-    assertEquals(lib.dir(), lib.contextDir());
+    assertEquals(lib.dir(), lib.shown().dir());
   }
 
   @Test
@@ -137,7 +137,7 @@ class LibraryTest {
     add(lib, "ledger-1");
     lib.retain(List.of());
     assertEquals(List.of(), lib.entries());
-    assertNull(lib.contextDir());
+    assertNull(lib.shown());
     assertTrue(Files.readString(lib.index()).contains("_(empty — this is the first task in this domain)_"));
   }
 

@@ -253,7 +253,7 @@ class ProposerTest {
     assertNotEquals(key, Proposer.cacheKey("dom1.a1", MISSION, "", evidence));
     assertNotEquals(key, Proposer.cacheKey(LABEL, MISSION + " ", "", evidence));
     assertNotEquals(key, Proposer.cacheKey(LABEL, MISSION, "s", evidence));
-    assertNotEquals(key, Proposer.cacheKey(LABEL, MISSION, "", null));
+    assertNotEquals(key, Proposer.cacheKey(LABEL, MISSION, "", (Path) null));
   }
 
   @Test

@@ -170,7 +170,7 @@ class HostileInputTest {
     assertTrue(lib.add("ledger/t1", tree("- Check totals.\n"), "why", "c1", "", lesson("sum signed amounts")));
     Path stored = lib.entryDir("ledger/t1").resolve("harness/guardrails.md");
     Files.writeString(stored, "- Check totals.\ntoken: " + SECRET + "\n");
-    HarnessRejected shown = assertThrows(HarnessRejected.class, lib::contextDir);
+    HarnessRejected shown = assertThrows(HarnessRejected.class, lib::shown);
     assertTrue(shown.getMessage().contains(lib.entryDir("ledger/t1") + "/harness/guardrails.md line 2, field token"),
         shown.getMessage());
     assertFalse(shown.getMessage().contains(SECRET));
@@ -182,8 +182,47 @@ class HostileInputTest {
   void l04ACleanLibraryIsShown() throws IOException {
     Library lib = library();
     assertTrue(lib.add("ledger/t1", tree("- Check totals.\n"), "why", "c1", "", lesson("sum signed amounts")));
-    assertEquals(lib.dir(), lib.contextDir());
+    assertEquals(lib.dir(), lib.shown().dir());
     assertEquals(List.of(), lib.credentials());
+  }
+
+  /** Every file an improver is shown is screened, not only the harness files and lessons the library writes. */
+  @Test
+  void l05AKeyInAnyFileTheLibraryShowsIsRefusedNamingTheFile() throws IOException {
+    Library lib = library();
+    assertTrue(lib.add("ledger/t1", tree("- Check totals.\n"), "why", "c1", "", lesson("sum signed amounts")));
+    Path notes = lib.entryDir("ledger/t1").resolve("harness/notes/keys.txt"); // off the surface, put in by hand
+    Files.createDirectories(notes.getParent());
+    Files.writeString(notes, "api_key=" + SECRET + "\n");
+    HarnessRejected e = assertThrows(HarnessRejected.class, lib::shown);
+    assertTrue(e.getMessage().contains(lib.entryDir("ledger/t1") + "/harness/notes/keys.txt line 1"), e.getMessage());
+    assertFalse(e.getMessage().contains(SECRET));
+    Files.delete(notes);
+    assertEquals(lib.dir(), lib.shown().dir());
+    Files.writeString(lib.index(), Files.readString(lib.index()) + "\npassword: " + SECRET + "\n");
+    e = assertThrows(HarnessRejected.class, lib::shown);
+    assertTrue(e.getMessage().contains(lib.dir() + "/INDEX.md line"), e.getMessage());
+    assertFalse(e.getMessage().contains(SECRET));
+  }
+
+  /**
+   * A library screened clean once is screened again in whatever bytes it holds next: a file rewritten in place to the
+   * same size and time is not taken for the file screened before.
+   */
+  @Test
+  void l06AFileRewrittenToTheSameSizeAndTimeAfterAScreenIsScreenedAgain() throws IOException {
+    Library lib = library();
+    Path stored = lib.entryDir("ledger/t1").resolve("harness/guardrails.md");
+    String clean = "- Check totals.\nnote:  " + "x".repeat(SECRET.length()) + "\n";
+    String keyed = "- Check totals.\ntoken: " + SECRET + "\n";
+    assertEquals(clean.length(), keyed.length());
+    assertTrue(lib.add("ledger/t1", tree(clean), "why", "c1", "", lesson("sum signed amounts")));
+    assertEquals(lib.dir(), lib.shown().dir());
+    var time = Files.getLastModifiedTime(stored);
+    Files.writeString(stored, keyed);
+    Files.setLastModifiedTime(stored, time);
+    HarnessRejected e = assertThrows(HarnessRejected.class, lib::shown);
+    assertTrue(e.getMessage().contains("harness/guardrails.md line 2, field token"), e.getMessage());
   }
 
   // ---- R: resume refuses stored state that holds a credential ----
