@@ -10,6 +10,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.security.MessageDigest;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -75,8 +76,9 @@ public final class HeldTree {
    * A tree this process has just written, as {@link #read} would read it: {@code written} has the bytes of the files
    * it wrote (what {@link SharedText} wrote or linked) and null for the files it linked, which are read from disk.
    * Every written file has the mode this process gives a new file, read once from the first of them; where that
-   * cannot be read, the written files are read from disk too. The files in {@code shown} are not under the root: each is taken
-   * as the other tree holds it (its bytes are not counted against this tree's budget) and read from there if not.
+   * cannot be read, the written files are read from disk too. The files in {@code shown} are not under the root: each
+   * is taken as the other tree holds it (its bytes are not counted against this tree's budget), and read from where
+   * that tree reads it when not held.
    */
   @SuppressWarnings("unchecked")
   static HeldTree written(Path root, PathOrder.Listing listing, Map<String, byte[]> written,
@@ -213,7 +215,7 @@ public final class HeldTree {
    * memory is what the disk holds.
    */
   boolean matchesDisk() {
-    List<String> own = new java.util.ArrayList<>();
+    List<String> own = new ArrayList<>();
     for (int i = 0; i < bytes.length; i++) {
       if (!shown(i)) own.add(files().get(i));
       try {

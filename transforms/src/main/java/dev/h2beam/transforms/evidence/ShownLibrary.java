@@ -102,6 +102,12 @@ public final class ShownLibrary {
     return false;
   }
 
+  /** Whether it holds the bytes of its file {@code rel} (a file past the budget is read where it is used). */
+  public boolean holds(String rel) {
+    Integer i = index.get(rel);
+    return i != null && held.bytes(i) != null;
+  }
+
   /**
    * The bytes of its file {@code rel} as the sessions are given them: held, or read from the library (a file past the
    * budget).

@@ -150,7 +150,8 @@ public final class Library {
       Screened before = screened.get(rel);
       List<String> found = before != null && Arrays.equals(before.bytes(), bytes) ? before.findings()
           : CredentialScreen.findings(Map.of(inFolder, text(slash >= 0, inFolder, file, bytes)));
-      now.put(rel, new Screened(bytes, found));
+      // kept only while the library holds the bytes anyway: a file past its budget is screened each time
+      if (lib.holds(rel)) now.put(rel, new Screened(bytes, found));
       byFolder.computeIfAbsent(folder, f -> new TreeMap<>()).put(inFolder, found);
     }
     screened = now;
