@@ -100,12 +100,9 @@ public final class Evidence {
     if (shown) {
       library.requireNoLeaks(leaks, "library/");
       library.requireNoVerdicts();
-      // the folder keeps the index of what it showed; the entries stay in the library (ShownLibrary)
+      // the folder keeps the index of what it showed, as read with the rest; the entries stay in the library
       Path to = dest.resolve("library");
-      if (library.hasIndex()) {
-        FileTrees.linkFile(library.dir().resolve(ShownLibrary.INDEX), to.resolve(ShownLibrary.INDEX));
-        placed.linked(to, List.of(ShownLibrary.INDEX));
-      }
+      if (library.hasIndex()) placed.bytes(to.resolve(ShownLibrary.INDEX), library.bytes(ShownLibrary.INDEX));
       placed.shown(to, library);
     }
 

@@ -33,7 +33,11 @@ final class Placed {
 
   /** Writes {@code text} at {@code file} (under the root) as {@link SharedText} does, and notes its bytes. */
   void text(Path file, String text) throws IOException {
-    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+    bytes(file, text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** The same with the bytes given. */
+  void bytes(Path file, byte[] bytes) throws IOException {
     String rel = PathOrder.relative(root, file);
     Path folder = file.getParent();
     if (!folder.equals(made)) {
@@ -58,7 +62,7 @@ final class Placed {
 
   /**
    * Notes the library's files as shown at {@code to} (a folder under the root) without placing them there, less its
-   * index (placed there, linked, and noted with {@link #linked}) and the {@code .pyc} files a link would leave out.
+   * index (placed there with {@link #bytes}) and the {@code .pyc} files a link would leave out.
    */
   void shown(Path to, ShownLibrary library) {
     String prefix = PathOrder.relative(root, to) + "/";

@@ -16,8 +16,8 @@ import java.util.Map;
  * A domain library as one task's improvers are shown it (spec §5.1, {@code context/library/}): listed, read and
  * scanned for grader verdicts once for the task, where every stage used to link, list, read and scan the whole library
  * again. Every session still gets the whole library in its own copy of the evidence, from these bytes; the evidence
- * folder kept in the run links only the library's INDEX.md, which names the entries it held: the entries stay in the
- * library folder. A domain's n-th task thus costs each of its stages its own evidence plus one copy of the library
+ * folder kept in the run holds only the library's INDEX.md as read here, which names the entries it held: the entries
+ * stay in the library folder. A domain's n-th task thus costs each of its stages its own evidence plus one copy of the library
  * for the session, not a second, linked copy kept for good (a domain of 200 tasks left 1.2 million names behind in
  * its evidence folders, nearly all of them library entries; BENCHMARKS.md, issue 11).
  *
@@ -25,7 +25,7 @@ import java.util.Map;
  * next task only.
  */
 public final class ShownLibrary {
-  /** The library's own index, the one file of it an evidence folder keeps. */
+  /** The library's own index, the one file of it an evidence folder keeps (written from the bytes read here). */
   static final String INDEX = "INDEX.md";
 
   private final HeldTree held;
@@ -91,7 +91,7 @@ public final class ShownLibrary {
     return held.files();
   }
 
-  /** Whether it has its own index, which an evidence folder keeps (linked). */
+  /** Whether it has its own index, which an evidence folder keeps. */
   boolean hasIndex() {
     return index.containsKey(INDEX);
   }

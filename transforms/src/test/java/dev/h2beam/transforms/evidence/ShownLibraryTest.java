@@ -45,8 +45,7 @@ class ShownLibraryTest {
     FileTrees.recreate(dest);
     Placed placed = new Placed(dest);
     placed.text(dest.resolve("task.md"), "the task");
-    FileTrees.linkFile(lib.dir().resolve("INDEX.md"), dest.resolve("library/INDEX.md"));
-    placed.linked(dest.resolve("library"), List.of("INDEX.md"));
+    placed.bytes(dest.resolve("library/INDEX.md"), lib.bytes("INDEX.md"));
     placed.shown(dest.resolve("library"), lib);
     return placed.held();
   }
@@ -67,9 +66,9 @@ class ShownLibraryTest {
     Path dest = root.resolve("runs/task/context/inv1");
     HeldTree held = shownAt(dest, lib);
 
-    // the folder kept in the run: the text and the library's index, the same file as the library's
+    // the folder kept in the run: the text and the library's index
     assertEquals(List.of("library/INDEX.md", "task.md"), PathOrder.files(dest));
-    assertTrue(Files.isSameFile(libDir.resolve("INDEX.md"), dest.resolve("library/INDEX.md")));
+    assertEquals(Files.readString(libDir.resolve("INDEX.md")), Files.readString(dest.resolve("library/INDEX.md")));
     assertTrue(held.matchesDisk());
 
     // the folder as it was made before: the library linked in whole, at the same place
@@ -108,6 +107,26 @@ class ShownLibraryTest {
     Path linked = linkedWhole(root, libDir);
     assertEquals(Proposer.cacheKey("inv1.a1", "mission", "", linked), Proposer.cacheKey("inv1.a1", "mission", "",
         held.at(linked)));
+  }
+
+  /**
+   * The library changed on disk after it was read for the task: its stages show, and keep, what was read (and
+   * screened), the index included.
+   */
+  @Test
+  void aLibraryChangedAfterItWasReadIsShownAsRead(@TempDir Path root) throws Exception {
+    Path libDir = library(root);
+    ShownLibrary lib = ShownLibrary.of(libDir);
+    String index = Files.readString(libDir.resolve("INDEX.md"));
+    Files.writeString(libDir.resolve("INDEX.md"), "rewritten\n");
+    Files.writeString(libDir.resolve("harnesses/ledger-2/harness/AGENTS.md"), "rewritten\n");
+    Path dest = root.resolve("evidence");
+    HeldTree held = shownAt(dest, lib);
+    assertEquals(index, Files.readString(dest.resolve("library/INDEX.md")));
+    Path session = root.resolve("session");
+    held.copyTo(session);
+    assertEquals(index, Files.readString(session.resolve("library/INDEX.md")));
+    assertEquals("mind the dates ✓\n", Files.readString(session.resolve("library/harnesses/ledger-2/harness/AGENTS.md")));
   }
 
   @Test
