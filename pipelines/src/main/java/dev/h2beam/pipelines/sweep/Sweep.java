@@ -121,6 +121,10 @@ public final class Sweep {
       if (Integer.parseInt(w[1]) < 1) throw new UsageError("--" + w[0] + " must be at least 1 (got " + w[1] + ")");
     }
     if (o.getSessionRetryWaitSeconds() < 0) throw new UsageError("--sessionRetryWaitSeconds must be >= 0");
+    if (o.getChainsAtOnce() < 0) {
+      throw new UsageError("--chainsAtOnce must be at least 1, or 0 for as many as the limits keep busy (got "
+          + o.getChainsAtOnce() + ")");
+    }
     ProgressView.style(o.getProgress(), false, false);
     if (o.getProgressSeconds() < 1) {
       throw new UsageError("--progressSeconds must be at least 1 (got " + o.getProgressSeconds() + ")");
@@ -481,6 +485,15 @@ public final class Sweep {
     return false;
   }
 
+  /**
+   * The chains one process runs at once on the DirectRunner: {@code --chainsAtOnce}, or for 0 enough to keep every
+   * session and rollout slot busy (a chain waits on one or a few at a time), at least 64.
+   */
+  static int chainsAtOnce(SweepOptions o) {
+    if (o.getChainsAtOnce() > 0) return o.getChainsAtOnce();
+    return Math.max(64, 2 * (o.getSessionLimit() + o.getRolloutLimit()));
+  }
+
   /** Builds the sweep pipeline. */
   public static Pipeline build(Plan plan, SweepOptions o) {
     List<TaskRef> refs = refs(plan);
@@ -492,10 +505,12 @@ public final class Sweep {
     }
     Map<String, Integer> chainKeys = ChainPlacement.keys(plan.config().modes(), plan.stream(), slots);
     // the DirectRunner runs max(cores, 3) bundles at once and a chain holds its thread from its first task to its
-    // last: give every chain a thread, or chains queue behind one another while their sessions wait on a model; and
-    // no more threads than the widest stage (a chain per bundle), since a thread no bundle uses spins the runner's
-    // monitor
-    DirectThreads.fit(o, chainKeys.size(), chainKeys.size());
+    // last: give every chain a thread, or chains queue behind one another while their sessions wait on a model, up
+    // to --chainsAtOnce (each running chain holds a thread, its DoFns and its task's evidence: 800 chains at once
+    // took 1.3 GB); and no more threads than the widest stage (a chain per bundle), since a thread no bundle uses
+    // spins the runner's monitor
+    int atOnce = Math.min(chainKeys.size(), chainsAtOnce(o));
+    DirectThreads.fit(o, atOnce, atOnce);
     Pipeline p = Pipeline.create(LazyOptions.beam(o));
     PCollection<TaskRef> tasks = p.apply("TaskStream", Create.of(refs).withCoder(JsonCoder.of(TaskRef.class)));
     // in one JVM the chains roll their own tasks' bases, each task's once, and start after their first task's; where

@@ -90,6 +90,14 @@ public interface SweepOptions extends PipelineOptions {
 
   void setRolloutLimit(int value);
 
+  @Description("Chains run at once in one process on the DirectRunner; more queue for a thread (a running chain holds"
+      + " a runner thread and its task's evidence, so this bounds a sweep's memory whatever its number of domains)."
+      + " 0: max(64, 2 x (sessionLimit + rolloutLimit)), enough chains to keep every session and rollout slot busy.")
+  @Default.Integer(0)
+  int getChainsAtOnce();
+
+  void setChainsAtOnce(int value);
+
   @Description("Stages or rollouts of one task's phase started at once (within the session and rollout limits).")
   @Default.Integer(2)
   int getPhaseWidth();

@@ -47,6 +47,18 @@ class SweepPlanTest {
         options("--runner=FlinkRunner", "--flinkMaster=[local]"), "--runsRoot", "runs/x"));
   }
 
+  /** On the DirectRunner the chains at once default to what the limits keep busy, at least 64; a count is taken. */
+  @Test
+  void chainsAtOnceFollowTheLimitsUnlessGiven() {
+    assertEquals(64, Sweep.chainsAtOnce(options()));
+    assertEquals(64, Sweep.chainsAtOnce(options("--sessionLimit=16", "--rolloutLimit=16")));
+    assertEquals(256, Sweep.chainsAtOnce(options("--sessionLimit=64", "--rolloutLimit=64")));
+    assertEquals(3, Sweep.chainsAtOnce(options("--chainsAtOnce=3", "--sessionLimit=64")));
+    UsageError e = assertThrows(UsageError.class,
+        () -> Sweep.plan(options("--bench=folder", "--chainsAtOnce=-2"), Instant.EPOCH));
+    assertTrue(e.getMessage().startsWith("--chainsAtOnce must be at least 1, or 0"), e.getMessage());
+  }
+
   @Test
   void modesAreNormalisedToTheFixedOrder() {
     assertTrue(dev.h2beam.pipelines.Flags.modes("sequential,parallel,seq").equals(java.util.List.of("agg", "seq")));

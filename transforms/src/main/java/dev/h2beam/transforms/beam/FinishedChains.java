@@ -1,6 +1,8 @@
 package dev.h2beam.transforms.beam;
 
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -11,13 +13,18 @@ import java.util.concurrent.TimeUnit;
  * taking one of the machine's cores from the chains still working. A held thread only waits.
  *
  * <p>Only chains that have started are waited for: a chain still queued for a thread cannot be waited on by a thread
- * it needs. A chain that fails does not wait, so the failure reaches the runner at once, and an interrupted wait (the
- * runner cancelling the job) ends the hold. The report uses the same hold for its one writing step ({@link #idle}).
+ * it needs. So where a job has more chains than the pool has threads ({@code --chainsAtOnce}), a chain that finishes
+ * while some of its job's chains have not started yet leaves its thread at once, to one of them; the hold begins
+ * once every chain of the job has started. A chain that fails does not wait, so the failure reaches the runner at
+ * once, and an interrupted wait (the runner cancelling the job) ends the hold. The report uses the same hold for its
+ * one writing step ({@link #idle}).
  */
 public final class FinishedChains {
   private int running;
   /** Chains started since this object was made: an idle thread sees one start even if it has ended since. */
   private long starts;
+  /** Chains started of each job, by the job's name ({@link #hold}). */
+  private final Map<String, Integer> jobStarts = new HashMap<>();
 
   /** A chain's work, which may fail. */
   public interface Chain {
@@ -29,14 +36,22 @@ public final class FinishedChains {
    * fails leaves at once with its error.
    */
   public void hold(Chain chain) throws Exception {
-    started();
+    hold(null, 0, chain);
+  }
+
+  /**
+   * The same for one of the {@code chainsInJob} chains of the job named {@code job} (a name of its own for each run of
+   * a pipeline): while some of them have not started, a finished chain leaves its thread to them.
+   */
+  public void hold(String job, int chainsInJob, Chain chain) throws Exception {
+    started(job);
     try {
       chain.run();
     } catch (Exception | Error e) {
       failed();
       throw e;
     }
-    finishedAndWait();
+    finishedAndWait(job, chainsInJob);
   }
 
   /**
@@ -58,8 +73,14 @@ public final class FinishedChains {
 
   /** A chain starts. */
   synchronized void started() {
+    started(null);
+  }
+
+  /** A chain of {@code job} (null: of no job counted) starts. */
+  synchronized void started(String job) {
     running++;
     starts++;
+    if (job != null) jobStarts.merge(job, 1, Integer::sum);
     notifyAll();
   }
 
@@ -71,8 +92,17 @@ public final class FinishedChains {
 
   /** A chain finished: returns once no chain is running in this JVM (or the thread is interrupted). */
   synchronized void finishedAndWait() {
+    finishedAndWait(null, 0);
+  }
+
+  /**
+   * A chain of {@code job} finished: returns at once while fewer than {@code chainsInJob} of the job's chains have
+   * started (the thread is needed for one of the others), else once no chain is running in this JVM.
+   */
+  synchronized void finishedAndWait(String job, int chainsInJob) {
     running--;
     notifyAll();
+    if (job != null && jobStarts.getOrDefault(job, 0) < chainsInJob) return;
     try {
       while (running > 0) wait();
     } catch (InterruptedException e) {

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
 import org.apache.beam.sdk.coders.VarIntCoder;
@@ -163,7 +164,8 @@ public final class RunChains extends PTransform<PCollection<TaskBases>, PCollect
                 TaskRef::domain)))
             .setCoder(KvCoder.of(VarIntCoder.of(), JsonCoder.of(TaskRef.class)))
             .apply("GroupChains", GroupByKey.create())
-            .apply("RunChainRollingBases", ParDo.of(new RunChainRollingBasesFn(config, checked.chainKeys)))
+            .apply("RunChainRollingBases", ParDo.of(new RunChainRollingBasesFn(config, checked.chainKeys,
+                UUID.randomUUID().toString())))
             .setCoder(KvCoder.of(StringUtf8Coder.of(), JsonCoder.of(ModeOutcome.class)));
       }
     };
@@ -173,9 +175,14 @@ public final class RunChains extends PTransform<PCollection<TaskBases>, PCollect
     private static final long serialVersionUID = 1L;
     private final Chains chains;
     private final BaseCounts counts = new BaseCounts();
+    /** This pipeline's name for its chains' hold, and how many chains it has. */
+    private final String job;
+    private final int chainCount;
 
-    RunChainRollingBasesFn(SweepConfig config, Map<String, Integer> chainKeys) {
+    RunChainRollingBasesFn(SweepConfig config, Map<String, Integer> chainKeys, String job) {
       this.chains = new Chains(config, chainKeys);
+      this.job = job;
+      this.chainCount = chainKeys.size();
     }
 
     @Setup public void setup() {
@@ -186,8 +193,9 @@ public final class RunChains extends PTransform<PCollection<TaskBases>, PCollect
         OutputReceiver<KV<String, ModeOutcome>> out) throws Exception {
       List<TaskRef> tasks = new ArrayList<>();
       chain.getValue().forEach(tasks::add);
-      // held after it ends: this runner's free thread would spin its monitor on a core the other chains need
-      chains.context().chains.hold(() -> chains.run(chain.getKey(), tasks.size(), (context, mode, domain, emit) ->
+      // held after it ends, once every chain has started: this runner's free thread would spin its monitor on a core
+      // the other chains need
+      chains.context().chains.hold(job, chainCount, () -> chains.run(chain.getKey(), tasks.size(), (context, mode, domain, emit) ->
           SweepSteps.runChainRollingBases(context, mode, domain, tasks, taken -> {
             // once per task: the first of its chains to take its bases counts them
             if (taken.first()) counts.count(context, taken.bases());

@@ -3,8 +3,10 @@ package dev.h2beam.transforms.sweep;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -16,14 +18,31 @@ import java.util.concurrent.atomic.AtomicInteger;
  * sweep keeps its separate base stage (a grouping step waits for it), and nothing here is used.
  */
 public final class SharedBases {
-  /** Threads rolling bases ahead; daemons, so a sweep that failed while one rolls does not keep the JVM alive. */
-  private static final ExecutorService AHEAD = Executors.newCachedThreadPool(r -> {
-    Thread t = new Thread(r, "h2beam-bases-ahead");
-    t.setDaemon(true);
-    return t;
-  });
+  /**
+   * Threads rolling bases ahead; daemons, so a sweep that failed while one rolls does not keep the JVM alive. As many
+   * as the chains a sweep runs at once by default (each rolls its next task's ahead): a sweep of 400 domains started a
+   * thread for every domain's first task; now a roll still queued here is taken over by the chain that needs it
+   * ({@link #take}).
+   */
+  static final int AHEAD_THREADS = 64;
 
-  private record Entry(CompletableFuture<TaskBases> result, AtomicInteger taken) {}
+  private static final ThreadPoolExecutor AHEAD = new ThreadPoolExecutor(AHEAD_THREADS, AHEAD_THREADS, 30,
+      TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+        Thread t = new Thread(r, "h2beam-bases-ahead");
+        t.setDaemon(true);
+        return t;
+      });
+
+  static {
+    AHEAD.allowCoreThreadTimeOut(true);
+  }
+
+  /** A task's bases: their result, the chains that took them, and whether a thread has begun rolling them. */
+  private record Entry(CompletableFuture<TaskBases> result, AtomicInteger taken, AtomicBoolean claimed) {
+    Entry() {
+      this(new CompletableFuture<>(), new AtomicInteger(), new AtomicBoolean());
+    }
+  }
 
   /** How a task's bases are rolled ({@link SweepSteps#rollBases} in a sweep). */
   interface Roll {
@@ -50,12 +69,11 @@ public final class SharedBases {
    * threw, to every chain that takes them.
    */
   public Taken take(TaskRef ref) throws Exception {
-    Entry mine = new Entry(new CompletableFuture<>(), new AtomicInteger());
+    Entry mine = new Entry();
     Entry e = tasks.putIfAbsent(ref.task(), mine);
-    if (e == null) {
-      e = mine;
-      roll(ref, mine.result());
-    }
+    if (e == null) e = mine;
+    // rolled here when no thread has begun them: nobody else's, or a roll ahead still queued for a thread
+    if (e.claimed().compareAndSet(false, true)) roll(ref, e.result());
     int n = e.taken().incrementAndGet();
     if (n >= chainsPerTask) tasks.remove(ref.task(), e);
     try {
@@ -67,9 +85,10 @@ public final class SharedBases {
 
   /** Starts rolling the task's bases on a thread of their own, unless they are rolled or being rolled already. */
   public void ahead(TaskRef ref) {
-    Entry mine = new Entry(new CompletableFuture<>(), new AtomicInteger());
+    Entry mine = new Entry();
     if (tasks.putIfAbsent(ref.task(), mine) != null) return;
     AHEAD.execute(() -> {
+      if (!mine.claimed().compareAndSet(false, true)) return; // a chain took it over while it was queued
       Thread self = Thread.currentThread();
       rollingAhead.add(self);
       try {
@@ -87,6 +106,12 @@ public final class SharedBases {
    * roll under way, which must not go on writing into the runs root under a resume that follows in this JVM.
    */
   public boolean settle(java.time.Duration wait) {
+    // a roll ahead still queued for a thread never starts: its chains, if any come, see why
+    for (Entry e : tasks.values()) {
+      if (e.claimed().compareAndSet(false, true)) {
+        e.result().completeExceptionally(new InterruptedException("the sweep ended before these bases were rolled"));
+      }
+    }
     rollingAhead.forEach(Thread::interrupt);
     long deadline = System.nanoTime() + wait.toNanos();
     while (!rollingAhead.isEmpty() && System.nanoTime() < deadline) {

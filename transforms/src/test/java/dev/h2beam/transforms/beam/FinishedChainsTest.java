@@ -39,6 +39,37 @@ class FinishedChainsTest {
     assertEquals(0, chains.running());
   }
 
+  /**
+   * More chains than threads ({@code --chainsAtOnce}): a chain that finishes while some of its job's chains wait for a
+   * thread leaves its own to them; once all have started, the hold is as before.
+   */
+  @Test
+  void aFinishedChainLeavesItsThreadWhileChainsOfItsJobHaveNotStarted() throws Exception {
+    FinishedChains chains = new FinishedChains();
+    chains.started("job");
+    chains.started("job");
+    CountDownLatch first = new CountDownLatch(1);
+    Thread t = new Thread(() -> {
+      chains.finishedAndWait("job", 3);
+      first.countDown();
+    });
+    t.setDaemon(true);
+    t.start();
+    assertTrue(first.await(5, TimeUnit.SECONDS), "one of three chains has not started: the thread is left to it");
+    chains.started("job");
+    CountDownLatch second = new CountDownLatch(1);
+    Thread u = new Thread(() -> {
+      chains.finishedAndWait("job", 3);
+      second.countDown();
+    });
+    u.setDaemon(true);
+    u.start();
+    assertFalse(second.await(200, TimeUnit.MILLISECONDS), "all three started, one still runs: held");
+    chains.finishedAndWait("job", 3);
+    assertTrue(second.await(5, TimeUnit.SECONDS), "the last released it");
+    assertEquals(0, chains.running());
+  }
+
   @Test
   void aFailedChainDoesNotWaitAndCountsAsEnded() throws Exception {
     FinishedChains chains = new FinishedChains();

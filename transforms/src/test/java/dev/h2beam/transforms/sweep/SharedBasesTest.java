@@ -102,4 +102,53 @@ class SharedBasesTest {
     assertTrue(shared.settle(java.time.Duration.ofSeconds(10)), "the roll ended");
     assertThrows(InterruptedException.class, () -> shared.take(ref("t4")), "its chains see why");
   }
+
+  /** Every thread rolling ahead busy, and a roll ahead queued behind them: the chain that needs it rolls it itself. */
+  @Test
+  void aRollAheadStillQueuedIsRolledByTheChainThatNeedsIt() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    CountDownLatch busy = new CountDownLatch(SharedBases.AHEAD_THREADS);
+    ConcurrentHashMap<String, String> rolledOn = new ConcurrentHashMap<>();
+    SharedBases shared = new SharedBases(ref -> {
+      rolledOn.put(ref.task(), Thread.currentThread().getName());
+      if (ref.task().startsWith("busy")) {
+        busy.countDown();
+        release.await(30, TimeUnit.SECONDS);
+      }
+      return bases(ref);
+    }, 1);
+    try {
+      for (int i = 0; i < SharedBases.AHEAD_THREADS; i++) shared.ahead(ref("busy" + i));
+      assertTrue(busy.await(10, TimeUnit.SECONDS), "every thread rolling ahead is busy");
+      shared.ahead(ref("queued"));
+      assertTrue(shared.take(ref("queued")).first(), "taken while every thread is busy");
+      assertEquals(Thread.currentThread().getName(), rolledOn.get("queued"), "rolled by the chain itself");
+    } finally {
+      release.countDown();
+    }
+    for (int i = 0; i < SharedBases.AHEAD_THREADS; i++) shared.take(ref("busy" + i));
+    assertEquals(SharedBases.AHEAD_THREADS + 1, rolledOn.size(), "each task rolled once");
+  }
+
+  /** A sweep that failed with rolls ahead still queued: settling stops them before they start. */
+  @Test
+  void settleCancelsRollsAheadStillQueued() throws Exception {
+    CountDownLatch busy = new CountDownLatch(SharedBases.AHEAD_THREADS);
+    ConcurrentHashMap<String, Boolean> rolled = new ConcurrentHashMap<>();
+    SharedBases shared = new SharedBases(ref -> {
+      rolled.put(ref.task(), true);
+      if (ref.task().startsWith("busy")) {
+        busy.countDown();
+        Thread.sleep(60_000);
+      }
+      return bases(ref);
+    }, 1);
+    for (int i = 0; i < SharedBases.AHEAD_THREADS; i++) shared.ahead(ref("busy" + i));
+    assertTrue(busy.await(10, TimeUnit.SECONDS));
+    shared.ahead(ref("queued"));
+    assertTrue(shared.settle(java.time.Duration.ofSeconds(10)), "the busy rolls ended");
+    Thread.sleep(200); // a thread freed by the settle reaches the queued roll, which must not run
+    assertEquals(null, rolled.get("queued"), "never rolled");
+    assertThrows(InterruptedException.class, () -> shared.take(ref("queued")), "its chain sees why");
+  }
 }
