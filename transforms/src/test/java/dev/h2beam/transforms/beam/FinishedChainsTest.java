@@ -14,9 +14,14 @@ class FinishedChainsTest {
 
   /** Runs {@code finishedAndWait} on a thread of its own; the latch opens when it returns. */
   private static CountDownLatch finishOnAThread(FinishedChains chains) {
+    return finishOnAThread(chains, null, 0);
+  }
+
+  /** The same for a chain of {@code job}, which has {@code chainsInJob} chains. */
+  private static CountDownLatch finishOnAThread(FinishedChains chains, String job, int chainsInJob) {
     CountDownLatch returned = new CountDownLatch(1);
     Thread t = new Thread(() -> {
-      chains.finishedAndWait();
+      chains.finishedAndWait(job, chainsInJob);
       returned.countDown();
     });
     t.setDaemon(true);
@@ -48,22 +53,10 @@ class FinishedChainsTest {
     FinishedChains chains = new FinishedChains();
     chains.started("job");
     chains.started("job");
-    CountDownLatch first = new CountDownLatch(1);
-    Thread t = new Thread(() -> {
-      chains.finishedAndWait("job", 3);
-      first.countDown();
-    });
-    t.setDaemon(true);
-    t.start();
+    CountDownLatch first = finishOnAThread(chains, "job", 3);
     assertTrue(first.await(5, TimeUnit.SECONDS), "one of three chains has not started: the thread is left to it");
     chains.started("job");
-    CountDownLatch second = new CountDownLatch(1);
-    Thread u = new Thread(() -> {
-      chains.finishedAndWait("job", 3);
-      second.countDown();
-    });
-    u.setDaemon(true);
-    u.start();
+    CountDownLatch second = finishOnAThread(chains, "job", 3);
     assertFalse(second.await(200, TimeUnit.MILLISECONDS), "all three started, one still runs: held");
     chains.finishedAndWait("job", 3);
     assertTrue(second.await(5, TimeUnit.SECONDS), "the last released it");
