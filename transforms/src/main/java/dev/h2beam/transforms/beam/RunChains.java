@@ -195,8 +195,8 @@ public final class RunChains extends PTransform<PCollection<TaskBases>, PCollect
       chain.getValue().forEach(tasks::add);
       // held after it ends, once every chain has started: this runner's free thread would spin its monitor on a core
       // the other chains need
-      chains.context().chains.hold(job, chainCount, () -> chains.run(chain.getKey(), tasks.size(), (context, mode, domain, emit) ->
-          SweepSteps.runChainRollingBases(context, mode, domain, tasks, taken -> {
+      chains.context().chains.hold(job, chainCount, () -> chains.run(chain.getKey(), tasks.size(),
+          (context, mode, domain, emit) -> SweepSteps.runChainRollingBases(context, mode, domain, tasks, taken -> {
             // once per task: the first of its chains to take its bases counts them
             if (taken.first()) counts.count(context, taken.bases());
           }, emit), out));

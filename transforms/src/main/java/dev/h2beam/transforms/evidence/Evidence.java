@@ -39,8 +39,8 @@ public final class Evidence {
    * checked and held with the rest.
    */
   public static ContextTree build(Path dest, Benchmark bench, String taskId, List<RunView> rollouts,
-      Path harnessDir, ShownLibrary library, List<PoolItem> pool, Map<String, String> decisions, Map<String, Path> copies,
-      Map<String, String> texts) throws IOException {
+      Path harnessDir, ShownLibrary library, List<PoolItem> pool, Map<String, String> decisions,
+      Map<String, Path> copies, Map<String, String> texts) throws IOException {
     FileTrees.recreate(dest);
     Placed placed = new Placed(dest);
     LeakGlobs leaks = new LeakGlobs(bench.spec().leakGlobs());

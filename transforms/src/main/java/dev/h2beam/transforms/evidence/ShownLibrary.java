@@ -17,9 +17,10 @@ import java.util.Map;
  * scanned for grader verdicts once for the task, where every stage used to link, list, read and scan the whole library
  * again. Every session still gets the whole library in its own copy of the evidence, from these bytes; the evidence
  * folder kept in the run holds only the library's INDEX.md as read here, which names the entries it held: the entries
- * stay in the library folder. A domain's n-th task thus costs each of its stages its own evidence plus one copy of the library
- * for the session, not a second, linked copy kept for good (a domain of 200 tasks left 1.2 million names behind in
- * its evidence folders, nearly all of them library entries; BENCHMARKS.md, issue 11).
+ * stay in the library folder. A domain's n-th task thus costs each of its stages its own evidence plus one copy of
+ * the library for the session, not a second, linked copy kept for good (a domain of 200 tasks left 1.4 million names
+ * behind, nearly all of them library entries in its evidence folders; BENCHMARKS.md, "A domain's library shown once
+ * per task").
  *
  * <p>The sessions see the bytes that were scanned: a library edited on disk while the task runs is read again by the
  * next task only.

@@ -126,7 +126,8 @@ class ShownLibraryTest {
     Path session = root.resolve("session");
     held.copyTo(session);
     assertEquals(index, Files.readString(session.resolve("library/INDEX.md")));
-    assertEquals("mind the dates ✓\n", Files.readString(session.resolve("library/harnesses/ledger-2/harness/AGENTS.md")));
+    assertEquals("mind the dates ✓\n",
+        Files.readString(session.resolve("library/harnesses/ledger-2/harness/AGENTS.md")));
   }
 
   @Test
