@@ -98,10 +98,10 @@ public final class Evidence {
 
     boolean shown = library != null;
     if (shown) {
-      library.requireNoLeaks(leaks, "library/");
+      library.requireNoLeaks(leaks);
       library.requireNoVerdicts();
       // the folder keeps the index of what it showed, as read with the rest; the entries stay in the library
-      Path to = dest.resolve("library");
+      Path to = dest.resolve(ShownLibrary.PLACE);
       if (library.hasIndex()) placed.bytes(to.resolve(ShownLibrary.INDEX), library.bytes(ShownLibrary.INDEX));
       placed.shown(to, library);
     }

@@ -67,7 +67,8 @@ final class Placed {
   void shown(Path to, ShownLibrary library) {
     String prefix = PathOrder.relative(root, to) + "/";
     for (String rel : library.files()) {
-      if (rel.endsWith(".pyc") || rel.equals(ShownLibrary.INDEX) || PathOrder.inCache(rel)) continue;
+      // its listing has no file below a __pycache__ folder already
+      if (rel.endsWith(".pyc") || rel.equals(ShownLibrary.INDEX)) continue;
       shown.put(prefix + rel, library.file(rel));
       shownInOrder.add(prefix + rel);
     }

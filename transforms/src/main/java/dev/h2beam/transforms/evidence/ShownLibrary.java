@@ -28,13 +28,14 @@ import java.util.Map;
 public final class ShownLibrary {
   /** The library's own index, the one file of it an evidence folder keeps (written from the bytes read here). */
   static final String INDEX = "INDEX.md";
+  /** Its folder in an evidence folder (spec §5.1). */
+  static final String PLACE = "library";
 
   private final HeldTree held;
   private final Map<String, Integer> index = new HashMap<>();
   private final HarnessRejected verdict;
-  /** The answer-key globs, and the place, its files were last found clear of (stages may run at once). */
+  /** The answer-key globs its files were last found clear of, at {@link #PLACE} (stages may run at once). */
   private volatile LeakGlobs leakFreeFor;
-  private volatile String leakFreeAt;
 
   private ShownLibrary(HeldTree held, ShownLibrary before) {
     this.held = held;
@@ -54,9 +55,7 @@ public final class ShownLibrary {
 
   /** Whether {@code before} (null for none) showed {@code rel} with these bytes (held) and found no verdict in it. */
   private static boolean unchanged(ShownLibrary before, String rel, byte[] bytes) {
-    if (before == null || before.verdict != null || bytes == null) return false;
-    Integer i = before.index.get(rel);
-    return i != null && Arrays.equals(bytes, before.held.bytes(i));
+    return before != null && before.verdict == null && bytes != null && before.holdsSame(rel, bytes);
   }
 
   /** The library at {@code dir} as it is now, or null for none (no folder, or a folder without files). */
@@ -103,10 +102,13 @@ public final class ShownLibrary {
     return false;
   }
 
-  /** Whether it holds the bytes of its file {@code rel} (a file past the budget is read where it is used). */
-  public boolean holds(String rel) {
+  /**
+   * Whether it holds its file {@code rel} with exactly {@code bytes} (a file past the budget is not held: read where
+   * it is used, it is never taken for the same).
+   */
+  public boolean holdsSame(String rel, byte[] bytes) {
     Integer i = index.get(rel);
-    return i != null && held.bytes(i) != null;
+    return i != null && held.bytes(i) != null && Arrays.equals(held.bytes(i), bytes);
   }
 
   /**
@@ -121,16 +123,15 @@ public final class ShownLibrary {
   }
 
   /**
-   * Fails as {@code leaks} would over its files shown at {@code prefix}; once for the same globs and place, as every
-   * stage of the task shows the same files.
+   * Fails as {@code leaks} would over its files shown at {@link #PLACE}; once for the same globs, as every stage of
+   * the task shows the same files.
    */
-  void requireNoLeaks(LeakGlobs leaks, String prefix) {
-    if (leaks.sameGlobs(leakFreeFor) && prefix.equals(leakFreeAt)) return;
+  void requireNoLeaks(LeakGlobs leaks) {
+    if (leaks.sameGlobs(leakFreeFor)) return;
     List<String> shown = new ArrayList<>(files().size());
-    for (String rel : files()) shown.add(prefix + rel);
+    for (String rel : files()) shown.add(PLACE + "/" + rel);
     leaks.assertNone(shown);
     leakFreeFor = leaks;
-    leakFreeAt = prefix;
   }
 
   /** The file {@code rel} as this library holds it, for a tree that shows it. */

@@ -19,7 +19,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -51,16 +50,13 @@ public final class Library {
   private record IndexPart(List<Object> stamp, List<String> lines) {}
 
   /**
-   * The library as last shown ({@link #shown}), and each of its files' credential findings with the bytes screened: a
-   * file shown again with the same bytes has the same findings, so a domain's n-th task screens its new entry, not
-   * all n (with the scan for verdicts, a fifth of a 200-task domain's sweep; BENCHMARKS.md). Only exact bytes are
-   * trusted, never a file's time or size.
+   * The library as last read and screened, and each of its files' credential findings: a file read again with the
+   * bytes it had then (held by that read) has the same findings, and, for {@link #shown}, the same outcome of the scan
+   * for verdicts, so a domain's n-th task screens its new entry, not all n (a fifth of a 200-task domain's sweep;
+   * BENCHMARKS.md). Only exact bytes are trusted, never a file's time or size.
    */
-  private ShownLibrary lastShown;
-  private Map<String, Screened> screened = Map.of();
-
-  /** One file's credential findings (the file named relative to its entry), and the bytes they were found in. */
-  private record Screened(byte[] bytes, List<String> findings) {}
+  private ShownLibrary screened;
+  private Map<String, List<String>> findings = Map.of();
 
   /**
    * @param modeRoot {@code <library root>/<mode>}
@@ -111,9 +107,8 @@ public final class Library {
    */
   public synchronized ShownLibrary shown() {
     if (!Files.isDirectory(dir)) return null;
-    ShownLibrary lib = ShownLibrary.of(dir, lastShown);
+    ShownLibrary lib = ShownLibrary.of(dir, screened);
     requireNoCredentials(credentials(lib));
-    lastShown = lib;
     return lib != null && lib.hasLesson() ? lib : null;
   }
 
@@ -135,7 +130,7 @@ public final class Library {
     if (lib == null) return List.of();
     String entries = "harnesses/";
     Map<String, Map<String, List<String>>> byFolder = new TreeMap<>();
-    Map<String, Screened> now = new HashMap<>();
+    Map<String, List<String>> now = new HashMap<>();
     for (String rel : lib.files()) {
       int slash = rel.startsWith(entries) ? rel.indexOf('/', entries.length()) : -1;
       String folder = slash < 0 ? "" : rel.substring(0, slash);
@@ -147,20 +142,24 @@ public final class Library {
       } catch (IOException x) {
         throw new UncheckedIOException("cannot read library file " + file, x);
       }
-      Screened before = screened.get(rel);
-      List<String> found = before != null && Arrays.equals(before.bytes(), bytes) ? before.findings()
+      List<String> found = unchanged(rel, bytes) ? findings.get(rel)
           : CredentialScreen.findings(Map.of(inFolder, text(slash >= 0, inFolder, file, bytes)));
-      // kept only while the library holds the bytes anyway: a file past its budget is screened each time
-      if (lib.holds(rel)) now.put(rel, new Screened(bytes, found));
+      now.put(rel, found);
       byFolder.computeIfAbsent(folder, f -> new TreeMap<>()).put(inFolder, found);
     }
-    screened = now;
+    screened = lib;
+    findings = now;
     List<String> out = new ArrayList<>();
     for (Map.Entry<String, Map<String, List<String>>> f : byFolder.entrySet()) {
       Path folder = f.getKey().isEmpty() ? dir : dir.resolve(f.getKey());
       for (List<String> found : f.getValue().values()) for (String finding : found) out.add(folder + "/" + finding);
     }
     return out;
+  }
+
+  /** Whether the last screen read {@code rel} with these bytes and held them (a file past its budget is not held). */
+  private boolean unchanged(String rel, byte[] bytes) {
+    return screened != null && findings.containsKey(rel) && screened.holdsSame(rel, bytes);
   }
 
   /** A shown file's text as screened: see {@link #credentials(ShownLibrary)}. */
