@@ -170,13 +170,30 @@ public final class Json {
    * in order as {@link #part parts} of the array give the bytes one writer gives.
    */
   public static byte[] prettyItems(Iterator<?> items, int depth) throws IOException {
+    return prettyItems(g -> {
+      while (items.hasNext()) MAPPER.writeValue(g, items.next());
+    }, depth);
+  }
+
+  /**
+   * {@link #prettyItems(Iterator, int)} for items a writer puts on the generator itself, each a value at the top of
+   * it (numbers of type double as {@link #pythonFloat} writes them, with {@code writeNumber(String)}): what a file of
+   * many like records is written with, none of them made as a map first.
+   */
+  public static byte[] prettyItems(ItemWriter items, int depth) throws IOException {
     if (depth < 1) throw new IllegalArgumentException("array elements are at depth 1 or deeper, not " + depth);
     java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(8192);
-    com.fasterxml.jackson.databind.ObjectWriter w = MAPPER.writer(new PythonPrinter(2, depth));
-    try (JsonGenerator g = w.createGenerator(out)) {
-      while (items.hasNext()) w.writeValue(g, items.next());
+    try (JsonGenerator g = MAPPER.getFactory().createGenerator(out)) {
+      g.setPrettyPrinter(new PythonPrinter(2, depth));
+      items.write(g);
     }
     return out.toByteArray();
+  }
+
+  /** What writes a run of items for {@link #prettyItems(ItemWriter, int)}. */
+  @FunctionalInterface
+  public interface ItemWriter {
+    void write(JsonGenerator g) throws IOException;
   }
 
   /**

@@ -84,6 +84,36 @@ class JsonTest {
     assertEquals(Python3.dumps(python, "indent=2"), Json.pretty(parted));
   }
 
+  /** Items a writer puts on the generator itself are the bytes the same items give as maps, escapes and floats too. */
+  @Test
+  void itemsWrittenOnTheGeneratorGiveTheBytesOfTheSameItemsAsMaps() throws Exception {
+    List<Object> items = List.of(map("caf\u00e9", 0.1, "e", map(), "n", null, "x", 1e-5, "k", 3, "b", true),
+        map("caf\u00e9", 1e22, "e", map("\u2014", "\u0007"), "n", null, "x", -0.0, "k", 4, "b", false));
+    for (int depth : List.of(2, 3)) {
+      byte[] written = Json.prettyItems(g -> {
+        for (Object item : items) {
+          Map<?, ?> m = (Map<?, ?>) item;
+          g.writeStartObject();
+          g.writeFieldName("caf\u00e9");
+          g.writeNumber(Json.pythonFloat((Double) m.get("caf\u00e9")));
+          g.writeObjectFieldStart("e");
+          for (Map.Entry<?, ?> e : ((Map<?, ?>) m.get("e")).entrySet()) {
+            g.writeStringField((String) e.getKey(), (String) e.getValue());
+          }
+          g.writeEndObject();
+          g.writeNullField("n");
+          g.writeFieldName("x");
+          g.writeNumber(Json.pythonFloat((Double) m.get("x")));
+          g.writeNumberField("k", (Integer) m.get("k"));
+          g.writeBooleanField("b", (Boolean) m.get("b"));
+          g.writeEndObject();
+        }
+      }, depth);
+      assertEquals(new String(Json.prettyItems(items.iterator(), depth), StandardCharsets.UTF_8),
+          new String(written, StandardCharsets.UTF_8), "depth " + depth);
+    }
+  }
+
   @Test
   void noItemsAreNoBytesAndAnEmptyPartOrADocumentDepthIsRefused() throws Exception {
     assertEquals(0, Json.prettyItems(List.of().iterator(), 2).length);

@@ -1,8 +1,10 @@
 package dev.h2beam.pipelines.report;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.pipelines.Modes;
 import dev.h2beam.pipelines.UsageError;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -12,10 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
-import java.util.Objects;
 import java.util.TreeMap;
-import java.util.function.Supplier;
-import java.util.stream.Stream;
 
 /**
  * What the released report may contain (seed document 001). {@code aggregate} (the default) withholds per-task
@@ -95,48 +94,39 @@ public enum Disclosure {
   static List<String> perTaskMetricLines(Map<NamespaceRef, List<Scored>> rowsByNamespace,
       MetricTable table) {
     List<String> lines = new ArrayList<>();
-    for (Map<String, Object> m : metricRows(rowsByNamespace, table)) {
-      if (lines.isEmpty()) lines.add("Per-task metric vector (metrics.json; released by --disclosure=per-task)");
-      List<String> each = new ArrayList<>();
-      ((Map<?, ?>) m.get("values")).forEach((name, v) -> each.add(name + " " + number((Double) v)));
-      ((Map<?, ?>) m.get("absent")).forEach((name, why) -> each.add(name + " absent (" + why + ")"));
-      lines.add("  " + new ModeK((String) m.get("mode"), (Integer) m.get("k")).name() + " seed="
-          + (m.get("seed") == null ? "none" : m.get("seed")) + " " + m.get("task_id") + ": "
-          + String.join(" | ", each));
-    }
+    rowsByNamespace.forEach((ns, rows) -> {
+      for (Vector v : vectors(ns, rows, table)) {
+        if (lines.isEmpty()) lines.add("Per-task metric vector (metrics.json; released by --disclosure=per-task)");
+        List<String> each = new ArrayList<>();
+        v.metrics().values().forEach((name, x) -> {
+          if (!Objective.timed(name)) each.add(name + " " + number(x));
+        });
+        v.metrics().absent().forEach((name, why) -> {
+          if (!Objective.timed(name)) each.add(name + " absent (" + why + ")");
+        });
+        lines.add("  " + new ModeK(v.row().mode(), v.row().k()).name() + " seed="
+            + (ns.seed() == null ? "none" : ns.seed()) + " " + v.row().taskId() + ": " + String.join(" | ", each));
+      }
+    });
     return lines;
   }
 
+  /** A reported row and its metrics.json row, whose times ({@link Objective#timed}) the report leaves out. */
+  private record Vector(Scored row, MetricRow metrics) {}
+
   /**
-   * The metrics.json rows of the reported rows' tasks, in report order (k, mode, task per namespace), without the
-   * wall-clock times: those measure the machine at that moment, so listing them per task would make two runs of the
-   * same inputs write different report files. They stay in metrics.json, and a time objective still compares them.
+   * The metrics.json rows of one namespace's reported rows, in report order (k, mode, task), without the wall-clock
+   * times: those measure the machine at that moment, so listing them per task would make two runs of the same inputs
+   * write different report files. They stay in metrics.json, and a time objective still compares them. A task
+   * without a row in metrics.json (or a namespace without the file) gives none.
    */
-  private static List<Map<String, Object>> metricRows(Map<NamespaceRef, List<Scored>> rowsByNamespace,
-      MetricTable table) {
-    return metricRowStream(rowsByNamespace, table).toList();
-  }
-
-  /** {@link #metricRows}, made one row at a time as the stream is read. */
-  private static Stream<Map<String, Object>> metricRowStream(Map<NamespaceRef, List<Scored>> rowsByNamespace,
-      MetricTable table) {
-    return rowsByNamespace.entrySet().stream().flatMap(e -> metricRowStream(e.getKey(), e.getValue(), table));
-  }
-
-  /** One namespace's {@link #metricRows}. */
-  private static Stream<Map<String, Object>> metricRowStream(NamespaceRef ns, List<Scored> rows, MetricTable table) {
-    return sorted(rows).stream().map(s -> {
+  private static List<Vector> vectors(NamespaceRef ns, List<Scored> rows, MetricTable table) {
+    List<Vector> out = new ArrayList<>();
+    for (Scored s : sorted(rows)) {
       MetricRow r = table.row(ns, s.taskId(), s.mode(), s.k());
-      if (r == null) return null;
-      Map<String, Object> m = head(ns, s);
-      Map<String, Object> values = new LinkedHashMap<>(r.values());
-      Map<String, Object> absent = new LinkedHashMap<>(r.absent());
-      values.keySet().removeIf(Objective::timed);
-      absent.keySet().removeIf(Objective::timed);
-      m.put("values", values);
-      m.put("absent", absent);
-      return m;
-    }).filter(Objects::nonNull);
+      if (r != null) out.add(new Vector(s, r));
+    }
+    return out;
   }
 
   /**
@@ -153,9 +143,9 @@ public enum Disclosure {
     static final int AHEAD = 8;
     /** The depth of a top-level array's elements in the restricted file (the root object's arrays). */
     private static final int DEPTH = 2;
-    private final List<Supplier<Stream<?>>> parts;
+    private final List<Json.ItemWriter> parts;
 
-    Parts(List<Supplier<Stream<?>>> parts) {
+    Parts(List<Json.ItemWriter> parts) {
       this.parts = List.copyOf(parts);
     }
 
@@ -168,8 +158,8 @@ public enum Disclosure {
         @Override public boolean hasNext() {
           while (pending == null && (next < parts.size() || !ahead.isEmpty())) {
             while (ahead.size() < AHEAD && next < parts.size()) {
-              Supplier<Stream<?>> items = parts.get(next++);
-              ahead.add(Forked.begin(() -> Json.prettyItems(items.get().iterator(), DEPTH)));
+              Json.ItemWriter items = parts.get(next++);
+              ahead.add(Forked.begin(() -> Json.prettyItems(items, DEPTH)));
             }
             // while a pool thread makes this part, the writer makes later ones none has begun
             Forked<byte[]> first = ahead.poll();
@@ -199,11 +189,11 @@ public enum Disclosure {
     out.put("restricted", "per-task scores, paired differences, successful-tasks slices, per-task metric vectors and"
         + " judge repeats withheld from report.txt and report.html; never hand this file to an improver or a"
         + " selector");
-    List<Supplier<Stream<?>>> scores = new ArrayList<>();
-    List<Supplier<Stream<?>>> metrics = new ArrayList<>();
+    List<Json.ItemWriter> scores = new ArrayList<>();
+    List<Json.ItemWriter> metrics = new ArrayList<>();
     for (Map.Entry<NamespaceRef, List<Scored>> e : rowsByNamespace.entrySet()) {
-      scores.add(() -> perTaskRows(e.getKey(), e.getValue()));
-      metrics.add(() -> metricRowStream(e.getKey(), e.getValue(), table));
+      scores.add(g -> writePerTaskRows(g, e.getKey(), e.getValue()));
+      metrics.add(g -> writeMetricRows(g, e.getKey(), e.getValue(), table));
     }
     out.put("per_task", new Parts(scores));
     List<Object> diffs = new ArrayList<>();
@@ -235,32 +225,74 @@ public enum Disclosure {
     return out;
   }
 
-  /** A namespace's per-task entries of the restricted file, in report order (k, mode, task). */
-  private static Stream<Map<String, Object>> perTaskRows(NamespaceRef ns, List<Scored> rows) {
-    return sorted(rows).stream().map(r -> {
-      Map<String, Object> m = head(ns, r);
-      m.put("label", r.label());
-      m.put("run_id", r.runId());
-      m.put("n_passed", json(r.nPassed()));
-      m.put("n_criteria", json(r.nCriteria()));
-      m.put("all_pass", r.allPass());
-      m.put("frac", r.frac());
-      m.put("graded", r.graded());
-      m.put("absence", r.reason());
-      if (r.repeatSd() != null) m.put("judge_repeat_sd", r.repeatSd());
-      return m;
-    });
+  /**
+   * A namespace's per-task entries of the restricted file, in report order (k, mode, task), each an object of
+   * {@link #writeHead}'s fields then label, run_id, n_passed, n_criteria, all_pass, frac, graded, absence and, for a
+   * row graded more than once, judge_repeat_sd.
+   */
+  private static void writePerTaskRows(JsonGenerator g, NamespaceRef ns, List<Scored> rows) throws IOException {
+    String name = ns.name();
+    for (Scored r : sorted(rows)) {
+      writeHead(g, name, ns.seed(), r);
+      g.writeStringField("label", r.label());
+      g.writeStringField("run_id", r.runId());
+      writeCount(g, "n_passed", r.nPassed());
+      writeCount(g, "n_criteria", r.nCriteria());
+      g.writeBooleanField("all_pass", r.allPass());
+      writeFloat(g, "frac", r.frac());
+      g.writeBooleanField("graded", r.graded());
+      g.writeStringField("absence", r.reason());
+      if (r.repeatSd() != null) writeFloat(g, "judge_repeat_sd", r.repeatSd());
+      g.writeEndObject();
+    }
   }
 
-  /** What a per-task entry of the restricted file starts with: where it is and which task, mode and k. */
-  private static Map<String, Object> head(NamespaceRef ns, Scored r) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("namespace", ns.name());
-    m.put("seed", ns.seed());
-    m.put("task_id", r.taskId());
-    m.put("mode", r.mode());
-    m.put("k", r.k());
-    return m;
+  /**
+   * A namespace's entries of {@link #vectors} in the restricted file: {@link #writeHead}'s fields, then the
+   * values and the absences without the wall-clock times.
+   */
+  private static void writeMetricRows(JsonGenerator g, NamespaceRef ns, List<Scored> rows, MetricTable table)
+      throws IOException {
+    String name = ns.name();
+    for (Vector v : vectors(ns, rows, table)) {
+      writeHead(g, name, ns.seed(), v.row());
+      g.writeObjectFieldStart("values");
+      for (Map.Entry<String, Double> x : v.metrics().values().entrySet()) {
+        if (!Objective.timed(x.getKey())) writeFloat(g, x.getKey(), x.getValue());
+      }
+      g.writeEndObject();
+      g.writeObjectFieldStart("absent");
+      for (Map.Entry<String, String> x : v.metrics().absent().entrySet()) {
+        if (!Objective.timed(x.getKey())) g.writeStringField(x.getKey(), x.getValue());
+      }
+      g.writeEndObject();
+      g.writeEndObject();
+    }
+  }
+
+  /** What a per-task entry of the restricted file starts with: its object begun, where it is, which task, mode, k. */
+  private static void writeHead(JsonGenerator g, String namespace, Long seed, Scored r) throws IOException {
+    g.writeStartObject();
+    g.writeStringField("namespace", namespace);
+    if (seed == null) g.writeNullField("seed");
+    else g.writeNumberField("seed", seed);
+    g.writeStringField("task_id", r.taskId());
+    g.writeStringField("mode", r.mode());
+    g.writeNumberField("k", r.k());
+  }
+
+  /** A judge count as {@link #json} gives it to the writer. */
+  private static void writeCount(JsonGenerator g, String name, Double v) throws IOException {
+    Object n = json(v);
+    if (n instanceof Long l) g.writeNumberField(name, l);
+    else writeFloat(g, name, (Double) n);
+  }
+
+  /** A float as Python writes it ({@link Json#pythonFloat}), or null. */
+  private static void writeFloat(JsonGenerator g, String name, Double v) throws IOException {
+    g.writeFieldName(name);
+    if (v == null) g.writeNull();
+    else g.writeNumber(Json.pythonFloat(v));
   }
 
   private static List<Scored> sorted(List<Scored> rows) {

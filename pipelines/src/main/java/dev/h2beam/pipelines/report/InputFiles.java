@@ -37,6 +37,12 @@ final class InputFiles {
 
   /** judged.json: a JSON array of row objects (spec §2.12); {@code fallbackK} is used for a row without k. */
   static JudgedFile judged(String path, String text, int fallbackK) throws IOException {
+    List<Scored> streamed = JudgedReader.rows(text, fallbackK);
+    return streamed != null ? new JudgedFile(path, streamed) : judgedFromTree(path, text, fallbackK);
+  }
+
+  /** judged.json from its tree: every file {@link JudgedReader} does not take, and the messages for them. */
+  static JudgedFile judgedFromTree(String path, String text, int fallbackK) throws IOException {
     JsonNode root = Json.readTree(text);
     FileShapes.judged(root);
     List<Scored> rows = new ArrayList<>();
@@ -104,6 +110,12 @@ final class InputFiles {
    * values are not numbers or whose reasons are not in the closed set, is malformed: nothing of it is used.
    */
   static List<MetricRow> metrics(String path, String text) throws IOException {
+    List<MetricRow> streamed = new MetricsReader().rows(text);
+    return streamed != null ? streamed : metricsFromTree(path, text);
+  }
+
+  /** metrics.json from its tree: every file {@link MetricsReader} does not take, and the messages for them. */
+  static List<MetricRow> metricsFromTree(String path, String text) throws IOException {
     JsonNode root = Json.readTree(text);
     if (root == null || !root.isObject() || !MetricVector.SCHEMA.equals(root.path("schema").asText())) {
       throw new IOException(path + ": not a " + MetricVector.SCHEMA + " file (schema "

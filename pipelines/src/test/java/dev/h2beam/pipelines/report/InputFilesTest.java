@@ -168,4 +168,84 @@ class InputFilesTest {
       assertTrue(x.getMessage().startsWith(e.getValue()), x.getMessage());
     }
   }
+
+  /**
+   * metrics.json as the judge writes it is read token by token, and gives the rows its tree gives; a file that is
+   * valid but written otherwise, or malformed, is read from its tree, with the same rows or the same message.
+   */
+  @Test
+  void metricsReadTokenByTokenGiveWhatTheTreeGives() throws Exception {
+    String head = "{\"schema\": \"" + MetricVector.SCHEMA + "\", \"namespace\": \"n\", \"metrics\": {\"score\": "
+        + "{\"unit\": \"fraction\", \"direction\": \"max\"}}, \"reasons\": [\"judge-failed\"], \"rows\": [";
+    String a = "{\"task_id\": \"t1\", \"mode\": \"agg\", \"k\": 2, \"seed\": 0, \"values\": {\"score\": 1.0, "
+        + "\"pass\": 1, \"cost\": 0.25}, \"absent\": {\"quality\": \"not-applicable\", \"input_tokens\": "
+        + "\"not-recorded\"}}";
+    String b = "{\"task_id\": \"t2\", \"mode\": \"sequential\", \"k\": 2, \"values\": {\"score\": 0.5, "
+        + "\"pass\": 0, \"cost\": 3e-05}, \"absent\": {\"quality\": \"judge-failed\", \"input_tokens\": "
+        + "\"not-recorded\"}}";
+    String c = "{\"absent\": {\"score\": \"selection-failed\"}, \"values\": {}, \"k\": 2, \"mode\": \"seq\", "
+        + "\"task_id\": \"t3\", \"extra\": [{\"x\": [1, 2]}]}";
+    String regular = head + a + ", " + b + ", " + c + ", " + a.replace("t1", "t4") + "]}";
+    List<MetricRow> streamed = new MetricsReader().rows(regular);
+    assertEquals(InputFiles.metricsFromTree("m.json", regular), streamed);
+    assertEquals(4, streamed.size());
+    assertEquals(List.of("cost", "pass", "score"), List.copyOf(streamed.get(3).values().keySet()));
+    assertEquals(3e-05, streamed.get(1).value("cost"));
+    assertEquals("seq", streamed.get(1).mode());
+    // valid, but not as the judge writes it: the tree's reading, with its rows
+    for (String odd : List.of(
+        head + a.replace("\"k\": 2", "\"k\": 2.0") + "]}",
+        head + a.replace("\"task_id\": \"t1\"", "\"task_id\": 7") + "]}",
+        head + a.replace("\"values\": {", "\"values\": null, \"v\": {") + "]}",
+        head + a.replace("\"cost\": 0.25", "\"cost\": 0.25, \"score\": 0.0") + "]}",
+        "{\"rows\": [" + a + "], \"schema\": \"" + MetricVector.SCHEMA + "\", \"rows\": [" + b + "]}")) {
+      assertEquals(InputFiles.metricsFromTree("m.json", odd), InputFiles.metrics("m.json", odd), odd);
+    }
+    assertEquals(0.0, InputFiles.metrics("m.json", head + a.replace("\"cost\": 0.25", "\"cost\": 0.25, \"score\": "
+        + "0.0") + "]}").get(0).value("score"), "a name given twice: the last value");
+    // malformed: the tree's message
+    for (String bad : List.of(head + a.replace("\"not-applicable\"", "\"why\"") + "]}",
+        head.replace(MetricVector.SCHEMA, "h2beam-metrics/v0") + a + "]}", head + a + ", {\"task_id\": }]}", "[]")) {
+      assertNull(new MetricsReader().rows(bad), bad);
+      String tree = assertThrows(IOException.class, () -> InputFiles.metricsFromTree("m.json", bad)).getMessage();
+      assertEquals(tree, assertThrows(IOException.class, () -> InputFiles.metrics("m.json", bad)).getMessage());
+    }
+  }
+
+  /**
+   * judged.json as the judge writes it is read token by token, and gives the rows its tree gives; harness2's rows
+   * and any other valid shape are read from the tree, and a malformed file gets the tree's message.
+   */
+  @Test
+  void judgedRowsReadTokenByTokenGiveWhatTheTreeGives() throws Exception {
+    String graded = "{\"task_id\": \"t0\", \"mode\": \"agg\", \"k\": 2, \"label\": \"agg1\", \"run_id\": "
+        + "\"ns/t0/agg1\", \"chosen_is_base\": false, \"n_passed\": 3, \"n_criteria\": 4, \"all_pass\": false, "
+        + "\"raw\": {\"metric\": \"points\", \"n_criteria\": 4, \"repeat_sd\": 0.125, \"repeats\": [{\"s\": 1}]}, "
+        + "\"error\": \"\", \"frac\": 0.75, \"graded\": true, \"absence\": null}";
+    String failed = "{\"task_id\": \"t1\", \"mode\": \"sequential\", \"k\": null, \"label\": null, \"run_id\": "
+        + "null, \"chosen_is_base\": true, \"n_passed\": null, \"n_criteria\": null, \"all_pass\": false, \"raw\": "
+        + "null, \"error\": \"selection did not complete successfully\", \"absence\": \"selection-failed\"}";
+    String text = "[" + graded + ", " + failed + "]";
+    List<Scored> streamed = JudgedReader.rows(text, 2);
+    assertEquals(InputFiles.judgedFromTree("j", text, 2).rows(), streamed);
+    assertEquals(0.125, streamed.get(0).repeatSd());
+    assertEquals("points", streamed.get(0).metric());
+    assertEquals("seq", streamed.get(1).mode());
+    assertEquals(2, streamed.get(1).k());
+    for (String odd : List.of(
+        "[" + graded.replace("\"mode\": \"agg\"", "\"arm\": \"agg\"") + "]",
+        "[" + graded.replace("\"k\": 2", "\"k\": \"3\"") + "]",
+        "[" + graded.replace("\"metric\": \"points\"", "\"metric\": 5") + "]",
+        "[" + graded.replace("\"repeat_sd\": 0.125", "\"repeat_sd\": \"x\"") + "]",
+        "[" + graded.replace("\"label\": \"agg1\"", "\"label\": \"agg1\", \"label\": \"agg2\"") + "]")) {
+      assertEquals(InputFiles.judgedFromTree("j", odd, 2).rows(), InputFiles.judged("j", odd, 2).rows(), odd);
+    }
+    for (String bad : List.of("[" + failed.replace("\"chosen_is_base\": true", "\"chosen_is_base\": null") + "]",
+        "[" + graded.replace("\"task_id\": \"t0\"", "\"task_id\": \" \"") + "]",
+        "[" + graded.replace("\"k\": 2", "\"k\": 0") + "]", "{}", "[" + graded)) {
+      assertNull(JudgedReader.rows(bad, 2), bad);
+      String tree = assertThrows(IOException.class, () -> InputFiles.judgedFromTree("j", bad, 2)).getMessage();
+      assertEquals(tree, assertThrows(IOException.class, () -> InputFiles.judged("j", bad, 2)).getMessage());
+    }
+  }
 }
