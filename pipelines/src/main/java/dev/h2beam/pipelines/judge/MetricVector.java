@@ -7,12 +7,12 @@ import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.Runmark;
 import dev.h2beam.adapters.model.Namespace;
+import dev.h2beam.pipelines.files.JsonParts;
 import dev.h2beam.transforms.sweep.ModeTiming;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -82,6 +82,12 @@ public final class MetricVector {
    */
   public static Path write(Path namespace, List<JudgedRow> rows, boolean rubric, Map<String, Spend> known)
       throws IOException {
+    return write(namespace, rows, rubric, known, JudgedFile.ROWS_PER_PART);
+  }
+
+  /** {@link #write}, its rows made in parts of {@code rowsPerPart} (the file is the same for any). */
+  static Path write(Path namespace, List<JudgedRow> rows, boolean rubric, Map<String, Spend> known, int rowsPerPart)
+      throws IOException {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("schema", SCHEMA);
     out.put("namespace", namespace.getFileName().toString());
@@ -96,21 +102,22 @@ public final class MetricVector {
     out.put("metrics", defs);
     out.put("reasons", REASONS);
     Namespace ns = Namespace.parse(namespace.getFileName().toString()).orElse(null);
-    List<Object> list = new ArrayList<>();
-    // a task's modes share its summary.json: read it once per task (rows come grouped by task)
-    Map<String, JsonNode> summaries = new HashMap<>();
     Timings timings = ns == null ? null : new Timings(namespace.getParent(), ns);
-    boolean[] lastTrajectory = new boolean[1];
-    for (JudgedRow r : rows) {
-      Spend spend = known.get(r.key());
-      if (spend == null) {
-        JsonNode summary = summaries.computeIfAbsent(r.taskId(),
-            t -> readQuietly(namespace.resolve(Namespace.slug(t)).resolve("summary.json")));
-        spend = Spend.of(summary, r.mode());
+    // the rows are made and written in parts, on both cores for a long namespace (JudgedFile.ROWS_PER_PART)
+    out.put("rows", JsonParts.runs(rows, rowsPerPart, 2, (g, run) -> {
+      // a task's modes share its summary.json: read it once per task (rows come grouped by task)
+      Map<String, JsonNode> summaries = new HashMap<>();
+      boolean[] lastTrajectory = new boolean[1];
+      for (JudgedRow r : run) {
+        Spend spend = known.get(r.key());
+        if (spend == null) {
+          JsonNode summary = summaries.computeIfAbsent(r.taskId(),
+              t -> readQuietly(namespace.resolve(Namespace.slug(t)).resolve("summary.json")));
+          spend = Spend.of(summary, r.mode());
+        }
+        Json.MAPPER.writeValue(g, row(ns, r, rubric, spend, timings, lastTrajectory));
       }
-      list.add(row(ns, r, rubric, spend, timings, lastTrajectory));
-    }
-    out.put("rows", list);
+    }));
     Path file = namespace.resolve(FILE);
     AtomicFiles.write(file, false, stream -> {
       Json.writePretty(stream, out);
@@ -194,7 +201,7 @@ public final class MetricVector {
   static final class Timings {
     private final Path runsRoot;
     private final Namespace ns;
-    private final Map<String, Listed> listed = new HashMap<>();
+    private final Map<String, Listed> listed = new java.util.concurrent.ConcurrentHashMap<>(); // parts on two threads
 
     /** A mode's timing folder and the names in it (none when it is missing or cannot be listed). */
     private record Listed(Path folder, Set<String> names) {}

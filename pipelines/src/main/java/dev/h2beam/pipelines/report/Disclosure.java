@@ -4,16 +4,14 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.pipelines.Modes;
 import dev.h2beam.pipelines.UsageError;
+import dev.h2beam.pipelines.files.JsonParts;
 import java.io.IOException;
 import java.math.BigDecimal;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.TreeMap;
 
 /**
@@ -129,59 +127,15 @@ public enum Disclosure {
     return out;
   }
 
+  /** The depth of a top-level array's elements in the restricted file (the root object's arrays). */
+  private static final int DEPTH = 2;
+
   /**
-   * A JSON array written from parts made ahead of its writer on the common pool, in order ({@link Json#writePretty}
-   * writes any {@code Iterable} as an array): each part is the items of one namespace already in their bytes
-   * ({@link Json#prettyItems}). The restricted file has a row per task and mode (a hundred thousand over 100
-   * namespaces of 500 tasks): made and written one at a time by the report's one writing thread, they took most of
-   * a second while the other core waited; held all at once as maps they outlived several young collections, each of
-   * which copied them again. A few namespaces ahead at a time are made, as bytes; a namespace with no item gives no
-   * part. The writer makes a part itself when no pool thread has begun it ({@link Forked}).
+   * The restricted file's content under {@code aggregate}: everything the released report withholds. Its two long
+   * arrays (a row per task and mode, a hundred thousand over 100 namespaces of 500 tasks) are {@link JsonParts}, a
+   * namespace's rows each; made one at a time by the report's one writing thread, they took most of a second while
+   * the other core waited, and held all at once as maps they outlived several young collections.
    */
-  static final class Parts implements Iterable<Object> {
-    /** Parts made ahead of the writer at most. */
-    static final int AHEAD = 8;
-    /** The depth of a top-level array's elements in the restricted file (the root object's arrays). */
-    private static final int DEPTH = 2;
-    private final List<Json.ItemWriter> parts;
-
-    Parts(List<Json.ItemWriter> parts) {
-      this.parts = List.copyOf(parts);
-    }
-
-    @Override public Iterator<Object> iterator() {
-      return new Iterator<>() {
-        private final ArrayDeque<Forked<byte[]>> ahead = new ArrayDeque<>();
-        private int next;
-        private Object pending;
-
-        @Override public boolean hasNext() {
-          while (pending == null && (next < parts.size() || !ahead.isEmpty())) {
-            while (ahead.size() < AHEAD && next < parts.size()) {
-              Json.ItemWriter items = parts.get(next++);
-              ahead.add(Forked.begin(() -> Json.prettyItems(items, DEPTH)));
-            }
-            // while a pool thread makes this part, the writer makes later ones none has begun
-            Forked<byte[]> first = ahead.poll();
-            first.help();
-            for (Iterator<Forked<byte[]>> it = ahead.iterator(); it.hasNext() && !first.isDone(); ) it.next().help();
-            byte[] bytes = first.join();
-            if (bytes.length > 0) pending = Json.part(bytes);
-          }
-          return pending != null;
-        }
-
-        @Override public Object next() {
-          if (!hasNext()) throw new NoSuchElementException();
-          Object out = pending;
-          pending = null;
-          return out;
-        }
-      };
-    }
-  }
-
-  /** The restricted file's content under {@code aggregate}: everything the released report withholds. */
   static Map<String, Object> restricted(Map<NamespaceRef, List<Scored>> rowsByNamespace,
       List<Comparison.Pair> pairs, MetricTable table) {
     Map<String, Object> out = new LinkedHashMap<>();
@@ -195,7 +149,7 @@ public enum Disclosure {
       scores.add(g -> writePerTaskRows(g, e.getKey(), e.getValue()));
       metrics.add(g -> writeMetricRows(g, e.getKey(), e.getValue(), table));
     }
-    out.put("per_task", new Parts(scores));
+    out.put("per_task", new JsonParts(scores, DEPTH));
     List<Object> diffs = new ArrayList<>();
     for (Comparison.Pair p : pairs) {
       Map<String, Object> m = new LinkedHashMap<>();
@@ -221,7 +175,7 @@ public enum Disclosure {
       slices.add(m);
     }
     out.put("successful_tasks", slices);
-    out.put("per_task_metrics", new Parts(metrics));
+    out.put("per_task_metrics", new JsonParts(metrics, DEPTH));
     return out;
   }
 

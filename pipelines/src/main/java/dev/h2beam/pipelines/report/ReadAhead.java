@@ -1,5 +1,6 @@
 package dev.h2beam.pipelines.report;
 
+import dev.h2beam.pipelines.files.Forked;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

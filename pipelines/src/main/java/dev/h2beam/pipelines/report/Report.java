@@ -1,6 +1,7 @@
 package dev.h2beam.pipelines.report;
 
 import dev.h2beam.pipelines.Modes;
+import dev.h2beam.pipelines.files.Forked;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.IdentityHashMap;

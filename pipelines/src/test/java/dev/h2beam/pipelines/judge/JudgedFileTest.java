@@ -125,4 +125,29 @@ class JudgedFileTest {
   private static String text(Object o) {
     return o == null ? "" : String.valueOf(o);
   }
+
+  /**
+   * A namespace's judged.json is written in parts of rows made on two threads: the file is the one a single writer
+   * gives (the rows as maps, written pretty), whatever the rows per part, a last short part included.
+   */
+  @Test
+  void judgedJsonWrittenInPartsIsTheFileOneWriterGives(@TempDir Path dir) throws Exception {
+    List<JudgedRow> rows = new ArrayList<>();
+    List<Object> maps = new ArrayList<>();
+    for (int i = 0; i < 2300; i++) {
+      JudgedRow r = i % 7 == 0 ? failed("t" + i, "r" + i, "boom \u2014 " + i)
+          : new JudgedRow("ns", "t" + i, i % 2 == 0 ? "agg" : "seq", 2, "agg1", "r" + i, false, i % 3, 2, i % 3 == 2,
+              Map.of("metric", "points", "repeat_sd", 0.1 * i), "", null);
+      rows.add(r);
+      maps.add(r.toJson());
+    }
+    String one = Json.pretty(maps);
+    for (int perPart : List.of(JudgedFile.ROWS_PER_PART, 1, 999, 5000)) {
+      Path file = dir.resolve("judged-" + perPart + ".json");
+      JudgedFile.write(file, rows, perPart);
+      assertEquals(one, Files.readString(file), "rows per part " + perPart);
+    }
+    JudgedFile.write(dir.resolve("none.json"), List.of());
+    assertEquals("[]", Files.readString(dir.resolve("none.json")));
+  }
 }

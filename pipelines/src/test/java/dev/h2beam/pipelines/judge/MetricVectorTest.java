@@ -205,4 +205,32 @@ class MetricVectorTest {
       else assertEquals("not-recorded", r.at("/absent/turns").asText(), "t" + i + ": " + kinds[i]);
     }
   }
+
+  /**
+   * A namespace's metrics.json is written in parts of rows made on two threads, each part reading its own tasks'
+   * summaries, markers and trajectories: the file is the same whatever the rows per part.
+   */
+  @Test
+  void metricsWrittenInPartsAreTheSameFileWhateverThePartsHold(@TempDir Path runs) throws Exception {
+    Path ns = runs.resolve("bench-oc-agg2-s7");
+    List<JudgedRow> rows = new ArrayList<>();
+    for (int i = 0; i < 1100; i++) {
+      Path run = Files.createDirectories(runs.resolve("exec/t" + i));
+      if (i % 3 == 0) Files.writeString(run.resolve("trajectory.md"), "[USER] go\n[ASSISTANT] ok\n");
+      task(ns, "t" + i, i % 2 == 0 ? "\"agg\": {\"ledger\": {\"rollout_usd\": 0.5, \"session_usd\": 0.25}}"
+          : "\"agg\": {}", run.toString());
+      rows.add(graded("t" + i, "agg", i % 5 != 0));
+    }
+    String whole = Files.readString(MetricVector.write(ns, rows, false, Map.of(), Integer.MAX_VALUE));
+    for (int perPart : List.of(JudgedFile.ROWS_PER_PART, 7)) {
+      Files.delete(ns.resolve(MetricVector.FILE));
+      assertEquals(whole, Files.readString(MetricVector.write(ns, rows, false, Map.of(), perPart)), "per part "
+          + perPart);
+    }
+    JsonNode written = Json.readTree(whole).at("/rows");
+    assertEquals(1100, written.size());
+    assertEquals(0.75, written.get(0).at("/values/cost").asDouble());
+    assertEquals(1.0, written.get(3).at("/values/turns").asDouble());
+    assertEquals("spend-unaccounted", written.get(1).at("/absent/cost").asText());
+  }
 }

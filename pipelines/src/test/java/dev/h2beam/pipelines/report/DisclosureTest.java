@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.h2beam.adapters.files.Json;
+import dev.h2beam.pipelines.files.JsonParts;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,7 +74,7 @@ class DisclosureTest {
   void theRestrictedFilesRowsAreWrittenFromPartsAsOneWriterWouldWriteThem() throws Exception {
     List<NamespaceRef> refs = new ArrayList<>();
     List<NamespaceFacts> facts = new ArrayList<>();
-    int namespaces = Disclosure.Parts.AHEAD + 5;
+    int namespaces = JsonParts.AHEAD + 5;
     for (int seed = 1; seed <= namespaces; seed++) {
       NamespaceRef ns = Fixtures.ref(RUNS, "demo-oc-agg2-s" + seed);
       refs.add(ns);
@@ -90,7 +91,7 @@ class DisclosureTest {
         "/out");
     Map<String, Object> restricted = Report.build(s, facts, List.of()).restricted();
     for (String key : List.of("per_task", "per_task_metrics")) {
-      assertInstanceOf(Disclosure.Parts.class, restricted.get(key), key);
+      assertInstanceOf(JsonParts.class, restricted.get(key), key);
     }
     String written = Json.pretty(restricted);
     assertEquals(written, Json.pretty(restricted), "each writing makes the parts anew");

@@ -1,4 +1,4 @@
-package dev.h2beam.pipelines.report;
+package dev.h2beam.pipelines.files;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -9,10 +9,10 @@ import java.util.concurrent.FutureTask;
 
 /**
  * Work begun on the common pool (or on a thread of the caller's) that whoever needs its result makes itself when no
- * thread has begun it, so that the report never waits on work nobody is doing. Used where the report's independent
- * pieces (the charts, the restricted file's parts, the namespaces read ahead) can be made on a core left idle.
+ * thread has begun it, so that nobody waits on work nobody is doing. Used where independent pieces (the report's
+ * charts and namespaces read ahead, the parts of a long file: {@link JsonParts}) can be made on a core left idle.
  */
-final class Forked<T> {
+public final class Forked<T> {
   private final FutureTask<T> task;
 
   private Forked(Callable<T> work) {
@@ -20,34 +20,34 @@ final class Forked<T> {
   }
 
   /** The work, handed to the common pool. */
-  static <T> Forked<T> begin(Callable<T> work) {
+  public static <T> Forked<T> begin(Callable<T> work) {
     Forked<T> f = new Forked<>(work);
     ForkJoinPool.commonPool().execute(f.task);
     return f;
   }
 
   /** The work, begun by nobody yet: a thread of the caller's runs it ({@link #help}), or whoever joins it. */
-  static <T> Forked<T> of(Callable<T> work) {
+  public static <T> Forked<T> of(Callable<T> work) {
     return new Forked<>(work);
   }
 
   /** Makes it on this thread if no thread has begun it; returns at once otherwise. */
-  void help() {
+  public void help() {
     task.run();
   }
 
-  boolean isDone() {
+  public boolean isDone() {
     return task.isDone();
   }
 
   /** Its result, made here if no pool thread has begun it; its exception as it was thrown (checked: wrapped). */
-  T join() {
+  public T join() {
     task.run();
     try {
       return task.get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting for a piece of the report", e);
+      throw new IllegalStateException("interrupted while waiting for a piece of work", e);
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
       if (cause instanceof IOException io) throw new UncheckedIOException(io);
