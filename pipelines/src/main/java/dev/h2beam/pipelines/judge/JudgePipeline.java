@@ -3,6 +3,7 @@ package dev.h2beam.pipelines.judge;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.h2beam.adapters.files.TextFiles;
 import dev.h2beam.adapters.model.Namespace;
+import dev.h2beam.pipelines.SpareThreads;
 import dev.h2beam.pipelines.files.ListedFiles;
 import dev.h2beam.transforms.beam.JsonCoder;
 import java.io.IOException;
@@ -31,7 +32,9 @@ import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.transforms.Create;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.GroupByKey;
+import org.apache.beam.sdk.transforms.Keys;
 import org.apache.beam.sdk.transforms.ParDo;
+import org.apache.beam.sdk.transforms.View;
 import org.apache.beam.sdk.transforms.WithKeys;
 import org.apache.beam.sdk.transforms.join.CoGbkResult;
 import org.apache.beam.sdk.transforms.join.CoGroupByKey;
@@ -121,9 +124,22 @@ public final class JudgePipeline {
     TupleTag<String> problemTag = new TupleTag<>() {};
     KeyedPCollectionTuple.of(rowTag, rows).and(problemTag, problems)
         .apply("GroupByNamespace", CoGroupByKey.create())
-        .apply("MergeAndWrite", ParDo.of(new WriteJudgedFn(c, rowTag, problemTag)));
+        .apply(WRITING, ParDo.of(new WriteJudgedFn(c, rowTag, problemTag)));
+    if (!wholeNamespaces(c)) {
+      // fewer namespaces than shards, each written by one thread once all are graded (one namespace of 20,000 tasks:
+      // most of a second), while the runner's other threads would spin its monitor. They wait for the grading's
+      // small output (its unreadable summaries, most often none), which is complete when its rows are.
+      int spare = SpareThreads.spare(p.getOptions(), c.graders().size());
+      if (spare > 0) {
+        SpareThreads.hold(p, WRITING, spare, problems.apply("UnreadableNamespaces", Keys.create())
+            .apply("AllGraded", View.asList()));
+      }
+    }
     return p;
   }
+
+  /** The step that writes a namespace graded in several shards ({@link SpareThreads}). */
+  static final String WRITING = "MergeAndWrite";
 
   /** The namespace folder of a summary ({@code <namespace>/<task>/summary.json}). */
   static String namespaceOf(String summary) {
@@ -274,7 +290,11 @@ public final class JudgePipeline {
       this.problemTag = problemTag;
     }
 
-    @ProcessElement public void process(@Element KV<String, CoGbkResult> group) throws IOException {
+    @ProcessElement public void process(@Element KV<String, CoGbkResult> group) throws Exception {
+      SpareThreads.write(WRITING, () -> write(group));
+    }
+
+    private void write(KV<String, CoGbkResult> group) throws IOException {
       String ns = group.getKey();
       List<JudgedRow> fresh = new ArrayList<>();
       Map<String, MetricVector.Spend> spend = new HashMap<>();

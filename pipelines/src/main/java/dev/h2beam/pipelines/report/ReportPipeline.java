@@ -1,23 +1,19 @@
 package dev.h2beam.pipelines.report;
 
-import dev.h2beam.pipelines.DirectThreads;
+import dev.h2beam.pipelines.SpareThreads;
 import dev.h2beam.transforms.beam.JsonCoder;
-import dev.h2beam.transforms.beam.FinishedChains;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.beam.runners.direct.DirectOptions;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.coders.AtomicCoder;
 import org.apache.beam.sdk.coders.ByteArrayCoder;
 import org.apache.beam.sdk.coders.Coder;
 import org.apache.beam.sdk.coders.CoderException;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
-import org.apache.beam.sdk.coders.VarIntCoder;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.options.PipelineOptions;
@@ -75,17 +71,14 @@ public final class ReportPipeline {
   public static Pipeline build(ReportSettings settings, PipelineOptions options, String runRecord, String aheadRun) {
     Pipeline p = Pipeline.create(options);
     List<String> dirs = settings.included().stream().map(NamespaceRef::dir).toList();
-    int spare = DirectThreads.isDirect(options) ? options.as(DirectOptions.class).getTargetParallelism() - 1 : 0;
+    int spare = SpareThreads.spare(options, 1);
     p.apply("ReadReportInputs", new ReadReportInputs(dirs, aheadRun))
         .apply("WriteReport", new WriteReport(settings, spare, runRecord));
     return p;
   }
 
-  /** The report's writing step in this JVM, which the DirectRunner's spare threads wait on ({@link HoldSpareFn}). */
-  static final FinishedChains WRITERS = new FinishedChains();
-
-  /** How long a spare thread waits for the writing step to start before it lets its thread go. */
-  static final Duration SPARE_GRACE = Duration.ofSeconds(1);
+  /** The report's writing step, whose spare threads are held while it writes ({@link SpareThreads}). */
+  static final String WRITING = "WriteReportFiles";
 
   /** Reads every namespace's files; emits each namespace's facts ({@link PackedFacts}) and the failures. */
   public static final class ReadReportInputs extends PTransform<PBegin, PCollectionTuple> {
@@ -161,7 +154,7 @@ public final class ReportPipeline {
 
     /**
      * {@code spareThreads}: the DirectRunner's threads that have nothing to run while the report is written (its
-     * pool less the writer's), held by {@link HoldSpareFn} so that they do not spin the runner's monitor; 0 on other
+     * pool less the writer's), held by {@link SpareThreads} so that they do not spin the runner's monitor; 0 on other
      * runners. {@code runRecord}: see {@link ReportPipeline#build}.
      */
     WriteReport(ReportSettings settings, int spareThreads, String runRecord) {
@@ -173,32 +166,13 @@ public final class ReportPipeline {
     @Override public PCollection<String> expand(PCollectionTuple read) {
       PCollectionView<List<PackedFacts>> facts = read.get(FACTS).apply("FactsAsList", View.asList());
       PCollectionView<List<ReadFailure>> failures = read.get(FAILURES).apply("FailuresAsList", View.asList());
-      if (spareThreads > 0) {
-        List<Integer> spare = new ArrayList<>();
-        for (int i = 0; i < spareThreads; i++) spare.add(i);
-        read.getPipeline().apply("SpareThreads", Create.of(spare).withCoder(VarIntCoder.of()))
-            .apply("HoldSpareThreads", ParDo.of(new HoldSpareFn()).withSideInputs(facts));
-      }
+      // once every namespace is read (the facts are the writer's side input too), the runner's other threads wait
+      SpareThreads.hold(read.getPipeline(), WRITING, spareThreads, facts);
       return read.getPipeline()
           .apply("Once", Create.of(settings.output()).withCoder(StringUtf8Coder.of()))
-          .apply("WriteReportFiles", ParDo.of(new WriteReportFn(settings, runRecord, facts, failures))
+          .apply(WRITING, ParDo.of(new WriteReportFn(settings, runRecord, facts, failures))
               .withSideInputs(facts, failures))
           .setCoder(StringUtf8Coder.of());
-    }
-  }
-
-  /**
-   * Holds one of the DirectRunner's threads while the report is written. That runner's monitor is a task on its own
-   * fixed pool that resubmits itself with no wait (apache/beam#18070), so every thread with no bundle to run spins
-   * it on a core: while the one writing step built and wrote the report, the pool's other threads took a core from it
-   * (and a fifth of the command's CPU). Run once every namespace is read (the facts are its side input, as they are
-   * the writer's, though it never reads them: the runner holds its element until they are ready), it waits for the writing step to start ({@link #SPARE_GRACE} at most), then until it ends.
-   */
-  static final class HoldSpareFn extends DoFn<Integer, Void> {
-    private static final long serialVersionUID = 1L;
-
-    @ProcessElement public void process() {
-      WRITERS.idle(SPARE_GRACE);
     }
   }
 
@@ -221,11 +195,11 @@ public final class ReportPipeline {
     }
 
     @ProcessElement public void process(ProcessContext c) throws Exception {
-      WRITERS.hold(() -> write(c));
+      SpareThreads.write(WRITING, () -> write(c));
     }
 
     private void write(ProcessContext c) throws Exception {
-      // unpacked on the spare cores too (the runner's other threads wait, HoldSpareFn): each namespace is apart, and
+      // unpacked on the spare cores too (the runner's other threads wait, SpareThreads): each namespace is apart, and
       // the report orders them by folder, not by the order they come in
       List<NamespaceFacts> unpacked = new ArrayList<>(c.sideInput(facts)).parallelStream().map(PackedFacts::unpack)
           .toList();
