@@ -1,10 +1,10 @@
 package dev.h2beam.pipelines.report;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -31,7 +31,7 @@ final class FactsCodec {
   /** The facts in this form. */
   static byte[] toBytes(NamespaceFacts f) throws IOException {
     if (f == null) throw new IOException("cannot encode null namespace facts");
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(4096);
+    Out bytes = new Out();
     Writer w = new Writer(new DataOutputStream(bytes));
     w.string(f.dir());
     w.out.writeBoolean(f.judgedPresent());
@@ -49,7 +49,7 @@ final class FactsCodec {
 
   /** The facts {@link #toBytes} wrote. */
   static NamespaceFacts fromBytes(byte[] bytes) throws IOException {
-    Reader r = new Reader(new DataInputStream(new ByteArrayInputStream(bytes)));
+    Reader r = new Reader(new DataInputStream(new In(bytes)));
     String dir = r.string();
     boolean judged = r.in.readBoolean();
     List<Scored> rows = new ArrayList<>();
@@ -63,6 +63,62 @@ final class FactsCodec {
     if (r.in.available() > 0) throw new IOException("corrupt namespace facts: " + r.in.available()
         + " byte(s) after the end");
     return new NamespaceFacts(dir, judged, rows, summaries, identity, metricsPresent, metrics);
+  }
+
+  /**
+   * The bytes written, growing as they come: a {@code ByteArrayOutputStream} without its lock, which the single-byte
+   * writes of varints and flags took for every byte (half of packing a namespace's facts, with the compiler that
+   * runs the report, which does not remove uncontended locks).
+   */
+  private static final class Out extends OutputStream {
+    private byte[] buf = new byte[4096];
+    private int count;
+
+    private void room(int more) {
+      if (count + more > buf.length) buf = Arrays.copyOf(buf, Math.max(2 * buf.length, count + more));
+    }
+
+    @Override public void write(int b) {
+      room(1);
+      buf[count++] = (byte) b;
+    }
+
+    @Override public void write(byte[] b, int off, int len) {
+      room(len);
+      System.arraycopy(b, off, buf, count, len);
+      count += len;
+    }
+
+    byte[] toByteArray() {
+      return Arrays.copyOf(buf, count);
+    }
+  }
+
+  /** The bytes to read, as a {@code ByteArrayInputStream} without its lock ({@link Out}). */
+  private static final class In extends InputStream {
+    private final byte[] buf;
+    private int pos;
+
+    In(byte[] buf) {
+      this.buf = buf;
+    }
+
+    @Override public int read() {
+      return pos < buf.length ? buf[pos++] & 0xff : -1;
+    }
+
+    @Override public int read(byte[] b, int off, int len) {
+      if (len == 0) return 0;
+      if (pos >= buf.length) return -1;
+      int n = Math.min(len, buf.length - pos);
+      System.arraycopy(buf, pos, b, off, n);
+      pos += n;
+      return n;
+    }
+
+    @Override public int available() {
+      return buf.length - pos;
+    }
   }
 
   /** Writes one element; strings go into its table on first use. */

@@ -4,6 +4,7 @@ import dev.h2beam.transforms.beam.JsonCoder;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -41,6 +42,28 @@ class RecordCodersTest {
         new RunIdentity("/r/ns/config.json", "demo/oc", "opencode:m", null, 3L));
     roundTrips(facts);
     roundTrips(NamespaceFacts.empty("/r/x"));
+  }
+
+  /**
+   * Facts many times larger than the packing's first buffer (3,000 rows, each with strings of its own) round-trip, and
+   * their bytes cut short anywhere are refused, not read as fewer facts.
+   */
+  @Test
+  void largeFactsRoundTripAndCutBytesAreRefused() throws Exception {
+    List<Scored> rows = new java.util.ArrayList<>();
+    List<MetricRow> metrics = new java.util.ArrayList<>();
+    for (int i = 0; i < 3000; i++) {
+      rows.add(Fixtures.scored("task-" + i, i % 2 == 0 ? "agg" : "seq", 2, "agg" + (i % 3), i % 4, 3, i % 5 == 0));
+      metrics.add(new MetricRow("task-" + i, "agg", 2, Map.of("cost", 0.001 * i), Map.of("quality", "not-applicable")));
+    }
+    NamespaceFacts facts = new NamespaceFacts("/r/big", true, rows, List.of(), null, true, metrics);
+    roundTrips(facts);
+    byte[] bytes = PackedFacts.pack(facts).bytes();
+    assertTrue(bytes.length > 40_000, bytes.length + " bytes");
+    for (int cut : new int[] {1, bytes.length / 3, bytes.length - 1}) {
+      assertThrows(UncheckedIOException.class, () -> new PackedFacts(Arrays.copyOf(bytes, cut)).unpack(),
+          "cut at " + cut);
+    }
   }
 
   @Test
