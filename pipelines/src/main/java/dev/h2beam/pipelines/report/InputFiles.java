@@ -2,6 +2,7 @@ package dev.h2beam.pipelines.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.files.TextFiles;
 import dev.h2beam.adapters.model.Namespace;
 import dev.h2beam.pipelines.files.FileShapes;
 import dev.h2beam.pipelines.judge.MetricVector;
@@ -36,8 +37,9 @@ final class InputFiles {
   }
 
   /** judged.json: a JSON array of row objects (spec §2.12); {@code fallbackK} is used for a row without k. */
-  static JudgedFile judged(String path, String text, int fallbackK) throws IOException {
-    List<Scored> streamed = JudgedReader.rows(text, fallbackK);
+  static JudgedFile judged(String path, byte[] utf8, int fallbackK) throws IOException {
+    String text = TextFiles.utf8(utf8, path); // strict: bytes that are not UTF-8 are an error
+    List<Scored> streamed = JudgedReader.rows(utf8, fallbackK);
     return streamed != null ? new JudgedFile(path, streamed) : judgedFromTree(path, text, fallbackK);
   }
 
@@ -109,8 +111,9 @@ final class InputFiles {
    * metrics.json (h2beam-metrics/v1, written by the judge): its rows. A file of another schema, or a row whose
    * values are not numbers or whose reasons are not in the closed set, is malformed: nothing of it is used.
    */
-  static List<MetricRow> metrics(String path, String text) throws IOException {
-    List<MetricRow> streamed = new MetricsReader().rows(text);
+  static List<MetricRow> metrics(String path, byte[] utf8) throws IOException {
+    String text = TextFiles.utf8(utf8, path); // strict: bytes that are not UTF-8 are an error
+    List<MetricRow> streamed = new MetricsReader().rows(utf8);
     return streamed != null ? streamed : metricsFromTree(path, text);
   }
 

@@ -13,14 +13,15 @@ import java.util.List;
  * flags booleans, the texts strings or null and {@code raw} an object or null. For anything else (harness2's legacy
  * {@code arm} and k as text, a wrong shape, a syntax error) it gives null, and {@link InputFiles#judged} reads the
  * file from its tree, which gives the same rows or the message naming what is wrong. As for metrics.json ({@link
- * MetricsReader}), the tree cost more than everything else the report did with the file.
+ * MetricsReader}), the tree cost more than everything else the report did with the file. It reads the file's bytes,
+ * which the caller has checked are UTF-8: parsing its text instead copied each part of it into characters first.
  */
 final class JudgedReader {
   private JudgedReader() {}
 
   /** The rows, {@code fallbackK} for a row whose k is null or missing; null when the file is not as the judge writes. */
-  static List<Scored> rows(String text, int fallbackK) {
-    try (JsonParser p = Json.MAPPER.getFactory().createParser(text)) {
+  static List<Scored> rows(byte[] utf8, int fallbackK) {
+    try (JsonParser p = Json.MAPPER.getFactory().createParser(utf8)) {
       if (p.nextToken() != JsonToken.START_ARRAY) return null;
       List<Scored> rows = new ArrayList<>();
       for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {

@@ -27,9 +27,9 @@ final class MetricsReader {
   private final Order values = new Order();
   private final Order absent = new Order();
 
-  /** The file's rows, or null when it is not exactly as the judge writes it. */
-  List<MetricRow> rows(String text) {
-    try (JsonParser p = Json.MAPPER.getFactory().createParser(text)) {
+  /** The file's rows from its bytes (checked UTF-8 by the caller), or null when it is not as the judge writes it. */
+  List<MetricRow> rows(byte[] utf8) {
+    try (JsonParser p = Json.MAPPER.getFactory().createParser(utf8)) {
       if (p.nextToken() != JsonToken.START_OBJECT) return null;
       String schema = null;
       List<MetricRow> rows = null;

@@ -57,18 +57,19 @@ record NamespaceRead(PackedFacts facts, List<ReadFailure> failures, int filesRea
       String path = f.toString();
       InputFiles.Kind kind = InputFiles.kindOf(path);
       try {
-        // strict: bytes that are not UTF-8 are an error, not U+FFFD without a word
-        String text = TextFiles.utf8(bytes == null ? Files.readAllBytes(f) : bytes, path);
+        byte[] utf8 = bytes == null ? Files.readAllBytes(f) : bytes;
+        // strict: bytes that are not UTF-8 are an error, not U+FFFD without a word (judged.json and metrics.json are
+        // checked where they are read)
         switch (kind) {
           case JUDGED -> {
             int k = NamespaceRef.parse(ns).map(NamespaceRef::k).orElse(0);
-            rows.addAll(InputFiles.judged(path, text, k).rows());
+            rows.addAll(InputFiles.judged(path, utf8, k).rows());
             judged = true;
           }
-          case SUMMARY -> summaries.add(InputFiles.summary(path, text));
-          case CONFIG -> identity = InputFiles.config(path, text);
+          case SUMMARY -> summaries.add(InputFiles.summary(path, TextFiles.utf8(utf8, path)));
+          case CONFIG -> identity = InputFiles.config(path, TextFiles.utf8(utf8, path));
           case METRICS -> {
-            metrics.addAll(InputFiles.metrics(path, text));
+            metrics.addAll(InputFiles.metrics(path, utf8));
             metricsRead = true;
           }
           default -> throw new IllegalStateException("unhandled input kind " + kind);

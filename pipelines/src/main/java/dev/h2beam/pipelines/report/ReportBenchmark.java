@@ -39,7 +39,7 @@ public final class ReportBenchmark {
       Path judged = ns.resolve("judged.json");
       if (Files.isRegularFile(judged)) {
         int k = NamespaceRef.parse(ns).map(NamespaceRef::k).orElse(0);
-        rows += InputFiles.judged(judged.toString(), read(judged), k).rows().size();
+        rows += InputFiles.judged(judged.toString(), Files.readAllBytes(judged), k).rows().size();
         files++;
       }
       if (!all) continue;
@@ -50,7 +50,7 @@ public final class ReportBenchmark {
       }
       Path metrics = ns.resolve("metrics.json");
       if (Files.isRegularFile(metrics)) {
-        InputFiles.metrics(metrics.toString(), read(metrics));
+        InputFiles.metrics(metrics.toString(), Files.readAllBytes(metrics));
         files++;
       }
       List<Path> summaries;

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.pipelines.judge.MetricVector;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -20,12 +21,24 @@ import org.junit.jupiter.api.io.TempDir;
 /** Reading judged.json, summary.json and config.json as h2beam and harness2 write them. */
 class InputFilesTest {
 
+  private static byte[] utf8(String text) {
+    return text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  private static JudgedFile judged(String path, String text, int fallbackK) throws IOException {
+    return InputFiles.judged(path, utf8(text), fallbackK);
+  }
+
+  private static List<MetricRow> metrics(String path, String text) throws IOException {
+    return InputFiles.metrics(path, utf8(text));
+  }
+
   @Test
   void gradedAndFracAreRecomputedNotTrusted() throws Exception {
     Map<String, Object> row = Fixtures.row("t1", "agg", 2, "agg1", 0, 0, false, "");
     row.put("graded", true);
     row.put("frac", 1.0);
-    Scored s = InputFiles.judged("j", Json.pretty(List.of(row)), 2).rows().get(0);
+    Scored s = judged("j", Json.pretty(List.of(row)), 2).rows().get(0);
     assertFalse(s.graded());
     assertNull(s.frac());
   }
@@ -33,7 +46,7 @@ class InputFilesTest {
   @Test
   void harness2RowIsReadInItsKeyOrderWithWeightedPoints() throws Exception {
     Map<String, Object> row = Fixtures.row("jb/acct/t1", "seq", 3, "c2", 7.5, 10, false, "");
-    Scored s = InputFiles.judged("j", Json.pretty(List.of(row)), 3).rows().get(0);
+    Scored s = judged("j", Json.pretty(List.of(row)), 3).rows().get(0);
     assertEquals("jb/acct/t1", s.taskId());
     assertEquals("seq", s.mode());
     assertEquals(3, s.k());
@@ -48,14 +61,14 @@ class InputFilesTest {
     Map<String, Object> legacy = new LinkedHashMap<>();
     legacy.put("arm", "parallel");
     legacy.putAll(row);
-    assertEquals("agg", InputFiles.judged("j", Json.pretty(List.of(legacy)), 1).rows().get(0).mode());
+    assertEquals("agg", judged("j", Json.pretty(List.of(legacy)), 1).rows().get(0).mode());
   }
 
   @Test
   void harness2UngradedRowIsAnAbsenceWithAReasonFromItsError() throws Exception {
     List<Map<String, Object>> rows = List.of(Fixtures.ungraded("t1", "agg", 2),
         Fixtures.row("t2", "agg", 2, "agg1", null, null, false, "judge returned nothing"));
-    List<Scored> s = InputFiles.judged("j", Json.pretty(rows), 2).rows();
+    List<Scored> s = judged("j", Json.pretty(rows), 2).rows();
     assertEquals("selection-failed", s.get(0).reason());
     assertEquals("judge-failed", s.get(1).reason());
   }
@@ -64,20 +77,20 @@ class InputFilesTest {
   void h2beamAbsenceReasonIsKept() throws Exception {
     Map<String, Object> row = Fixtures.row("t1", "agg", 2, "agg1", null, null, false, "timed out");
     row.put("absence", "judge-timeout");
-    assertEquals("judge-timeout", InputFiles.judged("j", Json.pretty(List.of(row)), 2).rows().get(0).reason());
+    assertEquals("judge-timeout", judged("j", Json.pretty(List.of(row)), 2).rows().get(0).reason());
   }
 
   @Test
   void rowWithCriteriaButNoPassedCountIsAnAbsence() throws Exception {
     Map<String, Object> row = Fixtures.row("t1", "agg", 2, "agg1", null, 4, false, "");
-    Scored s = InputFiles.judged("j", Json.pretty(List.of(row)), 2).rows().get(0);
+    Scored s = judged("j", Json.pretty(List.of(row)), 2).rows().get(0);
     assertFalse(s.graded());
     assertEquals("judge-failed", s.reason());
   }
 
   @Test
   void judgedJsonThatIsNotAnArrayIsRefused() {
-    IOException e = assertThrows(IOException.class, () -> InputFiles.judged("j", "{\"rows\": []}", 1));
+    IOException e = assertThrows(IOException.class, () -> judged("j", "{\"rows\": []}", 1));
     assertTrue(e.getMessage().contains("must be a JSON array"), e.getMessage());
   }
 
@@ -144,7 +157,7 @@ class InputFilesTest {
   void aJudgedRowOfTheWrongShapeRefusesTheFile() {
     Map<String, Object> row = Fixtures.graded("t1", "agg", 2, "agg1", 1, 1);
     row.put("n_passed", "1");
-    IOException e = assertThrows(IOException.class, () -> InputFiles.judged("j", Json.pretty(List.of(row)), 2));
+    IOException e = assertThrows(IOException.class, () -> judged("j", Json.pretty(List.of(row)), 2));
     assertEquals("row 0 of judged.json: n_passed must be a number or null, found \"1\" (a string); repair the field"
         + " or move the file aside", e.getMessage());
   }
@@ -155,7 +168,7 @@ class InputFilesTest {
     String schema = MetricVector.SCHEMA;
     String ok = "{\"task_id\": \"t1\", \"mode\": \"agg\", \"k\": 1, \"values\": {\"frac\": 1.0},"
         + " \"absent\": {\"cost\": \"spend-unaccounted\"}}";
-    assertEquals(1, InputFiles.metrics("m.json", "{\"schema\": \"" + schema + "\", \"rows\": [" + ok + "]}").size());
+    assertEquals(1, metrics("m.json", "{\"schema\": \"" + schema + "\", \"rows\": [" + ok + "]}").size());
     Map<String, String> bad = new LinkedHashMap<>();
     bad.put("{\"task_id\": \"t2\", \"mode\": \"agg\", \"k\": 1, \"values\": {\"frac\": \"x\"}}",
         "m.json: rows[1]: values.frac is not a number");
@@ -163,7 +176,7 @@ class InputFilesTest {
         "m.json: rows[1]: absent.frac reason 'why' is not one of ");
     bad.put("{\"task_id\": \"t2\", \"mode\": \"agg\", \"k\": \"one\"}", "m.json: rows[1]: k must be a whole number");
     for (Map.Entry<String, String> e : bad.entrySet()) {
-      IOException x = assertThrows(IOException.class, () -> InputFiles.metrics("m.json",
+      IOException x = assertThrows(IOException.class, () -> metrics("m.json",
           "{\"schema\": \"" + schema + "\", \"rows\": [" + ok + ", " + e.getKey() + "]}"));
       assertTrue(x.getMessage().startsWith(e.getValue()), x.getMessage());
     }
@@ -186,7 +199,7 @@ class InputFilesTest {
     String c = "{\"absent\": {\"score\": \"selection-failed\"}, \"values\": {}, \"k\": 2, \"mode\": \"seq\", "
         + "\"task_id\": \"t3\", \"extra\": [{\"x\": [1, 2]}]}";
     String regular = head + a + ", " + b + ", " + c + ", " + a.replace("t1", "t4") + "]}";
-    List<MetricRow> streamed = new MetricsReader().rows(regular);
+    List<MetricRow> streamed = new MetricsReader().rows(utf8(regular));
     assertEquals(InputFiles.metricsFromTree("m.json", regular), streamed);
     assertEquals(4, streamed.size());
     assertEquals(List.of("cost", "pass", "score"), List.copyOf(streamed.get(3).values().keySet()));
@@ -199,16 +212,16 @@ class InputFilesTest {
         head + a.replace("\"values\": {", "\"values\": null, \"v\": {") + "]}",
         head + a.replace("\"cost\": 0.25", "\"cost\": 0.25, \"score\": 0.0") + "]}",
         "{\"rows\": [" + a + "], \"schema\": \"" + MetricVector.SCHEMA + "\", \"rows\": [" + b + "]}")) {
-      assertEquals(InputFiles.metricsFromTree("m.json", odd), InputFiles.metrics("m.json", odd), odd);
+      assertEquals(InputFiles.metricsFromTree("m.json", odd), metrics("m.json", odd), odd);
     }
-    assertEquals(0.0, InputFiles.metrics("m.json", head + a.replace("\"cost\": 0.25", "\"cost\": 0.25, \"score\": "
+    assertEquals(0.0, metrics("m.json", head + a.replace("\"cost\": 0.25", "\"cost\": 0.25, \"score\": "
         + "0.0") + "]}").get(0).value("score"), "a name given twice: the last value");
     // malformed: the tree's message
     for (String bad : List.of(head + a.replace("\"not-applicable\"", "\"why\"") + "]}",
         head.replace(MetricVector.SCHEMA, "h2beam-metrics/v0") + a + "]}", head + a + ", {\"task_id\": }]}", "[]")) {
-      assertNull(new MetricsReader().rows(bad), bad);
+      assertNull(new MetricsReader().rows(utf8(bad)), bad);
       String tree = assertThrows(IOException.class, () -> InputFiles.metricsFromTree("m.json", bad)).getMessage();
-      assertEquals(tree, assertThrows(IOException.class, () -> InputFiles.metrics("m.json", bad)).getMessage());
+      assertEquals(tree, assertThrows(IOException.class, () -> metrics("m.json", bad)).getMessage());
     }
   }
 
@@ -226,7 +239,7 @@ class InputFilesTest {
         + "null, \"chosen_is_base\": true, \"n_passed\": null, \"n_criteria\": null, \"all_pass\": false, \"raw\": "
         + "null, \"error\": \"selection did not complete successfully\", \"absence\": \"selection-failed\"}";
     String text = "[" + graded + ", " + failed + "]";
-    List<Scored> streamed = JudgedReader.rows(text, 2);
+    List<Scored> streamed = JudgedReader.rows(utf8(text), 2);
     assertEquals(InputFiles.judgedFromTree("j", text, 2).rows(), streamed);
     assertEquals(0.125, streamed.get(0).repeatSd());
     assertEquals("points", streamed.get(0).metric());
@@ -238,14 +251,20 @@ class InputFilesTest {
         "[" + graded.replace("\"metric\": \"points\"", "\"metric\": 5") + "]",
         "[" + graded.replace("\"repeat_sd\": 0.125", "\"repeat_sd\": \"x\"") + "]",
         "[" + graded.replace("\"label\": \"agg1\"", "\"label\": \"agg1\", \"label\": \"agg2\"") + "]")) {
-      assertEquals(InputFiles.judgedFromTree("j", odd, 2).rows(), InputFiles.judged("j", odd, 2).rows(), odd);
+      assertEquals(InputFiles.judgedFromTree("j", odd, 2).rows(), judged("j", odd, 2).rows(), odd);
     }
     for (String bad : List.of("[" + failed.replace("\"chosen_is_base\": true", "\"chosen_is_base\": null") + "]",
         "[" + graded.replace("\"task_id\": \"t0\"", "\"task_id\": \" \"") + "]",
         "[" + graded.replace("\"k\": 2", "\"k\": 0") + "]", "{}", "[" + graded)) {
-      assertNull(JudgedReader.rows(bad, 2), bad);
+      assertNull(JudgedReader.rows(utf8(bad), 2), bad);
       String tree = assertThrows(IOException.class, () -> InputFiles.judgedFromTree("j", bad, 2)).getMessage();
-      assertEquals(tree, assertThrows(IOException.class, () -> InputFiles.judged("j", bad, 2)).getMessage());
+      assertEquals(tree, assertThrows(IOException.class, () -> judged("j", bad, 2)).getMessage());
     }
+    // bytes that are not UTF-8 (here in a string the parser would take) are refused as such, in both files
+    byte[] latin1 = ("[" + graded.replace("agg1", "agg\u00e9") + "]").getBytes(StandardCharsets.ISO_8859_1);
+    assertTrue(assertThrows(IOException.class, () -> InputFiles.judged("j", latin1, 2)).getMessage()
+        .startsWith("j is not UTF-8 text (byte 0xE9"));
+    assertTrue(assertThrows(IOException.class, () -> InputFiles.metrics("m.json", latin1)).getMessage()
+        .startsWith("m.json is not UTF-8 text (byte 0xE9"));
   }
 }
