@@ -122,18 +122,16 @@ public final class JudgePipeline {
         graded.get(PROBLEMS).setCoder(KvCoder.of(StringUtf8Coder.of(), StringUtf8Coder.of()));
     TupleTag<byte[]> rowTag = new TupleTag<>() {};
     TupleTag<String> problemTag = new TupleTag<>() {};
+    // fewer namespaces than shards are each written by one thread once all are graded (one namespace of 20,000
+    // tasks: most of a second), while the DirectRunner's other threads would spin its monitor. They wait for the
+    // grading's small output (its unreadable summaries, most often none), which is complete when its rows are.
+    int spare = wholeNamespaces(c) ? 0 : SpareThreads.spare(p.getOptions(), c.graders().size());
     KeyedPCollectionTuple.of(rowTag, rows).and(problemTag, problems)
         .apply("GroupByNamespace", CoGroupByKey.create())
-        .apply(WRITING, ParDo.of(new WriteJudgedFn(c, rowTag, problemTag)));
-    if (!wholeNamespaces(c)) {
-      // fewer namespaces than shards, each written by one thread once all are graded (one namespace of 20,000 tasks:
-      // most of a second), while the runner's other threads would spin its monitor. They wait for the grading's
-      // small output (its unreadable summaries, most often none), which is complete when its rows are.
-      int spare = SpareThreads.spare(p.getOptions(), c.graders().size());
-      if (spare > 0) {
-        SpareThreads.hold(p, WRITING, spare, problems.apply("UnreadableNamespaces", Keys.create())
-            .apply("AllGraded", View.asList()));
-      }
+        .apply(WRITING, ParDo.of(new WriteJudgedFn(c, rowTag, problemTag, spare > 0)));
+    if (spare > 0) {
+      SpareThreads.hold(p, WRITING, spare, problems.apply("UnreadableNamespaces", Keys.create())
+          .apply("AllGraded", View.asList()));
     }
     return p;
   }
@@ -284,14 +282,19 @@ public final class JudgePipeline {
     private final TupleTag<byte[]> rowTag;
     private final TupleTag<String> problemTag;
 
-    WriteJudgedFn(Config c, TupleTag<byte[]> rowTag, TupleTag<String> problemTag) {
+    /** Whether the runner's spare threads are held while it writes: then so is a writer's own, once done. */
+    private final boolean held;
+
+    WriteJudgedFn(Config c, TupleTag<byte[]> rowTag, TupleTag<String> problemTag, boolean held) {
       this.c = c;
       this.rowTag = rowTag;
       this.problemTag = problemTag;
+      this.held = held;
     }
 
     @ProcessElement public void process(@Element KV<String, CoGbkResult> group) throws Exception {
-      SpareThreads.write(WRITING, () -> write(group));
+      if (held) SpareThreads.write(WRITING, () -> write(group));
+      else write(group);
     }
 
     private void write(KV<String, CoGbkResult> group) throws IOException {
