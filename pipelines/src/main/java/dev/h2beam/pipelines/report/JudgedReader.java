@@ -19,7 +19,10 @@ import java.util.List;
 final class JudgedReader {
   private JudgedReader() {}
 
-  /** The rows, {@code fallbackK} for a row whose k is null or missing; null when the file is not as the judge writes. */
+  /**
+   * The rows, {@code fallbackK} for a row whose k is null or missing; null when the file is not as the judge writes
+   * it.
+   */
   static List<Scored> rows(byte[] utf8, int fallbackK) {
     try (JsonParser p = Json.MAPPER.getFactory().createParser(utf8)) {
       if (p.nextToken() != JsonToken.START_ARRAY) return null;
