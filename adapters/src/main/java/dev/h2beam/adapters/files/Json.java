@@ -17,7 +17,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -164,21 +163,13 @@ public final class Json {
   }
 
   /**
-   * The items as {@link #writePretty} writes them as the elements of an array at nesting {@code depth} (the root
-   * object's array has elements at depth 2), joined by that array's separators: its text between the newline after
-   * {@code [} and the one before {@code ]}, as bytes; empty for no item. Items made so on several threads and written
-   * in order as {@link #part parts} of the array give the bytes one writer gives.
-   */
-  public static byte[] prettyItems(Iterator<?> items, int depth) throws IOException {
-    return prettyItems(g -> {
-      while (items.hasNext()) MAPPER.writeValue(g, items.next());
-    }, depth);
-  }
-
-  /**
-   * {@link #prettyItems(Iterator, int)} for items a writer puts on the generator itself, each a value at the top of
-   * it (numbers of type double as {@link #pythonFloat} writes them, with {@code writeNumber(String)}): what a file of
-   * many like records is written with, none of them made as a map first.
+   * The items a writer puts on the generator, as {@link #writePretty} writes them as the elements of an array at
+   * nesting {@code depth} (the root object's array has elements at depth 2), joined by that array's separators: its
+   * text between the newline after {@code [} and the one before {@code ]}, as bytes; empty for no item. Items made so
+   * on several threads and written in order as {@link #part parts} of the array give the bytes one writer gives. Each
+   * item is a value at the top of the generator: a map or record with {@code MAPPER.writeValue(g, item)}, or field by
+   * field (numbers of type double as {@link #pythonFloat} writes them, with {@code writeNumber(String)}), which is
+   * how a file of many like records is written without making each a map first.
    */
   public static byte[] prettyItems(ItemWriter items, int depth) throws IOException {
     if (depth < 1) throw new IllegalArgumentException("array elements are at depth 1 or deeper, not " + depth);
@@ -190,7 +181,7 @@ public final class Json {
     return out.toByteArray();
   }
 
-  /** What writes a run of items for {@link #prettyItems(ItemWriter, int)}. */
+  /** What writes a run of items for {@link #prettyItems}. */
   @FunctionalInterface
   public interface ItemWriter {
     void write(JsonGenerator g) throws IOException;

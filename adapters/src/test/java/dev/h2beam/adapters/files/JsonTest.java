@@ -66,9 +66,9 @@ class JsonTest {
     for (int depth : List.of(2, 4)) {
       Object whole = map("head", "h", "items", items, "tail", List.of());
       Object parted = map("head", "h", "items", List.of(
-          Json.part(Json.prettyItems(items.subList(0, 3).iterator(), depth)), items.get(3),
-          Json.part(Json.prettyItems(items.subList(4, 5).iterator(), depth)),
-          Json.part(Json.prettyItems(items.subList(5, 7).iterator(), depth))), "tail", List.of());
+          Json.part(asMaps(items.subList(0, 3), depth)), items.get(3),
+          Json.part(asMaps(items.subList(4, 5), depth)),
+          Json.part(asMaps(items.subList(5, 7), depth))), "tail", List.of());
       for (int i = 2; i < depth; i++) {
         whole = List.of(whole);
         parted = List.of(parted);
@@ -79,9 +79,16 @@ class JsonTest {
     }
     Python3.assumeAvailable();
     String python = "{'items': [{'caf\u00e9': 0.1}, 1e-05, [1, {}]]}";
-    Object parted = map("items", List.of(Json.part(Json.prettyItems(List.of(map("caf\u00e9", 0.1), 1e-5,
-        List.of(1, map())).iterator(), 2))));
+    Object parted = map("items", List.of(Json.part(asMaps(List.of(map("caf\u00e9", 0.1), 1e-5,
+        List.of(1, map())), 2))));
     assertEquals(Python3.dumps(python, "indent=2"), Json.pretty(parted));
+  }
+
+  /** The items as parts written by the mapper, as a run of records or maps is made. */
+  private static byte[] asMaps(List<?> items, int depth) throws Exception {
+    return Json.prettyItems(g -> {
+      for (Object item : items) Json.MAPPER.writeValue(g, item);
+    }, depth);
   }
 
   /** Items a writer puts on the generator itself are the bytes the same items give as maps, escapes and floats too. */
@@ -109,16 +116,16 @@ class JsonTest {
           g.writeEndObject();
         }
       }, depth);
-      assertEquals(new String(Json.prettyItems(items.iterator(), depth), StandardCharsets.UTF_8),
+      assertEquals(new String(asMaps(items, depth), StandardCharsets.UTF_8),
           new String(written, StandardCharsets.UTF_8), "depth " + depth);
     }
   }
 
   @Test
   void noItemsAreNoBytesAndAnEmptyPartOrADocumentDepthIsRefused() throws Exception {
-    assertEquals(0, Json.prettyItems(List.of().iterator(), 2).length);
+    assertEquals(0, asMaps(List.of(), 2).length);
     assertThrows(IllegalArgumentException.class, () -> Json.part(new byte[0]));
-    assertThrows(IllegalArgumentException.class, () -> Json.prettyItems(List.of(1).iterator(), 0));
+    assertThrows(IllegalArgumentException.class, () -> asMaps(List.of(1), 0));
   }
 
   @Test

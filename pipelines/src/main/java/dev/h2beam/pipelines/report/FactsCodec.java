@@ -1,10 +1,10 @@
 package dev.h2beam.pipelines.report;
 
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -31,7 +31,10 @@ final class FactsCodec {
   /** The facts in this form. */
   static byte[] toBytes(NamespaceFacts f) throws IOException {
     if (f == null) throw new IOException("cannot encode null namespace facts");
-    Out bytes = new Out();
+    // Jackson's builder has no lock: a ByteArrayOutputStream takes its lock for every single-byte write of a varint or
+    // flag (half of packing a namespace's facts, with the compiler that runs the report, which does not remove
+    // uncontended locks)
+    ByteArrayBuilder bytes = new ByteArrayBuilder(4096);
     Writer w = new Writer(new DataOutputStream(bytes));
     w.string(f.dir());
     w.out.writeBoolean(f.judgedPresent());
@@ -65,36 +68,7 @@ final class FactsCodec {
     return new NamespaceFacts(dir, judged, rows, summaries, identity, metricsPresent, metrics);
   }
 
-  /**
-   * The bytes written, growing as they come: a {@code ByteArrayOutputStream} without its lock, which the single-byte
-   * writes of varints and flags took for every byte (half of packing a namespace's facts, with the compiler that
-   * runs the report, which does not remove uncontended locks).
-   */
-  private static final class Out extends OutputStream {
-    private byte[] buf = new byte[4096];
-    private int count;
-
-    private void room(int more) {
-      if (count + more > buf.length) buf = Arrays.copyOf(buf, Math.max(2 * buf.length, count + more));
-    }
-
-    @Override public void write(int b) {
-      room(1);
-      buf[count++] = (byte) b;
-    }
-
-    @Override public void write(byte[] b, int off, int len) {
-      room(len);
-      System.arraycopy(b, off, buf, count, len);
-      count += len;
-    }
-
-    byte[] toByteArray() {
-      return Arrays.copyOf(buf, count);
-    }
-  }
-
-  /** The bytes to read, as a {@code ByteArrayInputStream} without its lock ({@link Out}). */
+  /** The bytes to read, as a {@code ByteArrayInputStream} without its lock (see {@link #toBytes}). */
   private static final class In extends InputStream {
     private final byte[] buf;
     private int pos;
