@@ -13,7 +13,12 @@ final class LedgerAmounts {
 
   /** The sum of every signed amount in {@code csv}, exact. */
   static BigDecimal signedTotal(Path csv) throws IOException {
-    List<String> lines = TextFiles.readUtf8(csv).lines().toList();
+    return signedTotal(csv.toString(), TextFiles.readUtf8(csv));
+  }
+
+  /** The same of a ledger's text, {@code csv} naming it in messages. */
+  static BigDecimal signedTotal(String csv, String text) throws IOException {
+    List<String> lines = text.lines().toList();
     if (lines.isEmpty()) throw new IOException(csv + " is empty: expected a header line with an amount column");
     String[] header = lines.get(0).split(",", -1);
     int col = -1;

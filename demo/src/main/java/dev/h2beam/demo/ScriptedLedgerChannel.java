@@ -3,21 +3,23 @@ package dev.h2beam.demo;
 import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.TextFiles;
 import dev.h2beam.adapters.model.SessionResult;
+import dev.h2beam.adapters.proposer.EvidenceView;
 import dev.h2beam.adapters.proposer.ProposerChannel;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
- * The demo's scripted deterministic proposer (spec §10.5), as a channel: it reads and edits the evidence in
- * {@code cwd/context/} exactly as an agent would, costs nothing, and answers every session the same way.
+ * The demo's scripted deterministic proposer (spec §10.5), as a channel: it reads the evidence of {@code context/}
+ * (from the method's view, as the {@code openai} channel does) and edits {@code cwd/context/harness}, costs nothing,
+ * and answers every session the same way.
  *
  * <ul>
  *   <li>{@code select.*}: chooses the first candidate, by file name, whose text reports the exact signed total of
@@ -51,20 +53,37 @@ public final class ScriptedLedgerChannel implements ProposerChannel {
   @Override
   public SessionResult run(Path cwd, String mission, String system, String label, Duration timeout)
       throws IOException {
-    Path context = cwd.resolve("context");
-    if (label.startsWith("select.")) return SessionResult.reply(select(context), 0.0);
-    if (label.startsWith("experience.")) return SessionResult.reply(experience(context), 0.0);
-    stage(context);
+    return run(cwd, EvidenceView.of(cwd.resolve("context")), mission, system, label, timeout);
+  }
+
+  /**
+   * Reads the evidence from the method's view, as the {@code openai} channel does; a stage edits its harness in
+   * {@code cwd/context/harness}, the one folder copied there.
+   */
+  @Override
+  public boolean readsEvidenceFromMemory() {
+    return true;
+  }
+
+  @Override
+  public SessionResult run(Path cwd, EvidenceView evidence, String mission, String system, String label,
+      Duration timeout) throws IOException {
+    if (label.startsWith("select.")) return SessionResult.reply(select(evidence), 0.0);
+    if (label.startsWith("experience.")) return SessionResult.reply(experience(evidence), 0.0);
+    stage(cwd.resolve("context"));
     return SessionResult.reply(NOTES, 0.0);
   }
 
-  private static String select(Path context) throws IOException {
-    String total = LedgerAmounts.totalLine(LedgerAmounts.signedTotal(context.resolve("source/ledger.csv")));
+  private static String select(EvidenceView evidence) throws IOException {
+    String ledger = "source/ledger.csv";
+    String total = LedgerAmounts.totalLine(LedgerAmounts.signedTotal("context/" + ledger,
+        TextFiles.utf8(evidence.bytes(ledger), "context/" + ledger)));
     // the total must not run on into more digits: "Total: 85.15" is not in "Total: 85.159"
     Pattern reports = Pattern.compile(Pattern.quote(total) + "(?![0-9])");
-    for (Path candidate : candidates(context.resolve("candidates"))) {
-      if (reports.matcher(TextFiles.readCapped(candidate, DemoBenchmark.MAX_TEXT_CHARS)).find()) {
-        String id = candidate.getFileName().toString().replaceFirst("\\.md$", "");
+    for (String candidate : candidates(evidence)) {
+      if (reports.matcher(TextFiles.readCapped(evidence.open(candidate), DemoBenchmark.MAX_TEXT_CHARS)).find()) {
+        String name = candidate.substring(candidate.lastIndexOf('/') + 1);
+        String id = name.replaceFirst("\\.md$", "");
         return "<why>Candidate " + id + " reports " + total
             + ": the signed total matches the source ledger, credits included.</why>\n\n"
             + "```choice\n" + id + "\n```\n";
@@ -74,19 +93,17 @@ public final class ScriptedLedgerChannel implements ProposerChannel {
         + ", the signed total of the source ledger, so no candidate is chosen.</why>\n";
   }
 
-  private static List<Path> candidates(Path dir) throws IOException {
-    if (!Files.isDirectory(dir)) return List.of();
-    try (Stream<Path> files = Files.list(dir)) {
-      return files.filter(p -> p.getFileName().toString().endsWith(".md") && Files.isRegularFile(p))
-          .sorted((a, b) -> a.getFileName().toString().compareTo(b.getFileName().toString()))
-          .collect(Collectors.toList());
-    }
+  /** The {@code .md} files directly in {@code candidates/}, by file name. */
+  private static List<String> candidates(EvidenceView evidence) {
+    List<String> md = new ArrayList<>();
+    for (String rel : evidence.filesIn("candidates")) if (rel.endsWith(".md")) md.add(rel);
+    md.sort(Comparator.naturalOrder());
+    return md;
   }
 
-  private static String experience(Path context) throws IOException {
-    boolean changed = !Arrays.equals(
-        bytes(context.resolve("harness").resolve(DemoSetup.SCRIPT)).orElse(null),
-        bytes(context.resolve("base_harness").resolve(DemoSetup.SCRIPT)).orElse(null));
+  private static String experience(EvidenceView evidence) throws IOException {
+    boolean changed = !Arrays.equals(bytes(evidence, "harness/" + DemoSetup.SCRIPT).orElse(null),
+        bytes(evidence, "base_harness/" + DemoSetup.SCRIPT).orElse(null));
     String edits = "<edits>\n" + EDIT_ROWS + "verdict: " + (changed ? "helped" : "no observed effect")
         + "\n</edits>\n\n";
     return edits + (changed ? EXPERIENCE : "NO_ENTRY\n");
@@ -102,7 +119,7 @@ public final class ScriptedLedgerChannel implements ProposerChannel {
     }
   }
 
-  private static Optional<byte[]> bytes(Path file) throws IOException {
-    return Files.isRegularFile(file) ? Optional.of(Files.readAllBytes(file)) : Optional.empty();
+  private static Optional<byte[]> bytes(EvidenceView evidence, String rel) throws IOException {
+    return evidence.has(rel) ? Optional.of(evidence.bytes(rel)) : Optional.empty();
   }
 }

@@ -5,6 +5,7 @@ import dev.h2beam.adapters.files.TextFiles;
 import dev.h2beam.adapters.model.ChannelSpec;
 import dev.h2beam.adapters.model.SessionResult;
 import dev.h2beam.adapters.proposer.ChannelProvider;
+import dev.h2beam.adapters.proposer.EvidenceView;
 import dev.h2beam.adapters.proposer.ProposerChannel;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -43,14 +44,26 @@ final class ScriptedSyntheticChannel implements ProposerChannel {
   @Override
   public SessionResult run(Path cwd, String mission, String system, String label, Duration timeout)
       throws Exception {
+    return run(cwd, EvidenceView.of(cwd.resolve("context")), mission, system, label, timeout);
+  }
+
+  /** As the demo's channel: the evidence read from the method's view, the harness edited in the working folder. */
+  @Override
+  public boolean readsEvidenceFromMemory() {
+    return ledger.readsEvidenceFromMemory();
+  }
+
+  @Override
+  public SessionResult run(Path cwd, EvidenceView evidence, String mission, String system, String label,
+      Duration timeout) throws Exception {
     try (InFlight.Entry busy = InFlight.SESSIONS.enter()) {
       latency.sleep(label + "\n" + mission);
       if (label.startsWith("select.") || label.startsWith("experience.")) {
-        return ledger.run(cwd, mission, system, label, timeout);
+        return ledger.run(cwd, evidence, mission, system, label, timeout);
       }
       String stage = label.replaceFirst("\\.a[0-9]+$", "");
       SessionResult reply = stage.startsWith("dom") ? SessionResult.reply(DOM_NOTES, 0.0)
-          : ledger.run(cwd, mission, system, label, timeout);
+          : ledger.run(cwd, evidence, mission, system, label, timeout);
       sign(cwd.resolve("context").resolve("harness").resolve(DemoSetup.SCRIPT), stage);
       return reply;
     }

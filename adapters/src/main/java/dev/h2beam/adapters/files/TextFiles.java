@@ -80,13 +80,18 @@ public final class TextFiles {
    * (N counted without holding the rest).
    */
   public static String readCapped(Path file, int maxChars) throws IOException {
+    return readCapped(Files.newInputStream(file), maxChars);
+  }
+
+  /** The same from a stream, which is closed. */
+  public static String readCapped(InputStream bytes, int maxChars) throws IOException {
     CharsetDecoder dec = StandardCharsets.UTF_8.newDecoder()
         .onMalformedInput(CodingErrorAction.REPLACE)
         .onUnmappableCharacter(CodingErrorAction.REPLACE);
     StringBuilder sb = new StringBuilder();
     long more = 0;
     char[] buf = new char[8192];
-    try (InputStream in = Files.newInputStream(file); Reader r = new InputStreamReader(in, dec)) {
+    try (InputStream in = bytes; Reader r = new InputStreamReader(in, dec)) {
       int n;
       while ((n = r.read(buf)) > 0) {
         int room = maxChars - sb.length();

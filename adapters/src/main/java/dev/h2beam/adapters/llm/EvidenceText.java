@@ -1,6 +1,6 @@
 package dev.h2beam.adapters.llm;
 
-import dev.h2beam.adapters.files.PathOrder;
+import dev.h2beam.adapters.proposer.EvidenceView;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -9,20 +9,15 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileVisitResult;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
- * The evidence folder ({@code cwd/context}) as text, for a model that cannot open files. Every regular file is quoted
+ * The evidence folder ({@code cwd/context}, or the method's {@link EvidenceView} of it) as text, for a model that
+ * cannot open files. Every regular file is quoted
  * in Python path order between delimiter lines that carry a random token no quoted file contains, under a header
  * saying the quoted text is data, not instructions. Files are read only up to their cap (64 KiB each, 1 MiB in all)
  * with a visible note where one is cut or left out; files that are not UTF-8 text are listed as binary; symbolic
@@ -38,19 +33,22 @@ final class EvidenceText {
   private record Read(String path, String text, long size, long shown) {}
 
   static String render(Path context, SecureRandom random) throws IOException {
-    Map<String, Long> files = new TreeMap<>(PathOrder.RELATIVE);
-    Map<String, String> skipped = new TreeMap<>(PathOrder.RELATIVE);
-    if (Files.isDirectory(context, LinkOption.NOFOLLOW_LINKS)) walk(context, files, skipped);
+    return render(EvidenceView.of(context), random);
+  }
+
+  /** The same from a view of the evidence: the same files with the same bytes give the same text. */
+  static String render(EvidenceView evidence, SecureRandom random) throws IOException {
     List<Read> reads = new ArrayList<>();
     List<String> leftOut = new ArrayList<>();
     long used = 0;
-    for (Map.Entry<String, Long> f : files.entrySet()) {
+    for (String rel : evidence.files()) {
+      long size = evidence.size(rel);
       long budget = Math.min(FILE_CAP, TOTAL_CAP - used);
       if (budget <= 0) {
-        leftOut.add(f.getKey() + " (" + f.getValue() + " bytes)");
+        leftOut.add(rel + " (" + size + " bytes)");
         continue;
       }
-      Read r = read(context, f.getKey(), f.getValue(), (int) budget);
+      Read r = read(evidence, rel, size, (int) budget);
       if (r.text() != null) used += r.shown();
       reads.add(r);
     }
@@ -60,39 +58,16 @@ final class EvidenceText {
       if (r.text() != null) quoted.add(r.text());
     }
     String token = Fences.token(quoted, random);
-    return format(token, reads, leftOut, skipped);
-  }
-
-  private static void walk(Path context, Map<String, Long> files, Map<String, String> skipped) throws IOException {
-    Files.walkFileTree(context, new SimpleFileVisitor<>() {
-      @Override public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-        // the same files the reply cache hashes (PathOrder.files): compiled Python caches are not evidence
-        return dir.getFileName().toString().equals("__pycache__") ? FileVisitResult.SKIP_SUBTREE
-            : FileVisitResult.CONTINUE;
-      }
-
-      @Override public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-        String rel = PathOrder.relative(context, file);
-        if (attrs.isSymbolicLink()) skipped.put(rel, "symbolic link, not followed");
-        else if (attrs.isRegularFile()) files.put(rel, attrs.size());
-        else skipped.put(rel, "special file, skipped");
-        return FileVisitResult.CONTINUE;
-      }
-
-      @Override public FileVisitResult visitFileFailed(Path file, IOException e) {
-        skipped.put(PathOrder.relative(context, file), "unreadable (" + e.getClass().getSimpleName() + ")");
-        return FileVisitResult.CONTINUE;
-      }
-    });
+    return format(token, reads, leftOut, evidence.skipped());
   }
 
   /**
    * Reads at most {@code budget} bytes and decodes them as strict UTF-8; a file cut mid-character loses only the
    * incomplete character. Text holding NUL, or bytes that are not UTF-8, make the file binary.
    */
-  private static Read read(Path context, String rel, long size, int budget) throws IOException {
+  private static Read read(EvidenceView evidence, String rel, long size, int budget) throws IOException {
     byte[] bytes;
-    try (InputStream in = Files.newInputStream(context.resolve(rel), LinkOption.NOFOLLOW_LINKS)) {
+    try (InputStream in = evidence.open(rel)) {
       bytes = in.readNBytes(budget);
     }
     boolean cut = size > bytes.length;

@@ -2,6 +2,7 @@ package dev.h2beam.adapters.llm;
 
 import dev.h2beam.adapters.config.ResolvedRole;
 import dev.h2beam.adapters.model.SessionResult;
+import dev.h2beam.adapters.proposer.EvidenceView;
 import dev.h2beam.adapters.proposer.ProposerChannel;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -70,12 +71,25 @@ final class OpenAiChannel implements ProposerChannel {
   @Override
   public SessionResult run(Path cwd, String mission, String system, String label, Duration timeout)
       throws IOException, InterruptedException {
+    return run(cwd, EvidenceView.of(cwd.toAbsolutePath().normalize().resolve("context")), mission, system, label,
+        timeout);
+  }
+
+  /** The evidence is quoted from the method's view; only the edits are written, in {@code cwd/context/harness}. */
+  @Override
+  public boolean readsEvidenceFromMemory() {
+    return true;
+  }
+
+  @Override
+  public SessionResult run(Path cwd, EvidenceView evidence, String mission, String system, String label,
+      Duration timeout) throws IOException, InterruptedException {
     boolean improver = !(label.startsWith("select.") || label.startsWith("experience."));
     Path context = cwd.toAbsolutePath().normalize().resolve("context");
     List<ChatMessage> messages = new ArrayList<>();
     messages.add(ChatMessage.system(system == null || system.isBlank() ? PREAMBLE : system));
     messages.add(ChatMessage.user(mission + (improver ? EDIT_FORMAT + "\n" : "\n\n")
-        + EvidenceText.render(context, RANDOM)));
+        + EvidenceText.render(evidence, RANDOM)));
     Tally tally = new Tally();
     long deadline = System.nanoTime() + timeout.toNanos();
     String refused = "";

@@ -19,4 +19,25 @@ public interface ProposerChannel {
    * @return the reply; a blank text means the attempt failed (its error says why)
    */
   SessionResult run(Path cwd, String mission, String system, String label, Duration timeout) throws Exception;
+
+  /**
+   * Whether the channel reads the evidence from {@link #run(Path, EvidenceView, String, String, String, Duration)}'s
+   * view, in memory, rather than from {@code cwd/context}. Such a channel runs in this process and writes only in
+   * the folder the method harvests ({@code context/harness} for an improver stage): only that folder is then copied
+   * into its working folder, where the rest of the evidence would be copied, read back and deleted for nothing.
+   * False by default: an agent that opens files needs the whole folder.
+   */
+  default boolean readsEvidenceFromMemory() {
+    return false;
+  }
+
+  /**
+   * Runs one session attempt with the evidence also given as a view ({@link EvidenceView}: the same files and bytes
+   * as {@code cwd/context} holds when the channel does not {@linkplain #readsEvidenceFromMemory read from memory}).
+   * By default the view is not used.
+   */
+  default SessionResult run(Path cwd, EvidenceView evidence, String mission, String system, String label,
+      Duration timeout) throws Exception {
+    return run(cwd, mission, system, label, timeout);
+  }
 }

@@ -44,9 +44,9 @@ public final class FileTrees {
    * The same from files already read ({@link HeldTree}): a held file is written from memory, the rest copied from
    * where the tree reads them.
    */
-  static void copy(HeldTree tree, Path to) throws IOException {
+  static void copy(HeldTree tree, Path to, String under) throws IOException {
     warnSkipped(tree.root(), tree.listing());
-    place(tree.root(), to, tree.files(), (i, source, target) -> {
+    place(tree.root(), to, tree.files(), under, (i, source, target) -> {
       byte[] bytes = tree.bytes(i);
       if (bytes == null) {
         copyFile(tree.source(i), target);
@@ -82,19 +82,29 @@ public final class FileTrees {
    * folder once: files come in path order, so a folder's files mostly follow each other. The number placed.
    */
   private static int place(Path from, Path to, List<String> files, Placer placer) throws IOException {
+    return place(from, to, files, "", placer);
+  }
+
+  /** The same for the files whose relative path starts with {@code under} alone ("" for all). */
+  private static int place(Path from, Path to, List<String> files, String under, Placer placer) throws IOException {
     Files.createDirectories(to);
     Set<Path> made = new HashSet<>();
     made.add(to);
     int n = 0;
     for (int i = 0; i < files.size(); i++) {
       String rel = files.get(i);
-      if (rel.endsWith(".pyc")) continue;
+      if (!copied(rel) || !rel.startsWith(under)) continue;
       Path target = to.resolve(rel);
       makeFolder(target.getParent(), made);
       placer.place(i, from.resolve(rel), target);
       n++;
     }
     return n;
+  }
+
+  /** Whether a listed file is placed in a copy or a link of its tree: all but compiled Python ({@code .pyc}). */
+  static boolean copied(String rel) {
+    return !rel.endsWith(".pyc");
   }
 
   /**

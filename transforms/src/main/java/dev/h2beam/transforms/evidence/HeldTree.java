@@ -2,7 +2,10 @@ package dev.h2beam.transforms.evidence;
 
 import dev.h2beam.adapters.files.Hashes;
 import dev.h2beam.adapters.files.PathOrder;
+import dev.h2beam.adapters.proposer.EvidenceView;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
@@ -12,6 +15,8 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -197,7 +202,62 @@ public final class HeldTree {
 
   /** Copies the tree into {@code to} as {@link FileTrees#copy(Path, Path, PathOrder.Listing)} does. */
   public void copyTo(Path to) throws IOException {
-    FileTrees.copy(this, to);
+    FileTrees.copy(this, to, "");
+  }
+
+  /**
+   * Copies only the files below the folder {@code under} (relative, '/'-separated, e.g. {@code harness}) into the
+   * same place under {@code to}, which is made even when there are none.
+   */
+  public void copyTo(Path to, String under) throws IOException {
+    FileTrees.copy(this, to, under.isEmpty() || under.endsWith("/") ? under : under + "/");
+  }
+
+  /**
+   * The tree as a session's {@link EvidenceView}: the files a {@linkplain #copyTo copy} holds (no {@code .pyc}
+   * file), each read from the held bytes or else from where the tree reads it.
+   */
+  public EvidenceView view() {
+    List<String> shown = new ArrayList<>(files().size());
+    Map<String, Integer> index = new HashMap<>();
+    for (int i = 0; i < files().size(); i++) {
+      String rel = files().get(i);
+      if (FileTrees.copied(rel)) {
+        shown.add(rel);
+        index.put(rel, i);
+      }
+    }
+    List<String> listed = Collections.unmodifiableList(shown);
+    return new EvidenceView() {
+      @Override public List<String> files() {
+        return listed;
+      }
+
+      @Override public Map<String, String> skipped() {
+        return Map.of();
+      }
+
+      @Override public long size(String rel) throws IOException {
+        int i = at(rel);
+        return bytes[i] != null ? bytes[i].length : Files.size(source(i));
+      }
+
+      @Override public InputStream open(String rel) throws IOException {
+        int i = at(rel);
+        return bytes[i] != null ? new ByteArrayInputStream(bytes[i])
+            : Files.newInputStream(source(i), LinkOption.NOFOLLOW_LINKS);
+      }
+
+      @Override public boolean has(String rel) {
+        return index.containsKey(rel);
+      }
+
+      private int at(String rel) throws IOException {
+        Integer i = index.get(rel);
+        if (i == null) throw new IOException(rel + " is not a file of the evidence in " + root);
+        return i;
+      }
+    };
   }
 
   /** The held bytes of the {@code i}-th file, or null when it is not held. */

@@ -8,6 +8,7 @@ import dev.h2beam.adapters.files.PathOrder;
 import dev.h2beam.adapters.files.Scratch;
 import dev.h2beam.adapters.model.ChannelSpec;
 import dev.h2beam.adapters.model.SessionResult;
+import dev.h2beam.adapters.proposer.EvidenceView;
 import dev.h2beam.adapters.proposer.ProposerChannel;
 import dev.h2beam.transforms.evidence.FileTrees;
 import dev.h2beam.transforms.evidence.HeldTree;
@@ -131,13 +132,13 @@ public final class Proposer {
       long started = System.nanoTime();
       try {
         cwd = Scratch.newDir(scratch, "h2beam-prop-");
-        if (evidence != null) evidence.copyTo(cwd.resolve("context"));
+        EvidenceView view = place(evidence, cwd, harvest);
         SessionResult r;
         sessions.acquireUninterruptibly();
         // the journal's times, not an input to any result: the wall clock, so workers' records compare
         Instant from = Instant.now();
         try {
-          r = channel.run(cwd, mission, system, label, Duration.ofSeconds(spec.timeoutSeconds()));
+          r = channel.run(cwd, view, mission, system, label, Duration.ofSeconds(spec.timeoutSeconds()));
         } finally {
           held.add(Journal.held(from, Instant.now()));
           sessions.release();
@@ -230,6 +231,24 @@ public final class Proposer {
     if (!ok) line.put("error", error);
     line.put("held", held);
     return line;
+  }
+
+  /**
+   * Puts the session's evidence in its working folder: the whole of it under {@code cwd/context}, or, for a channel
+   * that reads it from memory, only the folder harvested from it (nothing when none is). The view the channel is
+   * given holds the same files and bytes either way.
+   */
+  private EvidenceView place(HeldTree evidence, Path cwd, String harvest) throws IOException {
+    if (evidence == null) return EvidenceView.empty();
+    Path context = cwd.resolve("context");
+    if (!channel.readsEvidenceFromMemory()) {
+      evidence.copyTo(context);
+    } else if (harvest != null && harvest.startsWith("context/") && harvest.length() > "context/".length()) {
+      evidence.copyTo(context, harvest.substring("context/".length()));
+    } else if (harvest != null) {
+      evidence.copyTo(context);
+    }
+    return evidence.view();
   }
 
   private Path harvest(Path from, String base) throws IOException {

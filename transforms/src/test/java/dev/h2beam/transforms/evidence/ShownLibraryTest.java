@@ -1,5 +1,6 @@
 package dev.h2beam.transforms.evidence;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -8,11 +9,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.h2beam.adapters.files.PathOrder;
 import dev.h2beam.adapters.model.HarnessRejected;
+import dev.h2beam.adapters.proposer.EvidenceView;
 import dev.h2beam.transforms.proposer.Proposer;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -89,6 +93,42 @@ class ShownLibraryTest {
     // and the check the build asserts can fail: a library file changed after it was read
     Files.writeString(libDir.resolve("harnesses/ledger-2/harness/AGENTS.md"), "changed");
     assertFalse(held.matchesDisk());
+  }
+
+  /**
+   * The view a session reading from memory gets is its copy, listed and read: the same files (no {@code .pyc}), sizes
+   * and bytes, whether the library's files are held or read from the library; a copy of one folder holds it alone.
+   */
+  @Test
+  void theViewOfATreeIsWhatItsCopyHolds(@TempDir Path root) throws Exception {
+    Path libDir = library(root);
+    for (long budget : new long[] {HeldTree.BUDGET, 0}) {
+      HeldTree held = shownAt(root.resolve("evidence" + budget), ShownLibrary.of(libDir, null, budget));
+      Path session = root.resolve("session" + budget);
+      held.copyTo(session);
+      EvidenceView copy = EvidenceView.of(session);
+      EvidenceView view = held.view();
+      assertEquals(copy.files(), view.files());
+      assertFalse(view.files().contains("library/harnesses/ledger-1/harness/scripts/old.pyc"));
+      assertEquals(Map.of(), view.skipped());
+      for (String rel : copy.files()) {
+        assertTrue(view.has(rel));
+        assertEquals(copy.size(rel), view.size(rel), rel);
+        assertArrayEquals(copy.bytes(rel), view.bytes(rel), rel);
+      }
+      assertFalse(view.has("library/harnesses/ledger-1/harness/scripts/old.pyc"));
+      assertThrows(IOException.class, () -> view.bytes("missing.md"));
+
+      Path harness = root.resolve("harness" + budget);
+      held.copyTo(harness, "library/harnesses/ledger-1");
+      assertEquals(List.of("library/harnesses/ledger-1/EXPERIENCE.md",
+          "library/harnesses/ledger-1/harness/AGENTS.md", "library/harnesses/ledger-1/harness/scripts/total.sh"),
+          PathOrder.files(harness));
+      Path none = root.resolve("none" + budget);
+      held.copyTo(none, "harness");
+      assertEquals(List.of(), PathOrder.files(none));
+      assertTrue(Files.isDirectory(none));
+    }
   }
 
   /** A file the tree does not hold (past its budget) is read from the library, not from the evidence folder. */

@@ -9,9 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.files.PathOrder;
 import dev.h2beam.adapters.files.Scratch;
 import dev.h2beam.adapters.model.ChannelSpec;
 import dev.h2beam.adapters.model.SessionResult;
+import dev.h2beam.adapters.proposer.EvidenceView;
 import dev.h2beam.adapters.proposer.ProposerChannel;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -280,6 +282,65 @@ class ProposerTest {
     assertEquals(workspace, r.workspace());
     assertEquals("Be careful.\n", Files.readString(workspace.resolve("systemprompt.md")));
     assertEquals("- Check totals.\n", Files.readString(workspace.resolve("guardrails.md")));
+  }
+
+  /**
+   * A channel that reads its evidence from memory finds only the harvested folder in its working folder, and the
+   * whole evidence, byte for byte, in its view; its edits are harvested as any channel's. One that does not gets the
+   * whole folder, and a view of the same files.
+   */
+  @Test
+  void aChannelReadingFromMemoryGetsOnlyTheHarvestedFolderCopied() throws Exception {
+    write(evidence, "rollouts/base1.md", "ran\n");
+    List<List<String>> onDisk = new ArrayList<>();
+    List<Map<String, String>> seen = new ArrayList<>();
+    class Recording implements ProposerChannel {
+      private final boolean memory;
+
+      Recording(boolean memory) {
+        this.memory = memory;
+      }
+
+      @Override public boolean readsEvidenceFromMemory() {
+        return memory;
+      }
+
+      @Override public SessionResult run(Path cwd, String mission, String system, String label, Duration timeout) {
+        throw new AssertionError("the method gives the view");
+      }
+
+      @Override public SessionResult run(Path cwd, EvidenceView view, String mission, String system, String label,
+          Duration timeout) throws IOException {
+        onDisk.add(PathOrder.files(cwd));
+        Map<String, String> texts = new LinkedHashMap<>();
+        for (String rel : view.files()) {
+          assertEquals(Files.size(evidence.resolve(rel)), view.size(rel));
+          texts.put(rel, new String(view.bytes(rel), StandardCharsets.UTF_8));
+        }
+        seen.add(texts);
+        write(cwd, "context/harness/guardrails.md", "- Check totals.\n");
+        return SessionResult.reply("edited", 0.1);
+      }
+    }
+    Map<String, String> whole = new LinkedHashMap<>();
+    for (String rel : PathOrder.files(evidence)) whole.put(rel, Files.readString(evidence.resolve(rel)));
+
+    Reply r = new Proposer(new Recording(true), SPEC, audit, 1, Limits.of("sessions", 1), Duration.ZERO)
+        .call(MISSION, evidence, LABEL, "", "context/harness");
+    assertEquals(List.of("context/harness/systemprompt.md"), onDisk.get(0));
+    assertEquals(whole, seen.get(0));
+    assertEquals(List.of("guardrails.md", "systemprompt.md"), PathOrder.files(r.workspace()));
+
+    new Proposer(new Recording(true), SPEC, null, 1, Limits.of("sessions", 1), Duration.ZERO)
+        .call(MISSION, evidence, "select.agg1", "", null);
+    assertEquals(List.of(), onDisk.get(1), "nothing harvested, nothing copied");
+    assertEquals(whole, seen.get(1));
+
+    new Proposer(new Recording(false), SPEC, null, 1, Limits.of("sessions", 1), Duration.ZERO)
+        .call(MISSION, evidence, LABEL, "", "context/harness");
+    assertEquals(List.of("context/harness/systemprompt.md", "context/rollouts/base1.md", "context/task.md"),
+        onDisk.get(2));
+    assertEquals(whole, seen.get(2));
   }
 
   @Test
