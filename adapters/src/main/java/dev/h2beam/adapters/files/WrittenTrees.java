@@ -19,8 +19,11 @@ import java.util.TreeMap;
 public final class WrittenTrees {
   private WrittenTrees() {}
 
-  /** A folder as written: its files, and the tree the surface {@code surface} reads from it. */
-  public record Entry(String surface, List<String> files, Map<String, String> tree) {}
+  /**
+   * A folder as written: its files, the tree the surface {@code surface} reads from it, and the exact text of each
+   * file that write put there ({@code written}: its bytes are that text in UTF-8; a file it left alone is not in it).
+   */
+  public record Entry(String surface, List<String> files, Map<String, String> tree, Map<String, String> written) {}
 
   private static final int MAX = 2048;
 
@@ -45,9 +48,14 @@ public final class WrittenTrees {
     return dir.toAbsolutePath().normalize();
   }
 
-  /** Notes {@code dir} as just written, holding exactly {@code files}, its tree as {@code surface} reads it. */
-  public static void remember(Path dir, String surface, List<String> files, Map<String, String> tree) {
-    Entry e = new Entry(surface, List.copyOf(files), java.util.Collections.unmodifiableMap(new LinkedHashMap<>(tree)));
+  /**
+   * Notes {@code dir} as just written, holding exactly {@code files}, its tree as {@code surface} reads it, and the
+   * exact texts of the files written there ({@code written}).
+   */
+  public static void remember(Path dir, String surface, List<String> files, Map<String, String> tree,
+      Map<String, String> written) {
+    Entry e = new Entry(surface, List.copyOf(files), java.util.Collections.unmodifiableMap(new LinkedHashMap<>(tree)),
+        java.util.Collections.unmodifiableMap(new LinkedHashMap<>(written)));
     Path k = key(dir);
     synchronized (ENTRIES) {
       ENTRIES.put(k, e);

@@ -13,7 +13,7 @@ class WrittenTreesTest {
   @TempDir Path dir;
 
   private void remember(String rel) {
-    WrittenTrees.remember(dir.resolve(rel), "oc", List.of("f"), Map.of("f", rel));
+    WrittenTrees.remember(dir.resolve(rel), "oc", List.of("f"), Map.of("f", rel), Map.of("f", rel));
   }
 
   /** Forgetting a folder forgets it and every folder below it, and no folder whose name only starts the same. */

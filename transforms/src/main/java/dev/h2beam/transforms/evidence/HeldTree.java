@@ -79,7 +79,8 @@ public final class HeldTree {
 
   /**
    * A tree this process has just written, as {@link #read} would read it: {@code written} has the bytes of the files
-   * it wrote (what {@link SharedText} wrote or linked) and null for the files it linked, which are read from disk.
+   * it wrote (what {@link SharedText} wrote or linked, and the linked files of a harness it wrote) and null for the
+   * other files it linked, which are read from disk.
    * Every written file has the mode this process gives a new file, read once from the first of them; where that
    * cannot be read, the written files are read from disk too. The files in {@code shown} are not under the root: each
    * is taken as the other tree holds it (its bytes are not counted against this tree's budget), and read from where

@@ -13,12 +13,16 @@ import java.util.Map;
 /**
  * What an evidence folder being built was given, file by file: each text with its bytes, each linked file by name
  * only. The folder was made empty for the build and nothing else writes in it, so this is all it holds: its {@link
- * HeldTree} needs neither a walk of the folder nor a read of the texts just written, only of the linked files. Listing
- * and reading every stage's folder back took a sixth of building its evidence (BENCHMARKS.md, issue 11).
+ * HeldTree} needs neither a walk of the folder nor a read of the texts just written, only of the linked files whose
+ * bytes are not known (a harness this task wrote is known: {@link #linked(Path, List, Map)}). Listing and reading
+ * every stage's folder back took a sixth of building its evidence (BENCHMARKS.md, issue 11).
  */
 final class Placed {
   private final Path root;
-  /** Relative path to the text's bytes, or to null for a linked file (read from disk when held). */
+  /**
+   * Relative path to the text's bytes, or to null for a linked file whose bytes are not known here (read from disk
+   * when held).
+   */
   private final Map<String, byte[]> files = new HashMap<>();
   /** The files shown from a library's memory and not placed in the folder, by relative path. */
   private final Map<String, HeldTree.From> shown = new HashMap<>();
@@ -54,9 +58,19 @@ final class Placed {
    * disk when held, less the {@code .pyc} files {@link FileTrees#link} and {@link FileTrees#copy} leave out.
    */
   void linked(Path to, List<String> names) {
+    linked(to, names, Map.of());
+  }
+
+  /**
+   * The same where the exact text of some of them is known ({@code texts}, by the same relative path: a harness this
+   * task wrote, {@link dev.h2beam.transforms.tree.TreeIO#writtenTexts}): those are held from it, not read back.
+   */
+  void linked(Path to, List<String> names, Map<String, String> texts) {
     String prefix = PathOrder.relative(root, to) + "/";
     for (String rel : names) {
-      if (!rel.endsWith(".pyc")) files.put(prefix + rel, null);
+      if (rel.endsWith(".pyc")) continue;
+      String text = texts.get(rel);
+      files.put(prefix + rel, text == null ? null : text.getBytes(StandardCharsets.UTF_8));
     }
   }
 

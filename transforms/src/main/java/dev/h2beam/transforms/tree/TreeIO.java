@@ -115,6 +115,16 @@ public final class TreeIO {
     return written != null ? written.files() : PathOrder.files(dir);
   }
 
+  /**
+   * The exact text of each file of {@code dir} that {@link #writeHarness} put there, by relative path: its bytes are
+   * that text in UTF-8. Empty for a folder this task did not write (or forgot), and without the files that write left
+   * alone (off-surface files).
+   */
+  public static Map<String, String> writtenTexts(Path dir) {
+    WrittenTrees.Entry written = WrittenTrees.of(dir);
+    return written != null ? written.written() : Map.of();
+  }
+
   /** Whether {@code dir} exists and holds at least one of the surface's always-on files. */
   public static boolean isTree(SurfaceSpec surface, Path dir) {
     if (dir == null || !Files.isDirectory(dir)) return false;
@@ -157,18 +167,22 @@ public final class TreeIO {
       for (String rel : PathOrder.files(dest)) {
         if (TreePaths.isAllowed(surface, rel) || surface.stubs().containsKey(rel)) Files.delete(dest.resolve(rel));
       }
+      // the exact text of every file written here, by relative path: the later stages show these bytes
+      Map<String, String> wrote = new LinkedHashMap<>();
       for (String a : surface.alwaysOn()) {
         Path p = dest.resolve(a);
-        if (!entries.containsKey(a) && !Files.exists(p)) writeText(p, "");
+        if (!entries.containsKey(a) && !Files.exists(p)) writeText(p, "", a, wrote);
       }
-      for (Map.Entry<String, String> e : entries.entrySet()) writeText(dest.resolve(e.getKey()), e.getValue());
+      for (Map.Entry<String, String> e : entries.entrySet()) {
+        writeText(dest.resolve(e.getKey()), e.getValue(), e.getKey(), wrote);
+      }
       if (stubs) {
         for (Map.Entry<String, String> s : surface.stubs().entrySet()) {
           Path p = dest.resolve(s.getKey());
-          if (!Files.exists(p)) writeText(p, s.getValue());
+          if (!Files.exists(p)) writeText(p, s.getValue(), s.getKey(), wrote);
         }
       }
-      if (remember) remember(surface, entries, dest);
+      if (remember) remember(surface, entries, wrote, dest);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write harness tree to " + dest, e);
     }
@@ -181,7 +195,8 @@ public final class TreeIO {
    * read it (universal newlines). Not noted when {@link #read} would not simply read the folder: a link or special
    * file in it (warned about on each read), or a file past {@link #MAX_FILE_BYTES} (refused on each read).
    */
-  private static void remember(SurfaceSpec surface, Map<String, String> entries, Path dest) {
+  private static void remember(SurfaceSpec surface, Map<String, String> entries, Map<String, String> wrote,
+      Path dest) {
     PathOrder.Listing listing = PathOrder.list(dest);
     if (!listing.skipped().isEmpty()) return;
     LinkedHashMap<String, String> tree = new LinkedHashMap<>();
@@ -191,12 +206,14 @@ public final class TreeIO {
       if (text.length() > MAX_FILE_BYTES / 3 && text.getBytes(StandardCharsets.UTF_8).length > MAX_FILE_BYTES) return;
       tree.put(rel, text.replace("\r\n", "\n").replace('\r', '\n'));
     }
-    WrittenTrees.remember(dest, surface.name(), listing.files(), tree);
+    WrittenTrees.remember(dest, surface.name(), listing.files(), tree, wrote);
   }
 
-  private static void writeText(Path p, String text) throws IOException {
+  /** Writes {@code text} at {@code p} (the tree's {@code rel}) and notes it in {@code wrote}. */
+  private static void writeText(Path p, String text, String rel, Map<String, String> wrote) throws IOException {
     Files.createDirectories(p.getParent());
     Files.writeString(p, text, StandardCharsets.UTF_8);
+    wrote.put(rel, text);
   }
 
   /** The always-on files' text in surface order (a missing file counts as empty), joined with a blank line. */

@@ -170,11 +170,27 @@ class TreeIOTest {
     tree.put("systemprompt.md", "é ünïcode ✓\n");
     for (SurfaceSpec surface : List.of(OC, CX)) {
       Path dest = dir.resolve(surface.name());
+      Files.createDirectories(dest);
+      Files.writeString(dest.resolve("harness.yaml"), "off the surface, kept");
       TreeIO.writeHarness(surface, tree, dest, true);
       assertTrue(WrittenTrees.of(dest) != null, "noted as written");
       LinkedHashMap<String, String> fromMemory = TreeIO.readHarness(surface, dest);
       List<String> listed = TreeIO.files(dest);
+      Map<String, String> texts = TreeIO.writtenTexts(dest);
       WrittenTrees.forget(dest);
+      // every file the write put there, byte for byte (newlines as written, stubs and empty always-on files too);
+      // the off-surface file it left alone is not among them
+      assertTrue(Files.isRegularFile(dest.resolve("harness.yaml")));
+      assertFalse(texts.containsKey("harness.yaml"));
+      List<String> written = new ArrayList<>(PathOrder.files(dest));
+      written.remove("harness.yaml");
+      assertEquals(new java.util.TreeSet<>(written), new java.util.TreeSet<>(texts.keySet()));
+      for (String rel : written) {
+        assertEquals(new String(Files.readAllBytes(dest.resolve(rel)), java.nio.charset.StandardCharsets.UTF_8),
+            texts.get(rel), rel);
+      }
+      assertTrue(texts.get("skills/b/SKILL.md").contains("\r\n"), "as written, not as read");
+      assertEquals(Map.of(), TreeIO.writtenTexts(dest), "forgotten");
       assertEquals(TreeIO.read(surface, dest, null), fromMemory);
       assertEquals(new ArrayList<>(TreeIO.read(surface, dest, null).keySet()), new ArrayList<>(fromMemory.keySet()));
       assertEquals(PathOrder.files(dest), listed);
