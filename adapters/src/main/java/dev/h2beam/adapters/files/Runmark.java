@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
 
 /**
  * Harness fingerprints and rollout completion markers ({@code .adapt_complete}, spec §2.18, §4.9). A rollout is
@@ -28,6 +29,8 @@ public final class Runmark {
    */
   public static String fingerprint(Path dir) {
     if (dir == null) return "base";
+    Known known = KNOWN.get();
+    if (known != null && known.dir().equals(dir)) return known.fingerprint();
     if (!Files.isDirectory(dir)) return "absent";
     MessageDigest sha1 = Hashes.digest("SHA-1");
     for (String rel : PathOrder.files(dir)) {
@@ -43,6 +46,28 @@ public final class Runmark {
       sha1.update((byte) 0);
     }
     return Hashes.hex(sha1.digest()).substring(0, 16);
+  }
+
+  /** A fingerprint just taken on this thread, of a folder nothing writes in while it is known. */
+  private record Known(Path dir, String fingerprint) {}
+
+  private static final ThreadLocal<Known> KNOWN = new ThreadLocal<>();
+
+  /**
+   * Runs {@code body} with {@code fingerprint} (just taken by {@link #fingerprint}) known for {@code dir} on this
+   * thread: a rollout's harness is fingerprinted by the roller for its journal and again by the benchmark for its
+   * marker, and reading and hashing it twice was a percent of a sweep's CPU at L = 0 (BENCHMARKS.md, issue 11). For a
+   * folder nothing writes in meanwhile: a harness is written before its rollout and never while it runs.
+   */
+  public static <T> T knowing(Path dir, String fingerprint, Callable<T> body) throws Exception {
+    if (dir == null) return body.call();
+    Known before = KNOWN.get();
+    KNOWN.set(new Known(dir, fingerprint));
+    try {
+      return body.call();
+    } finally {
+      if (before == null) KNOWN.remove(); else KNOWN.set(before);
+    }
   }
 
   /**

@@ -237,4 +237,32 @@ class RunmarkTest {
     Files.writeString(f, "abc");
     assertEquals("a9993e364706816a", Runmark.fileDigest(f));
   }
+
+  /**
+   * A fingerprint taken for a rollout is known to the benchmark's own call on the same thread, for that folder alone
+   * and only while the rollout runs; another thread, another folder and the time after read the disk.
+   */
+  @Test
+  void aFingerprintJustTakenIsKnownWhileTheRolloutRuns() throws Exception {
+    Path harness = Files.createDirectories(dir.resolve("h"));
+    Files.writeString(harness.resolve("systemprompt.md"), "one");
+    Path other = Files.createDirectories(dir.resolve("o"));
+    Files.writeString(other.resolve("systemprompt.md"), "other");
+    String taken = Runmark.fingerprint(harness);
+    String inside = Runmark.knowing(harness, taken, () -> {
+      // a harness never changes while its rollout runs; changing it here shows that it is not read again
+      Files.writeString(harness.resolve("systemprompt.md"), "two");
+      assertEquals(Runmark.fingerprint(other), Runmark.knowing(other, Runmark.fingerprint(other),
+          () -> Runmark.fingerprint(other)));
+      String[] elsewhere = new String[1];
+      Thread t = new Thread(() -> elsewhere[0] = Runmark.fingerprint(harness));
+      t.start();
+      t.join();
+      assertNotEquals(taken, elsewhere[0], "another thread reads the disk");
+      return Runmark.fingerprint(harness);
+    });
+    assertEquals(taken, inside);
+    assertNotEquals(taken, Runmark.fingerprint(harness), "after the rollout the disk is read again");
+    assertEquals("base", Runmark.knowing(null, "x", () -> Runmark.fingerprint(null)));
+  }
 }

@@ -73,7 +73,8 @@ public final class Roller {
       Instant started = Instant.now();
       Instant ended;
       try {
-        r = bench.execute(task, harnessDir, runId);
+        // the benchmark's own fingerprint of the harness (for its marker) is the one just taken
+        r = Runmark.knowing(harnessDir, harness, () -> bench.execute(task, harnessDir, runId));
       } catch (Exception e) {
         // an interrupted execution (the runner cancelling the element) throws InterruptedException, which clears the
         // thread's interrupt: keep it, or the cancelled element carries on past this dead rollout on the runner's
