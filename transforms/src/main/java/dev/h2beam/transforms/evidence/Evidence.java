@@ -41,6 +41,7 @@ public final class Evidence {
   public static ContextTree build(Path dest, Benchmark bench, String taskId, List<RunView> rollouts,
       Path harnessDir, ShownLibrary library, List<PoolItem> pool, Map<String, String> decisions,
       Map<String, Path> copies, Map<String, String> texts) throws IOException {
+    if (Files.exists(dest)) SharedText.forgetBelow(dest);
     FileTrees.recreate(dest);
     Placed placed = new Placed(dest);
     LeakGlobs leaks = new LeakGlobs(bench.spec().leakGlobs());
@@ -130,13 +131,14 @@ public final class Evidence {
 
   /**
    * Links the files of {@code from} into {@code to} after checking them for answer-key paths, from one listing (from
-   * memory for a harness this process wrote: {@link TreeIO#files}); the number linked.
+   * memory for a harness this process wrote: {@link TreeIO#files}, whose bytes are then known too); the number
+   * linked.
    */
   private static int linkChecked(Path from, Path to, LeakGlobs leaks, Placed placed) throws IOException {
     List<String> files = TreeIO.files(from);
     leaks.assertNone(files);
     int n = FileTrees.link(from, to, files);
-    placed.linked(to, files);
+    placed.linked(to, files, TreeIO.writtenTexts(from));
     return n;
   }
 

@@ -4,8 +4,11 @@ import dev.h2beam.adapters.files.Hashes;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -15,18 +18,32 @@ import java.util.Map;
  * pool texts and task prompt again and again (harness2 writes each copy, about 7,100 files per task), so a text this
  * process wrote recently is hard-linked instead of written again. Safe because evidence is immutable once built: it
  * is rebuilt by deleting and recreating its folder, and a session gets a copy of it, never the files themselves.
- * Before linking, the earlier file is read back and compared, so a path that now holds other bytes is never linked;
- * a link that cannot be made (another file system, a file gone) falls back to writing.
+ * Before linking, the earlier file is read back and compared the first time and checked for the same identity after
+ * that ({@link Prior}), so a path that now holds other bytes is never linked; a link that cannot be made (another
+ * file system, a file gone) falls back to writing.
  */
 final class SharedText {
   private SharedText() {}
 
+  /**
+   * Where a text was written, and once it was read back and found the same, the identity that file had then: its
+   * file key (device and inode), size and modification time. A later link checks that identity, one system call,
+   * instead of reading the file again (two-fifths of the texts' cost, BENCHMARKS.md, issue 11); a file replaced or
+   * written since has another identity and is read back again. Null fields: not yet read back.
+   */
+  private record Prior(Path path, Object fileKey, long size, FileTime modified) {
+    boolean known(BasicFileAttributes now) {
+      return fileKey != null && fileKey.equals(now.fileKey()) && size == now.size()
+          && modified.equals(now.lastModifiedTime());
+    }
+  }
+
   /** Recent texts by digest; bounded, so a long sweep keeps only what its current tasks can still share. */
   private static final int MAX = 4096;
-  private static final Map<String, Path> SEEN = new LinkedHashMap<>(256, 0.75f, true) {
+  private static final Map<String, Prior> SEEN = new LinkedHashMap<>(256, 0.75f, true) {
     private static final long serialVersionUID = 1L;
 
-    @Override protected boolean removeEldestEntry(Map.Entry<String, Path> eldest) {
+    @Override protected boolean removeEldestEntry(Map.Entry<String, Prior> eldest) {
       return size() > MAX;
     }
   };
@@ -38,20 +55,20 @@ final class SharedText {
    */
   static void write(Path file, byte[] bytes, boolean fresh) throws IOException {
     // a file already here may be a link to shared bytes: replace the name, never the bytes behind it
-    if (!fresh) Files.deleteIfExists(file);
+    if (!fresh) replace(file);
     String key = Hashes.hex(Hashes.digest("SHA-256").digest(bytes));
-    Path prior;
+    Prior prior;
     synchronized (SEEN) {
       prior = SEEN.get(key);
     }
-    if (prior != null && same(prior, bytes)) {
+    if (prior != null && same(key, prior, bytes)) {
       try {
-        Files.createLink(file, prior);
+        Files.createLink(file, prior.path());
         return;
       } catch (FileAlreadyExistsException e) {
-        Files.deleteIfExists(file);
+        replace(file);
         try {
-          Files.createLink(file, prior);
+          Files.createLink(file, prior.path());
           return;
         } catch (IOException | UnsupportedOperationException again) {
           // written below
@@ -63,17 +80,54 @@ final class SharedText {
     try {
       Files.write(file, bytes, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
     } catch (FileAlreadyExistsException e) {
-      Files.deleteIfExists(file);
+      replace(file);
       Files.write(file, bytes, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
     }
     synchronized (SEEN) {
-      SEEN.put(key, file);
+      SEEN.put(key, new Prior(file, null, -1, null));
     }
   }
 
-  private static boolean same(Path prior, byte[] bytes) {
+  /**
+   * Removes {@code file} to write another text there, and forgets it as the place of the text it held: a new file at
+   * the same name can get the freed inode back, with the same size and time.
+   */
+  private static void replace(Path file) throws IOException {
+    Files.deleteIfExists(file);
+    synchronized (SEEN) {
+      SEEN.values().removeIf(p -> p.path().equals(file));
+    }
+  }
+
+  /**
+   * Forgets every text placed below {@code folder}, which is about to be deleted and built again: the files made there
+   * next can get the freed inodes back. Seldom (a stage built again in the same process), so a scan will do.
+   */
+  static void forgetBelow(Path folder) {
+    synchronized (SEEN) {
+      SEEN.values().removeIf(p -> p.path().startsWith(folder));
+    }
+  }
+
+  /**
+   * Whether {@code prior} still holds {@code bytes}: its identity as last read back, or else its bytes read back now
+   * (and that identity noted for the next link).
+   */
+  private static boolean same(String key, Prior prior, byte[] bytes) {
     try {
-      return Files.size(prior) == bytes.length && Arrays.equals(Files.readAllBytes(prior), bytes);
+      BasicFileAttributes now = Files.readAttributes(prior.path(), BasicFileAttributes.class,
+          LinkOption.NOFOLLOW_LINKS);
+      if (prior.known(now)) return true;
+      if (!now.isRegularFile() || now.size() != bytes.length
+          || !Arrays.equals(Files.readAllBytes(prior.path()), bytes)) {
+        return false;
+      }
+      synchronized (SEEN) {
+        if (SEEN.get(key) == prior) {
+          SEEN.put(key, new Prior(prior.path(), now.fileKey(), now.size(), now.lastModifiedTime()));
+        }
+      }
+      return true;
     } catch (IOException e) {
       return false;
     }

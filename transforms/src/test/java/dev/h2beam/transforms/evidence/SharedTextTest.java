@@ -48,4 +48,51 @@ class SharedTextTest {
     assertEquals(text, Files.readString(dir.resolve("b/answer.md")));
     assertNotEquals(inode(first), inode(dir.resolve("b/answer.md")));
   }
+
+  /**
+   * Once a first file was read back and linked, later links check its identity instead of its bytes: a file changed
+   * in place since (another time) is read back again and, holding other bytes, not linked.
+   */
+  @Test
+  void aFirstFileChangedInPlaceAfterItWasLinkedIsNotLinkedAgain() throws Exception {
+    String text = "trajectory of " + dir + "\n";
+    Path first = dir.resolve("a/rollouts/base1.md");
+    new Placed(dir).text(first, text);
+    new Placed(dir).text(dir.resolve("b/rollouts/base1.md"), text); // read back, linked, its identity noted
+    new Placed(dir).text(dir.resolve("c/rollouts/base1.md"), text); // linked on the identity alone
+    assertEquals(inode(first), inode(dir.resolve("c/rollouts/base1.md")));
+    Files.writeString(first, text.toUpperCase(java.util.Locale.ROOT)); // same size, same inode, through every name
+    Files.setLastModifiedTime(first, java.nio.file.attribute.FileTime.fromMillis(
+        Files.getLastModifiedTime(first).toMillis() + 5_000));
+    new Placed(dir).text(dir.resolve("d/rollouts/base1.md"), text);
+    assertEquals(text, Files.readString(dir.resolve("d/rollouts/base1.md")));
+    assertNotEquals(inode(first), inode(dir.resolve("d/rollouts/base1.md")));
+  }
+
+  /**
+   * A name written over with a text of the same size, and a folder built again, are forgotten as the places of the
+   * texts they held, even when the new file gets the same inode, size and time as the old one.
+   */
+  @Test
+  void aNameWrittenOverOrAFolderBuiltAgainIsForgotten() throws Exception {
+    String text = "produced by " + dir + "\n";
+    String other = text.toUpperCase(java.util.Locale.ROOT);
+    Placed placed = new Placed(dir);
+    Path first = dir.resolve("a/produced.md");
+    placed.text(first, text);
+    new Placed(dir).text(dir.resolve("b/produced.md"), text); // the identity of a/produced.md noted
+    placed.text(first, other); // written over in the same build
+    new Placed(dir).text(dir.resolve("c/produced.md"), text);
+    assertEquals(text, Files.readString(dir.resolve("c/produced.md")));
+    assertEquals(other, Files.readString(first));
+
+    Path stage = dir.resolve("stage");
+    new Placed(stage).text(stage.resolve("task.md"), text + "!");
+    new Placed(dir).text(dir.resolve("d/task.md"), text + "!");
+    SharedText.forgetBelow(stage);
+    FileTrees.recreate(stage);
+    new Placed(stage).text(stage.resolve("task.md"), other + "?");
+    new Placed(dir).text(dir.resolve("e/task.md"), text + "!");
+    assertEquals(text + "!", Files.readString(dir.resolve("e/task.md")));
+  }
 }
