@@ -2,10 +2,13 @@ package dev.h2beam.transforms.recursion;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Runs one concurrent phase: up to {@code width} items at once, results in input order. Recording happens after the
@@ -18,6 +21,23 @@ public final class Phases {
     R apply(T item) throws Exception;
   }
 
+  /**
+   * The phases' threads, kept between phases: a pool of its own for every phase started about 22 threads a task,
+   * each with its own buffers, a percent or two of a sweep's CPU at L = 0 (BENCHMARKS.md, issue 11). Daemons, so an
+   * idle one never holds the JVM; a phase inside a phase's item takes threads of its own from here, never waiting for
+   * its caller's.
+   */
+  private static final ExecutorService THREADS = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "h2beam-phase");
+    t.setDaemon(true);
+    return t;
+  });
+
+  /**
+   * Applies {@code step} to each item, at most {@code width} at once, taken in input order as threads come free; the
+   * results in input order. A failure is thrown when its item's turn comes, as the first failure in input order; the
+   * items still running are then interrupted and those not started are dropped, as when the caller is interrupted.
+   */
   public static <T, R> List<R> map(List<T> items, int width, Step<T, R> step) throws Exception {
     int w = Math.max(1, Math.min(width, items.size()));
     List<R> out = new ArrayList<>();
@@ -25,15 +45,25 @@ public final class Phases {
       for (T item : items) out.add(step.apply(item));
       return out;
     }
-    ExecutorService pool = Executors.newFixedThreadPool(w, r -> {
-      Thread t = new Thread(r, "h2beam-phase");
-      t.setDaemon(true);
-      return t;
-    });
+    int n = items.size();
+    List<CompletableFuture<R>> results = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) results.add(new CompletableFuture<>());
+    AtomicInteger next = new AtomicInteger();
+    AtomicBoolean stop = new AtomicBoolean();
+    Runnable worker = () -> {
+      for (int i; !stop.get() && (i = next.getAndIncrement()) < n; ) {
+        try {
+          results.get(i).complete(step.apply(items.get(i)));
+        } catch (Throwable t) {
+          results.get(i).completeExceptionally(t);
+        }
+      }
+    };
+    List<Future<?>> workers = new ArrayList<>(w);
+    boolean drained = false;
     try {
-      List<Future<R>> futures = new ArrayList<>();
-      for (T item : items) futures.add(pool.submit(() -> step.apply(item)));
-      for (Future<R> f : futures) {
+      for (int k = 0; k < w; k++) workers.add(THREADS.submit(worker));
+      for (CompletableFuture<R> f : results) {
         try {
           out.add(f.get());
         } catch (ExecutionException e) {
@@ -43,9 +73,13 @@ public final class Phases {
           throw e;
         }
       }
+      drained = true;
       return out;
     } finally {
-      pool.shutdownNow();
+      if (!drained) {
+        stop.set(true);
+        for (Future<?> f : workers) f.cancel(true);
+      }
     }
   }
 }
