@@ -129,13 +129,38 @@ public final class FileTrees {
    * special file there: a link could make the harness read or overwrite files outside it.
    */
   public static void copyRefusingLinks(Path from, Path to) throws IOException {
+    copy(from, to, refusingLinks(from));
+  }
+
+  /**
+   * The same, moving the folder (one rename) where the copy would hold the same files: the session is over, its
+   * folder is used up, and copying a harvested harness out of it was a percent or two of a sweep's CPU at L = 0
+   * (BENCHMARKS.md, issue 11). {@code to} must not exist. Copied as {@link #copyRefusingLinks} copies when the folder
+   * holds compiled Python ({@code .pyc}, which a copy leaves out) or cannot be renamed there (another file system).
+   * What a rename keeps that a copy would not, {@code __pycache__} folders and empty folders, no listing shows.
+   */
+  public static void moveRefusingLinks(Path from, Path to) throws IOException {
+    PathOrder.Listing listing = refusingLinks(from);
+    if (listing.files().stream().allMatch(FileTrees::copied)) {
+      try {
+        Files.move(from, to);
+        return;
+      } catch (IOException e) {
+        // another file system (a folder is not moved across them), or no folder to move: copied below
+      }
+    }
+    copy(from, to, listing);
+  }
+
+  /** The listing of a folder a session left behind, refused whole when it holds a link or a special file. */
+  private static PathOrder.Listing refusingLinks(Path from) throws IOException {
     PathOrder.Listing listing = PathOrder.list(from);
     List<String> links = listing.skipped();
     if (!links.isEmpty()) {
       throw new IOException("the session left symbolic links or special files in " + from + ": "
           + links.subList(0, Math.min(5, links.size())) + "; a harness holds regular files only");
     }
-    copy(from, to, listing);
+    return listing;
   }
 
   /**

@@ -263,7 +263,8 @@ public final class Proposer {
     if (!Files.isDirectory(from)) return null;
     Path tmp = auditDir.resolve(base + ".workspace.tmp");
     FileTrees.deleteQuietly(tmp);
-    FileTrees.copyRefusingLinks(from, tmp);
+    // the session folder is used up: its harvested folder is moved out of it, not copied
+    FileTrees.moveRefusingLinks(from, tmp);
     Files.move(tmp, target);
     return target;
   }

@@ -87,4 +87,40 @@ class FileTreesTest {
     for (int i = 0; i < tree.files().size(); i++) tree.update(sha, i);
     return Hashes.hex(sha.digest());
   }
+
+  /**
+   * A harvested folder is moved (the same files, not copies) when a copy would hold the same files, copied when it
+   * holds compiled Python, and refused whole, untouched, when it holds a symbolic link.
+   */
+  @Test
+  void aHarvestedFolderIsMovedCopiedOrRefusedAsItsFilesAsk(@TempDir Path from, @TempDir Path to) throws Exception {
+    Path plain = Files.createDirectories(from.resolve("plain/skills/a"));
+    Files.writeString(plain.resolve("SKILL.md"), "skill");
+    Files.createDirectories(from.resolve("plain/__pycache__"));
+    Files.writeString(from.resolve("plain/__pycache__/m.cpython-311.pyc"), "bytecode");
+    Files.writeString(from.resolve("plain/systemprompt.md"), "prompt");
+    Object inode = Files.readAttributes(from.resolve("plain/systemprompt.md"),
+        java.nio.file.attribute.BasicFileAttributes.class).fileKey();
+    java.util.List<String> listed = PathOrder.files(from.resolve("plain"));
+    FileTrees.moveRefusingLinks(from.resolve("plain"), to.resolve("plain"));
+    assertFalse(Files.exists(from.resolve("plain")), "moved");
+    assertEquals(listed, PathOrder.files(to.resolve("plain")));
+    assertEquals(inode, Files.readAttributes(to.resolve("plain/systemprompt.md"),
+        java.nio.file.attribute.BasicFileAttributes.class).fileKey());
+
+    Files.createDirectories(from.resolve("compiled"));
+    Files.writeString(from.resolve("compiled/systemprompt.md"), "prompt");
+    Files.writeString(from.resolve("compiled/helper.pyc"), "bytecode");
+    FileTrees.moveRefusingLinks(from.resolve("compiled"), to.resolve("compiled"));
+    assertEquals(java.util.List.of("systemprompt.md"), PathOrder.files(to.resolve("compiled")), "copied, .pyc left");
+
+    Files.createDirectories(from.resolve("linked"));
+    Files.writeString(from.resolve("linked/systemprompt.md"), "prompt");
+    Files.createSymbolicLink(from.resolve("linked/escape"), Path.of("/etc/passwd"));
+    java.io.IOException e = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
+        () -> FileTrees.moveRefusingLinks(from.resolve("linked"), to.resolve("linked")));
+    assertTrue(e.getMessage().contains("symbolic links or special files in " + from.resolve("linked")), e.getMessage());
+    assertFalse(Files.exists(to.resolve("linked")));
+    assertTrue(Files.isSymbolicLink(from.resolve("linked/escape")), "left as it was");
+  }
 }
