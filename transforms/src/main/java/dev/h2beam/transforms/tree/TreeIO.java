@@ -13,9 +13,12 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Reads and writes harness trees (spec §4.4). In memory a tree is an insertion-ordered map from relative path to
@@ -164,25 +167,33 @@ public final class TreeIO {
     try {
       Files.createDirectories(dest);
       // PathOrder skips __pycache__, which never holds an on-surface or stub path.
-      for (String rel : PathOrder.files(dest)) {
-        if (TreePaths.isAllowed(surface, rel) || surface.stubs().containsKey(rel)) Files.delete(dest.resolve(rel));
+      PathOrder.Listing before = PathOrder.list(dest);
+      List<String> kept = new ArrayList<>();
+      for (String rel : before.files()) {
+        if (TreePaths.isAllowed(surface, rel) || surface.stubs().containsKey(rel)) {
+          Files.delete(dest.resolve(rel));
+        } else {
+          kept.add(rel);
+        }
       }
       // the exact text of every file written here, by relative path: the later stages show these bytes
       Map<String, String> wrote = new LinkedHashMap<>();
+      Set<Path> made = new HashSet<>();
+      made.add(dest);
       for (String a : surface.alwaysOn()) {
         Path p = dest.resolve(a);
-        if (!entries.containsKey(a) && !Files.exists(p)) writeText(p, "", a, wrote);
+        if (!entries.containsKey(a) && !Files.exists(p)) writeText(p, "", a, wrote, made);
       }
       for (Map.Entry<String, String> e : entries.entrySet()) {
-        writeText(dest.resolve(e.getKey()), e.getValue(), e.getKey(), wrote);
+        writeText(dest.resolve(e.getKey()), e.getValue(), e.getKey(), wrote, made);
       }
       if (stubs) {
         for (Map.Entry<String, String> s : surface.stubs().entrySet()) {
           Path p = dest.resolve(s.getKey());
-          if (!Files.exists(p)) writeText(p, s.getValue(), s.getKey(), wrote);
+          if (!Files.exists(p)) writeText(p, s.getValue(), s.getKey(), wrote, made);
         }
       }
-      if (remember) remember(surface, entries, wrote, dest);
+      if (remember) remember(surface, entries, wrote, dest, before, kept);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write harness tree to " + dest, e);
     }
@@ -190,28 +201,53 @@ public final class TreeIO {
   }
 
   /**
-   * Notes what {@link #write} left in {@code dest} ({@link WrittenTrees}) from one listing of it: every on-surface
-   * file there is one just written (the rest were deleted first), so its text is known, read as {@link #read} would
-   * read it (universal newlines). Not noted when {@link #read} would not simply read the folder: a link or special
-   * file in it (warned about on each read), or a file past {@link #MAX_FILE_BYTES} (refused on each read).
+   * Notes what {@link #write} left in {@code dest} ({@link WrittenTrees}): every on-surface file there is one just
+   * written (the rest were deleted first), so its text is known, read as {@link #read} would read it (universal
+   * newlines). Not noted when {@link #read} would not simply read the folder: a link or special file in it (warned
+   * about on each read), or a file past {@link #MAX_FILE_BYTES} (refused on each read). Its files are the ones kept
+   * from the listing {@code before} the write and the ones written, where a listing after it would find exactly
+   * those names; listing it again was a percent of a sweep's CPU at L = 0 (BENCHMARKS.md, issue 11). Where a file
+   * system could name them otherwise (a name beyond ASCII, which one may normalise, or two names one may take for
+   * the same regardless of case), the folder is listed again.
    */
   private static void remember(SurfaceSpec surface, Map<String, String> entries, Map<String, String> wrote,
-      Path dest) {
-    PathOrder.Listing listing = PathOrder.list(dest);
-    if (!listing.skipped().isEmpty()) return;
+      Path dest, PathOrder.Listing before, List<String> kept) {
+    if (!before.skipped().isEmpty()) return;
+    List<String> files = new ArrayList<>(kept.size() + wrote.size());
+    files.addAll(kept);
+    files.addAll(wrote.keySet());
+    Set<String> folded = new HashSet<>();
+    boolean listed = false;
+    for (String rel : files) {
+      if (!isAscii(rel) || !folded.add(rel.toLowerCase(Locale.ROOT))) {
+        PathOrder.Listing after = PathOrder.list(dest);
+        if (!after.skipped().isEmpty()) return;
+        files = after.files();
+        listed = true;
+        break;
+      }
+    }
+    if (!listed) files.sort(PathOrder.RELATIVE);
     LinkedHashMap<String, String> tree = new LinkedHashMap<>();
-    for (String rel : listing.files()) {
+    for (String rel : files) {
       if (surface.stubs().containsKey(rel) || !TreePaths.isAllowed(surface, rel)) continue;
       String text = entries.getOrDefault(rel, "");
       if (text.length() > MAX_FILE_BYTES / 3 && text.getBytes(StandardCharsets.UTF_8).length > MAX_FILE_BYTES) return;
       tree.put(rel, text.replace("\r\n", "\n").replace('\r', '\n'));
     }
-    WrittenTrees.remember(dest, surface.name(), listing.files(), tree, wrote);
+    WrittenTrees.remember(dest, surface.name(), files, tree, wrote);
+  }
+
+  private static boolean isAscii(String s) {
+    for (int i = 0; i < s.length(); i++) if (s.charAt(i) >= 0x80) return false;
+    return true;
   }
 
   /** Writes {@code text} at {@code p} (the tree's {@code rel}) and notes it in {@code wrote}. */
-  private static void writeText(Path p, String text, String rel, Map<String, String> wrote) throws IOException {
-    Files.createDirectories(p.getParent());
+  private static void writeText(Path p, String text, String rel, Map<String, String> wrote, Set<Path> made)
+      throws IOException {
+    // each folder made once: the JDK's createDirectories asks the file system again for every file
+    if (made.add(p.getParent())) Files.createDirectories(p.getParent());
     Files.writeString(p, text, StandardCharsets.UTF_8);
     wrote.put(rel, text);
   }

@@ -168,11 +168,14 @@ class TreeIOTest {
     tree.put("skills/b/SKILL.md", "windows\r\nline\rold mac\n");
     tree.put("scripts/x.py", "print(1)\n");
     tree.put("systemprompt.md", "é ünïcode ✓\n");
-    for (SurfaceSpec surface : List.of(OC, CX)) {
-      Path dest = dir.resolve(surface.name());
+    // a name a file system may normalise: that folder is listed again after the write, not taken from the names
+    LinkedHashMap<String, String> accented = new LinkedHashMap<>(tree);
+    accented.put("skills/\u00e9t\u00e9/SKILL.md", "accented\n");
+    for (SurfaceSpec surface : List.of(OC, CX)) for (Map<String, String> given : List.of(tree, accented)) {
+      Path dest = dir.resolve(surface.name() + given.size());
       Files.createDirectories(dest);
       Files.writeString(dest.resolve("harness.yaml"), "off the surface, kept");
-      TreeIO.writeHarness(surface, tree, dest, true);
+      TreeIO.writeHarness(surface, given, dest, true);
       assertTrue(WrittenTrees.of(dest) != null, "noted as written");
       LinkedHashMap<String, String> fromMemory = TreeIO.readHarness(surface, dest);
       List<String> listed = TreeIO.files(dest);
