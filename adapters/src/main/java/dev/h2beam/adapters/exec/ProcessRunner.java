@@ -218,7 +218,10 @@ public final class ProcessRunner {
   private static Path onPath(String pathEnv, String program, Path workDir) {
     for (String dir : pathEnv.split(Pattern.quote(File.pathSeparator))) {
       Path f = workDir.resolve(dir.isEmpty() ? "." : dir).resolve(program);
-      if (Files.isRegularFile(f) && Files.isExecutable(f)) return f.toAbsolutePath().normalize();
+      // java.io.File answers a missing file with false; Files throws and catches an exception for each PATH entry
+      // before the program's, for every program started (half a percent of a sweep's CPU at L = 0)
+      File file = f.toFile();
+      if (file.isFile() && file.canExecute()) return f.toAbsolutePath().normalize();
     }
     return null;
   }

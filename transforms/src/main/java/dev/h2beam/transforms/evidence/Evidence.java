@@ -137,7 +137,7 @@ public final class Evidence {
   private static int linkChecked(Path from, Path to, LeakGlobs leaks, Placed placed) throws IOException {
     List<String> files = TreeIO.files(from);
     leaks.assertNone(files);
-    int n = FileTrees.link(from, to, files);
+    int n = FileTrees.link(from, to, files, placed.made());
     placed.linked(to, files, TreeIO.writtenTexts(from));
     return n;
   }
@@ -156,11 +156,14 @@ public final class Evidence {
     if (files.isEmpty() || !Files.isDirectory(files.get())) return 0;
     List<String> linked = new ArrayList<>();
     for (String rel : PathOrder.files(files.get())) {
-      if (leaks.matches(rel)) continue;
-      FileTrees.linkFile(files.get().resolve(rel), root.resolve("source").resolve(rel));
-      linked.add(rel);
+      if (!leaks.matches(rel)) linked.add(rel);
     }
-    if (placed != null) placed.linked(root.resolve("source"), linked);
+    if (placed == null) {
+      for (String rel : linked) FileTrees.linkFile(files.get().resolve(rel), root.resolve("source").resolve(rel));
+      return linked.size();
+    }
+    FileTrees.link(files.get(), root.resolve("source"), linked, placed.made());
+    placed.linked(root.resolve("source"), linked);
     return linked.size();
   }
 

@@ -90,6 +90,17 @@ public final class FileTrees {
     Files.createDirectories(to);
     Set<Path> made = new HashSet<>();
     made.add(to);
+    return place(from, to, files, under, placer, made);
+  }
+
+  /**
+   * The same below {@code to}, a folder under one of {@code made} (folders known to exist, to which those made here
+   * are added): each missing folder is made from the nearest one known, never by the JDK's climb, which fails once
+   * for every folder that is not there yet.
+   */
+  private static int place(Path from, Path to, List<String> files, String under, Placer placer, Set<Path> made)
+      throws IOException {
+    makeFolder(to, made);
     int n = 0;
     for (int i = 0; i < files.size(); i++) {
       String rel = files.get(i);
@@ -112,7 +123,7 @@ public final class FileTrees {
    * createDirectories} first tries the deepest folder, and for a nested new one fails, throws and climbs back up
    * (a few percent of a sweep's CPU, BENCHMARKS.md, issue 11). A folder already there is fine.
    */
-  private static void makeFolder(Path dir, Set<Path> made) throws IOException {
+  static void makeFolder(Path dir, Set<Path> made) throws IOException {
     if (made.contains(dir)) return;
     if (dir.getParent() == null) throw new IOException("a listed file lies outside the folder it is placed in");
     makeFolder(dir.getParent(), made);
@@ -178,6 +189,14 @@ public final class FileTrees {
    */
   public static int link(Path from, Path to, List<String> files) throws IOException {
     return place(from, to, files, (i, source, target) -> placeLink(source, target));
+  }
+
+  /**
+   * The same into {@code to}, below a folder of {@code made} (folders known to exist, to which the ones made here are
+   * added; see {@link #place(Path, Path, List, String, Placer, Set)}).
+   */
+  static int link(Path from, Path to, List<String> files, Set<Path> made) throws IOException {
+    return place(from, to, files, "", (i, source, target) -> placeLink(source, target), made);
   }
 
   /** One file as a hard link at {@code target} (a copy where the file system cannot link). */

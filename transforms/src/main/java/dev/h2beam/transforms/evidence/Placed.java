@@ -3,12 +3,13 @@ package dev.h2beam.transforms.evidence;
 import dev.h2beam.adapters.files.PathOrder;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What an evidence folder being built was given, file by file: each text with its bytes, each linked file by name
@@ -28,11 +29,21 @@ final class Placed {
   private final Map<String, HeldTree.From> shown = new HashMap<>();
   /** Their paths in the library's order, which is path order: merged with the placed files', not sorted again. */
   private final List<String> shownInOrder = new ArrayList<>();
-  /** The folder the last text went into, known to exist. */
-  private Path made;
+  /** The folders known to exist: the root, and every folder made in it since. */
+  private final Set<Path> made = new HashSet<>();
 
+  /** For the folder {@code root}, which exists and is empty. */
   Placed(Path root) {
     this.root = root;
+    made.add(root);
+  }
+
+  /**
+   * The folders known to exist under the root, for the files linked there ({@link FileTrees#link(Path, Path, List,
+   * Set)}), which adds the ones it makes.
+   */
+  Set<Path> made() {
+    return made;
   }
 
   /** Writes {@code text} at {@code file} (under the root) as {@link SharedText} does, and notes its bytes. */
@@ -43,11 +54,7 @@ final class Placed {
   /** The same with the bytes given. */
   void bytes(Path file, byte[] bytes) throws IOException {
     String rel = PathOrder.relative(root, file);
-    Path folder = file.getParent();
-    if (!folder.equals(made)) {
-      Files.createDirectories(folder);
-      made = folder;
-    }
+    FileTrees.makeFolder(file.getParent(), made);
     // a text placed before at the same name (a rollout's failed rendering written over) is a file to replace
     SharedText.write(file, bytes, !files.containsKey(rel));
     files.put(rel, bytes);

@@ -87,6 +87,7 @@ class SharedTextTest {
     assertEquals(other, Files.readString(first));
 
     Path stage = dir.resolve("stage");
+    FileTrees.recreate(stage);
     new Placed(stage).text(stage.resolve("task.md"), text + "!");
     new Placed(dir).text(dir.resolve("d/task.md"), text + "!");
     SharedText.forgetBelow(stage);
