@@ -138,7 +138,7 @@ public final class AtomicFiles {
   /** A new sibling temp file holding what {@code body} writes, created with the default permissions or 0600. */
   private static Path temp(Path target, boolean ownerOnly, Body body) throws IOException {
     Path parent = target.toAbsolutePath().getParent();
-    Files.createDirectories(parent);
+    Trees.makeFolder(parent);
     String prefix = "." + target.getFileName() + "." + ProcessHandle.current().pid() + ".";
     while (true) {
       // pid and a process-wide counter make the name unique on this host; CREATE_NEW settles a clash with another

@@ -36,7 +36,7 @@ public final class Scratch {
    */
   public static Path newDir(Path scratch, String prefix) throws IOException {
     if (scratch == null) return Files.createTempDirectory(prefix);
-    Files.createDirectories(scratch);
+    Trees.makeFolder(scratch);
     return Files.createTempDirectory(scratch, prefix);
   }
 

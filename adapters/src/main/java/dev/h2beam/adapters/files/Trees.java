@@ -27,6 +27,16 @@ public final class Trees {
   private static final int RELATIVE_DEPTH = 64;
 
   /**
+   * Makes the folder {@code dir} and the missing ones above it, as {@link Files#createDirectories} does, asking first
+   * whether it is there: the JDK's call tries to make it and fails, an exception made and caught, for a folder that
+   * exists, which is what most callers find (a journal's, an audit trail's, a file's folder), a few of them for every
+   * session or rollout.
+   */
+  public static void makeFolder(Path dir) throws IOException {
+    if (!dir.toFile().isDirectory()) Files.createDirectories(dir);
+  }
+
+  /**
    * Deletes a file or folder tree without following links out of it; a missing path is fine.
    *
    * <p>Where the platform offers it (Linux), every entry is looked at and removed relative to its open folder

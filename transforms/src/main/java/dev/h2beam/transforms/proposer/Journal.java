@@ -1,6 +1,7 @@
 package dev.h2beam.transforms.proposer;
 
 import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.files.Trees;
 import dev.h2beam.adapters.files.Uninterruptible;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -139,7 +140,7 @@ public final class Journal {
   }
 
   private static void appendLocked(Path file, String line) throws IOException {
-    Files.createDirectories(file.toAbsolutePath().getParent());
+    Trees.makeFolder(file.toAbsolutePath().getParent());
     // not APPEND, which excludes READ: under the lock this is the only writer, and it writes at the end
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
         StandardOpenOption.WRITE);

@@ -6,6 +6,7 @@ import dev.h2beam.adapters.files.Hashes;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.PathOrder;
 import dev.h2beam.adapters.files.Scratch;
+import dev.h2beam.adapters.files.Trees;
 import dev.h2beam.adapters.model.ChannelSpec;
 import dev.h2beam.adapters.model.SessionResult;
 import dev.h2beam.adapters.proposer.EvidenceView;
@@ -298,7 +299,7 @@ public final class Proposer {
 
   private void recordEntry(String base, String mission, String system, Reply reply, Map<String, Object> reported,
       List<Map<String, String>> held) throws IOException {
-    Files.createDirectories(auditDir);
+    Trees.makeFolder(auditDir);
     AtomicFiles.writeString(auditDir.resolve(base + ".mission.md"), mission);
     if (!system.isEmpty()) AtomicFiles.writeString(auditDir.resolve(base + ".system.md"), system);
     Map<String, Object> meta = new LinkedHashMap<>();
