@@ -5,6 +5,7 @@ import dev.h2beam.adapters.bench.Benchmark;
 import dev.h2beam.adapters.files.PathOrder;
 import dev.h2beam.adapters.model.RunView;
 import dev.h2beam.adapters.model.SurfaceSpec;
+import dev.h2beam.transforms.tree.Py;
 import dev.h2beam.transforms.tree.TreeIO;
 import dev.h2beam.transforms.tree.UnifiedDiff;
 import java.io.IOException;
@@ -13,7 +14,6 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -22,8 +22,8 @@ import java.util.Optional;
  * deliverable, the harness being edited, the candidate pool with diffs, and the domain library. The folder is
  * recreated from scratch each time, then checked for answer-key paths and grader verdicts. Sources and harnesses are
  * hard-linked rather than copied (ARCHITECTURE.md, cost): the same bytes, written once; so are the rendered texts the
- * stages of a task repeat ({@link SharedText}). The library is shown from memory ({@link ShownLibrary}): the session
- * gets all of it, the folder keeps its index.
+ * stages of a task repeat ({@link SharedText}), which read a finished rollout's texts once ({@link RolloutTexts}).
+ * The library is shown from memory ({@link ShownLibrary}): the session gets all of it, the folder keeps its index.
  */
 public final class Evidence {
   private Evidence() {}
@@ -61,7 +61,8 @@ public final class Evidence {
     for (RunView rv : rollouts) {
       Path runDir = Paths.get(rv.runDir());
       try {
-        placed.text(dest.resolve("rollouts").resolve(rv.label() + ".md"), bench.trajectory(runDir, obsTrunc));
+        placed.text(dest.resolve("rollouts").resolve(rv.label() + ".md"),
+            RolloutTexts.trajectory(bench, runDir, obsTrunc));
         rendered.add(rv.label());
       } catch (Exception e) {
         String why = e.getClass().getSimpleName() + ": " + e.getMessage();
@@ -176,7 +177,7 @@ public final class Evidence {
     }
     Map<String, String> files;
     try {
-      files = bench.deliverableFiles(runDir);
+      files = RolloutTexts.deliverableFiles(bench, runDir);
     } catch (Exception e) {
       placed.text(dir.resolve(rv.label() + ".md"), "(deliverable unavailable: " + e.getClass().getSimpleName() + ": "
           + e.getMessage() + ")");
@@ -193,7 +194,7 @@ public final class Evidence {
     if (files.isEmpty()) {
       String text;
       try {
-        text = bench.deliverableText(runDir);
+        text = RolloutTexts.deliverableText(bench, runDir);
       } catch (Exception e) {
         text = "(deliverable unavailable: " + e.getClass().getSimpleName() + ": " + e.getMessage() + ")";
       }
@@ -203,7 +204,7 @@ public final class Evidence {
     StringBuilder index = new StringBuilder("# " + rv.label() + " produced " + files.size() + " file(s)\n\n");
     for (Map.Entry<String, String> f : files.entrySet()) {
       index.append("- `").append(f.getKey()).append("`  (")
-          .append(String.format(Locale.ROOT, "%,d", f.getValue().length())).append(" chars extracted)\n");
+          .append(Py.commas(f.getValue().length())).append(" chars extracted)\n");
       String name = f.getKey().replace("/", "__");
       if (!name.endsWith(".txt")) name = name + ".txt";
       placed.text(dir.resolve(rv.label()).resolve(name), f.getValue());
@@ -216,7 +217,7 @@ public final class Evidence {
   private static String rolloutText(Benchmark bench, RunView rv, int obsTrunc) {
     if (rv == null) return "(unavailable: no rollout)";
     try {
-      return bench.trajectory(Paths.get(rv.runDir()), obsTrunc);
+      return RolloutTexts.trajectory(bench, Paths.get(rv.runDir()), obsTrunc);
     } catch (Exception e) {
       return "(unavailable: " + e.getClass().getSimpleName() + ": " + e.getMessage() + ")";
     }
@@ -227,12 +228,12 @@ public final class Evidence {
     try {
       Path runDir = Paths.get(rv.runDir());
       if (mode.equals("names")) {
-        return String.join("\n", bench.deliverableFiles(runDir).keySet());
+        return String.join("\n", RolloutTexts.deliverableFiles(bench, runDir).keySet());
       }
-      Map<String, String> files = bench.deliverableFiles(runDir);
+      Map<String, String> files = RolloutTexts.deliverableFiles(bench, runDir);
       String text;
       if (files.isEmpty()) {
-        text = bench.deliverableText(runDir);
+        text = RolloutTexts.deliverableText(bench, runDir);
       } else {
         StringBuilder sb = new StringBuilder();
         for (Map.Entry<String, String> f : files.entrySet()) {

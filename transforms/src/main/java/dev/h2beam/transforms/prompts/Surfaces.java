@@ -2,7 +2,7 @@ package dev.h2beam.transforms.prompts;
 
 import dev.h2beam.adapters.model.BenchPrompts;
 import dev.h2beam.adapters.model.SurfaceSpec;
-import java.util.Locale;
+import dev.h2beam.transforms.tree.Py;
 
 /**
  * The substrate's part of every authoring prompt: what may be edited, what each component costs at run time, the
@@ -31,7 +31,7 @@ final class Surfaces {
   static String adapt(BenchPrompts bp, String surfaceName) {
     SurfaceSpec s = of(surfaceName);
     String body = s == SurfaceSpec.OPENCODE ? OPENCODE : CODEX;
-    return Blocks.fill(body.replace("{cap}", String.format(Locale.ROOT, "%,d", s.alwaysOnMax())), bp)
+    return Blocks.fill(body.replace("{cap}", Py.commas(s.alwaysOnMax())), bp)
         + "\n\n" + discardRules(bp, s) + "\n\n" + HOW_TO_CHANGE;
   }
 
@@ -39,7 +39,7 @@ final class Surfaces {
   static String tts(BenchPrompts bp, String surfaceName) {
     SurfaceSpec s = of(surfaceName);
     String body = s == SurfaceSpec.OPENCODE ? TTS_OPENCODE : TTS_CODEX;
-    return Blocks.fill(body.replace("{cap}", String.format(Locale.ROOT, "%,d", s.alwaysOnMax())), bp)
+    return Blocks.fill(body.replace("{cap}", Py.commas(s.alwaysOnMax())), bp)
         + "\n\n" + discardRules(bp, s) + "\n\n" + HOW_TO_CHANGE;
   }
 

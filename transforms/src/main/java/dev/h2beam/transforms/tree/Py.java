@@ -124,6 +124,24 @@ public final class Py {
         || t == Character.SPACE_SEPARATOR);
   }
 
+  /**
+   * Python's {@code format(n, ",")}: the digits in groups of three, joined by commas ({@code 1,234,567}), as {@code
+   * String.format("%,d")} writes them in the root locale, without its formatter (half a percent of a sweep's CPU at
+   * L = 0, one for every deliverable file listed in every stage's evidence).
+   */
+  public static String commas(long n) {
+    String digits = Long.toString(n);
+    int sign = n < 0 ? 1 : 0;
+    int len = digits.length() - sign;
+    if (len <= 3) return digits;
+    StringBuilder sb = new StringBuilder(digits.length() + (len - 1) / 3);
+    sb.append(digits, 0, sign);
+    int first = len % 3 == 0 ? 3 : len % 3;
+    sb.append(digits, sign, sign + first);
+    for (int i = sign + first; i < digits.length(); i += 3) sb.append(',').append(digits, i, i + 3);
+    return sb.toString();
+  }
+
   /** {@code repr(list_of_str)}, e.g. {@code ['a', 'b']}. */
   public static String repr(List<String> items) {
     List<String> parts = new ArrayList<>();

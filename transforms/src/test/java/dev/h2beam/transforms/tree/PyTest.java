@@ -39,4 +39,14 @@ class PyTest {
     assertEquals("- When {name} x, load the `n` skill.",
         Py.format("- When {desc}, load the `{name}` skill.", java.util.Map.of("name", "n", "desc", "{name} x")));
   }
+
+  /** Groups of three digits as Python's format(n, ",") and Java's "%,d" in the root locale write them. */
+  @Test
+  void commasGroupDigitsAsPythonDoes() {
+    long[] values = {0, 7, 999, 1000, -1000, 12345, -123456, 1234567, 999999999, Long.MAX_VALUE, Long.MIN_VALUE};
+    for (long n : values) {
+      assertEquals(String.format(java.util.Locale.ROOT, "%,d", n), Py.commas(n), Long.toString(n));
+    }
+    assertEquals("1,234,567", Py.commas(1234567));
+  }
 }

@@ -1,0 +1,123 @@
+package dev.h2beam.transforms.evidence;
+
+import dev.h2beam.adapters.bench.Benchmark;
+import dev.h2beam.adapters.files.Runmark;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What a finished rollout shows, read once: its trajectory and deliverables, which every stage of its task renders
+ * into its evidence again (22 evidence folders a task at k = 3), were read from its folder each time (two to three
+ * percent of a sweep's CPU at L = 0, BENCHMARKS.md, issue 11). Kept only for a run folder with a completion marker
+ * ({@link Runmark#MARKER}), and used only while that marker is the same file, unchanged: a run rolled again gets a new
+ * marker (written by replacing the old one) and is read again. A run folder without a marker is read every time, as
+ * is everything that fails to read (the failure is rendered where it happens).
+ */
+final class RolloutTexts {
+  private RolloutTexts() {}
+
+  /** The marker's identity when the texts were read: its file key (device and inode), size and time. */
+  private record Mark(Object fileKey, long size, FileTime modified) {
+    static Mark of(BasicFileAttributes a) {
+      return new Mark(a.fileKey(), a.size(), a.lastModifiedTime());
+    }
+  }
+
+  /** One run folder's texts as read under one marker; each part filled on first use. */
+  private static final class Texts {
+    final Mark mark;
+    final Map<Integer, String> trajectories = new HashMap<>();
+    Map<String, String> files;
+    String text;
+
+    Texts(Mark mark) {
+      this.mark = mark;
+    }
+  }
+
+  /** Run folders' texts, most recently used last; bounded, so a long sweep keeps those of its current tasks. */
+  private static final int MAX = 1024;
+  private static final Map<Path, Texts> SEEN = new LinkedHashMap<>(256, 0.75f, true) {
+    private static final long serialVersionUID = 1L;
+
+    @Override protected boolean removeEldestEntry(Map.Entry<Path, Texts> eldest) {
+      return size() > MAX;
+    }
+  };
+
+  /** {@link Benchmark#trajectory}, read once per marker and {@code obsTrunc}. */
+  static String trajectory(Benchmark bench, Path runDir, int obsTrunc) throws IOException {
+    Texts t = texts(runDir);
+    if (t == null) return bench.trajectory(runDir, obsTrunc);
+    synchronized (t) {
+      String known = t.trajectories.get(obsTrunc);
+      if (known != null) return known;
+    }
+    String read = bench.trajectory(runDir, obsTrunc);
+    synchronized (t) {
+      t.trajectories.put(obsTrunc, read);
+    }
+    return read;
+  }
+
+  /** {@link Benchmark#deliverableFiles}, read once per marker. */
+  static Map<String, String> deliverableFiles(Benchmark bench, Path runDir) throws IOException {
+    Texts t = texts(runDir);
+    if (t == null) return bench.deliverableFiles(runDir);
+    synchronized (t) {
+      if (t.files != null) return t.files;
+    }
+    // kept as the benchmark gave it (its order is the order shown), never changed by anyone
+    Map<String, String> read = java.util.Collections.unmodifiableMap(
+        new LinkedHashMap<>(bench.deliverableFiles(runDir)));
+    synchronized (t) {
+      t.files = read;
+    }
+    return read;
+  }
+
+  /** {@link Benchmark#deliverableText}, read once per marker. */
+  static String deliverableText(Benchmark bench, Path runDir) throws IOException {
+    Texts t = texts(runDir);
+    if (t == null) return bench.deliverableText(runDir);
+    synchronized (t) {
+      if (t.text != null) return t.text;
+    }
+    String read = bench.deliverableText(runDir);
+    synchronized (t) {
+      t.text = read;
+    }
+    return read;
+  }
+
+  /**
+   * The texts kept for {@code runDir} under its marker as it is now (made empty when it changed), or null when the
+   * folder has no marker to tell whether it changed.
+   */
+  private static Texts texts(Path runDir) {
+    Mark now;
+    try {
+      now = Mark.of(Files.readAttributes(runDir.resolve(Runmark.MARKER), BasicFileAttributes.class,
+          LinkOption.NOFOLLOW_LINKS));
+    } catch (IOException e) {
+      return null;
+    }
+    if (now.fileKey() == null) return null;
+    Path key = runDir.toAbsolutePath().normalize();
+    synchronized (SEEN) {
+      Texts t = SEEN.get(key);
+      if (t == null || !t.mark.equals(now)) {
+        t = new Texts(now);
+        SEEN.put(key, t);
+      }
+      return t;
+    }
+  }
+}
