@@ -223,6 +223,37 @@ class JsonTest {
         Json.canonical(map("b", List.of(3), "a", map("y", 2, "x", 1))));
   }
 
+  /**
+   * Plain values are written directly, everything else through a tree: both give what the tree gives, for journal
+   * lines' kinds of values (times, costs, nested lists of maps, escapes) and for the values only a tree settles.
+   */
+  @Test
+  void canonicalWritesPlainValuesAsTheTreeDoes() throws Exception {
+    Map<String, Object> held = map("from", "2026-12-03T22:00:00.123456Z", "to", "2026-12-03T22:00:01Z");
+    Map<String, Object> line = map("run_id", "t/agg/x é\u2028\"q\"", "cost_usd", 0.1 + 0.2, "at", 1764800000.123,
+        "tiny", 5e-324, "big", 1.5e300, "n", 3, "long", 1L << 40, "ok", true, "none", null,
+        "held", List.of(held, map("z", List.of(), "a", map())), "neg", -0.0, "zero", 0.0, "cheap", 0.00005);
+    record Point(int x, double y) {}
+    List<Object> others = List.of(map("f", 1.5f), map("p", new Point(1, 2.5)),
+        map("big", new java.math.BigDecimal("1.10")), java.util.Collections.singletonMap(1, "int key"));
+    List<Object> doubles = new java.util.ArrayList<>();
+    for (double d : new double[] {0.0, -0.0, 1e-4, 9.999999999999999e-5, 1e16, 9999999999999998.0, 123.456, 1e-5,
+        0.1, 1e22, 100.0, Math.nextUp(1e-4), Double.MIN_VALUE, Double.MAX_VALUE}) {
+      doubles.add(d);
+      doubles.add(-d);
+    }
+    java.util.Random random = new java.util.Random(11);
+    while (doubles.size() < 2000) {
+      double d = Double.longBitsToDouble(random.nextLong());
+      if (Double.isFinite(d)) doubles.add(d); // a non-finite one is refused either way
+    }
+    for (int i = 0; i < 2000; i++) doubles.add(Math.pow(10, random.nextDouble() * 24 - 6) * random.nextDouble());
+    for (Object value : List.of(line, List.of(line, 7), "text", 2.5, others, doubles)) {
+      Object viaTree = Json.SORTED.treeToValue(Json.MAPPER.valueToTree(value), Object.class);
+      assertEquals(Json.SORTED.writeValueAsString(viaTree), Json.canonical(value));
+    }
+  }
+
   @Test
   void prettyMatchesPythonForSmallAndLargeFloats() throws Exception {
     Object value = List.of(0.0005, 0.000001, 0.00005, 12345678.0, 123456789.0, 1700000000.5, 1e16, 1.5e300);
