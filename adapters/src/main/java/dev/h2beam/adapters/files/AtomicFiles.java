@@ -56,14 +56,17 @@ public final class AtomicFiles {
 
   /** Renames a complete temp file onto {@code target}, replacing it atomically where the file system can. */
   private static void move(Path tmp, Path target) throws IOException {
+    boolean moved = false;
     try {
       try {
         Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       } catch (AtomicMoveNotSupportedException e) {
         Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
       }
+      moved = true;
     } finally {
-      Files.deleteIfExists(tmp);
+      // a moved file is gone from its temporary name: removing it again only failed, once for every file written
+      if (!moved) Files.deleteIfExists(tmp);
     }
   }
 

@@ -36,21 +36,31 @@ final class RolloutTexts {
     final Map<Integer, String> trajectories = new HashMap<>();
     Map<String, String> files;
     String text;
+    /**
+     * The characters held, counted against {@link #BUDGET}, with {@link #ENTRY} for the entry itself; and whether it is
+     * still kept. Both guarded by {@link #SEEN}.
+     */
+    long chars = ENTRY;
+    boolean kept = true;
 
     Texts(Mark mark) {
       this.mark = mark;
     }
   }
 
-  /** Run folders' texts, most recently used last; bounded, so a long sweep keeps those of its current tasks. */
-  private static final int MAX = 1024;
-  private static final Map<Path, Texts> SEEN = new LinkedHashMap<>(256, 0.75f, true) {
-    private static final long serialVersionUID = 1L;
+  /**
+   * The characters held at most, about twice as many bytes: a sweep's current tasks' rollouts (a few kilobytes each
+   * on the synthetic benchmark) fit many times over, and a benchmark whose deliverables run to megabytes keeps only
+   * its latest runs' texts instead of growing with the sweep. A text larger than an eighth of it is not kept.
+   */
+  private static final long BUDGET = 16L << 20;
 
-    @Override protected boolean removeEldestEntry(Map.Entry<Path, Texts> eldest) {
-      return size() > MAX;
-    }
-  };
+  /** What an entry counts for without its texts (its key, marker and maps), in characters. */
+  private static final long ENTRY = 256;
+
+  /** Run folders' texts, most recently used last; the eldest go first once the budget is spent. */
+  private static final LinkedHashMap<Path, Texts> SEEN = new LinkedHashMap<>(256, 0.75f, true);
+  private static long held;
 
   /** {@link Benchmark#trajectory}, read once per marker and {@code obsTrunc}. */
   static String trajectory(Benchmark bench, Path runDir, int obsTrunc) throws IOException {
@@ -61,8 +71,10 @@ final class RolloutTexts {
       if (known != null) return known;
     }
     String read = bench.trajectory(runDir, obsTrunc);
-    synchronized (t) {
-      t.trajectories.put(obsTrunc, read);
+    if (keep(t, read.length())) {
+      synchronized (t) {
+        t.trajectories.put(obsTrunc, read);
+      }
     }
     return read;
   }
@@ -77,8 +89,12 @@ final class RolloutTexts {
     // kept as the benchmark gave it (its order is the order shown), never changed by anyone
     Map<String, String> read = java.util.Collections.unmodifiableMap(
         new LinkedHashMap<>(bench.deliverableFiles(runDir)));
-    synchronized (t) {
-      t.files = read;
+    long chars = 0;
+    for (Map.Entry<String, String> e : read.entrySet()) chars += e.getKey().length() + e.getValue().length();
+    if (keep(t, chars)) {
+      synchronized (t) {
+        t.files = read;
+      }
     }
     return read;
   }
@@ -91,10 +107,39 @@ final class RolloutTexts {
       if (t.text != null) return t.text;
     }
     String read = bench.deliverableText(runDir);
-    synchronized (t) {
-      t.text = read;
+    if (keep(t, read.length())) {
+      synchronized (t) {
+        t.text = read;
+      }
     }
     return read;
+  }
+
+  /**
+   * Counts {@code chars} more held for {@code t} and lets the eldest runs' texts go while past the budget; false (and
+   * nothing counted) for a text too large to keep, or a run's texts no longer kept (replaced meanwhile).
+   */
+  private static boolean keep(Texts t, long chars) {
+    if (chars > BUDGET / 8) return false;
+    synchronized (SEEN) {
+      if (!t.kept) return false;
+      t.chars += chars;
+      held += chars;
+      trim(t);
+      return true;
+    }
+  }
+
+  /** Lets the eldest runs' texts but {@code t}'s go while past the budget (holding {@link #SEEN}). */
+  private static void trim(Texts t) {
+    var eldest = SEEN.values().iterator();
+    while (held > BUDGET && eldest.hasNext()) {
+      Texts gone = eldest.next();
+      if (gone == t) continue;
+      held -= gone.chars;
+      gone.kept = false;
+      eldest.remove();
+    }
   }
 
   /**
@@ -114,8 +159,14 @@ final class RolloutTexts {
     synchronized (SEEN) {
       Texts t = SEEN.get(key);
       if (t == null || !t.mark.equals(now)) {
+        if (t != null) {
+          held -= t.chars;
+          t.kept = false;
+        }
         t = new Texts(now);
         SEEN.put(key, t);
+        held += t.chars;
+        trim(t);
       }
       return t;
     }

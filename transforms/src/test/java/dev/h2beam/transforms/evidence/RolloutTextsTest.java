@@ -110,4 +110,16 @@ class RolloutTextsTest {
     assertEquals("1", RolloutTexts.deliverableText(bench, runDir));
     assertEquals(3, bench.reads.get());
   }
+
+  /** A deliverable too large to keep (past an eighth of the budget) is read every time; a small one beside it once. */
+  @Test
+  void aHugeTextIsNotKept() throws Exception {
+    Reading bench = new Reading();
+    Path runDir = run("huge", "short steps", "x".repeat((16 << 20) / 8 + 1), true);
+    for (int i = 0; i < 2; i++) {
+      assertEquals("short steps", RolloutTexts.trajectory(bench, runDir, 100));
+      assertEquals((16 << 20) / 8 + 1, RolloutTexts.deliverableText(bench, runDir).length());
+    }
+    assertEquals(3, bench.reads.get(), "the trajectory once, the deliverable twice");
+  }
 }
