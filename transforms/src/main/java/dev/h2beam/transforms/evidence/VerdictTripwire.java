@@ -56,8 +56,10 @@ public final class VerdictTripwire {
     if (bytes == null) {
       checkFile(tree.root(), rel);
     } else {
-      check(tree.root() + "/" + rel, rel, null);
-      if (isText(rel)) check(tree.root() + "/" + rel, rel, new String(bytes, StandardCharsets.UTF_8));
+      // the bytes are decoded only where a marker's first bytes are found (every stage's evidence is scanned, and
+      // nearly none holds one): the markers are ASCII, so they are in the text exactly where their bytes are
+      boolean text = isText(rel) && mayHoldMarker(bytes);
+      check(tree.root() + "/" + rel, rel, text ? new String(bytes, StandardCharsets.UTF_8) : null);
     }
   }
 
@@ -103,6 +105,31 @@ public final class VerdictTripwire {
     int dot = name.lastIndexOf('.');
     String suffix = dot <= 0 ? "" : name.substring(dot).toLowerCase(Locale.ROOT);
     return TEXT_SUFFIXES.contains(suffix);
+  }
+
+  /** Whether a byte (as an unsigned index) is the first byte of some marker. */
+  private static final boolean[] STARTS = new boolean[256];
+
+  static {
+    for (String m : MARKERS) {
+      if (m.chars().anyMatch(c -> c > 0x7e)) throw new IllegalStateException("a verdict marker must be ASCII: " + m);
+      STARTS[m.charAt(0)] = true;
+    }
+  }
+
+  /** Whether {@code bytes} hold some marker's bytes: one pass, comparing only where a marker's first byte is. */
+  static boolean mayHoldMarker(byte[] bytes) {
+    for (int i = 0; i < bytes.length; i++) {
+      if (!STARTS[bytes[i] & 0xff]) continue;
+      for (String m : MARKERS) if (m.charAt(0) == bytes[i] && startsWith(bytes, i, m)) return true;
+    }
+    return false;
+  }
+
+  private static boolean startsWith(byte[] bytes, int at, String ascii) {
+    if (bytes.length - at < ascii.length()) return false;
+    for (int k = 0; k < ascii.length(); k++) if (bytes[at + k] != ascii.charAt(k)) return false;
+    return true;
   }
 
   private static void check(String where, String rel, String text) {

@@ -17,6 +17,8 @@ public final class UnifiedDiff {
 
   /** The unified diff from text {@code a} (named {@code fromName}) to {@code b}; empty when they are equal. */
   public static String diff(String fromName, String toName, String a, String b) {
+    // difflib yields no group for equal sequences: most files of a candidate are its parent's, unchanged
+    if (a.equals(b)) return "";
     List<String> la = Py.splitlines(a, true);
     List<String> lb = Py.splitlines(b, true);
     StringBuilder out = new StringBuilder();

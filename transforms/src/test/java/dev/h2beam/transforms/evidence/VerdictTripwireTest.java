@@ -1,6 +1,7 @@
 package dev.h2beam.transforms.evidence;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -154,5 +155,32 @@ class VerdictTripwireTest {
     assertTrue(e.getMessage().contains(marker) && e.getMessage().contains("big.log"), e.getMessage());
     Files.writeString(dir.resolve("big.log"), "y".repeat(3 << 20));
     assertDoesNotThrow(() -> VerdictTripwire.assertNone(dir));
+  }
+
+  /**
+   * The one-pass scan of held bytes finds a marker exactly where the decoded text holds one: after multi-byte
+   * characters, at either end, beside look-alikes and malformed bytes; and finds none in text without one.
+   */
+  @ParameterizedTest
+  @MethodSource("markers")
+  void theByteScanFindsAMarkerWhereTheTextHoldsIt(String marker) {
+    java.util.Random random = new java.util.Random(marker.hashCode());
+    String[] pieces = {"é", "✓", "\uD83D\uDE00", "determin", "judge_", "Judge ", "\"pass", "\"passed_coun", "x", "\n",
+        marker.substring(0, marker.length() - 1)};
+    for (int round = 0; round < 300; round++) {
+      StringBuilder sb = new StringBuilder();
+      for (int k = random.nextInt(12); k > 0; k--) sb.append(pieces[random.nextInt(pieces.length)]);
+      String clean = sb.toString();
+      byte[] cleanBytes = clean.getBytes(StandardCharsets.UTF_8);
+      boolean holds = VerdictTripwire.MARKERS.stream().anyMatch(clean::contains);
+      assertEquals(holds, VerdictTripwire.mayHoldMarker(cleanBytes), clean);
+      int at = random.nextInt(clean.length() + 1);
+      String dirty = clean.substring(0, at) + marker + clean.substring(at);
+      assertTrue(VerdictTripwire.mayHoldMarker(dirty.getBytes(StandardCharsets.UTF_8)), dirty);
+      byte[] malformed = java.util.Arrays.copyOf(dirty.getBytes(StandardCharsets.UTF_8), dirty.length() * 3 + 1);
+      malformed[malformed.length - 1] = (byte) 0xc3; // a lead byte cut off at the end
+      assertTrue(VerdictTripwire.mayHoldMarker(malformed));
+      assertTrue(new String(malformed, StandardCharsets.UTF_8).contains(marker));
+    }
   }
 }
