@@ -40,7 +40,7 @@ final class ProcessGroup {
 
   private final Process leader;
   private final boolean ownGroup;
-  /** When the leader was started, about ({@link System#nanoTime}): see {@link #lowestMember}. */
+  /** When the leader was started, about ({@link System#nanoTime}): see {@link #lastPid}. */
   private final long startedNanos = System.nanoTime();
   /** An interrupt that arrived during a kill, restored for the caller once the group is gone (caller's thread only). */
   private boolean interrupted;
@@ -62,10 +62,40 @@ final class ProcessGroup {
    * a finished program leaves nothing running. Cheap when the group is already empty, as it usually is.
    */
   void killLeftovers() {
-    if (!leader.isAlive() && ownGroup && Files.isDirectory(PROC) && members(leader.pid(), lowestMember()).isEmpty()) {
-      return;
-    }
+    if (!leader.isAlive() && ownGroup && Files.isDirectory(PROC) && empty()) return;
     killAndWait();
+  }
+
+  /** At most this many pids are looked at one by one; a wider range since the leader is listed from /proc. */
+  private static final int PROBE = 256;
+
+  /**
+   * Whether no live process is left in the leader's group or session. Only the processes started after the leader
+   * can be in it ({@link #lastPid}); they are looked at one by one ({@code /proc/<pid>/stat}), and then those started
+   * meanwhile, until none was, so that a member's child forked while they are looked at is seen: listing /proc, whose
+   * entries the kernel makes for every process on the machine, was two fifths of this check (BENCHMARKS.md, issue
+   * 11). Past {@link #PROBE} pids, or where the last pid cannot be used, /proc is listed.
+   */
+  private boolean empty() {
+    long pgid = leader.pid();
+    long last = lastPid();
+    if (last < 0) return members(pgid, 0).isEmpty();
+    long next = pgid;
+    while (last - pgid < PROBE) {
+      for (long pid = next; pid <= last; pid++) {
+        Path dir = PROC.resolve(Long.toString(pid));
+        // a pid no longer in use answered by a look, not by an exception from opening its stat
+        if (!dir.toFile().exists()) continue;
+        long[] st = stat(dir.resolve("stat"));
+        if (st != null && st[0] != 0 && (st[1] == pgid || st[2] == pgid)) return false;
+      }
+      long now = readLong(LAST_PID);
+      if (now == last) return true;
+      if (now < last) return members(pgid, 0).isEmpty(); // the pids wrapped around meanwhile
+      next = last + 1;
+      last = now;
+    }
+    return members(pgid, pgid).isEmpty();
   }
 
   /** A program that ran at most this long is checked for leftovers among the processes started after it only. */
@@ -74,19 +104,19 @@ final class ProcessGroup {
   private static final Path LAST_PID = PROC.resolve("sys/kernel/ns_last_pid");
 
   /**
-   * The lowest pid a process of the group can have, so that the check after every program reads the few processes
-   * started since it instead of every process on the machine (reading them all was a tenth of a sweep's CPU at L = 0,
-   * BENCHMARKS.md, issue 11). Everything in the group was started after its leader, and pids are handed out upwards
-   * until they wrap around at {@code pid_max} (32,768 on some machines); so when the last pid handed out is still at
-   * or above the leader's, every member's pid is too. A wrap since the leader started shows as a last pid below the
-   * leader's; only a program that ran long enough for the pids to wrap all the way back above its own could hide a
-   * member below, so a program that ran over a second, or a kernel that does not tell its last pid, gets the whole
-   * scan (0).
+   * The last pid handed out, when every process of the group has a pid from the leader's up to it, or -1; so that the
+   * check after every program looks at the few processes started since it instead of every process on the machine
+   * (reading them all was a tenth of a sweep's CPU at L = 0, BENCHMARKS.md, issue 11). Everything in the group was
+   * started after its leader, and pids are handed out upwards until they wrap around at {@code pid_max} (32,768 on
+   * some machines); so when the last pid handed out is still at or above the leader's, every member's pid is too. A
+   * wrap since the leader started shows as a last pid below the leader's; only a program that ran long enough for
+   * the pids to wrap all the way back above its own could hide a member below, so a program that ran over a second,
+   * or a kernel that does not tell its last pid, gets -1 (every process is looked at).
    */
-  private long lowestMember() {
-    if (System.nanoTime() - startedNanos > SHORT_NANOS) return 0;
+  private long lastPid() {
+    if (System.nanoTime() - startedNanos > SHORT_NANOS) return -1;
     long last = readLong(LAST_PID);
-    return last >= leader.pid() ? leader.pid() : 0;
+    return last >= leader.pid() ? last : -1;
   }
 
   /** The number a small /proc file holds, or -1 when it cannot be read. */
@@ -173,7 +203,7 @@ final class ProcessGroup {
     return members(pgid, 0);
   }
 
-  /** The same among the processes whose pid is at least {@code from} ({@link #lowestMember}). */
+  /** The same among the processes whose pid is at least {@code from} ({@link #lastPid}). */
   static List<Long> members(long pgid, long from) {
     List<Long> out = new ArrayList<>();
     if (!Files.isDirectory(PROC)) return out;

@@ -166,6 +166,23 @@ class ProcessRunnerTest {
     assertGone(pidFrom("grandchild.pid"));
   }
 
+  /**
+   * A program that ends at once, leaving a process that moved to a group of its own: the check after it, which looks
+   * at the processes started since the program one by one, finds it by its session and kills it.
+   */
+  @Test
+  void aLeftoverInAGroupOfItsOwnIsFoundAfterAShortProgram() throws Exception {
+    assumeTrue(ProcessRunner.onPath(System.getenv("PATH"), "python3") != null, "needs python3 to move a process to a new group");
+    String py = "import os, time; os.setpgid(0, 0); open('grandchild.tmp', 'w').write(str(os.getpid())); "
+        + "os.rename('grandchild.tmp', 'grandchild.pid'); time.sleep(300)";
+    ProcessResult r = ProcessRunner.run(sh("(python3 -c \"" + py + "\" &); while [ ! -s grandchild.pid ]; do sleep 0.02;"
+        + " done; echo started"));
+    assertEquals(0, r.exit());
+    assertFalse(r.timedOut());
+    assertEquals("started", r.stdoutText());
+    assertGone(pidFrom("grandchild.pid"));
+  }
+
   @Test
   void anOrphanedGrandchildInTheGroupIsKilledByTheGroupSignal() throws Exception {
     ProcessResult r = ProcessRunner.run(sh("(sleep 300 & echo $! > grandchild.pid); sleep 300", Duration.ofSeconds(1)));
