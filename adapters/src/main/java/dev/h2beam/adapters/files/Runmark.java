@@ -31,17 +31,38 @@ public final class Runmark {
     if (dir == null) return "base";
     Known known = KNOWN.get();
     if (known != null && known.dir().equals(dir)) return known.fingerprint();
-    if (!Files.isDirectory(dir)) return "absent";
+    return fingerprint(dir, null);
+  }
+
+  /**
+   * The same for a harness this process has just written ({@link WrittenTrees}): its files and the texts it wrote are
+   * taken from memory, the rest read from disk. For the rollout about to run it only, as the other stages of its task
+   * read it ({@link WrittenTrees}); every check of what is stored (a resume, the judge) fingerprints the disk.
+   * Listing and reading each harness again before its rollout was a percent of a sweep's CPU at L = 0 (BENCHMARKS.md,
+   * issue 11).
+   */
+  public static String fingerprintWritten(Path dir) {
+    if (dir == null) return "base";
+    return fingerprint(dir, WrittenTrees.of(dir));
+  }
+
+  private static String fingerprint(Path dir, WrittenTrees.Entry written) {
+    if (written == null && !Files.isDirectory(dir)) return "absent";
     MessageDigest sha1 = Hashes.digest("SHA-1");
-    for (String rel : PathOrder.files(dir)) {
+    for (String rel : written != null ? written.files() : PathOrder.files(dir)) {
       String name = rel.substring(rel.lastIndexOf('/') + 1);
       if (name.equals(MARKER) || name.endsWith(".pyc") || name.equals(".DS_Store")) continue;
       sha1.update(rel.getBytes(StandardCharsets.UTF_8));
       sha1.update((byte) 0);
-      try {
-        Hashes.update(sha1, dir.resolve(rel));
-      } catch (IOException e) {
-        sha1.update("<unreadable>".getBytes(StandardCharsets.UTF_8));
+      String text = written == null ? null : written.written().get(rel);
+      if (text != null) {
+        sha1.update(text.getBytes(StandardCharsets.UTF_8));
+      } else {
+        try {
+          Hashes.update(sha1, dir.resolve(rel));
+        } catch (IOException e) {
+          sha1.update("<unreadable>".getBytes(StandardCharsets.UTF_8));
+        }
       }
       sha1.update((byte) 0);
     }

@@ -265,4 +265,31 @@ class RunmarkTest {
     assertNotEquals(taken, Runmark.fingerprint(harness), "after the rollout the disk is read again");
     assertEquals("base", Runmark.knowing(null, "x", () -> Runmark.fingerprint(null)));
   }
+
+  /**
+   * A harness this process wrote is fingerprinted from what it wrote (its files and texts; a file it did not write
+   * read from disk) exactly as from disk; a folder it did not write, or forgot, from disk.
+   */
+  @Test
+  void aWrittenHarnessFingerprintsFromMemoryAsFromDisk() throws Exception {
+    Path h = Files.createDirectories(dir.resolve("written/skills/a"));
+    Path root = dir.resolve("written");
+    Files.writeString(root.resolve("systemprompt.md"), "line one\r\nline two\n");
+    Files.writeString(h.resolve("SKILL.md"), "é ✓");
+    Files.writeString(root.resolve("harness.yaml"), "kept, not written");
+    Files.writeString(root.resolve(".DS_Store"), "junk");
+    List<String> files = PathOrder.files(root);
+    WrittenTrees.remember(root, "oc", files, Map.of(), Map.of("systemprompt.md", "line one\r\nline two\n",
+        "skills/a/SKILL.md", "é ✓"));
+    String fromDisk = Runmark.fingerprint(root);
+    assertEquals(fromDisk, Runmark.fingerprintWritten(root));
+    // memory is what was written: a change behind the writer's back shows on disk only
+    Files.writeString(root.resolve("systemprompt.md"), "changed");
+    assertNotEquals(Runmark.fingerprint(root), Runmark.fingerprintWritten(root));
+    assertEquals(fromDisk, Runmark.fingerprintWritten(root));
+    WrittenTrees.forget(root);
+    assertEquals(Runmark.fingerprint(root), Runmark.fingerprintWritten(root));
+    assertEquals("base", Runmark.fingerprintWritten(null));
+    assertEquals("absent", Runmark.fingerprintWritten(dir.resolve("missing")));
+  }
 }

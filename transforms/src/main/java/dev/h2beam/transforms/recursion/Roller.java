@@ -56,7 +56,8 @@ public final class Roller {
     // the fingerprint is taken before the execution although a reused rollout does not need it: the exit's wait
     // covers the span from execution to journal line, but kill -9 does not, and the line then follows the
     // benchmark's completion mark with nothing but the append between them
-    String harness = Runmark.fingerprint(harnessDir);
+    // a candidate's harness was just written by its task: fingerprinted from what was written
+    String harness = Runmark.fingerprintWritten(harnessDir);
     Rollout r;
     try {
       limit.acquire();
