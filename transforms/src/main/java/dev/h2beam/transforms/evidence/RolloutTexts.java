@@ -7,35 +7,30 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.FileTime;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 
 /**
  * What a finished rollout shows, read once: its trajectory and deliverables, which every stage of its task renders
  * into its evidence again (22 evidence folders a task at k = 3), were read from its folder each time (two to three
  * percent of a sweep's CPU at L = 0, BENCHMARKS.md, issue 11). Kept only for a run folder with a completion marker
- * ({@link Runmark#MARKER}), and used only while that marker is the same file, unchanged: a run rolled again gets a new
+ * ({@link Runmark#MARKER}), and used only while that marker keeps its {@link FileMark}: a run rolled again gets a new
  * marker (written by replacing the old one) and is read again. A run folder without a marker is read every time, as
  * is everything that fails to read (the failure is rendered where it happens).
  */
 final class RolloutTexts {
   private RolloutTexts() {}
 
-  /** The marker's identity when the texts were read: its file key (device and inode), size and time. */
-  private record Mark(Object fileKey, long size, FileTime modified) {
-    static Mark of(BasicFileAttributes a) {
-      return new Mark(a.fileKey(), a.size(), a.lastModifiedTime());
-    }
-  }
-
-  /** One run folder's texts as read under one marker; each part filled on first use. */
+  /**
+   * One run folder's texts as read under one marker, each part (a trajectory per {@code obsTrunc}, the deliverable
+   * files, the deliverable text) on first use.
+   */
   private static final class Texts {
-    final Mark mark;
-    final Map<Integer, String> trajectories = new HashMap<>();
-    Map<String, String> files;
-    String text;
+    final FileMark mark;
+    final Map<String, Object> parts = new HashMap<>();
     /**
      * The characters held, counted against {@link #BUDGET}, with {@link #ENTRY} for the entry itself; and whether it is
      * still kept. Both guarded by {@link #SEEN}.
@@ -43,7 +38,7 @@ final class RolloutTexts {
     long chars = ENTRY;
     boolean kept = true;
 
-    Texts(Mark mark) {
+    Texts(FileMark mark) {
       this.mark = mark;
     }
   }
@@ -64,55 +59,48 @@ final class RolloutTexts {
 
   /** {@link Benchmark#trajectory}, read once per marker and {@code obsTrunc}. */
   static String trajectory(Benchmark bench, Path runDir, int obsTrunc) throws IOException {
-    Texts t = texts(runDir);
-    if (t == null) return bench.trajectory(runDir, obsTrunc);
-    synchronized (t) {
-      String known = t.trajectories.get(obsTrunc);
-      if (known != null) return known;
-    }
-    String read = bench.trajectory(runDir, obsTrunc);
-    if (keep(t, read.length())) {
-      synchronized (t) {
-        t.trajectories.put(obsTrunc, read);
-      }
-    }
-    return read;
+    return part(runDir, "trajectory " + obsTrunc, () -> bench.trajectory(runDir, obsTrunc), String::length);
   }
 
-  /** {@link Benchmark#deliverableFiles}, read once per marker. */
+  /** {@link Benchmark#deliverableFiles}, read once per marker; kept in the benchmark's order, never changed. */
   static Map<String, String> deliverableFiles(Benchmark bench, Path runDir) throws IOException {
-    Texts t = texts(runDir);
-    if (t == null) return bench.deliverableFiles(runDir);
-    synchronized (t) {
-      if (t.files != null) return t.files;
-    }
-    // kept as the benchmark gave it (its order is the order shown), never changed by anyone
-    Map<String, String> read = java.util.Collections.unmodifiableMap(
-        new LinkedHashMap<>(bench.deliverableFiles(runDir)));
-    long chars = 0;
-    for (Map.Entry<String, String> e : read.entrySet()) chars += e.getKey().length() + e.getValue().length();
-    if (keep(t, chars)) {
-      synchronized (t) {
-        t.files = read;
-      }
-    }
-    return read;
+    return part(runDir, "files", () -> Collections.unmodifiableMap(new LinkedHashMap<>(bench.deliverableFiles(runDir))),
+        files -> {
+          long chars = 0;
+          for (Map.Entry<String, String> e : files.entrySet()) chars += e.getKey().length() + e.getValue().length();
+          return chars;
+        });
   }
 
   /** {@link Benchmark#deliverableText}, read once per marker. */
   static String deliverableText(Benchmark bench, Path runDir) throws IOException {
+    return part(runDir, "text", () -> bench.deliverableText(runDir), String::length);
+  }
+
+  /** A part of a run's texts, read from its benchmark. */
+  private interface Read<T> {
+    T read() throws IOException;
+  }
+
+  /**
+   * The part {@code name} of {@code runDir}'s texts: as kept under its marker, or read now and kept when it fits
+   * ({@code chars}: its size); read every time for a run folder without a marker.
+   */
+  @SuppressWarnings("unchecked")
+  private static <T> T part(Path runDir, String name, Read<T> read, ToLongFunction<T> chars) throws IOException {
     Texts t = texts(runDir);
-    if (t == null) return bench.deliverableText(runDir);
+    if (t == null) return read.read();
     synchronized (t) {
-      if (t.text != null) return t.text;
+      Object known = t.parts.get(name);
+      if (known != null) return (T) known;
     }
-    String read = bench.deliverableText(runDir);
-    if (keep(t, read.length())) {
+    T value = read.read();
+    if (keep(t, chars.applyAsLong(value))) {
       synchronized (t) {
-        t.text = read;
+        t.parts.put(name, value);
       }
     }
-    return read;
+    return value;
   }
 
   /**
@@ -147,14 +135,14 @@ final class RolloutTexts {
    * folder has no marker to tell whether it changed.
    */
   private static Texts texts(Path runDir) {
-    Mark now;
+    FileMark now;
     try {
-      now = Mark.of(Files.readAttributes(runDir.resolve(Runmark.MARKER), BasicFileAttributes.class,
+      now = FileMark.of(Files.readAttributes(runDir.resolve(Runmark.MARKER), BasicFileAttributes.class,
           LinkOption.NOFOLLOW_LINKS));
     } catch (IOException e) {
       return null;
     }
-    if (now.fileKey() == null) return null;
+    if (now == null) return null;
     Path key = runDir.toAbsolutePath().normalize();
     synchronized (SEEN) {
       Texts t = SEEN.get(key);

@@ -8,7 +8,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.FileTime;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -19,24 +18,19 @@ import java.util.Map;
  * process wrote recently is hard-linked instead of written again. Safe because evidence is immutable once built: it
  * is rebuilt by deleting and recreating its folder, and a session gets a copy of it, never the files themselves.
  * Before linking, the earlier file is read back and compared the first time and checked for the same identity after
- * that ({@link Prior}), so a path that now holds other bytes is never linked; a link that cannot be made (another
+ * that ({@link FileMark}), so a path that now holds other bytes is never linked; a link that cannot be made (another
  * file system, a file gone) falls back to writing.
  */
 final class SharedText {
   private SharedText() {}
 
   /**
-   * Where a text was written, and once it was read back and found the same, the identity that file had then: its
-   * file key (device and inode), size and modification time. A later link checks that identity, one system call,
-   * instead of reading the file again (two-fifths of the texts' cost, BENCHMARKS.md, issue 11); a file replaced or
-   * written since has another identity and is read back again. Null fields: not yet read back.
+   * Where a text was written, and once it was read back and found the same, the {@link FileMark} that file had then.
+   * A later link checks that mark, one system call, instead of reading the file again (two-fifths of the texts' cost,
+   * BENCHMARKS.md, issue 11); a file replaced or written since has another mark and is read back again. A null mark:
+   * not yet read back.
    */
-  private record Prior(Path path, Object fileKey, long size, FileTime modified) {
-    boolean known(BasicFileAttributes now) {
-      return fileKey != null && fileKey.equals(now.fileKey()) && size == now.size()
-          && modified.equals(now.lastModifiedTime());
-    }
-  }
+  private record Prior(Path path, FileMark mark) {}
 
   /** Recent texts by digest; bounded, so a long sweep keeps only what its current tasks can still share. */
   private static final int MAX = 4096;
@@ -84,7 +78,7 @@ final class SharedText {
       Files.write(file, bytes, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
     }
     synchronized (SEEN) {
-      SEEN.put(key, new Prior(file, null, -1, null));
+      SEEN.put(key, new Prior(file, null));
     }
   }
 
@@ -117,14 +111,15 @@ final class SharedText {
     try {
       BasicFileAttributes now = Files.readAttributes(prior.path(), BasicFileAttributes.class,
           LinkOption.NOFOLLOW_LINKS);
-      if (prior.known(now)) return true;
+      FileMark mark = FileMark.of(now);
+      if (mark != null && mark.equals(prior.mark())) return true;
       if (!now.isRegularFile() || now.size() != bytes.length
           || !Arrays.equals(Files.readAllBytes(prior.path()), bytes)) {
         return false;
       }
       synchronized (SEEN) {
         if (SEEN.get(key) == prior) {
-          SEEN.put(key, new Prior(prior.path(), now.fileKey(), now.size(), now.lastModifiedTime()));
+          SEEN.put(key, new Prior(prior.path(), mark));
         }
       }
       return true;
