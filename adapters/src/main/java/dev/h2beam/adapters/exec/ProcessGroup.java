@@ -86,8 +86,7 @@ final class ProcessGroup {
         Path dir = PROC.resolve(Long.toString(pid));
         // a pid no longer in use answered by a look, not by an exception from opening its stat
         if (!dir.toFile().exists()) continue;
-        long[] st = stat(dir.resolve("stat"));
-        if (st != null && st[0] != 0 && (st[1] == pgid || st[2] == pgid)) return false;
+        if (member(stat(dir.resolve("stat")), pgid)) return false;
       }
       long now = readLong(LAST_PID);
       if (now == last) return true;
@@ -211,13 +210,17 @@ final class ProcessGroup {
       for (Path p : ds) {
         long pid = pid(p.getFileName().toString());
         if (pid < from || pid < 0) continue;
-        long[] st = stat(p.resolve("stat"));
-        if (st != null && st[0] != 0 && (st[1] == pgid || st[2] == pgid)) out.add(pid);
+        if (member(stat(p.resolve("stat")), pgid)) out.add(pid);
       }
     } catch (IOException e) {
       // /proc changed while we read it; the next round reads it again.
     }
     return out;
+  }
+
+  /** Whether a process's {@link #stat} shows it live, in the group or the session {@code pgid}. */
+  private static boolean member(long[] st, long pgid) {
+    return st != null && st[0] != 0 && (st[1] == pgid || st[2] == pgid);
   }
 
   /** A /proc entry's pid, or -1 for an entry that is not a process ({@code self}, {@code sys}, ...). */
