@@ -137,10 +137,13 @@ public final class FileTrees {
 
   /**
    * Copies a folder an agent session left behind, refusing it whole when the session planted a symbolic link or a
-   * special file there: a link could make the harness read or overwrite files outside it.
+   * special file there: a link could make the harness read or overwrite files outside it. Returns the files now in
+   * {@code to} (relative, path order), so a reader of the copy need not list it again.
    */
-  public static void copyRefusingLinks(Path from, Path to) throws IOException {
-    copy(from, to, refusingLinks(from));
+  public static List<String> copyRefusingLinks(Path from, Path to) throws IOException {
+    PathOrder.Listing listing = refusingLinks(from);
+    copy(from, to, listing);
+    return placed(listing);
   }
 
   /**
@@ -150,17 +153,23 @@ public final class FileTrees {
    * holds compiled Python ({@code .pyc}, which a copy leaves out) or cannot be renamed there (another file system).
    * What a rename keeps that a copy would not, {@code __pycache__} folders and empty folders, no listing shows.
    */
-  public static void moveRefusingLinks(Path from, Path to) throws IOException {
+  public static List<String> moveRefusingLinks(Path from, Path to) throws IOException {
     PathOrder.Listing listing = refusingLinks(from);
     if (listing.files().stream().allMatch(FileTrees::copied)) {
       try {
         Files.move(from, to);
-        return;
+        return listing.files();
       } catch (IOException e) {
         // another file system (a folder is not moved across them), or no folder to move: copied below
       }
     }
     copy(from, to, listing);
+    return placed(listing);
+  }
+
+  /** The files of a listing a copy places (all but compiled Python), in the listing's order. */
+  private static List<String> placed(PathOrder.Listing listing) {
+    return listing.files().stream().filter(FileTrees::copied).toList();
   }
 
   /** The listing of a folder a session left behind, refused whole when it holds a link or a special file. */

@@ -151,9 +151,10 @@ public final class Proposer {
           continue;
         }
         double wall = Math.round((System.nanoTime() - started) / 1e8) / 10.0;
-        Path workspace = harvest == null ? null : harvest(cwd.resolve(harvest), base);
+        Harvested kept = harvest == null ? null : harvest(cwd.resolve(harvest), base);
         Reply reply = new Reply(label, r.text(), true, cost, wall, attempt, false, spec.kind(), "",
-            auditDir == null ? null : auditDir.resolve(base + ".response.md"), workspace);
+            auditDir == null ? null : auditDir.resolve(base + ".response.md"), kept == null ? null : kept.dir(),
+            kept == null ? null : kept.files());
         audit(base, mission, system, reply, reported, held);
         return reply;
       } catch (Exception e) {
@@ -252,12 +253,14 @@ public final class Proposer {
     return evidence.view();
   }
 
-  private Path harvest(Path from, String base) throws IOException {
+  /** A harvested folder and the files the harvest placed in it (relative, path order). */
+  private record Harvested(Path dir, List<String> files) {}
+
+  private Harvested harvest(Path from, String base) throws IOException {
     if (auditDir == null) {
       if (!Files.isDirectory(from)) return null;
       Path keep = Scratch.newDir(scratch, "h2beam-harvest-");
-      FileTrees.copyRefusingLinks(from, keep);
-      return keep;
+      return new Harvested(keep, FileTrees.copyRefusingLinks(from, keep));
     }
     Path target = auditDir.resolve(base + ".workspace");
     FileTrees.deleteQuietly(target);
@@ -265,9 +268,9 @@ public final class Proposer {
     Path tmp = auditDir.resolve(base + ".workspace.tmp");
     FileTrees.deleteQuietly(tmp);
     // the session folder is used up: its harvested folder is moved out of it, not copied
-    FileTrees.moveRefusingLinks(from, tmp);
+    List<String> files = FileTrees.moveRefusingLinks(from, tmp);
     Files.move(tmp, target);
-    return target;
+    return new Harvested(target, files);
   }
 
   /**

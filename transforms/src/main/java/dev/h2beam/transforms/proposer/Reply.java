@@ -1,12 +1,23 @@
 package dev.h2beam.transforms.proposer;
 
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * A proposer call's answer (spec §2.14).
  *
  * @param workspace the harvested folder (the edited harness) or null when nothing was harvested
+ * @param workspaceFiles the files in {@code workspace} as the harvest placed them (relative, path order; no link or
+ *     special file among them, the harvest refuses those), or null when not known (a reply from the cache): a reader
+ *     lists the folder then
  */
 public record Reply(
     String label, String text, boolean ok, double costUsd, double wallS, int attempts, boolean cached,
-    String channel, String error, Path audit, Path workspace) {}
+    String channel, String error, Path audit, Path workspace, List<String> workspaceFiles) {
+
+  /** A reply whose workspace's files are not known (or that has no workspace). */
+  public Reply(String label, String text, boolean ok, double costUsd, double wallS, int attempts, boolean cached,
+      String channel, String error, Path audit, Path workspace) {
+    this(label, text, ok, costUsd, wallS, attempts, cached, channel, error, audit, workspace, null);
+  }
+}

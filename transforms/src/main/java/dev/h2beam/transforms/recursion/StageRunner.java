@@ -84,7 +84,7 @@ public final class StageRunner {
       List<String> rejected = new ArrayList<>();
       LinkedHashMap<String, String> proposed;
       try {
-        proposed = TreeIO.read(surface, reply.workspace(), rejected);
+        proposed = TreeIO.read(surface, reply.workspace(), reply.workspaceFiles(), rejected);
       } catch (HarnessRejected e) {
         error = e.getMessage();
         feedback = feedback(error);

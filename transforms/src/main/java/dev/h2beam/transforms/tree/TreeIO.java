@@ -48,14 +48,26 @@ public final class TreeIO {
    *     {@link #MAX_FILE_BYTES}
    */
   public static LinkedHashMap<String, String> read(SurfaceSpec surface, Path dir, List<String> rejected) {
+    return read(surface, dir, null, rejected);
+  }
+
+  /**
+   * The same with the files of {@code dir} already known ({@code files}: relative, path order, regular files only,
+   * e.g. what a harvest placed there), or null to list them here.
+   */
+  public static LinkedHashMap<String, String> read(SurfaceSpec surface, Path dir, List<String> files,
+      List<String> rejected) {
     LinkedHashMap<String, String> out = new LinkedHashMap<>();
     if (dir == null || !Files.isDirectory(dir)) return out;
-    PathOrder.Listing listing = PathOrder.list(dir);
-    for (String rel : listing.skipped()) {
-      System.err.println("h2beam: skipped " + dir.resolve(rel) + " in a harness tree (a symbolic link or special"
-          + " file; links are never followed)");
+    if (files == null) {
+      PathOrder.Listing listing = PathOrder.list(dir);
+      for (String rel : listing.skipped()) {
+        System.err.println("h2beam: skipped " + dir.resolve(rel) + " in a harness tree (a symbolic link or special"
+            + " file; links are never followed)");
+      }
+      files = listing.files();
     }
-    for (String rel : listing.files()) {
+    for (String rel : files) {
       if (surface.stubs().containsKey(rel)) continue;
       if (!TreePaths.isAllowed(surface, rel)) {
         if (rejected != null) rejected.add(rel);

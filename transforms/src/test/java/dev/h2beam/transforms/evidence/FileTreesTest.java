@@ -102,7 +102,7 @@ class FileTreesTest {
     Object inode = Files.readAttributes(from.resolve("plain/systemprompt.md"),
         java.nio.file.attribute.BasicFileAttributes.class).fileKey();
     java.util.List<String> listed = PathOrder.files(from.resolve("plain"));
-    FileTrees.moveRefusingLinks(from.resolve("plain"), to.resolve("plain"));
+    assertEquals(listed, FileTrees.moveRefusingLinks(from.resolve("plain"), to.resolve("plain")), "what it placed");
     assertFalse(Files.exists(from.resolve("plain")), "moved");
     assertEquals(listed, PathOrder.files(to.resolve("plain")));
     assertEquals(inode, Files.readAttributes(to.resolve("plain/systemprompt.md"),
@@ -111,7 +111,8 @@ class FileTreesTest {
     Files.createDirectories(from.resolve("compiled"));
     Files.writeString(from.resolve("compiled/systemprompt.md"), "prompt");
     Files.writeString(from.resolve("compiled/helper.pyc"), "bytecode");
-    FileTrees.moveRefusingLinks(from.resolve("compiled"), to.resolve("compiled"));
+    assertEquals(java.util.List.of("systemprompt.md"),
+        FileTrees.moveRefusingLinks(from.resolve("compiled"), to.resolve("compiled")), "what it placed");
     assertEquals(java.util.List.of("systemprompt.md"), PathOrder.files(to.resolve("compiled")), "copied, .pyc left");
 
     Files.createDirectories(from.resolve("linked"));

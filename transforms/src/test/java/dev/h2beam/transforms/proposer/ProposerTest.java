@@ -282,6 +282,7 @@ class ProposerTest {
     assertEquals(workspace, r.workspace());
     assertEquals("Be careful.\n", Files.readString(workspace.resolve("systemprompt.md")));
     assertEquals("- Check totals.\n", Files.readString(workspace.resolve("guardrails.md")));
+    assertEquals(PathOrder.files(workspace), r.workspaceFiles(), "the files it placed, as a listing finds them");
   }
 
   /**
@@ -330,6 +331,7 @@ class ProposerTest {
     assertEquals(List.of("context/harness/systemprompt.md"), onDisk.get(0));
     assertEquals(whole, seen.get(0));
     assertEquals(List.of("guardrails.md", "systemprompt.md"), PathOrder.files(r.workspace()));
+    assertEquals(List.of("guardrails.md", "systemprompt.md"), r.workspaceFiles());
 
     new Proposer(new Recording(true), SPEC, null, 1, Limits.of("sessions", 1), Duration.ZERO)
         .call(MISSION, evidence, "select.agg1", "", null);
@@ -353,6 +355,7 @@ class ProposerTest {
     Reply again = p.call(MISSION, evidence, LABEL, "", "context/harness");
     assertTrue(again.cached());
     assertEquals(first.workspace(), again.workspace());
+    assertNull(again.workspaceFiles(), "from the cache: not known, the reader lists the folder");
     assertEquals(1, calls.get());
   }
 

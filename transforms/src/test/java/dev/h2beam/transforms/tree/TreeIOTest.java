@@ -53,6 +53,12 @@ class TreeIOTest {
     Map<String, String> tree = TreeIO.read(OC, dir, rejected);
     assertEquals(Map.of("systemprompt.md", "hi"), tree);
     assertEquals(List.of("harness.yaml", "scripts/notes.txt"), rejected);
+
+    // the files given (a harvest's) stand for the listing: read, skipped and rejected alike, in their order
+    List<String> given = new ArrayList<>();
+    assertEquals(tree, TreeIO.read(OC, dir, PathOrder.files(dir), given));
+    assertEquals(rejected, given);
+    assertEquals(Map.of(), TreeIO.read(OC, dir, List.of("scripts/README.md"), null), "only what was given");
   }
 
   @Test
