@@ -316,8 +316,12 @@ class JsonTest {
     List<Double> out = new java.util.ArrayList<>(List.of(0.001, Math.nextDown(0.001), Math.nextUp(0.001), 1e7,
         Math.nextDown(1e7), 1e-4, Math.nextDown(1e-4), 1e16, Math.nextDown(1e16), 0.1, 0.2, 0.30000000000000004,
         85.15, 100.25, 1.0, 2.5, 123456.789, 9999999.0, 0.0015, Double.MIN_VALUE, Double.MAX_VALUE, 1e-5, 5e-324));
+    // times in seconds from a clock in milliseconds, and the edges of the range written from their thousandths
+    out.addAll(List.of(1764820000.123, 1764820000.12, 1764820000.1, 1764820000.0, 1e7 + 0.001, 0x1p42 - 0.001,
+        0x1p42, Math.nextDown(0x1p42), 4398046511.103, 12345678.5, 99999999.999));
     while (out.size() < n) {
-      double v = switch (out.size() % 4) {
+      double v = switch (out.size() % 5) {
+        case 4 -> Math.round(r.nextDouble() * 4.5e15) / 1000.0 * (r.nextBoolean() ? 1 : 1e-6); // thousandths
         case 0 -> Double.longBitsToDouble(r.nextLong());                     // any bits
         case 1 -> Math.pow(10, r.nextDouble() * 12 - 4) * (r.nextBoolean() ? 1 : -1); // 1e-4 to 1e8
         case 2 -> Math.round(r.nextDouble() * 1e6) / 100.0;                 // a score or a price in cents
@@ -355,6 +359,20 @@ class JsonTest {
   private static int digits(String repr) {
     String mantissa = repr.split("e")[0].replace("-", "").replace(".", "").replaceAll("^0+", "");
     return mantissa.replaceAll("0+$", "").length();
+  }
+
+  /** Whole thousandths from 1e7 to 2^42 are written from their digits, everywhere else as before. */
+  @Test
+  void thousandthsAreWrittenFromTheirDigitsInTheirRangeOnly() {
+    assertEquals("1764820000.123", Json.thousandths(1764820000.123));
+    assertEquals("-1764820000.12", Json.thousandths(-1764820000.12));
+    assertEquals("1764820000.1", Json.thousandths(1764820000.1));
+    assertEquals("1764820000.0", Json.thousandths(1764820000.0));
+    assertEquals("10000000.001", Json.thousandths(1e7 + 0.001));
+    assertEquals(null, Json.thousandths(1764820000.1234), "not a whole number of thousandths");
+    assertEquals(null, Json.thousandths(9999999.5), "below 1e7, Java's own digits are Python's");
+    assertEquals(null, Json.thousandths(0x1p42), "from 2^42 doubles lie a thousandth apart or more");
+    assertEquals(null, Json.thousandths(Double.NaN));
   }
 
   @Test
