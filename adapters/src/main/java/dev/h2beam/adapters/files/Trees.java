@@ -45,9 +45,14 @@ public final class Trees {
    * sweep's used session folders this way was an eighth of its threads' CPU (BENCHMARKS.md, issue 11). Opening each
    * folder relative to its parent, without following a link, also means a folder swapped for a link while it is
    * removed cannot lead the removal out of the tree.
+   *
+   * <p>Nothing there, as most callers find (a folder cleared before it is made), is answered by two looks: one that
+   * follows links and raises nothing, then, if it found nothing, one for a link that leads nowhere. Opening the parent
+   * folder and looking at the name in it cost more than removing a small tree (BENCHMARKS.md, issue 11).
    */
   public static void delete(Path p) throws IOException {
     WrittenTrees.forget(p);
+    if (!p.toFile().exists() && !Files.isSymbolicLink(p)) return;
     Path abs = p.toAbsolutePath();
     String last = abs.getFileName() == null ? "" : abs.getFileName().toString();
     if (last.equals(".") || last.equals("..")) {

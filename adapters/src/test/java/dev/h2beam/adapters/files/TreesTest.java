@@ -44,6 +44,18 @@ class TreesTest {
     assertTrue(Files.isRegularFile(target.resolve("f")));
   }
 
+  /** A link that leads nowhere is there to delete, though a look that follows links finds nothing. */
+  @Test void aLinkLeadingNowhereIsDeleted() throws Exception {
+    Path dangling = Files.createSymbolicLink(tmp.resolve("dangling"), tmp.resolve("gone"));
+    Path loop = Files.createSymbolicLink(tmp.resolve("loop"), tmp.resolve("loop"));
+
+    Trees.delete(dangling);
+    Trees.delete(loop);
+
+    assertFalse(Files.exists(dangling, LinkOption.NOFOLLOW_LINKS));
+    assertFalse(Files.exists(loop, LinkOption.NOFOLLOW_LINKS));
+  }
+
   @Test void aFileAndAMissingPath() throws Exception {
     Path f = Files.writeString(tmp.resolve("f"), "x");
     Trees.delete(f);
