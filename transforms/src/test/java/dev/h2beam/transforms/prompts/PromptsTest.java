@@ -368,6 +368,7 @@ class PromptsTest {
   @Test
   void tidyTrimsAndEndsWithOneNewline() {
     assertEquals("a\n\nb\n", Prompts.tidy("\n\n  a\n\nb  \n\n\n"));
+    assertEquals("a\n\nb\n", Prompts.tidy("\n\n  a\n\nb  \n\n"), "no run of three to collapse");
   }
 
   @Test
