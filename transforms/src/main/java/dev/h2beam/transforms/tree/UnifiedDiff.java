@@ -19,6 +19,37 @@ public final class UnifiedDiff {
   public static String diff(String fromName, String toName, String a, String b) {
     // difflib yields no group for equal sequences: most files of a candidate are its parent's, unchanged
     if (a.equals(b)) return "";
+    Pair key = new Pair(fromName, toName, a, b);
+    String known;
+    synchronized (RECENT) {
+      known = RECENT.get(key);
+    }
+    if (known != null) return known;
+    String made = matched(a, b, fromName, toName);
+    synchronized (RECENT) {
+      RECENT.put(key, made);
+    }
+    return made;
+  }
+
+  /** Two texts to diff, with their names. */
+  private record Pair(String fromName, String toName, String a, String b) {}
+
+  /**
+   * The diffs made last (at most {@link #REMEMBERED}, the least recently used forgotten first). The stages of a task
+   * show the same pool against the same tree: the k compositions of the parallel mode, and each round's two
+   * proposals of the sequential one, so most pool diffs were made again, a percent of a sweep's CPU at L = 0
+   * (BENCHMARKS.md, issue 11). The texts are the harnesses' own, held by the stages anyway.
+   */
+  private static final int REMEMBERED = 256;
+
+  private static final Map<Pair, String> RECENT = new java.util.LinkedHashMap<>(64, 0.75f, true) {
+    @Override protected boolean removeEldestEntry(Map.Entry<Pair, String> eldest) {
+      return size() > REMEMBERED;
+    }
+  };
+
+  private static String matched(String a, String b, String fromName, String toName) {
     List<String> la = Py.splitlines(a, true);
     List<String> lb = Py.splitlines(b, true);
     StringBuilder out = new StringBuilder();

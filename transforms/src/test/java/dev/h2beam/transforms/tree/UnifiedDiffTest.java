@@ -41,6 +41,21 @@ class UnifiedDiffTest {
     assertEquals("--- f\n+++ t\n@@ -1 +0,0 @@\n-old\n", UnifiedDiff.diff("f", "t", "old\n", ""));
   }
 
+  /** A diff made again (the same texts, equal or the very ones) is the one made first; other names, another diff. */
+  @Test
+  void aDiffMadeAgainIsTheSameAndItsNamesAreItsOwn() {
+    String a = "one\ntwo\n";
+    String b = "one\n2\n";
+    String first = UnifiedDiff.diff("current/x.md", "inv1/x.md", a, b);
+    assertEquals(first, UnifiedDiff.diff("current/x.md", "inv1/x.md", new String(a), new String(b)));
+    assertEquals("--- current/x.md\n+++ dom1/x.md\n@@ -1,2 +1,2 @@\n one\n-two\n+2\n",
+        UnifiedDiff.diff("current/x.md", "dom1/x.md", a, b));
+    assertEquals("--- current/x.md\n+++ inv1/x.md\n@@ -1,2 +1,2 @@\n one\n-two\n+3\n",
+        UnifiedDiff.diff("current/x.md", "inv1/x.md", a, "one\n3\n"));
+    for (int i = 0; i < 300; i++) UnifiedDiff.diff("f", "t", "a\n", "b" + i + "\n"); // past what is remembered
+    assertEquals(first, UnifiedDiff.diff("current/x.md", "inv1/x.md", a, b), "made again once forgotten");
+  }
+
   @Test
   void equalTextsGiveNoDiff() {
     assertEquals("", UnifiedDiff.diff("f", "t", "same\n", "same\n"));
