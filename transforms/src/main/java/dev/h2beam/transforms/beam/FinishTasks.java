@@ -7,6 +7,8 @@ import dev.h2beam.transforms.sweep.SweepSteps;
 import dev.h2beam.transforms.sweep.TaskRow;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.beam.sdk.coders.KvCoder;
+import org.apache.beam.sdk.coders.VoidCoder;
 import org.apache.beam.sdk.metrics.Counter;
 import org.apache.beam.sdk.metrics.Metrics;
 import org.apache.beam.sdk.transforms.DoFn;
@@ -16,8 +18,14 @@ import org.apache.beam.sdk.transforms.ParDo;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 
-/** Waits for every mode of a task, then writes its final status into summary.json and emits its row. */
-public final class FinishTasks extends PTransform<PCollection<KV<String, ModeOutcome>>, PCollection<TaskRow>> {
+/**
+ * Waits for every mode of a task, then writes its final status into summary.json and emits its row, keyed for
+ * {@link WriteSweepRecord} to gather with every other (one key for all). Keyed here, not by a step of its own: on
+ * the DirectRunner each task's row is a bundle of its own, and a step that only keyed them cost a translation of
+ * that step per bundle, about a percent of a sweep's CPU at L = 0 (BENCHMARKS.md, issue 11).
+ */
+public final class FinishTasks
+    extends PTransform<PCollection<KV<String, ModeOutcome>>, PCollection<KV<Void, TaskRow>>> {
   private static final long serialVersionUID = 1L;
   private final SweepConfig config;
 
@@ -25,14 +33,14 @@ public final class FinishTasks extends PTransform<PCollection<KV<String, ModeOut
     this.config = config;
   }
 
-  @Override public PCollection<TaskRow> expand(PCollection<KV<String, ModeOutcome>> outcomes) {
+  @Override public PCollection<KV<Void, TaskRow>> expand(PCollection<KV<String, ModeOutcome>> outcomes) {
     return outcomes
         .apply("GroupModesByTask", GroupByKey.create())
         .apply("FinishTask", ParDo.of(new FinishTaskFn(config)))
-        .setCoder(JsonCoder.of(TaskRow.class));
+        .setCoder(KvCoder.of(VoidCoder.of(), JsonCoder.of(TaskRow.class)));
   }
 
-  static final class FinishTaskFn extends DoFn<KV<String, Iterable<ModeOutcome>>, TaskRow> {
+  static final class FinishTaskFn extends DoFn<KV<String, Iterable<ModeOutcome>>, KV<Void, TaskRow>> {
     private static final long serialVersionUID = 1L;
     private final SweepConfig config;
     private final Counter done = Metrics.counter(FinishTaskFn.class, "tasks_done");
@@ -47,13 +55,13 @@ public final class FinishTasks extends PTransform<PCollection<KV<String, ModeOut
       context = SweepContext.of(config);
     }
 
-    @ProcessElement public void process(@Element KV<String, Iterable<ModeOutcome>> task, OutputReceiver<TaskRow> out)
-        throws Exception {
+    @ProcessElement public void process(@Element KV<String, Iterable<ModeOutcome>> task,
+        OutputReceiver<KV<Void, TaskRow>> out) throws Exception {
       List<ModeOutcome> outcomes = new ArrayList<>();
       task.getValue().forEach(outcomes::add);
       TaskRow row = SweepSteps.finish(context, outcomes.get(0).ref(), outcomes);
       (row.done() ? done : failed).inc();
-      out.output(row);
+      out.output(KV.of((Void) null, row));
     }
   }
 }

@@ -9,22 +9,20 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.StringUtf8Coder;
-import org.apache.beam.sdk.coders.VoidCoder;
 import org.apache.beam.sdk.transforms.DoFn;
 import org.apache.beam.sdk.transforms.GroupByKey;
 import org.apache.beam.sdk.transforms.PTransform;
 import org.apache.beam.sdk.transforms.ParDo;
-import org.apache.beam.sdk.transforms.WithKeys;
 import org.apache.beam.sdk.values.KV;
 import org.apache.beam.sdk.values.PCollection;
 
 /**
  * Gathers every task row and writes the sweep record (spec §8.6): the run's identity, its domain order and, per
  * domain, the task rows in stream order (not completion order, so the record is deterministic apart from its times).
+ * The rows come keyed by one key for all ({@link FinishTasks}).
  */
-public final class WriteSweepRecord extends PTransform<PCollection<TaskRow>, PCollection<String>> {
+public final class WriteSweepRecord extends PTransform<PCollection<KV<Void, TaskRow>>, PCollection<String>> {
   private static final long serialVersionUID = 1L;
   private final String path;
   private final Map<String, Object> header;
@@ -38,10 +36,8 @@ public final class WriteSweepRecord extends PTransform<PCollection<TaskRow>, PCo
     this.header = new LinkedHashMap<>(header);
   }
 
-  @Override public PCollection<String> expand(PCollection<TaskRow> rows) {
+  @Override public PCollection<String> expand(PCollection<KV<Void, TaskRow>> rows) {
     return rows
-        .apply("OneGroup", WithKeys.<Void, TaskRow>of((Void) null))
-        .setCoder(KvCoder.of(VoidCoder.of(), JsonCoder.of(TaskRow.class)))
         .apply("GatherRows", GroupByKey.create())
         .apply("WriteRecord", ParDo.of(new WriteRecordFn(path, Json.pretty(header))))
         .setCoder(StringUtf8Coder.of());
