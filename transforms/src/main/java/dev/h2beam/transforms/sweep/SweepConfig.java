@@ -58,6 +58,25 @@ public record SweepConfig(
         rootToken, gate.method(), gate.policy(), gate.minWinMargin());
   }
 
+  /**
+   * The record's equality, written out for the same reason as its hash: every runner thread's first look-up of its
+   * context ({@link SweepContext#of}) compares configurations, and the record's own equality linked a call site on
+   * its first use there (a fifth of a percent of a sweep's CPU at L = 0, BENCHMARKS.md, issue 11).
+   */
+  @Override public boolean equals(Object o) {
+    if (this == o) return true;
+    return o instanceof SweepConfig c && k == c.k && sessionLimit == c.sessionLimit && rolloutLimit == c.rolloutLimit
+        && phaseWidth == c.phaseWidth && retryWaitSeconds == c.retryWaitSeconds && workers == c.workers
+        && Objects.equals(bench, c.bench) && Objects.equals(benchRoot, c.benchRoot)
+        && Objects.equals(settings, c.settings) && Objects.equals(substrate, c.substrate)
+        && Objects.equals(runsRoot, c.runsRoot) && Objects.equals(libraryRoot, c.libraryRoot)
+        && Objects.equals(modes, c.modes) && Objects.equals(seed, c.seed) && Objects.equals(faults, c.faults)
+        && Objects.equals(channel, c.channel) && Objects.equals(benchName, c.benchName)
+        && Objects.equals(runConfig, c.runConfig) && Objects.equals(rootToken, c.rootToken)
+        && gate.method().equals(c.gate.method()) && gate.policy().equals(c.gate.policy())
+        && Double.compare(gate.minWinMargin(), c.gate.minWinMargin()) == 0;
+  }
+
   /** This configuration with the runs root's token the workers must read back. */
   public SweepConfig withRootToken(String token) {
     return new SweepConfig(bench, benchRoot, settings, substrate, runsRoot, libraryRoot, k, modes, seed, sessionLimit,

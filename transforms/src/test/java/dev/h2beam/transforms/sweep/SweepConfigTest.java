@@ -34,4 +34,41 @@ class SweepConfigTest {
       assertNotEquals(a.hashCode(), other.hashCode(), other.toString());
     }
   }
+
+  /** The written-out equality and hash take in every component: a copy with any one of them changed is another. */
+  @Test
+  void everyComponentTakesPartInEqualityAndHash() throws Exception {
+    SweepConfig a = config("/runs", List.of("agg", "seq"), "t", new GateSettings("m", "p", 1.0));
+    java.lang.reflect.RecordComponent[] parts = SweepConfig.class.getRecordComponents();
+    Class<?>[] types = java.util.Arrays.stream(parts).map(java.lang.reflect.RecordComponent::getType)
+        .toArray(Class<?>[]::new);
+    java.lang.reflect.Constructor<SweepConfig> make = SweepConfig.class.getDeclaredConstructor(types);
+    Object[] values = new Object[parts.length];
+    for (int i = 0; i < parts.length; i++) values[i] = parts[i].getAccessor().invoke(a);
+    SweepConfig same = make.newInstance(values.clone());
+    assertEquals(a, same);
+    assertEquals(a.hashCode(), same.hashCode());
+    for (int i = 0; i < parts.length; i++) {
+      Object[] changed = values.clone();
+      changed[i] = other(parts[i].getType(), values[i]);
+      SweepConfig b = make.newInstance(changed);
+      assertNotEquals(a, b, parts[i].getName());
+      assertNotEquals(b, a, parts[i].getName());
+      assertNotEquals(a.hashCode(), b.hashCode(), parts[i].getName());
+    }
+  }
+
+  private static Object other(Class<?> type, Object value) {
+    if (type == String.class) return value + "x";
+    if (type == int.class) return (int) value + 1;
+    if (type == Long.class) return value == null ? 1L : (Long) value + 1;
+    if (type == Map.class) return Map.of("a", "2");
+    if (type == List.class) return List.of("gat");
+    if (type == GateSettings.class) return new GateSettings("m", "p", 3.0);
+    if (type == dev.h2beam.adapters.config.RunConfig.class) {
+      return dev.h2beam.adapters.config.RunConfig.parse("endpoints:\n  local: {base_url: \"http://127.0.0.1:9/v1\"}\n"
+          + "roles:\n  executor: {endpoint: local, model: m}\n", "test.yaml");
+    }
+    throw new AssertionError("no other value for a component of type " + type);
+  }
 }
