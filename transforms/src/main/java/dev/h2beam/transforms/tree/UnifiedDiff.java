@@ -32,8 +32,20 @@ public final class UnifiedDiff {
     return made;
   }
 
-  /** Two texts to diff, with their names. */
-  private record Pair(String fromName, String toName, String a, String b) {}
+  /**
+   * Two texts to diff, with their names; equality and hash written out, not linked on first use as a record's are
+   * (see {@code SweepConfig#hashCode}).
+   */
+  private record Pair(String fromName, String toName, String a, String b) {
+    @Override public boolean equals(Object o) {
+      return o instanceof Pair p && a.equals(p.a) && b.equals(p.b) && fromName.equals(p.fromName)
+          && toName.equals(p.toName);
+    }
+
+    @Override public int hashCode() {
+      return ((fromName.hashCode() * 31 + toName.hashCode()) * 31 + a.hashCode()) * 31 + b.hashCode();
+    }
+  }
 
   /**
    * The diffs made last (at most {@link #REMEMBERED}, the least recently used forgotten first). The stages of a task
