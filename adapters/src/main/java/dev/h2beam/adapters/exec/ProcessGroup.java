@@ -1,6 +1,8 @@
 package dev.h2beam.adapters.exec;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -118,30 +120,15 @@ final class ProcessGroup {
 
   /** The number a small /proc file holds, or -1 when it cannot be read. */
   private static long readLong(Path file) {
-    try {
-      int n = readProc(file, false);
-      return Long.parseLong(new String(STAT_BUFFER.get(), 0, n, StandardCharsets.ISO_8859_1).trim());
+    ByteBuffer buf = STAT_BUFFER.get().clear();
+    try (SeekableByteChannel in = Files.newByteChannel(file)) {
+      while (buf.hasRemaining() && in.read(buf) > 0) {
+        // read to the end: a few digits
+      }
+      return Long.parseLong(new String(buf.array(), 0, buf.position(), StandardCharsets.ISO_8859_1).trim());
     } catch (IOException | NumberFormatException e) {
       return -1;
     }
-  }
-
-  /**
-   * Reads a small /proc file into this thread's {@link #STAT_BUFFER}, to its end or (with {@code line}) to the end
-   * of its first line, and returns the number of bytes read. A plain file stream, not a channel: a channel reads into
-   * a buffer of its own and copies, and its opening and closing cost more; this is done for every process started
-   * since a program, after every program (BENCHMARKS.md, issue 11).
-   */
-  private static int readProc(Path file, boolean line) throws IOException {
-    byte[] buf = STAT_BUFFER.get();
-    int n = 0;
-    try (java.io.FileInputStream in = new java.io.FileInputStream(file.toString())) {
-      for (int r; n < buf.length && (r = in.read(buf, n, buf.length - n)) > 0; ) {
-        n += r;
-        if (line && buf[n - 1] == '\n') break; // a stat line ends in a newline: no read to reach end of file after it
-      }
-    }
-    return n;
   }
 
   /**
@@ -258,19 +245,23 @@ final class ProcessGroup {
     return st != null && st[0] != 0;
   }
 
-  private static final ThreadLocal<byte[]> STAT_BUFFER = ThreadLocal.withInitial(() -> new byte[4096]);
+  private static final ThreadLocal<ByteBuffer> STAT_BUFFER = ThreadLocal.withInitial(() -> ByteBuffer.allocate(4096));
 
   /** {alive (1) or zombie/dead (0), pgrp, session} from a /proc stat file, or null when the process is gone. */
   private static long[] stat(Path statFile) {
+    String s;
     // one read into a buffer of this thread's: a stat line is a few hundred bytes, and a scan reads one for every
     // process on the machine after every program, where reading the whole file also asked its size and read to EOF
-    int n;
-    try {
-      n = readProc(statFile, true);
+    ByteBuffer buf = STAT_BUFFER.get().clear();
+    try (SeekableByteChannel in = Files.newByteChannel(statFile)) {
+      // the line ends in a newline: no read to reach end of file after it
+      while (buf.hasRemaining() && in.read(buf) > 0 && buf.get(buf.position() - 1) != '\n') {
+        // a line longer than one read: read on
+      }
     } catch (IOException e) {
       return null;
     }
-    String s = new String(STAT_BUFFER.get(), 0, n, StandardCharsets.ISO_8859_1);
+    s = new String(buf.array(), 0, buf.position(), StandardCharsets.ISO_8859_1);
     // "pid (comm) state ppid pgrp session ...": comm may hold spaces and parentheses, so split after the last ')'.
     int close = s.lastIndexOf(')');
     if (close < 0) return null;
