@@ -59,9 +59,9 @@ public record SweepConfig(
   }
 
   /**
-   * The record's equality, written out for the same reason as its hash: every runner thread's first look-up of its
-   * context ({@link SweepContext#of}) compares configurations, and the record's own equality linked a call site on
-   * its first use there (a fifth of a percent of a sweep's CPU at L = 0, BENCHMARKS.md, issue 11).
+   * The record's equality, written out for the same reason as its hash: a runner thread's look-up of its context
+   * ({@link SweepContext#of}) compares configurations, and the record's own equality linked a call site on its first
+   * use there, once per process (a fifth of a percent of a sweep's CPU at L = 0, BENCHMARKS.md, issue 11).
    */
   @Override public boolean equals(Object o) {
     if (this == o) return true;
