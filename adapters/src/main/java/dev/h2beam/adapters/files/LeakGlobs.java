@@ -15,6 +15,27 @@ import java.util.regex.Pattern;
 public final class LeakGlobs {
   private final List<Pattern> patterns = new ArrayList<>();
   private final List<String> globs;
+  /** Answers given, by path: the evidence of a task's stages holds the same paths again and again. */
+  private final java.util.concurrent.ConcurrentHashMap<String, Boolean> answered =
+      new java.util.concurrent.ConcurrentHashMap<>();
+  /** At most this many answers are kept; past it, paths are matched each time. */
+  private static final int ANSWERS_KEPT = 20_000;
+  private static final java.util.concurrent.ConcurrentHashMap<List<String>, LeakGlobs> SHARED =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * The globs' matcher, one per distinct list of globs in this process: every evidence folder a sweep builds is
+   * checked against its benchmark's globs, and matching each of its paths with each glob's two patterns again was
+   * half a percent of a sweep's CPU at L = 0 (BENCHMARKS.md, issue 11). The answers are kept (up to 20,000 paths).
+   */
+  public static LeakGlobs of(List<String> globs) {
+    LeakGlobs known = SHARED.get(globs);
+    if (known != null) return known;
+    LeakGlobs made = new LeakGlobs(globs);
+    // a few lists at most (a benchmark's own, or the default); more are matched without being kept
+    if (SHARED.size() < 64) SHARED.putIfAbsent(made.globs, made);
+    return made;
+  }
 
   public LeakGlobs(List<String> globs) {
     this.globs = List.copyOf(globs);
@@ -37,8 +58,17 @@ public final class LeakGlobs {
   }
 
   public boolean matches(String rel) {
-    for (Pattern p : patterns) if (p.matcher(rel).matches()) return true;
-    return false;
+    Boolean known = answered.get(rel);
+    if (known != null) return known;
+    boolean hit = false;
+    for (Pattern p : patterns) {
+      if (p.matcher(rel).matches()) {
+        hit = true;
+        break;
+      }
+    }
+    if (answered.size() < ANSWERS_KEPT) answered.put(rel, hit);
+    return hit;
   }
 
   /** Fails when any file under {@code root} matches; a missing root or no globs is fine. */

@@ -33,6 +33,28 @@ class LeakGlobsTest {
     Files.writeString(p, "x");
   }
 
+  /**
+   * A benchmark's globs are one shared matcher, whose kept answers are the patterns' own: every path answers the same
+   * asked once, asked again, and asked of a fresh matcher of the same globs.
+   */
+  @Test
+  void theSharedMatcherKeepsThePatternsAnswers() {
+    List<String> globs = new ArrayList<>(List.of("answers*", "grader/**", ".codex/key"));
+    LeakGlobs shared = LeakGlobs.of(globs);
+    assertTrue(shared == LeakGlobs.of(List.copyOf(globs)), "one matcher for equal lists of globs");
+    assertFalse(shared == LeakGlobs.of(List.of("answers*")), "another for other globs");
+    globs.add("*"); // the caller's list changing later changes nothing
+    assertFalse(LeakGlobs.of(List.of("answers*", "grader/**", ".codex/key")).matches("harness/systemprompt.md"));
+    LeakGlobs fresh = new LeakGlobs(List.of("answers*", "grader/**", ".codex/key"));
+    List<String> paths = List.of("answers/key.txt", "source/answers.md", "grader/x/out.json", "harness/grader.md",
+        "deep/.codex/key", ".codex/keys", "rollouts/base1.md", "pool/inv1/harness/systemprompt.md");
+    for (int round = 0; round < 2; round++) {
+      for (String rel : paths) assertEquals(fresh.matches(rel), shared.matches(rel), rel + ", round " + round);
+    }
+    assertEquals(List.of(true, true, true, false, true, false, false, false),
+        paths.stream().map(shared::matches).toList());
+  }
+
   @Test
   void starCrossesSlashes() {
     assertTrue(matches("answers*", "answers/deep/key.txt"));

@@ -44,7 +44,7 @@ public final class Evidence {
     if (Files.exists(dest)) SharedText.forgetBelow(dest);
     FileTrees.recreate(dest);
     Placed placed = new Placed(dest);
-    LeakGlobs leaks = new LeakGlobs(bench.spec().leakGlobs());
+    LeakGlobs leaks = LeakGlobs.of(bench.spec().leakGlobs());
     int obsTrunc = bench.spec().obsTrunc();
     String mode = bench.spec().proposerDeliverables();
     placed.text(dest.resolve("task.md"), bench.taskPrompt(taskId));

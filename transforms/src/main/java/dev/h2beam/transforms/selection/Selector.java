@@ -184,7 +184,7 @@ public final class Selector {
       Map<String, String> artifacts) throws IOException {
     FileTrees.recreate(folder);
     Files.writeString(folder.resolve("task.md"), bench.taskPrompt(task));
-    Evidence.copySource(bench, task, folder, new LeakGlobs(bench.spec().leakGlobs()));
+    Evidence.copySource(bench, task, folder, LeakGlobs.of(bench.spec().leakGlobs()));
     Files.createDirectories(folder.resolve("candidates"));
     for (Map.Entry<String, String> e : idMap.entrySet()) {
       String text = artifacts.get(e.getValue());
