@@ -62,12 +62,13 @@ public final class Json {
     if (Double.isNaN(v)) return "NaN";
     if (Double.isInfinite(v)) return v > 0 ? "Infinity" : "-Infinity";
     if (v == 0) return (1 / v < 0) ? "-0.0" : "0.0";
+    // asked first: Java writes every value of its range (1e7 and up) with an exponent, so its digits are not needed
+    String thousandths = thousandths(v);
+    if (thousandths != null) return thousandths;
     String java = Double.toString(v);
     // 1e-3 <= |v| < 1e7: Java writes the digits plainly, its fraction ending in a digit other than 0 or a lone ".0",
     // as Python writes them (Python's plain range, 1e-4 to 1e16, holds Java's); the decimal arithmetic is for the rest
     if (java.indexOf('E') < 0) return java;
-    String thousandths = thousandths(v);
-    if (thousandths != null) return thousandths;
     java.math.BigDecimal bd = shortest(Math.abs(v)).stripTrailingZeros();
     String digits = bd.unscaledValue().toString();
     int exp = digits.length() - bd.scale() - 1;
