@@ -22,6 +22,20 @@ public record GateSettings(String method, String policy, double minWinMargin) im
     }
   }
 
+  /**
+   * The record's equality and hash, written out: a record's own link a call site on their first use (see {@link
+   * SweepConfig#hashCode}), and a sweep's configuration, which holds these settings, is compared and hashed when a
+   * runner thread looks up its context.
+   */
+  @Override public boolean equals(Object o) {
+    return o instanceof GateSettings g && method.equals(g.method) && policy.equals(g.policy)
+        && Double.compare(minWinMargin, g.minWinMargin) == 0;
+  }
+
+  @Override public int hashCode() {
+    return (method.hashCode() * 31 + policy.hashCode()) * 31 + Double.hashCode(minWinMargin);
+  }
+
   /** The method, found by name; an error naming {@code --method} and the known ones. */
   public GatedMethod openMethod() {
     return GatedMethods.named(method);

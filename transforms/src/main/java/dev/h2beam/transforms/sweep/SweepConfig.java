@@ -55,7 +55,7 @@ public record SweepConfig(
   @Override public int hashCode() {
     return Objects.hash(bench, benchRoot, settings, substrate, runsRoot, libraryRoot, k, modes, seed,
         sessionLimit, rolloutLimit, phaseWidth, retryWaitSeconds, faults, channel, benchName, runConfig, workers,
-        rootToken, gate.method(), gate.policy(), gate.minWinMargin());
+        rootToken, gate);
   }
 
   /**
@@ -72,9 +72,7 @@ public record SweepConfig(
         && Objects.equals(runsRoot, c.runsRoot) && Objects.equals(libraryRoot, c.libraryRoot)
         && Objects.equals(modes, c.modes) && Objects.equals(seed, c.seed) && Objects.equals(faults, c.faults)
         && Objects.equals(channel, c.channel) && Objects.equals(benchName, c.benchName)
-        && Objects.equals(runConfig, c.runConfig) && Objects.equals(rootToken, c.rootToken)
-        && gate.method().equals(c.gate.method()) && gate.policy().equals(c.gate.policy())
-        && Double.compare(gate.minWinMargin(), c.gate.minWinMargin()) == 0;
+        && Objects.equals(runConfig, c.runConfig) && Objects.equals(rootToken, c.rootToken) && gate.equals(c.gate);
   }
 
   /** This configuration with the runs root's token the workers must read back. */

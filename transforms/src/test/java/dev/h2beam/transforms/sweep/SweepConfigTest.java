@@ -27,6 +27,7 @@ class SweepConfigTest {
     for (SweepConfig other : List.of(config("/other", List.of("agg", "seq"), "t", new GateSettings("m", "p", 1.0)),
         config("/runs", List.of("agg"), "t", new GateSettings("m", "p", 1.0)),
         config("/runs", List.of("agg", "seq"), "u", new GateSettings("m", "p", 1.0)),
+        config("/runs", List.of("agg", "seq"), "t", new GateSettings("n", "p", 1.0)),
         config("/runs", List.of("agg", "seq"), "t", new GateSettings("m", "q", 1.0)),
         config("/runs", List.of("agg", "seq"), "t", new GateSettings("m", "p", 2.0)),
         a.withRootToken("v"))) {
