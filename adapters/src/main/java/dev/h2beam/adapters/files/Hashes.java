@@ -8,12 +8,30 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** Hex digests used in file formats (SHA-1 fingerprints and ids, SHA-256 cache keys). */
 public final class Hashes {
   private Hashes() {}
 
+  /**
+   * A fresh digest of {@code algorithm}. Cloned from one made the first time: asking the security providers for each
+   * digest (a lookup and a reflective construction) cost more than hashing a small text (BENCHMARKS.md, issue 11).
+   */
   public static MessageDigest digest(String algorithm) {
+    MessageDigest prototype = PROTOTYPES.computeIfAbsent(algorithm, Hashes::newDigest);
+    try {
+      return (MessageDigest) prototype.clone();
+    } catch (CloneNotSupportedException e) {
+      return newDigest(algorithm);
+    }
+  }
+
+  /** One untouched digest per algorithm, only ever cloned. */
+  private static final Map<String, MessageDigest> PROTOTYPES = new ConcurrentHashMap<>();
+
+  private static MessageDigest newDigest(String algorithm) {
     try {
       return MessageDigest.getInstance(algorithm);
     } catch (NoSuchAlgorithmException e) {
