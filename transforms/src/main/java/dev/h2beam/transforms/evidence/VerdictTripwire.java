@@ -107,21 +107,27 @@ public final class VerdictTripwire {
     return TEXT_SUFFIXES.contains(suffix);
   }
 
-  /** Whether a byte (as an unsigned index) is the first byte of some marker. */
-  private static final boolean[] STARTS = new boolean[256];
+  /**
+   * Whether two bytes (the first as the high byte of an unsigned index) are the first two of some marker. Two, not one:
+   * a marker's first byte alone ({@code d}, {@code "}) is in nearly every text many times over.
+   */
+  private static final boolean[] STARTS = new boolean[1 << 16];
 
   static {
     for (String m : MARKERS) {
       if (m.chars().anyMatch(c -> c > 0x7e)) throw new IllegalStateException("a verdict marker must be ASCII: " + m);
-      STARTS[m.charAt(0)] = true;
+      if (m.length() < 2) throw new IllegalStateException("a verdict marker must be two characters or more: " + m);
+      STARTS[m.charAt(0) << 8 | m.charAt(1)] = true;
     }
   }
 
-  /** Whether {@code bytes} hold some marker's bytes: one pass, comparing only where a marker's first byte is. */
+  /** Whether {@code bytes} hold some marker's bytes: one pass, comparing only where a marker's first bytes are. */
   static boolean mayHoldMarker(byte[] bytes) {
-    for (int i = 0; i < bytes.length; i++) {
-      if (!STARTS[bytes[i] & 0xff]) continue;
-      for (String m : MARKERS) if (m.charAt(0) == bytes[i] && startsWith(bytes, i, m)) return true;
+    int pair = bytes.length == 0 ? 0 : bytes[0] & 0xff;
+    for (int i = 1; i < bytes.length; i++) {
+      pair = (pair << 8 | bytes[i] & 0xff) & 0xffff;
+      if (!STARTS[pair]) continue;
+      for (String m : MARKERS) if (startsWith(bytes, i - 1, m)) return true;
     }
     return false;
   }
