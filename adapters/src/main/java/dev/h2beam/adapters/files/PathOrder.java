@@ -29,8 +29,8 @@ public final class PathOrder {
   public static int compare(String a, String b) {
     // Walks both strings once instead of splitting them: a '/' ends a component, so it sorts below every other code
     // point, and a path that runs out first is the smaller; that is the component-wise order, without allocating.
-    int i = 0;
-    int j = 0;
+    int i = commonStart(a, b);
+    int j = i;
     while (i < a.length() && j < b.length()) {
       int ca = a.codePointAt(i);
       int cb = b.codePointAt(j);
@@ -45,12 +45,25 @@ public final class PathOrder {
     return Integer.compare(a.length() - i, b.length() - j);
   }
 
+  /**
+   * Where two strings' code points may first differ: past their common run of equal chars, backed up one char when
+   * that run ends inside a surrogate pair. A high surrogate never ends a pair, so the index returned starts a code
+   * point in both strings, and the code-point walks above go on from it as if they had walked the run themselves (a
+   * sorted listing's neighbours share most of their path; its chars are far cheaper to compare than its code points).
+   */
+  static int commonStart(String a, String b) {
+    int n = Math.min(a.length(), b.length());
+    int i = 0;
+    while (i < n && a.charAt(i) == b.charAt(i)) i++;
+    return i > 0 && Character.isHighSurrogate(a.charAt(i - 1)) ? i - 1 : i;
+  }
+
   /** Python's order of two strings: by Unicode code point (Java's String order differs above the BMP). */
   public static final Comparator<String> STRINGS = PathOrder::compareCodePoints;
 
   public static int compareCodePoints(String a, String b) {
-    int i = 0;
-    int j = 0;
+    int i = commonStart(a, b);
+    int j = i;
     while (i < a.length() && j < b.length()) {
       int ca = a.codePointAt(i);
       int cb = b.codePointAt(j);

@@ -158,6 +158,36 @@ class PathOrderTest {
     }
   }
 
+  /**
+   * The walks start past the strings' common chars: the same order as comparing whole code-point arrays, with strings
+   * that share a high surrogate and differ in its low one, lone surrogates of either kind, and chars above them.
+   */
+  @Test
+  void aCommonStartChangesNoOrder() {
+    String[] units = {"a", "b", "/", "\uD83D", "\uDE00", "\uDE01", "\uD83E", "\uFFFF", "\u00e9", "\uE000"};
+    java.util.Random random = new java.util.Random(5);
+    for (int n = 0; n < 50_000; n++) {
+      StringBuilder common = new StringBuilder();
+      for (int k = random.nextInt(4); k > 0; k--) common.append(units[random.nextInt(units.length)]);
+      StringBuilder a = new StringBuilder(common);
+      StringBuilder b = new StringBuilder(common);
+      for (int k = random.nextInt(4); k > 0; k--) a.append(units[random.nextInt(units.length)]);
+      for (int k = random.nextInt(4); k > 0; k--) b.append(units[random.nextInt(units.length)]);
+      String x = a.toString();
+      String y = b.toString();
+      int expected = Integer.signum(java.util.Arrays.compare(x.codePoints().toArray(), y.codePoints().toArray()));
+      assertEquals(expected, Integer.signum(PathOrder.compareCodePoints(x, y)), x + " vs " + y);
+      if (x.indexOf('/') < 0 && y.indexOf('/') < 0) {
+        assertEquals(expected, Integer.signum(PathOrder.compare(x, y)), x + " vs " + y);
+      }
+      int differ = 0;
+      while (differ < Math.min(x.length(), y.length()) && x.charAt(differ) == y.charAt(differ)) differ++;
+      int start = PathOrder.commonStart(x, y);
+      assertTrue(start == differ || start == differ - 1 && Character.isHighSurrogate(x.charAt(start)),
+          x + " vs " + y);
+    }
+  }
+
   private static String randomPath(java.util.Random random, String alphabet) {
     StringBuilder sb = new StringBuilder();
     int length = random.nextInt(7);
