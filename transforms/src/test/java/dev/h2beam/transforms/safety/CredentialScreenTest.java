@@ -115,4 +115,28 @@ class CredentialScreenTest {
         "guardrails.md", "- When the request names a deadline, load the `dates` skill.\n",
         "scripts/fetch.py", "import os\nTOKEN = os.environ[\"API_TOKEN\"]\n")));
   }
+
+  /**
+   * The look at the whole text first finds what the look at every line finds: texts pieced from credential fields,
+   * key shapes, look-alikes, words cut by a line break, letters that lower to ASCII (the Kelvin sign, a dotted capital
+   * I) and every kind of line break.
+   */
+  @Test
+  void theWholeTextLookFindsWhatTheLineLookFinds() {
+    String[] pieces = {"api_key = \"Zq8vR2mT5xW9\"", "token: a1B2c3D4e5F6g7", "ke", "y", "\u212Aey = \"Zq8vR2mT5xW9\"",
+        "\u0130", "sk-", "abcdefghijklmnopqrstuvwx12", "secrets:", "  - \"Zq8vR2mT5xW9q\"", "passw", "ord = hunter2hunter2",
+        "plain words", "ΟΔΟΣ", " ", "\n", "\r\n", "\r", "\u2028", "\u0085", "\u000B", "AKIA", "IOSFODNN7EXAMPLE", "=",
+        "[", "]", ","};
+    java.util.Random random = new java.util.Random(3);
+    int found = 0;
+    for (int round = 0; round < 5_000; round++) {
+      StringBuilder sb = new StringBuilder();
+      for (int k = random.nextInt(10); k > 0; k--) sb.append(pieces[random.nextInt(pieces.length)]);
+      String text = sb.toString();
+      List<CredentialScreen.Hit> byLine = CredentialScreen.hitsByLine(text);
+      assertEquals(byLine, CredentialScreen.hits(text), text);
+      if (!byLine.isEmpty()) found++;
+    }
+    assertTrue(found > 500, "texts with a credential: " + found);
+  }
 }
