@@ -249,7 +249,6 @@ final class ProcessGroup {
 
   /** {alive (1) or zombie/dead (0), pgrp, session} from a /proc stat file, or null when the process is gone. */
   private static long[] stat(Path statFile) {
-    String s;
     // one read into a buffer of this thread's: a stat line is a few hundred bytes, and a scan reads one for every
     // process on the machine after every program, where reading the whole file also asked its size and read to EOF
     ByteBuffer buf = STAT_BUFFER.get().clear();
@@ -261,19 +260,50 @@ final class ProcessGroup {
     } catch (IOException e) {
       return null;
     }
-    s = new String(buf.array(), 0, buf.position(), StandardCharsets.ISO_8859_1);
-    // "pid (comm) state ppid pgrp session ...": comm may hold spaces and parentheses, so split after the last ')'.
-    int close = s.lastIndexOf(')');
-    if (close < 0) return null;
-    String[] f = s.substring(close + 2).split(" ");
-    if (f.length < 4) return null;
-    char state = f[0].isEmpty() ? '?' : f[0].charAt(0);
-    boolean alive = state != 'Z' && state != 'X' && state != 'x';
-    try {
-      return new long[] {alive ? 1 : 0, Long.parseLong(f[2]), Long.parseLong(f[3])};
-    } catch (NumberFormatException e) {
-      return null;
+    return parseStat(buf.array(), buf.position());
+  }
+
+  /**
+   * {alive (1) or zombie/dead (0), pgrp, session} from the first {@code length} bytes of a stat line, or null when
+   * they are not one. The line is "pid (comm) state ppid pgrp session ..." and comm may hold spaces and parentheses,
+   * so the fields are read after the last ')'; only the four needed are read, not the fifty-odd of the line.
+   */
+  static long[] parseStat(byte[] line, int length) {
+    int close = length - 1;
+    while (close >= 0 && line[close] != ')') close--;
+    if (close < 0 || close + 1 >= length || line[close + 1] != ' ') return null;
+    long[] field = new long[3];
+    int at = close + 2;
+    char state = '?';
+    for (int f = 0; f < 4; f++) {
+      int end = at;
+      while (end < length && line[end] != ' ' && line[end] != '\n') end++;
+      if (f == 0) {
+        if (end > at) state = (char) (line[at] & 0xff);
+      } else if (f >= 2) {
+        long v = number(line, at, end);
+        if (v == Long.MIN_VALUE) return null;
+        field[f - 1] = v;
+      }
+      if (f < 3 && (end >= length || line[end] != ' ')) return null;
+      at = end + 1;
     }
+    field[0] = state != 'Z' && state != 'X' && state != 'x' ? 1 : 0;
+    return field;
+  }
+
+  /** The decimal number (a sign allowed) in {@code line[from, to)}, or {@link Long#MIN_VALUE} when it is not one. */
+  private static long number(byte[] line, int from, int to) {
+    boolean negative = from < to && line[from] == '-';
+    int i = negative || from < to && line[from] == '+' ? from + 1 : from;
+    if (i >= to || to - i > 18) return Long.MIN_VALUE;
+    long v = 0;
+    for (; i < to; i++) {
+      int d = line[i] - '0';
+      if (d < 0 || d > 9) return Long.MIN_VALUE;
+      v = v * 10 + d;
+    }
+    return negative ? -v : v;
   }
 
   private void pause() {
