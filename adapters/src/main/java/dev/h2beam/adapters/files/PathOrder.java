@@ -222,6 +222,15 @@ public final class PathOrder {
 
   /** The '/'-separated path of {@code p} relative to {@code root}. */
   public static String relative(Path root, Path p) {
+    // a path below the root, with no '.' or '..' to resolve, is the rest of its text past the root's: the paths' texts
+    // are kept once made, and relativize compares them name by name and builds a new path (an evidence text each)
+    String r = root.toString();
+    String s = p.toString();
+    if (!r.isEmpty() && s.length() > r.length() + 1 && s.charAt(r.length()) == '/' && s.startsWith(r)
+        && r.charAt(r.length() - 1) != '/' && p.getFileSystem().getSeparator().equals("/")) {
+      String rest = s.substring(r.length() + 1);
+      if (rest.charAt(0) != '.' && !rest.contains("/.")) return rest.replace('\\', '/');
+    }
     return root.relativize(p).toString().replace('\\', '/');
   }
 }

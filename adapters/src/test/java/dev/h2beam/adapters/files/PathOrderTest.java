@@ -188,6 +188,29 @@ class PathOrderTest {
     }
   }
 
+  /** The rest of a path's text past its root's is what relativize gives, for paths below the root and others. */
+  @Test
+  void aRelativePathIsWhatRelativizeGives() {
+    String[] names = {"a", "b", "..", ".", ".hidden", "x.txt", "a\\b", "é", "__pycache__"};
+    java.util.Random random = new java.util.Random(9);
+    for (int n = 0; n < 20_000; n++) {
+      StringBuilder root = new StringBuilder(random.nextInt(4) == 0 ? "" : "/");
+      for (int k = random.nextInt(4); k > 0; k--) root.append(names[random.nextInt(names.length)]).append('/');
+      StringBuilder below = new StringBuilder(random.nextInt(5) == 0 ? "/other/" : root.toString());
+      for (int k = 1 + random.nextInt(4); k > 0; k--) below.append(names[random.nextInt(names.length)]).append('/');
+      Path r = Path.of(root.toString());
+      Path p = Path.of(below.toString());
+      if (r.isAbsolute() != p.isAbsolute()) continue;
+      String expected;
+      try {
+        expected = r.relativize(p).toString().replace('\\', '/');
+      } catch (IllegalArgumentException e) {
+        continue;
+      }
+      assertEquals(expected, PathOrder.relative(r, p), r + " to " + p);
+    }
+  }
+
   private static String randomPath(java.util.Random random, String alphabet) {
     StringBuilder sb = new StringBuilder();
     int length = random.nextInt(7);
