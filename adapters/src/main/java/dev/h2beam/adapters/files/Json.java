@@ -176,13 +176,104 @@ public final class Json {
 
   /** Python-style pretty JSON with the given indent, no trailing newline. */
   public static String pretty(Object value, int indent) {
+    // JSON's own values are written here, the rest by the mapper: the same text (JsonTest compares the two), without
+    // the mapper's look-up of a serialiser for every value (a completion marker and a session's meta.json each
+    // step; over a percent of a sweep's CPU at L = 0, BENCHMARKS.md, issue 11)
+    if (indent >= 0 && plain(value, 0)) {
+      StringBuilder out = new StringBuilder(256);
+      writePlain(out, value, indent, 0);
+      return out.toString();
+    }
     return write(MAPPER, value, indent);
   }
 
   /** Python-style pretty JSON with indent 2, no trailing newline. */
   public static String pretty(Object value) {
-    return write(MAPPER, value, 2);
+    return pretty(value, 2);
   }
+
+  /** {@link #pretty} by the mapper alone, whatever the value. */
+  static String prettyByMapper(Object value, int indent) {
+    return write(MAPPER, value, indent);
+  }
+
+  /** A {@link #plain} value as {@link PythonPrinter} lays it out at {@code depth}, in insertion order. */
+  private static void writePlain(StringBuilder out, Object value, int indent, int depth) {
+    if (value == null) {
+      out.append("null");
+    } else if (value instanceof String s) {
+      quote(out, s);
+    } else if (value instanceof Double d) {
+      out.append(pythonFloat(d));
+    } else if (value instanceof Map<?, ?> m) {
+      if (m.isEmpty()) {
+        out.append("{}");
+        return;
+      }
+      out.append('{');
+      boolean first = true;
+      for (Map.Entry<?, ?> e : m.entrySet()) {
+        if (!first) out.append(',');
+        first = false;
+        newline(out, indent, depth + 1);
+        quote(out, (String) e.getKey());
+        out.append(": ");
+        writePlain(out, e.getValue(), indent, depth + 1);
+      }
+      newline(out, indent, depth);
+      out.append('}');
+    } else if (value instanceof List<?> l) {
+      if (l.isEmpty()) {
+        out.append("[]");
+        return;
+      }
+      out.append('[');
+      boolean first = true;
+      for (Object o : l) {
+        if (!first) out.append(',');
+        first = false;
+        newline(out, indent, depth + 1);
+        writePlain(out, o, indent, depth + 1);
+      }
+      newline(out, indent, depth);
+      out.append(']');
+    } else {
+      out.append(value); // Boolean, Integer, Long: their own text
+    }
+  }
+
+  private static void newline(StringBuilder out, int indent, int depth) {
+    out.append('\n');
+    for (int i = depth * indent; i > 0; i--) out.append(' ');
+  }
+
+  /** A string quoted as {@link PythonEscapes} escapes it: ensure_ascii, lower-case hex, JSON's short escapes. */
+  private static void quote(StringBuilder out, String s) {
+    out.append('"');
+    int from = 0;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') continue;
+      out.append(s, from, i);
+      from = i + 1;
+      switch (c) {
+        case '"' -> out.append("\\\"");
+        case '\\' -> out.append("\\\\");
+        case '\n' -> out.append("\\n");
+        case '\r' -> out.append("\\r");
+        case '\t' -> out.append("\\t");
+        case '\b' -> out.append("\\b");
+        case '\f' -> out.append("\\f");
+        default -> {
+          out.append("\\u");
+          for (int shift = 12; shift >= 0; shift -= 4) out.append(HEX[c >> shift & 0xf]);
+        }
+      }
+    }
+    out.append(s, from, s.length()).append('"');
+  }
+
+  private static final char[] HEX = "0123456789abcdef".toCharArray();
 
   /**
    * {@link #pretty(Object)} written to {@code out} as it is produced (the same bytes: every character past ASCII is

@@ -392,4 +392,59 @@ class JsonTest {
     }
     assertEquals(List.of(), wrong);
   }
+
+  /**
+   * JSON's own values written without the mapper give the mapper's text: every ASCII character, characters past it
+   * (surrogates alone and in pairs), doubles of the plain range, ints and longs at their ends, nulls, empty and nested
+   * containers, at indents 0 to 4; and a value that is not plain (a float, a record) still goes to the mapper.
+   */
+  @Test
+  void prettyWithoutTheMapperIsTheMappersText() {
+    java.util.Random random = new java.util.Random(17);
+    for (int round = 0; round < 3_000; round++) {
+      Object value = randomPlain(random, 0);
+      int indent = random.nextInt(5);
+      assertEquals(Json.prettyByMapper(value, indent), Json.pretty(value, indent), "indent " + indent);
+    }
+    StringBuilder every = new StringBuilder();
+    for (char c = 0; c < 0x200; c++) every.append(c);
+    every.append("\u2028\u2029\uffff\ud83d\ude00\ud800\udfff");
+    Map<String, Object> all = map(every.toString(), List.of(every.toString(), Integer.MIN_VALUE, Long.MAX_VALUE));
+    assertEquals(Json.prettyByMapper(all, 2), Json.pretty(all));
+    Map<String, Object> mixed = map("f", 1.5f, "d", 1e-7, "inf", Double.POSITIVE_INFINITY, "neg0", -0.0);
+    assertEquals(Json.prettyByMapper(mixed, 2), Json.pretty(mixed));
+  }
+
+  private static Object randomPlain(java.util.Random random, int depth) {
+    int kind = random.nextInt(depth > 4 ? 7 : 9);
+    switch (kind) {
+      case 0: return null;
+      case 1: return random.nextBoolean();
+      case 2: return random.nextInt(5) == 0 ? Integer.MAX_VALUE : random.nextInt(2001) - 1000;
+      case 3: return random.nextLong();
+      case 4: {
+        double[] samples = {0.0, 0.1, 2.5, 1e-4, 123456.789, 1e15, 9.999e15, -3.75, 1764820000.123, 0.3333333333333333};
+        return samples[random.nextInt(samples.length)];
+      }
+      case 5: case 6: return randomString(random);
+      case 7: {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int k = random.nextInt(4); k > 0; k--) m.put(randomString(random), randomPlain(random, depth + 1));
+        return m;
+      }
+      default: {
+        List<Object> l = new java.util.ArrayList<>();
+        for (int k = random.nextInt(4); k > 0; k--) l.add(randomPlain(random, depth + 1));
+        return l;
+      }
+    }
+  }
+
+  private static String randomString(java.util.Random random) {
+    String[] pieces = {"a", "key", " ", "\"", "\\", "/", "\n", "\r", "\t", "\b", "\f", "\u0000", "\u001f", "\u007f",
+        "\u0080", "é", "✓", "\ud83d\ude00", "\ud800", "\udc00", "\uffff", "~"};
+    StringBuilder sb = new StringBuilder();
+    for (int k = random.nextInt(6); k > 0; k--) sb.append(pieces[random.nextInt(pieces.length)]);
+    return sb.toString();
+  }
 }
