@@ -181,7 +181,7 @@ public final class Json {
     // step; over a percent of a sweep's CPU at L = 0, BENCHMARKS.md, issue 11)
     if (indent >= 0 && plain(value, 0)) {
       StringBuilder out = new StringBuilder(256);
-      writePlain(out, value, indent, 0);
+      writePlain(out, value, indent, 0, false);
       return out.toString();
     }
     return write(MAPPER, value, indent);
@@ -197,8 +197,16 @@ public final class Json {
     return write(MAPPER, value, indent);
   }
 
-  /** A {@link #plain} value as {@link PythonPrinter} lays it out at {@code depth}, in insertion order. */
-  private static void writePlain(StringBuilder out, Object value, int indent, int depth) {
+  /** {@link #prettySorted} by the mapper alone, whatever the value. */
+  static String prettySortedByMapper(Object value, int indent) {
+    return write(SORTED, value, indent);
+  }
+
+  /**
+   * A {@link #plain} value as {@link PythonPrinter} lays it out at {@code depth}: in insertion order, or with
+   * {@code sorted} in the order {@link #SORTED} writes (a sorted map's own, else the keys' natural order).
+   */
+  private static void writePlain(StringBuilder out, Object value, int indent, int depth, boolean sorted) {
     if (value == null) {
       out.append("null");
     } else if (value instanceof String s) {
@@ -212,13 +220,14 @@ public final class Json {
       }
       out.append('{');
       boolean first = true;
-      for (Map.Entry<?, ?> e : m.entrySet()) {
+      Map<?, ?> ordered = sorted && !(m instanceof java.util.SortedMap) ? new java.util.TreeMap<>(m) : m;
+      for (Map.Entry<?, ?> e : ordered.entrySet()) {
         if (!first) out.append(',');
         first = false;
         newline(out, indent, depth + 1);
         quote(out, (String) e.getKey());
         out.append(": ");
-        writePlain(out, e.getValue(), indent, depth + 1);
+        writePlain(out, e.getValue(), indent, depth + 1, sorted);
       }
       newline(out, indent, depth);
       out.append('}');
@@ -233,7 +242,7 @@ public final class Json {
         if (!first) out.append(',');
         first = false;
         newline(out, indent, depth + 1);
-        writePlain(out, o, indent, depth + 1);
+        writePlain(out, o, indent, depth + 1, sorted);
       }
       newline(out, indent, depth);
       out.append(']');
@@ -387,6 +396,12 @@ public final class Json {
 
   /** Python-style pretty JSON with sorted keys. */
   public static String prettySorted(Object value, int indent) {
+    // as pretty does: every rollout's completion marker is written so
+    if (indent >= 0 && plain(value, 0)) {
+      StringBuilder out = new StringBuilder(256);
+      writePlain(out, value, indent, 0, true);
+      return out.toString();
+    }
     return write(SORTED, value, indent);
   }
 

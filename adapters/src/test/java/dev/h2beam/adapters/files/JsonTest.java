@@ -405,6 +405,14 @@ class JsonTest {
       Object value = randomPlain(random, 0);
       int indent = random.nextInt(5);
       assertEquals(Json.prettyByMapper(value, indent), Json.pretty(value, indent), "indent " + indent);
+      assertEquals(Json.prettySortedByMapper(value, indent), Json.prettySorted(value, indent), "indent " + indent);
+    }
+    // keys past the BMP sort by their UTF-16 units as the mapper sorts them; a sorted map keeps its own order
+    Map<String, Object> keys = map("\uffff", 1, "\ud83d\ude00", 2, "b", map("z", 1, "a", 2), "a", 3);
+    java.util.TreeMap<String, Object> reversed = new java.util.TreeMap<>(java.util.Comparator.reverseOrder());
+    reversed.putAll(keys);
+    for (Object value : List.of(keys, reversed, List.of(reversed, keys))) {
+      assertEquals(Json.prettySortedByMapper(value, 2), Json.prettySorted(value, 2));
     }
     StringBuilder every = new StringBuilder();
     for (char c = 0; c < 0x200; c++) every.append(c);
