@@ -197,14 +197,20 @@ public final class Json {
     return write(MAPPER, value, indent);
   }
 
+  /** {@link #canonical} of a {@link #plain} value by the mapper. */
+  static String canonicalByMapper(Object value) throws IOException {
+    return SORTED.writeValueAsString(value);
+  }
+
   /** {@link #prettySorted} by the mapper alone, whatever the value. */
   static String prettySortedByMapper(Object value, int indent) {
     return write(SORTED, value, indent);
   }
 
   /**
-   * A {@link #plain} value as {@link PythonPrinter} lays it out at {@code depth}: in insertion order, or with
-   * {@code sorted} in the order {@link #SORTED} writes (a sorted map's own, else the keys' natural order).
+   * A {@link #plain} value as {@link PythonPrinter} lays it out at {@code depth}, or for a negative {@code indent} as
+   * the mapper writes it compact (no spaces, no newlines): in insertion order, or with {@code sorted} in the order
+   * {@link #SORTED} writes (a sorted map's own, else the keys' natural order).
    */
   private static void writePlain(StringBuilder out, Object value, int indent, int depth, boolean sorted) {
     if (value == null) {
@@ -226,7 +232,7 @@ public final class Json {
         first = false;
         newline(out, indent, depth + 1);
         quote(out, (String) e.getKey());
-        out.append(": ");
+        out.append(indent < 0 ? ":" : ": ");
         writePlain(out, e.getValue(), indent, depth + 1, sorted);
       }
       newline(out, indent, depth);
@@ -252,6 +258,7 @@ public final class Json {
   }
 
   private static void newline(StringBuilder out, int indent, int depth) {
+    if (indent < 0) return;
     out.append('\n');
     for (int i = depth * indent; i > 0; i--) out.append(' ');
   }
@@ -411,7 +418,11 @@ public final class Json {
       // plain JSON values (the maps of strings, numbers and lists every journal line and key is made of) are written
       // as they are: the conversion through a tree below gives the same text, at twice the cost (a percent of a
       // sweep's CPU at L = 0, BENCHMARKS.md, issue 11)
-      if (plain(value, 0)) return SORTED.writeValueAsString(value);
+      if (plain(value, 0)) {
+        StringBuilder out = new StringBuilder(128);
+        writePlain(out, value, -1, 0, true);
+        return out.toString();
+      }
       JsonNode tree = MAPPER.valueToTree(value);
       return SORTED.writeValueAsString(SORTED.treeToValue(tree, Object.class));
     } catch (IOException e) {

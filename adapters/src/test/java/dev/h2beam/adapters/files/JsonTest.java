@@ -399,13 +399,14 @@ class JsonTest {
    * containers, at indents 0 to 4; and a value that is not plain (a float, a record) still goes to the mapper.
    */
   @Test
-  void prettyWithoutTheMapperIsTheMappersText() {
+  void prettyWithoutTheMapperIsTheMappersText() throws IOException {
     java.util.Random random = new java.util.Random(17);
     for (int round = 0; round < 3_000; round++) {
       Object value = randomPlain(random, 0);
       int indent = random.nextInt(5);
       assertEquals(Json.prettyByMapper(value, indent), Json.pretty(value, indent), "indent " + indent);
       assertEquals(Json.prettySortedByMapper(value, indent), Json.prettySorted(value, indent), "indent " + indent);
+      assertEquals(Json.canonicalByMapper(value), Json.canonical(value));
     }
     // keys past the BMP sort by their UTF-16 units as the mapper sorts them; a sorted map keeps its own order
     Map<String, Object> keys = map("\uffff", 1, "\ud83d\ude00", 2, "b", map("z", 1, "a", 2), "a", 3);
@@ -413,6 +414,7 @@ class JsonTest {
     reversed.putAll(keys);
     for (Object value : List.of(keys, reversed, List.of(reversed, keys))) {
       assertEquals(Json.prettySortedByMapper(value, 2), Json.prettySorted(value, 2));
+      assertEquals(Json.canonicalByMapper(value), Json.canonical(value));
     }
     StringBuilder every = new StringBuilder();
     for (char c = 0; c < 0x200; c++) every.append(c);
