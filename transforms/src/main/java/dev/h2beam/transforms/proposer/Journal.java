@@ -1,5 +1,6 @@
 package dev.h2beam.transforms.proposer;
 
+import dev.h2beam.adapters.files.IsoInstant;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.Trees;
 import dev.h2beam.adapters.files.Uninterruptible;
@@ -161,8 +162,8 @@ public final class Journal {
    */
   public static Map<String, String> held(Instant started, Instant ended) {
     Map<String, String> m = new LinkedHashMap<>();
-    m.put("started_at", started.toString());
-    m.put("ended_at", ended.toString());
+    m.put("started_at", IsoInstant.of(started));
+    m.put("ended_at", IsoInstant.of(ended));
     return m;
   }
 
