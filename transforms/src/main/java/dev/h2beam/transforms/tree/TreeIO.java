@@ -177,9 +177,11 @@ public final class TreeIO {
     tree.forEach((rel, text) -> entries.put(TreePaths.normalize(rel), text));
     WrittenTrees.forget(dest);
     try {
+      // a folder made here holds nothing yet (most are: a stage's candidate, a pool entry): not listed
+      boolean fresh = !dest.toFile().exists();
       Files.createDirectories(dest);
       // PathOrder skips __pycache__, which never holds an on-surface or stub path.
-      PathOrder.Listing before = PathOrder.list(dest);
+      PathOrder.Listing before = fresh ? new PathOrder.Listing(List.of(), List.of()) : PathOrder.list(dest);
       List<String> kept = new ArrayList<>();
       for (String rel : before.files()) {
         if (TreePaths.isAllowed(surface, rel) || surface.stubs().containsKey(rel)) {

@@ -234,4 +234,28 @@ class TreeIOTest {
     assertEquals("edited on disk", TreeIO.read(OC, candidate, null).get("systemprompt.md"));
     assertEquals("clean", TreeIO.readHarness(OC, candidate).get("systemprompt.md"), "the task's own stages");
   }
+
+  /**
+   * A folder made by the write (not listed first) and one that was there with files of its own are both noted as a
+   * listing finds them; a folder that is a link to another is not noted (a listing skips the link) but still written.
+   */
+  @Test
+  void aFolderMadeByTheWriteAndOneThatWasThereAreNotedAsListed() throws IOException {
+    Path fresh = dir.resolve("a/b/fresh");
+    TreeIO.writeHarness(OC, Map.of("systemprompt.md", "s", "skills/x/SKILL.md", "k"), fresh, true);
+    assertEquals(PathOrder.files(fresh), TreeIO.files(fresh));
+    assertEquals(TreeIO.read(OC, fresh, null), TreeIO.readHarness(OC, fresh));
+    Path there = dir.resolve("there");
+    Files.createDirectories(there.resolve("notes"));
+    Files.writeString(there.resolve("notes/keep.txt"), "off the surface");
+    Files.writeString(there.resolve("guardrails.md"), "old");
+    TreeIO.writeHarness(OC, Map.of("systemprompt.md", "s"), there, false);
+    assertEquals(PathOrder.files(there), TreeIO.files(there));
+    assertTrue(TreeIO.files(there).contains("notes/keep.txt"));
+    Path target = Files.createDirectories(dir.resolve("target"));
+    Path link = Files.createSymbolicLink(dir.resolve("link"), target);
+    TreeIO.writeHarness(OC, Map.of("systemprompt.md", "through the link"), link, false);
+    assertEquals("through the link", Files.readString(target.resolve("systemprompt.md")));
+    assertEquals(null, WrittenTrees.of(link));
+  }
 }
