@@ -79,6 +79,9 @@ public final class WrittenTrees {
     synchronized (ENTRIES) {
       if (ENTRIES.isEmpty()) return;
       if (BY_NAME.remove(name) != null) ENTRIES.remove(p);
+      // most folders forgotten have none noted below them: one look, no range made
+      String first = BY_NAME.ceilingKey(below);
+      if (first == null || !first.startsWith(below)) return;
       Map<String, Path> range = BY_NAME.subMap(below, true, below.substring(0, below.length() - 1) + '0', false);
       for (Path k : range.values()) ENTRIES.remove(k);
       range.clear();
