@@ -54,4 +54,39 @@ class TextFilesTest {
     assertArrayEquals(big, TextFiles.readAll(new ByteArrayInputStream(big), 16_384), "grown past a buffer's size");
     assertArrayEquals(new byte[0], TextFiles.readAll(new ByteArrayInputStream(new byte[0]), 10));
   }
+
+  /**
+   * A capped read decoded at once gives what the reader gives: valid and malformed UTF-8 (cut, overlong, surrogates,
+   * stray continuation bytes), NULs, and lengths just under, at and over the cap, which is then marked.
+   */
+  @Test
+  void aCappedReadIsTheReadersText() throws IOException {
+    byte[][] pieces = {"a".getBytes(StandardCharsets.UTF_8), "\u00e9".getBytes(StandardCharsets.UTF_8),
+        "\u2014".getBytes(StandardCharsets.UTF_8), "\ud83d\ude00".getBytes(StandardCharsets.UTF_8), {0},
+        {(byte) 0xFF}, {(byte) 0xC3}, {(byte) 0xC0, (byte) 0xAF}, {(byte) 0xED, (byte) 0xA0, (byte) 0x80},
+        {(byte) 0xE2, (byte) 0x28, (byte) 0xA1}, {(byte) 0x80}, {(byte) 0xF0, (byte) 0x9F}, {'\n'}};
+    java.util.Random random = new java.util.Random(29);
+    int marked = 0;
+    for (int round = 0; round < 20_000; round++) {
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      for (int k = random.nextInt(12); k > 0; k--) out.writeBytes(pieces[random.nextInt(pieces.length)]);
+      byte[] bytes = out.toByteArray();
+      int cap = random.nextInt(bytes.length + 3);
+      String expected = TextFiles.readCappedByReader(new ByteArrayInputStream(bytes), cap);
+      assertEquals(expected, TextFiles.readCapped(new ByteArrayInputStream(bytes), cap), "cap " + cap);
+      if (expected.contains("render truncation")) marked++;
+    }
+    assertTrue(marked > 1000, "reads over their cap: " + marked);
+    // a stream read whole is closed, and so is one read by the reader
+    boolean[] closed = new boolean[2];
+    for (int i = 0; i < 2; i++) {
+      int at = i;
+      TextFiles.readCapped(new ByteArrayInputStream("abc".getBytes(StandardCharsets.UTF_8)) {
+        @Override public void close() {
+          closed[at] = true;
+        }
+      }, i == 0 ? 10 : 1);
+    }
+    assertArrayEquals(new boolean[] {true, true}, closed);
+  }
 }
