@@ -269,4 +269,28 @@ class ProcessRunnerTest {
   void aNotAllowedNameIsRefused() {
     assertThrows(IllegalArgumentException.class, () -> Env.child(Map.of(), List.of("BAD-NAME"), Map.of()));
   }
+
+  /**
+   * The first executable file of the name on PATH: entries in order, a non-executable file or a folder of the name
+   * passed over, an empty entry and a relative one taken from the working folder, an empty PATH and no PATH finding
+   * nothing.
+   */
+  @Test
+  void theFirstExecutableOnThePathIsFound() throws Exception {
+    Path a = Files.createDirectories(dir.resolve("a"));
+    Path b = Files.createDirectories(dir.resolve("b"));
+    Path c = Files.createDirectories(dir.resolve("c"));
+    Files.writeString(a.resolve("tool"), "not executable");
+    Files.createDirectories(b.resolve("tool"));
+    Path inC = Files.writeString(c.resolve("tool"), "#!/bin/sh\n");
+    inC.toFile().setExecutable(true);
+    assertEquals(inC, ProcessRunner.onPath(a + ":" + b + ":" + c, "tool"));
+    assertEquals(inC, ProcessRunner.onPath("::" + a + "::" + c + ":", "tool"));
+    assertNull(ProcessRunner.onPath(a + ":" + b, "tool"));
+    assertNull(ProcessRunner.onPath("", "tool"));
+    assertNull(ProcessRunner.onPath(null, "tool"));
+    Path here = Path.of("").toAbsolutePath();
+    Path relative = here.relativize(c);
+    assertEquals(inC, ProcessRunner.onPath(a + ":" + relative, "tool"));
+  }
 }
