@@ -66,7 +66,13 @@ public final class Env {
 
   /** A name a POSIX shell can export: letters, digits and underscores, not starting with a digit. */
   static boolean isName(String name) {
-    return name != null && name.matches("[A-Za-z_][A-Za-z0-9_]*");
+    // looked at char by char: a pattern compiled for each name was a fifth of a percent of an L = 0 sweep's CPU
+    if (name == null || name.isEmpty() || name.charAt(0) >= '0' && name.charAt(0) <= '9') return false;
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      if (!(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_')) return false;
+    }
+    return true;
   }
 
   static void checkName(String name) {

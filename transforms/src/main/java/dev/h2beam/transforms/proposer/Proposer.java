@@ -365,8 +365,10 @@ public final class Proposer {
 
   /** The label with every run of characters outside {@code [A-Za-z0-9_.-]} replaced by {@code _}. */
   static String safe(String label) {
-    return label.replaceAll("[^A-Za-z0-9_.\\-]+", "_");
+    return UNSAFE.matcher(label).replaceAll("_");
   }
+
+  private static final java.util.regex.Pattern UNSAFE = java.util.regex.Pattern.compile("[^A-Za-z0-9_.\\-]+");
 
   private static void sleep(Duration d) {
     try {

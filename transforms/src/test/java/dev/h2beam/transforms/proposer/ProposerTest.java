@@ -619,4 +619,13 @@ class ProposerTest {
     assertEquals("<notes>never</notes>", p.call(MISSION, evidence, LABEL, "", null).text());
     assertEquals(1, calls.get());
   }
+
+  /** A label made safe for a file name: every run of other characters one underscore, as the pattern says. */
+  @Test
+  void aSafeLabelReplacesEveryRunOfOtherCharacters() {
+    assertEquals("inv_1.a-b_c_", Proposer.safe("inv 1.a-b/\\c\u00e9\ud83d\ude00"));
+    assertEquals("experience.agg3", Proposer.safe("experience.agg3"));
+    assertEquals("_", Proposer.safe("  "));
+    assertEquals("", Proposer.safe(""));
+  }
 }
