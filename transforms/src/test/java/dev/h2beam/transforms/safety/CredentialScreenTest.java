@@ -124,9 +124,9 @@ class CredentialScreenTest {
   @Test
   void theWholeTextLookFindsWhatTheLineLookFinds() {
     String[] pieces = {"api_key = \"Zq8vR2mT5xW9\"", "token: a1B2c3D4e5F6g7", "ke", "y", "\u212Aey = \"Zq8vR2mT5xW9\"",
-        "\u0130", "sk-", "abcdefghijklmnopqrstuvwx12", "secrets:", "  - \"Zq8vR2mT5xW9q\"", "passw", "ord = hunter2hunter2",
-        "plain words", "ΟΔΟΣ", " ", "\n", "\r\n", "\r", "\u2028", "\u0085", "\u000B", "AKIA", "IOSFODNN7EXAMPLE", "=",
-        "[", "]", ","};
+        "\u0130", "sk-", "abcdefghijklmnopqrstuvwx12", "secrets:", "  - \"Zq8vR2mT5xW9q\"", "passw",
+        "ord = hunter2hunter2", "plain words", "ΟΔΟΣ", " ", "\n", "\r\n", "\r", "\u2028", "\u0085", "\u000B", "AKIA",
+        "IOSFODNN7EXAMPLE", "=", "[", "]", ","};
     java.util.Random random = new java.util.Random(3);
     int found = 0;
     for (int round = 0; round < 5_000; round++) {
