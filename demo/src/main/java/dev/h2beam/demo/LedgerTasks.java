@@ -40,17 +40,23 @@ final class LedgerTasks {
       throw new IllegalArgumentException("domains and tasksPerDomain must be at least 1, got " + domains + " and "
           + tasksPerDomain);
     }
-    String dFormat = "d%0" + Math.max(2, String.valueOf(domains).length()) + "d";
-    String tFormat = "-t%0" + Math.max(2, String.valueOf(tasksPerDomain).length()) + "d";
+    int dWidth = Math.max(2, String.valueOf(domains).length());
+    int tWidth = Math.max(2, String.valueOf(tasksPerDomain).length());
     Map<String, String[]> out = new LinkedHashMap<>();
     for (int d = 1; d <= domains; d++) {
-      String domain = String.format(dFormat, d);
+      String domain = "d" + padded(d, dWidth);
       for (int t = 1; t <= tasksPerDomain; t++) {
-        String task = domain + String.format(tFormat, t);
+        String task = domain + "-t" + padded(t, tWidth);
         out.put(task, new String[] {domain, generatedLedger(task)});
       }
     }
     return new LedgerTasks(out);
+  }
+
+  /** {@code n} (not negative) in ASCII digits, zeros in front up to {@code width}. */
+  static String padded(long n, int width) {
+    String digits = Long.toString(n);
+    return digits.length() >= width ? digits : "0".repeat(width - digits.length()) + digits;
   }
 
   /** A ledger whose amounts depend only on the task id. */
@@ -62,7 +68,7 @@ final class LedgerTasks {
       long cents = 1 + random.nextInt(50_000);
       if (i == 1 || random.nextInt(3) == 0) cents = -cents;
       sb.append(cents < 0 ? "-" : "").append(Math.abs(cents) / 100).append('.')
-          .append(String.format("%02d", Math.abs(cents) % 100)).append('\n');
+          .append(padded(Math.abs(cents) % 100, 2)).append('\n');
     }
     return sb.toString();
   }

@@ -12,6 +12,7 @@ import dev.h2beam.transforms.prompts.Prompts;
 import dev.h2beam.transforms.prompts.Replies;
 import dev.h2beam.transforms.proposer.Proposer;
 import dev.h2beam.transforms.proposer.ProposerError;
+import dev.h2beam.transforms.tree.Py;
 import dev.h2beam.transforms.proposer.Reply;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -20,7 +21,6 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
@@ -188,10 +188,7 @@ public final class Selector {
     Files.createDirectories(folder.resolve("candidates"));
     for (Map.Entry<String, String> e : idMap.entrySet()) {
       String text = artifacts.get(e.getValue());
-      long lines = text.isEmpty() ? 0 : text.split("\n", -1).length - (text.endsWith("\n") ? 1 : 0);
-      String header = String.format(Locale.ROOT,
-          "<!-- candidate %s: %,d chars, %,d lines. This is the complete %s, nothing trimmed. -->\n",
-          e.getKey(), text.length(), lines, bench.promptsFor(task).deliverableWord());
+      String header = candidateHeader(e.getKey(), text, bench.promptsFor(task).deliverableWord());
       Files.writeString(folder.resolve("candidates").resolve(e.getKey() + ".md"), header + text);
     }
     String ids = String.join(", ", new TreeSet<>(idMap.keySet()));
@@ -203,4 +200,13 @@ public final class Selector {
         + "Open every candidate, then choose exactly one of these ids: " + ids + ".\n";
   }
 
+  /**
+   * The first line of a candidate's file (spec §7.2): its id, its size in chars and lines (digits grouped by commas),
+   * and that nothing was trimmed. Written out, not formatted: a format string was parsed for every candidate shown.
+   */
+  static String candidateHeader(String id, String text, String deliverableWord) {
+    long lines = text.isEmpty() ? 0 : text.split("\n", -1).length - (text.endsWith("\n") ? 1 : 0);
+    return "<!-- candidate " + id + ": " + Py.commas(text.length()) + " chars, " + Py.commas(lines)
+        + " lines. This is the complete " + deliverableWord + ", nothing trimmed. -->\n";
+  }
 }

@@ -4,7 +4,6 @@ import dev.h2beam.adapters.model.SurfaceSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -35,6 +34,6 @@ public final class Inventory {
     });
     int chars = Py.len(TreeIO.alwaysOnText(surface, tree));
     return (bits.isEmpty() ? "always-on edits only" : String.join(", ", bits))
-        + String.format(Locale.ROOT, "; %,d always-on chars", chars);
+        + "; " + Py.commas(chars) + " always-on chars";
   }
 }
