@@ -4,9 +4,12 @@ import dev.h2beam.transforms.sweep.ModeOutcome;
 import dev.h2beam.transforms.sweep.SweepConfig;
 import dev.h2beam.transforms.sweep.SweepContext;
 import dev.h2beam.transforms.sweep.SweepSteps;
+import dev.h2beam.transforms.sweep.TaskRef;
 import dev.h2beam.transforms.sweep.TaskRow;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.VoidCoder;
 import org.apache.beam.sdk.metrics.Counter;
@@ -21,8 +24,13 @@ import org.apache.beam.sdk.values.PCollection;
 /**
  * Waits for every mode of a task, then writes its final status into summary.json and emits its row, keyed for
  * {@link WriteSweepRecord} to gather with every other (one key for all). Keyed here, not by a step of its own: on
- * the DirectRunner each task's row is a bundle of its own, and a step that only keyed them cost a translation of
+ * the DirectRunner each key's group is a bundle of its own, and a step that only keyed them cost a translation of
  * that step per bundle, about a percent of a sweep's CPU at L = 0 (BENCHMARKS.md, issue 11).
+ *
+ * <p>The modes' outcomes arrive keyed by a finishing group of tasks ({@link #groupOf}), not by task: the DirectRunner
+ * translates this step again (its function serialised, read back twice) for every key's bundle, and one bundle per
+ * task was two percent of an L = 0 sweep's CPU; a group waits for its tasks' every mode as a task did for its own,
+ * and every group still finishes when the last chain does, on bounded input.
  */
 public final class FinishTasks
     extends PTransform<PCollection<KV<String, ModeOutcome>>, PCollection<KV<Void, TaskRow>>> {
@@ -31,6 +39,14 @@ public final class FinishTasks
 
   public FinishTasks(SweepConfig config) {
     this.config = config;
+  }
+
+  /** How many finishing groups the tasks are dealt into: enough to spread them over a cluster's slots. */
+  static final int GROUPS = 16;
+
+  /** The finishing group of a task: by its place in the stream, so a domain's tasks spread over the groups. */
+  public static String groupOf(TaskRef ref) {
+    return Integer.toString(ref.index() % GROUPS);
   }
 
   @Override public PCollection<KV<Void, TaskRow>> expand(PCollection<KV<String, ModeOutcome>> outcomes) {
@@ -55,13 +71,16 @@ public final class FinishTasks
       context = SweepContext.of(config);
     }
 
-    @ProcessElement public void process(@Element KV<String, Iterable<ModeOutcome>> task,
+    @ProcessElement public void process(@Element KV<String, Iterable<ModeOutcome>> group,
         OutputReceiver<KV<Void, TaskRow>> out) throws Exception {
-      List<ModeOutcome> outcomes = new ArrayList<>();
-      task.getValue().forEach(outcomes::add);
-      TaskRow row = SweepSteps.finish(context, outcomes.get(0).ref(), outcomes);
-      (row.done() ? done : failed).inc();
-      out.output(KV.of((Void) null, row));
+      // each task of the group, in stream order, with its modes' outcomes
+      Map<Integer, List<ModeOutcome>> tasks = new TreeMap<>();
+      for (ModeOutcome o : group.getValue()) tasks.computeIfAbsent(o.ref().index(), i -> new ArrayList<>()).add(o);
+      for (List<ModeOutcome> outcomes : tasks.values()) {
+        TaskRow row = SweepSteps.finish(context, outcomes.get(0).ref(), outcomes);
+        (row.done() ? done : failed).inc();
+        out.output(KV.of((Void) null, row));
+      }
     }
   }
 }

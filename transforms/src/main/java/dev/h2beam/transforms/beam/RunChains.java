@@ -115,7 +115,7 @@ public final class RunChains extends PTransform<PCollection<TaskBases>, PCollect
       Instant started = Instant.now();
       body.run(context, modeDomain[0], modeDomain[1], outcome -> {
         (outcome.skipped() ? modesReplayed : modesRun).inc();
-        out.output(KV.of(outcome.ref().task(), outcome));
+        out.output(KV.of(FinishTasks.groupOf(outcome.ref()), outcome));
       });
       ChainRecord.write(config, modeDomain[0], modeDomain[1], tasks, started, Instant.now());
     }
