@@ -28,9 +28,9 @@ import org.apache.beam.sdk.values.PCollection;
  * that step per bundle, about a percent of a sweep's CPU at L = 0 (BENCHMARKS.md, issue 11).
  *
  * <p>The modes' outcomes arrive keyed by a finishing group of tasks ({@link #groupOf}), not by task: the DirectRunner
- * translates this step again (its function serialised, read back twice) for every key's bundle, and one bundle per
- * task was two percent of an L = 0 sweep's CPU; a group waits for its tasks' every mode as a task did for its own,
- * and every group still finishes when the last chain does, on bounded input.
+ * translates this step again (its function serialised, read back twice) for every key's bundle, and forty bundles
+ * instead of sixteen were over half a percent of an 8 x 5 sweep's CPU at L = 0; a group waits for its tasks' every
+ * mode as a task did for its own, and every group still finishes when the last chain does, on bounded input.
  */
 public final class FinishTasks
     extends PTransform<PCollection<KV<String, ModeOutcome>>, PCollection<KV<Void, TaskRow>>> {
