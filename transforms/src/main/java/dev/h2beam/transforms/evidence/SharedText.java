@@ -1,6 +1,5 @@
 package dev.h2beam.transforms.evidence;
 
-import dev.h2beam.adapters.files.Hashes;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -32,25 +31,67 @@ final class SharedText {
    */
   private record Prior(Path path, FileMark mark) {}
 
-  /** Recent texts by digest; bounded, so a long sweep keeps only what its current tasks can still share. */
-  private static final int MAX = 4096;
-  private static final Map<String, Prior> SEEN = new LinkedHashMap<>(256, 0.75f, true) {
-    private static final long serialVersionUID = 1L;
-
-    @Override protected boolean removeEldestEntry(Map.Entry<String, Prior> eldest) {
-      return size() > MAX;
+  /**
+   * A text as a key: its bytes themselves, compared whole, so two texts share a file only when they are the same
+   * bytes. Hashing each with SHA-256 to key it cost more than the comparison of the few that share a hash code.
+   */
+  private record Text(byte[] bytes, int hash) {
+    static Text of(byte[] bytes) {
+      return new Text(bytes, Arrays.hashCode(bytes));
     }
-  };
+
+    @Override public boolean equals(Object o) {
+      return o instanceof Text t && hash == t.hash && Arrays.equals(bytes, t.bytes);
+    }
+
+    @Override public int hashCode() {
+      return hash;
+    }
+  }
 
   /**
-   * Writes {@code bytes} at {@code file}, whose folder exists. {@code fresh}: the caller made the folder empty and put
+   * Recent texts; bounded in number and in bytes held, so a long sweep keeps only what its current tasks can still
+   * share, and no more memory than that.
+   */
+  private static final int MAX = 4096;
+  private static final long MAX_BYTES = 32L << 20;
+  private static final LinkedHashMap<Text, Prior> SEEN = new LinkedHashMap<>(256, 0.75f, true);
+  /** The bytes of the texts in {@link #SEEN}. */
+  private static long held;
+
+  /** Notes {@code text} as written at {@code prior}'s path, the oldest ones let go past the bounds. Under SEEN. */
+  private static void note(Text text, Prior prior) {
+    Prior before = SEEN.put(text, prior);
+    if (before == null) held += text.bytes().length;
+    for (var it = SEEN.entrySet().iterator(); it.hasNext() && (SEEN.size() > MAX || held > MAX_BYTES); ) {
+      Map.Entry<Text, Prior> eldest = it.next();
+      if (eldest.getKey() == text) break;
+      held -= eldest.getKey().bytes().length;
+      it.remove();
+    }
+  }
+
+  /** Lets go of every text whose place {@code gone} says is gone. Under SEEN. */
+  private static void forgetWhere(java.util.function.Predicate<Path> gone) {
+    for (var it = SEEN.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<Text, Prior> e = it.next();
+      if (gone.test(e.getValue().path())) {
+        held -= e.getKey().bytes().length;
+        it.remove();
+      }
+    }
+  }
+
+  /**
+   * Writes {@code bytes} at {@code file}, whose folder exists. The bytes are kept as given, as the key of their text:
+   * the caller never changes them after. {@code fresh}: the caller made the folder empty and put
    * nothing at this name yet, so there is no earlier file to remove first (were there one after all, the write below
    * refuses to open it, and it is removed then); otherwise a file already there is removed first.
    */
   static void write(Path file, byte[] bytes, boolean fresh) throws IOException {
     // a file already here may be a link to shared bytes: replace the name, never the bytes behind it
     if (!fresh) replace(file);
-    String key = Hashes.hex(Hashes.digest("SHA-256").digest(bytes));
+    Text key = Text.of(bytes);
     Prior prior;
     synchronized (SEEN) {
       prior = SEEN.get(key);
@@ -78,7 +119,7 @@ final class SharedText {
       Files.write(file, bytes, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
     }
     synchronized (SEEN) {
-      SEEN.put(key, new Prior(file, null));
+      note(key, new Prior(file, null));
     }
   }
 
@@ -89,7 +130,7 @@ final class SharedText {
   private static void replace(Path file) throws IOException {
     Files.deleteIfExists(file);
     synchronized (SEEN) {
-      SEEN.values().removeIf(p -> p.path().equals(file));
+      forgetWhere(file::equals);
     }
   }
 
@@ -99,7 +140,7 @@ final class SharedText {
    */
   static void forgetBelow(Path folder) {
     synchronized (SEEN) {
-      SEEN.values().removeIf(p -> p.path().startsWith(folder));
+      forgetWhere(p -> p.startsWith(folder));
     }
   }
 
@@ -107,7 +148,7 @@ final class SharedText {
    * Whether {@code prior} still holds {@code bytes}: its identity as last read back, or else its bytes read back now
    * (and that identity noted for the next link).
    */
-  private static boolean same(String key, Prior prior, byte[] bytes) {
+  private static boolean same(Text key, Prior prior, byte[] bytes) {
     try {
       BasicFileAttributes now = Files.readAttributes(prior.path(), BasicFileAttributes.class,
           LinkOption.NOFOLLOW_LINKS);
@@ -118,9 +159,7 @@ final class SharedText {
         return false;
       }
       synchronized (SEEN) {
-        if (SEEN.get(key) == prior) {
-          SEEN.put(key, new Prior(prior.path(), mark));
-        }
+        if (SEEN.get(key) == prior) note(key, new Prior(prior.path(), mark));
       }
       return true;
     } catch (IOException e) {

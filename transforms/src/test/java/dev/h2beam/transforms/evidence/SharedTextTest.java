@@ -96,4 +96,29 @@ class SharedTextTest {
     new Placed(dir).text(dir.resolve("e/task.md"), text + "!");
     assertEquals(text + "!", Files.readString(dir.resolve("e/task.md")));
   }
+
+  /**
+   * Texts that share a hash code but not their bytes are two files; and a text let go of past the bounds (4,096 texts
+   * or 32 MiB held) is written again rather than linked.
+   */
+  @Test
+  void textsAreKeyedByTheirBytesAndLetGoPastTheBounds() throws Exception {
+    // "Aa" and "BB" have the same hash code as strings, and so do their bytes' Arrays.hashCode
+    byte[] one = ("Aa" + dir).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] two = ("BB" + dir).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    assertEquals(java.util.Arrays.hashCode(one), java.util.Arrays.hashCode(two));
+    new Placed(dir).bytes(dir.resolve("h/one.md"), one);
+    new Placed(dir).bytes(dir.resolve("h/two.md"), two);
+    assertNotEquals(inode(dir.resolve("h/one.md")), inode(dir.resolve("h/two.md")));
+    assertEquals("BB" + dir, Files.readString(dir.resolve("h/two.md")));
+    // a big text, then enough others to pass the byte bound: the big one is let go of
+    String big = "x".repeat(8 << 20) + dir;
+    new Placed(dir).text(dir.resolve("big/a.md"), big);
+    new Placed(dir).text(dir.resolve("big/b.md"), big);
+    assertEquals(inode(dir.resolve("big/a.md")), inode(dir.resolve("big/b.md")));
+    for (int i = 0; i < 4; i++) new Placed(dir).text(dir.resolve("fill/" + i + ".md"), i + "y".repeat(8 << 20) + dir);
+    new Placed(dir).text(dir.resolve("big/c.md"), big);
+    assertNotEquals(inode(dir.resolve("big/a.md")), inode(dir.resolve("big/c.md")));
+    assertEquals(big, Files.readString(dir.resolve("big/c.md")));
+  }
 }
