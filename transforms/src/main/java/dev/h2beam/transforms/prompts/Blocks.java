@@ -13,10 +13,51 @@ final class Blocks {
 
   /** Replaces {@code {domain_word}}, {@code {DOMAIN_WORD}} and {@code {deliverable}} in a template of ours. */
   static String fill(String template, BenchPrompts bp) {
-    return template
-        .replace("{domain_word}", bp.domainWord())
-        .replace("{DOMAIN_WORD}", bp.domainWord().toUpperCase(Locale.ROOT))
-        .replace("{deliverable}", bp.deliverableWord());
+    String word = bp.domainWord();
+    String upper = word.toUpperCase(Locale.ROOT);
+    String deliverable = bp.deliverableWord();
+    if (!inert(word) || !inert(upper) || !inert(deliverable)) return fillInTurn(template, word, upper, deliverable);
+    // one pass for the three: the same text as the three replacements in turn, as no word can make a placeholder
+    // (inert); every prompt of every session is filled so, some several times
+    StringBuilder out = null;
+    int from = 0;
+    for (int at = template.indexOf('{'); at >= 0; at = template.indexOf('{', at + 1)) {
+      String with = template.startsWith(DOMAIN_WORD, at) ? word
+          : template.startsWith(DOMAIN_WORD_UPPER, at) ? upper
+          : template.startsWith(DELIVERABLE, at) ? deliverable : null;
+      if (with == null) continue;
+      if (out == null) out = new StringBuilder(template.length() + 64);
+      out.append(template, from, at).append(with);
+      from = at + PLACEHOLDER_LENGTH;
+      at = from - 1;
+    }
+    return out == null ? template : out.append(template, from, template.length()).toString();
+  }
+
+  private static final String DOMAIN_WORD = "{domain_word}";
+  private static final String DOMAIN_WORD_UPPER = "{DOMAIN_WORD}";
+  private static final String DELIVERABLE = "{deliverable}";
+  /** The three placeholders' common length. */
+  private static final int PLACEHOLDER_LENGTH = 13;
+
+  static {
+    for (String p : new String[] {DOMAIN_WORD, DOMAIN_WORD_UPPER, DELIVERABLE}) {
+      if (p.length() != PLACEHOLDER_LENGTH) throw new IllegalStateException("placeholder length: " + p);
+    }
+  }
+
+  /** The three replacements in turn, each over what the one before left. */
+  static String fillInTurn(String template, String word, String upper, String deliverable) {
+    return template.replace(DOMAIN_WORD, word).replace(DOMAIN_WORD_UPPER, upper).replace(DELIVERABLE, deliverable);
+  }
+
+  /**
+   * Whether a word put in a template can make no placeholder there for a later replacement to find: not empty, no
+   * brace, and not a piece of a placeholder's name (which the template's braces around it would complete).
+   */
+  private static boolean inert(String word) {
+    return !word.isEmpty() && word.indexOf('{') < 0 && word.indexOf('}') < 0 && !"domain_word".contains(word)
+        && !"DOMAIN_WORD".contains(word) && !"deliverable".contains(word);
   }
 
   /** A heading followed by a benchmark slot, or "" when the slot is blank (the section then disappears). */
