@@ -122,8 +122,9 @@ final class ProcessGroup {
   private static long readLong(Path file) {
     ByteBuffer buf = STAT_BUFFER.get().clear();
     try (SeekableByteChannel in = Files.newByteChannel(file)) {
-      while (buf.hasRemaining() && in.read(buf) > 0) {
-        // read to the end: a few digits
+      // a few digits and a newline: no read to reach end of file after it
+      while (buf.hasRemaining() && in.read(buf) > 0 && buf.get(buf.position() - 1) != '\n') {
+        // a number cut between reads: read on
       }
       return Long.parseLong(new String(buf.array(), 0, buf.position(), StandardCharsets.ISO_8859_1).trim());
     } catch (IOException | NumberFormatException e) {
