@@ -169,43 +169,11 @@ public final class CredentialScreen {
   /** Words every {@link #NAME} contains (its patterns fold ASCII case only, so lower case finds them all). */
   private static final List<String> NAME_WORDS = List.of("key", "token", "secret", "passw");
 
-  static {
-    for (String w : NAME_WORDS) {
-      if (!w.chars().allMatch(ch -> ch >= 'a' && ch <= 'z' && ch != 'i') || "ktsp".indexOf(w.charAt(0)) < 0) {
-        throw new IllegalStateException("a credential word must be lower-case ASCII without an i, starting with one"
-            + " of k, t, s, p (namesCredential looks for those): " + w);
-      }
-    }
-  }
-
   /** Whether the line holds a word a credential-named field must contain: false means no {@link #NAME} matches. */
-  static boolean namesCredential(String line) {
-    // lower(line).contains(w) for each word, in one pass without lowering the line: the words are ASCII without an
-    // 'i', and the only chars that lower to more than one ('İ') or by their context (a final sigma) lower to none of
-    // their letters, so a word is in the lowered line exactly where the line's chars, each lowered, spell it
-    for (int i = 0; i < line.length(); i++) {
-      char c = lower(line.charAt(i));
-      if (c != 'k' && c != 't' && c != 's' && c != 'p') continue;
-      for (String w : NAME_WORDS) if (w.charAt(0) == c && spells(line, i, w)) return true;
-    }
-    return false;
-  }
-
-  /** {@code line.toLowerCase(Locale.ROOT).contains(w)} for each word: what {@link #namesCredential} answers. */
-  static boolean namesCredentialByLowering(String line) {
+  private static boolean namesCredential(String line) {
     String lower = line.toLowerCase(Locale.ROOT);
     for (String w : NAME_WORDS) if (lower.contains(w)) return true;
     return false;
-  }
-
-  private static char lower(char c) {
-    return c < 0x80 ? (c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c) : Character.toLowerCase(c);
-  }
-
-  private static boolean spells(String line, int at, String word) {
-    if (line.length() - at < word.length()) return false;
-    for (int j = 1; j < word.length(); j++) if (lower(line.charAt(at + j)) != word.charAt(j)) return false;
-    return true;
   }
 
   private static int indent(String line) {
