@@ -59,19 +59,21 @@ public final class VerdictTripwire {
       // the bytes are decoded only where a marker's first bytes are found (every stage's evidence is scanned, and
       // nearly none holds one): the markers are ASCII, so they are in the text exactly where their bytes are
       boolean text = isText(rel) && mayHoldMarker(bytes);
-      check(tree.root() + "/" + rel, rel, text ? new String(bytes, StandardCharsets.UTF_8) : null);
+      check(tree.root(), rel, text ? new String(bytes, StandardCharsets.UTF_8) : null);
     }
   }
 
   /** One file of {@code root}: its name, and its contents when it is text. */
   private static void checkFile(Path root, String rel) {
-    check(root + "/" + rel, rel, null);
+    check(root, rel, null);
     if (!isText(rel)) return;
     Path file = root.resolve(rel);
     try {
-      // most evidence files are small: one read, and no window buffer allocated per file
+      // most evidence files are small: one read, and no window buffer allocated per file; decoded and searched only
+      // where a marker's first bytes are, as held files are
       if (Files.size(file) <= WINDOW) {
-        check(root + "/" + rel, rel, new String(Files.readAllBytes(file), StandardCharsets.UTF_8));
+        byte[] bytes = Files.readAllBytes(file);
+        if (mayHoldMarker(bytes)) check(root, rel, new String(bytes, StandardCharsets.UTF_8));
         return;
       }
       try (Reader in = new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8)) {
@@ -80,7 +82,7 @@ public final class VerdictTripwire {
         int n;
         while ((n = in.read(buf)) > 0) {
           String window = carry + new String(buf, 0, n);
-          check(root + "/" + rel, rel, window);
+          check(root, rel, window);
           carry = window.substring(Math.max(0, window.length() - OVERLAP));
         }
       }
@@ -96,7 +98,7 @@ public final class VerdictTripwire {
   /** The same scan over an in-memory tree; throws {@link HarnessRejected}. */
   public static void assertNone(Map<String, String> tree) {
     for (Map.Entry<String, String> e : tree.entrySet()) {
-      check(e.getKey(), e.getKey(), isText(e.getKey()) ? e.getValue() : null);
+      check(null, e.getKey(), isText(e.getKey()) ? e.getValue() : null);
     }
   }
 
@@ -138,10 +140,16 @@ public final class VerdictTripwire {
     return true;
   }
 
-  private static void check(String where, String rel, String text) {
+  /** The place named in a refusal: {@code rel} below {@code root}, or {@code rel} alone without a root. */
+  private static String where(Object root, String rel) {
+    return root == null ? rel : root + "/" + rel;
+  }
+
+  /** Refuses a marker in {@code rel} or in {@code text} (when given); the place is named only when refused. */
+  private static void check(Object root, String rel, String text) {
     for (String m : MARKERS) {
       if (rel.contains(m)) {
-        throw new HarnessRejected("grader verdict marker " + m + " in the path " + where
+        throw new HarnessRejected("grader verdict marker " + m + " in the path " + where(root, rel)
             + ": a grader's output is leaking toward a model; trace and remove the leak, never widen around it");
       }
     }
@@ -150,7 +158,7 @@ public final class VerdictTripwire {
       int at = text.indexOf(m);
       if (at >= 0) {
         String quote = text.substring(Math.max(0, at - 60), Math.min(text.length(), at + m.length() + 120));
-        throw new HarnessRejected("grader verdict marker " + m + " inside " + where + " («" + quote
+        throw new HarnessRejected("grader verdict marker " + m + " inside " + where(root, rel) + " («" + quote
             + "»): a grader's output is leaking toward a model; trace and remove the leak, never widen around it");
       }
     }
