@@ -5,6 +5,7 @@ import dev.h2beam.adapters.bench.Benchmark;
 import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Runmark;
 import dev.h2beam.adapters.files.TextFiles;
+import dev.h2beam.adapters.files.Trees;
 import dev.h2beam.adapters.model.BenchPrompts;
 import dev.h2beam.adapters.model.BenchSpec;
 import dev.h2beam.adapters.model.ChannelSpec;
@@ -13,12 +14,9 @@ import dev.h2beam.adapters.model.Rollout;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -27,7 +25,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 
 /**
  * The offline demo benchmark (spec §16): two accounting ledgers whose harness script, a POSIX shell and awk program,
@@ -194,7 +191,8 @@ public final class DemoBenchmark implements Benchmark {
             ? "its answer.txt no longer matches the digest in " + runDir.resolve(Runmark.MARKER)
             : why + " (" + runDir.resolve(Runmark.MARKER) + ")"));
       }
-      deleteTree(runDir);
+      // what an earlier attempt left; nothing there, as for nearly every rollout, answered without an exception
+      Trees.delete(runDir);
       Files.createDirectories(runDir);
       Path script = (harnessDir == null ? baseHarness() : harnessDir.toAbsolutePath()).resolve(DemoSetup.SCRIPT);
       if (!Files.isRegularFile(script)) {
@@ -271,16 +269,5 @@ public final class DemoBenchmark implements Benchmark {
       throw new IllegalArgumentException("unknown " + spec.name() + " task '" + task + "'; its tasks are "
           + tasks.describe());
     }
-  }
-
-  /** Deletes a folder and everything below it, without following symbolic links. */
-  private static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) return;
-    List<Path> all = new ArrayList<>();
-    try (Stream<Path> walk = Files.walk(dir)) {
-      walk.forEach(all::add);
-    }
-    all.sort(Comparator.reverseOrder());
-    for (Path p : all) Files.deleteIfExists(p);
   }
 }
