@@ -1,15 +1,21 @@
 package dev.h2beam.adapters.files;
 
 import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
 /**
@@ -36,9 +42,31 @@ public final class Scratch {
    */
   public static Path newDir(Path scratch, String prefix) throws IOException {
     if (scratch == null) return Files.createTempDirectory(prefix);
+    if (prefix.indexOf('/') >= 0 || prefix.equals(".") || prefix.equals("..")) {
+      throw new IllegalArgumentException("a scratch folder's prefix is part of one name, not '" + prefix + "'");
+    }
     Trees.makeFolder(scratch);
-    return Files.createTempDirectory(scratch, prefix);
+    boolean posix = scratch.getFileSystem() == FileSystems.getDefault() ? OWNER_ONLY
+        : scratch.getFileSystem().supportedFileAttributeViews().contains("posix");
+    // named by this process and a count, made readable by its owner alone as the JDK's temporary folders are: the
+    // JDK's random name and its look-ups cost more than the folder (a session's and a script check's each); a name
+    // another process took (a worker sharing the folder) is passed over, as the folder is made only where none is
+    while (true) {
+      Path dir = scratch.resolve(prefix + PID + "-" + COUNT.incrementAndGet());
+      try {
+        return posix ? Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(RWX_OWNER))
+            : Files.createDirectory(dir);
+      } catch (FileAlreadyExistsException taken) {
+        // next count
+      }
+    }
   }
+
+  private static final long PID = ProcessHandle.current().pid();
+  private static final AtomicLong COUNT = new AtomicLong();
+  private static final Set<PosixFilePermission> RWX_OWNER = PosixFilePermissions.fromString("rwx------");
+  /** Whether the default file system takes POSIX permissions. */
+  private static final boolean OWNER_ONLY = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
 
   /**
    * Removes what an earlier, killed writer left in {@code lockedDir}'s scratch folder, and the folder itself. Call it

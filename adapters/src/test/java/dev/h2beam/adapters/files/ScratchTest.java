@@ -1,12 +1,20 @@
 package dev.h2beam.adapters.files;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,5 +48,46 @@ class ScratchTest {
   @Test
   void awaitingWithNothingHandedOverReturns() {
     Scratch.awaitDeletions();
+  }
+
+  /**
+   * A new folder is empty, its owner's alone, and its own: made from many threads at once, no two are the same; a
+   * name already taken is passed over; a prefix that is not part of one name is refused.
+   */
+  @Test
+  void newFoldersAreEmptyPrivateAndDistinct(@TempDir Path runs) throws Exception {
+    Path scratch = Scratch.of(runs);
+    Set<Path> made = ConcurrentHashMap.newKeySet();
+    List<Thread> threads = new ArrayList<>();
+    for (int t = 0; t < 4; t++) {
+      threads.add(new Thread(() -> {
+        for (int i = 0; i < 200; i++) {
+          try {
+            made.add(Scratch.newDir(scratch, "h2beam-prop-"));
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        }
+      }));
+    }
+    threads.forEach(Thread::start);
+    for (Thread t : threads) t.join();
+    assertEquals(800, made.size());
+    Path one = made.iterator().next();
+    assertEquals(List.of(), Files.list(one).toList());
+    if (Files.getFileStore(one).supportsFileAttributeView("posix")) {
+      assertEquals("rwx------",
+          PosixFilePermissions.toString(Files.getPosixFilePermissions(one)));
+    }
+    // the next names taken by another writer: passed over, never shared
+    String last = made.stream().map(p -> p.getFileName().toString()).max(Comparator.comparingLong(
+        n -> Long.parseLong(n.substring(n.lastIndexOf('-') + 1)))).orElseThrow();
+    String stem = last.substring(0, last.lastIndexOf('-') + 1);
+    long next = Long.parseLong(last.substring(last.lastIndexOf('-') + 1)) + 1;
+    for (long k = next; k < next + 3; k++) Files.createDirectory(scratch.resolve(stem + k));
+    Path passed = Scratch.newDir(scratch, "h2beam-prop-");
+    assertEquals(stem + (next + 3), passed.getFileName().toString());
+    assertThrows(IllegalArgumentException.class,
+        () -> Scratch.newDir(scratch, "a/b"));
   }
 }
