@@ -58,8 +58,10 @@ public final class Trees {
       // link; asking whether it was a link made and caught an exception for every path with nothing there
       try {
         Files.deleteIfExists(p);
-      } catch (AccessDeniedException e) {
-        // a path that cannot even be looked at, as before: nothing this call can remove
+      } catch (IOException e) {
+        // a link that could not be removed is refused, as before; a path that cannot even be looked at (a folder
+        // above it closed to this user, a loop of links above it) is nothing this call can remove, as before
+        if (Files.isSymbolicLink(p)) throw e;
       }
       return;
     }

@@ -56,6 +56,13 @@ class TreesTest {
     assertFalse(Files.exists(loop, LinkOption.NOFOLLOW_LINKS));
   }
 
+  /** A path below a loop of links cannot be looked at: nothing to remove, and no error, as for a missing path. */
+  @Test void aPathBelowALoopOfLinksIsNothingToRemove() throws Exception {
+    Path loop = Files.createSymbolicLink(tmp.resolve("around"), tmp.resolve("around"));
+    Trees.delete(loop.resolve("child"));
+    assertTrue(Files.isSymbolicLink(loop));
+  }
+
   @Test void aFileAndAMissingPath() throws Exception {
     Path f = Files.writeString(tmp.resolve("f"), "x");
     Trees.delete(f);
