@@ -265,11 +265,20 @@ public final class Json {
 
   /** A string quoted as {@link PythonEscapes} escapes it: ensure_ascii, lower-case hex, JSON's short escapes. */
   private static void quote(StringBuilder out, String s) {
+    quote(out, s, true);
+  }
+
+  /**
+   * {@code s} quoted as Python's {@code json.dumps} quotes it: JSON's short escapes, every other control character as
+   * a lower-case {@code \\u} escape, and with {@code ensureAscii} every character past 0x7E too (else those as they
+   * are).
+   */
+  public static void quote(StringBuilder out, String s, boolean ensureAscii) {
     out.append('"');
     int from = 0;
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
-      if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') continue;
+      if (c >= 0x20 && (c < 0x7f || !ensureAscii) && c != '"' && c != '\\') continue;
       out.append(s, from, i);
       from = i + 1;
       switch (c) {

@@ -457,4 +457,15 @@ class JsonTest {
     for (int k = random.nextInt(6); k > 0; k--) sb.append(pieces[random.nextInt(pieces.length)]);
     return sb.toString();
   }
+
+  /** Quoting without ensure_ascii keeps characters past ASCII (DEL included) and escapes what json.dumps escapes. */
+  @Test
+  void quotingWithoutEnsureAsciiKeepsCharactersPastAscii() {
+    StringBuilder out = new StringBuilder();
+    Json.quote(out, "a\"b\\c\n\r\t\b\f\u0001\u001f\u007f é ✓ \ud83d\ude00 /", false);
+    assertEquals("\"a\\\"b\\\\c\\n\\r\\t\\b\\f\\u0001\\u001f\u007f é ✓ \ud83d\ude00 /\"", out.toString());
+    StringBuilder ascii = new StringBuilder();
+    Json.quote(ascii, "\u007f é", true);
+    assertEquals("\"\\u007f \\u00e9\"", ascii.toString());
+  }
 }
