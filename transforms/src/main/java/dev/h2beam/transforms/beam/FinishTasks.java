@@ -1,15 +1,12 @@
 package dev.h2beam.transforms.beam;
 
+import dev.h2beam.transforms.sweep.FinishingGroups;
 import dev.h2beam.transforms.sweep.ModeOutcome;
 import dev.h2beam.transforms.sweep.SweepConfig;
 import dev.h2beam.transforms.sweep.SweepContext;
 import dev.h2beam.transforms.sweep.SweepSteps;
-import dev.h2beam.transforms.sweep.TaskRef;
 import dev.h2beam.transforms.sweep.TaskRow;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import org.apache.beam.sdk.coders.KvCoder;
 import org.apache.beam.sdk.coders.VoidCoder;
 import org.apache.beam.sdk.metrics.Counter;
@@ -27,10 +24,9 @@ import org.apache.beam.sdk.values.PCollection;
  * the DirectRunner each key's group is a bundle of its own, and a step that only keyed them cost a translation of
  * that step per bundle, about a percent of a sweep's CPU at L = 0 (BENCHMARKS.md, issue 11).
  *
- * <p>The modes' outcomes arrive keyed by a finishing group of tasks ({@link #groupOf}), not by task: the DirectRunner
- * translates this step again (its function serialised, read back twice) for every key's bundle, and forty bundles
- * instead of sixteen were over half a percent of an 8 x 5 sweep's CPU at L = 0; a group waits for its tasks' every
- * mode as a task did for its own, and every group still finishes when the last chain does, on bounded input.
+ * <p>The modes' outcomes arrive keyed by their task's finishing group ({@link FinishingGroups}), not by task; a group
+ * waits for its tasks' every mode as a task did for its own, and every group still finishes when the last chain does,
+ * on bounded input.
  */
 public final class FinishTasks
     extends PTransform<PCollection<KV<String, ModeOutcome>>, PCollection<KV<Void, TaskRow>>> {
@@ -39,14 +35,6 @@ public final class FinishTasks
 
   public FinishTasks(SweepConfig config) {
     this.config = config;
-  }
-
-  /** How many finishing groups the tasks are dealt into: enough to spread them over a cluster's slots. */
-  static final int GROUPS = 16;
-
-  /** The finishing group of a task: by its place in the stream, so a domain's tasks spread over the groups. */
-  public static String groupOf(TaskRef ref) {
-    return Integer.toString(ref.index() % GROUPS);
   }
 
   @Override public PCollection<KV<Void, TaskRow>> expand(PCollection<KV<String, ModeOutcome>> outcomes) {
@@ -73,10 +61,7 @@ public final class FinishTasks
 
     @ProcessElement public void process(@Element KV<String, Iterable<ModeOutcome>> group,
         OutputReceiver<KV<Void, TaskRow>> out) throws Exception {
-      // each task of the group, in stream order, with its modes' outcomes
-      Map<Integer, List<ModeOutcome>> tasks = new TreeMap<>();
-      for (ModeOutcome o : group.getValue()) tasks.computeIfAbsent(o.ref().index(), i -> new ArrayList<>()).add(o);
-      for (List<ModeOutcome> outcomes : tasks.values()) {
+      for (List<ModeOutcome> outcomes : FinishingGroups.tasks(group.getValue())) {
         TaskRow row = SweepSteps.finish(context, outcomes.get(0).ref(), outcomes);
         (row.done() ? done : failed).inc();
         out.output(KV.of((Void) null, row));

@@ -1,6 +1,7 @@
 package dev.h2beam.transforms.beam;
 
 import dev.h2beam.transforms.sweep.ChainRecord;
+import dev.h2beam.transforms.sweep.FinishingGroups;
 import dev.h2beam.transforms.sweep.ModeOutcome;
 import dev.h2beam.transforms.sweep.SweepConfig;
 import dev.h2beam.transforms.sweep.SweepContext;
@@ -115,7 +116,7 @@ public final class RunChains extends PTransform<PCollection<TaskBases>, PCollect
       Instant started = Instant.now();
       body.run(context, modeDomain[0], modeDomain[1], outcome -> {
         (outcome.skipped() ? modesReplayed : modesRun).inc();
-        out.output(KV.of(FinishTasks.groupOf(outcome.ref()), outcome));
+        out.output(KV.of(FinishingGroups.of(outcome.ref()), outcome));
       });
       ChainRecord.write(config, modeDomain[0], modeDomain[1], tasks, started, Instant.now());
     }
