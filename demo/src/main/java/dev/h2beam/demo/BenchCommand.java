@@ -9,6 +9,8 @@ import dev.h2beam.pipelines.sweep.SweepCommand;
 import dev.h2beam.pipelines.sweep.WriterLocks;
 import dev.h2beam.transforms.proposer.Journal;
 import dev.h2beam.transforms.recursion.TaskScope;
+import dev.h2beam.transforms.sweep.ProgressBoard;
+import dev.h2beam.transforms.sweep.RootToken;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -153,8 +155,15 @@ public final class BenchCommand implements Command {
     List<String> sessionRecords = new ArrayList<>(Journal.lines(audit.resolve("sessions.jsonl")));
     sessionRecords.addAll(Journal.lines(audit.resolve("selector").resolve("sessions.jsonl")));
     // a folder resumed from an older h2beam holds records without intervals: they predate this run
-    int sessionsPeak = InFlight.peak(InFlight.held(sessionRecords, from, false));
-    int rolloutsPeak = InFlight.peak(InFlight.held(Journal.lines(audit.resolve("executions.jsonl")), from, false));
+    List<Instant[]> sessionsHeld = InFlight.held(sessionRecords, from, false);
+    List<Instant[]> rolloutsHeld = InFlight.held(Journal.lines(audit.resolve("executions.jsonl")), from, false);
+    int sessionsPeak = InFlight.peak(sessionsHeld);
+    int rolloutsPeak = InFlight.peak(rolloutsHeld);
+    Instant to = Instant.now();
+    // on a cluster whose workers are other processes, this JVM is only the client: the workers' boards tell the rest
+    WorkerUsage workers = Sweep.runsLocally(o) ? null : WorkerUsage.read(
+        ProgressBoard.folder(plan.config().runs(), plan.config().summaryNamespace().summary().toString()),
+        RootToken.read(plan.config().runs()));
     int[] df = Sweep.doneFailed(record);
     out.println("Synthetic sweep: " + df[0] + " tasks completed; " + df[1] + " failed.");
     int judged = DemoCommand.judgeAndReport(o, args, plan, output, "synthetic");
@@ -174,26 +183,56 @@ public final class BenchCommand implements Command {
         wallS);
     out.printf("  wall / max(bounds) %9s    wall / harness2's form %s%n", ratio(wallS, bounds.maxMs()),
         ratio(wallS, bounds.harness2FormMs()).strip());
-    out.printf("  sessions in flight: peak %d, mean %.2f (%d sessions run, %d expected); job-wide peak %d from the"
-        + " journals%n", sessions.peak(), sessions.mean(), sessionsRun, bounds.sessions(), sessionsPeak);
-    out.printf("  rollouts in flight: peak %d, mean %.2f (%d rollouts run, %d expected); job-wide peak %d from the"
-        + " journals%n", rollouts.peak(), rollouts.mean(), executions, bounds.rollouts(), rolloutsPeak);
     double jvm = after.cpuSeconds() - before.cpuSeconds();
     double children = after.childCpuSeconds() - before.childCpuSeconds();
-    out.printf("  CPU in the sweep   %9.2f s = h2beam (JVM) %.2f + rollout scripts %.2f; per task %.3f (h2beam %.3f)%n",
-        jvm + children, jvm, children, (jvm + children) / n, jvm / n);
-    out.printf("  CPU of the process %9.2f s since start, judge and report included (JVM %.2f + children %.2f)%n",
-        end.cpuSeconds() + end.childCpuSeconds(), end.cpuSeconds(), end.childCpuSeconds());
+    if (workers != null && workers.any()) {
+      printOnWorkers(out, workers, n, jvm, sessionsHeld, rolloutsHeld, from, to, sessionsRun, executions, bounds);
+    } else {
+      out.printf("  sessions in flight: peak %d, mean %.2f (%d sessions run, %d expected); job-wide peak %d from the"
+          + " journals%n", sessions.peak(), sessions.mean(), sessionsRun, bounds.sessions(), sessionsPeak);
+      out.printf("  rollouts in flight: peak %d, mean %.2f (%d rollouts run, %d expected); job-wide peak %d from the"
+          + " journals%n", rollouts.peak(), rollouts.mean(), executions, bounds.rollouts(), rolloutsPeak);
+      out.printf("  CPU in the sweep   %9.2f s = h2beam (JVM) %.2f + rollout scripts %.2f; per task %.3f (h2beam %.3f)"
+          + "%n", jvm + children, jvm, children, (jvm + children) / n, jvm / n);
+    }
+    out.printf("  CPU of the process %9.2f s since start, judge and report included (JVM %.2f + children %.2f)%s%n",
+        end.cpuSeconds() + end.childCpuSeconds(), end.cpuSeconds(), end.childCpuSeconds(),
+        workers == null ? "" : "; this client's only, the cluster's workers ran the pipelines");
     out.printf("  files written      %9d under %s by the sweep = %.1f per task (new files; hard links to shared"
         + " evidence are not files written)%n", files, output, (double) files / n);
     out.printf("  file names         %9d = %.1f per task (new names, hard links included)%n", names,
         (double) names / n);
-    out.printf("  peak memory        %9.1f MiB resident (VmHWM) at the sweep's end; heap peak %.1f MiB%n",
-        after.peakRssKb() / 1024.0,
-        heapPeakBytes() / 1048576.0);
+    out.printf("  peak memory        %9.1f MiB resident (VmHWM) at the sweep's end; heap peak %.1f MiB%s%n",
+        after.peakRssKb() / 1024.0, heapPeakBytes() / 1048576.0, workers == null || !workers.any() ? ""
+            : "; this client's, the workers' (each process's VmHWM in its life so far, from its board): "
+            + workers.peaks());
     out.printf("  load average       %s at start, %s at end (1, 5, 15 min)%n", before.loadAverage(),
         after.loadAverage());
     return df[1] > 0 ? 1 : judged;
+  }
+
+  /**
+   * The in-flight and CPU lines of a sweep that ran on a cluster's workers, other processes: the in-flight counts
+   * from the journals every worker writes, the CPU from the workers' boards and this client's own.
+   */
+  static void printOnWorkers(PrintStream out, WorkerUsage workers, int n, double clientCpu, List<Instant[]> sessions,
+      List<Instant[]> rollouts, Instant from, Instant to, int sessionsRun, int executions, SweepBounds bounds) {
+    out.printf("  sessions in flight: peak %d, mean %.2f from the journals (%d sessions run, %d expected); the"
+        + " cluster's workers ran them, not this client%n", InFlight.peak(sessions), InFlight.mean(sessions, from, to),
+        sessionsRun, bounds.sessions());
+    out.printf("  rollouts in flight: peak %d, mean %.2f from the journals (%d rollouts run, %d expected)%n",
+        InFlight.peak(rollouts), InFlight.mean(rollouts, from, to), executions, bounds.rollouts());
+    if (!workers.known()) {
+      out.printf("  CPU in the sweep   unknown: the board of %s does not tell its CPU (an older h2beam or a platform"
+          + " without /proc); this client %.2f s%n", String.join(", ", workers.unknown()), clientCpu);
+      return;
+    }
+    double jvm = workers.cpuSeconds() + clientCpu;
+    double children = workers.childCpuSeconds();
+    out.printf("  CPU in the sweep   %9.2f s = h2beam (JVMs) %.2f + rollout scripts %.2f; per task %.3f (h2beam %.3f)"
+        + "; h2beam = %d workers' %.2f (from their boards, each since it opened the sweep, the runner's threads"
+        + " included) + this client's %.2f%n", jvm + children, jvm, children, (jvm + children) / n, jvm / n,
+        workers.workers().size(), workers.cpuSeconds(), clientCpu);
   }
 
   static void printBounds(PrintStream out, SweepBounds b) {

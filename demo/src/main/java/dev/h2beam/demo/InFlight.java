@@ -2,6 +2,7 @@ package dev.h2beam.demo;
 
 import dev.h2beam.adapters.files.Json;
 import java.io.IOException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -93,6 +94,23 @@ public final class InFlight {
   }
 
   private record Step(Instant at, int change) {}
+
+  /**
+   * The time-weighted mean of how many intervals are open between {@code from} and {@code to}: the time they held
+   * within that window over its length. Where every unit in flight enters a journal, as on a cluster whose workers
+   * are other processes, this is the mean the JVM's own count gives in one process. NaN for an empty window.
+   */
+  public static double mean(List<Instant[]> intervals, Instant from, Instant to) {
+    long window = Duration.between(from, to).toNanos();
+    if (window <= 0) return Double.NaN;
+    double held = 0;
+    for (Instant[] i : intervals) {
+      Instant start = i[0].isBefore(from) ? from : i[0];
+      Instant end = i[1].isAfter(to) ? to : i[1];
+      if (end.isAfter(start)) held += Duration.between(start, end).toNanos();
+    }
+    return held / window;
+  }
 
   /**
    * Every interval in which a record of a journal ({@code Journal.lines}) held a slot of its limit and that started

@@ -1,7 +1,7 @@
 package dev.h2beam.demo;
 
+import dev.h2beam.adapters.exec.OwnUsage;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileVisitResult;
@@ -16,44 +16,14 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Arrays;
 
 /**
- * What this process has used so far, read the cheap way: its CPU time (every JVM thread, through the
- * {@code OperatingSystemMXBean}), the CPU time of the children it waited for (the rollouts' scripts, from
- * {@code /proc/self/stat}), its peak resident memory ({@code VmHWM}) and the load average of the machine. The
- * {@code /proc} values are Linux's; elsewhere they read as -1.
+ * What this process has used so far ({@link OwnUsage}: its CPU, its waited-for children's CPU, which are the
+ * rollouts' scripts, and its peak resident memory) and the load average of the machine.
  */
 record ProcessStats(double cpuSeconds, double childCpuSeconds, long peakRssKb, String loadAverage) {
 
-  /** Clock ticks per second of {@code /proc/self/stat}'s times: USER_HZ, 100 on every Linux h2beam runs on. */
-  private static final double TICKS = 100.0;
-
   static ProcessStats now() {
-    double cpu = -1;
-    if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
-      cpu = os.getProcessCpuTime() / 1e9;
-    }
-    return new ProcessStats(cpu, readChildCpu(), readPeakRssKb(), readLoadAverage());
-  }
-
-  /** {@code cutime + cstime}: fields 16 and 17 of /proc/self/stat, counted after the parenthesised command name. */
-  static double readChildCpu() {
-    try {
-      String stat = Files.readString(Path.of("/proc/self/stat"));
-      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-      return (Long.parseLong(f[13]) + Long.parseLong(f[14])) / TICKS;
-    } catch (IOException | RuntimeException e) {
-      return -1;
-    }
-  }
-
-  static long readPeakRssKb() {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-        if (line.startsWith("VmHWM:")) return Long.parseLong(line.replaceAll("[^0-9]", ""));
-      }
-    } catch (IOException | RuntimeException e) {
-      return -1;
-    }
-    return -1;
+    return new ProcessStats(OwnUsage.cpuSeconds(), OwnUsage.childCpuSeconds(), OwnUsage.peakRssKb(),
+        readLoadAverage());
   }
 
   static String readLoadAverage() {

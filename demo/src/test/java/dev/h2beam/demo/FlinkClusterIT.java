@@ -151,6 +151,11 @@ class FlinkClusterIT {
     String console = Files.readString(cluster.resolve("console.log"));
     assertTrue(console.contains(NS + ": judged.json: 24 row(s), 24 graded, 0 ungraded"), console);
     assertTrue(console.contains("runner FlinkRunner"), console);
+    // the bench measures the workers, from their boards, not only its client
+    assertTrue(console.matches("(?s).*  CPU in the sweep +[0-9.]+ s = h2beam \\(JVMs\\) [0-9.]+ \\+ rollout scripts"
+        + " [0-9.]*[1-9][0-9.]*; per task [^\n]*; h2beam = [2-9] workers' [0-9.]*[1-9][0-9.]* .*"), console);
+    assertTrue(console.contains("sessions in flight: peak ") && console.contains(" from the journals (192 sessions"
+        + " run, 192 expected); the cluster's workers ran them, not this client"), console);
     // the client's live progress (plain lines: the log is not a terminal), read from the workers' boards
     List<String> progress = console.lines().filter(l -> l.startsWith("progress ")).toList();
     assertTrue(progress.size() >= 2, console);

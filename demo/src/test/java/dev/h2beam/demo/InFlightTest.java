@@ -23,6 +23,18 @@ class InFlightTest {
   }
 
   @Test
+  void theMeanIsTheTimeHeldWithinTheWindowOverItsLength() {
+    // 0-4 and 2-6 over the window 0-8: 4 + 4 seconds held in 8
+    assertEquals(1.0, InFlight.mean(List.of(at(0, 4), at(2, 6)), Instant.ofEpochSecond(0), Instant.ofEpochSecond(8)));
+    // only the part inside the window counts: 2 of 0-4 and 2 of 6-10 in the window 2-8
+    assertEquals(4.0 / 6, InFlight.mean(List.of(at(0, 4), at(6, 10), at(8, 9)), Instant.ofEpochSecond(2),
+        Instant.ofEpochSecond(8)), 1e-12);
+    assertEquals(0.0, InFlight.mean(List.of(), Instant.ofEpochSecond(0), Instant.ofEpochSecond(1)));
+    assertTrue(Double.isNaN(InFlight.mean(List.<Instant[]>of(at(0, 1)), Instant.ofEpochSecond(1), Instant.ofEpochSecond(1))),
+        "an empty window has no mean, not a zero");
+  }
+
+  @Test
   void aSlotGivenBackAndTakenAtTheSameInstantIsNotTwoInFlight() {
     assertEquals(1, InFlight.peak(List.of(at(0, 1), at(1, 2), at(2, 3))));
   }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.transforms.summary.SummaryFile;
+import dev.h2beam.transforms.sweep.RootToken;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -72,6 +73,12 @@ class SyntheticBenchTest {
             Files.readString(harnesses.resolve(finals[2]).resolve(DemoSetup.SCRIPT)), "finals differ: " + task);
       }
     }
+    // this JVM's board of the run carries what the worker used, as a board on a cluster's worker does for its bench
+    WorkerUsage usage = WorkerUsage.read(runs.resolve("_audit/synthetic-oc-agg2/progress"), RootToken.read(runs));
+    assertEquals(1, usage.workers().size(), "one worker: this JVM");
+    WorkerUsage.Board board = usage.workers().get(0);
+    assertTrue(board.cpuSeconds() > 0 && board.childCpuSeconds() > 0 && board.peakRssKb() > 0, board.toString());
+
     String t1 = Files.readString(out.resolve("sources/d01-t01/ledger.csv"));
     assertNotEquals(t1, Files.readString(out.resolve("sources/d01-t02/ledger.csv")), "generated tasks differ");
 

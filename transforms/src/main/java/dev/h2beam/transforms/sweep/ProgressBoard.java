@@ -1,5 +1,6 @@
 package dev.h2beam.transforms.sweep;
 
+import dev.h2beam.adapters.exec.OwnUsage;
 import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.transforms.proposer.HeldPermits;
@@ -20,6 +21,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * at most once a second while something changed, and at once when a chain ends. It carries the run's root token, so
  * the client ignores boards of earlier runs, and the time of its last write, so the client can tell a worker that
  * stopped writing (killed) from one that is busy. Diagnostic only: no result of the sweep is read from it.
+ *
+ * <p>It also carries what its worker process used since it opened the sweep ({@code usage}: the JVM's CPU, the CPU
+ * of the programs it ran and waited for, and the process's peak resident memory in its life so far), so that a bench
+ * whose sweep ran on a cluster's workers measures them, not its client. Every thread of the worker counts, the
+ * runner's own included, and so would another job running there at the same time. A worker's finishing steps write
+ * the board at once ({@link #stepDone}), so its last write follows its last step of the sweep.
  */
 public final class ProgressBoard {
   static final long TICK_MS = 1000;
@@ -44,6 +51,11 @@ public final class ProgressBoard {
   private long changedAtMs = System.currentTimeMillis();
   private int lastSessions;
   private int lastRollouts;
+  /** This process's CPU and its children's when the board was made (the worker opening the sweep); -1 unknown. */
+  private final double cpuAtOpen = OwnUsage.cpuSeconds();
+  private final double childCpuAtOpen = OwnUsage.childCpuSeconds();
+  /** Held while a text is made and written, so a write made later never lands before an earlier one. */
+  private final Object writing = new Object();
 
   ProgressBoard(SweepConfig c, HeldPermits sessions, HeldPermits rollouts) {
     this.file = folder(c.runs(), c.summaryNamespace().summary().toString()).resolve(Journal.writer() + ".json");
@@ -133,15 +145,47 @@ public final class ProgressBoard {
     });
   }
 
+  /** A step of the sweep's own ended here (a group of tasks finished): written at once, with the usage so far. */
+  public void stepDone() {
+    synchronized (this) {
+      version++;
+    }
+    writeIfChanged();
+  }
+
+  /**
+   * What this process used since the board was made: {@code cpu_s} (the JVM's CPU), {@code children_cpu_s} (the
+   * programs it ran and waited for) and {@code rss_peak_kb} (its peak resident memory in its life so far). A value that
+   * cannot be read is null, an unknown.
+   */
+  private Map<String, Object> usage() {
+    Map<String, Object> u = new LinkedHashMap<>();
+    u.put("cpu_s", since(OwnUsage.cpuSeconds(), cpuAtOpen));
+    u.put("children_cpu_s", since(OwnUsage.childCpuSeconds(), childCpuAtOpen));
+    long rss = OwnUsage.peakRssKb();
+    u.put("rss_peak_kb", rss < 0 ? null : rss);
+    return u;
+  }
+
+  private static Double since(double now, double then) {
+    return now < 0 || then < 0 ? null : Math.round((now - then) * 1000) / 1000.0;
+  }
+
   /** Writes the board when it changed since the last write (or the in-flight counts did); never throws. */
   void writeIfChanged() {
+    synchronized (writing) {
+      writeIfChangedInTurn();
+    }
+  }
+
+  private void writeIfChangedInTurn() {
     if (!java.nio.file.Files.isDirectory(file.getParent())) {
       // the run's folder is gone (deleted, or moved away): the board is never recreated there, and stops for good
       // (a worker outlives its jobs on a session cluster, and a cancelled chain would keep its heartbeat going)
       LIVE.remove(this);
       return;
     }
-    String text;
+    Map<String, Object> m = new LinkedHashMap<>();
     synchronized (this) {
       int s = sessions.held();
       int r = rollouts.held();
@@ -157,7 +201,6 @@ public final class ProgressBoard {
       lastSessions = s;
       lastRollouts = r;
       written = version;
-      Map<String, Object> m = new LinkedHashMap<>();
       m.put("format", 1);
       m.put("root_token", token);
       m.put("worker", Journal.writer());
@@ -170,10 +213,11 @@ public final class ProgressBoard {
       bases.put("failed", basesFailed);
       m.put("bases", bases);
       m.put("chains", List.copyOf(chains.values().stream().map(TreeMap::new).toList()));
-      text = Json.pretty(m) + "\n";
     }
+    // read outside the board's lock: the chains that note their progress never wait for /proc
+    m.put("usage", usage());
     try {
-      AtomicFiles.writeString(file, text);
+      AtomicFiles.writeString(file, Json.pretty(m) + "\n");
     } catch (IOException | RuntimeException e) {
       // progress is a view: a board that cannot be written costs the display, never the sweep
     }

@@ -41,6 +41,15 @@ public final class RootToken {
     AtomicFiles.writeString(file(runsRoot), token + "\n");
   }
 
+  /** The token the last run under this runs root wrote, or "" when there is none to read. */
+  public static String read(Path runsRoot) {
+    try {
+      return Files.readString(file(runsRoot), StandardCharsets.UTF_8).strip();
+    } catch (IOException e) {
+      return "";
+    }
+  }
+
   /** Refuses a worker that does not see {@code token} under its runs root; an empty token checks nothing. */
   public static void check(Path runsRoot, String token) {
     if (token == null || token.isEmpty()) return;
