@@ -11,6 +11,10 @@
 #   scripts/flink-cluster.sh status|stop [--dir=D]
 #
 # D (default target/flink-cluster under the checkout) holds conf/config.yaml, log/ and one .pid file per process.
+# Every JVM of the cluster runs with H2BEAM_FLINK_JAVA_OPTS, by default the launcher's "-XX:TieredStopAtLevel=1
+# -XX:+UseSerialGC": Flink loads a job's classes afresh for every job, so the full JIT compiles h2beam and Beam again
+# for each sweep (an 8 x 5 synthetic sweep at L = 0: the workers' 27.3 CPU-s, against 14.2 with these; BENCHMARKS.md,
+# "The bench on a cluster"). H2BEAM_FLINK_JAVA_OPTS= (empty) gives the JVM's defaults.
 # Submit jobs from a client whose classpath has the cluster's Flink classes and h2beam's cluster jar:
 #   java -cp demo/target/h2beam-demo-*-cluster.jar:$(cat flink-cluster/target/flink.classpath) \
 #     dev.h2beam.pipelines.Main sweep --runner=FlinkRunner --flinkMaster=127.0.0.1:8081 \
@@ -34,6 +38,8 @@ for n in "$tms" "$slots" "$port" "$attempts" ${index:+"$index"}; do
   [[ "$n" =~ ^[0-9]+$ ]] || { echo "flink-cluster: '$n' is not a whole number" >&2; exit 2; }
 done
 cpfile="$here/flink-cluster/target/flink.classpath"
+# shellcheck disable=SC2206 # an option list, split on purpose
+jvmopts=(${H2BEAM_FLINK_JAVA_OPTS--XX:TieredStopAtLevel=1 -XX:+UseSerialGC})
 flags=(--add-exports=java.base/sun.net.util=ALL-UNNAMED --add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED
   --add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED --add-opens=java.base/java.lang=ALL-UNNAMED
   --add-opens=java.base/java.net=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED
@@ -101,7 +107,8 @@ start_tm() {
   jvm="$(sed -n 1p <<<"$params")"; dyn="$(sed -n 2p <<<"$params")"
   [ -n "$dyn" ] || { echo "flink-cluster: cannot compute TaskManager memory; see $dir/log/bash-java-utils.log" >&2; return 1; }
   # shellcheck disable=SC2086 # both lines are option lists, split on purpose
-  setsid java $jvm "${flags[@]}" -Dlog.file="$dir/log/taskmanager-$n.log" -cp "$(classpath)" \
+  setsid java $jvm ${jvmopts[@]+"${jvmopts[@]}"} "${flags[@]}" -Dlog.file="$dir/log/taskmanager-$n.log" \
+    -cp "$(classpath)" \
     org.apache.flink.runtime.taskexecutor.TaskManagerRunner --configDir "$dir/conf" $dyn \
     -D "io.tmp.dirs=$dir/tmp/taskmanager-$n" -D "taskmanager.resource-id=taskmanager-$n" \
     >"$dir/log/taskmanager-$n.log" 2>&1 < /dev/null &
@@ -139,7 +146,8 @@ heartbeat.interval: 2000
 heartbeat.timeout: 8000
 io.tmp.dirs: $dir/tmp
 EOF
-    setsid java -Xmx512m "${flags[@]}" -Dlog.file="$dir/log/jobmanager.log" -cp "$(classpath)" \
+    setsid java -Xmx512m ${jvmopts[@]+"${jvmopts[@]}"} "${flags[@]}" -Dlog.file="$dir/log/jobmanager.log" \
+      -cp "$(classpath)" \
       org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint --configDir "$dir/conf" \
       >"$dir/log/jobmanager.log" 2>&1 < /dev/null &
     echo $! > "$dir/jobmanager.pid"
