@@ -37,7 +37,14 @@ record WorkerUsage(List<Board> workers, List<String> unknown) {
     List<Board> boards = new ArrayList<>();
     List<String> unknown = new ArrayList<>();
     for (Path f : files) {
-      JsonNode b = Json.readTree(f);
+      JsonNode b;
+      try {
+        b = Json.readTree(f);
+      } catch (IOException e) {
+        // a board is replaced whole, so this one was damaged: whose run it is cannot be told, so neither can the sum
+        unknown.add(f.getFileName() + " (unreadable: " + e.getMessage() + ")");
+        continue;
+      }
       if (token.isEmpty() || !token.equals(b.path("root_token").asText())) continue;
       String worker = b.path("worker").asText(f.getFileName().toString());
       JsonNode u = b.path("usage");

@@ -61,6 +61,9 @@ class WorkerUsageTest {
     WorkerUsage w = WorkerUsage.read(dir, "run");
     assertFalse(w.known());
     assertEquals(List.of("h2-20", "h4-40"), w.unknown());
+    Files.writeString(dir.resolve("h5-50.json"), "{\"root_token\": \"ru");
+    assertTrue(WorkerUsage.read(dir, "run").unknown().get(2).startsWith("h5-50.json (unreadable: "),
+        "a damaged board is an unknown, not a failed bench after its sweep");
     String printed = onWorkers(w);
     assertTrue(printed.contains("CPU in the sweep   unknown: the board of h2-20, h4-40 does not tell its CPU"), printed);
     assertFalse(printed.contains("per task"), printed);
