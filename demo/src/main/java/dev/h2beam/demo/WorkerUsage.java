@@ -1,11 +1,8 @@
 package dev.h2beam.demo;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.h2beam.adapters.files.Json;
 import dev.h2beam.transforms.sweep.ProgressBoard;
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,36 +22,19 @@ record WorkerUsage(List<Board> workers, List<String> unknown) {
   /** One worker's board: its name ({@code host-pid}), CPU since it opened the sweep, its peak resident memory. */
   record Board(String worker, double cpuSeconds, double childCpuSeconds, long peakRssKb) {}
 
-  /** The boards under {@code progressFolder} written for the run whose root token is {@code token}. */
+  /** The usage of the run's workers, from the boards under {@code progressFolder} ({@link ProgressBoard#read}). */
   static WorkerUsage read(Path progressFolder, String token) throws IOException {
-    List<Path> files = new ArrayList<>();
-    if (Files.isDirectory(progressFolder)) {
-      try (DirectoryStream<Path> ds = Files.newDirectoryStream(progressFolder, "*.json")) {
-        ds.forEach(files::add);
-      }
-    }
-    files.sort(null);
+    ProgressBoard.Boards read = ProgressBoard.read(progressFolder, token);
     List<Board> boards = new ArrayList<>();
     List<String> unknown = new ArrayList<>();
-    for (Path f : files) {
-      JsonNode b;
-      try {
-        b = Json.readTree(f);
-      } catch (IOException e) {
-        // a board is replaced whole, so this one was damaged: whose run it is cannot be told, so neither can the sum
-        unknown.add(f.getFileName() + " (unreadable: " + e.getMessage() + ")");
-        continue;
-      }
-      if (token.isEmpty() || !token.equals(b.path("root_token").asText())) continue;
-      String worker = b.path("worker").asText(f.getFileName().toString());
-      JsonNode u = b.path("usage");
-      if (!u.path("cpu_s").isNumber() || !u.path("children_cpu_s").isNumber()) {
-        unknown.add(worker);
-        continue;
-      }
-      boards.add(new Board(worker, u.path("cpu_s").asDouble(), u.path("children_cpu_s").asDouble(),
-          u.path("rss_peak_kb").isNumber() ? u.path("rss_peak_kb").asLong() : -1));
+    for (JsonNode b : read.boards()) {
+      String worker = b.path("worker").asText();
+      ProgressBoard.Usage u = ProgressBoard.Usage.of(b);
+      if (u == null) unknown.add(worker);
+      else boards.add(new Board(worker, u.cpuSeconds(), u.childCpuSeconds(), u.peakRssKb()));
     }
+    // a damaged board's run cannot be told, so neither can the sum
+    unknown.addAll(read.unreadable());
     return new WorkerUsage(List.copyOf(boards), List.copyOf(unknown));
   }
 

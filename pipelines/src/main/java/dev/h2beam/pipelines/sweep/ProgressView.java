@@ -228,38 +228,27 @@ public final class ProgressView implements AutoCloseable {
     int rollouts = 0;
     int workers = 0;
     int silent = 0;
-    Path dir = audit.resolve("progress");
-    if (Files.isDirectory(dir)) {
-      try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "*.json")) {
-        for (Path f : ds) {
-          JsonNode b;
-          try {
-            b = JSON.readTree(f.toFile());
-          } catch (IOException e) {
-            continue; // replaced while read: next time
-          }
-          if (!token.equals(b.path("root_token").asText())) continue;
-          long at = b.path("updated_ms").asLong();
-          workers++;
-          bases += b.path("bases").path("rolled").asInt() + b.path("bases").path("resumed").asInt()
-              + b.path("bases").path("failed").asInt();
-          basesFailed += b.path("bases").path("failed").asInt();
-          // a board is rewritten while its worker has work (every 5 s at least), so only a busy one can fall silent
-          boolean busy = b.path("sessions_in_flight").asInt() > 0 || b.path("rollouts_in_flight").asInt() > 0;
-          for (JsonNode c : b.path("chains")) busy |= !c.path("running").asText().isEmpty();
-          if (busy && now - at > SILENT_MS) {
-            silent++;
-          } else {
-            sessions += b.path("sessions_in_flight").asInt();
-            rollouts += b.path("rollouts_in_flight").asInt();
-          }
-          for (JsonNode c : b.path("chains")) {
-            String key = c.path("mode").asText() + "/" + c.path("domain").asText();
-            if (at >= chainAt.getOrDefault(key, Long.MIN_VALUE)) {
-              chains.put(key, c);
-              chainAt.put(key, at);
-            }
-          }
+    // a board replaced while read is read whole next time
+    for (JsonNode b : ProgressBoard.read(audit.resolve("progress"), token).boards()) {
+      long at = b.path("updated_ms").asLong();
+      workers++;
+      bases += b.path("bases").path("rolled").asInt() + b.path("bases").path("resumed").asInt()
+          + b.path("bases").path("failed").asInt();
+      basesFailed += b.path("bases").path("failed").asInt();
+      // a board is rewritten while its worker has work (every 5 s at least), so only a busy one can fall silent
+      boolean busy = b.path("sessions_in_flight").asInt() > 0 || b.path("rollouts_in_flight").asInt() > 0;
+      for (JsonNode c : b.path("chains")) busy |= !c.path("running").asText().isEmpty();
+      if (busy && now - at > SILENT_MS) {
+        silent++;
+      } else {
+        sessions += b.path("sessions_in_flight").asInt();
+        rollouts += b.path("rollouts_in_flight").asInt();
+      }
+      for (JsonNode c : b.path("chains")) {
+        String key = c.path("mode").asText() + "/" + c.path("domain").asText();
+        if (at >= chainAt.getOrDefault(key, Long.MIN_VALUE)) {
+          chains.put(key, c);
+          chainAt.put(key, at);
         }
       }
     }

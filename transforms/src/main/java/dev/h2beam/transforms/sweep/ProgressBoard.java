@@ -1,12 +1,16 @@
 package dev.h2beam.transforms.sweep;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.h2beam.adapters.exec.OwnUsage;
 import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.transforms.proposer.HeldPermits;
 import dev.h2beam.transforms.proposer.Journal;
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -68,6 +72,55 @@ public final class ProgressBoard {
   public static Path folder(Path runs, String summaryNs) {
     return runs.resolve("_audit").resolve(summaryNs).resolve("progress");
   }
+
+  /**
+   * The boards under {@code folder} ({@link #folder}) of the run whose root token is {@code token}, by file name, and
+   * the names of those that could not be read (a board is replaced whole, so such a one is damaged; whose run it is
+   * cannot be told). Boards of other runs are passed over, and without a token none is this run's.
+   */
+  public record Boards(List<JsonNode> boards, List<String> unreadable) {}
+
+  /** Reads the run's boards ({@link Boards}). */
+  public static Boards read(Path folder, String token) throws IOException {
+    List<Path> files = new ArrayList<>();
+    if (Files.isDirectory(folder)) {
+      try (DirectoryStream<Path> ds = Files.newDirectoryStream(folder, "*.json")) {
+        ds.forEach(files::add);
+      }
+    }
+    files.sort(null);
+    List<JsonNode> boards = new ArrayList<>();
+    List<String> unreadable = new ArrayList<>();
+    for (Path f : files) {
+      JsonNode b;
+      try {
+        b = Json.readTree(f);
+      } catch (IOException e) {
+        unreadable.add(f.getFileName() + " (unreadable: " + e.getMessage() + ")");
+        continue;
+      }
+      if (!token.isEmpty() && token.equals(b.path("root_token").asText())) boards.add(b);
+    }
+    return new Boards(List.copyOf(boards), List.copyOf(unreadable));
+  }
+
+  /**
+   * What a worker used, as its board says ({@link #usage()}): the JVM's and its waited-for children's CPU seconds
+   * since it opened the sweep, and its process's peak resident memory in KiB (-1 when the board does not tell).
+   */
+  public record Usage(double cpuSeconds, double childCpuSeconds, long peakRssKb) {
+    /** The usage {@code board} carries, or null when it does not tell its CPU (an older h2beam, no /proc). */
+    public static Usage of(JsonNode board) {
+      JsonNode u = board.path("usage");
+      if (!u.path(CPU).isNumber() || !u.path(CHILDREN_CPU).isNumber()) return null;
+      return new Usage(u.path(CPU).asDouble(), u.path(CHILDREN_CPU).asDouble(),
+          u.path(RSS_PEAK).isNumber() ? u.path(RSS_PEAK).asLong() : -1);
+    }
+  }
+
+  private static final String CPU = "cpu_s";
+  private static final String CHILDREN_CPU = "children_cpu_s";
+  private static final String RSS_PEAK = "rss_peak_kb";
 
   /** Starts ticking: from now on the board is written while it changes (into its folder, made now, never again). */
   void open() {
@@ -160,10 +213,10 @@ public final class ProgressBoard {
    */
   private Map<String, Object> usage() {
     Map<String, Object> u = new LinkedHashMap<>();
-    u.put("cpu_s", since(OwnUsage.cpuSeconds(), cpuAtOpen));
-    u.put("children_cpu_s", since(OwnUsage.childCpuSeconds(), childCpuAtOpen));
+    u.put(CPU, since(OwnUsage.cpuSeconds(), cpuAtOpen));
+    u.put(CHILDREN_CPU, since(OwnUsage.childCpuSeconds(), childCpuAtOpen));
     long rss = OwnUsage.peakRssKb();
-    u.put("rss_peak_kb", rss < 0 ? null : rss);
+    u.put(RSS_PEAK, rss < 0 ? null : rss);
     return u;
   }
 
