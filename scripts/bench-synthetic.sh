@@ -3,6 +3,7 @@
 # workload, the exact command and the bench's measurement lines (bounds, wall, in flight, CPU, files, memory, load).
 # Usage: scripts/bench-synthetic.sh [workload ...]
 #   workloads: L500-limit2 L500-limit16 L50 L0 (default: all four, in that order)
+#              L0-marginal: L0 at 8 x 5 and at 8 x 10 tasks; prints h2beam's CPU per run (fixed) and per added task
 #   extra options for every run: BENCH_OPTS="--runner=FlinkRunner --flinkMaster=[local] --parallelism=16" ...
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -15,9 +16,22 @@ options() {
     L500-limit2) echo "--executorLatencyMs=500 --sessionLatencyMs=500 --sessionLimit=2 --rolloutLimit=16" ;;
     L500-limit16) echo "--executorLatencyMs=500 --sessionLatencyMs=500 --sessionLimit=16 --rolloutLimit=16" ;;
     L50) echo "--executorLatencyMs=50 --sessionLatencyMs=50 --sessionLimit=16 --rolloutLimit=16" ;;
-    L0) echo "--executorLatencyMs=0 --sessionLatencyMs=0 --sessionLimit=16 --rolloutLimit=16" ;;
-    *) echo "unknown workload $1; use L500-limit2 L500-limit16 L50 L0" >&2; exit 2 ;;
+    L0|L0-marginal) echo "--executorLatencyMs=0 --sessionLatencyMs=0 --sessionLimit=16 --rolloutLimit=16" ;;
+    *) echo "unknown workload $1; use L500-limit2 L500-limit16 L50 L0 L0-marginal" >&2; exit 2 ;;
   esac
+}
+
+# one bench run: its command, then its measurement lines; the sweep's h2beam CPU-s in $work/jvm
+run() {
+  local w="$1"; shift
+  echo "./h2beam bench --output=<fresh folder> $*"
+  /usr/bin/time -f "  process            %e s wall, %M KB max RSS (whole JVM: sweep, judge, report)" -o "$work/time" \
+    "$here/h2beam" bench --output="$work/$w" "$@" >"$work/out" 2>"$work/err" \
+    || { tail -30 "$work/err" >&2; tail -30 "$work/out" >&2; exit 1; }
+  sed -n '/^bench:/,$p' "$work/out"
+  cat "$work/time"
+  sed -n 's/.*= h2beam (JVM) \([0-9.]*\) + .*/\1/p' "$work/out" >"$work/jvm"
+  rm -rf "${work:?}/$w"
 }
 
 for name in "${@:-L500-limit2 L500-limit16 L50 L0}"; do
@@ -25,12 +39,17 @@ for name in "${@:-L500-limit2 L500-limit16 L50 L0}"; do
     # shellcheck disable=SC2207
     opts=($(options "$w") ${BENCH_OPTS:-})
     echo "### $w"
-    echo "./h2beam bench --output=<fresh folder> ${workload[*]} ${opts[*]}"
-    /usr/bin/time -f "  process            %e s wall, %M KB max RSS (whole JVM: sweep, judge, report)" -o "$work/time" \
-      "$here/h2beam" bench --output="$work/$w" "${workload[@]}" "${opts[@]}" >"$work/out" 2>"$work/err" \
-      || { tail -30 "$work/err" >&2; tail -30 "$work/out" >&2; exit 1; }
-    sed -n '/^bench:/,$p' "$work/out"
-    cat "$work/time"
-    rm -rf "${work:?}/$w"
+    if [ "$w" != L0-marginal ]; then run "$w" "${workload[@]}" "${opts[@]}"; continue; fi
+    # the same sweep at two sizes: what does not grow with the tasks (the JVM's compiler warming up, the pipeline's
+    # construction) is the run's fixed cost; the difference over the 40 added tasks is the cost of a task at scale
+    small=(--domains=8 --tasksPerDomain=5 --k=3 --modes=both)
+    large=(--domains=8 --tasksPerDomain=10 --k=3 --modes=both)
+    run "$w-40" "${small[@]}" "${opts[@]}"; a="$(cat "$work/jvm")"
+    run "$w-80" "${large[@]}" "${opts[@]}"; b="$(cat "$work/jvm")"
+    [ -n "$a" ] && [ -n "$b" ] || { echo "no h2beam CPU line in a run's output" >&2; exit 1; }
+    awk -v a="$a" -v b="$b" 'BEGIN {
+      m = (b - a) / 40; f = a - 40 * m
+      printf "  marginal           %.3f h2beam CPU-s per task (80 tasks %.2f - 40 tasks %.2f, over 40)\n", m, b, a
+      printf "  fixed              %.2f h2beam CPU-s per run (40 tasks %.2f - 40 x marginal)\n", f, a }'
   done
 done
