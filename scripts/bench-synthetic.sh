@@ -30,7 +30,7 @@ run() {
     || { tail -30 "$work/err" >&2; tail -30 "$work/out" >&2; exit 1; }
   sed -n '/^bench:/,$p' "$work/out"
   cat "$work/time"
-  sed -n 's/.*= h2beam (JVM) \([0-9.]*\) + .*/\1/p' "$work/out" >"$work/jvm"
+  sed -n 's/.*= h2beam (JVMs*) \([0-9.]*\) + .*/\1/p' "$work/out" >"$work/jvm"
   rm -rf "${work:?}/$w"
 }
 
