@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.CodeSource;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Enumeration;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 import java.util.zip.CRC32;
 import java.util.zip.ZipEntry;
@@ -40,6 +42,9 @@ final class StagedJars {
   private static final Set<String> EMBEDDED = Set.of("[local]", "[auto]", "[collection]");
   /** At most this many differing classes are named. */
   private static final int NAMED = 3;
+  /** One class of each module every worker runs; a staged set without one of them cannot run a job. */
+  static final List<String> CORE = List.of("dev/h2beam/adapters/files/Json.class",
+      "dev/h2beam/transforms/sweep/SweepContext.class", "dev/h2beam/pipelines/Main.class");
 
   private StagedJars() {}
 
@@ -52,22 +57,30 @@ final class StagedJars {
     requireCurrent(f.getFilesToStage(), StagedJars.class.getClassLoader());
   }
 
-  /** Refuses the first of {@code files} that is missing, unreadable, or holds h2beam classes unlike {@code client}'s. */
+  /**
+   * Refuses the first of {@code files} that is missing, unreadable, or holds h2beam classes unlike {@code client}'s;
+   * then, for h2beam's own class loader, files that together lack one of the {@link #CORE} classes every worker runs.
+   */
   static void requireCurrent(List<String> files, ClassLoader client) {
     ClientClasses own = null;
+    Set<String> lacking = new TreeSet<>(client == StagedJars.class.getClassLoader() ? CORE : List.of());
     try {
       for (String name : files) {
         Path file = Path.of(name);
-        if (Files.isDirectory(file)) continue; // Beam zips a staged folder; a folder of classes is the build's own
+        if (Files.isDirectory(file)) { // Beam zips a staged folder; a folder of classes is the build's own
+          lacking.removeIf(c -> Files.isRegularFile(file.resolve(c)));
+          continue;
+        }
         if (!Files.isRegularFile(file)) {
           throw new UsageError("--filesToStage: " + name + " does not exist; give the cluster jar's path"
               + " (demo/target/h2beam-demo-<version>-cluster.jar, made by mvn -B -ntp -DskipTests package)");
         }
         if (own == null) own = new ClientClasses(client);
-        if (own.runsFrom(file)) continue; // the client's own jar
         List<String> differing = new ArrayList<>();
         int compared = 0;
         try (ZipFile jar = new ZipFile(file.toFile())) {
+          lacking.removeIf(c -> jar.getEntry(c) != null);
+          if (own.runsFrom(file)) continue; // the client's own jar
           for (Map.Entry<String, long[]> c : own.classes().entrySet()) {
             ZipEntry entry = jar.getEntry(c.getKey());
             if (entry == null) continue;
@@ -79,27 +92,37 @@ final class StagedJars {
               + " the cluster jar's path (demo/target/h2beam-demo-<version>-cluster.jar)");
         }
         if (!differing.isEmpty()) {
-          List<String> shown = differing.stream().sorted().limit(NAMED)
-              .map(c -> c.substring(0, c.length() - ".class".length()).replace('/', '.')).toList();
           throw new UsageError("--filesToStage: " + name + " holds another h2beam than this client runs: "
-              + differing.size() + " of its " + compared + " h2beam classes differ (" + String.join(", ", shown)
-              + (differing.size() > NAMED ? ", ..." : "") + "), so the cluster would run other code than this"
-              + " client built the job with. Rebuild the jar from these sources (mvn -B -ntp -DskipTests package),"
-              + " or run the client from the jar itself (java -cp <jar>:<Flink's classpath>"
-              + " dev.h2beam.pipelines.Main ...)");
+              + differing.size() + " of its " + compared + " h2beam classes differ (" + named(differing) + "), so"
+              + " the cluster would run other code than this client built the job with. Rebuild the jar from these"
+              + " sources (mvn -B -ntp -DskipTests package), or run the client from the jar itself"
+              + " (java -cp <jar>:<Flink's classpath> dev.h2beam.pipelines.Main ...)");
         }
       }
     } catch (IOException e) {
       throw new UsageError("--filesToStage: this client's own h2beam classes cannot be read (" + e.getMessage()
           + ")");
     }
+    if (!lacking.isEmpty()) {
+      throw new UsageError("--filesToStage=" + String.join(",", files) + ": the staged files lack h2beam's "
+          + named(lacking)
+          + ", which every worker runs; stage the cluster jar (demo/target/h2beam-demo-<version>-cluster.jar, made"
+          + " by mvn -B -ntp -DskipTests package): the thin demo jar beside it holds the demo's own classes only");
+    }
+  }
+
+  /** The first {@link #NAMED} class files of {@code classes} as class names, in order. */
+  private static String named(Collection<String> classes) {
+    List<String> shown = classes.stream().sorted().limit(NAMED)
+        .map(c -> c.substring(0, c.length() - ".class".length()).replace('/', '.')).toList();
+    return String.join(", ", shown) + (classes.size() > NAMED ? ", ..." : "");
   }
 
   /**
    * The size and CRC-32 of every h2beam class the client loads, read from the directories of the jars it loads them
    * from (as the staged side is read), or from the bytes of a folder's class files; the first on the class path wins,
    * as for the class loader. Reading the staged jar's 560 classes and the client's copies, each looked up through the
-   * class loader, took 0.19-0.22 s of a cold client; this takes 0.02-0.09 s (BENCHMARKS.md, issue 11).
+   * class loader, took 0.19-0.32 s of a cold client; this takes 0.02-0.12 s (BENCHMARKS.md, issue 11).
    */
   private static final class ClientClasses {
     private final Map<String, long[]> classes = new TreeMap<>();

@@ -55,7 +55,23 @@ class StagedJarsTest {
     entries.put("org/example/Other.class", new byte[] {1, 2, 3}); // not h2beam's: not compared
     entries.put("dev/h2beam/plugin/OnlyOnTheWorkers.class", new byte[] {4}); // the client lacks it: not compared
     entries.put("META-INF/MANIFEST.MF", "Manifest-Version: 1.0\n".getBytes());
+    for (String core : StagedJars.CORE) entries.put(core, own(core));
     StagedJars.requireCurrent(List.of(jar(dir, "current.jar", entries).toString(), dir.toString()), CLIENT);
+  }
+
+  @Test
+  void stagedFilesWithoutTheClassesEveryWorkerRunsAreRefused(@TempDir Path dir) throws Exception {
+    // the thin demo jar beside the cluster jar: current, but without the modules the workers run
+    Path thin = jar(dir, "thin.jar", Map.of(A, own(A)));
+    UsageError e = assertThrows(UsageError.class, () -> StagedJars.requireCurrent(List.of(thin.toString()), CLIENT));
+    String m = e.getMessage();
+    assertTrue(m.startsWith("--filesToStage=" + thin + ": the staged files lack h2beam's"
+        + " dev.h2beam.adapters.files.Json, dev.h2beam.pipelines.Main, dev.h2beam.transforms.sweep.SweepContext,"
+        + " which every worker runs; stage the cluster jar"), m);
+    // together, two files hold them all
+    Map<String, byte[]> rest = new LinkedHashMap<>();
+    for (String core : StagedJars.CORE) rest.put(core, own(core));
+    StagedJars.requireCurrent(List.of(thin.toString(), jar(dir, "rest.jar", rest).toString()), CLIENT);
   }
 
   @Test
