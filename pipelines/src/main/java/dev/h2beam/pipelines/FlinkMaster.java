@@ -22,11 +22,17 @@ final class FlinkMaster {
 
   private FlinkMaster() {}
 
+  /** The {@code --flinkMaster} of options that run on a remote Flink cluster, or null (another runner, embedded). */
+  static String remote(PipelineOptions o) {
+    if (o.getRunner() == null || !o.getRunner().getSimpleName().equals("FlinkRunner")) return null;
+    String master = o.as(FlinkPipelineOptions.class).getFlinkMaster();
+    return master == null || EMBEDDED.contains(master.strip()) ? null : master;
+  }
+
   /** Refuses options that run on a remote Flink master nothing answers at within {@code timeout}. */
   static void requireReachable(PipelineOptions o, Duration timeout) {
-    if (o.getRunner() == null || !o.getRunner().getSimpleName().equals("FlinkRunner")) return;
-    String master = o.as(FlinkPipelineOptions.class).getFlinkMaster();
-    if (master == null || EMBEDDED.contains(master.strip())) return;
+    String master = remote(o);
+    if (master == null) return;
     InetSocketAddress address = address(master);
     try (Socket s = new Socket()) {
       s.connect(address, (int) timeout.toMillis());

@@ -38,8 +38,6 @@ import org.apache.beam.sdk.options.PipelineOptions;
 final class StagedJars {
   /** Where h2beam's classes live in a jar; only these are compared. */
   private static final String OWN = "dev/h2beam/";
-  /** Masters that run inside this process, whose workers use this process's classes. */
-  private static final Set<String> EMBEDDED = Set.of("[local]", "[auto]", "[collection]");
   /** At most this many differing classes are named. */
   private static final int NAMED = 3;
   /** One class of each module every worker runs; a staged set without one of them cannot run a job. */
@@ -50,11 +48,9 @@ final class StagedJars {
 
   /** Refuses staged jars whose h2beam differs from the client's, when a remote Flink cluster will run them. */
   static void requireCurrent(PipelineOptions o) {
-    if (o.getRunner() == null || !o.getRunner().getSimpleName().equals("FlinkRunner")) return;
-    FlinkPipelineOptions f = o.as(FlinkPipelineOptions.class);
-    String master = f.getFlinkMaster();
-    if (master == null || EMBEDDED.contains(master.strip()) || f.getFilesToStage() == null) return;
-    requireCurrent(f.getFilesToStage(), StagedJars.class.getClassLoader());
+    if (FlinkMaster.remote(o) == null) return; // the DirectRunner and an embedded Flink run this process's classes
+    List<String> files = o.as(FlinkPipelineOptions.class).getFilesToStage();
+    if (files != null) requireCurrent(files, StagedJars.class.getClassLoader());
   }
 
   /**
