@@ -12,7 +12,6 @@ import java.security.CodeSource;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Enumeration;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -41,8 +40,9 @@ final class StagedJars {
   /** At most this many differing classes are named. */
   private static final int NAMED = 3;
   /** One class of each module every worker runs; a staged set without one of them cannot run a job. */
-  static final List<String> CORE = List.of("dev/h2beam/adapters/files/Json.class",
-      "dev/h2beam/transforms/sweep/SweepContext.class", "dev/h2beam/pipelines/Main.class");
+  private static final List<Class<?>> MODULES = List.of(Json.class, SweepContext.class, Main.class);
+  /** The {@link #MODULES}' class files. */
+  static final List<String> CORE = MODULES.stream().map(c -> c.getName().replace('.', '/') + ".class").toList();
 
   private StagedJars() {}
 
@@ -121,13 +121,14 @@ final class StagedJars {
    * class loader, took 0.19-0.32 s of a cold client; this takes 0.02-0.12 s (BENCHMARKS.md, issue 11).
    */
   private static final class ClientClasses {
-    private final Map<String, long[]> classes = new TreeMap<>();
-    private final Set<Path> jars = new HashSet<>();
+    /** Where the client's h2beam classes are, in class-path order. */
+    private final Set<Path> roots = new LinkedHashSet<>();
+    /** Read on first need: a client staging only its own jar (the README's) compares nothing. */
+    private Map<String, long[]> classes;
 
     ClientClasses(ClassLoader loader) throws IOException {
-      // where the client's h2beam classes are: every class-path entry with a dev/h2beam/ folder, in class-path order,
-      // then the modules of the classes named here, for jars written without folder entries
-      Set<Path> roots = new LinkedHashSet<>();
+      // every class-path entry with a dev/h2beam/ folder, in class-path order, then the modules of the classes
+      // named here, for jars written without folder entries
       for (Enumeration<URL> e = loader.getResources(OWN); e.hasMoreElements(); ) {
         String u = e.nextElement().toString();
         int bang = u.indexOf("!/");
@@ -137,7 +138,7 @@ final class StagedJars {
           roots.add(Path.of(URI.create(u)).getParent().getParent().toRealPath()); // <root>/dev/h2beam/
         }
       }
-      for (Class<?> anchor : List.of(StagedJars.class, Json.class, SweepContext.class)) {
+      for (Class<?> anchor : MODULES) {
         if (anchor.getClassLoader() != loader) continue;
         CodeSource source = anchor.getProtectionDomain().getCodeSource();
         if (source != null && source.getLocation() != null && "file".equals(source.getLocation().getProtocol())) {
@@ -148,6 +149,12 @@ final class StagedJars {
           }
         }
       }
+    }
+
+    /** Class file name to {size, crc}. */
+    Map<String, long[]> classes() throws IOException {
+      if (classes != null) return classes;
+      classes = new TreeMap<>();
       for (Path root : roots) {
         if (Files.isDirectory(root)) {
           if (!Files.isDirectory(root.resolve(OWN))) continue;
@@ -161,7 +168,6 @@ final class StagedJars {
             }
           }
         } else if (Files.isRegularFile(root)) {
-          jars.add(root);
           try (ZipFile jar = new ZipFile(root.toFile())) {
             for (Enumeration<? extends ZipEntry> e = jar.entries(); e.hasMoreElements(); ) {
               ZipEntry entry = e.nextElement();
@@ -172,16 +178,12 @@ final class StagedJars {
           }
         }
       }
-    }
-
-    /** Class file name to {size, crc}. */
-    Map<String, long[]> classes() {
       return classes;
     }
 
     /** Whether {@code jar} is one the client loads its h2beam classes from (then it holds them as they are). */
     boolean runsFrom(Path jar) throws IOException {
-      return jars.contains(jar.toRealPath());
+      return roots.contains(jar.toRealPath());
     }
   }
 }
