@@ -44,7 +44,7 @@ public final class OptionArgs {
           .orElse("");
       throw new UsageError("h2beam " + command + " refused its options: " + withFlinkHint(why) + help(command));
     }
-    FlinkMaster.requireReachable(parsed, FLINK_CONNECT_TIMEOUT);
+    FlinkMaster.requireUsable(parsed, FLINK_CONNECT_TIMEOUT);
     StagedJars.requireCurrent(parsed);
     return parsed;
   }

@@ -1,10 +1,12 @@
 package dev.h2beam.pipelines;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.h2beam.pipelines.report.ReportOptions;
+import dev.h2beam.pipelines.sweep.Sweep;
 import java.net.ServerSocket;
 import java.time.Duration;
 import org.apache.beam.sdk.options.PipelineOptions;
@@ -30,7 +32,7 @@ class FlinkMasterTest {
     int port = closedPort();
     long t0 = System.nanoTime();
     UsageError e = assertThrows(UsageError.class,
-        () -> FlinkMaster.requireReachable(flink("127.0.0.1:" + port), Duration.ofSeconds(2)));
+        () -> FlinkMaster.requireUsable(flink("127.0.0.1:" + port), Duration.ofSeconds(2)));
     assertTrue(System.nanoTime() - t0 < 3_000_000_000L, "refused within its timeout");
     String m = e.getMessage();
     assertTrue(m.startsWith("--flinkMaster=127.0.0.1:" + port + ": no Flink cluster answers: nothing answers at"
@@ -52,7 +54,7 @@ class FlinkMasterTest {
   @Test
   void anUnknownHostIsNamed() {
     UsageError e = assertThrows(UsageError.class,
-        () -> FlinkMaster.requireReachable(flink("no-such-host.invalid:8081"), Duration.ofSeconds(2)));
+        () -> FlinkMaster.requireUsable(flink("no-such-host.invalid:8081"), Duration.ofSeconds(2)));
     assertTrue(e.getMessage().contains("the host no-such-host.invalid is unknown"), e.getMessage());
   }
 
@@ -66,9 +68,41 @@ class FlinkMasterTest {
 
   @Test
   void embeddedMastersAndOtherRunnersNeedNoConnection() {
-    FlinkMaster.requireReachable(flink("[local]"), Duration.ofMillis(1));
-    FlinkMaster.requireReachable(flink("[auto]"), Duration.ofMillis(1));
-    FlinkMaster.requireReachable(PipelineOptionsFactory.fromArgs("--flinkMaster=127.0.0.1:1").create(),
+    FlinkMaster.requireUsable(flink("[local]"), Duration.ofMillis(1));
+    FlinkMaster.requireUsable(flink("[auto]"), Duration.ofMillis(1));
+    FlinkMaster.requireUsable(PipelineOptionsFactory.fromArgs("--flinkMaster=127.0.0.1:1").create(),
         Duration.ofMillis(1));
+  }
+
+  /**
+   * Flink's collection executor is refused by every command before anything runs: it finished a demo sweep with one
+   * task of two and no failure. Before, the sweep took it for a remote address and said it was not one.
+   */
+  @Test
+  void theCollectionExecutorIsRefusedByEveryCommandNamingWhatToUseInstead() {
+    UsageError e = assertThrows(UsageError.class, () -> OptionArgs.parse("report", new String[] {
+        "--runner=FlinkRunner", "--flinkMaster=[collection]", "--namespaces=/nowhere/demo-oc-agg2"},
+        ReportOptions.class));
+    assertTrue(e.getMessage().startsWith("--flinkMaster=[collection] runs Flink's collection executor"),
+        e.getMessage());
+    assertTrue(e.getMessage().contains("--flinkMaster=[local]"), e.getMessage());
+    // the DirectRunner ignores a Flink option it does not use
+    FlinkMaster.requireUsable(PipelineOptionsFactory.fromArgs("--flinkMaster=[collection]").create(),
+        Duration.ofMillis(1));
+  }
+
+  /** Where the sweep may take folders relative, and where the staged jars are checked, is one decision. */
+  @Test
+  void theSweepRunsLocallyExactlyWhereNoRemoteMasterIsNamed() {
+    PipelineOptions direct = PipelineOptionsFactory.fromArgs("--flinkMaster=127.0.0.1:1").create();
+    for (PipelineOptions o : new PipelineOptions[] {direct, flink("[local]"), flink("[auto]")}) {
+      assertTrue(Sweep.runsLocally(o), o.toString());
+      assertEquals(null, FlinkMaster.remote(o), o.toString());
+    }
+    // Beam compares the names unstripped: " [local]" goes to a host of that name, so it is remote here too
+    for (String master : new String[] {"127.0.0.1:8081", "flink-jm", " [local]"}) {
+      assertFalse(Sweep.runsLocally(flink(master)), master);
+      assertEquals(master, FlinkMaster.remote(flink(master)));
+    }
   }
 }

@@ -11,6 +11,7 @@ import dev.h2beam.adapters.files.Scratch;
 import dev.h2beam.adapters.model.Namespace;
 import dev.h2beam.pipelines.DirectThreads;
 import dev.h2beam.pipelines.Flags;
+import dev.h2beam.pipelines.FlinkMaster;
 import dev.h2beam.pipelines.FolderFlags;
 import dev.h2beam.pipelines.LazyOptions;
 import dev.h2beam.pipelines.UsageError;
@@ -678,17 +679,14 @@ public final class Sweep {
   }
 
   /**
-   * Whether the pipeline runs in this process (the DirectRunner, or Flink on an embedded {@code [local]} or
-   * {@code [auto]} cluster outside a cluster's client); only then may folders be relative.
+   * Whether the pipeline runs in this process: the DirectRunner, or Flink embedded ({@code [local]}, {@code [auto]}
+   * outside a cluster's client, {@code [collection]}; {@link FlinkMaster#remote}); only then may folders be relative.
+   * Every other runner's workers are taken for other processes.
    */
   public static boolean runsLocally(PipelineOptions o) {
     String runner = o.getRunner() == null ? "DirectRunner" : o.getRunner().getSimpleName();
     if (runner.equals("DirectRunner")) return true;
-    if (runner.equals("FlinkRunner")) {
-      String master = o.as(FlinkPipelineOptions.class).getFlinkMaster();
-      return master == null || master.equals("[local]") || master.equals("[auto]");
-    }
-    return false;
+    return runner.equals("FlinkRunner") && FlinkMaster.remote(o) == null;
   }
 
   /**
