@@ -38,11 +38,19 @@ public final class FlinkMaster {
   }
 
   /**
-   * Refuses Flink's collection executor, and a remote Flink master nothing answers at within {@code timeout}. The
+   * Refuses a detached submission, Flink's collection executor, and a remote Flink master nothing answers at within
+   * {@code timeout}. The
    * collection executor ran the demo's sweep to its end and reported one task of two, done: the other task's chains
    * never ran, and nothing said so.
    */
   static void requireUsable(PipelineOptions o, Duration timeout) {
+    if (FlinkCluster.isFlink(o) && !o.as(FlinkPipelineOptions.class).getAttachedMode()) {
+      throw new UsageError("--attachedMode=false submits the job detached, but every h2beam command waits for its job"
+          + " and then writes from what it wrote (the sweep's record, the judge's rows, the report); on an embedded"
+          + " Flink a detached sweep ran its tasks and then failed with the cluster gone. Leave the flag out; to keep a"
+          + " sweep going after the terminal closes, run the client with nohup (a sweep run again resumes where it"
+          + " stopped)");
+    }
     if (FlinkCluster.isFlink(o) && COLLECTION.equals(o.as(FlinkPipelineOptions.class).getFlinkMaster())) {
       throw new UsageError("--flinkMaster=" + COLLECTION + " runs Flink's collection executor, which loses part of"
           + " h2beam's pipelines (a demo sweep on it finished one of its two tasks and reported no failure); use"

@@ -91,6 +91,17 @@ class FlinkMasterTest {
         Duration.ofMillis(1));
   }
 
+  /** A detached job would leave every command reading what its job has not written yet: refused, naming nohup. */
+  @Test
+  void aDetachedSubmissionIsRefusedBeforeAnythingRuns() {
+    UsageError e = assertThrows(UsageError.class, () -> OptionArgs.parse("report", new String[] {
+        "--runner=FlinkRunner", "--flinkMaster=[local]", "--attachedMode=false",
+        "--namespaces=/nowhere/demo-oc-agg2"}, ReportOptions.class));
+    assertTrue(e.getMessage().startsWith("--attachedMode=false submits the job detached"), e.getMessage());
+    assertTrue(e.getMessage().contains("nohup"), e.getMessage());
+    FlinkMaster.requireUsable(flink("[local]"), Duration.ofMillis(1)); // attached, Beam's default
+  }
+
   /** Where the sweep may take folders relative, and where the staged jars are checked, is one decision. */
   @Test
   void theSweepRunsLocallyExactlyWhereNoRemoteMasterIsNamed() {
