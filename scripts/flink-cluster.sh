@@ -145,6 +145,9 @@ restart-strategy.fixed-delay.delay: 2 s
 heartbeat.interval: 2000
 heartbeat.timeout: 8000
 io.tmp.dirs: $dir/tmp
+# a finished job's jar (57 MB, the cluster jar; 125 MB with Beam's staging of a whole classpath) leaves each
+# TaskManager's blob cache within two of these intervals: Flink's default of an hour kept a copy per job meanwhile
+blob.service.cleanup.interval: 60
 EOF
     setsid java -Xmx512m ${jvmopts[@]+"${jvmopts[@]}"} "${flags[@]}" -Dlog.file="$dir/log/jobmanager.log" \
       -cp "$(classpath)" \
