@@ -1,6 +1,5 @@
 package dev.h2beam.pipelines;
 
-import dev.h2beam.pipelines.sweep.FlinkCluster;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -26,32 +25,36 @@ public final class FlinkMaster {
 
   private FlinkMaster() {}
 
+  /** Whether these options run on Flink, embedded or remote. */
+  public static boolean isFlink(PipelineOptions o) {
+    return o.getRunner() != null && o.getRunner().getSimpleName().equals("FlinkRunner");
+  }
+
   /**
    * The {@code --flinkMaster} of options that run on a remote Flink cluster, or null (another runner, or Flink
    * embedded in this process). The names of the embedded masters are compared as Beam compares them, unstripped: Beam
    * takes {@code " [local]"} for a host's address, and so does this check.
    */
   public static String remote(PipelineOptions o) {
-    if (o.getRunner() == null || !o.getRunner().getSimpleName().equals("FlinkRunner")) return null;
+    if (!isFlink(o)) return null;
     String master = o.as(FlinkPipelineOptions.class).getFlinkMaster();
     return master == null || EMBEDDED.contains(master) ? null : master;
   }
 
   /**
    * Refuses a detached submission, Flink's collection executor, and a remote Flink master nothing answers at within
-   * {@code timeout}. The
-   * collection executor ran the demo's sweep to its end and reported one task of two, done: the other task's chains
-   * never ran, and nothing said so.
+   * {@code timeout}. The collection executor ran the demo's sweep to its end and reported one task of two, done: the
+   * other task's chains never ran, and nothing said so.
    */
   static void requireUsable(PipelineOptions o, Duration timeout) {
-    if (FlinkCluster.isFlink(o) && !o.as(FlinkPipelineOptions.class).getAttachedMode()) {
+    if (isFlink(o) && !o.as(FlinkPipelineOptions.class).getAttachedMode()) {
       throw new UsageError("--attachedMode=false submits the job detached, but every h2beam command waits for its job"
           + " and then writes from what it wrote (the sweep's record, the judge's rows, the report); on an embedded"
           + " Flink a detached sweep ran its tasks and then failed with the cluster gone. Leave the flag out; to keep a"
           + " sweep going after the terminal closes, run the client with nohup (a sweep run again resumes where it"
           + " stopped)");
     }
-    if (FlinkCluster.isFlink(o) && COLLECTION.equals(o.as(FlinkPipelineOptions.class).getFlinkMaster())) {
+    if (isFlink(o) && COLLECTION.equals(o.as(FlinkPipelineOptions.class).getFlinkMaster())) {
       throw new UsageError("--flinkMaster=" + COLLECTION + " runs Flink's collection executor, which loses part of"
           + " h2beam's pipelines (a demo sweep on it finished one of its two tasks and reported no failure); use"
           + " --flinkMaster=[local] to run Flink in this process, or host:port of a cluster's JobManager");

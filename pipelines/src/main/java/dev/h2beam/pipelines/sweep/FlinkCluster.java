@@ -23,11 +23,6 @@ public final class FlinkCluster {
   /** A cluster's shape: worker processes and the slots they offer. */
   public record Shape(int workers, int slots) {}
 
-  /** Whether these options run on Flink. */
-  public static boolean isFlink(PipelineOptions o) {
-    return o.getRunner() != null && o.getRunner().getSimpleName().equals("FlinkRunner");
-  }
-
   /**
    * The shape the job will run on: one worker with this machine's processors for an embedded cluster, the remote
    * cluster's as its JobManager reports it; {@code --parallelism}, when given, is the slots the job uses.

@@ -499,7 +499,7 @@ public final class Sweep {
   public static Pipeline build(Plan plan, SweepOptions o) {
     List<TaskRef> refs = refs(plan);
     int slots = 1;
-    if (FlinkCluster.isFlink(o)) {
+    if (FlinkMaster.isFlink(o)) {
       // the slots the job runs on, set as its parallelism so that the runner uses the count the placement assumes
       slots = FlinkCluster.shape(o).slots();
       o.as(FlinkPipelineOptions.class).setParallelism(slots);
@@ -679,9 +679,9 @@ public final class Sweep {
   }
 
   /**
-   * Whether the pipeline runs in this process: the DirectRunner, or Flink embedded ({@code [local]}, {@code [auto]}
-   * outside a cluster's client, {@code [collection]}; {@link FlinkMaster#remote}); only then may folders be relative.
-   * Every other runner's workers are taken for other processes.
+   * Whether the pipeline runs in this process: the DirectRunner, or Flink embedded ({@code [local]}, or {@code [auto]}
+   * outside a cluster's client: {@link FlinkMaster#remote}); only then may folders be relative. Every other runner's
+   * workers are taken for other processes. (Flink's {@code [collection]} executor is refused when options are parsed.)
    */
   public static boolean runsLocally(PipelineOptions o) {
     String runner = o.getRunner() == null ? "DirectRunner" : o.getRunner().getSimpleName();
