@@ -47,14 +47,16 @@ public final class FlinkMaster {
    * other task's chains never ran, and nothing said so.
    */
   static void requireUsable(PipelineOptions o, Duration timeout) {
-    if (isFlink(o) && !o.as(FlinkPipelineOptions.class).getAttachedMode()) {
+    if (!isFlink(o)) return;
+    FlinkPipelineOptions flink = o.as(FlinkPipelineOptions.class);
+    if (!flink.getAttachedMode()) {
       throw new UsageError("--attachedMode=false submits the job detached, but every h2beam command waits for its job"
           + " and then writes from what it wrote (the sweep's record, the judge's rows, the report); on an embedded"
           + " Flink a detached sweep ran its tasks and then failed with the cluster gone. Leave the flag out; to keep a"
           + " sweep going after the terminal closes, run the client with nohup (a sweep run again resumes where it"
           + " stopped)");
     }
-    if (isFlink(o) && COLLECTION.equals(o.as(FlinkPipelineOptions.class).getFlinkMaster())) {
+    if (COLLECTION.equals(flink.getFlinkMaster())) {
       throw new UsageError("--flinkMaster=" + COLLECTION + " runs Flink's collection executor, which loses part of"
           + " h2beam's pipelines (a demo sweep on it finished one of its two tasks and reported no failure); use"
           + " --flinkMaster=[local] to run Flink in this process, or host:port of a cluster's JobManager");

@@ -684,9 +684,8 @@ public final class Sweep {
    * workers are taken for other processes. (Flink's {@code [collection]} executor is refused when options are parsed.)
    */
   public static boolean runsLocally(PipelineOptions o) {
-    String runner = o.getRunner() == null ? "DirectRunner" : o.getRunner().getSimpleName();
-    if (runner.equals("DirectRunner")) return true;
-    return runner.equals("FlinkRunner") && FlinkMaster.remote(o) == null;
+    if (o.getRunner() == null || o.getRunner().getSimpleName().equals("DirectRunner")) return true;
+    return FlinkMaster.isFlink(o) && FlinkMaster.remote(o) == null;
   }
 
   /**
