@@ -7,6 +7,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,6 +51,8 @@ public final class RunConfig implements Serializable {
 
   /** The roles a configuration may name. */
   public static final List<String> ROLES = List.of("executor", "improver", "selector", "reflector", "judge");
+  /** The roles a sweep calls (all but the judge, which scores later, in its own command). */
+  public static final List<String> SWEEP_ROLES = List.of("executor", "improver", "selector", "reflector");
 
   private static final RunConfig EMPTY = new RunConfig(Map.of(), Map.of(), List.of());
 
@@ -166,6 +169,30 @@ public final class RunConfig implements Serializable {
       if (!r.endpoint().apiKeyEnv().isEmpty()) out.add(r.endpoint().apiKeyEnv());
     }
     return Collections.unmodifiableSet(out);
+  }
+
+  /**
+   * The key variables that the endpoints of {@code roles} (those configured, in {@link #ROLES} order) read and that
+   * {@code env} does not hold, or holds blank: variable → the endpoint that names it (its first role's). Only names
+   * are returned, never a value.
+   */
+  public Map<String, String> unsetKeys(List<String> roles, Map<String, String> env) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (String role : ROLES) {
+      ResolvedRole r = roles.contains(role) ? this.roles.get(role) : null;
+      if (r == null) continue;
+      String var = r.endpoint().apiKeyEnv();
+      String v = var.isEmpty() ? "x" : env.get(var);
+      if (v == null || v.isBlank()) out.putIfAbsent(var, r.endpoint().name());
+    }
+    return Collections.unmodifiableMap(out);
+  }
+
+  /** {@link #unsetKeys} as words: {@code X (api_key_env of endpoint e), Y (...)}. */
+  public static String named(Map<String, String> unset) {
+    List<String> out = new ArrayList<>();
+    unset.forEach((var, endpoint) -> out.add(var + " (api_key_env of endpoint " + endpoint + ")"));
+    return String.join(", ", out);
   }
 
   @Override public boolean equals(Object o) {

@@ -191,18 +191,9 @@ public final class CheckCommand implements Command {
   /** Every key variable a configured role needs, set and non-empty (never printing a value). */
   static List<String> keyProblems(RunConfig config, Map<String, String> env) {
     List<String> fails = new ArrayList<>();
-    Set<String> seen = new LinkedHashSet<>();
-    for (String role : RunConfig.ROLES) {
-      config.role(role).ifPresent(r -> {
-        String var = r.endpoint().apiKeyEnv();
-        if (var.isEmpty() || !seen.add(var)) return;
-        String v = env.get(var);
-        if (v == null || v.isBlank()) {
-          fails.add("environment variable " + var + " (the key of endpoint " + r.endpoint().name()
-              + ") is not set; export it before running (its value is never written anywhere)");
-        }
-      });
-    }
+    config.unsetKeys(RunConfig.ROLES, env).forEach((var, endpoint) -> fails.add("environment variable " + var
+        + " (the key of endpoint " + endpoint + ") is not set; export it before running (its value is never written"
+        + " anywhere)"));
     return fails;
   }
 

@@ -214,6 +214,9 @@ public final class Sweep {
           + " sessions: --config" + (o.getConfig() == null ? " is required and" : "=" + o.getConfig())
           + " must configure roles " + missingRoles + " (see the README's configuration file)");
     }
+    // a key the sweep's sessions and rollouts would miss fails every task at its first call: refused before any
+    Map<String, String> unset = runConfig.unsetKeys(RunConfig.SWEEP_ROLES, System.getenv());
+    if (!unset.isEmpty()) throw new UsageError(unsetKeys(unset, o.getConfig(), !runsLocally(o)));
     LinkedHashMap<String, List<String>> stream;
     try {
       LinkedHashMap<String, List<String>> grouped = TaskStream.group(bench.tasks(), bench::domainOf);
@@ -272,6 +275,15 @@ public final class Sweep {
           .ifPresent(r -> sb.append('|').append(role).append(':').append(r.identity()));
     }
     return sb.toString();
+  }
+
+  /** Why a sweep whose configuration names key variables {@code unset} (variable → endpoint) cannot start. */
+  static String unsetKeys(Map<String, String> unset, String configFile, boolean cluster) {
+    String them = unset.size() == 1 ? "it" : "them";
+    return "--config=" + configFile + ": environment variable" + (unset.size() == 1 ? " " : "s ")
+        + RunConfig.named(unset) + (unset.size() == 1 ? " is" : " are") + " not set; export " + them + " with the"
+        + " endpoint's key before the sweep (a value is never written anywhere)"
+        + (cluster ? "; every TaskManager needs " + them + " in its environment too" : "");
   }
 
   /** The configuration file, or an empty configuration without {@code --config}. */

@@ -77,4 +77,26 @@ class FolderPlanTest {
     assertTrue(e.getMessage().contains("api_key") && e.getMessage().contains("environment variable"), e.getMessage());
     assertFalse(e.getMessage().contains(key), e.getMessage());
   }
+
+  /**
+   * A key variable the sweep's roles read and the environment lacks fails every task at its first call: the sweep is
+   * refused before anything runs, naming each variable and its endpoint (never a value), and the judge's is not asked.
+   */
+  @Test
+  void aKeyVariableTheSweepNeedsAndTheEnvironmentLacksIsRefusedNamingIt() throws Exception {
+    assertTrue(System.getenv(FolderSweepTest.KEY_VAR) != null, "the pom sets " + FolderSweepTest.KEY_VAR);
+    Path cfg = tmp.resolve("c.yaml");
+    Files.writeString(cfg, "endpoints:\n  set: {base_url: \"http://127.0.0.1:9/v1\", api_key_env: "
+        + FolderSweepTest.KEY_VAR + "}\n  unset: {base_url: \"http://127.0.0.1:9/v1\", api_key_env:"
+        + " H2BEAM_NO_SUCH_KEY_VAR}\n  judging: {base_url: \"http://127.0.0.1:9/v1\", api_key_env:"
+        + " H2BEAM_NO_JUDGE_KEY_VAR}\nroles:\n  executor: {endpoint: set, model: e}\n"
+        + "  improver: {endpoint: unset, model: e}\n  selector: {endpoint: unset, model: e}\n"
+        + "  reflector: {endpoint: set, model: e}\n  judge: {endpoint: judging, model: e}\n");
+    Path runs = tmp.resolve("runs");
+    UsageError e = refused("--bench=folder", "--benchRoot=" + EXAMPLE, "--runsRoot=" + runs, "--config=" + cfg);
+    assertTrue(e.getMessage().startsWith("--config=" + cfg + ": environment variable H2BEAM_NO_SUCH_KEY_VAR"
+        + " (api_key_env of endpoint unset) is not set; export it"), e.getMessage());
+    assertFalse(e.getMessage().contains("JUDGE"), "the judge's key is the judge's business: " + e.getMessage());
+    assertFalse(Files.exists(runs.resolve("_sweeps")), "no sweep record is written");
+  }
 }

@@ -2,10 +2,10 @@ package dev.h2beam.transforms.sweep;
 
 import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.files.WriterLock;
 import dev.h2beam.transforms.recursion.TaskScope;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -32,7 +32,7 @@ public final class ChainRecord {
     m.put("mode", mode);
     m.put("domain", domain);
     m.put("tasks", tasks);
-    m.put("host", host());
+    m.put("host", WriterLock.host());
     m.put("pid", ProcessHandle.current().pid());
     m.put("jvm", ManagementFactory.getRuntimeMXBean().getName());
     m.put("thread", Thread.currentThread().getName());
@@ -44,14 +44,6 @@ public final class ChainRecord {
       AtomicFiles.writeString(f, Json.pretty(m) + "\n");
     } catch (IOException e) {
       System.err.println("h2beam: could not write the chain record for " + mode + "/" + domain + ": " + e.getMessage());
-    }
-  }
-
-  private static String host() {
-    try {
-      return InetAddress.getLocalHost().getHostName();
-    } catch (IOException e) {
-      return "(unknown host)";
     }
   }
 }

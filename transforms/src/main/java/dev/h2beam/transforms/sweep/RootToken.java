@@ -1,8 +1,8 @@
 package dev.h2beam.transforms.sweep;
 
 import dev.h2beam.adapters.files.AtomicFiles;
+import dev.h2beam.adapters.files.WriterLock;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -63,16 +63,8 @@ public final class RootToken {
       seen = "unreadable (" + e.getMessage() + ")";
     }
     if (token.equals(seen)) return;
-    throw new IllegalStateException("the worker on host " + host() + " does not see the runs root the client wrote: "
-        + f + (seen == null ? " does not exist there" : " holds another run's token") + ". Every worker must mount"
+    throw new IllegalStateException("the worker on host " + WriterLock.host() + " does not see the runs root the"
+        + " client wrote: " + f + (seen == null ? " does not exist there" : " holds another run's token") + ". Every worker must mount"
         + " the same shared file system at " + runsRoot + " (give --runsRoot a path every worker shares)");
-  }
-
-  private static String host() {
-    try {
-      return InetAddress.getLocalHost().getHostName();
-    } catch (IOException e) {
-      return "(unknown host)";
-    }
   }
 }

@@ -3,6 +3,8 @@ package dev.h2beam.transforms.sweep;
 import dev.h2beam.adapters.bench.Benchmark;
 import dev.h2beam.adapters.bench.Benchmarks;
 import dev.h2beam.adapters.config.ResolvedRole;
+import dev.h2beam.adapters.config.RunConfig;
+import dev.h2beam.adapters.files.WriterLock;
 import dev.h2beam.adapters.files.Scratch;
 import dev.h2beam.adapters.model.ChannelSpec;
 import dev.h2beam.adapters.model.Namespace;
@@ -50,6 +52,7 @@ public final class SweepContext {
   private SweepContext(SweepConfig c) throws Exception {
     this.config = c;
     RootToken.check(c.runs(), c.rootToken());
+    requireKeys(c.workerRunConfig(), System.getenv());
     this.bench = Benchmarks.named(c.bench()).open(Paths.get(c.benchRoot()), c.settings(), c.workerRunConfig());
     Path audit = TaskScope.auditDir(c.runs(), c.summaryNamespace());
     HeldPermits sessions = new HeldPermits(Limits.of("sessions", c.workerSessionLimit()));
@@ -69,6 +72,20 @@ public final class SweepContext {
     this.bases = new SharedBases(ref -> SweepSteps.rollBases(this, ref), c.modes().size());
     this.progress = new ProgressBoard(c, sessions, rollouts);
     progress.open();
+  }
+
+  /**
+   * Refuses a worker whose environment lacks a key variable the sweep's roles read. The client checked its own
+   * environment before the job; a cluster's workers read the keys from theirs (a job carries no key), so a
+   * TaskManager started without the variable would fail every task at its first call.
+   */
+  static void requireKeys(RunConfig config, Map<String, String> env) {
+    Map<String, String> unset = config.unsetKeys(RunConfig.SWEEP_ROLES, env);
+    if (unset.isEmpty()) return;
+    throw new IllegalStateException("the worker on host " + WriterLock.host() + " has no " + RunConfig.named(unset)
+        + " in its environment, which the client has: start every TaskManager with the key variables of the"
+        + " --config file exported (in the environment of taskmanager.sh, or as containerized.taskmanager.env.<NAME>"
+        + " on YARN and Kubernetes); the job sends no key to its workers");
   }
 
   /**
