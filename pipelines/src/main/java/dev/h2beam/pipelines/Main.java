@@ -5,7 +5,9 @@ import dev.h2beam.adapters.plugin.Registry;
 import java.io.PrintStream;
 import java.lang.reflect.Method;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.apache.beam.sdk.options.Description;
 
@@ -61,10 +63,22 @@ public final class Main {
           : e.getMessage()));
       return 1;
     } catch (Exception e) {
-      err.println("error: " + c.name() + " failed: " + e);
+      // the trace for a report, then the line a user reads: a worker's refusal on a cluster comes wrapped in the
+      // runner's and the cluster's exceptions, a hundred lines above
       e.printStackTrace(err);
+      err.println("error: " + c.name() + " failed: " + innermost(e));
       return 1;
     }
+  }
+
+  /** The innermost cause of a failure: by its message alone where h2beam threw it, else as the JVM names it. */
+  static String innermost(Throwable e) {
+    Throwable t = e;
+    Set<Throwable> seen = new HashSet<>();
+    while (t.getCause() != null && seen.add(t)) t = t.getCause();
+    StackTraceElement[] at = t.getStackTrace();
+    boolean ours = t.getMessage() != null && at.length > 0 && at[0].getClassName().startsWith("dev.h2beam.");
+    return ours ? t.getMessage() : t.toString();
   }
 
   /**

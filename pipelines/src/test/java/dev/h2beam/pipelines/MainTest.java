@@ -1,10 +1,12 @@
 package dev.h2beam.pipelines;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -66,5 +68,20 @@ class MainTest {
     assertTrue(List.of(Main.directDefaults(new String[] {"--enforceImmutability=true"}))
         .contains("--enforceImmutability=true"));
     assertTrue(List.of(Main.directDefaults(new String[] {"--runner=FlinkRunner"})).contains("--fasterCopy=true"));
+  }
+
+  /**
+   * A failure's last line is what it comes down to: a worker's refusal, wrapped in the runner's and the cluster's
+   * exceptions, by its message alone; a cause h2beam did not throw, as the JVM names it.
+   */
+  @Test
+  void aFailuresLastLineNamesItsInnermostCause() {
+    IllegalStateException refusal = new IllegalStateException("the worker on host h has no KEY in its environment");
+    Exception wrapped = new RuntimeException("Pipeline execution failed",
+        new Exception("Job failed", new RuntimeException(refusal.toString(), refusal)));
+    assertEquals("the worker on host h has no KEY in its environment", Main.innermost(wrapped));
+    IllegalArgumentException jdk = assertThrows(IllegalArgumentException.class, () -> URI.create("a b"));
+    assertEquals("java.net.URISyntaxException: Illegal character in path at index 1: a b",
+        Main.innermost(new RuntimeException("Pipeline execution failed", jdk)));
   }
 }
