@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.llm.ScriptedModelServer;
+import dev.h2beam.pipelines.folder.SignedSumsModel;
 import dev.h2beam.pipelines.sweep.FlinkCluster;
 import dev.h2beam.transforms.proposer.Journal;
 import java.io.IOException;
@@ -31,15 +33,20 @@ import org.junit.jupiter.api.io.TempDir;
  * cluster's Flink classes (as {@code flink run} would). The files equal a DirectRunner run's; the chain records show
  * no slot ran more than two chains, and never two at once; the journals of both workers together show never more
  * sessions or rollouts in flight than the job's limits; and a TaskManager killed with SIGKILL mid-sweep costs a
- * restart, never a rollout or session spent twice.
+ * restart, never a rollout or session spent twice. The worked example's folder sweep then calls a loopback model from
+ * both TaskManagers, which sees the endpoint's {@code max_concurrency} and {@code requests_per_minute} held for the
+ * whole job; and a key variable the client has and the TaskManagers lack is refused by the workers, naming it.
  *
- * <p>{@code .ci/run} starts the cluster and names it in {@value #CLUSTER_ENV} (its folder) and {@value #MASTER_ENV}
- * (its REST endpoint); without them the test starts and stops its own. The tests leave it as they found it: two live
+ * <p>{@code .ci/run} starts the cluster (with {@value #KEY_VAR} in its environment) and names it in {@value
+ * #CLUSTER_ENV} (its folder) and {@value #MASTER_ENV} (its REST endpoint); without them the test starts and stops its
+ * own. The tests leave it as they found it: two live
  * TaskManagers.
  */
 class FlinkClusterIT {
   static final String CLUSTER_ENV = "H2BEAM_FLINK_CLUSTER";
   static final String MASTER_ENV = "H2BEAM_FLINK_MASTER";
+  /** The key variable the test endpoints name; the pom sets it for this JVM, .ci/run for the cluster it starts. */
+  static final String KEY_VAR = "H2BEAM_TEST_KEY";
   private static final Path CHECKOUT = Path.of("..").toAbsolutePath().normalize();
   private static final FlinkCluster.Shape SHAPE = new FlinkCluster.Shape(2, 4);
   private static final int LIMIT = 2;
@@ -113,16 +120,30 @@ class FlinkClusterIT {
 
   /** Starts the synthetic bench (sweep, judge, report) in its own JVM with the cluster jar and the runner flags. */
   static Process demo(Path out, String... runner) throws Exception {
+    List<String> args = new ArrayList<>(List.of("bench", "--output=" + out, "--k=2", "--domains=4",
+        "--tasksPerDomain=3", "--executorLatencyMs=20", "--sessionLatencyMs=20", "--sessionRetryWaitSeconds=0",
+        "--sessionLimit=" + LIMIT, "--rolloutLimit=" + LIMIT));
+    args.addAll(List.of(runner));
+    return client(out, args);
+  }
+
+  /** Starts h2beam's command line in its own JVM with the cluster jar, its output in {@code out/console.log}. */
+  static Process client(Path out, List<String> args) throws Exception {
+    return client(out, args, Map.of());
+  }
+
+  /** The same with {@code env} added to the client's environment (not the cluster's). */
+  static Process client(Path out, List<String> args, Map<String, String> env) throws Exception {
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx768m"));
     cmd.addAll(JAVA_FLAGS);
-    cmd.addAll(List.of("-cp", clientClasspath(), "dev.h2beam.pipelines.Main", "bench", "--output=" + out, "--k=2",
-        "--domains=4", "--tasksPerDomain=3", "--executorLatencyMs=20", "--sessionLatencyMs=20",
-        "--sessionRetryWaitSeconds=0", "--sessionLimit=" + LIMIT, "--rolloutLimit=" + LIMIT));
-    cmd.addAll(List.of(runner));
+    cmd.addAll(List.of("-cp", clientClasspath(), "dev.h2beam.pipelines.Main"));
+    cmd.addAll(args);
     Files.createDirectories(out);
-    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.resolve("console.log").toFile())
-        .start();
+    ProcessBuilder b = new ProcessBuilder(cmd).redirectErrorStream(true)
+        .redirectOutput(out.resolve("console.log").toFile());
+    b.environment().putAll(env);
+    return b.start();
   }
 
   static String[] onCluster() throws IOException {
@@ -238,6 +259,125 @@ class FlinkClusterIT {
     }
     assertTrue(InFlight.peak(ran) <= slots, "never more chains at once than slots: " + chains);
     assertEquals(Math.min(chains.size(), slots), bySlot.size(), "as many slots used as chains allow: " + bySlot);
+  }
+
+  /** The endpoint's limits for the whole job, which each of the two workers holds half of. */
+  private static final int ENDPOINT_CONCURRENCY = 2;
+  private static final int REQUESTS_PER_MINUTE = 40;
+
+  /**
+   * An endpoint's {@code max_concurrency} and {@code requests_per_minute} hold for the whole job, seen from the model's
+   * side: the worked example's folder sweep (4 tasks, both modes, k = 1: four chains, so both TaskManagers run two)
+   * calls a loopback model for every rollout and session, about 60 requests. The server saw never more than two in
+   * flight, and two at once (both workers busy), and in no minute more than 40: the first 40 came at once, the rest
+   * only once the minute had passed, so the rate bound was reached, not idle. Each worker read the key from its own
+   * environment (the job carries none), and no file or log of the run or the cluster holds its value.
+   */
+  @Test
+  void anEndpointsConcurrencyAndRequestRateHoldForTheWholeJobSeenByTheModel(@TempDir Path out) throws Exception {
+    String key = System.getenv(KEY_VAR);
+    assertTrue(key != null && key.length() > 8, "the pom (and .ci/run, for its cluster) set " + KEY_VAR);
+    List<Instant[]> served = java.util.Collections.synchronizedList(new ArrayList<>());
+    SignedSumsModel model = new SignedSumsModel();
+    Path config = out.resolve("config.yaml");
+    try (ScriptedModelServer server = ScriptedModelServer.start(request -> {
+      Instant from = Instant.now();
+      try {
+        Thread.sleep(150); // a model takes its time: calls overlap wherever the limits let them
+        return model.answer(request);
+      } finally {
+        served.add(new Instant[] {from, Instant.now()});
+      }
+    })) {
+      Files.createDirectories(out);
+      Files.writeString(config, "endpoints:\n  local: {base_url: \"" + server.baseUrl() + "\", api_key_env: \""
+          + KEY_VAR + "\", max_concurrency: " + ENDPOINT_CONCURRENCY + ", requests_per_minute: "
+          + REQUESTS_PER_MINUTE + ", timeout_seconds: 60, max_attempts: 2}\nroles:\n"
+          + "  executor: {endpoint: local, model: \"exec-model\", temperature: 0.0, max_tokens: 64}\n"
+          + "  improver: {endpoint: local, model: \"improve-model\"}\n"
+          + "  selector: {endpoint: local, model: \"select-model\"}\n"
+          + "  reflector: {endpoint: local, model: \"select-model\"}\n");
+      List<String> args = new ArrayList<>(List.of("sweep", "--bench=folder",
+          "--benchRoot=" + CHECKOUT.resolve("examples/folder-bench"), "--config=" + config,
+          "--runsRoot=" + out.resolve("runs"), "--libraryRoot=" + out.resolve("library"), "--k=1",
+          "--modes=parallel,sequential", "--sessionRetryWaitSeconds=0", "--sessionLimit=4", "--rolloutLimit=4"));
+      args.addAll(List.of(onCluster()));
+      finish(client(out, args), out);
+      assertTrue(server.requests().stream().allMatch(ScriptedModelServer.Request::authorized),
+          "every request carried the key from the worker's environment");
+    }
+    String console = Files.readString(out.resolve("console.log"));
+    assertTrue(console.contains(": 4 tasks ok, 0 failed"), console);
+
+    List<Instant> arrivals = new ArrayList<>();
+    for (Instant[] r : served) arrivals.add(r[0]);
+    arrivals.sort(null);
+    assertTrue(arrivals.size() > REQUESTS_PER_MINUTE, "the sweep needs more requests than a minute allows: "
+        + arrivals.size());
+    // a worker counts a minute from when it starts a call; the server sees the call a little later: a second's slack
+    for (int i = 0; i < arrivals.size(); i++) {
+      Instant end = arrivals.get(i).plusSeconds(59);
+      int inWindow = 0;
+      for (int j = i; j < arrivals.size() && !arrivals.get(j).isAfter(end); j++) inWindow++;
+      assertTrue(inWindow <= REQUESTS_PER_MINUTE, inWindow + " requests within 59 s from " + arrivals.get(i));
+    }
+    assertTrue(java.time.Duration.between(arrivals.get(0), arrivals.get(arrivals.size() - 1)).getSeconds() >= 59,
+        "the requests past the first minute's 40 waited for it: " + arrivals.get(0) + " .. "
+        + arrivals.get(arrivals.size() - 1));
+    assertEquals(ENDPOINT_CONCURRENCY, InFlight.peak(served), "requests in flight at once at the model, at the"
+        + " busiest instant: each worker holds one of the endpoint's two, so two means both at once");
+
+    List<Path> journals;
+    try (Stream<Path> files = Files.walk(out.resolve("runs/_audit"))) {
+      journals = files.filter(f -> f.getFileName().toString().matches("sessions\\..+\\.jsonl")).toList();
+    }
+    assertTrue(journals.stream().map(f -> f.getFileName().toString()).distinct().count() >= 2,
+        "both worker processes called the model: " + journals);
+    List<Path> holding = new ArrayList<>(containing(out, key));
+    holding.addAll(containing(clusterDir.resolve("log"), key));
+    assertEquals(List.of(), holding, "no file or log of the run or the cluster holds the key's value");
+  }
+
+  /**
+   * A key variable the client has and the TaskManagers lack (the job carries no key: each worker reads its own
+   * environment) is refused by the workers at the job's first stage, before any call; the client's last line names
+   * the variable, the worker's host and the fix, and no sweep record is written.
+   */
+  @Test
+  void aKeyTheClientHasAndTheTaskManagersLackIsRefusedByTheWorkersNamingIt(@TempDir Path out) throws Exception {
+    String var = "H2BEAM_CLIENT_ONLY_KEY";
+    Files.createDirectories(out);
+    Path config = out.resolve("config.yaml");
+    Files.writeString(config, "endpoints:\n  local: {base_url: \"http://127.0.0.1:9/v1\", api_key_env: \"" + var
+        + "\", max_concurrency: 2}\nroles:\n  executor: {endpoint: local, model: e}\n"
+        + "  improver: {endpoint: local, model: i}\n  selector: {endpoint: local, model: s}\n"
+        + "  reflector: {endpoint: local, model: s}\n");
+    List<String> args = new ArrayList<>(List.of("sweep", "--bench=folder",
+        "--benchRoot=" + CHECKOUT.resolve("examples/folder-bench"), "--config=" + config,
+        "--runsRoot=" + out.resolve("runs"), "--libraryRoot=" + out.resolve("library"), "--k=1", "--modes=parallel"));
+    args.addAll(List.of(onCluster()));
+    Process p = client(out, args, Map.of(var, "client-only-value-1f3a"));
+    assertTrue(p.waitFor(300, TimeUnit.SECONDS), "the refused sweep did not end in 5 minutes");
+    String console = Files.readString(out.resolve("console.log"));
+    assertEquals(1, p.exitValue(), console);
+    List<String> lines = console.lines().toList();
+    String last = lines.get(lines.size() - 1);
+    assertTrue(last.startsWith("error: sweep failed: the worker on host ") && last.contains(" has no " + var
+        + " (api_key_env of endpoint local) in its environment, which the client has: start every TaskManager with"
+        + " the key variables"), console);
+    assertTrue(containing(out, "client-only-value-1f3a").isEmpty(), "the client's value was written");
+    assertTrue(!Files.exists(out.resolve("runs/_sweeps")), "a refused sweep writes no record");
+  }
+
+  /** The regular files below {@code root} whose bytes hold {@code text}. */
+  static List<Path> containing(Path root, String text) throws IOException {
+    List<Path> out = new ArrayList<>();
+    try (Stream<Path> all = Files.walk(root)) {
+      for (Path f : all.filter(Files::isRegularFile).toList()) {
+        if (new String(Files.readAllBytes(f), java.nio.charset.StandardCharsets.ISO_8859_1).contains(text)) out.add(f);
+      }
+    }
+    return out;
   }
 
   @Test

@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * total of the source it is shown; as the reflector it writes a lesson when the adopted harness differs from the
  * base; as the rubric judge it checks the criteria it is given against the work it is shown.
  */
-final class SignedSumsModel implements ScriptedModelServer.Brain {
+public final class SignedSumsModel implements ScriptedModelServer.Brain {
   static final String MAGNITUDES = "Amounts are magnitudes: add them up as they are listed.";
   static final String SIGNED = "Keep the sign of every amount: negative amounts (credits, issues) reduce the total.";
   private static final Pattern FENCE = Pattern.compile(
