@@ -8,6 +8,7 @@ import dev.h2beam.adapters.files.Hashes;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.PathOrder;
 import dev.h2beam.adapters.files.TextFiles;
+import dev.h2beam.adapters.files.WriterLock;
 import dev.h2beam.adapters.llm.ChatClient;
 import dev.h2beam.adapters.llm.ChatException;
 import dev.h2beam.adapters.llm.ChatMessage;
@@ -234,6 +235,15 @@ final class RubricGrader implements Grader {
       EgressGrants.problem(config, "--config=" + settings.get("config"), needed).ifPresent(p -> {
         throw new IllegalArgumentException(p + "; nothing was sent");
       });
+      // without its key every grade would fail at its call, each row ungraded: refused here, on the client and on
+      // each worker, where the key comes from that process's environment
+      Map<String, String> unset = config.unsetKeys(List.of("judge"), System.getenv());
+      if (!unset.isEmpty()) {
+        throw new IllegalArgumentException("--config=" + settings.get("config") + ": environment variable "
+            + RunConfig.named(unset) + " is not set on host " + WriterLock.host() + "; export it with the judge"
+            + " endpoint's key before judging (on a cluster, in every TaskManager's environment too); nothing was"
+            + " sent");
+      }
       return new RubricGrader(FolderGrading.of(namespaceDir, settings), role, new ChatClient(role.endpoint(),
           System.getenv()));
     }

@@ -2,11 +2,13 @@ package dev.h2beam.pipelines.folder;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.llm.ScriptedModelServer;
+import dev.h2beam.pipelines.UsageError;
 import dev.h2beam.pipelines.judge.JudgeCommand;
 import dev.h2beam.pipelines.judge.JudgeOptions;
 import dev.h2beam.pipelines.report.ReportCommand;
@@ -176,6 +178,17 @@ class FolderSweepTest {
     Path config = config(tmp, server.baseUrl(), RUBRIC_GRANT);
     sweepAt(runs, config, 1, "parallel");
     Path ns = runs.resolve("signed_sums-oc-agg1");
+    // a judge endpoint whose key variable is unset: refused before any grade, nothing sent, nothing written
+    Path keyless = tmp.resolve("keyless.yaml");
+    Files.writeString(keyless, Files.readString(config).replace("  judge: {endpoint: local,", "  judge: {endpoint: j,")
+        .replace("roles:\n", "  j: {base_url: \"" + server.baseUrl() + "\", api_key_env: H2BEAM_NO_JUDGE_KEY}\nroles:\n")
+        .replace("endpoint: local, model: \"judge-model\"", "endpoint: j, model: \"judge-model\""));
+    int sent = server.requests().size();
+    UsageError refused = assertThrows(UsageError.class, () -> judge(ns, "--grader=rubric", "--config=" + keyless));
+    assertTrue(refused.getMessage().contains("environment variable H2BEAM_NO_JUDGE_KEY (api_key_env of endpoint j)"
+        + " is not set on host "), refused.getMessage());
+    assertEquals(sent, server.requests().size(), "nothing was sent");
+    assertFalse(Files.exists(ns.resolve("judged.json")), "nothing was written");
     String out = judge(ns, "--grader=rubric", "--config=" + config);
     assertTrue(out.contains("4 graded"), out);
     JsonNode rows = Json.readTree(ns.resolve("judged.json"));
