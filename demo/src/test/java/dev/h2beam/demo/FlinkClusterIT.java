@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -272,8 +273,9 @@ class FlinkClusterIT {
    * An endpoint's {@code max_concurrency} and {@code requests_per_minute} hold for the whole job, seen from the model's
    * side: the worked example's folder sweep (4 tasks, both modes, k = 1: four chains, so both TaskManagers run two)
    * calls a loopback model for every rollout and session, about 60 requests. The server saw never more than two in
-   * flight, and two at once (both workers busy), and in no minute more than 40: the first 40 came at once, the rest
-   * only once the minute had passed, so the rate bound was reached, not idle. Each worker read the key from its own
+   * flight, and two at once (both workers busy), and never more than 40 within 55 s (the slack: the model sees a call
+   * after its worker counted it): the first 40 came at once, the rest only once the minute had passed, so the rate
+   * bound was reached, not idle. Each worker read the key from its own
    * environment (the job carries none), and no file or log of the run or the cluster holds its value.
    */
   @Test
@@ -326,14 +328,18 @@ class FlinkClusterIT {
     arrivals.sort(null);
     assertTrue(arrivals.size() > REQUESTS_PER_MINUTE, "the sweep needs more requests than a minute allows: "
         + arrivals.size());
-    // a worker counts a minute from when it starts a call; the server sees the call a little later: a second's slack
+    // a worker counts a minute from when it starts a call, and the model sees the call later: by up to seconds for a
+    // worker's first calls on a loaded machine (its HTTP client's first use). Without the division each worker would
+    // have made its 40 at once, all within seconds; the windows are checked at 55 s
+    Duration window = Duration.ofSeconds(55);
     for (int i = 0; i < arrivals.size(); i++) {
-      Instant end = arrivals.get(i).plusSeconds(59);
+      Instant end = arrivals.get(i).plus(window);
       int inWindow = 0;
       for (int j = i; j < arrivals.size() && !arrivals.get(j).isAfter(end); j++) inWindow++;
-      assertTrue(inWindow <= REQUESTS_PER_MINUTE, inWindow + " requests within 59 s from " + arrivals.get(i));
+      assertTrue(inWindow <= REQUESTS_PER_MINUTE, inWindow + " requests within " + window + " from "
+          + arrivals.get(i));
     }
-    assertTrue(java.time.Duration.between(arrivals.get(0), arrivals.get(arrivals.size() - 1)).getSeconds() >= 59,
+    assertTrue(Duration.between(arrivals.get(0), arrivals.get(arrivals.size() - 1)).compareTo(window) >= 0,
         "the requests past the first minute's 40 waited for it: " + arrivals.get(0) + " .. "
         + arrivals.get(arrivals.size() - 1));
     assertEquals(ENDPOINT_CONCURRENCY, InFlight.peak(served), "requests in flight at once at the model, at the"
