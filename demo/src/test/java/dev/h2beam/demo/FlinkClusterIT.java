@@ -275,8 +275,8 @@ class FlinkClusterIT {
    * calls a loopback model for every rollout and session, about 60 requests. The server saw never more than two in
    * flight, and two at once (both workers busy), and never more than 40 within 55 s (the slack: the model sees a call
    * after its worker counted it): the first 40 came at once, the rest only once the minute had passed, so the rate
-   * bound was reached, not idle. Each worker read the key from its own
-   * environment (the job carries none), and no file or log of the run or the cluster holds its value.
+   * bound was reached, not idle. Each worker read the key from its own environment (the job carries none), and no
+   * file or log of the run or the cluster holds its value.
    */
   @Test
   @Order(1)

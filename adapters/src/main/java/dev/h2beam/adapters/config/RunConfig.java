@@ -180,9 +180,9 @@ public final class RunConfig implements Serializable {
     Map<String, String> out = new LinkedHashMap<>();
     for (String role : ROLES) {
       ResolvedRole r = roles.contains(role) ? this.roles.get(role) : null;
-      if (r == null) continue;
-      String var = r.endpoint().apiKeyEnv();
-      String v = var.isEmpty() ? "x" : env.get(var);
+      String var = r == null ? "" : r.endpoint().apiKeyEnv();
+      if (var.isEmpty()) continue; // not configured, or an endpoint without a key
+      String v = env.get(var);
       if (v == null || v.isBlank()) out.putIfAbsent(var, r.endpoint().name());
     }
     return Collections.unmodifiableMap(out);

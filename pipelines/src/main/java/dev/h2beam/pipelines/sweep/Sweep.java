@@ -214,7 +214,8 @@ public final class Sweep {
           + " sessions: --config" + (o.getConfig() == null ? " is required and" : "=" + o.getConfig())
           + " must configure roles " + missingRoles + " (see the README's configuration file)");
     }
-    // a key the sweep's sessions and rollouts would miss fails every task at its first call: refused before any
+    // a key the sweep's sessions and rollouts would miss fails every task at its first call: refused before anything
+    // runs (each worker checks its own environment too, SweepContext)
     Map<String, String> unset = runConfig.unsetKeys(RunConfig.SWEEP_ROLES, System.getenv());
     if (!unset.isEmpty()) throw new UsageError(unsetKeys(unset, o.getConfig(), !runsLocally(o)));
     LinkedHashMap<String, List<String>> stream;
