@@ -3,6 +3,7 @@ package dev.h2beam.demo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.h2beam.adapters.files.FilesHolding;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.llm.ScriptedModelServer;
 import dev.h2beam.pipelines.folder.SignedSumsModel;
@@ -351,8 +352,8 @@ class FlinkClusterIT {
     }
     assertTrue(journals.stream().map(f -> f.getFileName().toString()).distinct().count() >= 2,
         "both worker processes called the model: " + journals);
-    List<Path> holding = new ArrayList<>(containing(out, key));
-    holding.addAll(containing(clusterDir.resolve("log"), key));
+    List<Path> holding = new ArrayList<>(FilesHolding.containing(out, key));
+    holding.addAll(FilesHolding.containing(clusterDir.resolve("log"), key));
     assertEquals(List.of(), holding, "no file or log of the run or the cluster holds the key's value");
   }
 
@@ -383,19 +384,8 @@ class FlinkClusterIT {
     assertTrue(last.startsWith("error: sweep failed: the worker on host ") && last.contains(" has no " + var
         + " (api_key_env of endpoint local) in its environment, which the client has: start every TaskManager with"
         + " the key variables"), console);
-    assertTrue(containing(out, "client-only-value-1f3a").isEmpty(), "the client's value was written");
+    assertEquals(List.of(), FilesHolding.containing(out, "client-only-value-1f3a"), "the client's value was written");
     assertTrue(!Files.exists(out.resolve("runs/_sweeps")), "a refused sweep writes no record");
-  }
-
-  /** The regular files below {@code root} whose bytes hold {@code text}. */
-  static List<Path> containing(Path root, String text) throws IOException {
-    List<Path> out = new ArrayList<>();
-    try (Stream<Path> all = Files.walk(root)) {
-      for (Path f : all.filter(Files::isRegularFile).toList()) {
-        if (new String(Files.readAllBytes(f), java.nio.charset.StandardCharsets.ISO_8859_1).contains(text)) out.add(f);
-      }
-    }
-    return out;
   }
 
   @Test

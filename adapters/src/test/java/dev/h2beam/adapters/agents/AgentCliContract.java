@@ -11,10 +11,10 @@ import dev.h2beam.adapters.agents.AgentModel.Brain;
 import dev.h2beam.adapters.agents.AgentModel.Turn;
 import dev.h2beam.adapters.config.Endpoint;
 import dev.h2beam.adapters.config.ResolvedRole;
+import dev.h2beam.adapters.files.FilesHolding;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.llm.ScriptedModelServer;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -23,7 +23,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -156,8 +155,8 @@ abstract class AgentCliContract {
       assertFalse(processes.isEmpty(), "the watch saw the CLI's processes");
       processes.forEach((pid, argv) -> assertTrue(argv.stream().noneMatch(a -> a.contains(SECRET)),
           "the key is in the arguments of " + argv));
-      assertEquals(List.of(), filesContaining(inv.workDir(), SECRET));
-      assertEquals(List.of(), filesContaining(inv.stateDir(), SECRET));
+      assertEquals(List.of(), FilesHolding.containing(inv.workDir(), SECRET));
+      assertEquals(List.of(), FilesHolding.containing(inv.stateDir(), SECRET));
     }
     assertEquals(realHome, userFolders(), "nothing was written to the user's own CLI folders");
   }
@@ -172,27 +171,6 @@ abstract class AgentCliContract {
       if (Files.exists(f)) out.put(f, Files.getLastModifiedTime(f));
     }
     return out;
-  }
-
-  /** The files under {@code root} whose bytes contain {@code text}. */
-  static List<Path> filesContaining(Path root, String text) throws IOException {
-    byte[] needle = text.getBytes(StandardCharsets.UTF_8);
-    List<Path> out = new ArrayList<>();
-    try (Stream<Path> all = Files.walk(root)) {
-      for (Path f : all.filter(Files::isRegularFile).toList()) {
-        if (indexOf(Files.readAllBytes(f), needle) >= 0) out.add(f);
-      }
-    }
-    return out;
-  }
-
-  private static int indexOf(byte[] hay, byte[] needle) {
-    outer:
-    for (int i = 0; i + needle.length <= hay.length; i++) {
-      for (int j = 0; j < needle.length; j++) if (hay[i + j] != needle[j]) continue outer;
-      return i;
-    }
-    return -1;
   }
 
   @Test
