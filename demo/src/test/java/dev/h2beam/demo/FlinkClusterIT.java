@@ -3,14 +3,20 @@ package dev.h2beam.demo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.h2beam.adapters.files.ClusterJob;
 import dev.h2beam.adapters.files.FilesHolding;
 import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.files.WriterLock;
 import dev.h2beam.adapters.llm.ScriptedModelServer;
 import dev.h2beam.pipelines.folder.SignedSumsModel;
 import dev.h2beam.pipelines.sweep.FlinkCluster;
 import dev.h2beam.transforms.proposer.Journal;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -408,5 +414,107 @@ class FlinkClusterIT {
     assertNothingRanTwice(cluster);
     FlinkDemoTest.assertSameFiles(direct(), cluster);
     assertEquals(SHAPE, FlinkCluster.overview(master), "the cluster is back to its size");
+  }
+
+  /**
+   * A job outlives its client. Killed with kill -9, a client leaves its job running on the cluster and its locks
+   * naming it: the next client is refused, naming the job and the command that cancels it, and once that command has
+   * run it takes the locks over. A client told to exit (SIGTERM here; Ctrl-C and a closed terminal alike) cancels its
+   * job before it lets its locks go. Nothing ran twice.
+   */
+  @Test
+  void aKilledClientsJobKeepsItsFoldersUntilCancelledAndAClientToldToExitCancelsItsOwn(@TempDir Path out)
+      throws Exception {
+    List<String> args = new ArrayList<>(List.of("bench", "--output=" + out.resolve("run"), "--k=1", "--domains=2",
+        "--tasksPerDomain=2", "--executorLatencyMs=1500", "--sessionLatencyMs=1500", "--sessionRetryWaitSeconds=0",
+        "--lockWaitSeconds=0"));
+    args.addAll(List.of(onCluster()));
+    Path lock = out.resolve("run/runs").resolve(WriterLock.FILE);
+
+    Path audit = out.resolve("run/runs/_audit/synthetic-oc-agg1");
+    Process killed = client(out.resolve("a"), args);
+    ClusterJob first = runningJob(killed, lock, out.resolve("a"));
+    ranMore(killed, audit, 0, out.resolve("a"));
+    killed.destroyForcibly(); // SIGKILL: no shutdown hook runs
+    assertTrue(killed.waitFor(30, TimeUnit.SECONDS));
+    assertEquals(ClusterJob.Phase.RUNNING, first.state().phase(), "the job runs on without its client");
+
+    Process refused = client(out.resolve("b"), args);
+    assertTrue(refused.waitFor(120, TimeUnit.SECONDS), "the second client did not end");
+    String console = Files.readString(out.resolve("b/console.log"));
+    assertEquals(1, refused.exitValue(), console);
+    Matcher cancel = Pattern.compile("curl -X PATCH '([^']+)'").matcher(console);
+    assertTrue(console.contains("is being written by " + first.describe() + " (RUNNING)") && cancel.find(), console);
+    assertEquals(first, jobOf(lock), "the killed client's lock is left as it was");
+    // the user runs the command the refusal gave
+    HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(cancel.group(1)))
+        .method("PATCH", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+    assertEquals(202, r.statusCode(), r.body());
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (first.state().phase() != ClusterJob.Phase.ENDED) {
+      assertTrue(System.nanoTime() < deadline, "the cancelled job did not end within a minute");
+      Thread.sleep(200);
+    }
+
+    Process stopped = client(out.resolve("c"), args);
+    ClusterJob second = runningJob(stopped, lock, out.resolve("c"));
+    assertTrue(!second.equals(first), second.toString());
+    ranMore(stopped, audit, ran(audit).size(), out.resolve("c"));
+    stopped.destroy(); // SIGTERM
+    assertTrue(stopped.waitFor(60, TimeUnit.SECONDS), "the client told to exit did not");
+    console = Files.readString(out.resolve("c/console.log"));
+    assertTrue(console.contains("took over the lock " + lock + " (its process " + killed.pid() + " on this host is"
+        + " gone, and " + first.describe() + " has ended (CANCELED))"), console);
+    assertTrue(console.contains("h2beam: exiting: cancelling " + second.describe() + " first"), console);
+    assertEquals("CANCELED", second.state().flinkState(), console);
+    try (Stream<Path> s = Files.walk(out.resolve("run"))) {
+      assertEquals(List.of(), s.filter(p -> p.getFileName().toString().equals(WriterLock.FILE)).toList(),
+          "every lock let go");
+    }
+    List<String> ran = ran(audit);
+    assertEquals(ran.size(), new java.util.HashSet<>(ran).size(), "ran twice: " + ran);
+  }
+
+  /** Every rollout (its run id) and session (label and key) the journals under {@code audit} list. */
+  static List<String> ran(Path audit) throws IOException {
+    List<String> ran = new ArrayList<>();
+    for (String line : Journal.lines(audit.resolve("executions.jsonl"))) ran.add("" + Json.readMap(line).get("run_id"));
+    for (String line : Journal.lines(audit.resolve("sessions.jsonl"))) {
+      Map<String, Object> m = Json.readMap(line);
+      ran.add(m.get("label") + "/" + m.get("key"));
+    }
+    return ran;
+  }
+
+  /** Waits until the journals list two more rollouts or sessions than {@code before}: the client's job ran some. */
+  static void ranMore(Process client, Path audit, int before, Path out) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+    while (ran(audit).size() < before + 2) {
+      assertTrue(client.isAlive(), "the client ended: " + Files.readString(out.resolve("console.log")));
+      assertTrue(System.nanoTime() < deadline, "nothing ran within 2 minutes");
+      Thread.sleep(100);
+    }
+  }
+
+  /** The job a lock names, or null. */
+  static ClusterJob jobOf(Path lock) throws IOException {
+    if (!Files.exists(lock)) return null;
+    Map<String, Object> m = Json.readMap(lock);
+    return m.get("job") instanceof Map<?, ?> j ? ClusterJob.of("" + j.get("flink_rest"), "" + j.get("name")) : null;
+  }
+
+  /** Waits until the client's locks name its job and the JobManager reports that job running. */
+  static ClusterJob runningJob(Process client, Path lock, Path out) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+    while (true) {
+      assertTrue(client.isAlive(), "the client ended: " + Files.readString(out.resolve("console.log")));
+      assertTrue(System.nanoTime() < deadline, "no job running within 3 minutes");
+      ClusterJob job = jobOf(lock);
+      if (job != null && job.state().phase() == ClusterJob.Phase.RUNNING
+          && job.state().flinkState().equals("RUNNING")) {
+        return job;
+      }
+      Thread.sleep(200);
+    }
   }
 }

@@ -1,5 +1,7 @@
 package dev.h2beam.pipelines;
 
+import dev.h2beam.adapters.files.ClusterJob;
+import dev.h2beam.adapters.files.WriterLock;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -7,6 +9,8 @@ import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Set;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.options.PipelineOptions;
 
 /**
@@ -72,6 +76,42 @@ public final class FlinkMaster {
       throw unreachable(master, "nothing answers at " + address.getHostString() + ":" + address.getPort() + " ("
           + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + ")");
     }
+  }
+
+  /**
+   * Runs the pipeline to its end and returns its result. A job on a remote cluster outlives its client, so while it
+   * runs every lock this process holds names it ({@link WriterLock#jobStarted}): a client killed with kill -9 leaves
+   * locks that the next client takes over only once the JobManager reports the job ended, and a client told to exit
+   * cancels the job first. A run that ends in an exception while its job may still be running (the client cut off
+   * from the JobManager, say) cancels the job; the locks stop naming it once it has ended.
+   */
+  public static PipelineResult runToEnd(Pipeline p) throws IOException {
+    String master = remote(p.getOptions());
+    if (master == null) {
+      PipelineResult r = p.run();
+      r.waitUntilFinish();
+      return r;
+    }
+    ClusterJob job = ClusterJob.of(rest(master), p.getOptions().getJobName());
+    WriterLock.jobStarted(job);
+    boolean ended = false;
+    try {
+      PipelineResult r = p.run();
+      r.waitUntilFinish();
+      ended = true;
+      return r;
+    } finally {
+      if (!ended) ended = job.cancel(WriterLock.CANCEL_WAIT).phase() == ClusterJob.Phase.ENDED;
+      if (ended) WriterLock.jobEnded(job);
+    }
+  }
+
+  /** The URL of the REST endpoint a {@code --flinkMaster} value names ({@code http://host:port}, 8081 by default). */
+  public static String rest(String master) {
+    String scheme = master.strip().matches("(?i)^https://.*") ? "https://" : "http://";
+    InetSocketAddress a = address(master);
+    String host = a.getHostString();
+    return scheme + (host.contains(":") ? "[" + host + "]" : host) + ":" + a.getPort();
   }
 
   /** The host and port of a {@code --flinkMaster} value such as {@code host:8081} or {@code http://host:8081/}. */

@@ -66,6 +66,15 @@ class FlinkMasterTest {
     assertTrue(e.getMessage().startsWith("--flinkMaster=flink-jm:http is not an address"), e.getMessage());
   }
 
+  /** The REST address the shape is asked at and a job's lock names: the same for every spelling of one master. */
+  @Test
+  void theRestEndpointOfEverySpellingOfAMaster() {
+    assertEquals("http://flink-jm:8081", FlinkMaster.rest("flink-jm"));
+    assertEquals("http://flink-jm:9000", FlinkMaster.rest("http://flink-jm:9000/"));
+    assertEquals("https://flink-jm:443", FlinkMaster.rest("https://flink-jm:443"));
+    assertEquals("http://[0:0:0:0:0:0:0:1]:8081", FlinkMaster.rest("[::1]:8081"));
+  }
+
   @Test
   void embeddedMastersAndOtherRunnersNeedNoConnection() {
     FlinkMaster.requireUsable(flink("[local]"), Duration.ofMillis(1));

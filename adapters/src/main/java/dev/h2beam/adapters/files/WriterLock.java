@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,6 +42,12 @@ import java.util.concurrent.TimeUnit;
  * <p>A process that is told to exit (Ctrl-C, SIGTERM, {@code System.exit}) releases, once its records in progress
  * are written, every lock it still holds whose file still carries its token; only kill -9 (or a crash) leaves a lock
  * for the next writer to take over.
+ *
+ * <p>A client whose pipeline runs on a remote cluster is not the writer: its job is, and the job runs on when the
+ * client is killed. While such a job runs, the locks the client holds name it ({@link #jobStarted}, {@link
+ * ClusterJob}): a lock whose holder is gone but whose job the JobManager still reports running (or cannot be asked
+ * about) is not stale, and a client told to exit cancels its job before it lets its locks go, keeping them when the
+ * job does not end.
  */
 public final class WriterLock implements AutoCloseable {
   public static final String FILE = ".h2beam.lock";
@@ -55,6 +62,10 @@ public final class WriterLock implements AutoCloseable {
   private static final Map<Path, Holding> HELD = new java.util.HashMap<>();
   // set (under HELD) once the JVM exits: no lock is taken any more, and the exit releases the ones held
   private static boolean exiting;
+  // the cluster job that writes this JVM's locked folders now, named in their lock files (under HELD), or null
+  private static ClusterJob job;
+  /** How long an exiting client waits for the job it cancels to end before it keeps its locks. */
+  public static final Duration CANCEL_WAIT = Duration.ofSeconds(30);
 
   static {
     // loaded now: a class first loaded by a shutdown hook cannot register its own hook and fails to initialise
@@ -170,8 +181,7 @@ public final class WriterLock implements AutoCloseable {
           sleep(Duration.ofMillis(500));
           continue;
         }
-        throw new Held(dir + " is being written by " + describe(file) + ". Wait for it to finish (or pass"
-            + " --lockWaitSeconds=N to wait), or use another folder; if that process is really gone, delete " + file);
+        throw new Held(heldBy(dir, file));
       }
     }
   }
@@ -201,13 +211,20 @@ public final class WriterLock implements AutoCloseable {
       }
     }
     Duration age = Duration.between(modified.toInstant(), clock.instant());
+    String why = null;
     if (n != null && host().equals(n.path("host").asText()) && n.path("pid").canConvertToLong()) {
       long pid = n.path("pid").asLong();
       Optional<ProcessHandle> h = ProcessHandle.of(pid);
-      if (h.isEmpty() || !h.get().isAlive()) return Optional.of("its process " + pid + " on this host is gone");
+      if (h.isEmpty() || !h.get().isAlive()) why = "its process " + pid + " on this host is gone";
     }
-    if (age.compareTo(stale) > 0) return Optional.of("no heartbeat for " + age.toSeconds() + " s");
-    return Optional.empty();
+    if (why == null && age.compareTo(stale) > 0) why = "no heartbeat for " + age.toSeconds() + " s";
+    if (why == null) return Optional.empty();
+    // a holder gone is not enough when the job it submitted may still write: the JobManager must say it has ended
+    ClusterJob j = n == null ? null : ClusterJob.from(n);
+    if (j == null) return Optional.of(why);
+    ClusterJob.State state = j.state();
+    if (state.phase() != ClusterJob.Phase.ENDED) return Optional.empty();
+    return Optional.of(why + ", and " + j.describe() + " has ended (" + state.flinkState() + ")");
   }
 
   /**
@@ -267,6 +284,34 @@ public final class WriterLock implements AutoCloseable {
     }
   }
 
+  /**
+   * The refusal for a folder whose lock a live writer holds: its holder, or the cluster job it submitted, which may
+   * run on after its client (then: how to cancel it, or when to delete the lock).
+   */
+  private static String heldBy(Path dir, Path file) {
+    ClusterJob j = null;
+    try {
+      j = ClusterJob.from(Json.readTree(file));
+    } catch (IOException e) {
+      // unreadable or gone: described below as it is
+    }
+    if (j != null) {
+      ClusterJob.State state = j.state();
+      if (state.phase() == ClusterJob.Phase.RUNNING) {
+        return dir + " is being written by " + j.describe() + " (" + state.flinkState() + "), which "
+            + describe(file) + " submitted (a job runs on when its client is killed). Wait for the job to end (or"
+            + " pass --lockWaitSeconds=N to wait), or cancel it (" + state.cancelCommand(j) + ", or flink cancel "
+            + state.jid() + ") and run again";
+      }
+      if (state.phase() == ClusterJob.Phase.UNKNOWN) {
+        return dir + " is held by " + describe(file) + ", whose job may still be writing: " + j.describe()
+            + " cannot be asked (" + state.why() + "). Once you know that job has ended, delete " + file;
+      }
+    }
+    return dir + " is being written by " + describe(file) + ". Wait for it to finish (or pass --lockWaitSeconds=N"
+        + " to wait), or use another folder; if that process is really gone, delete " + file;
+  }
+
   static String describe(Path file) {
     try {
       JsonNode n = Json.readTree(file);
@@ -298,13 +343,62 @@ public final class WriterLock implements AutoCloseable {
 
   /** Releases the lock if it is still ours (a takeover by another process after a long stall is not undone). */
   @Override public void close() {
-    stopBeating();
     synchronized (HELD) {
       Holding h = HELD.get(file);
       if (h != null && --h.holders > 0) return;
+      // a job that may still write keeps the folder: the lock goes when the job has ended (jobEnded), or with the
+      // exit, which cancels the job first
+      if (h != null && job != null) return;
       HELD.remove(file);
     }
     release();
+  }
+
+  /**
+   * Names {@code j} in every lock this JVM holds, before the job is submitted: from now until {@link #jobEnded}, a
+   * lock whose holder is gone is only taken over once the JobManager says the job has ended.
+   */
+  public static void jobStarted(ClusterJob j) throws IOException {
+    synchronized (HELD) {
+      job = j;
+      for (Holding h : HELD.values()) h.owner.rewrite(j);
+    }
+  }
+
+  /**
+   * The job has ended: the locks name it no longer, and close lets them go again. A lock that cannot be written
+   * again keeps naming the job, which costs the next client one question to the JobManager.
+   */
+  public static void jobEnded(ClusterJob j) {
+    synchronized (HELD) {
+      if (!j.equals(job)) return;
+      job = null;
+      for (Iterator<Holding> it = HELD.values().iterator(); it.hasNext(); ) {
+        Holding h = it.next();
+        if (h.holders <= 0) {
+          // closed while the job ran: let go now
+          it.remove();
+          h.owner.release();
+          continue;
+        }
+        try {
+          h.owner.rewrite(null);
+        } catch (IOException e) {
+          System.err.println("h2beam: the lock " + h.owner.file + " still names " + j.describe() + ", which has ended: "
+              + e.getMessage());
+        }
+      }
+    }
+  }
+
+  /** Writes this lock's file again, naming {@code j} (or no job), if it still carries this lock's token. */
+  private void rewrite(ClusterJob j) throws IOException {
+    JsonNode n = Json.readTree(file);
+    if (!token.equals(n.path("token").asText())) return;
+    Map<String, Object> m = Json.readMap(file);
+    m.remove("job");
+    if (j != null) m.put("job", j.record());
+    AtomicFiles.writeString(file, Json.pretty(m) + "\n");
   }
 
   /** Deletes the file if it still carries this lock's token; a nested holder (no token) deletes nothing. */
@@ -331,6 +425,21 @@ public final class WriterLock implements AutoCloseable {
       for (Holding h : HELD.values()) owners.add(h.owner);
     }
     if (owners.isEmpty()) return;
+    ClusterJob j;
+    synchronized (HELD) {
+      j = job;
+    }
+    if (j != null) {
+      System.err.println("h2beam: exiting: cancelling " + j.describe() + " first, waiting up to "
+          + CANCEL_WAIT.toSeconds() + " s for it to end");
+      ClusterJob.State state = j.cancel(CANCEL_WAIT);
+      if (state.phase() != ClusterJob.Phase.ENDED) {
+        System.err.println("h2beam: " + j.describe() + " has not ended (" + (state.phase() == ClusterJob.Phase.RUNNING
+            ? state.flinkState() + "; cancel it: " + state.cancelCommand(j) : state.why()) + "); its folders stay"
+            + " locked, naming it, so that no other h2beam writes beside it");
+        return;
+      }
+    }
     Uninterruptible.awaitRecords();
     for (WriterLock lock : owners) lock.release();
   }

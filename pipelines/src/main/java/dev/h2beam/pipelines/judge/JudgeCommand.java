@@ -8,6 +8,7 @@ import dev.h2beam.pipelines.BeamRegistry;
 import dev.h2beam.pipelines.Command;
 import dev.h2beam.pipelines.DirectThreads;
 import dev.h2beam.pipelines.Flags;
+import dev.h2beam.pipelines.FlinkMaster;
 import dev.h2beam.pipelines.FolderFlags;
 import dev.h2beam.pipelines.LazyOptions;
 import dev.h2beam.pipelines.OptionArgs;
@@ -94,7 +95,7 @@ public final class JudgeCommand implements Command {
           o.getBases(), o.getGraderConcurrency(), o.getGraderTimeoutSeconds(), shards, results.toString(),
           plan.swept, o.getJudgeRepeats());
       PipelineResult.State state =
-          JudgePipeline.build(Pipeline.create(LazyOptions.beam(o)), c).run().waitUntilFinish();
+          FlinkMaster.runToEnd(JudgePipeline.build(Pipeline.create(LazyOptions.beam(o)), c)).waitUntilFinish();
       if (state != PipelineResult.State.DONE) throw new IllegalStateException("the judge pipeline ended " + state);
       List<String> modes = Flags.modes(o.getModes());
       List<String> why = report(plan, results, o.getBases(), modes, out);

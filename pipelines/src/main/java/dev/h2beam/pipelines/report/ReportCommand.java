@@ -6,6 +6,7 @@ import dev.h2beam.adapters.files.Scratch;
 import dev.h2beam.pipelines.BeamRegistry;
 import dev.h2beam.pipelines.Command;
 import dev.h2beam.pipelines.DirectThreads;
+import dev.h2beam.pipelines.FlinkMaster;
 import dev.h2beam.pipelines.FolderFlags;
 import dev.h2beam.pipelines.LazyOptions;
 import dev.h2beam.pipelines.OptionArgs;
@@ -84,7 +85,8 @@ public final class ReportCommand implements Command {
       Path runRecord = scratch.resolve(ReportFiles.RECORD);
       // a namespace per bundle, then one bundle writes the report
       DirectThreads.fit(o, 1, s.included().size());
-      PipelineResult result = ReportPipeline.build(s, LazyOptions.beam(o), runRecord.toString(), ahead).run();
+      PipelineResult result = FlinkMaster.runToEnd(ReportPipeline.build(s, LazyOptions.beam(o), runRecord.toString(),
+          ahead));
       PipelineResult.State state = result.waitUntilFinish();
       if (state != PipelineResult.State.DONE) throw new IllegalStateException("the report pipeline ended " + state);
       record = Json.readMap(runRecord);

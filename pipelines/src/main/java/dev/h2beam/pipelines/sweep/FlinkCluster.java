@@ -2,6 +2,7 @@ package dev.h2beam.pipelines.sweep;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.h2beam.pipelines.FlinkMaster;
 import dev.h2beam.pipelines.UsageError;
 import java.io.IOException;
 import java.net.URI;
@@ -37,10 +38,9 @@ public final class FlinkCluster {
 
   /** Asks the JobManager at {@code master} (host:port of its REST endpoint) for its TaskManagers and slots. */
   public static Shape overview(String master) {
-    String base = master.startsWith("http://") || master.startsWith("https://") ? master : "http://" + master;
     URI uri;
     try {
-      uri = URI.create(base.replaceAll("/+$", "") + "/overview");
+      uri = URI.create(FlinkMaster.rest(master) + "/overview");
     } catch (IllegalArgumentException e) {
       throw new UsageError("--flinkMaster=" + master + " is not an address; give the JobManager's REST endpoint as"
           + " host:port (for example 127.0.0.1:8081)");

@@ -596,7 +596,7 @@ public final class Sweep {
       PipelineResult.State state;
       try (ProgressView progress = ProgressView.start(plan, o, progressOut)) {
         if (DirectThreads.isDirect(o)) basesAhead(plan);
-        result = (built == null ? build(plan, o) : joined(built)).run();
+        result = FlinkMaster.runToEnd(built == null ? build(plan, o) : joined(built));
         state = result.waitUntilFinish();
       } finally {
         // a failed sweep may have left a task's bases rolling ahead on the DirectRunner: stop them before returning

@@ -1,0 +1,150 @@
+package dev.h2beam.adapters.files;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A job a client submitted to a Flink session cluster, which writes the folders the client's locks guard: the
+ * JobManager's REST address and the job's name (Beam's default name is unique: the time and a random suffix). A job
+ * outlives its client: killed with kill -9, or cut off, the client leaves the job running and writing on the cluster.
+ * So while it runs, the client's locks name it ({@link WriterLock#jobStarted}); the next client asks the JobManager
+ * before it takes such a lock over, and a client that exits any other way cancels its job first.
+ */
+public record ClusterJob(String rest, String name) {
+  /** What the JobManager says of the job. */
+  public enum Phase {
+    /** Not ended: created, running, restarting, failing or being cancelled, so it may still write. */
+    RUNNING,
+    /** Finished, cancelled or failed for good, or not on the cluster at all. */
+    ENDED,
+    /** The JobManager could not be asked. */
+    UNKNOWN
+  }
+
+  /**
+   * The job's state: its phase, its id when the cluster has it, Flink's own name for the state, and for an unknown
+   * phase why it is unknown.
+   */
+  public record State(Phase phase, String jid, String flinkState, String why) {
+    /** The command that cancels the job, for a running one. */
+    public String cancelCommand(ClusterJob job) {
+      return "curl -X PATCH '" + job.rest() + "/jobs/" + jid + "?mode=cancel'";
+    }
+  }
+
+  /** Flink's globally terminal job states: a job in one of them writes nothing more. */
+  private static final Set<String> ENDED_STATES = Set.of("FINISHED", "CANCELED", "FAILED");
+
+  /** The job {@code name} on the JobManager whose REST endpoint is at {@code rest} ({@code http://host:port}). */
+  public static ClusterJob of(String rest, String name) {
+    return new ClusterJob(rest.replaceAll("/+$", ""), name);
+  }
+
+  /** The job a lock file names ({@link #record}), or null when it names none. */
+  static ClusterJob from(JsonNode lock) {
+    JsonNode j = lock.path("job");
+    String rest = j.path("flink_rest").asText("");
+    String name = j.path("name").asText("");
+    return rest.isEmpty() || name.isEmpty() ? null : new ClusterJob(rest, name);
+  }
+
+  /** The job as a lock file records it. */
+  Map<String, Object> record() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("flink_rest", rest);
+    m.put("name", name);
+    return m;
+  }
+
+  /** A sentence naming the job, for messages. */
+  public String describe() {
+    return "the Flink job " + name + " on " + rest;
+  }
+
+  private static final class Http {
+    static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+  }
+
+  /** Asks the JobManager for the job's state ({@code GET /jobs/overview}); never throws. */
+  public State state() {
+    URI uri;
+    try {
+      uri = URI.create(rest + "/jobs/overview");
+    } catch (IllegalArgumentException e) {
+      return new State(Phase.UNKNOWN, "", "", rest + " is not an address");
+    }
+    try {
+      HttpResponse<String> r = Http.CLIENT.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).GET()
+          .build(), HttpResponse.BodyHandlers.ofString());
+      if (r.statusCode() != 200) return new State(Phase.UNKNOWN, "", "", "HTTP " + r.statusCode() + " from " + uri);
+      return stateIn(Json.readTree(r.body()));
+    } catch (IOException e) {
+      return new State(Phase.UNKNOWN, "", "", "no answer from " + uri + " ("
+          + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + ")");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new State(Phase.UNKNOWN, "", "", "interrupted while asking " + uri);
+    }
+  }
+
+  /**
+   * The job's state in a {@code /jobs/overview} answer: running while any job of its name has not ended (a name
+   * given twice with {@code --jobName} is taken for the one that may still write), ended when none is left running
+   * or the cluster does not know the name.
+   */
+  State stateIn(JsonNode overview) {
+    if (!overview.path("jobs").isArray()) {
+      return new State(Phase.UNKNOWN, "", "", "the answer of " + rest + "/jobs/overview lists no jobs");
+    }
+    State ended = new State(Phase.ENDED, "", "not on the cluster", "");
+    for (JsonNode j : overview.path("jobs")) {
+      if (!name.equals(j.path("name").asText())) continue;
+      String state = j.path("state").asText("");
+      String jid = j.path("jid").asText("");
+      if (!ENDED_STATES.contains(state)) return new State(Phase.RUNNING, jid, state, "");
+      ended = new State(Phase.ENDED, jid, state, "");
+    }
+    return ended;
+  }
+
+  /**
+   * Cancels the job ({@code PATCH /jobs/<jid>?mode=cancel}) and waits up to {@code wait} for it to end; returns the
+   * last state seen: ended, or still running or unknown when the wait ran out or the JobManager did not answer.
+   */
+  public State cancel(Duration wait) {
+    long deadline = System.nanoTime() + wait.toNanos();
+    State s = state();
+    boolean asked = false;
+    while (s.phase() != Phase.ENDED && System.nanoTime() < deadline) {
+      if (s.phase() == Phase.RUNNING && !asked) {
+        try {
+          HttpResponse<String> r = Http.CLIENT.send(HttpRequest.newBuilder(URI.create(rest + "/jobs/" + s.jid()
+              + "?mode=cancel")).timeout(Duration.ofSeconds(5)).method("PATCH", HttpRequest.BodyPublishers.noBody())
+              .build(), HttpResponse.BodyHandlers.ofString());
+          asked = r.statusCode() / 100 == 2;
+        } catch (IOException e) {
+          // asked again below, while the wait lasts
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return s;
+        }
+      }
+      try {
+        Thread.sleep(250);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return s;
+      }
+      s = state();
+    }
+    return s;
+  }
+}

@@ -1,0 +1,98 @@
+package dev.h2beam.adapters.files;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A lock whose holder submitted a cluster job: named in the lock while the job runs, and not taken over while the
+ * JobManager cannot say the job has ended. (The JobManager's answers themselves, running, cancelled and a cancel
+ * through its REST API, are tested on a real cluster: {@code FlinkClusterIT} in the demo module.)
+ */
+class ClusterJobLockTest {
+  @TempDir Path dir;
+
+  /** A loopback address where nothing listens: a JobManager that cannot be asked. */
+  static String nobodyListening() throws Exception {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return "http://127.0.0.1:" + s.getLocalPort();
+    }
+  }
+
+  @Test
+  void aGoneHoldersLockWhoseJobCannotBeAskedIsKeptAndTheRefusalSaysWhenToDeleteIt() throws Exception {
+    ClusterJob job = ClusterJob.of(nobodyListening(), "h2beam-sweep-root-1205-0a1b2c3d");
+    Path file = dir.resolve(WriterLock.FILE);
+    String lock = "{\"what\": \"sweep of x-oc-agg1\", \"host\": \"" + WriterLock.host() + "\", \"pid\": "
+        + WriterLockTest.gonePid() + ", \"started_at\": \"2026-01-01T00:00:00Z\", \"token\": \"t\", \"job\": "
+        + Json.pretty(job.record()) + "}";
+    Files.writeString(file, lock);
+    WriterLock.Held e = assertThrows(WriterLock.Held.class, () -> WriterLock.acquire(dir, "sweep", Duration.ZERO));
+    assertTrue(e.getMessage().contains(job.describe() + " cannot be asked (no answer from " + job.rest()
+        + "/jobs/overview") && e.getMessage().endsWith("Once you know that job has ended, delete " + file),
+        e.getMessage());
+    assertEquals(lock, Files.readString(file), "the lock is left as it was");
+    assertFalse(WriterLock.holder(dir).isEmpty(), "the folder counts as held");
+  }
+
+  @Test
+  void everyHeldLockNamesTheJobWhileItRunsAndALockClosedMeanwhileGoesWhenItEnds() throws Exception {
+    Path a = dir.resolve("a");
+    Path b = dir.resolve("b");
+    ClusterJob job = ClusterJob.of("http://127.0.0.1:8081", "h2beam-sweep-root-1205-4e5f6a7b");
+    try (WriterLock outer = WriterLock.acquire(a, "sweep", Duration.ZERO)) {
+      WriterLock inner = WriterLock.acquire(b, "sweep", Duration.ZERO);
+      String token = Json.readTree(b.resolve(WriterLock.FILE)).path("token").asText();
+      WriterLock.jobStarted(job);
+      try {
+        for (Path d : new Path[] {a, b}) {
+          assertEquals(job, ClusterJob.from(Json.readTree(d.resolve(WriterLock.FILE))), d.toString());
+        }
+        assertEquals(token, Json.readTree(b.resolve(WriterLock.FILE)).path("token").asText(), "the same holder");
+        inner.close();
+        assertTrue(Files.exists(b.resolve(WriterLock.FILE)), "kept while a job may write");
+      } finally {
+        WriterLock.jobEnded(job);
+      }
+      assertFalse(Files.exists(b.resolve(WriterLock.FILE)), "let go once the job ended");
+      assertEquals(null, ClusterJob.from(Json.readTree(a.resolve(WriterLock.FILE))), "the job is no longer named");
+    }
+    assertFalse(Files.exists(a.resolve(WriterLock.FILE)));
+  }
+
+  /** The JobManager's answer to {@code GET /jobs/overview}, in the shape Flink 1.19 gives it. */
+  @Test
+  void aJobIsRunningUntilFlinkReportsItFinishedCancelledOrFailedAndEndedWhenTheClusterDoesNotKnowIt()
+      throws Exception {
+    ClusterJob job = ClusterJob.of("http://jm:8081/", "h2beam-sweep-root-1205-0a1b2c3d");
+    assertEquals("http://jm:8081", job.rest());
+    String overview = "{\"jobs\":[{\"jid\":\"d06cf6a68f9871a3403ea0f20bea0d3a\",\"name\":\"other\","
+        + "\"state\":\"RUNNING\"},{\"jid\":\"12c95ad848f0adf4a8fbaba392f8eb68\",\"name\":\"" + job.name()
+        + "\",\"start-time\":1764897190000,\"state\":\"%s\"}]}";
+    for (String running : new String[] {"INITIALIZING", "CREATED", "RUNNING", "RESTARTING", "CANCELLING"}) {
+      ClusterJob.State s = job.stateIn(Json.readTree(String.format(overview, running)));
+      assertEquals(ClusterJob.Phase.RUNNING, s.phase(), running);
+      assertEquals("curl -X PATCH 'http://jm:8081/jobs/12c95ad848f0adf4a8fbaba392f8eb68?mode=cancel'",
+          s.cancelCommand(job));
+    }
+    for (String ended : new String[] {"FINISHED", "CANCELED", "FAILED"}) {
+      ClusterJob.State s = job.stateIn(Json.readTree(String.format(overview, ended)));
+      assertEquals(ClusterJob.Phase.ENDED, s.phase(), ended);
+      assertEquals(ended, s.flinkState());
+    }
+    assertEquals(ClusterJob.Phase.ENDED, job.stateIn(Json.readTree("{\"jobs\":[]}")).phase());
+    assertEquals(ClusterJob.Phase.UNKNOWN, job.stateIn(Json.readTree("{\"errors\":[\"Not found\"]}")).phase());
+    // a name given twice (--jobName): taken for the one that may still write
+    String twice = "{\"jobs\":[{\"jid\":\"1\",\"name\":\"" + job.name() + "\",\"state\":\"FINISHED\"},"
+        + "{\"jid\":\"2\",\"name\":\"" + job.name() + "\",\"state\":\"RUNNING\"}]}";
+    assertEquals("2", job.stateIn(Json.readTree(twice)).jid());
+  }
+}
