@@ -51,8 +51,12 @@ public final class SweepContext {
 
   private SweepContext(SweepConfig c) throws Exception {
     this.config = c;
-    RootToken.check(c.runs(), c.rootToken());
-    requireKeys(c.workerRunConfig(), System.getenv());
+    try {
+      RootToken.check(c.runs(), c.rootToken());
+      requireKeys(c.workerRunConfig(), System.getenv());
+    } catch (IllegalStateException refused) {
+      throw WorkerRefusal.unrecoverable(refused);
+    }
     this.bench = Benchmarks.named(c.bench()).open(Paths.get(c.benchRoot()), c.settings(), c.workerRunConfig());
     Path audit = TaskScope.auditDir(c.runs(), c.summaryNamespace());
     HeldPermits sessions = new HeldPermits(Limits.of("sessions", c.workerSessionLimit()));
