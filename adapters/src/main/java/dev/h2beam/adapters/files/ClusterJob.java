@@ -116,6 +116,12 @@ public record ClusterJob(String rest, String name) {
   }
 
   /**
+   * How long a job the cluster does not know must stay unknown before a cancel takes it for never submitted: the
+   * client may still be sending it (the jar goes first), and other threads run on while an exiting JVM's hooks run.
+   */
+  static final Duration UNSEEN = Duration.ofSeconds(3);
+
+  /**
    * Cancels the job ({@code PATCH /jobs/<jid>?mode=cancel}) and waits up to {@code wait} for it to end; returns the
    * last state seen: ended, or still running or unknown when the wait ran out or the JobManager did not answer.
    */
@@ -123,7 +129,16 @@ public record ClusterJob(String rest, String name) {
     long deadline = System.nanoTime() + wait.toNanos();
     State s = state();
     boolean asked = false;
-    while (s.phase() != Phase.ENDED && System.nanoTime() < deadline) {
+    long unseenSince = 0;
+    while (System.nanoTime() < deadline) {
+      if (s.phase() == Phase.ENDED) {
+        if (!s.jid().isEmpty()) break;
+        // not on the cluster: ended only once it has stayed so for a while (a submission may be under way)
+        if (unseenSince == 0) unseenSince = System.nanoTime();
+        if (System.nanoTime() - unseenSince >= UNSEEN.toNanos()) break;
+      } else {
+        unseenSince = 0;
+      }
       if (s.phase() == Phase.RUNNING && !asked) {
         try {
           HttpResponse<String> r = Http.CLIENT.send(HttpRequest.newBuilder(URI.create(rest + "/jobs/" + s.jid()
