@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -105,12 +104,20 @@ public final class Scratch {
   /** At most this many folders wait for the reaper; past it the caller removes its own (it never falls behind). */
   private static final int BACKLOG = 64;
 
-  private static final ExecutorService REAPER = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
+  /**
+   * The reaper's thread ends after ten idle seconds: a thread left running holds its job's classes, and on a session
+   * cluster's TaskManager every job's stayed loaded until the worker's metaspace was full.
+   */
+  private static final ThreadPoolExecutor REAPER = new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS,
       new ArrayBlockingQueue<>(BACKLOG), r -> {
         Thread t = new Thread(r, "h2beam-scratch-reaper");
         t.setDaemon(true);
         return t;
       }, new ThreadPoolExecutor.CallerRunsPolicy());
+
+  static {
+    REAPER.allowCoreThreadTimeOut(true);
+  }
 
   /**
    * Removes {@code dir} (a session's folder, used up) on a thread of its own, so that the step that used it goes on

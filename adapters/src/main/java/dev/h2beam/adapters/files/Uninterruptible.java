@@ -33,18 +33,46 @@ public final class Uninterruptible {
   private static final java.util.concurrent.atomic.AtomicInteger WRITING =
       new java.util.concurrent.atomic.AtomicInteger();
 
-  static {
-    // A process that exits (a job failed and the command returns its exit code) while a writer is between a
-    // session's cached reply and its journal line would leave a reply that a resume reuses but no record of its
-    // spend. Waiting here, at most a few seconds, lets the record finish; only kill -9 can still cut one short.
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      int pending = WRITING.get();
-      if (pending > 0) {
-        System.err.println("h2beam: exiting once " + pending + " rollout(s) or record(s) in progress are recorded"
-            + " (at most 10 s)");
-      }
-      awaitRecords();
-    }, "h2beam-record-writer-drain"));
+  /**
+   * A process that exits (a job failed and the command returns its exit code) while a writer is between a session's
+   * cached reply and its journal line would leave a reply that a resume reuses but no record of its spend. This hook,
+   * waiting at most a few seconds, lets the record finish; only kill -9 can still cut one short. It is registered
+   * while a record is being written and removed when none is: a registered hook holds its job's classes, and on a
+   * session cluster's TaskManager every job's stayed loaded until the worker's metaspace was full.
+   */
+  static final Thread DRAIN = new Thread(() -> {
+    int pending = WRITING.get();
+    if (pending > 0) {
+      System.err.println("h2beam: exiting once " + pending + " rollout(s) or record(s) in progress are recorded"
+          + " (at most 10 s)");
+    }
+    awaitRecords();
+  }, "h2beam-record-writer-drain");
+
+  /** Guards the count's moves to and from zero with the drain's registration. */
+  private static final Object HOOKING = new Object();
+
+  /** Counts one more record being written, registering the drain for the first. */
+  private static void writingOne() {
+    synchronized (HOOKING) {
+      if (WRITING.getAndIncrement() == 0) hook(true);
+    }
+  }
+
+  /** Counts one record written, removing the drain after the last. */
+  private static void wroteOne() {
+    synchronized (HOOKING) {
+      if (WRITING.decrementAndGet() == 0) hook(false);
+    }
+  }
+
+  private static void hook(boolean on) {
+    try {
+      if (on) Runtime.getRuntime().addShutdownHook(DRAIN);
+      else Runtime.getRuntime().removeShutdownHook(DRAIN);
+    } catch (IllegalStateException | IllegalArgumentException exiting) {
+      // the exit has begun (the hook runs, or no longer can be changed), or it is registered already
+    }
   }
 
   /**
@@ -67,12 +95,12 @@ public final class Uninterruptible {
     private final java.util.concurrent.atomic.AtomicBoolean open = new java.util.concurrent.atomic.AtomicBoolean(true);
 
     private Hold() {
-      WRITING.incrementAndGet();
+      writingOne();
     }
 
     @Override
     public void close() {
-      if (open.compareAndSet(true, false)) WRITING.decrementAndGet();
+      if (open.compareAndSet(true, false)) wroteOne();
     }
   }
 

@@ -67,10 +67,19 @@ public final class WriterLock implements AutoCloseable {
   /** How long an exiting client waits for the job it cancels to end before it keeps its locks. */
   public static final Duration CANCEL_WAIT = Duration.ofSeconds(30);
 
-  static {
+  /**
+   * The exit's release, registered when this JVM takes its first lock: a worker, which only asks the lock for its
+   * host's name, registers none (a registered hook holds its job's classes, and on a session cluster's TaskManager
+   * every job's stayed loaded until the worker's metaspace was full).
+   */
+  private static boolean hooked; // guarded by HELD
+
+  private static void hookExit() {
+    if (hooked) return;
     // loaded now: a class first loaded by a shutdown hook cannot register its own hook and fails to initialise
     Uninterruptible.awaitRecords();
     Runtime.getRuntime().addShutdownHook(new Thread(WriterLock::releaseOnExit, "h2beam-lock-release"));
+    hooked = true;
   }
 
   /** The lock that created a held file, and how many nested holders in this JVM share it. */
@@ -140,6 +149,7 @@ public final class WriterLock implements AutoCloseable {
     Path file = dir.toAbsolutePath().normalize().resolve(FILE);
     synchronized (HELD) {
       if (exiting) throw exitingError(file);
+      hookExit();
       Holding h = HELD.get(file);
       if (h != null) {
         h.holders++;

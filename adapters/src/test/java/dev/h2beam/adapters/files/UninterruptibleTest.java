@@ -96,4 +96,23 @@ class UninterruptibleTest {
       System.exit(3);
     }
   }
+
+  /**
+   * The exit's wait for records in progress is a shutdown hook only while one is in progress: a hook left registered
+   * holds the classes of the job that registered it, and on a session cluster's TaskManager every job's stayed loaded
+   * until the worker's metaspace was full.
+   */
+  @Test
+  void theExitsWaitIsRegisteredOnlyWhileARecordIsInProgress() {
+    Runtime rt = Runtime.getRuntime();
+    assertFalse(rt.removeShutdownHook(Uninterruptible.DRAIN), "no record in progress, no hook");
+    try (Uninterruptible.Hold one = Uninterruptible.hold(); Uninterruptible.Hold two = Uninterruptible.hold()) {
+      assertTrue(rt.removeShutdownHook(Uninterruptible.DRAIN), "registered while records are in progress");
+      rt.addShutdownHook(Uninterruptible.DRAIN); // as it was
+      one.close();
+      assertTrue(rt.removeShutdownHook(Uninterruptible.DRAIN), "still one in progress");
+      rt.addShutdownHook(Uninterruptible.DRAIN);
+    }
+    assertFalse(rt.removeShutdownHook(Uninterruptible.DRAIN), "none in progress: removed");
+  }
 }

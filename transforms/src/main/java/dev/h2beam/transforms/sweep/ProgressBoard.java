@@ -38,8 +38,14 @@ public final class ProgressBoard {
   static final long HEARTBEAT_MS = 5000;
   /** A board unchanged this long stops its heartbeat (a chain the runner abandoned, for example). */
   static final long QUIET_MS = 3_600_000;
+  /**
+   * The writer thread stops once every board has been idle this long (nothing running or held, nothing unwritten) and
+   * starts again with the next change. A thread left running holds its job's classes: on a session cluster's
+   * TaskManager every job that left one kept all its classes loaded, until the worker died of a full metaspace.
+   */
+  static volatile long idleStopMs = 10_000; // shorter only in tests
   private static final List<ProgressBoard> LIVE = new CopyOnWriteArrayList<>();
-  private static volatile Thread writer;
+  private static Thread writer; // guarded by ProgressBoard.class
 
   private final Path file;
   private final String token;
@@ -142,37 +148,82 @@ public final class ProgressBoard {
   }
 
   private static void tick() {
+    long idleSince = -1;
     while (true) {
       try {
         Thread.sleep(TICK_MS);
       } catch (InterruptedException e) {
+        synchronized (ProgressBoard.class) {
+          writer = null;
+        }
         return;
       }
       for (ProgressBoard b : LIVE) b.writeIfChanged();
+      if (LIVE.stream().anyMatch(ProgressBoard::busy)) {
+        idleSince = -1;
+        continue;
+      }
+      long now = System.currentTimeMillis();
+      if (idleSince < 0) idleSince = now;
+      if (now - idleSince < idleStopMs) continue;
+      // a change made from now on starts a writer again (startWriter, on the same lock)
+      synchronized (ProgressBoard.class) {
+        if (LIVE.stream().noneMatch(ProgressBoard::busy)) {
+          writer = null;
+          return;
+        }
+      }
     }
   }
 
+  /** Whether the board has something running or held, or a change not yet written. */
+  private synchronized boolean busy() {
+    return version != written || sessions.held() > 0 || rollouts.held() > 0
+        || chains.values().stream().anyMatch(c -> !"".equals(c.get("running")));
+  }
+
+  /** Whether the writer thread runs now. */
+  static synchronized boolean writing() {
+    return writer != null;
+  }
+
+  /**
+   * A change was made: the writer must be running to write it. Called outside the board's lock: the writer takes the
+   * class's lock, then each board's.
+   */
+  private static void changed() {
+    startWriter();
+  }
+
   /** A base rollout phase of one task ended: rolled, resumed (nothing to do) or failed. */
-  public synchronized void baseDone(boolean resumed, boolean failed) {
-    if (resumed) basesResumed++;
-    else if (failed) basesFailed++;
-    else basesRolled++;
-    version++;
+  public void baseDone(boolean resumed, boolean failed) {
+    synchronized (this) {
+      if (resumed) basesResumed++;
+      else if (failed) basesFailed++;
+      else basesRolled++;
+      version++;
+    }
+    changed();
   }
 
   /** The chain (mode, domain) begins {@code task}. */
-  public synchronized void running(String mode, String domain, String task) {
-    Map<String, Object> ch = chain(mode, domain);
-    ch.put("running", task);
-    version++;
+  public void running(String mode, String domain, String task) {
+    synchronized (this) {
+      chain(mode, domain).put("running", task);
+      version++;
+    }
+    changed();
   }
 
   /** The chain's current task ended: {@code outcome} is {@code done}, {@code resumed} or {@code failed}. */
-  public synchronized void finished(String mode, String domain, String outcome) {
-    Map<String, Object> ch = chain(mode, domain);
-    ch.merge(outcome, 1, (a, b) -> (Integer) a + (Integer) b);
-    ch.put("running", "");
-    version++;
+  public void finished(String mode, String domain, String outcome) {
+    synchronized (this) {
+      Map<String, Object> ch = chain(mode, domain);
+      ch.merge(outcome, 1, (a, b) -> (Integer) a + (Integer) b);
+      ch.put("running", "");
+      version++;
+    }
+    changed();
   }
 
   /** The chain ran all its tasks; written at once, so the client sees the chain's end without waiting a tick. */
@@ -181,6 +232,7 @@ public final class ProgressBoard {
       chain(mode, domain).put("ended", true);
       version++;
     }
+    changed();
     writeIfChanged();
   }
 
@@ -203,6 +255,7 @@ public final class ProgressBoard {
     synchronized (this) {
       version++;
     }
+    changed();
     writeIfChanged();
   }
 
