@@ -2,8 +2,10 @@ package dev.h2beam.demo;
 
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.pipelines.Command;
+import dev.h2beam.pipelines.FlinkMaster;
 import dev.h2beam.pipelines.OptionArgs;
 import dev.h2beam.pipelines.UsageError;
+import dev.h2beam.pipelines.sweep.FlinkCluster;
 import dev.h2beam.pipelines.sweep.Sweep;
 import dev.h2beam.pipelines.sweep.SweepCommand;
 import dev.h2beam.pipelines.sweep.WriterLocks;
@@ -16,6 +18,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -136,6 +139,10 @@ public final class BenchCommand implements Command {
     int executionsBefore = Journal.ranNow(audit.resolve("executions.jsonl"));
     int sessionsBefore = Journal.ranNow(audit.resolve("sessions.jsonl"));
     ProcessStats.FileCount filesBefore = ProcessStats.files(output);
+    // a cluster's JobManager works for the job too (submission, the jar's upload, scheduling, the client's polling)
+    String master = FlinkMaster.remote(o);
+    FlinkCluster.JobManagerCpu managerBefore = master == null ? null
+        : FlinkCluster.jobManagerCpu(master, METRICS_WAIT);
     ProcessStats before = ProcessStats.now();
     InFlight.SESSIONS.reset();
     InFlight.ROLLOUTS.reset();
@@ -146,6 +153,8 @@ public final class BenchCommand implements Command {
     InFlight.Snapshot sessions = InFlight.SESSIONS.snapshot();
     InFlight.Snapshot rollouts = InFlight.ROLLOUTS.snapshot();
     ProcessStats after = ProcessStats.now();
+    FlinkCluster.JobManagerCpu managerAfter = master == null ? null
+        : FlinkCluster.jobManagerCpu(master, METRICS_WAIT);
     ProcessStats.FileCount filesAfter = ProcessStats.files(output);
     long names = filesAfter.names() - filesBefore.names();
     long files = filesAfter.newFiles(filesBefore);
@@ -187,6 +196,7 @@ public final class BenchCommand implements Command {
     double children = after.childCpuSeconds() - before.childCpuSeconds();
     if (workers != null && workers.any()) {
       printOnWorkers(out, workers, n, jvm, sessionsHeld, rolloutsHeld, from, to, sessionsRun, executions, bounds);
+      if (master != null) printJobManager(out, managerBefore, managerAfter, n);
     } else {
       out.printf("  sessions in flight: peak %d, mean %.2f (%d sessions run, %d expected); job-wide peak %d from the"
           + " journals%n", sessions.peak(), sessions.mean(), sessionsRun, bounds.sessions(), sessionsPeak);
@@ -233,6 +243,26 @@ public final class BenchCommand implements Command {
         + "; h2beam = %d workers' %.2f (from their boards, each since it opened the sweep, the runner's threads"
         + " included) + this client's %.2f%n", jvm + children, jvm, children, (jvm + children) / n, jvm / n,
         workers.workers().size(), workers.cpuSeconds(), clientCpu);
+  }
+
+  /** How long the JobManager's metrics are waited for to refresh (Flink refreshes them every 10 s by default). */
+  static final Duration METRICS_WAIT = Duration.ofSeconds(15);
+
+  /**
+   * The JobManager's CPU in the sweep: the difference of its CPU time read fresh before and after. It is the whole
+   * JobManager's (another job's at the same time included), so it is shown beside h2beam's CPU, not in it.
+   */
+  static void printJobManager(PrintStream out, FlinkCluster.JobManagerCpu before, FlinkCluster.JobManagerCpu after,
+      int n) {
+    String unknown = !before.known() ? before.unknown() : !after.known() ? after.unknown() : null;
+    if (unknown != null) {
+      out.printf("  JobManager CPU     unknown: %s%n", unknown);
+      return;
+    }
+    double s = after.seconds() - before.seconds();
+    out.printf("  JobManager CPU     %9.2f s in the sweep = %.3f per task (Status.JVM.CPU.Time before and after,"
+        + " each read after its refresh; the whole JobManager's: the job's submission, jar and scheduling, this"
+        + " client's polling, and any other job's at the same time); not in h2beam's CPU above%n", s, s / n);
   }
 
   static void printBounds(PrintStream out, SweepBounds b) {

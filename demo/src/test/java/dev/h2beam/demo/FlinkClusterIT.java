@@ -186,6 +186,9 @@ class FlinkClusterIT {
     // the bench measures the workers, from their boards, not only its client
     assertTrue(console.matches("(?s).*  CPU in the sweep +[0-9.]+ s = h2beam \\(JVMs\\) [0-9.]+ \\+ rollout scripts"
         + " [0-9.]*[1-9][0-9.]*; per task [^\n]*; h2beam = [2-9] workers' [0-9.]*[1-9][0-9.]* .*"), console);
+    // and the JobManager's CPU beside it, read from its metrics (a real JobManager's always refresh)
+    assertTrue(console.matches("(?s).*  JobManager CPU +[0-9.]*[1-9][0-9.]* s in the sweep = [0-9.]+ per task .*"),
+        console);
     assertTrue(console.contains("sessions in flight: peak ") && console.contains(" from the journals (192 sessions"
         + " run, 192 expected); the cluster's workers ran them, not this client"), console);
     // the client's live progress (plain lines: the log is not a terminal), read from the workers' boards

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.h2beam.pipelines.sweep.FlinkCluster;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -76,4 +77,23 @@ class WorkerUsageTest {
     assertFalse(WorkerUsage.read(dir, "run").any());
     assertFalse(WorkerUsage.read(dir, "").any(), "without a token no board is this run's");
   }
+  static String jobManager(FlinkCluster.JobManagerCpu before, FlinkCluster.JobManagerCpu after) {
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    BenchCommand.printJobManager(new PrintStream(printed, true, StandardCharsets.UTF_8), before, after, 4);
+    return printed.toString(StandardCharsets.UTF_8);
+  }
+
+  /** The JobManager works for the job too: its CPU is shown beside h2beam's, and an unknown reading says why. */
+  @Test
+  void theJobManagersCpuIsShownBesideH2beamsOrUnknownWithWhy() {
+    FlinkCluster.JobManagerCpu at30 = new FlinkCluster.JobManagerCpu(30.0, null);
+    String known = jobManager(at30, new FlinkCluster.JobManagerCpu(48.5, null));
+    assertTrue(known.startsWith("  JobManager CPU         18.50 s in the sweep = 4.625 per task"), known);
+    assertTrue(known.contains("not in h2beam's CPU above"), known);
+    FlinkCluster.JobManagerCpu none = new FlinkCluster.JobManagerCpu(Double.NaN, "HTTP 503 from http://jm:8081");
+    assertEquals("  JobManager CPU     unknown: HTTP 503 from http://jm:8081" + System.lineSeparator(),
+        jobManager(at30, none));
+    assertEquals(jobManager(at30, none), jobManager(none, at30), "either reading unknown: the difference is");
+  }
 }
+

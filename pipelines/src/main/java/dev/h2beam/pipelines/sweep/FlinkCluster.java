@@ -47,9 +47,7 @@ public final class FlinkCluster {
     }
     String why;
     try {
-      HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-      HttpResponse<String> r = client.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).GET().build(),
-          HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> r = get(uri);
       if (r.statusCode() == 200) {
         JsonNode n = new ObjectMapper().readTree(r.body());
         int workers = n.path("taskmanagers").asInt(0);
@@ -62,13 +60,102 @@ public final class FlinkCluster {
       }
       why = "HTTP " + r.statusCode() + " from " + uri;
     } catch (IOException e) {
-      why = "no answer from " + uri + " (" + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
-          + ")";
+      why = noAnswer(uri, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new UsageError("interrupted while asking the Flink cluster at --flinkMaster=" + master + " for its shape");
     }
     throw new UsageError("--flinkMaster=" + master + " does not reach a Flink JobManager: " + why + ". Start the"
         + " cluster (scripts/flink-cluster.sh start) or give the address of its REST endpoint (host:port)");
+  }
+
+  private static HttpResponse<String> get(URI uri) throws IOException, InterruptedException {
+    HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    return client.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).GET().build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static String noAnswer(URI uri, IOException e) {
+    return "no answer from " + uri + " (" + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
+        + ")";
+  }
+
+  /** The CPU a JobManager's JVM has used since it started, in seconds; or, when that is not known, why. */
+  public record JobManagerCpu(double seconds, String unknown) {
+    static JobManagerCpu unknown(String why) {
+      return new JobManagerCpu(Double.NaN, why);
+    }
+
+    public boolean known() {
+      return unknown == null;
+    }
+  }
+
+  /** How often the metrics are asked for again while waiting for them to refresh. */
+  static final Duration METRICS_POLL = Duration.ofMillis(500);
+
+  /**
+   * The CPU time of the JobManager at {@code master} ({@code Status.JVM.CPU.Time}, nanoseconds), as its metrics tell
+   * it after their next refresh. The REST endpoint answers from a store it refreshes at most every
+   * {@code metrics.fetcher.update-interval} (10 s by default), so a value read once may leave out the last seconds'
+   * work: the value is asked for until it changes, for at most {@code wait}. A JobManager always spends some CPU, so a
+   * value that has not changed by then is a store that does not refresh: that reading is returned as unknown. Never
+   * throws.
+   */
+  public static JobManagerCpu jobManagerCpu(String master, Duration wait) {
+    URI uri;
+    try {
+      uri = URI.create(FlinkMaster.rest(master) + "/jobmanager/metrics?get=Status.JVM.CPU.Time");
+    } catch (IllegalArgumentException | UsageError e) {
+      return JobManagerCpu.unknown("--flinkMaster=" + master + " is not an address");
+    }
+    long deadline = System.nanoTime() + wait.toNanos();
+    String first = null;
+    while (true) {
+      String value;
+      try {
+        HttpResponse<String> r = get(uri);
+        if (r.statusCode() != 200) return JobManagerCpu.unknown("HTTP " + r.statusCode() + " from " + uri);
+        value = cpuValue(new ObjectMapper().readTree(r.body()));
+      } catch (IOException e) {
+        return JobManagerCpu.unknown(noAnswer(uri, e));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return JobManagerCpu.unknown("interrupted while asking " + uri);
+      }
+      if (value == null) {
+        return JobManagerCpu.unknown(uri + " does not report Status.JVM.CPU.Time (a JVM that does not measure its"
+            + " CPU)");
+      }
+      if (first == null) {
+        first = value;
+      } else if (!first.equals(value)) {
+        try {
+          return new JobManagerCpu(Long.parseLong(value) / 1e9, null);
+        } catch (NumberFormatException e) {
+          return JobManagerCpu.unknown(uri + " reports Status.JVM.CPU.Time as " + value + ", not a number");
+        }
+      }
+      if (System.nanoTime() > deadline) {
+        return JobManagerCpu.unknown("the metrics of " + uri + " did not refresh in " + wait.toSeconds() + " s");
+      }
+      try {
+        Thread.sleep(METRICS_POLL.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return JobManagerCpu.unknown("interrupted while asking " + uri);
+      }
+    }
+  }
+
+  /** The value of {@code Status.JVM.CPU.Time} in a metrics answer ({@code [{"id": ..., "value": ...}]}), or null. */
+  private static String cpuValue(JsonNode metrics) {
+    for (JsonNode m : metrics) {
+      if ("Status.JVM.CPU.Time".equals(m.path("id").asText()) && m.hasNonNull("value")) {
+        String v = m.path("value").asText().strip();
+        return v.isEmpty() || v.startsWith("-") ? null : v;
+      }
+    }
+    return null;
   }
 }
