@@ -99,8 +99,8 @@ public final class FlinkCluster {
    * it after their next refresh. The REST endpoint answers from a store it refreshes at most every
    * {@code metrics.fetcher.update-interval} (10 s by default), so a value read once may leave out the last seconds'
    * work: the value is asked for until it changes, for at most {@code wait}. A JobManager always spends some CPU, so a
-   * value that has not changed by then is a store that does not refresh: that reading is returned as unknown. Never
-   * throws.
+   * value that has not changed by then is a store that does not refresh: that reading is returned as unknown. A new
+   * JobManager's store is empty until its first refresh, whose value is then taken. Never throws.
    */
   public static JobManagerCpu jobManagerCpu(String master, Duration wait) {
     URI uri;
@@ -111,6 +111,7 @@ public final class FlinkCluster {
     }
     long deadline = System.nanoTime() + wait.toNanos();
     String first = null;
+    boolean empty = false;
     while (true) {
       String value;
       try {
@@ -124,12 +125,16 @@ public final class FlinkCluster {
         return JobManagerCpu.unknown("interrupted while asking " + uri);
       }
       if (value == null) {
-        return JobManagerCpu.unknown(uri + " does not report Status.JVM.CPU.Time (a JVM that does not measure its"
-            + " CPU)");
-      }
-      if (first == null) {
+        // a JobManager's store is empty until its first refresh, which this question set off
+        if (System.nanoTime() > deadline) {
+          return JobManagerCpu.unknown(uri + " does not report Status.JVM.CPU.Time in " + wait.toSeconds() + " s (a"
+              + " JVM that does not measure its CPU)");
+        }
+        empty = true;
+      } else if (first == null && !empty) {
         first = value;
-      } else if (!first.equals(value)) {
+      } else if (empty || !first.equals(value)) {
+        // changed, or the store's first value: either was read after this question
         try {
           return new JobManagerCpu(Long.parseLong(value) / 1e9, null);
         } catch (NumberFormatException e) {
