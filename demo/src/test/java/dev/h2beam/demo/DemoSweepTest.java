@@ -69,6 +69,7 @@ class DemoSweepTest {
       assertTrue(sessions.contains("select.agg" + k) && sessions.contains("select.seq" + k));
     }
 
+    Map<Path, Object> library = fileKeys(out.resolve("library"));
     assertEquals(0, demo(out, "--k=" + k));
     Map<String, Object> second = demoJson(out);
     assertStatuses(second, "skipped", "skipped");
@@ -76,6 +77,32 @@ class DemoSweepTest {
     assertEquals(0, count(second, "editor_calls"));
     assertEquals(List.of("ledger-1", "ledger-2"), libraryEntries(out, k, "agg"));
     assertEquals(List.of("ledger-1", "ledger-2"), libraryEntries(out, k, "seq"));
+    // the resume replays each entry into the library, which holds it already: no file is written again
+    assertEquals(library, fileKeys(out.resolve("library")));
+    assertEquals(entriesBefore(first), entriesBefore(second), "each task saw the entries of the tasks before it");
+    assertEquals(List.of(Map.of("agg", 0, "seq", 0), Map.of("agg", 1, "seq", 1)), entriesBefore(second));
+  }
+
+  /** Every file under {@code root} with its file key (a file written again, atomically, is a new file). */
+  static Map<Path, Object> fileKeys(Path root) throws Exception {
+    Map<Path, Object> keys = new java.util.TreeMap<>();
+    try (Stream<Path> s = Files.walk(root)) {
+      for (Path p : (Iterable<Path>) s::iterator) {
+        if (Files.isRegularFile(p)) {
+          keys.put(root.relativize(p), Files.readAttributes(p, java.nio.file.attribute.BasicFileAttributes.class)
+              .fileKey());
+        }
+      }
+    }
+    assertTrue(keys.values().stream().allMatch(java.util.Objects::nonNull), "this file system gives file keys");
+    return keys;
+  }
+
+  @SuppressWarnings("unchecked")
+  static List<Object> entriesBefore(Map<String, Object> demoJson) {
+    List<Object> out = new ArrayList<>();
+    for (Object t : (List<Object>) demoJson.get("tasks")) out.add(((Map<String, Object>) t).get("library_entries_before"));
+    return out;
   }
 
   static List<String> expectedRollouts(String mode, int k) {

@@ -11,6 +11,7 @@ import dev.h2beam.transforms.evidence.VerdictTripwire;
 import dev.h2beam.transforms.safety.CredentialScreen;
 import dev.h2beam.transforms.tree.Inventory;
 import dev.h2beam.transforms.tree.TreeIO;
+import dev.h2beam.transforms.tree.TreePaths;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -205,6 +206,14 @@ public final class Library {
     return tree;
   }
 
+  /** How many of {@code tasks} have an entry here. */
+  public int entriesOf(Collection<String> tasks) {
+    Set<String> slugs = new HashSet<>();
+    for (String t : tasks) slugs.add(Namespace.slug(t));
+    slugs.retainAll(new HashSet<>(entries()));
+    return slugs.size();
+  }
+
   public void forget(Collection<String> tasks) throws IOException {
     boolean removed = false;
     for (String t : tasks) {
@@ -234,6 +243,15 @@ public final class Library {
   }
 
   /**
+   * The library as a chain leaves it: exactly the entries of {@code tasks}, and an index that lists them (written
+   * only when it differs).
+   */
+  public void settle(List<String> tasks) throws IOException {
+    retain(tasks);
+    writeIndex();
+  }
+
+  /**
    * Stores an adopted harness and its lesson; does nothing (false) unless the experience is complete. The tree and
    * the lesson are checked for grader verdicts first.
    */
@@ -252,6 +270,11 @@ public final class Library {
       throw new HarnessRejected("library entry for " + task + " not stored: " + String.join(" | ", found));
     }
     Path entry = entryDir(task);
+    if (holds(entry, tree, text)) {
+      // a resume replays every finished task's entry: one stored already, byte for byte, is not written again
+      writeIndex();
+      return true;
+    }
     indexParts.remove(entry.getFileName().toString());
     FileTrees.delete(entry.resolve("harness"));
     TreeIO.write(surface, tree, entry.resolve("harness"), false);
@@ -259,6 +282,48 @@ public final class Library {
     AtomicFiles.writeString(entry.resolve("EXPERIENCE.md"), text);
     writeIndex();
     return true;
+  }
+
+  /**
+   * Whether {@code entry} holds exactly what {@link #add} would leave there: this EXPERIENCE.md, and a harness folder
+   * of these files alone (the tree's, and each always-on file the tree lacks as an empty one), with these bytes, no
+   * other file, folder or link. Anything else, or a file that cannot be read, is written again.
+   */
+  private boolean holds(Path entry, Map<String, String> tree, String experience) {
+    Path harness = entry.resolve("harness");
+    try {
+      Path exp = entry.resolve("EXPERIENCE.md");
+      if (!Files.isRegularFile(exp, LinkOption.NOFOLLOW_LINKS) || !Files.readString(exp).equals(experience)
+          || !Files.isDirectory(harness, LinkOption.NOFOLLOW_LINKS)) {
+        return false;
+      }
+      Map<String, String> want = new HashMap<>();
+      tree.forEach((rel, t) -> want.put(TreePaths.normalize(rel), t));
+      for (String a : surface.alwaysOn()) want.putIfAbsent(a, "");
+      Set<String> folders = new HashSet<>();
+      for (String rel : want.keySet()) {
+        for (int i = rel.indexOf('/'); i > 0; i = rel.indexOf('/', i + 1)) folders.add(rel.substring(0, i));
+      }
+      Set<String> files = new HashSet<>();
+      Set<String> found = new HashSet<>();
+      try (Stream<Path> all = Files.walk(harness)) {
+        for (Path p : (Iterable<Path>) all::iterator) {
+          if (p.equals(harness)) continue;
+          String rel = harness.relativize(p).toString().replace(java.io.File.separatorChar, '/');
+          BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+          if (a.isDirectory()) found.add(rel);
+          else if (a.isRegularFile()) files.add(rel);
+          else return false;
+        }
+      }
+      if (!files.equals(want.keySet()) || !found.equals(folders)) return false;
+      for (Map.Entry<String, String> e : want.entrySet()) {
+        if (!Files.readString(harness.resolve(e.getKey())).equals(e.getValue())) return false;
+      }
+      return true;
+    } catch (IOException | UncheckedIOException | java.nio.file.InvalidPathException e) {
+      return false;
+    }
   }
 
   String experienceText(String task, Map<String, String> tree, String why, String label, String runId,
@@ -306,7 +371,15 @@ public final class Library {
     }
     for (String name : names) lines.addAll(indexPart(name));
     indexParts.keySet().retainAll(new HashSet<>(names));
-    AtomicFiles.writeString(index(), String.join("\n", lines) + "\n");
+    String text = String.join("\n", lines) + "\n";
+    Path index = index();
+    try {
+      // the same index is not written again (a resume's replay writes each entry's index anew)
+      if (Files.isRegularFile(index, LinkOption.NOFOLLOW_LINKS) && Files.readString(index).equals(text)) return;
+    } catch (IOException e) {
+      // unreadable or not UTF-8: written below
+    }
+    AtomicFiles.writeString(index, text);
   }
 
   /** Entry {@code name}'s lines in INDEX.md: kept from the last index while its entry is unchanged, else read. */

@@ -164,11 +164,14 @@ public final class SweepSteps {
     try {
       for (int i = 0; i < ordered.size(); i++) {
         TaskBases tb = bases.of(i);
-        library.retain(prefix);
+        // a finished task only replays its own entry, and nothing of it reads the library: the cut waits for the
+        // first task that runs (or the chain's end), so a resume keeps the entries it would write again unchanged
+        if (!tb.skipped()) library.retain(prefix);
         c.progress.running(mode, domain, tb.ref().task());
-        emit.accept(runMode(c, tb, mode, library));
+        emit.accept(runMode(c, tb, mode, library, prefix));
         prefix.add(tb.ref().task());
       }
+      library.settle(prefix);
     } finally {
       // the sessions' used-up folders, removed off the chain's path, are gone before the chain is
       Scratch.awaitDeletions();
@@ -181,9 +184,11 @@ public final class SweepSteps {
    * summary.json. Called by the (mode, domain) chain in stream order after the library was cut to the task's prefix.
    */
   @SuppressWarnings("unchecked")
-  public static ModeOutcome runMode(SweepContext c, TaskBases tb, String mode, Library lib) throws Exception {
+  public static ModeOutcome runMode(SweepContext c, TaskBases tb, String mode, Library lib, List<String> prefix)
+      throws Exception {
     TaskRef ref = tb.ref();
-    int before = lib.entries().size();
+    // the entries of the tasks before this one (a finished task's replay may find later ones not yet cut)
+    int before = lib.entriesOf(prefix);
     if (tb.skipped()) {
       replay(c, ref, mode, lib);
       c.progress.finished(mode, ref.domain(), "resumed");
@@ -297,11 +302,16 @@ public final class SweepSteps {
         ref.task(), row.error().isEmpty() ? "" : "  :: " + row.error());
   }
 
-  @SuppressWarnings("unchecked")
   private static void replay(SweepContext c, TaskRef ref, String mode, Library lib) throws IOException {
+    // the task's entry as its summary records it: stored, or none (an entry left from before goes)
+    if (!replayed(c, ref, mode, lib)) lib.forget(List.of(ref.task()));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static boolean replayed(SweepContext c, TaskRef ref, String mode, Library lib) throws IOException {
     Map<String, Object> summary = SummaryFile.read(c.summaryPath(ref.task()));
     Object sels = summary.get("selections");
-    if (!(sels instanceof Map) || !(((Map<String, Object>) sels).get(mode) instanceof Map)) return;
+    if (!(sels instanceof Map) || !(((Map<String, Object>) sels).get(mode) instanceof Map)) return false;
     Map<String, Object> sel = (Map<String, Object>) ((Map<String, Object>) sels).get(mode);
     String label = String.valueOf(sel.getOrDefault("chosen_label", ""));
     Map<String, String> exp = new LinkedHashMap<>();
@@ -310,10 +320,10 @@ public final class SweepSteps {
         exp.put(e.getKey(), String.valueOf(e.getValue()));
       }
     }
-    if (!Boolean.TRUE.equals(sel.get("ok")) || label.isEmpty() || !Library.hasExperience(exp)) return;
+    if (!Boolean.TRUE.equals(sel.get("ok")) || label.isEmpty() || !Library.hasExperience(exp)) return false;
     Path harness = c.ns(mode).taskDir(c.config.runs(), ref.task()).resolve("harnesses").resolve(label);
-    lib.add(ref.task(), TreeIO.read(c.bench.surface(), harness, null), String.valueOf(sel.getOrDefault("why", "")),
-        label, String.valueOf(sel.getOrDefault("chosen_run_id", "")), exp);
+    return lib.add(ref.task(), TreeIO.read(c.bench.surface(), harness, null),
+        String.valueOf(sel.getOrDefault("why", "")), label, String.valueOf(sel.getOrDefault("chosen_run_id", "")), exp);
   }
 
   private static Map<String, Object> result(SweepContext c, TaskRef ref, List<RunView> base, String status) {

@@ -226,6 +226,100 @@ class LibraryTest {
     assertEquals(smaller, lib.treeOf("ledger-1"));
   }
 
+  /** Each file under the library with its file key: a file written again (atomically) is a new file. */
+  private Map<String, Object> keys(Library lib) throws IOException {
+    Map<String, Object> keys = new java.util.TreeMap<>();
+    try (java.util.stream.Stream<Path> s = Files.walk(lib.dir())) {
+      for (Path p : (Iterable<Path>) s::iterator) {
+        if (Files.isRegularFile(p)) {
+          keys.put(lib.dir().relativize(p).toString(),
+              Files.readAttributes(p, java.nio.file.attribute.BasicFileAttributes.class).fileKey());
+        }
+      }
+    }
+    return keys;
+  }
+
+  @Test
+  void theSameEntryAddedAgainWritesNothing() throws IOException {
+    Library lib = library();
+    add(lib, "ledger-1");
+    add(lib, "ledger-2");
+    Map<String, Object> before = keys(lib);
+    assertTrue(before.values().stream().allMatch(java.util.Objects::nonNull));
+    add(lib, "ledger-1");
+    lib.settle(List.of("ledger-1", "ledger-2"));
+    assertEquals(before, keys(lib), "a resume's replay of stored entries writes no file, index included");
+    assertEquals(tree(), lib.treeOf("ledger-1"));
+  }
+
+  @Test
+  void anEntryThatDiffersInAnyWayIsWrittenAgainExactly() throws IOException {
+    Library lib = library();
+    add(lib, "ledger-1");
+    Path entry = lib.entryDir("ledger-1");
+    Path harness = entry.resolve("harness");
+    String experience = Files.readString(entry.resolve("EXPERIENCE.md"));
+    String index = Files.readString(lib.index());
+    List<java.util.function.Consumer<Path>> damage = List.of(
+        h -> write(h.resolve("guardrails.md"), "- Check nothing.\n"),
+        h -> write(h.resolve("skills/extra/SKILL.md"), "extra\n"),
+        h -> mkdir(h.resolve("empty")),
+        h -> delete(h.resolve("scripts/summarize.sh")),
+        h -> write(h.getParent().resolve("EXPERIENCE.md"), "edited by hand"),
+        h -> write(h.resolve("LongTermMEMORY.md"), "\u00e9"));
+    for (java.util.function.Consumer<Path> d : damage) {
+      d.accept(harness);
+      add(lib, "ledger-1");
+      assertEquals(tree(), lib.treeOf("ledger-1"));
+      assertFalse(Files.exists(harness.resolve("skills")) || Files.exists(harness.resolve("empty")));
+      assertEquals(experience, Files.readString(entry.resolve("EXPERIENCE.md")));
+      assertEquals(index, Files.readString(lib.index()));
+    }
+  }
+
+  @Test
+  void settleCutsToTheTasksAndCountsTheirEntries() throws IOException {
+    Library lib = library();
+    add(lib, "ledger-1");
+    add(lib, "ledger-2");
+    add(lib, "ledger-3");
+    assertEquals(2, lib.entriesOf(List.of("ledger-1", "ledger-3", "ledger-9")));
+    assertEquals(0, lib.entriesOf(List.of()));
+    lib.settle(List.of("ledger-1", "ledger-2"));
+    assertEquals(List.of("ledger-1", "ledger-2"), lib.entries());
+    String index = Files.readString(lib.index());
+    assertTrue(index.contains("harnesses/ledger-2/") && !index.contains("ledger-3"), index);
+    Files.writeString(lib.index(), "stale");
+    lib.settle(List.of("ledger-1", "ledger-2"));
+    assertEquals(index, Files.readString(lib.index()), "a stale index is written again");
+  }
+
+  private static void write(Path p, String text) {
+    try {
+      Files.createDirectories(p.getParent());
+      Files.writeString(p, text);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private static void mkdir(Path p) {
+    try {
+      Files.createDirectories(p);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private static void delete(Path p) {
+    try {
+      Files.delete(p);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   @Test
   void experienceFileHasTheExactFormat() throws IOException {
     Library lib = library();
