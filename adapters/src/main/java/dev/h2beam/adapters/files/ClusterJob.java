@@ -3,8 +3,6 @@ package dev.h2beam.adapters.files;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -69,10 +67,6 @@ public record ClusterJob(String rest, String name) {
     return "the Flink job " + name + " on " + rest;
   }
 
-  private static final class Http {
-    static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
-  }
-
   /** Asks the JobManager for the job's state ({@code GET /jobs/overview}); never throws. */
   public State state() {
     URI uri;
@@ -82,13 +76,11 @@ public record ClusterJob(String rest, String name) {
       return new State(Phase.UNKNOWN, "", "", rest + " is not an address");
     }
     try {
-      HttpResponse<String> r = Http.CLIENT.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).GET()
-          .build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> r = JobManagerRest.get(uri, Duration.ofSeconds(5));
       if (r.statusCode() != 200) return new State(Phase.UNKNOWN, "", "", "HTTP " + r.statusCode() + " from " + uri);
       return stateIn(Json.readTree(r.body()));
     } catch (IOException e) {
-      return new State(Phase.UNKNOWN, "", "", "no answer from " + uri + " ("
-          + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + ")");
+      return new State(Phase.UNKNOWN, "", "", JobManagerRest.noAnswer(uri, e));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return new State(Phase.UNKNOWN, "", "", "interrupted while asking " + uri);
@@ -141,9 +133,8 @@ public record ClusterJob(String rest, String name) {
       }
       if (s.phase() == Phase.RUNNING && !asked) {
         try {
-          HttpResponse<String> r = Http.CLIENT.send(HttpRequest.newBuilder(URI.create(rest + "/jobs/" + s.jid()
-              + "?mode=cancel")).timeout(Duration.ofSeconds(5)).method("PATCH", HttpRequest.BodyPublishers.noBody())
-              .build(), HttpResponse.BodyHandlers.ofString());
+          HttpResponse<String> r = JobManagerRest.patch(URI.create(rest + "/jobs/" + s.jid() + "?mode=cancel"),
+              Duration.ofSeconds(5));
           asked = r.statusCode() / 100 == 2;
         } catch (IOException e) {
           // asked again below, while the wait lasts

@@ -1,13 +1,12 @@
 package dev.h2beam.pipelines.sweep;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.h2beam.adapters.files.JobManagerRest;
+import dev.h2beam.adapters.files.Json;
 import dev.h2beam.pipelines.FlinkMaster;
 import dev.h2beam.pipelines.UsageError;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
@@ -47,9 +46,9 @@ public final class FlinkCluster {
     }
     String why;
     try {
-      HttpResponse<String> r = get(uri);
+      HttpResponse<String> r = JobManagerRest.get(uri, Duration.ofSeconds(10));
       if (r.statusCode() == 200) {
-        JsonNode n = new ObjectMapper().readTree(r.body());
+        JsonNode n = Json.readTree(r.body());
         int workers = n.path("taskmanagers").asInt(0);
         int slots = n.path("slots-total").asInt(0);
         if (workers < 1 || slots < 1) {
@@ -60,24 +59,13 @@ public final class FlinkCluster {
       }
       why = "HTTP " + r.statusCode() + " from " + uri;
     } catch (IOException e) {
-      why = noAnswer(uri, e);
+      why = JobManagerRest.noAnswer(uri, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new UsageError("interrupted while asking the Flink cluster at --flinkMaster=" + master + " for its shape");
     }
     throw new UsageError("--flinkMaster=" + master + " does not reach a Flink JobManager: " + why + ". Start the"
         + " cluster (scripts/flink-cluster.sh start) or give the address of its REST endpoint (host:port)");
-  }
-
-  private static HttpResponse<String> get(URI uri) throws IOException, InterruptedException {
-    HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    return client.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).GET().build(),
-        HttpResponse.BodyHandlers.ofString());
-  }
-
-  private static String noAnswer(URI uri, IOException e) {
-    return "no answer from " + uri + " (" + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
-        + ")";
   }
 
   /** The CPU a JobManager's JVM has used since it started, in seconds; or, when that is not known, why. */
@@ -115,11 +103,11 @@ public final class FlinkCluster {
     while (true) {
       String value;
       try {
-        HttpResponse<String> r = get(uri);
+        HttpResponse<String> r = JobManagerRest.get(uri, Duration.ofSeconds(10));
         if (r.statusCode() != 200) return JobManagerCpu.unknown("HTTP " + r.statusCode() + " from " + uri);
-        value = cpuValue(new ObjectMapper().readTree(r.body()));
+        value = cpuValue(Json.readTree(r.body()));
       } catch (IOException e) {
-        return JobManagerCpu.unknown(noAnswer(uri, e));
+        return JobManagerCpu.unknown(JobManagerRest.noAnswer(uri, e));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return JobManagerCpu.unknown("interrupted while asking " + uri);
