@@ -170,9 +170,10 @@ public final class BenchCommand implements Command {
     int rolloutsPeak = InFlight.peak(rolloutsHeld);
     Instant to = Instant.now();
     // on a cluster whose workers are other processes, this JVM is only the client: the workers' boards tell the rest
+    // (its own board, from a finished sweep it replayed itself, is not a worker's)
     WorkerUsage workers = Sweep.runsLocally(o) ? null : WorkerUsage.read(
         ProgressBoard.folder(plan.config().runs(), plan.config().summaryNamespace().summary().toString()),
-        RootToken.read(plan.config().runs()));
+        RootToken.read(plan.config().runs()), Journal.writer());
     int[] df = Sweep.doneFailed(record);
     out.println("Synthetic sweep: " + df[0] + " tasks completed; " + df[1] + " failed.");
     int judged = DemoCommand.judgeAndReport(o, args, plan, output, "synthetic");

@@ -22,13 +22,18 @@ record WorkerUsage(List<Board> workers, List<String> unknown) {
   /** One worker's board: its name ({@code host-pid}), CPU since it opened the sweep, its peak resident memory. */
   record Board(String worker, double cpuSeconds, double childCpuSeconds, long peakRssKb) {}
 
-  /** The usage of the run's workers, from the boards under {@code progressFolder} ({@link ProgressBoard#read}). */
-  static WorkerUsage read(Path progressFolder, String token) throws IOException {
+  /**
+   * The usage of the run's workers, from the boards under {@code progressFolder} ({@link ProgressBoard#read}), but the
+   * board of {@code client} (this process's writer name): a client that replays a finished sweep itself writes a
+   * board too, and its CPU is already the client's. Counting it as a worker counted the client twice.
+   */
+  static WorkerUsage read(Path progressFolder, String token, String client) throws IOException {
     ProgressBoard.Boards read = ProgressBoard.read(progressFolder, token);
     List<Board> boards = new ArrayList<>();
     List<String> unknown = new ArrayList<>();
     for (JsonNode b : read.boards()) {
       String worker = b.path("worker").asText();
+      if (worker.equals(client)) continue;
       ProgressBoard.Usage u = ProgressBoard.Usage.of(b);
       if (u == null) unknown.add(worker);
       else boards.add(new Board(worker, u.cpuSeconds(), u.childCpuSeconds(), u.peakRssKb()));

@@ -74,7 +74,8 @@ class SyntheticBenchTest {
       }
     }
     // this JVM's board of the run carries what the worker used, as a board on a cluster's worker does for its bench
-    WorkerUsage usage = WorkerUsage.read(runs.resolve("_audit/synthetic-oc-agg2/progress"), RootToken.read(runs));
+    WorkerUsage usage = WorkerUsage.read(runs.resolve("_audit/synthetic-oc-agg2/progress"), RootToken.read(runs),
+        "another process");
     assertEquals(1, usage.workers().size(), "one worker: this JVM");
     WorkerUsage.Board board = usage.workers().get(0);
     assertTrue(board.cpuSeconds() > 0 && board.childCpuSeconds() > 0 && board.peakRssKb() > 0, board.toString());

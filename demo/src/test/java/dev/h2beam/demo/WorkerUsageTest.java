@@ -39,7 +39,7 @@ class WorkerUsageTest {
     board(dir, "h1-10", "run", "{\"cpu_s\":3.25,\"children_cpu_s\":1.0,\"rss_peak_kb\":204800}");
     board(dir, "h2-20", "run", "{\"cpu_s\":2.75,\"children_cpu_s\":0.5,\"rss_peak_kb\":102400}");
     board(dir, "h3-30", "an earlier run", "{\"cpu_s\":99,\"children_cpu_s\":99,\"rss_peak_kb\":1}");
-    WorkerUsage w = WorkerUsage.read(dir, "run");
+    WorkerUsage w = WorkerUsage.read(dir, "run", "client-1");
     assertEquals(2, w.workers().size());
     assertTrue(w.known());
     assertEquals(6.0, w.cpuSeconds(), 1e-9);
@@ -59,11 +59,11 @@ class WorkerUsageTest {
     board(dir, "h1-10", "run", "{\"cpu_s\":3.25,\"children_cpu_s\":1.0,\"rss_peak_kb\":204800}");
     board(dir, "h2-20", "run", null);
     board(dir, "h4-40", "run", "{\"cpu_s\":null,\"children_cpu_s\":0.5,\"rss_peak_kb\":null}");
-    WorkerUsage w = WorkerUsage.read(dir, "run");
+    WorkerUsage w = WorkerUsage.read(dir, "run", "client-1");
     assertFalse(w.known());
     assertEquals(List.of("h2-20", "h4-40"), w.unknown());
     Files.writeString(dir.resolve("h5-50.json"), "{\"root_token\": \"ru");
-    assertTrue(WorkerUsage.read(dir, "run").unknown().get(2).startsWith("h5-50.json (unreadable: "),
+    assertTrue(WorkerUsage.read(dir, "run", "client-1").unknown().get(2).startsWith("h5-50.json (unreadable: "),
         "a damaged board is an unknown, not a failed bench after its sweep");
     String printed = onWorkers(w);
     assertTrue(printed.contains("CPU in the sweep   unknown: the board of h2-20, h4-40 does not tell its CPU"), printed);
@@ -72,10 +72,25 @@ class WorkerUsageTest {
 
   @Test
   void noBoardOfTheRunMeansTheClientDidTheWork(@TempDir Path dir) throws Exception {
-    assertFalse(WorkerUsage.read(dir.resolve("missing"), "run").any());
+    assertFalse(WorkerUsage.read(dir.resolve("missing"), "run", "client-1").any());
     board(dir, "h1-10", "another run", "{\"cpu_s\":1,\"children_cpu_s\":1,\"rss_peak_kb\":1}");
-    assertFalse(WorkerUsage.read(dir, "run").any());
-    assertFalse(WorkerUsage.read(dir, "").any(), "without a token no board is this run's");
+    assertFalse(WorkerUsage.read(dir, "run", "client-1").any());
+    assertFalse(WorkerUsage.read(dir, "", "client-1").any(), "without a token no board is this run's");
+  }
+
+  /**
+   * A client that replays a finished sweep itself (no job is submitted) writes a board of its own: that CPU is the
+   * client's, already counted once. It was counted again as a worker's (a cluster resume of 2,000 tasks printed
+   * "1 workers' 6.82 + this client's 15.38", the client's board named as the worker).
+   */
+  @Test
+  void theClientsOwnBoardIsNotAWorkers(@TempDir Path dir) throws Exception {
+    board(dir, "client-1", "run", "{\"cpu_s\":6.82,\"children_cpu_s\":0,\"rss_peak_kb\":272384}");
+    assertFalse(WorkerUsage.read(dir, "run", "client-1").any(), "the client replayed: no worker did the work");
+    board(dir, "h1-10", "run", "{\"cpu_s\":3.25,\"children_cpu_s\":1.0,\"rss_peak_kb\":204800}");
+    WorkerUsage w = WorkerUsage.read(dir, "run", "client-1");
+    assertEquals(List.of("h1-10"), w.workers().stream().map(WorkerUsage.Board::worker).toList());
+    assertEquals(3.25, w.cpuSeconds(), 1e-9);
   }
   static String jobManager(FlinkCluster.JobManagerCpu before, FlinkCluster.JobManagerCpu after) {
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
