@@ -40,6 +40,12 @@ done
 cpfile="$here/flink-cluster/target/flink.classpath"
 # shellcheck disable=SC2206 # an option list, split on purpose
 jvmopts=(${H2BEAM_FLINK_JAVA_OPTS--XX:TieredStopAtLevel=1 -XX:+UseSerialGC})
+# glibc gives threads that allocate native memory arenas of their own (up to eight per core) and keeps what they
+# freed there: a TaskManager's resident memory grew by 50-210 MB with each 2,000-task sweep, judge and report it ran,
+# to 1.52 GB of its 1.5 GB process size after four such rounds; with two arenas it levels off near 1.1 GB
+# (BENCHMARKS.md, "2,000 tasks on the cluster"). Flink's Docker image uses jemalloc for the same reason. A value the
+# caller set is kept.
+export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 flags=(--add-exports=java.base/sun.net.util=ALL-UNNAMED --add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED
   --add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED --add-opens=java.base/java.lang=ALL-UNNAMED
   --add-opens=java.base/java.net=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED

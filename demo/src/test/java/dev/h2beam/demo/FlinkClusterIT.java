@@ -17,6 +17,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -397,6 +398,27 @@ class FlinkClusterIT {
     assertTrue(!Files.exists(out.resolve("runs/_sweeps")), "a refused sweep writes no record");
   }
 
+  /**
+   * The script starts every TaskManager, a replacement too, with glibc's arenas limited (MALLOC_ARENA_MAX): without,
+   * a worker's resident memory grew with every large job to its whole process size (BENCHMARKS.md).
+   */
+  private static void assertEveryTaskManagerLimitsItsMallocArenas() throws Exception {
+    if (!Files.isDirectory(Path.of("/proc/self"))) return;
+    List<Path> pids;
+    try (Stream<Path> files = Files.list(clusterDir)) {
+      pids = files.filter(f -> f.getFileName().toString().matches("taskmanager-\\d+\\.pid")).sorted().toList();
+    }
+    int alive = 0;
+    for (Path f : pids) {
+      if (Files.exists(f.resolveSibling(f.getFileName() + ".killed"))) continue;
+      Path environ = Path.of("/proc", Files.readString(f).strip(), "environ");
+      alive++;
+      List<String> vars = List.of(new String(Files.readAllBytes(environ), StandardCharsets.UTF_8).split("\0"));
+      assertTrue(vars.stream().anyMatch(v -> v.matches("MALLOC_ARENA_MAX=\\d+")), f + ": no MALLOC_ARENA_MAX");
+    }
+    assertEquals(SHAPE.workers(), alive, "TaskManagers alive among " + pids);
+  }
+
   @Test
   void aTaskManagerKilledMidSweepCostsARestartNotASecondRollout(@TempDir Path cluster) throws Exception {
     Process p = demo(cluster, onCluster());
@@ -413,6 +435,7 @@ class FlinkClusterIT {
     // a supervisor (systemd, Kubernetes) restarts a dead worker; the job restarts once four slots are back, and the
     // cluster is again two TaskManagers (the script waits until the JobManager has dropped the dead one)
     script("start-taskmanager");
+    assertEveryTaskManagerLimitsItsMallocArenas();
     finish(p, cluster);
     assertNothingRanTwice(cluster);
     FlinkDemoTest.assertSameFiles(direct(), cluster);
