@@ -28,8 +28,8 @@ import java.util.function.LongSupplier;
  * flight) and the journals' new lines (sessions and rollouts finished, and their spend). Shown as a bar redrawn on a
  * terminal or as plain lines; the estimate of the time left is the rate so far applied to what is left.
  *
- * <p>Boards of earlier runs (another root token) are ignored. A chain is read from the board that wrote it last
- * (after a worker is lost, the chain's restart on another worker reports there). A board that says its worker is
+ * <p>Boards of earlier runs (another root token) are ignored. A chain is read from the board that changed it last
+ * (after a worker is lost, the chain's restart on another worker reports there, and counts its tasks anew). A board that says its worker is
  * busy but was not rewritten for {@link #SILENT_MS} (a worker that died or hangs; a busy worker rewrites its board
  * every few seconds) no longer counts toward what is in flight; an idle worker's board may rest.
  */
@@ -246,9 +246,11 @@ public final class ProgressView implements AutoCloseable {
       }
       for (JsonNode c : b.path("chains")) {
         String key = c.path("mode").asText() + "/" + c.path("domain").asText();
-        if (at >= chainAt.getOrDefault(key, Long.MIN_VALUE)) {
+        // the chain's own time where the board tells it (older boards: the board's)
+        long changed = c.path("changed_ms").asLong(at);
+        if (changed >= chainAt.getOrDefault(key, Long.MIN_VALUE)) {
           chains.put(key, c);
-          chainAt.put(key, at);
+          chainAt.put(key, changed);
         }
       }
     }

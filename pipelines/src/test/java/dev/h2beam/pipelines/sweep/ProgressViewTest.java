@@ -58,6 +58,25 @@ class ProgressViewTest {
         + "\"failed\":" + failed + ",\"running\":\"" + running + "\",\"ended\":false}";
   }
 
+  /**
+   * After a job restart, a worker that ran a chain in the first attempt goes on rewriting its board for its other
+   * chains, with the chain's old counts in it; the chain's restart on another worker is newer by the chain's own time
+   * ({@code changed_ms}), though that board was rewritten earlier. Picked by the boards' times, the view flipped
+   * between the two and, with the old counts added to the new, showed more tasks done than the mode has.
+   */
+  @Test
+  void aChainIsTakenFromTheBoardThatChangedItLastNotFromTheBoardWrittenLast() throws Exception {
+    ProgressView v = view(ProgressView.Style.LINES);
+    long t = now.get();
+    String stale = chain("agg", "d01", 2, 0, "").replace("}", ",\"changed_ms\":" + (t - 30_000) + "}");
+    String restarted = chain("agg", "d01", 1, 0, "d01-t02").replace("}", ",\"changed_ms\":" + (t - 5_000) + "}");
+    board("survivor", "tok", t, 0, 1, stale + "," + chain("agg", "d02", 1, 0, "d02-t02"));
+    board("replacement", "tok", t - 4_000, 0, 1, restarted);
+    ProgressView.Snapshot s = v.read();
+    assertEquals(2, s.modes().get("agg").done, "d01's restart (1 done) and d02 (1 done), not d01's old 2");
+    assertEquals(2, s.modes().get("agg").running);
+  }
+
   @Test
   void boardsOfThisRunAddUpAndTheNewestReportOfAChainWins() throws Exception {
     Files.writeString(audit.resolve("sessions.w1.jsonl"), "{\"cost_usd\":5.0}\n"); // an earlier run's

@@ -206,13 +206,42 @@ public final class ProgressBoard {
     changed();
   }
 
+  /**
+   * The chain (mode, domain) starts from its first task: its counts begin again. A job restarted after a lost worker
+   * runs its chains again, some on the workers that ran them before, and this process's board outlives the attempt:
+   * counting on, a chain showed more tasks done than it has (a 2,000-task sweep showed "agg 2938/2000").
+   */
+  public void chainStarted(String mode, String domain) {
+    synchronized (this) {
+      Map<String, Object> ch = chain(mode, domain);
+      ch.put("done", 0);
+      ch.put("resumed", 0);
+      ch.put("failed", 0);
+      ch.put("running", "");
+      ch.put("ended", false);
+      touch(ch);
+    }
+    changed();
+  }
+
   /** The chain (mode, domain) begins {@code task}. */
   public void running(String mode, String domain, String task) {
     synchronized (this) {
-      chain(mode, domain).put("running", task);
-      version++;
+      Map<String, Object> ch = chain(mode, domain);
+      ch.put("running", task);
+      touch(ch);
     }
     changed();
+  }
+
+  /**
+   * Marks a change of one chain: the board's version, and the chain's own time ({@code changed_ms}), by which the
+   * client takes each chain from the board that changed it last, not from whichever board was rewritten last (a
+   * worker that ran the chain in an earlier attempt of the job goes on rewriting its board for its other chains).
+   */
+  private void touch(Map<String, Object> chain) {
+    chain.put("changed_ms", System.currentTimeMillis());
+    version++;
   }
 
   /** The chain's current task ended: {@code outcome} is {@code done}, {@code resumed} or {@code failed}. */
@@ -221,7 +250,7 @@ public final class ProgressBoard {
       Map<String, Object> ch = chain(mode, domain);
       ch.merge(outcome, 1, (a, b) -> (Integer) a + (Integer) b);
       ch.put("running", "");
-      version++;
+      touch(ch);
     }
     changed();
   }
@@ -229,8 +258,9 @@ public final class ProgressBoard {
   /** The chain ran all its tasks; written at once, so the client sees the chain's end without waiting a tick. */
   public void chainEnded(String mode, String domain) {
     synchronized (this) {
-      chain(mode, domain).put("ended", true);
-      version++;
+      Map<String, Object> ch = chain(mode, domain);
+      ch.put("ended", true);
+      touch(ch);
     }
     changed();
     writeIfChanged();

@@ -161,6 +161,7 @@ public final class SweepSteps {
     Library library = new Library(java.nio.file.Paths.get(c.config.libraryRoot()).resolve(mode), domain,
         c.bench.surface());
     List<String> prefix = new ArrayList<>();
+    c.progress.chainStarted(mode, domain);
     try {
       for (int i = 0; i < ordered.size(); i++) {
         TaskBases tb = bases.of(i);
