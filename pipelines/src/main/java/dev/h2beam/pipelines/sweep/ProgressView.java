@@ -29,9 +29,10 @@ import java.util.function.LongSupplier;
  * terminal or as plain lines; the estimate of the time left is the rate so far applied to what is left.
  *
  * <p>Boards of earlier runs (another root token) are ignored. A chain is read from the board that changed it last
- * (after a worker is lost, the chain's restart on another worker reports there, and counts its tasks anew). A board that says its worker is
- * busy but was not rewritten for {@link #SILENT_MS} (a worker that died or hangs; a busy worker rewrites its board
- * every few seconds) no longer counts toward what is in flight; an idle worker's board may rest.
+ * (after a worker is lost, the chain's restart on another worker reports there, and counts its tasks anew). A board
+ * that says its worker is busy but was not rewritten for {@link #SILENT_MS} (a worker that died or hangs; a busy
+ * worker rewrites its board every few seconds) no longer counts toward what is in flight; an idle worker's board may
+ * rest.
  */
 public final class ProgressView implements AutoCloseable {
   static final long SILENT_MS = 20_000;

@@ -213,13 +213,8 @@ public final class ProgressBoard {
    */
   public void chainStarted(String mode, String domain) {
     synchronized (this) {
-      Map<String, Object> ch = chain(mode, domain);
-      ch.put("done", 0);
-      ch.put("resumed", 0);
-      ch.put("failed", 0);
-      ch.put("running", "");
-      ch.put("ended", false);
-      touch(ch);
+      chains.remove(mode + "/" + domain);
+      touch(chain(mode, domain));
     }
     changed();
   }
