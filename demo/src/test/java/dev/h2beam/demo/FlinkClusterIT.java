@@ -46,8 +46,9 @@ import org.junit.jupiter.api.io.TempDir;
  * no slot ran more than two chains, and never two at once; the journals of both workers together show never more
  * sessions or rollouts in flight than the job's limits; and a TaskManager killed with SIGKILL mid-sweep costs a
  * restart, never a rollout or session spent twice. The worked example's folder sweep then calls a loopback model from
- * both TaskManagers, which sees the endpoint's {@code max_concurrency} and {@code requests_per_minute} held for the
- * whole job; and a key variable the client has and the TaskManagers lack is refused by the workers, naming it.
+ * both TaskManagers, which sees the endpoints' {@code max_concurrency}, {@code requests_per_minute} and {@code
+ * tokens_per_minute} held for the whole job; and a key variable the client has and the TaskManagers lack is refused
+ * by the workers, naming it.
  *
  * <p>{@code .ci/run} starts the cluster (with {@value #KEY_VAR} in its environment) and names it in {@value
  * #CLUSTER_ENV} (its folder) and {@value #MASTER_ENV} (its REST endpoint); without them the test starts and stops its
@@ -276,52 +277,65 @@ class FlinkClusterIT {
     assertEquals(Math.min(chains.size(), slots), bySlot.size(), "as many slots used as chains allow: " + bySlot);
   }
 
-  /** The endpoint's limits for the whole job, which each of the two workers holds half of. */
+  /** The endpoints' limits for the whole job, which each of the two workers holds half of. */
   private static final int ENDPOINT_CONCURRENCY = 2;
-  private static final int REQUESTS_PER_MINUTE = 40;
+  private static final int REQUESTS_PER_MINUTE = 20;
+  private static final int TOKENS_PER_MINUTE = 80_000;
+
+  /** A call the model served: when it came and went, whether the executor made it, and the tokens its reply reported. */
+  private record Served(Instant from, Instant to, boolean executor, long tokens) {}
 
   /**
-   * An endpoint's {@code max_concurrency} and {@code requests_per_minute} hold for the whole job, seen from the model's
-   * side: the worked example's folder sweep (4 tasks, both modes, k = 1: four chains, so both TaskManagers run two)
-   * calls a loopback model for every rollout and session, about 60 requests. The server saw never more than two in
-   * flight, and two at once (both workers busy), and never more than 40 within 55 s (the slack: the model sees a call
-   * after its worker counted it): the first 40 came at once, the rest only once the minute had passed, so the rate
-   * bound was reached, not idle. Each worker read the key from its own environment (the job carries none), and no
-   * file or log of the run or the cluster holds its value.
+   * An endpoint's {@code max_concurrency}, {@code requests_per_minute} and {@code tokens_per_minute} hold for the whole
+   * job, seen from the model's side. The worked example's folder sweep (4 tasks, both modes, k = 1: four chains, so
+   * both TaskManagers run two) calls a loopback model for every rollout and session: the rollouts through an endpoint
+   * limited to 20 requests a minute, the sessions through one limited in tokens. The server saw never more than two
+   * calls of an endpoint in flight, and two rollouts at once (both workers busy). It saw never more than 20 rollouts
+   * within 55 s (the slack: the model sees a call after its worker counted it), and the rest only once the minute had
+   * passed, so the rate bound was reached, not idle. Within any 55 s of replies, the sessions' tokens stayed under the
+   * token limit plus what the calls in flight when it was reached could add (one call's tokens per call in flight,
+   * RateWindow's bound), below what each worker keeping the whole limit would have allowed; and the sessions past the
+   * first minute's tokens waited for it. Each worker read the key from its own environment (the job carries none), and
+   * no file or log of the run or the cluster holds its value.
    */
   @Test
   @Order(1)
-  void anEndpointsConcurrencyAndRequestRateHoldForTheWholeJobSeenByTheModel(@TempDir Path out) throws Exception {
+  void anEndpointsConcurrencyAndRateLimitsHoldForTheWholeJobSeenByTheModel(@TempDir Path out) throws Exception {
     String key = System.getenv(KEY_VAR);
     assertTrue(key != null && key.length() > 8, "the pom (and .ci/run, for its cluster) set " + KEY_VAR);
-    List<Instant[]> served = java.util.Collections.synchronizedList(new ArrayList<>());
+    List<Served> served = java.util.Collections.synchronizedList(new ArrayList<>());
     SignedSumsModel model = new SignedSumsModel();
     Path config = out.resolve("config.yaml");
     try (ScriptedModelServer server = ScriptedModelServer.start(request -> {
       Instant from = Instant.now();
+      String answer = "";
       try {
         Thread.sleep(150); // a model takes its time: calls overlap wherever the limits let them
-        return model.answer(request);
+        answer = model.answer(request);
+        return answer;
       } finally {
-        served.add(new Instant[] {from, Instant.now()});
+        served.add(new Served(from, Instant.now(), "exec-model".equals(request.path("model").asText()),
+            ScriptedModelServer.totalTokens(request, answer)));
       }
     })) {
       Files.createDirectories(out);
-      Files.writeString(config, "endpoints:\n  local: {base_url: \"" + server.baseUrl() + "\", api_key_env: \""
-          + KEY_VAR + "\", max_concurrency: " + ENDPOINT_CONCURRENCY + ", requests_per_minute: "
-          + REQUESTS_PER_MINUTE + ", timeout_seconds: 60, max_attempts: 2}\nroles:\n"
-          + "  executor: {endpoint: local, model: \"exec-model\", temperature: 0.0, max_tokens: 64}\n"
-          + "  improver: {endpoint: local, model: \"improve-model\"}\n"
-          + "  selector: {endpoint: local, model: \"select-model\"}\n"
-          + "  reflector: {endpoint: local, model: \"select-model\"}\n");
+      String endpoint = "{base_url: \"" + server.baseUrl() + "\", api_key_env: \"" + KEY_VAR + "\", max_concurrency: "
+          + ENDPOINT_CONCURRENCY + ", timeout_seconds: 60, max_attempts: 2, ";
+      Files.writeString(config, "endpoints:\n"
+          + "  rollouts: " + endpoint + "requests_per_minute: " + REQUESTS_PER_MINUTE + "}\n"
+          + "  sessions: " + endpoint + "tokens_per_minute: " + TOKENS_PER_MINUTE + "}\nroles:\n"
+          + "  executor: {endpoint: rollouts, model: \"exec-model\", temperature: 0.0, max_tokens: 64}\n"
+          + "  improver: {endpoint: sessions, model: \"improve-model\"}\n"
+          + "  selector: {endpoint: sessions, model: \"select-model\"}\n"
+          + "  reflector: {endpoint: sessions, model: \"select-model\"}\n");
       List<String> args = new ArrayList<>(List.of("sweep", "--bench=folder",
           "--benchRoot=" + CHECKOUT.resolve("examples/folder-bench"), "--config=" + config,
           "--runsRoot=" + out.resolve("runs"), "--libraryRoot=" + out.resolve("library"), "--k=1",
           "--modes=parallel,sequential", "--sessionRetryWaitSeconds=0", "--sessionLimit=4", "--rolloutLimit=4"));
       args.addAll(List.of(onCluster()));
       Process sweep = client(out, args);
-      // once the minute's 40 calls are made the sweep waits out the rest of it: the DirectRunner's run the other
-      // tests compare with uses that time (this test runs first for it)
+      // once the minute's calls are made the sweep waits out the rest of it: the DirectRunner's run the other tests
+      // compare with uses that time (this test runs first for it)
       long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
       while (served.size() < REQUESTS_PER_MINUTE && sweep.isAlive() && System.nanoTime() < deadline) {
         Thread.sleep(100);
@@ -333,16 +347,16 @@ class FlinkClusterIT {
     }
     String console = Files.readString(out.resolve("console.log"));
     assertTrue(console.contains(": 4 tasks ok, 0 failed"), console);
-
-    List<Instant> arrivals = new ArrayList<>();
-    for (Instant[] r : served) arrivals.add(r[0]);
-    arrivals.sort(null);
-    assertTrue(arrivals.size() > REQUESTS_PER_MINUTE, "the sweep needs more requests than a minute allows: "
-        + arrivals.size());
-    // a worker counts a minute from when it starts a call, and the model sees the call later: by up to seconds for a
-    // worker's first calls on a loaded machine (its HTTP client's first use). Without the division each worker would
-    // have made its 40 at once, all within seconds; the windows are checked at 55 s
+    List<Served> rollouts = served.stream().filter(Served::executor).toList();
+    List<Served> sessions = served.stream().filter(c -> !c.executor()).toList();
+    // a worker counts a minute from when it starts a call (its tokens from when the reply came), and the model sees
+    // the call later: by up to seconds for a worker's first calls on a loaded machine (its HTTP client's first use).
+    // Without the division each worker would have used the whole limit at once; the windows are checked at 55 s
     Duration window = Duration.ofSeconds(55);
+
+    List<Instant> arrivals = rollouts.stream().map(Served::from).sorted().toList();
+    assertTrue(arrivals.size() > REQUESTS_PER_MINUTE, "the sweep needs more rollouts than a minute allows: "
+        + arrivals.size());
     for (int i = 0; i < arrivals.size(); i++) {
       Instant end = arrivals.get(i).plus(window);
       int inWindow = 0;
@@ -351,10 +365,33 @@ class FlinkClusterIT {
           + arrivals.get(i));
     }
     assertTrue(Duration.between(arrivals.get(0), arrivals.get(arrivals.size() - 1)).compareTo(window) >= 0,
-        "the requests past the first minute's 40 waited for it: " + arrivals.get(0) + " .. "
+        "the requests past the first minute's " + REQUESTS_PER_MINUTE + " waited for it: " + arrivals.get(0) + " .. "
         + arrivals.get(arrivals.size() - 1));
-    assertEquals(ENDPOINT_CONCURRENCY, InFlight.peak(served), "requests in flight at once at the model, at the"
-        + " busiest instant: each worker holds one of the endpoint's two, so two means both at once");
+
+    List<Served> replies = sessions.stream().sorted(java.util.Comparator.comparing(Served::to)).toList();
+    long total = replies.stream().mapToLong(Served::tokens).sum();
+    long largest = replies.stream().mapToLong(Served::tokens).max().orElse(0);
+    // each worker's share, and at most one call's tokens per call it has in flight when its share is reached
+    long bound = TOKENS_PER_MINUTE + (long) ENDPOINT_CONCURRENCY * largest;
+    // about 150,000 tokens in 32 replies of 3,200-6,450, some 110,000 of them asked for in the first seconds: more
+    // than the job's bound, and under what the two workers would take if each kept the whole limit
+    assertTrue(total > bound && bound < 2L * TOKENS_PER_MINUTE, "the sessions' tokens (" + total + ", the largest"
+        + " reply's " + largest + ") must be more than the job's limit allows in a minute (" + bound + "), and that"
+        + " bound less than both workers keeping the whole limit (" + 2L * TOKENS_PER_MINUTE + ")");
+    for (int i = 0; i < replies.size(); i++) {
+      Instant end = replies.get(i).to().plus(window);
+      long inWindow = 0;
+      for (int j = i; j < replies.size() && !replies.get(j).to().isAfter(end); j++) inWindow += replies.get(j).tokens();
+      assertTrue(inWindow <= bound, inWindow + " tokens replied within " + window + " from " + replies.get(i).to()
+          + ", over " + TOKENS_PER_MINUTE + " plus " + ENDPOINT_CONCURRENCY + " calls of at most " + largest);
+    }
+    assertTrue(Duration.between(replies.get(0).to(), replies.get(replies.size() - 1).to()).compareTo(window) >= 0,
+        "the sessions past the first minute's tokens waited for it: " + replies.get(0).to() + " .. "
+        + replies.get(replies.size() - 1).to());
+
+    assertEquals(ENDPOINT_CONCURRENCY, InFlight.peak(interval(rollouts)), "rollouts in flight at once at the model,"
+        + " at the busiest instant: each worker holds one of the endpoint's two, so two means both at once");
+    assertTrue(InFlight.peak(interval(sessions)) <= ENDPOINT_CONCURRENCY, "sessions in flight at once at the model");
 
     List<Path> journals;
     try (Stream<Path> files = Files.walk(out.resolve("runs/_audit"))) {
@@ -365,6 +402,10 @@ class FlinkClusterIT {
     List<Path> holding = new ArrayList<>(FilesHolding.containing(out, key));
     holding.addAll(FilesHolding.containing(clusterDir.resolve("log"), key));
     assertEquals(List.of(), holding, "no file or log of the run or the cluster holds the key's value");
+  }
+
+  private static List<Instant[]> interval(List<Served> calls) {
+    return calls.stream().map(c -> new Instant[] {c.from(), c.to()}).toList();
   }
 
   /**

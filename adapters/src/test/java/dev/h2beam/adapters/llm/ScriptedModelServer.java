@@ -68,6 +68,27 @@ public final class ScriptedModelServer implements AutoCloseable {
     void handle(Call call) throws IOException, InterruptedException;
   }
 
+  /**
+   * The {@code total_tokens} a successful chat response to {@code request} with content {@code text} reports: prompt
+   * tokens plus completion tokens, as in the class comment. For tests that bound what the replies reported.
+   */
+  public static long totalTokens(JsonNode request, String text) {
+    return promptTokens(request) + (text.length() + 3) / 4;
+  }
+
+  private static long promptTokens(JsonNode request) {
+    return (chars(request, null) + 3) / 4;
+  }
+
+  /** The characters of the messages' contents, of every message ({@code role} null) or those with {@code role}. */
+  private static long chars(JsonNode request, String role) {
+    long n = 0;
+    for (JsonNode m : request.path("messages")) {
+      if (role == null || role.equals(m.path("role").asText())) n += m.path("content").asText("").length();
+    }
+    return n;
+  }
+
   /** One recorded request. {@code authorization} is the header's value (null when absent); toString hides it. */
   public record Request(String method, String path, JsonNode body, String rawBody, String authorization) {
     public boolean authorized() {
@@ -340,20 +361,13 @@ public final class ScriptedModelServer implements AutoCloseable {
     choice.putObject("message").put("role", "assistant").put("content", text);
     choice.put("finish_reason", "stop");
     if (kind != Fault.Kind.NO_USAGE) {
-      long promptChars = 0;
-      long systemChars = 0;
-      for (JsonNode m : req.path("messages")) {
-        int n = m.path("content").asText("").length();
-        promptChars += n;
-        if ("system".equals(m.path("role").asText())) systemChars += n;
-      }
-      long prompt = (promptChars + 3) / 4;
+      long prompt = promptTokens(req);
       long completion = (text.length() + 3) / 4;
       ObjectNode usage = out.putObject("usage");
       usage.put("prompt_tokens", prompt);
       usage.put("completion_tokens", completion);
       usage.put("total_tokens", prompt + completion);
-      usage.putObject("prompt_tokens_details").put("cached_tokens", systemChars / 4);
+      usage.putObject("prompt_tokens_details").put("cached_tokens", chars(req, "system") / 4);
       usage.putObject("completion_tokens_details").put("reasoning_tokens", 0);
     }
     call.sendJson(200, Json.MAPPER.writeValueAsString(out));
