@@ -1,5 +1,7 @@
 package dev.h2beam.adapters.agents;
 
+import dev.h2beam.adapters.config.ResolvedRole;
+import dev.h2beam.adapters.llm.EndpointProxy;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -28,8 +30,18 @@ public enum Agent {
     throw new IllegalArgumentException("agent '" + name + "' is not one of opencode, codex");
   }
 
+  /**
+   * Runs the CLI once through its own {@link EndpointProxy}: the CLI is told the relay's address, so each of its model
+   * calls holds the endpoint's limits in this worker like a chat channel's call does.
+   */
   AgentRun run(AgentInvocation inv) throws IOException, InterruptedException {
-    return this == OPENCODE ? OpenCodeCli.run(inv) : CodexCli.run(inv);
+    ResolvedRole r = inv.role();
+    try (EndpointProxy relay = EndpointProxy.open(r.endpoint())) {
+      AgentInvocation relayed = new AgentInvocation(inv.binary(), inv.workDir(), inv.stateDir(),
+          new ResolvedRole(r.role(), relay.relayed(), r.model(), r.temperature(), r.maxTokens()), inv.prompt(),
+          inv.timeout(), inv.sourceEnv(), inv.extraAllowedEnv());
+      return this == OPENCODE ? OpenCodeCli.run(relayed) : CodexCli.run(relayed);
+    }
   }
 
   String render(Path jsonl, int obsTrunc, int maxChars) {

@@ -66,6 +66,12 @@ public record Endpoint(String name, String baseUrl, String apiKeyEnv, int maxCon
         priceInputPerMtok, priceOutputPerMtok, requestsPerMinute / workers, tokensPerMinute / workers);
   }
 
+  /** The same endpoint reached at another base URL (a loopback relay's, given to an agent CLI). */
+  public Endpoint at(String otherBaseUrl) {
+    return new Endpoint(name, otherBaseUrl, apiKeyEnv, maxConcurrency, timeoutSeconds, maxAttempts, priceInputPerMtok,
+        priceOutputPerMtok, requestsPerMinute, tokensPerMinute);
+  }
+
   /** The cost of one call's usage at this endpoint's prices. */
   public double cost(long promptTokens, long completionTokens) {
     return (promptTokens * priceInputPerMtok + completionTokens * priceOutputPerMtok) / 1_000_000.0;

@@ -61,6 +61,12 @@ final class RateWindow {
     tokensInWindow += tokens;
   }
 
+  /** The tokens the replies of the minute before {@code now} reported (what the token limit is checked against). */
+  synchronized long tokensInWindow(long now) {
+    nanosUntilFree(now);
+    return tokensInWindow;
+  }
+
   /** How long from {@code now} until an attempt may start; 0 or less when it may start now. */
   synchronized long nanosUntilFree(long now) {
     while (!starts.isEmpty() && now - starts.peekFirst() >= MINUTE_NANOS) starts.removeFirst();

@@ -8,16 +8,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.h2beam.adapters.config.RunConfig;
 import dev.h2beam.adapters.files.Runmark;
 import dev.h2beam.adapters.folder.FolderBenchmark;
+import dev.h2beam.adapters.config.Endpoint;
+import dev.h2beam.adapters.llm.EndpointLimits;
 import dev.h2beam.adapters.llm.ScriptedModelServer;
 import dev.h2beam.adapters.model.Rollout;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Rollouts of a folder benchmark by the real Codex CLI, and their faults: the model server down (the rollout times
@@ -28,23 +32,35 @@ class AgentExecutorTest {
   @TempDir Path tmp;
 
   Path bench(int timeoutSeconds) throws IOException {
+    return bench(timeoutSeconds, Agent.CODEX);
+  }
+
+  Path bench(int timeoutSeconds, Agent agent) throws IOException {
     Path root = tmp.resolve("bench");
-    Files.createDirectories(root.resolve("base-cx"));
-    Files.writeString(root.resolve("base-cx/AGENTS.md"), "Answer with the word hello.\n");
+    // the OpenCode surface is the default base harness; Codex's has its own folder
+    Path base = root.resolve(agent == Agent.CODEX ? "base-cx" : "base");
+    Files.createDirectories(base);
+    Files.writeString(base.resolve(agent == Agent.CODEX ? "AGENTS.md" : "systemprompt.md"),
+        "Answer with the word hello.\n");
     Files.createDirectories(root.resolve("tasks/d/t"));
     Files.writeString(root.resolve("tasks/d/t/task.md"), "Greet.\n");
-    Files.writeString(root.resolve("bench.json"), "{\"name\": \"b\", \"executor\": {\"kind\": \"codex\"},"
+    Files.writeString(root.resolve("bench.json"), "{\"name\": \"b\", \"executor\": {\"kind\": \"" + agent.name
+        + "\"},"
         + " \"grader\": {\"kind\": \"expected\"}, \"prompts\": {\"work\": \"greetings\"},"
         + " \"limits\": {\"timeout_seconds\": " + timeoutSeconds + "}}");
     return root;
   }
 
   FolderBenchmark open(Path root, String baseUrl, Map<String, String> settings) {
-    RunConfig rc = RunConfig.parse("endpoints:\n  m: {base_url: \"" + baseUrl + "\", api_key_env: K}\n"
+    return open(root, "{base_url: \"" + baseUrl + "\", api_key_env: K}", Agent.CODEX, settings);
+  }
+
+  FolderBenchmark open(Path root, String endpoint, Agent agent, Map<String, String> settings) {
+    RunConfig rc = RunConfig.parse("endpoints:\n  m: " + endpoint + "\n"
         + "roles:\n  executor: {endpoint: m, model: x}\n", "t.yaml");
     Map<String, String> env = Map.of("K", "key-value-123", "PATH", System.getenv("PATH"));
     java.util.HashMap<String, String> s = new java.util.HashMap<>(settings);
-    s.put("substrate", "cx");
+    s.put("substrate", agent.substrate);
     return FolderBenchmark.open(root, tmp.resolve("exec"), "all", rc, env, s);
   }
 
@@ -56,12 +72,8 @@ class AgentExecutorTest {
   @Test
   void aDeadServerTimesOutUnmarkedAndTheRolloutIsRedoneWhenItIsBack() throws Exception {
     AgentBinaries.require("codex");
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
     Path root = bench(8);
-    FolderBenchmark dead = open(root, "http://127.0.0.1:" + port + "/v1", Map.of());
+    FolderBenchmark dead = open(root, ScriptedModelServer.unusedBaseUrl(), Map.of());
     IOException e = assertThrows(IOException.class, () -> dead.execute("d/t", null, "ns/d__t/base1"));
     assertTrue(e.getMessage().contains("timeout") && e.getMessage().contains("killed"), e.getMessage());
     assertFalse(Files.exists(tmp.resolve("exec/ns/d__t/base1").resolve(Runmark.MARKER)));
@@ -72,6 +84,44 @@ class AgentExecutorTest {
       assertFalse(r.reused());
       assertEquals("hello\n", live.deliverableText(r.runDir()));
       assertTrue(live.execute("d/t", null, "ns/d__t/base1").reused());
+    }
+  }
+
+  /**
+   * Two rollouts at once through the real CLI, on an endpoint with room for one call: the model server never sees two
+   * calls at once, each CLI call's reported tokens are charged to the endpoint's token window, and every slot is
+   * back at the end. The same pair on an endpoint with room for two does overlap, so the check can see it.
+   */
+  @ParameterizedTest
+  @EnumSource(Agent.class)
+  void concurrentRolloutsHoldTheEndpointsMaxConcurrencyAndChargeTheirTokens(Agent agent) throws Exception {
+    AgentBinaries.require(agent.name);
+    Path root = bench(60, agent);
+    for (int width : new int[] {1, 2}) {
+      try (ScriptedModelServer server = ScriptedModelServer.start(ScriptedModelServer.Brain.saying("x"))) {
+        java.util.function.LongSupplier reported = AgentModel.serve(server, writer());
+        server.latency(java.time.Duration.ofMillis(agent == Agent.CODEX ? 400 : 600));
+        FolderBenchmark b = open(root, "{base_url: \"" + server.baseUrl() + "\", api_key_env: K, max_concurrency: "
+            + width + ", tokens_per_minute: 10000000}", agent, Map.of());
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+          List<java.util.concurrent.Future<Rollout>> runs = List.of(
+              pool.submit(() -> b.execute("d/t", null, "w" + width + "/d__t/base1")),
+              pool.submit(() -> b.execute("d/t", null, "w" + width + "/d__t/base2")));
+          for (var f : runs) assertEquals("hello\n", b.deliverableText(f.get().runDir()));
+        } finally {
+          pool.shutdownNow();
+        }
+        assertEquals(width, server.maxInFlight(), agent.name + " calls in flight at once with max_concurrency "
+            + width + " (" + server.requests().size() + " calls)");
+        Endpoint e = RunConfig.parse("endpoints:\n  m: {base_url: \"" + server.baseUrl() + "\", api_key_env: K,"
+            + " max_concurrency: " + width + ", tokens_per_minute: 10000000}\nroles:\n  executor: {endpoint: m,"
+            + " model: x}\n", "t.yaml").role("executor").orElseThrow().endpoint();
+        assertEquals(width, EndpointLimits.freeSlots(e));
+        assertTrue(reported.getAsLong() > 0);
+        assertEquals(reported.getAsLong(), EndpointLimits.tokensCharged(e), "the tokens the streams reported, all"
+            + " charged");
+      }
     }
   }
 

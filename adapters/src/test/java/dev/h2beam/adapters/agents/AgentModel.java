@@ -8,10 +8,13 @@ import dev.h2beam.adapters.llm.ScriptedModelServer;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 /**
  * A scripted model for the real agent CLIs, served by a {@link ScriptedModelServer}: a protocol-neutral {@link Brain}
@@ -93,10 +96,14 @@ public final class AgentModel {
     Turn next(Conversation conversation);
   }
 
-  /** Serves {@code brain} on {@code server}: streaming chat completions for OpenCode, the Responses API for Codex. */
-  public static void serve(ScriptedModelServer server, Brain brain) {
+  /**
+   * Serves {@code brain} on {@code server}: streaming chat completions for OpenCode, the Responses API for Codex.
+   * Returns the running total of the tokens the streamed replies reported.
+   */
+  public static LongSupplier serve(ScriptedModelServer server, Brain brain) {
     ScriptedModelServer.Route plain = server.routeOf(ScriptedModelServer.CHAT_PATH);
     AtomicInteger ids = new AtomicInteger();
+    AtomicLong reported = new AtomicLong();
     server.route(ScriptedModelServer.CHAT_PATH, call -> {
       JsonNode body = call.request().body();
       if (!body.path("stream").asBoolean(false)) {
@@ -109,7 +116,10 @@ public final class AgentModel {
       if (turn instanceof Turn.Fail f) {
         fail(call, f);
       } else {
-        stream(call, ChatStream.events(turn, body.path("model").asText(), ids.incrementAndGet(), usage(c, turn)));
+        Usage u = usage(c, turn);
+        reported.addAndGet(u.input() + u.output());
+        stream(call, server.latency(), ChatStream.events(turn, body.path("model").asText(), ids.incrementAndGet(),
+            u));
       }
     });
     server.route(RESPONSES_PATH, call -> {
@@ -119,9 +129,13 @@ public final class AgentModel {
       if (turn instanceof Turn.Fail f) {
         fail(call, f);
       } else {
-        stream(call, ResponsesStream.events(turn, body.path("model").asText(), ids.incrementAndGet(), usage(c, turn)));
+        Usage u = usage(c, turn);
+        reported.addAndGet(u.input() + u.output());
+        stream(call, server.latency(), ResponsesStream.events(turn, body.path("model").asText(), ids.incrementAndGet(),
+            u));
       }
     });
+    return reported::get;
   }
 
   /** The conversation of a chat completions request. */
@@ -195,8 +209,13 @@ public final class AgentModel {
     call.sendJson(f.status(), e.toString());
   }
 
-  /** Sends server-sent events: each string is one event's lines, without the blank line that ends it. */
-  private static void stream(ScriptedModelServer.Call call, List<String> events) throws IOException {
+  /**
+   * Sends server-sent events after the server's latency: each string is one event's lines, without the blank line
+   * that ends it.
+   */
+  private static void stream(ScriptedModelServer.Call call, Duration latency, List<String> events)
+      throws IOException, InterruptedException {
+    if (!latency.isZero()) Thread.sleep(latency.toMillis());
     call.beginResponse();
     call.exchange().getResponseHeaders().set("Content-Type", "text/event-stream");
     call.exchange().getResponseHeaders().set("Cache-Control", "no-cache");

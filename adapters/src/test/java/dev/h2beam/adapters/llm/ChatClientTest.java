@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.h2beam.adapters.config.Endpoint;
 import dev.h2beam.adapters.llm.ScriptedModelServer.Fault;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
@@ -199,11 +198,7 @@ class ChatClientTest {
 
   @Test
   void aRefusedConnectionIsTransientAndFailsAfterMaxAttempts() throws Exception {
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
-    Endpoint nobody = new Endpoint("gone", "http://127.0.0.1:" + port + "/v1", "", 2, 5, 3, 0, 0);
+    Endpoint nobody = new Endpoint("gone", ScriptedModelServer.unusedBaseUrl(), "", 2, 5, 3, 0, 0);
     ChatException e = assertThrows(ChatException.class,
         () -> new ChatClient(nobody, Map.of(), BASE, recording, Duration.ofSeconds(5)).complete(HELLO));
     assertFalse(e.fatal());

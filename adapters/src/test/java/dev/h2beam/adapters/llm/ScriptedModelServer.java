@@ -240,6 +240,13 @@ public final class ScriptedModelServer implements AutoCloseable {
     return new ScriptedModelServer(brain);
   }
 
+  /** A base URL like {@link #baseUrl()}'s on a loopback port where nothing listens (free a moment ago). */
+  public static String unusedBaseUrl() throws IOException {
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      return "http://127.0.0.1:" + s.getLocalPort() + "/v1";
+    }
+  }
+
   /** {@code http://127.0.0.1:<port>/v1}, the base URL a configuration names. */
   public String baseUrl() {
     return "http://127.0.0.1:" + port() + "/v1";
@@ -256,6 +263,11 @@ public final class ScriptedModelServer implements AutoCloseable {
   /** How long every chat answer takes before it is sent (faults aside); lets tests see calls overlap. */
   public void latency(Duration d) {
     this.latency = d;
+  }
+
+  /** How long every answer takes before it is sent. */
+  public Duration latency() {
+    return latency;
   }
 
   /** The model id the responses report; by default the requested model. */

@@ -1,0 +1,258 @@
+package dev.h2beam.adapters.llm;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.h2beam.adapters.config.Endpoint;
+import dev.h2beam.adapters.files.Json;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+
+/**
+ * A loopback relay between one agent CLI run and its endpoint that holds the endpoint's limits for every HTTP call the
+ * CLI makes. An agent CLI (OpenCode, Codex) calls the model itself, so h2beam cannot wrap its calls the way
+ * {@link ChatClient} wraps its own; instead the CLI is given this relay's address as its base URL, and each request
+ * it sends takes one of the endpoint's {@link EndpointSlots} (its {@code max_concurrency} share in this worker) and
+ * waits its turn in the endpoint's {@link RateWindow} (its {@code requests_per_minute} share) before it is sent on; the
+ * slot is held until the reply's last byte, and the tokens the reply reports (the {@code usage} of a chat completion,
+ * of a Chat Completions stream's last chunk, or of a Responses stream's {@code response.completed}) are charged to the
+ * {@code tokens_per_minute} share. These are the same slots and windows the chat channel's calls take, so sessions,
+ * rollouts and judges on one endpoint share one limit, whichever way they call it.
+ *
+ * <p>The relay changes nothing in what passes: method, path, query, headers (the key included, which it never reads,
+ * logs or writes) and body go on as they came, and the reply comes back as it is streamed, flushed piece by piece,
+ * except that it asks the endpoint for an uncompressed reply so that the usage can be read. The CLI's own retries
+ * each count as a request. A relay serves one run and is closed with it: a request still waiting for a slot is then
+ * dropped, and a reply still streaming is cut, releasing its slot.
+ */
+public final class EndpointProxy implements AutoCloseable {
+  /** The largest request body relayed; an agent's whole conversation is far smaller. */
+  static final int MAX_REQUEST_BYTES = 64 << 20;
+
+  /** The longest reply line (or non-streamed reply) read for its usage; longer ones pass on unread. */
+  static final int MAX_SCANNED_BYTES = 16 << 20;
+
+  /** Headers that belong to one connection, or that the JDK's client sets itself, so are not relayed. */
+  private static final Set<String> NOT_RELAYED = Set.of("host", "connection", "content-length", "expect", "upgrade",
+      "transfer-encoding", "keep-alive", "te", "trailer", "proxy-connection", "proxy-authorization", "date", "via",
+      "warning", "from", "accept-encoding");
+
+  private final Endpoint endpoint;
+  private final URI upstream;
+  private final HttpServer server;
+  private final ExecutorService threads;
+  private final HttpClient http;
+
+  private EndpointProxy(Endpoint endpoint) throws IOException {
+    this.endpoint = endpoint;
+    this.upstream = URI.create(endpoint.baseUrl());
+    if (upstream.getScheme() == null || upstream.getRawAuthority() == null) {
+      throw new IllegalArgumentException("endpoints." + endpoint.name() + ".base_url " + endpoint.baseUrl()
+          + " is not an absolute http(s) URL");
+    }
+    this.http = HttpClient.newBuilder()
+        .version(upstream.getScheme().equals("http") ? HttpClient.Version.HTTP_1_1 : HttpClient.Version.HTTP_2)
+        .connectTimeout(Duration.ofSeconds(endpoint.timeoutSeconds()))
+        .followRedirects(HttpClient.Redirect.NEVER)
+        .build();
+    this.threads = Executors.newCachedThreadPool(r -> {
+      Thread t = new Thread(r, "h2beam-endpoint-relay-" + endpoint.name());
+      t.setDaemon(true);
+      return t;
+    });
+    this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.setExecutor(threads);
+    server.createContext("/", this::relay);
+    server.start();
+  }
+
+  /** Starts a relay for one run, on a free loopback port. */
+  public static EndpointProxy open(Endpoint endpoint) throws IOException {
+    // the JDK server writes headers and body apart: without TCP_NODELAY a small reply can wait for a delayed ACK
+    System.setProperty("sun.net.httpserver.nodelay", "true");
+    return new EndpointProxy(endpoint);
+  }
+
+  /** The base URL to give the CLI: this relay's address with the endpoint's own path ({@code /v1} and the like). */
+  public String baseUrl() {
+    String path = upstream.getRawPath() == null ? "" : upstream.getRawPath();
+    return "http://127.0.0.1:" + server.getAddress().getPort() + path;
+  }
+
+  /** The endpoint as the CLI is to see it: this relay's base URL, everything else the endpoint's own. */
+  public Endpoint relayed() {
+    return endpoint.at(baseUrl());
+  }
+
+  private void relay(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      byte[] body = exchange.getRequestBody().readNBytes(MAX_REQUEST_BYTES + 1);
+      if (body.length > MAX_REQUEST_BYTES) {
+        fail(exchange, 413, "the request is larger than the relay's " + (MAX_REQUEST_BYTES >> 20) + " MiB");
+        return;
+      }
+      Semaphore slots = EndpointSlots.of(endpoint);
+      RateWindow rate = RateWindow.of(endpoint);
+      long tokens;
+      slots.acquire();
+      try {
+        if (rate != null) rate.awaitTurn();
+        tokens = forward(exchange, body);
+      } finally {
+        slots.release();
+      }
+      if (rate != null) rate.charge(tokens);
+    } catch (InterruptedException e) {
+      // the run ended (the relay is closing) while this request waited or streamed: nothing more is sent
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Sends the request on and streams the reply back; returns the tokens the reply reported (0 when none). */
+  private long forward(HttpExchange exchange, byte[] body) throws IOException, InterruptedException {
+    URI in = exchange.getRequestURI();
+    URI target = URI.create(upstream.getScheme() + "://" + upstream.getRawAuthority() + in.getRawPath()
+        + (in.getRawQuery() == null ? "" : "?" + in.getRawQuery()));
+    HttpRequest.Builder b = HttpRequest.newBuilder(target)
+        .timeout(Duration.ofSeconds(endpoint.timeoutSeconds()))
+        .method(exchange.getRequestMethod(), body.length == 0 ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofByteArray(body));
+    for (Map.Entry<String, List<String>> h : exchange.getRequestHeaders().entrySet()) {
+      if (NOT_RELAYED.contains(h.getKey().toLowerCase(Locale.ROOT))) continue;
+      for (String v : h.getValue()) b.header(h.getKey(), v);
+    }
+    HttpResponse<InputStream> r;
+    try {
+      r = http.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
+    } catch (IOException e) {
+      fail(exchange, 502, "h2beam could not reach endpoint " + endpoint.name() + " (" + endpoint.baseUrl() + "): "
+          + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+      return 0;
+    }
+    r.headers().map().forEach((name, values) -> {
+      if (!name.startsWith(":") && !NOT_RELAYED.contains(name.toLowerCase(Locale.ROOT))) {
+        exchange.getResponseHeaders().put(name, values);
+      }
+    });
+    int status = r.statusCode();
+    boolean empty = status == 204 || status == 304 || exchange.getRequestMethod().equals("HEAD");
+    UsageScan usage = new UsageScan(r.headers().firstValue("Content-Type").orElse("").contains("event-stream"));
+    try (InputStream from = r.body()) {
+      exchange.sendResponseHeaders(status, empty ? -1 : 0);
+      if (empty) return 0;
+      OutputStream to = exchange.getResponseBody();
+      byte[] buf = new byte[16 << 10];
+      for (int n; (n = from.read(buf)) >= 0; ) {
+        usage.feed(buf, n);
+        to.write(buf, 0, n);
+        to.flush();
+        if (Thread.interrupted()) throw new InterruptedException("the run ended while its reply streamed");
+      }
+      to.close();
+    }
+    return usage.tokens();
+  }
+
+  /** Answers the CLI with an error in the OpenAI shape, so it reports the reason as it would an endpoint's. */
+  private static void fail(HttpExchange exchange, int status, String message) throws IOException {
+    byte[] bytes = Json.MAPPER.writeValueAsBytes(Map.of("error", Map.of("message", message, "type", "h2beam_relay")));
+    exchange.getResponseHeaders().set("Content-Type", "application/json");
+    exchange.sendResponseHeaders(status, bytes.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(bytes);
+    }
+  }
+
+  /** Stops the relay: no new request is taken, waiting ones are dropped and streaming ones cut. */
+  @Override public void close() {
+    server.stop(0);
+    threads.shutdownNow();
+  }
+
+  /**
+   * The tokens a reply reports, read as it passes: each {@code data:} line of an event stream, or the whole body of
+   * any other reply, parsed as JSON; the last usage seen counts (prompt plus completion tokens, or input plus output
+   * tokens, else {@code total_tokens}).
+   */
+  static final class UsageScan {
+    private final boolean stream;
+    private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
+    private boolean overflow;
+    private long tokens;
+
+    UsageScan(boolean stream) {
+      this.stream = stream;
+    }
+
+    void feed(byte[] bytes, int length) {
+      int from = 0;
+      for (int i = 0; stream && i < length; i++) {
+        if (bytes[i] == '\n') {
+          keep(bytes, from, i - from);
+          line();
+          from = i + 1;
+        }
+      }
+      keep(bytes, from, length - from);
+    }
+
+    /** The tokens of the last usage seen; 0 when the reply reported none. */
+    long tokens() {
+      if (!stream || pending.size() > 0) line();
+      return tokens;
+    }
+
+    private void keep(byte[] bytes, int from, int length) {
+      if (overflow || length <= 0) return;
+      if (pending.size() + length > MAX_SCANNED_BYTES) {
+        overflow = true;
+        pending.reset();
+        return;
+      }
+      pending.write(bytes, from, length);
+    }
+
+    private void line() {
+      String text = overflow ? "" : pending.toString(StandardCharsets.UTF_8).strip();
+      pending.reset();
+      overflow = false;
+      if (stream) {
+        if (!text.startsWith("data:")) return;
+        text = text.substring(5).strip();
+      }
+      if (!text.startsWith("{")) return;
+      try {
+        long t = tokensOf(Json.MAPPER.readTree(text));
+        if (t > 0) tokens = t;
+      } catch (IOException e) {
+        // not JSON: no usage in it
+      }
+    }
+
+    static long tokensOf(JsonNode n) {
+      JsonNode u = n.path("usage").isObject() ? n.get("usage") : n.path("response").path("usage");
+      if (!u.isObject()) return 0;
+      JsonNode in = u.has("prompt_tokens") ? u.get("prompt_tokens") : u.path("input_tokens");
+      JsonNode out = u.has("completion_tokens") ? u.get("completion_tokens") : u.path("output_tokens");
+      if (in.canConvertToLong() && out.canConvertToLong()) return in.asLong() + out.asLong();
+      return u.path("total_tokens").canConvertToLong() ? u.get("total_tokens").asLong() : 0;
+    }
+  }
+}

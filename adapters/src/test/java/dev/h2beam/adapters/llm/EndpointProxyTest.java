@@ -1,0 +1,191 @@
+package dev.h2beam.adapters.llm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.h2beam.adapters.config.Endpoint;
+import dev.h2beam.adapters.files.Json;
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The loopback relay an agent CLI calls its endpoint through: what passes, passes unchanged and streamed; every call
+ * takes the endpoint's slot and rate turn, which are those the chat channel's calls take; the usage of a plain, a
+ * Chat Completions stream or a Responses stream reply is charged to the token window; an endpoint that cannot be
+ * reached is a 502 naming it; closing the relay drops what waits and frees what it held.
+ */
+class EndpointProxyTest {
+  private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+  private static final String CHAT = "{\"model\": \"m\", \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}";
+
+  static HttpRequest post(String url, String body) {
+    return HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+  }
+
+  @Test
+  void aRequestPassesUnchangedAndItsReplyStreamsBackPieceByPieceWithItsTokensCharged() throws Exception {
+    CountDownLatch firstRead = new CountDownLatch(1);
+    AtomicBoolean streamed = new AtomicBoolean();
+    AtomicReference<String> query = new AtomicReference<>();
+    try (ScriptedModelServer server = ScriptedModelServer.start(ScriptedModelServer.Brain.saying("x"))) {
+      server.route("/v1/stream", call -> {
+        query.set(call.exchange().getRequestURI().getRawQuery());
+        call.beginResponse();
+        call.exchange().getResponseHeaders().set("Content-Type", "text/event-stream");
+        call.exchange().sendResponseHeaders(200, 0);
+        try (OutputStream out = call.exchange().getResponseBody()) {
+          out.write("data: {\"choices\": [{\"delta\": {\"content\": \"a\"}}], \"usage\": null}\n\n".getBytes(
+              StandardCharsets.UTF_8));
+          out.flush();
+          streamed.set(firstRead.await(10, TimeUnit.SECONDS));
+          out.write(("data: {\"choices\": [], \"usage\": {\"prompt_tokens\": 7, \"completion_tokens\": 5,"
+              + " \"total_tokens\": 12}}\n\ndata: [DONE]\n\n").getBytes(StandardCharsets.UTF_8));
+        }
+      });
+      Endpoint e = new Endpoint("relayed", server.baseUrl(), "", 2, 30, 1, 0, 0, 0, 1_000_000);
+      try (EndpointProxy relay = EndpointProxy.open(e)) {
+        assertTrue(relay.baseUrl().startsWith("http://127.0.0.1:") && relay.baseUrl().endsWith("/v1"),
+            relay.baseUrl());
+        assertEquals(relay.baseUrl(), relay.relayed().baseUrl());
+        assertEquals(e, relay.relayed().at(e.baseUrl()));
+        HttpRequest r = HttpRequest.newBuilder(URI.create(relay.baseUrl() + "/stream?a=b%20c"))
+            .header("Authorization", "Bearer secret-1").header("X-Trace", "t1")
+            .POST(HttpRequest.BodyPublishers.ofString("{\"stream\": true}")).build();
+        HttpResponse<InputStream> reply = CLIENT.send(r, HttpResponse.BodyHandlers.ofInputStream());
+        assertEquals(200, reply.statusCode());
+        assertEquals("text/event-stream", reply.headers().firstValue("Content-Type").orElse(""));
+        List<String> lines = new ArrayList<>();
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(reply.body(), StandardCharsets.UTF_8))) {
+          lines.add(in.readLine());
+          firstRead.countDown();
+          for (String l; (l = in.readLine()) != null; ) lines.add(l);
+        }
+        assertTrue(streamed.get(), "the first event reached the client before the server sent the rest");
+        assertEquals("data: [DONE]", lines.get(lines.size() - 2));
+        assertEquals(12, RateWindow.of(e).tokensInWindow(System.nanoTime()));
+      }
+      ScriptedModelServer.Request seen = server.requests().get(0);
+      assertEquals("/v1/stream", seen.path());
+      assertEquals("a=b%20c", query.get());
+      assertEquals("Bearer secret-1", seen.authorization());
+      assertEquals("{\"stream\": true}", seen.rawBody());
+    }
+  }
+
+  @Test
+  void callsThroughSeveralRelaysOfOneEndpointShareItsMaxConcurrency() throws Exception {
+    assertEquals(1, peakInFlight(1));
+    assertTrue(peakInFlight(4) >= 2, "with room for four, the six calls overlap");
+  }
+
+  /** The most calls the server had at once when six are sent at once through three relays of one endpoint. */
+  private static int peakInFlight(int maxConcurrency) throws Exception {
+    try (ScriptedModelServer server = ScriptedModelServer.start(ScriptedModelServer.Brain.saying("x"))) {
+      server.latency(Duration.ofMillis(300));
+      Endpoint e = new Endpoint("narrow", server.baseUrl(), "", maxConcurrency, 30, 1, 0, 0);
+      List<EndpointProxy> relays = List.of(EndpointProxy.open(e), EndpointProxy.open(e), EndpointProxy.open(e));
+      try {
+        List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+          calls.add(CLIENT.sendAsync(post(relays.get(i % 3).baseUrl() + "/chat/completions", CHAT),
+              HttpResponse.BodyHandlers.ofString()));
+        }
+        for (CompletableFuture<HttpResponse<String>> c : calls) {
+          HttpResponse<String> r = c.get(30, TimeUnit.SECONDS);
+          assertEquals(200, r.statusCode(), r.body());
+          assertEquals("x", Json.MAPPER.readTree(r.body()).at("/choices/0/message/content").asText());
+        }
+        assertEquals(maxConcurrency, EndpointLimits.freeSlots(e), "every slot is back");
+        return server.maxInFlight();
+      } finally {
+        relays.forEach(EndpointProxy::close);
+      }
+    }
+  }
+
+  @Test
+  void theUsageOfPlainRepliesAndOfBothStreamsIsReadWhereverTheReplyIsCut() {
+    String chat = "data: {\"choices\": [{\"delta\": {\"content\":"
+        + " \"the \\\"usage\\\": {\\\"prompt_tokens\\\": 900}\"}}], \"usage\": null}\n\n: keep-alive\n\n"
+        + "data: {\"choices\": [], \"usage\": {\"prompt_tokens\": 30,"
+        + " \"completion_tokens\": 12, \"total_tokens\": 42}}\n\ndata: [DONE]\n\n";
+    String responses = "event: response.created\ndata: {\"type\": \"response.created\", \"response\": {\"id\": \"r\","
+        + " \"usage\": null}}\n\nevent: response.completed\ndata: {\"type\": \"response.completed\", \"response\":"
+        + " {\"id\": \"r\", \"usage\": {\"input_tokens\": 100, \"input_tokens_details\": {\"cached_tokens\": 0},"
+        + " \"output_tokens\": 11, \"total_tokens\": 111}}}\n\n";
+    String plain = "{\n  \"choices\": [],\n  \"usage\": {\n    \"total_tokens\": 9\n  }\n}";
+    for (int piece : new int[] {1, 7, 64, 1 << 16}) {
+      assertEquals(42, scan(chat, true, piece), "chat stream in pieces of " + piece);
+      assertEquals(111, scan(responses, true, piece), "responses stream in pieces of " + piece);
+      assertEquals(9, scan(plain, false, piece), "plain reply in pieces of " + piece);
+      assertEquals(0, scan("data: {\"choices\": []}\n\ndata: [DONE]\n\n", true, piece), "no usage");
+      assertEquals(0, scan("<html>busy</html>", false, piece), "not JSON");
+    }
+    assertEquals(5, scan("data: {\"usage\": {\"prompt_tokens\": 2, \"completion_tokens\": 3}}", true, 4),
+        "a last line without its newline still counts");
+  }
+
+  private static long scan(String reply, boolean stream, int piece) {
+    byte[] bytes = reply.getBytes(StandardCharsets.UTF_8);
+    EndpointProxy.UsageScan s = new EndpointProxy.UsageScan(stream);
+    for (int i = 0; i < bytes.length; i += piece) {
+      byte[] part = java.util.Arrays.copyOfRange(bytes, i, Math.min(bytes.length, i + piece));
+      s.feed(part, part.length);
+    }
+    return s.tokens();
+  }
+
+  @Test
+  void anEndpointThatCannotBeReachedIsA502NamingIt() throws Exception {
+    Endpoint e = new Endpoint("gone", ScriptedModelServer.unusedBaseUrl(), "", 1, 5, 1, 0, 0);
+    try (EndpointProxy relay = EndpointProxy.open(e)) {
+      HttpResponse<String> r = CLIENT.send(post(relay.baseUrl() + "/chat/completions", CHAT),
+          HttpResponse.BodyHandlers.ofString());
+      assertEquals(502, r.statusCode());
+      JsonNode error = Json.MAPPER.readTree(r.body()).path("error");
+      assertTrue(error.path("message").asText().contains("endpoint gone (" + e.baseUrl() + ")"),
+          r.body());
+    }
+    assertEquals(1, EndpointLimits.freeSlots(e));
+  }
+
+  @Test
+  void aCallBeyondTheRequestRateWaitsAndClosingTheRelayDropsItAndFreesItsSlot() throws Exception {
+    try (ScriptedModelServer server = ScriptedModelServer.start(ScriptedModelServer.Brain.saying("x"))) {
+      Endpoint e = new Endpoint("paced", server.baseUrl(), "", 1, 30, 1, 0, 0, 1, 0);
+      EndpointProxy relay = EndpointProxy.open(e);
+      assertEquals(200, CLIENT.send(post(relay.baseUrl() + "/chat/completions", CHAT),
+          HttpResponse.BodyHandlers.ofString()).statusCode());
+      CompletableFuture<HttpResponse<String>> second = CLIENT.sendAsync(post(relay.baseUrl() + "/chat/completions",
+          CHAT), HttpResponse.BodyHandlers.ofString());
+      Thread.sleep(1_000);
+      assertEquals(1, server.requests().size(), "the second call waits for the minute's one request to leave");
+      assertEquals(0, EndpointLimits.freeSlots(e), "and holds the endpoint's one slot while it waits");
+      relay.close();
+      long until = System.nanoTime() + 10_000_000_000L;
+      while (EndpointLimits.freeSlots(e) == 0 && System.nanoTime() < until) Thread.sleep(20);
+      assertEquals(1, EndpointLimits.freeSlots(e), "closing the relay gave the slot back");
+      assertTrue(second.handle((r, t) -> t != null || r.statusCode() != 200).get(10, TimeUnit.SECONDS),
+          "the dropped call got no answer");
+      assertEquals(1, server.requests().size(), "and never reached the endpoint");
+    }
+  }
+}
