@@ -47,8 +47,8 @@ import org.junit.jupiter.api.io.TempDir;
  * sessions or rollouts in flight than the job's limits; and a TaskManager killed with SIGKILL mid-sweep costs a
  * restart, never a rollout or session spent twice. The worked example's folder sweep then calls a loopback model from
  * both TaskManagers, which sees the endpoints' {@code max_concurrency}, {@code requests_per_minute} and {@code
- * tokens_per_minute} held for the whole job; and a key variable the client has and the TaskManagers lack is refused
- * by the workers, naming it.
+ * tokens_per_minute} held for the whole job, also by the calls of real Codex rollouts (through each worker's relay);
+ * and a key variable the client has and the TaskManagers lack is refused by the workers, naming it.
  *
  * <p>{@code .ci/run} starts the cluster (with {@value #KEY_VAR} in its environment) and names it in {@value
  * #CLUSTER_ENV} (its folder) and {@value #MASTER_ENV} (its REST endpoint); without them the test starts and stops its
@@ -396,6 +396,54 @@ class FlinkClusterIT {
     }
     assertTrue(journals.stream().map(f -> f.getFileName().toString()).distinct().count() >= 2,
         "both worker processes called the model: " + journals);
+    List<Path> holding = new ArrayList<>(FilesHolding.containing(out, key));
+    holding.addAll(FilesHolding.containing(clusterDir.resolve("log"), key));
+    assertEquals(List.of(), holding, "no file or log of the run or the cluster holds the key's value");
+  }
+
+  /**
+   * Rollouts by the real Codex CLI on both TaskManagers, on an endpoint with room for two calls: each worker runs up
+   * to four rollouts at once, but every CLI call goes through its worker's relay, which takes that worker's one slot,
+   * so the model never sees more than two at once. (Without the relay four rollouts on one worker would call at once.)
+   */
+  @Test
+  void agentCliRolloutsHoldTheEndpointsConcurrencyForTheWholeJob(@TempDir Path out) throws Exception {
+    String key = System.getenv(KEY_VAR);
+    List<Instant[]> calls = java.util.Collections.synchronizedList(new ArrayList<>());
+    try (ScriptedModelServer server = ScriptedModelServer.start(new SignedSumsModel())) {
+      dev.h2beam.adapters.agents.AgentModel.serve(server, new dev.h2beam.pipelines.folder.SignedSumsAgent());
+      String path = dev.h2beam.adapters.agents.AgentModel.RESPONSES_PATH;
+      ScriptedModelServer.Route codex = server.routeOf(path);
+      server.route(path, call -> {
+        Instant from = Instant.now();
+        try {
+          Thread.sleep(250); // a model takes its time: calls overlap wherever the limits let them
+          codex.handle(call);
+        } finally {
+          calls.add(new Instant[] {from, Instant.now()});
+        }
+      });
+      Path config = out.resolve("config.yaml");
+      Files.createDirectories(out);
+      String endpoint = "{base_url: \"" + server.baseUrl() + "\", api_key_env: \"" + KEY_VAR + "\", timeout_seconds:"
+          + " 60, max_attempts: 2, max_concurrency: ";
+      Files.writeString(config, "endpoints:\n  agents: " + endpoint + ENDPOINT_CONCURRENCY + "}\n"
+          + "  sessions: " + endpoint + "4}\nroles:\n  executor: {endpoint: agents, model: e}\n"
+          + "  improver: {endpoint: sessions, model: i}\n  selector: {endpoint: sessions, model: s}\n"
+          + "  reflector: {endpoint: sessions, model: s}\n");
+      List<String> args = new ArrayList<>(List.of("sweep", "--bench=folder",
+          "--benchRoot=" + CHECKOUT.resolve("examples/folder-bench"), "--config=" + config,
+          "--runsRoot=" + out.resolve("runs"), "--libraryRoot=" + out.resolve("library"), "--k=1",
+          "--modes=parallel", "--executor=codex", "--substrate=cx", "--sessionRetryWaitSeconds=0",
+          "--sessionLimit=4", "--rolloutLimit=8"));
+      args.addAll(List.of(onCluster()));
+      finish(client(out, args), out);
+    }
+    String console = Files.readString(out.resolve("console.log"));
+    assertTrue(console.contains(": 4 tasks ok, 0 failed"), console);
+    assertTrue(calls.size() >= 16, "every rollout called the model: " + calls.size() + " calls");
+    int peak = InFlight.peak(calls);
+    assertTrue(peak <= ENDPOINT_CONCURRENCY, peak + " Codex calls in flight at once at the model");
     List<Path> holding = new ArrayList<>(FilesHolding.containing(out, key));
     holding.addAll(FilesHolding.containing(clusterDir.resolve("log"), key));
     assertEquals(List.of(), holding, "no file or log of the run or the cluster holds the key's value");

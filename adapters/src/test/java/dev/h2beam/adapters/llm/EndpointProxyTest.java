@@ -154,12 +154,16 @@ class EndpointProxyTest {
   }
 
   @Test
-  void anEndpointThatCannotBeReachedIsA502NamingIt() throws Exception {
+  void anEndpointThatCannotBeReachedIsA502NamingItWithoutTheKey() throws Exception {
     Endpoint e = new Endpoint("gone", ScriptedModelServer.unusedBaseUrl(), "", 1, 5, 1, 0, 0);
     try (EndpointProxy relay = EndpointProxy.open(e)) {
-      HttpResponse<String> r = CLIENT.send(post(relay.baseUrl() + "/chat/completions", CHAT),
-          HttpResponse.BodyHandlers.ofString());
+      HttpRequest keyed = HttpRequest.newBuilder(URI.create(relay.baseUrl() + "/chat/completions"))
+          .header("Authorization", "Bearer sk-relay-secret-42").POST(HttpRequest.BodyPublishers.ofString(CHAT))
+          .build();
+      HttpResponse<String> r = CLIENT.send(keyed, HttpResponse.BodyHandlers.ofString());
       assertEquals(502, r.statusCode());
+      assertTrue(!r.body().contains("relay-secret") && r.headers().map().toString().indexOf("relay-secret") < 0,
+          r.body());
       JsonNode error = Json.MAPPER.readTree(r.body()).path("error");
       assertTrue(error.path("message").asText().contains("endpoint gone (" + e.baseUrl() + ")"),
           r.body());

@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  * magnitude rule; as the selector it reads the source and the candidates and picks the one with the signed total; as
  * the reflector it compares the adopted harness with the base.
  */
-final class SignedSumsAgent implements AgentModel.Brain {
+public final class SignedSumsAgent implements AgentModel.Brain {
   static final String HARNESS_FILES = "for f in context/harness/systemprompt.md context/harness/AGENTS.md; do"
       + " [ -f \"$f\" ] && { echo \"FILE $f\"; cat \"$f\"; }; done";
   static final String CANDIDATES = "cat context/source/movements.csv; for f in context/candidates/*.md; do"
