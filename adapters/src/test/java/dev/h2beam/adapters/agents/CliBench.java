@@ -24,11 +24,13 @@ import java.util.concurrent.Future;
  *
  * <ul>
  *   <li>{@code runs <n> <agents>}: one run at a time, two tasks: a file write then a final answer, and a no-op (the
- *       model answers at once, no tool runs: the CLI's start-up and one trivial turn). Wall time, CPU time (the CLI
- *       and everything it started, from this JVM's reaped-children counters), and resident memory sampled from /proc
- *       every 20 ms ({@link ProcessWatch}): the peak of the run's processes together and of the largest one.
- *   <li>{@code knee <n> <agents> <c1,c2,...>}: {@code n} file-write runs at each concurrency: rollouts per second,
- *       CPU per rollout, and the peak resident memory of all the runs at once.
+ *       model answers at once, no tool runs: the CLI's start-up and one trivial turn), each as h2beam runs it
+ *       (through its endpoint relay, {@link Agent#run}); the file write also without the relay, to show what the
+ *       relay costs. Wall time (from the run's set-up to its end, the relay's start and stop included), CPU time (the
+ *       CLI and everything it started, from this JVM's reaped-children counters), and resident memory sampled from
+ *       /proc every 20 ms ({@link ProcessWatch}): the peak of the run's processes together and of the largest one.
+ *   <li>{@code knee <n> <agents> <c1,c2,...>}: {@code n} file-write runs (relayed) at each concurrency: rollouts per
+ *       second, CPU per rollout, and the peak resident memory of all the runs at once.
  * </ul>
  *
  * <p>Usage: {@code CliBench <work dir> runs <n> [opencode,codex]} or {@code CliBench <work dir> knee <n>
@@ -74,9 +76,12 @@ public final class CliBench {
     }
   }
 
-  /** The executor role of the benchmarks: the scripted model, its key in BENCH_KEY. */
+  /**
+   * The executor role of the benchmarks: the scripted model, its key in BENCH_KEY, room for 64 calls at once (the
+   * endpoint's limit is not what is measured).
+   */
   public static ResolvedRole role(ScriptedModelServer server) {
-    return new ResolvedRole("executor", new Endpoint("bench", server.baseUrl(), "BENCH_KEY", 1, 60, 1, 0, 0),
+    return new ResolvedRole("executor", new Endpoint("bench", server.baseUrl(), "BENCH_KEY", 64, 60, 1, 0, 0),
         "scripted-model", null, null);
   }
 
@@ -93,16 +98,18 @@ public final class CliBench {
         + " run MB | median largest process MB | load avg (1 min) before / after |");
     System.out.println("|---|---|---|---|---|---|---|---|---|");
     for (String agent : agents) {
-      for (String prompt : List.of(WRITE, NOOP)) {
+      for (String task : List.of("write", "write-direct", "noop")) {
+        String prompt = task.equals("noop") ? NOOP : WRITE;
         String load = loadAverage();
         List<Sample> samples = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-          String name = agent + "-" + (prompt.equals(NOOP) ? "noop" : "write") + "-" + i;
-          samples.add(measure(agent, binary(agent), work.resolve(name), role, prompt));
+          samples.add(measure(agent, binary(agent), work.resolve(agent + "-" + task + "-" + i), role, prompt,
+              !task.equals("write-direct")));
         }
         List<Double> walls = sorted(samples.stream().map(Sample::wallS).toList());
         System.out.printf("| %s | %s | %d | %.2f | %.2f–%.2f | %.2f | %d | %d | %s / %s |%n", agent,
-            prompt.equals(NOOP) ? "no-op (start-up)" : "file write + answer", n, walls.get(n / 2), walls.get(0),
+            task.equals("noop") ? "no-op (start-up)" : task.equals("write") ? "file write + answer"
+            : "file write + answer, no relay", n, walls.get(n / 2), walls.get(0),
             walls.get(n - 1), sorted(samples.stream().map(Sample::cpuS).toList()).get(n / 2),
             sorted(samples.stream().map(Sample::peakTotalMb).toList()).get(n / 2),
             sorted(samples.stream().map(Sample::peakSingleMb).toList()).get(n / 2), load, loadAverage());
@@ -110,17 +117,25 @@ public final class CliBench {
     }
   }
 
-  /** One run of {@code agent} with {@code prompt} in {@code dir} (fresh), one at a time; fails when the run fails. */
-  public static Sample measure(String agent, Path binary, Path dir, ResolvedRole role, String prompt)
+  /**
+   * One run of {@code agent} with {@code prompt} in {@code dir} (fresh), one at a time, through the endpoint relay as
+   * h2beam runs it or straight to the endpoint; fails when the run fails.
+   */
+  public static Sample measure(String agent, Path binary, Path dir, ResolvedRole role, String prompt, boolean relayed)
       throws Exception {
     AgentInvocation inv = invocation(binary, dir, role, prompt);
     double cpu = childrenCpuS();
+    long started = System.nanoTime();
     try (ProcessWatch watch = ProcessWatch.start("HOME", inv.stateDir().resolve("home").toString())) {
-      AgentRun r = agent.equals(AgentTools.CODEX) ? CodexCli.run(inv) : OpenCodeCli.run(inv);
+      AgentRun r = relayed ? Agent.named(agent).run(inv) : direct(agent, inv);
+      double wall = (System.nanoTime() - started) / 1e9;
       if (!r.succeeded()) throw new IllegalStateException(agent + " failed: " + r.process().stderrTail(1000));
-      return new Sample(r.process().wallS(), childrenCpuS() - cpu, watch.peakTotalKb() / 1024,
-          watch.peakSingleKb() / 1024);
+      return new Sample(wall, childrenCpuS() - cpu, watch.peakTotalKb() / 1024, watch.peakSingleKb() / 1024);
     }
+  }
+
+  private static AgentRun direct(String agent, AgentInvocation inv) throws Exception {
+    return agent.equals(AgentTools.CODEX) ? CodexCli.run(inv) : OpenCodeCli.run(inv);
   }
 
   private static AgentInvocation invocation(Path binary, Path dir, ResolvedRole role, String prompt)
@@ -147,7 +162,7 @@ public final class CliBench {
           List<Future<AgentRun>> runs = new ArrayList<>();
           for (int i = 0; i < n; i++) {
             AgentInvocation inv = invocation(binary, batch.resolve(String.valueOf(i)), role, WRITE);
-            runs.add(pool.submit(() -> agent.equals(AgentTools.CODEX) ? CodexCli.run(inv) : OpenCodeCli.run(inv)));
+            runs.add(pool.submit(() -> Agent.named(agent).run(inv)));
           }
           for (Future<AgentRun> f : runs) {
             AgentRun r = f.get();

@@ -56,7 +56,7 @@ public final class AgentSweepBench {
         List<CliBench.Sample> noops = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
           noops.add(CliBench.measure(agent, real, work.resolve("noop-" + agent + "-" + i),
-              CliBench.role(server), CliBench.NOOP));
+              CliBench.role(server), CliBench.NOOP, true));
         }
         double noopWall = median(noops.stream().map(CliBench.Sample::wallS).toList());
         double noopCpu = median(noops.stream().map(CliBench.Sample::cpuS).toList());
