@@ -25,10 +25,11 @@ import java.util.concurrent.Future;
  * <ul>
  *   <li>{@code runs <n> <agents>}: one run at a time, two tasks: a file write then a final answer, and a no-op (the
  *       model answers at once, no tool runs: the CLI's start-up and one trivial turn), each as h2beam runs it
- *       (through its endpoint relay, {@link Agent#run}); the file write also without the relay, to show what the
- *       relay costs. Wall time (from the run's set-up to its end, the relay's start and stop included), CPU time (the
- *       CLI and everything it started, from this JVM's reaped-children counters), and resident memory sampled from
- *       /proc every 20 ms ({@link ProcessWatch}): the peak of the run's processes together and of the largest one.
+ *       (through its endpoint relay, {@link Agent#run}); the file write also without the relay, alternating with the
+ *       relayed runs, to show what the relay costs. Wall time (from the run's set-up to its end, the relay's start and
+ *       stop included), CPU time (the CLI and everything it started, from this JVM's reaped-children counters), and
+ *       resident memory sampled from /proc every 20 ms ({@link ProcessWatch}): the peak of the run's processes
+ *       together and of the largest one.
  *   <li>{@code knee <n> <agents> <c1,c2,...>}: {@code n} file-write runs (relayed) at each concurrency: rollouts per
  *       second, CPU per rollout, and the peak resident memory of all the runs at once.
  * </ul>
@@ -98,23 +99,34 @@ public final class CliBench {
         + " run MB | median largest process MB | load avg (1 min) before / after |");
     System.out.println("|---|---|---|---|---|---|---|---|---|");
     for (String agent : agents) {
-      for (String task : List.of("write", "write-direct", "noop")) {
-        String prompt = task.equals("noop") ? NOOP : WRITE;
-        String load = loadAverage();
-        List<Sample> samples = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-          samples.add(measure(agent, binary(agent), work.resolve(agent + "-" + task + "-" + i), role, prompt,
-              !task.equals("write-direct")));
-        }
-        List<Double> walls = sorted(samples.stream().map(Sample::wallS).toList());
-        System.out.printf("| %s | %s | %d | %.2f | %.2f–%.2f | %.2f | %d | %d | %s / %s |%n", agent,
-            task.equals("noop") ? "no-op (start-up)" : task.equals("write") ? "file write + answer"
-            : "file write + answer, no relay", n, walls.get(n / 2), walls.get(0),
-            walls.get(n - 1), sorted(samples.stream().map(Sample::cpuS).toList()).get(n / 2),
-            sorted(samples.stream().map(Sample::peakTotalMb).toList()).get(n / 2),
-            sorted(samples.stream().map(Sample::peakSingleMb).toList()).get(n / 2), load, loadAverage());
+      // the file write through the relay and straight to the endpoint alternate, so the host's drift touches both
+      String load = loadAverage();
+      List<Sample> relayed = new ArrayList<>();
+      List<Sample> direct = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        relayed.add(measure(agent, binary(agent), work.resolve(agent + "-write-" + i), role, WRITE, true));
+        direct.add(measure(agent, binary(agent), work.resolve(agent + "-direct-" + i), role, WRITE, false));
       }
+      String after = loadAverage();
+      row(agent, "file write + answer", relayed, load, after);
+      row(agent, "file write + answer, no relay (alternating)", direct, load, after);
+      load = loadAverage();
+      List<Sample> noops = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        noops.add(measure(agent, binary(agent), work.resolve(agent + "-noop-" + i), role, NOOP, true));
+      }
+      row(agent, "no-op (start-up)", noops, load, loadAverage());
     }
+  }
+
+  private static void row(String agent, String task, List<Sample> samples, String load, String after) {
+    int n = samples.size();
+    List<Double> walls = sorted(samples.stream().map(Sample::wallS).toList());
+    System.out.printf("| %s | %s | %d | %.2f | %.2f–%.2f | %.2f | %d | %d | %s / %s |%n", agent, task, n,
+        walls.get(n / 2), walls.get(0), walls.get(n - 1),
+        sorted(samples.stream().map(Sample::cpuS).toList()).get(n / 2),
+        sorted(samples.stream().map(Sample::peakTotalMb).toList()).get(n / 2),
+        sorted(samples.stream().map(Sample::peakSingleMb).toList()).get(n / 2), load, after);
   }
 
   /**
