@@ -21,9 +21,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A loopback relay between one agent CLI run and its endpoint that holds the endpoint's limits for every HTTP call the
@@ -59,6 +61,9 @@ public final class EndpointProxy implements AutoCloseable {
   private final HttpServer server;
   private final ExecutorService threads;
   private final HttpClient http;
+  /** The endpoint's replies being relayed now: closing one ends a read blocked on it, which no interrupt does. */
+  private final Set<InputStream> streaming = ConcurrentHashMap.newKeySet();
+  private volatile boolean closed;
 
   private EndpointProxy(Endpoint endpoint) throws IOException {
     this.endpoint = endpoint;
@@ -112,23 +117,24 @@ public final class EndpointProxy implements AutoCloseable {
       }
       Semaphore slots = EndpointSlots.of(endpoint);
       RateWindow rate = RateWindow.of(endpoint);
-      long tokens;
+      UsageScan usage = new UsageScan();
       slots.acquire();
       try {
         if (rate != null) rate.awaitTurn();
-        tokens = forward(exchange, body);
+        forward(exchange, body, usage);
       } finally {
+        // a reply cut short (the CLI gone, the run ended) is charged what it reported before the cut
+        if (rate != null) rate.charge(usage.tokens());
         slots.release();
       }
-      if (rate != null) rate.charge(tokens);
     } catch (InterruptedException e) {
       // the run ended (the relay is closing) while this request waited or streamed: nothing more is sent
       Thread.currentThread().interrupt();
     }
   }
 
-  /** Sends the request on and streams the reply back; returns the tokens the reply reported (0 when none). */
-  private long forward(HttpExchange exchange, byte[] body) throws IOException, InterruptedException {
+  /** Sends the request on and streams the reply back, reading the tokens it reports into {@code usage}. */
+  private void forward(HttpExchange exchange, byte[] body, UsageScan usage) throws IOException, InterruptedException {
     URI in = exchange.getRequestURI();
     URI target = URI.create(upstream.getScheme() + "://" + upstream.getRawAuthority() + in.getRawPath()
         + (in.getRawQuery() == null ? "" : "?" + in.getRawQuery()));
@@ -146,7 +152,7 @@ public final class EndpointProxy implements AutoCloseable {
     } catch (IOException e) {
       fail(exchange, 502, "h2beam could not reach endpoint " + endpoint.name() + " (" + endpoint.baseUrl() + "): "
           + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
-      return 0;
+      return;
     }
     r.headers().map().forEach((name, values) -> {
       if (!name.startsWith(":") && !NOT_RELAYED.contains(name.toLowerCase(Locale.ROOT))) {
@@ -155,10 +161,12 @@ public final class EndpointProxy implements AutoCloseable {
     });
     int status = r.statusCode();
     boolean empty = status == 204 || status == 304 || exchange.getRequestMethod().equals("HEAD");
-    UsageScan usage = new UsageScan(r.headers().firstValue("Content-Type").orElse("").contains("event-stream"));
+    usage.begin(r.headers().firstValue("Content-Type").orElse("").contains("event-stream"));
+    streaming.add(r.body());
     try (InputStream from = r.body()) {
+      if (closed) throw new InterruptedException("the run ended as its reply began");
       exchange.sendResponseHeaders(status, empty ? -1 : 0);
-      if (empty) return 0;
+      if (empty) return;
       OutputStream to = exchange.getResponseBody();
       byte[] buf = new byte[16 << 10];
       for (int n; (n = from.read(buf)) >= 0; ) {
@@ -168,8 +176,12 @@ public final class EndpointProxy implements AutoCloseable {
         if (Thread.interrupted()) throw new InterruptedException("the run ended while its reply streamed");
       }
       to.close();
+    } catch (IOException e) {
+      if (closed) throw new InterruptedException("the run ended while its reply streamed");
+      throw e;
+    } finally {
+      streaming.remove(r.body());
     }
-    return usage.tokens();
   }
 
   /** Answers the CLI with an error in the OpenAI shape, so it reports the reason as it would an endpoint's. */
@@ -182,10 +194,29 @@ public final class EndpointProxy implements AutoCloseable {
     }
   }
 
-  /** Stops the relay: no new request is taken, waiting ones are dropped and streaming ones cut. */
+  /**
+   * Stops the relay: no new request is taken, waiting ones are dropped and streaming ones cut; returns once every
+   * call has given its slot back (at most a few seconds), so a run that ended holds nothing of its endpoint.
+   */
   @Override public void close() {
+    closed = true;
     server.stop(0);
     threads.shutdownNow();
+    for (InputStream in : streaming) {
+      try {
+        in.close();
+      } catch (IOException e) {
+        // it is being cut: nothing more to read from it
+      }
+    }
+    try {
+      if (!threads.awaitTermination(10, TimeUnit.SECONDS)) {
+        System.err.println("h2beam: a call through the relay of endpoint " + endpoint.name() + " did not end within"
+            + " 10 s of its run's end");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /**
@@ -194,13 +225,14 @@ public final class EndpointProxy implements AutoCloseable {
    * tokens, else {@code total_tokens}).
    */
   static final class UsageScan {
-    private final boolean stream;
+    private boolean stream;
     private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
     private boolean overflow;
     private long tokens;
 
-    UsageScan(boolean stream) {
-      this.stream = stream;
+    /** Starts on a reply: an event stream is read line by line, any other body whole. */
+    void begin(boolean eventStream) {
+      this.stream = eventStream;
     }
 
     void feed(byte[] bytes, int length) {
@@ -215,9 +247,9 @@ public final class EndpointProxy implements AutoCloseable {
       keep(bytes, from, length - from);
     }
 
-    /** The tokens of the last usage seen; 0 when the reply reported none. */
+    /** The tokens of the last usage seen so far (a whole body is read at this call); 0 when none was reported. */
     long tokens() {
-      if (!stream || pending.size() > 0) line();
+      if (pending.size() > 0) line();
       return tokens;
     }
 

@@ -91,6 +91,38 @@ class EndpointProxyTest {
   }
 
   @Test
+  void aReplyCutWhenTheRunEndsIsChargedWhatItReportedAndFreesItsSlot() throws Exception {
+    CountDownLatch cut = new CountDownLatch(1);
+    try (ScriptedModelServer server = ScriptedModelServer.start(ScriptedModelServer.Brain.saying("x"))) {
+      server.route("/v1/stall", call -> {
+        call.beginResponse();
+        call.exchange().getResponseHeaders().set("Content-Type", "text/event-stream");
+        call.exchange().sendResponseHeaders(200, 0);
+        OutputStream out = call.exchange().getResponseBody();
+        out.write("data: {\"usage\": {\"input_tokens\": 5, \"output_tokens\": 3}}\n\n".getBytes(
+            StandardCharsets.UTF_8));
+        out.flush();
+        cut.await(20, TimeUnit.SECONDS); // a model that stops sending mid-reply
+      });
+      Endpoint e = new Endpoint("cut", server.baseUrl(), "", 1, 30, 1, 0, 0, 0, 1_000);
+      EndpointProxy relay = EndpointProxy.open(e);
+      HttpResponse<InputStream> reply = CLIENT.send(post(relay.baseUrl() + "/stall", "{}"),
+          HttpResponse.BodyHandlers.ofInputStream());
+      try (BufferedReader in = new BufferedReader(new InputStreamReader(reply.body(), StandardCharsets.UTF_8))) {
+        assertTrue(in.readLine().contains("input_tokens"));
+        assertEquals(0, EndpointLimits.freeSlots(e), "the streaming reply holds the slot");
+        relay.close();
+      } catch (java.io.IOException expected) {
+        // the relay cut the reply
+      } finally {
+        cut.countDown();
+      }
+      assertEquals(1, EndpointLimits.freeSlots(e), "closing the relay gave the slot back");
+      assertEquals(8, RateWindow.of(e).tokensInWindow(System.nanoTime()), "and charged what the reply reported");
+    }
+  }
+
+  @Test
   void callsThroughSeveralRelaysOfOneEndpointShareItsMaxConcurrency() throws Exception {
     assertEquals(1, peakInFlight(1));
     assertTrue(peakInFlight(4) >= 2, "with room for four, the six calls overlap");
@@ -113,11 +145,11 @@ class EndpointProxyTest {
           assertEquals(200, r.statusCode(), r.body());
           assertEquals("x", Json.MAPPER.readTree(r.body()).at("/choices/0/message/content").asText());
         }
-        assertEquals(maxConcurrency, EndpointLimits.freeSlots(e), "every slot is back");
-        return server.maxInFlight();
       } finally {
         relays.forEach(EndpointProxy::close);
       }
+      assertEquals(maxConcurrency, EndpointLimits.freeSlots(e), "every slot is back once the relays are closed");
+      return server.maxInFlight();
     }
   }
 
@@ -145,7 +177,8 @@ class EndpointProxyTest {
 
   private static long scan(String reply, boolean stream, int piece) {
     byte[] bytes = reply.getBytes(StandardCharsets.UTF_8);
-    EndpointProxy.UsageScan s = new EndpointProxy.UsageScan(stream);
+    EndpointProxy.UsageScan s = new EndpointProxy.UsageScan();
+    s.begin(stream);
     for (int i = 0; i < bytes.length; i += piece) {
       byte[] part = java.util.Arrays.copyOfRange(bytes, i, Math.min(bytes.length, i + piece));
       s.feed(part, part.length);
@@ -184,8 +217,6 @@ class EndpointProxyTest {
       assertEquals(1, server.requests().size(), "the second call waits for the minute's one request to leave");
       assertEquals(0, EndpointLimits.freeSlots(e), "and holds the endpoint's one slot while it waits");
       relay.close();
-      long until = System.nanoTime() + 10_000_000_000L;
-      while (EndpointLimits.freeSlots(e) == 0 && System.nanoTime() < until) Thread.sleep(20);
       assertEquals(1, EndpointLimits.freeSlots(e), "closing the relay gave the slot back");
       assertTrue(second.handle((r, t) -> t != null || r.statusCode() != 200).get(10, TimeUnit.SECONDS),
           "the dropped call got no answer");
