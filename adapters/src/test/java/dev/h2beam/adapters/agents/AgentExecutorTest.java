@@ -90,8 +90,9 @@ class AgentExecutorTest {
   /**
    * Two rollouts at once through the real CLI, on an endpoint with room for one call: the model server never sees two
    * calls at once, each CLI call's reported tokens are charged to the endpoint's token window, and every slot is
-   * back at the end. The same Codex pair on an endpoint with room for two does overlap, so the check can see it (and
-   * with the slot taken out of the relay both CLIs' calls overlapped at width one).
+   * back at the end. The model holds a first call until a second comes, so where the relay lets two through they
+   * overlap: the same Codex pair on an endpoint with room for two does, and with the slot taken out of the relay
+   * both CLIs' calls did at width one.
    */
   @ParameterizedTest
   @EnumSource(Agent.class)
@@ -102,7 +103,18 @@ class AgentExecutorTest {
     for (int width : agent == Agent.CODEX ? new int[] {1, 2} : new int[] {1}) {
       try (ScriptedModelServer server = ScriptedModelServer.start(ScriptedModelServer.Brain.saying("x"))) {
         java.util.function.LongSupplier reported = AgentModel.serve(server, writer());
-        server.latency(java.time.Duration.ofMillis(agent == Agent.CODEX ? 400 : 800));
+        server.latency(java.time.Duration.ofMillis(400));
+        // the model holds the first call until a second arrives (at most 20 s where the endpoint has room for both,
+        // 3 s where it has room for one), so two calls are in flight at once wherever the relay lets them, however
+        // far apart the CLIs start
+        String path = agent == Agent.CODEX ? AgentModel.RESPONSES_PATH : ScriptedModelServer.CHAT_PATH;
+        ScriptedModelServer.Route model = server.routeOf(path);
+        java.util.concurrent.CountDownLatch both = new java.util.concurrent.CountDownLatch(2);
+        server.route(path, call -> {
+          both.countDown();
+          both.await(width == 2 ? 20 : 3, java.util.concurrent.TimeUnit.SECONDS);
+          model.handle(call);
+        });
         FolderBenchmark b = open(root, "{base_url: \"" + server.baseUrl() + "\", api_key_env: K, max_concurrency: "
             + width + ", tokens_per_minute: 10000000}", agent, Map.of());
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
