@@ -35,8 +35,13 @@ public enum Agent {
    * calls holds the endpoint's limits in this worker like a chat channel's call does.
    */
   AgentRun run(AgentInvocation inv) throws IOException, InterruptedException {
+    return run(inv, null);
+  }
+
+  /** The same, recording each model call of the run in {@code callLog} (see {@link EndpointProxy#open}). */
+  AgentRun run(AgentInvocation inv, Path callLog) throws IOException, InterruptedException {
     ResolvedRole r = inv.role();
-    try (EndpointProxy relay = EndpointProxy.open(r.endpoint())) {
+    try (EndpointProxy relay = EndpointProxy.open(r.endpoint(), callLog)) {
       AgentInvocation relayed = new AgentInvocation(inv.binary(), inv.workDir(), inv.stateDir(),
           new ResolvedRole(r.role(), relay.relayed(), r.model(), r.temperature(), r.maxTokens()), inv.prompt(),
           inv.timeout(), inv.sourceEnv(), inv.extraAllowedEnv());

@@ -16,7 +16,12 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -64,9 +69,12 @@ public final class EndpointProxy implements AutoCloseable {
   /** The endpoint's replies being relayed now: closing one ends a read blocked on it, which no interrupt does. */
   private final Set<InputStream> streaming = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
+  /** Where each call is recorded, one JSON line per call, or null. */
+  private final Path callLog;
 
-  private EndpointProxy(Endpoint endpoint) throws IOException {
+  private EndpointProxy(Endpoint endpoint, Path callLog) throws IOException {
     this.endpoint = endpoint;
+    this.callLog = callLog;
     this.upstream = URI.create(endpoint.baseUrl());
     if (upstream.getScheme() == null || upstream.getRawAuthority() == null) {
       throw new IllegalArgumentException("endpoints." + endpoint.name() + ".base_url " + endpoint.baseUrl()
@@ -92,9 +100,20 @@ public final class EndpointProxy implements AutoCloseable {
 
   /** Starts a relay for one run, on a free loopback port. */
   public static EndpointProxy open(Endpoint endpoint) throws IOException {
+    return open(endpoint, null);
+  }
+
+  /**
+   * Starts a relay for one run that records each call in {@code callLog} (created on the first call), one JSON line
+   * per call: when it arrived, when it was sent on (null if never), when it gave its slot back (or, never sent, was
+   * dropped), the seconds it waited for its slot
+   * and rate turn and held its slot, its method, path and status (null when it got no reply: the endpoint was not
+   * reached, or the run ended first) and the tokens its reply reported (null when none).
+   */
+  public static EndpointProxy open(Endpoint endpoint, Path callLog) throws IOException {
     // the JDK server writes headers and body apart: without TCP_NODELAY a small reply can wait for a delayed ACK
     System.setProperty("sun.net.httpserver.nodelay", "true");
-    return new EndpointProxy(endpoint);
+    return new EndpointProxy(endpoint, callLog);
   }
 
   /** The base URL to give the CLI: this relay's address with the endpoint's own path ({@code /v1} and the like). */
@@ -118,14 +137,23 @@ public final class EndpointProxy implements AutoCloseable {
       Semaphore slots = EndpointSlots.of(endpoint);
       RateWindow rate = RateWindow.of(endpoint);
       UsageScan usage = new UsageScan();
-      slots.acquire();
+      Call call = new Call(exchange.getRequestMethod(), exchange.getRequestURI().getRawPath(), Instant.now());
       try {
-        if (rate != null) rate.awaitTurn();
-        forward(exchange, body, usage);
+        slots.acquire();
+        try {
+          if (rate != null) rate.awaitTurn();
+          call.sent = Instant.now();
+          forward(exchange, body, usage, call);
+        } finally {
+          // a reply cut short (the CLI gone, the run ended) is charged what it reported before the cut
+          long tokens = usage.tokens();
+          if (rate != null) rate.charge(tokens);
+          call.done = Instant.now();
+          slots.release();
+          call.tokens = tokens > 0 ? tokens : null;
+        }
       } finally {
-        // a reply cut short (the CLI gone, the run ended) is charged what it reported before the cut
-        if (rate != null) rate.charge(usage.tokens());
-        slots.release();
+        record(call);
       }
     } catch (InterruptedException e) {
       // the run ended (the relay is closing) while this request waited or streamed: nothing more is sent
@@ -134,7 +162,8 @@ public final class EndpointProxy implements AutoCloseable {
   }
 
   /** Sends the request on and streams the reply back, reading the tokens it reports into {@code usage}. */
-  private void forward(HttpExchange exchange, byte[] body, UsageScan usage) throws IOException, InterruptedException {
+  private void forward(HttpExchange exchange, byte[] body, UsageScan usage, Call call)
+      throws IOException, InterruptedException {
     URI in = exchange.getRequestURI();
     URI target = URI.create(upstream.getScheme() + "://" + upstream.getRawAuthority() + in.getRawPath()
         + (in.getRawQuery() == null ? "" : "?" + in.getRawQuery()));
@@ -160,6 +189,7 @@ public final class EndpointProxy implements AutoCloseable {
       }
     });
     int status = r.statusCode();
+    call.status = status;
     boolean empty = status == 204 || status == 304 || exchange.getRequestMethod().equals("HEAD");
     usage.begin(r.headers().firstValue("Content-Type").orElse("").contains("event-stream"));
     streaming.add(r.body());
@@ -182,6 +212,53 @@ public final class EndpointProxy implements AutoCloseable {
     } finally {
       streaming.remove(r.body());
     }
+  }
+
+  /** One call through the relay, as its line in the call log says it. */
+  private static final class Call {
+    final String method;
+    final String path;
+    final Instant arrived;
+    Instant sent;
+    /** When the call gave its slot back; null until then. */
+    Instant done;
+    Integer status;
+    Long tokens;
+
+    Call(String method, String path, Instant arrived) {
+      this.method = method;
+      this.path = path;
+      this.arrived = arrived;
+    }
+  }
+
+  /** Appends the call's line to the call log; a log that cannot be written is reported, and the call stands. */
+  private void record(Call call) {
+    if (callLog == null) return;
+    Instant done = call.done == null ? Instant.now() : call.done;
+    Map<String, Object> line = new LinkedHashMap<>();
+    line.put("arrived", call.arrived.toString());
+    line.put("sent", call.sent == null ? null : call.sent.toString());
+    line.put("done", done.toString());
+    line.put("waited_s", seconds(call.arrived, call.sent == null ? done : call.sent));
+    line.put("held_s", call.sent == null ? null : seconds(call.sent, done));
+    line.put("method", call.method);
+    line.put("path", call.path);
+    line.put("status", call.status);
+    line.put("tokens", call.tokens);
+    try {
+      String text = Json.MAPPER.writeValueAsString(line) + "\n";
+      synchronized (this) {
+        Files.writeString(callLog, text, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+      }
+    } catch (IOException e) {
+      System.err.println("h2beam: could not record a call through the relay of endpoint " + endpoint.name() + " in "
+          + callLog + ": " + e.getMessage());
+    }
+  }
+
+  private static double seconds(Instant from, Instant to) {
+    return Duration.between(from, to).toNanos() / 1_000_000L / 1000.0;
   }
 
   /** Answers the CLI with an error in the OpenAI shape, so it reports the reason as it would an endpoint's. */

@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -132,6 +133,29 @@ class AgentExecutorTest {
             + " max_concurrency: " + width + ", tokens_per_minute: 10000000}\nroles:\n  executor: {endpoint: m,"
             + " model: x}\n", "t.yaml").role("executor").orElseThrow().endpoint();
         assertEquals(width, EndpointLimits.freeSlots(e));
+        // the same from the runs' own files: the relay's record of each call
+        List<Map<String, Object>> calls = new java.util.ArrayList<>();
+        for (String run : List.of("base1", "base2")) {
+          Path log = tmp.resolve("exec/w" + width + "/d__t/" + run).resolve(AgentExecutor.MODEL_CALLS);
+          for (String line : Files.readAllLines(log)) calls.add(dev.h2beam.adapters.files.Json.readMap(line));
+        }
+        assertEquals(server.requests().size(), calls.size(), "every call recorded: " + calls);
+        long sentAtOnce = 0;
+        for (Map<String, Object> a : calls) {
+          long at = 0;
+          for (Map<String, Object> other : calls) {
+            if (Instant.parse((String) other.get("sent")).compareTo(Instant.parse((String) a.get("sent"))) <= 0
+                && Instant.parse((String) other.get("done")).isAfter(Instant.parse((String) a.get("sent")))) {
+              at++;
+            }
+          }
+          sentAtOnce = Math.max(sentAtOnce, at);
+          assertEquals(200, ((Number) a.get("status")).intValue(), a.toString());
+        }
+        assertEquals(width, sentAtOnce, "calls holding a slot at once, from the files");
+        assertEquals(reported.getAsLong(), calls.stream().mapToLong(c -> ((Number) c.get("tokens")).longValue()).sum());
+        assertTrue(calls.stream().allMatch(c -> ((Number) c.get("waited_s")).doubleValue() >= 0
+            && ((Number) c.get("held_s")).doubleValue() > 0), calls.toString());
         assertTrue(reported.getAsLong() > 0);
         assertEquals(reported.getAsLong(), EndpointLimits.tokensCharged(e), "the tokens the streams reported, all"
             + " charged");

@@ -15,9 +15,12 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -80,8 +83,9 @@ class EndpointProxyTest {
         }
         assertTrue(streamed.get(), "the first event reached the client before the server sent the rest");
         assertEquals("data: [DONE]", lines.get(lines.size() - 2));
-        assertEquals(12, RateWindow.of(e).tokensInWindow(System.nanoTime()));
       }
+      // once closed, the relay has finished with every call (the client can read the last byte a moment before)
+      assertEquals(12, RateWindow.of(e).tokensInWindow(System.nanoTime()));
       ScriptedModelServer.Request seen = server.requests().get(0);
       assertEquals("/v1/stream", seen.path());
       assertEquals("a=b%20c", query.get());
@@ -208,7 +212,8 @@ class EndpointProxyTest {
   void aCallBeyondTheRequestRateWaitsAndClosingTheRelayDropsItAndFreesItsSlot() throws Exception {
     try (ScriptedModelServer server = ScriptedModelServer.start(ScriptedModelServer.Brain.saying("x"))) {
       Endpoint e = new Endpoint("paced", server.baseUrl(), "", 1, 30, 1, 0, 0, 1, 0);
-      EndpointProxy relay = EndpointProxy.open(e);
+      Path log = Files.createTempDirectory("relay").resolve("calls.jsonl");
+      EndpointProxy relay = EndpointProxy.open(e, log);
       assertEquals(200, CLIENT.send(post(relay.baseUrl() + "/chat/completions", CHAT),
           HttpResponse.BodyHandlers.ofString()).statusCode());
       CompletableFuture<HttpResponse<String>> second = CLIENT.sendAsync(post(relay.baseUrl() + "/chat/completions",
@@ -221,6 +226,19 @@ class EndpointProxyTest {
       assertTrue(second.handle((r, t) -> t != null || r.statusCode() != 200).get(10, TimeUnit.SECONDS),
           "the dropped call got no answer");
       assertEquals(1, server.requests().size(), "and never reached the endpoint");
+      List<String> lines = Files.readAllLines(log);
+      assertEquals(2, lines.size(), lines.toString());
+      Map<String, Object> sent = Json.readMap(lines.get(0));
+      assertEquals(List.of("arrived", "sent", "done", "waited_s", "held_s", "method", "path", "status", "tokens"),
+          List.copyOf(sent.keySet()));
+      assertEquals("POST /v1/chat/completions 200", sent.get("method") + " " + sent.get("path") + " "
+          + sent.get("status"));
+      assertTrue(((Number) sent.get("tokens")).longValue() > 0, lines.get(0));
+      Map<String, Object> dropped = Json.readMap(lines.get(1));
+      assertTrue(dropped.get("sent") == null && dropped.get("status") == null && dropped.get("held_s") == null
+          && dropped.get("tokens") == null, lines.get(1));
+      assertTrue(((Number) dropped.get("waited_s")).doubleValue() >= 0.5, "it waited until the relay closed: "
+          + lines.get(1));
     }
   }
 }
