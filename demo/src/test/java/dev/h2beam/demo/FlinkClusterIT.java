@@ -444,6 +444,22 @@ class FlinkClusterIT {
     assertTrue(calls.size() >= 16, "every rollout called the model: " + calls.size() + " calls");
     int peak = InFlight.peak(calls);
     assertTrue(peak <= ENDPOINT_CONCURRENCY, peak + " Codex calls in flight at once at the model");
+    // the same from the files: each rollout's relay recorded when its calls held a slot
+    List<Instant[]> held = new ArrayList<>();
+    List<Path> logs;
+    try (Stream<Path> files = Files.walk(out.resolve("runs"))) {
+      logs = files.filter(f -> f.getFileName().toString().equals("model_calls.jsonl")).toList();
+    }
+    for (Path log : logs) {
+      for (String line : Files.readAllLines(log)) {
+        Map<String, Object> call = Json.readMap(line);
+        held.add(new Instant[] {Instant.parse((String) call.get("sent")), Instant.parse((String) call.get("done"))});
+      }
+    }
+    assertTrue(logs.size() >= 16 && held.size() == calls.size(), logs.size() + " rollouts recorded " + held.size()
+        + " calls; the model served " + calls.size());
+    int heldPeak = InFlight.peak(held);
+    assertTrue(heldPeak <= ENDPOINT_CONCURRENCY, heldPeak + " Codex calls held a slot at once, from the files");
     List<Path> holding = new ArrayList<>(FilesHolding.containing(out, key));
     holding.addAll(FilesHolding.containing(clusterDir.resolve("log"), key));
     assertEquals(List.of(), holding, "no file or log of the run or the cluster holds the key's value");
