@@ -45,8 +45,13 @@ public enum Agent {
       AgentInvocation relayed = new AgentInvocation(inv.binary(), inv.workDir(), inv.stateDir(),
           new ResolvedRole(r.role(), relay.relayed(), r.model(), r.temperature(), r.maxTokens()), inv.prompt(),
           inv.timeout(), inv.sourceEnv(), inv.extraAllowedEnv());
-      return this == OPENCODE ? OpenCodeCli.run(relayed) : CodexCli.run(relayed);
+      return runDirect(relayed);
     }
+  }
+
+  /** Runs the CLI once straight against the invocation's endpoint, holding none of its limits. */
+  AgentRun runDirect(AgentInvocation inv) throws IOException, InterruptedException {
+    return this == OPENCODE ? OpenCodeCli.run(inv) : CodexCli.run(inv);
   }
 
   String render(Path jsonl, int obsTrunc, int maxChars) {

@@ -66,6 +66,9 @@ public final class EndpointProxy implements AutoCloseable {
   private final HttpServer server;
   private final ExecutorService threads;
   private final HttpClient http;
+  /** The endpoint's slots and rate window in this JVM, which every relay and chat client of the endpoint shares. */
+  private final Semaphore slots;
+  private final RateWindow rate;
   /** The endpoint's replies being relayed now: closing one ends a read blocked on it, which no interrupt does. */
   private final Set<InputStream> streaming = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
@@ -75,6 +78,8 @@ public final class EndpointProxy implements AutoCloseable {
   private EndpointProxy(Endpoint endpoint, Path callLog) throws IOException {
     this.endpoint = endpoint;
     this.callLog = callLog;
+    this.slots = EndpointSlots.of(endpoint);
+    this.rate = RateWindow.of(endpoint);
     this.upstream = URI.create(endpoint.baseUrl());
     if (upstream.getScheme() == null || upstream.getRawAuthority() == null) {
       throw new IllegalArgumentException("endpoints." + endpoint.name() + ".base_url " + endpoint.baseUrl()
@@ -98,17 +103,12 @@ public final class EndpointProxy implements AutoCloseable {
     server.start();
   }
 
-  /** Starts a relay for one run, on a free loopback port. */
-  public static EndpointProxy open(Endpoint endpoint) throws IOException {
-    return open(endpoint, null);
-  }
-
   /**
-   * Starts a relay for one run that records each call in {@code callLog} (created on the first call), one JSON line
-   * per call: when it arrived, when it was sent on (null if never), when it gave its slot back (or, never sent, was
-   * dropped), the seconds it waited for its slot
-   * and rate turn and held its slot, its method, path and status (null when it got no reply: the endpoint was not
-   * reached, or the run ended first) and the tokens its reply reported (null when none).
+   * Starts a relay for one run, on a free loopback port. With a {@code callLog} (else null) it records each call there
+   * (the file is created on the first call), one JSON line per call: when it arrived, when it was sent on (null if
+   * never), when it gave its slot back (or, never sent, was dropped), the seconds it waited for its slot and rate turn
+   * and held its slot, its method, path and status (null when it got no reply: the endpoint was not reached, or the
+   * run ended first) and the tokens its reply reported (null when none).
    */
   public static EndpointProxy open(Endpoint endpoint, Path callLog) throws IOException {
     // the JDK server writes headers and body apart: without TCP_NODELAY a small reply can wait for a delayed ACK
@@ -134,8 +134,6 @@ public final class EndpointProxy implements AutoCloseable {
         fail(exchange, 413, "the request is larger than the relay's " + (MAX_REQUEST_BYTES >> 20) + " MiB");
         return;
       }
-      Semaphore slots = EndpointSlots.of(endpoint);
-      RateWindow rate = RateWindow.of(endpoint);
       UsageScan usage = new UsageScan();
       Call call = new Call(exchange.getRequestMethod(), exchange.getRequestURI().getRawPath(), Instant.now());
       try {

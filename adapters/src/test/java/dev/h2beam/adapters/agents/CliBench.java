@@ -139,15 +139,11 @@ public final class CliBench {
     double cpu = childrenCpuS();
     long started = System.nanoTime();
     try (ProcessWatch watch = ProcessWatch.start("HOME", inv.stateDir().resolve("home").toString())) {
-      AgentRun r = relayed ? Agent.named(agent).run(inv) : direct(agent, inv);
+      AgentRun r = relayed ? Agent.named(agent).run(inv) : Agent.named(agent).runDirect(inv);
       double wall = (System.nanoTime() - started) / 1e9;
       if (!r.succeeded()) throw new IllegalStateException(agent + " failed: " + r.process().stderrTail(1000));
       return new Sample(wall, childrenCpuS() - cpu, watch.peakTotalKb() / 1024, watch.peakSingleKb() / 1024);
     }
-  }
-
-  private static AgentRun direct(String agent, AgentInvocation inv) throws Exception {
-    return agent.equals(AgentTools.CODEX) ? CodexCli.run(inv) : OpenCodeCli.run(inv);
   }
 
   private static AgentInvocation invocation(Path binary, Path dir, ResolvedRole role, String prompt)

@@ -64,7 +64,7 @@ class EndpointProxyTest {
         }
       });
       Endpoint e = new Endpoint("relayed", server.baseUrl(), "", 2, 30, 1, 0, 0, 0, 1_000_000);
-      try (EndpointProxy relay = EndpointProxy.open(e)) {
+      try (EndpointProxy relay = EndpointProxy.open(e, null)) {
         assertTrue(relay.baseUrl().startsWith("http://127.0.0.1:") && relay.baseUrl().endsWith("/v1"),
             relay.baseUrl());
         assertEquals(relay.baseUrl(), relay.relayed().baseUrl());
@@ -109,7 +109,7 @@ class EndpointProxyTest {
         cut.await(20, TimeUnit.SECONDS); // a model that stops sending mid-reply
       });
       Endpoint e = new Endpoint("cut", server.baseUrl(), "", 1, 30, 1, 0, 0, 0, 1_000);
-      EndpointProxy relay = EndpointProxy.open(e);
+      EndpointProxy relay = EndpointProxy.open(e, null);
       HttpResponse<InputStream> reply = CLIENT.send(post(relay.baseUrl() + "/stall", "{}"),
           HttpResponse.BodyHandlers.ofInputStream());
       try (BufferedReader in = new BufferedReader(new InputStreamReader(reply.body(), StandardCharsets.UTF_8))) {
@@ -137,7 +137,7 @@ class EndpointProxyTest {
     try (ScriptedModelServer server = ScriptedModelServer.start(ScriptedModelServer.Brain.saying("x"))) {
       server.latency(Duration.ofMillis(300));
       Endpoint e = new Endpoint("narrow", server.baseUrl(), "", maxConcurrency, 30, 1, 0, 0);
-      List<EndpointProxy> relays = List.of(EndpointProxy.open(e), EndpointProxy.open(e), EndpointProxy.open(e));
+      List<EndpointProxy> relays = List.of(EndpointProxy.open(e, null), EndpointProxy.open(e, null), EndpointProxy.open(e, null));
       try {
         List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
@@ -193,7 +193,7 @@ class EndpointProxyTest {
   @Test
   void anEndpointThatCannotBeReachedIsA502NamingItWithoutTheKey() throws Exception {
     Endpoint e = new Endpoint("gone", ScriptedModelServer.unusedBaseUrl(), "", 1, 5, 1, 0, 0);
-    try (EndpointProxy relay = EndpointProxy.open(e)) {
+    try (EndpointProxy relay = EndpointProxy.open(e, null)) {
       HttpRequest keyed = HttpRequest.newBuilder(URI.create(relay.baseUrl() + "/chat/completions"))
           .header("Authorization", "Bearer sk-relay-secret-42").POST(HttpRequest.BodyPublishers.ofString(CHAT))
           .build();
