@@ -1,6 +1,7 @@
 package dev.h2beam.adapters.agents;
 
 import dev.h2beam.adapters.config.ResolvedRole;
+import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.TextFiles;
 import dev.h2beam.adapters.model.ChannelSpec;
 import dev.h2beam.adapters.model.SessionResult;
@@ -10,6 +11,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,8 +46,10 @@ final class AgentChannel implements ProposerChannel {
     Files.createDirectories(cwd.resolve("output"));
     // beside the session folder, in the run's scratch folder (removed on resume after a kill), never inside it
     Path state = Files.createTempDirectory(cwd.toAbsolutePath().getParent(), "h2beam-agent-state-");
+    // the relay's record of the session's model calls, read into the audit's meta.json (the folder is scratch)
+    Path calls = state.resolveSibling(state.getFileName() + ".calls.jsonl");
     try {
-      AgentRun run = agent.run(new AgentInvocation(binary, cwd, state, role, PROMPT, timeout, env, List.of()));
+      AgentRun run = agent.run(new AgentInvocation(binary, cwd, state, role, PROMPT, timeout, env, List.of()), calls);
       String jsonl = Files.isRegularFile(run.stdoutJsonl())
           ? TextFiles.readCapped(run.stdoutJsonl(), AgentExecutor.MAX_TRAJECTORY) : "";
       AgentUsage u = agent.usage(jsonl);
@@ -53,6 +57,7 @@ final class AgentChannel implements ProposerChannel {
       Map<String, Object> meta = new LinkedHashMap<>();
       meta.put(SessionResult.USAGE, usage(u));
       meta.put(SessionResult.MODEL_ID, role.model());
+      meta.put(SessionResult.MODEL_CALLS, modelCalls(calls));
       Path answer = cwd.resolve("output/answer.md");
       String text = Files.isRegularFile(answer) ? TextFiles.readCapped(answer, 1_000_000) : "";
       if (text.isBlank()) text = agent.reply(jsonl);
@@ -68,7 +73,18 @@ final class AgentChannel implements ProposerChannel {
       return new SessionResult(text, cost, "", meta);
     } finally {
       deleteQuietly(state);
+      Files.deleteIfExists(calls);
     }
+  }
+
+  /** The relay's lines, one map per call in the order they ended; none when the CLI made no call. */
+  private static List<Map<String, Object>> modelCalls(Path log) throws IOException {
+    if (!Files.isRegularFile(log)) return List.of();
+    List<Map<String, Object>> calls = new ArrayList<>();
+    for (String line : Files.readAllLines(log)) {
+      if (!line.isBlank()) calls.add(Json.readMap(line));
+    }
+    return calls;
   }
 
   private static Map<String, Object> usage(AgentUsage u) {

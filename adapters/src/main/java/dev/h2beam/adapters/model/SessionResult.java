@@ -16,6 +16,11 @@ public record SessionResult(String text, double costUsd, String error, Map<Strin
   public static final String MODEL_ID = "model_id";
   /** Why the model stopped ({@code stop}, {@code length}, ...), as the server reported it. */
   public static final String FINISH_REASON = "finish_reason";
+  /**
+   * The session's model calls as the endpoint relay of an agent CLI recorded them (a list of maps, one per call:
+   * arrived, sent, done, waited_s, held_s, method, path, status, tokens); absent for a channel without a relay.
+   */
+  public static final String MODEL_CALLS = "model_calls";
 
   public SessionResult {
     text = text == null ? "" : text;

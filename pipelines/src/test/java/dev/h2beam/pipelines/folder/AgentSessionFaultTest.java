@@ -21,6 +21,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Semaphore;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
@@ -73,6 +75,16 @@ class AgentSessionFaultTest {
       assertFalse(meta.path("ok").asBoolean(true), meta.toString());
       assertEquals(2, meta.path("attempts").asInt(), meta.toString());
       assertTrue(meta.path("error").asText().contains(reason), meta.toString());
+      // the relay recorded every call of both attempts with the status it relayed: the refused turns are there
+      JsonNode calls = meta.path("model_calls");
+      long refused = 0;
+      Set<Integer> attempts = new TreeSet<>();
+      for (JsonNode c : calls) {
+        attempts.add(c.path("attempt").asInt());
+        if (c.path("status").asInt() == 400 && c.path("path").asText().endsWith(route)) refused++;
+      }
+      assertEquals(Set.of(1, 2), attempts, calls.toString());
+      assertEquals(turns.size(), refused, calls.toString());
       List<String> journal = Journal.lines(audit.resolve("sessions.jsonl"));
       assertEquals(1, journal.size(), journal.toString());
       JsonNode line = Json.readTree(journal.get(0));

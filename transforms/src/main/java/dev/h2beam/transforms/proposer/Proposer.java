@@ -126,6 +126,8 @@ public final class Proposer {
     String last = "empty reply";
     Map<String, Object> reported = Map.of();
     List<Map<String, String>> held = new ArrayList<>();
+    // every attempt's model calls, for a channel whose relay records them (the agent CLIs); else null
+    List<Map<String, Object>> calls = null;
     for (int attempt = 1; attempt <= attempts; attempt++) {
       if (attempt > 1 && !retryWait.isZero()) sleep(retryWait.multipliedBy(attempt - 1));
       Path cwd = null;
@@ -146,6 +148,16 @@ public final class Proposer {
         }
         cost += r.costUsd();
         reported = r.meta();
+        if (reported.get(SessionResult.MODEL_CALLS) instanceof List<?> made) {
+          calls = calls == null ? new ArrayList<>() : calls;
+          for (Object c : made) {
+            Map<String, Object> call = new LinkedHashMap<>();
+            call.put("attempt", attempt);
+            if (c instanceof Map<?, ?> m) m.forEach((k, v) -> call.put(String.valueOf(k), v));
+            calls.add(call);
+          }
+          reported = withCalls(reported, calls);
+        }
         if (r.text().isBlank()) {
           last = r.error().isBlank() ? "empty reply" : r.error();
           continue;
@@ -170,6 +182,7 @@ public final class Proposer {
         if (cwd != null) Scratch.deleteLater(cwd);
       }
     }
+    if (calls != null) reported = withCalls(reported, calls);
     String message = "[" + label + "] " + spec.kind() + "/" + spec.model() + ": " + last;
     audit(base, mission, system, new Reply(label, "", false, cost, 0.0, attempts, false, spec.kind(), last, null,
         null), reported, held);
@@ -289,6 +302,13 @@ public final class Proposer {
     }
   }
 
+  /** The last attempt's self-report with the calls of every attempt so far in place of its own. */
+  private static Map<String, Object> withCalls(Map<String, Object> reported, List<Map<String, Object>> calls) {
+    Map<String, Object> m = new LinkedHashMap<>(reported);
+    m.put(SessionResult.MODEL_CALLS, List.copyOf(calls));
+    return m;
+  }
+
   private void record(String base, String mission, String system, Reply reply, Map<String, Object> reported,
       List<Map<String, String>> held) throws IOException {
     Path entry = auditDir.resolve(base);
@@ -318,6 +338,10 @@ public final class Proposer {
     meta.put("usage", reported.get(SessionResult.USAGE));
     meta.put("model_id", reported.get(SessionResult.MODEL_ID));
     meta.put("finish_reason", reported.get(SessionResult.FINISH_REASON));
+    // each model call of every attempt, as an agent CLI's relay recorded it: what the endpoint's limits cost
+    if (reported.containsKey(SessionResult.MODEL_CALLS)) {
+      meta.put("model_calls", reported.get(SessionResult.MODEL_CALLS));
+    }
     // when each attempt held a session slot, as in the journal line: a line lost to kill -9 is rebuilt from here
     meta.put("held", held);
     AtomicFiles.writeString(auditDir.resolve(base + ".meta.json"), Json.pretty(meta) + "\n");

@@ -420,6 +420,38 @@ class ProposerTest {
     }
   }
 
+  /**
+   * An agent CLI's relay records each model call of a session: meta.json keeps the calls of every attempt, each
+   * marked with its attempt, so a session slowed by its endpoint's limits shows it; a channel without a relay writes
+   * no such key.
+   */
+  @Test
+  void theModelCallsARelayRecordedAreAuditedForEveryAttempt() throws Exception {
+    AtomicInteger attempt = new AtomicInteger();
+    proposer((cwd, mission, system, label, timeout) -> {
+      int n = attempt.incrementAndGet();
+      List<Map<String, Object>> made = new ArrayList<>();
+      for (int i = 0; i < n; i++) made.add(Map.of("path", "/v1/call" + n + "." + i, "waited_s", 0.5 * n));
+      SessionResult r = n == 1 ? SessionResult.failed("HTTP 429", 0.0) : SessionResult.reply("done", 0.0);
+      return r.withMeta(Map.of(SessionResult.MODEL_CALLS, made));
+    }).call(MISSION, evidence, LABEL, "", null);
+    JsonNode calls = Json.readTree(audit.resolve(base("") + ".meta.json")).path("model_calls");
+    assertEquals(3, calls.size(), calls.toString());
+    assertEquals(List.of(1, 2, 2), List.of(calls.get(0).path("attempt").asInt(), calls.get(1).path("attempt").asInt(),
+        calls.get(2).path("attempt").asInt()), calls.toString());
+    assertEquals("/v1/call2.1", calls.get(2).path("path").asText());
+    assertEquals(1.0, calls.get(2).path("waited_s").asDouble());
+
+    // a session that failed every attempt keeps its calls too
+    attempt.set(0);
+    Proposer down = proposer((cwd, mission, system, label, timeout) -> SessionResult.failed("down", 0.0)
+        .withMeta(Map.of(SessionResult.MODEL_CALLS, List.of(Map.of("status", 502)))));
+    assertThrows(ProposerError.class, () -> down.call(MISSION, evidence, "inv2.a1", "", null));
+    String failedBase = "inv2.a1." + Proposer.cacheKey("inv2.a1", MISSION, "", evidence);
+    JsonNode failed = Json.readTree(audit.resolve(failedBase + ".meta.json")).path("model_calls");
+    assertEquals(2, failed.size(), failed.toString());
+  }
+
   @Test
   void aBlankReplyWithoutAnErrorFailsAsEmptyReply() {
     Proposer p = proposer((cwd, mission, system, label, timeout) -> SessionResult.reply("  \n", 0.0));
