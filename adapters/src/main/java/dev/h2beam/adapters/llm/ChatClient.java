@@ -102,18 +102,22 @@ public final class ChatClient implements AutoCloseable {
     byte[] body = ChatWire.requestBody(request);
     Semaphore slots = EndpointSlots.of(endpoint);
     RateWindow rate = RateWindow.of(endpoint);
+    EndpointLoad load = EndpointLoad.of(endpoint);
     long started = System.nanoTime();
     double cost = 0;
     String last = "";
     for (int attempt = 1; attempt <= endpoint.maxAttempts(); attempt++) {
       if (Thread.interrupted()) throw new InterruptedException("chat call interrupted");
       Attempt a;
-      slots.acquire();
-      try {
-        if (rate != null) rate.awaitTurn();
-        a = send(body);
-      } finally {
-        slots.release();
+      try (EndpointLoad.Call call = load.arrive()) {
+        slots.acquire();
+        try {
+          if (rate != null) rate.awaitTurn();
+          call.sent();
+          a = send(body);
+        } finally {
+          slots.release();
+        }
       }
       if (rate != null) rate.charge(a.usage().reported());
       cost += a.cost(endpoint);

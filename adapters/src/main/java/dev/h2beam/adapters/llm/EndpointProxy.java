@@ -69,6 +69,7 @@ public final class EndpointProxy implements AutoCloseable {
   /** The endpoint's slots and rate window in this JVM, which every relay and chat client of the endpoint shares. */
   private final Semaphore slots;
   private final RateWindow rate;
+  private final EndpointLoad load;
   /** The endpoint's replies being relayed now: closing one ends a read blocked on it, which no interrupt does. */
   private final Set<InputStream> streaming = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
@@ -80,6 +81,7 @@ public final class EndpointProxy implements AutoCloseable {
     this.callLog = callLog;
     this.slots = EndpointSlots.of(endpoint);
     this.rate = RateWindow.of(endpoint);
+    this.load = EndpointLoad.of(endpoint);
     this.upstream = URI.create(endpoint.baseUrl());
     if (upstream.getScheme() == null || upstream.getRawAuthority() == null) {
       throw new IllegalArgumentException("endpoints." + endpoint.name() + ".base_url " + endpoint.baseUrl()
@@ -136,11 +138,12 @@ public final class EndpointProxy implements AutoCloseable {
       }
       UsageScan usage = new UsageScan();
       Call call = new Call(exchange.getRequestMethod(), exchange.getRequestURI().getRawPath(), Instant.now());
-      try {
+      try (EndpointLoad.Call counted = load.arrive()) {
         slots.acquire();
         try {
           if (rate != null) rate.awaitTurn();
           call.sent = Instant.now();
+          counted.sent();
           forward(exchange, body, usage, call);
         } finally {
           // a reply cut short (the CLI gone, the run ended) is charged what it reported before the cut

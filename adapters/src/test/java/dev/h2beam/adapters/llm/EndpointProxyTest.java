@@ -1,5 +1,6 @@
 package dev.h2beam.adapters.llm;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -115,6 +116,7 @@ class EndpointProxyTest {
       try (BufferedReader in = new BufferedReader(new InputStreamReader(reply.body(), StandardCharsets.UTF_8))) {
         assertTrue(in.readLine().contains("input_tokens"));
         assertEquals(0, EndpointLimits.freeSlots(e), "the streaming reply holds the slot");
+        assertArrayEquals(new int[] {0, 1}, EndpointLoad.now().get("cut"), "and counts as sending");
         relay.close();
       } catch (java.io.IOException expected) {
         // the relay cut the reply
@@ -122,6 +124,7 @@ class EndpointProxyTest {
         cut.countDown();
       }
       assertEquals(1, EndpointLimits.freeSlots(e), "closing the relay gave the slot back");
+      assertArrayEquals(new int[] {0, 0}, EndpointLoad.now().get("cut"), "and the call counts no more");
       assertEquals(8, RateWindow.of(e).tokensInWindow(System.nanoTime()), "and charged what the reply reported");
     }
   }
@@ -137,7 +140,8 @@ class EndpointProxyTest {
     try (ScriptedModelServer server = ScriptedModelServer.start(ScriptedModelServer.Brain.saying("x"))) {
       server.latency(Duration.ofMillis(300));
       Endpoint e = new Endpoint("narrow", server.baseUrl(), "", maxConcurrency, 30, 1, 0, 0);
-      List<EndpointProxy> relays = List.of(EndpointProxy.open(e, null), EndpointProxy.open(e, null), EndpointProxy.open(e, null));
+      List<EndpointProxy> relays = List.of(EndpointProxy.open(e, null), EndpointProxy.open(e, null),
+          EndpointProxy.open(e, null));
       try {
         List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
@@ -221,8 +225,10 @@ class EndpointProxyTest {
       Thread.sleep(1_000);
       assertEquals(1, server.requests().size(), "the second call waits for the minute's one request to leave");
       assertEquals(0, EndpointLimits.freeSlots(e), "and holds the endpoint's one slot while it waits");
+      assertArrayEquals(new int[] {1, 0}, EndpointLoad.now().get("paced"), "it counts as waiting, not sending");
       relay.close();
       assertEquals(1, EndpointLimits.freeSlots(e), "closing the relay gave the slot back");
+      assertArrayEquals(new int[] {0, 0}, EndpointLoad.now().get("paced"), "and counts no more once dropped");
       assertTrue(second.handle((r, t) -> t != null || r.statusCode() != 200).get(10, TimeUnit.SECONDS),
           "the dropped call got no answer");
       assertEquals(1, server.requests().size(), "and never reached the endpoint");

@@ -229,6 +229,7 @@ public final class ProgressView implements AutoCloseable {
     int rollouts = 0;
     int workers = 0;
     int silent = 0;
+    Map<String, int[]> endpoints = new TreeMap<>();
     // a board replaced while read is read whole next time
     for (JsonNode b : ProgressBoard.read(audit.resolve("progress"), token).boards()) {
       long at = b.path("updated_ms").asLong();
@@ -244,6 +245,11 @@ public final class ProgressView implements AutoCloseable {
       } else {
         sessions += b.path("sessions_in_flight").asInt();
         rollouts += b.path("rollouts_in_flight").asInt();
+        b.path("endpoints").fields().forEachRemaining(e -> {
+          int[] ws = endpoints.computeIfAbsent(e.getKey(), k -> new int[2]);
+          ws[0] += e.getValue().path("waiting").asInt();
+          ws[1] += e.getValue().path("sending").asInt();
+        });
       }
       for (JsonNode c : b.path("chains")) {
         String key = c.path("mode").asText() + "/" + c.path("domain").asText();
@@ -272,7 +278,7 @@ public final class ProgressView implements AutoCloseable {
       }
     }
     return new Snapshot(now - startedMs, tasks, Math.min(bases, tasks), basesFailed, modes, rows, sessions,
-        rollouts, workers, silent, sessionsDone, rolloutsDone, spend);
+        rollouts, workers, silent, sessionsDone, rolloutsDone, spend, endpoints);
   }
 
   private List<Path> journalFiles() {
@@ -364,7 +370,7 @@ public final class ProgressView implements AutoCloseable {
   /** The sweep's state at one look. */
   record Snapshot(long elapsedMs, int tasks, int bases, int basesFailed, Map<String, ModeCount> modes,
       List<ChainCount> chains, int sessionsInFlight, int rolloutsInFlight, int workers, int silentWorkers,
-      int sessionsDone, int rolloutsDone, double spendUsd) {
+      int sessionsDone, int rolloutsDone, double spendUsd, Map<String, int[]> endpoints) {
 
     int units() {
       return tasks * modes.size();
@@ -407,6 +413,17 @@ public final class ProgressView implements AutoCloseable {
             + " silent for " + SILENT_MS / 1000 + " s: lost or hung)");
   }
 
+  /**
+   * The model calls of each endpoint the workers have called, sending and waiting for their turn: an endpoint whose
+   * calls wait while as many as its limit allows are sent is what holds the sweep back. Empty when none was called.
+   */
+  private static String endpoints(Snapshot s) {
+    StringBuilder sb = new StringBuilder();
+    s.endpoints().forEach((name, ws) -> sb.append(sb.length() == 0 ? "endpoints: " : "; ").append(String.format(
+        Locale.ROOT, "%s %d sending, %d waiting", name, ws[1], ws[0])));
+    return sb.toString();
+  }
+
   private static String chain(ChainCount c) {
     return String.format(Locale.ROOT, "%s/%s %d/%d%s%s", c.mode(), c.domain(), c.finished(), c.tasks(),
         c.failed() == 0 ? "" : " (" + c.failed() + " failed)",
@@ -416,8 +433,9 @@ public final class ProgressView implements AutoCloseable {
   /** Plain lines: the totals, then each chain that changed since the last lines (all of them the last time). */
   List<String> lines(Snapshot s, boolean last) {
     List<String> out = new ArrayList<>();
-    out.add(String.format(Locale.ROOT, "progress %s  bases %d/%d  %s  %s  left ~%s", clock(s.elapsedMs()),
-        s.bases(), s.tasks(), modes(s), flight(s), clock(s.leftMs())));
+    String endpoints = endpoints(s);
+    out.add(String.format(Locale.ROOT, "progress %s  bases %d/%d  %s  %s  left ~%s%s", clock(s.elapsedMs()),
+        s.bases(), s.tasks(), modes(s), flight(s), clock(s.leftMs()), endpoints.isEmpty() ? "" : "  " + endpoints));
     StringBuilder now = new StringBuilder();
     List<String> changed = new ArrayList<>();
     String[] before = lastChains.split("\n", -1);
@@ -450,6 +468,8 @@ public final class ProgressView implements AutoCloseable {
         s.tasks(), clock(s.elapsedMs()), clock(s.leftMs())));
     out.add(modes(s));
     out.add(flight(s));
+    String endpoints = endpoints(s);
+    if (!endpoints.isEmpty()) out.add(endpoints);
     List<String> running = new ArrayList<>();
     for (ChainCount c : s.chains()) {
       if (!c.running().isEmpty() || c.failed() > 0) running.add(chain(c));

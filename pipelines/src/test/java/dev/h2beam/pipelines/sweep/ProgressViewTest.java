@@ -1,5 +1,6 @@
 package dev.h2beam.pipelines.sweep;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -117,6 +118,43 @@ class ProgressViewTest {
     assertEquals(List.of("  agg/d01 1/2 running d01-t02", "  seq/d01 2/2 (1 failed)"), lines.subList(1, 3));
     assertEquals(1, v.lines(v.read(), false).size(), "unchanged chains are not repeated");
     assertEquals(3, v.lines(v.read(), true).size(), "the last look lists every chain that did something");
+  }
+
+  /**
+   * Each worker's board counts its model calls per endpoint, sending and waiting for their turn: the view adds them
+   * up over the workers that are alive, so a sweep held back by an endpoint's limit shows it while it runs.
+   */
+  @Test
+  void theEndpointsCallsSendingAndWaitingAddUpOverTheLiveWorkers() throws Exception {
+    ProgressView v = view(ProgressView.Style.LINES);
+    board("w1", "tok", now.get(), 1, 2, chain("agg", "d01", 0, 0, "d01-t01"));
+    board("w2", "tok", now.get(), 1, 2, chain("seq", "d01", 0, 0, "d01-t01"));
+    board("lost", "tok", now.get() - 60_000, 1, 1, chain("agg", "d02", 0, 0, "d02-t01"));
+    endpoints("w1", "{\"local\":{\"waiting\":3,\"sending\":2},\"judge\":{\"waiting\":0,\"sending\":0}}");
+    endpoints("w2", "{\"local\":{\"waiting\":5,\"sending\":2}}");
+    endpoints("lost", "{\"local\":{\"waiting\":9,\"sending\":9}}");
+    ProgressView.Snapshot s = v.read();
+    assertArrayEquals(new int[] {8, 4}, s.endpoints().get("local"), "the lost worker's calls are not counted");
+    assertArrayEquals(new int[] {0, 0}, s.endpoints().get("judge"));
+    String line = v.lines(s, false).get(0);
+    assertTrue(line.endsWith("endpoints: judge 0 sending, 0 waiting; local 4 sending, 8 waiting"), line);
+    assertTrue(v.bar(s, 200).contains("endpoints: judge 0 sending, 0 waiting; local 4 sending, 8 waiting"),
+        v.bar(s, 200).toString());
+
+    // a sweep that calls no endpoint (the demo's scripted roles) shows no such line
+    for (String w : List.of("w1", "w2", "lost")) endpoints(w, "{}");
+    ProgressView.Snapshot none = v.read();
+    assertTrue(none.endpoints().isEmpty());
+    assertFalse(v.bar(none, 200).stream().anyMatch(l -> l.contains("endpoints")), v.bar(none, 200).toString());
+  }
+
+  /** Puts {@code json} as the endpoints of the worker's board. */
+  void endpoints(String worker, String json) throws Exception {
+    Path f = audit.resolve("progress").resolve(worker + ".json");
+    String b = Files.readString(f);
+    int at = b.indexOf(",\"endpoints\":");
+    if (at >= 0) b = b.substring(0, at) + "}";
+    Files.writeString(f, b.substring(0, b.length() - 1) + ",\"endpoints\":" + json + "}");
   }
 
   @Test

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.h2beam.adapters.exec.OwnUsage;
 import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.llm.EndpointLoad;
 import dev.h2beam.transforms.proposer.HeldPermits;
 import dev.h2beam.transforms.proposer.Journal;
 import java.io.IOException;
@@ -18,19 +19,20 @@ import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * One worker JVM's view of a running sweep, written for the client's live progress display: which of its (mode,
- * domain) chains have started, how many of their tasks finished (run, resumed, failed) and which one is running, how
- * many base rollouts it finished, and how many sessions and rollouts it has in flight (the permits this sweep holds
- * of its limits). One writer per file: each JVM writes {@code _audit/<ns>/progress/<host>-<pid>.json}, replaced atomically
- * at most once a second while something changed, and at once when a chain ends. It carries the run's root token, so
- * the client ignores boards of earlier runs, and the time of its last write, so the client can tell a worker that
- * stopped writing (killed) from one that is busy. Diagnostic only: no result of the sweep is read from it.
+ * One worker JVM's view of a running sweep, written for the client's live progress display: which of its (mode, domain)
+ * chains have started, how many of their tasks finished (run, resumed, failed) and which one is running, how many base
+ * rollouts it finished, how many sessions and rollouts it has in flight (the permits this sweep holds of its limits),
+ * and how many model calls of each endpoint the process has waiting for their turn and sending ({@link EndpointLoad}).
+ * One writer per file: each JVM writes {@code _audit/<ns>/progress/<host>-<pid>.json}, replaced atomically at most once
+ * a second while something changed, and at once when a chain ends. It carries the run's root token, so the client
+ * ignores boards of earlier runs, and the time of its last write, so the client can tell a worker that stopped writing
+ * (killed) from one that is busy. Diagnostic only: no result of the sweep is read from it.
  *
- * <p>It also carries what its worker process used since it opened the sweep ({@code usage}: the JVM's CPU, the CPU
- * of the programs it ran and waited for, and the process's peak resident memory in its life so far), so that a bench
- * whose sweep ran on a cluster's workers measures them, not its client. Every thread of the worker counts, the
- * runner's own included, and so would another job running there at the same time. A worker's finishing steps write
- * the board at once ({@link #stepDone}), so its last write follows its last step of the sweep.
+ * <p>It also carries what its worker process used since it opened the sweep ({@code usage}: the JVM's CPU, the CPU of
+ * the programs it ran and waited for, and the process's peak resident memory in its life so far), so that a bench whose
+ * sweep ran on a cluster's workers measures them, not its client. Every thread of the worker counts, the runner's own
+ * included, and so would another job running there at the same time. A worker's finishing steps write the board at once
+ * ({@link #stepDone}), so its last write follows its last step of the sweep.
  */
 public final class ProgressBoard {
   static final long TICK_MS = 1000;
@@ -61,6 +63,8 @@ public final class ProgressBoard {
   private long changedAtMs = System.currentTimeMillis();
   private int lastSessions;
   private int lastRollouts;
+  /** The endpoints' counts at the last write ({@link EndpointLoad#now}), as written. */
+  private Map<String, Object> lastEndpoints = Map.of();
   /** This process's CPU and its children's when the board was made (the worker opening the sweep); -1 unknown. */
   private final double cpuAtOpen = OwnUsage.cpuSeconds();
   private final double childCpuAtOpen = OwnUsage.childCpuSeconds();
@@ -285,6 +289,24 @@ public final class ProgressBoard {
   }
 
   /**
+   * The model calls of each endpoint this process has called, {@code {"waiting": w, "sending": s}} by name
+   * ({@link EndpointLoad}): calls waiting for a slot or the rate window, and calls sent and not yet finished.
+   */
+  private static Map<String, Object> endpoints() {
+    Map<String, Object> m = new TreeMap<>();
+    EndpointLoad.now().forEach((name, ws) -> {
+      Map<String, Object> e = new LinkedHashMap<>();
+      e.put(WAITING, ws[0]);
+      e.put(SENDING, ws[1]);
+      m.put(name, e);
+    });
+    return m;
+  }
+
+  static final String WAITING = "waiting";
+  static final String SENDING = "sending";
+
+  /**
    * What this process used since the board was made: {@code cpu_s} (the JVM's CPU), {@code children_cpu_s} (the
    * programs it ran and waited for) and {@code rss_peak_kb} (its peak resident memory in its life so far). A value that
    * cannot be read is null, an unknown.
@@ -320,8 +342,10 @@ public final class ProgressBoard {
     synchronized (this) {
       int s = sessions.held();
       int r = rollouts.held();
+      Map<String, Object> endpoints = endpoints();
       long now = System.currentTimeMillis();
-      boolean changed = version != written || s != lastSessions || r != lastRollouts;
+      boolean changed = version != written || s != lastSessions || r != lastRollouts
+          || !endpoints.equals(lastEndpoints);
       if (changed) {
         changedAtMs = now;
       } else {
@@ -331,6 +355,7 @@ public final class ProgressBoard {
       writtenAtMs = now;
       lastSessions = s;
       lastRollouts = r;
+      lastEndpoints = endpoints;
       written = version;
       m.put("format", 1);
       m.put("root_token", token);
@@ -338,6 +363,7 @@ public final class ProgressBoard {
       m.put("updated_ms", now);
       m.put("sessions_in_flight", s);
       m.put("rollouts_in_flight", r);
+      m.put("endpoints", endpoints);
       Map<String, Object> bases = new TreeMap<>();
       bases.put("rolled", basesRolled);
       bases.put("resumed", basesResumed);
