@@ -1,16 +1,18 @@
 package dev.h2beam.adapters.llm;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.h2beam.adapters.config.Endpoint;
 import dev.h2beam.adapters.files.Json;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -27,8 +29,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
@@ -47,7 +52,9 @@ import java.util.concurrent.TimeUnit;
  * logs or writes) and body go on as they came, and the reply comes back as it is streamed, flushed piece by piece,
  * except that it asks the endpoint for an uncompressed reply so that the usage can be read. The CLI's own retries
  * each count as a request. A relay serves one run and is closed with it: a request still waiting for a slot is then
- * dropped, and a reply still streaming is cut, releasing its slot.
+ * dropped, and a reply still streaming is cut, releasing its slot. It reads the CLI's connections itself
+ * ({@link RelayWire}), so it also sees the CLI leave: a request whose client left while it waited (the CLI's own
+ * timeout ran out, and it retries) is dropped unsent, and a reply whose client left is cut.
  */
 public final class EndpointProxy implements AutoCloseable {
   /** The largest request body relayed; an agent's whole conversation is far smaller. */
@@ -63,7 +70,9 @@ public final class EndpointProxy implements AutoCloseable {
 
   private final Endpoint endpoint;
   private final URI upstream;
-  private final HttpServer server;
+  private final ServerSocket listener;
+  /** The CLI's open connections, closed with the relay. */
+  private final Set<Socket> connections = ConcurrentHashMap.newKeySet();
   private final ExecutorService threads;
   private final HttpClient http;
   /** The endpoint's slots and rate window in this JVM, which every relay and chat client of the endpoint shares. */
@@ -99,10 +108,9 @@ public final class EndpointProxy implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
-    this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.setExecutor(threads);
-    server.createContext("/", this::relay);
-    server.start();
+    this.listener = new ServerSocket();
+    listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
+    threads.execute(this::accept);
   }
 
   /**
@@ -110,18 +118,17 @@ public final class EndpointProxy implements AutoCloseable {
    * (the file is created on the first call), one JSON line per call: when it arrived, when it was sent on (null if
    * never), when it gave its slot back (or, never sent, was dropped), the seconds it waited for its slot and rate turn
    * and held its slot, its method, path and status (null when it got no reply: the endpoint was not reached, or the
-   * run ended first) and the tokens its reply reported (null when none).
+   * run ended first), the tokens its reply reported (null when none), and why it ended without its reply
+   * ({@code the client left} while it waited, {@code the run ended}; else null).
    */
   public static EndpointProxy open(Endpoint endpoint, Path callLog) throws IOException {
-    // the JDK server writes headers and body apart: without TCP_NODELAY a small reply can wait for a delayed ACK
-    System.setProperty("sun.net.httpserver.nodelay", "true");
     return new EndpointProxy(endpoint, callLog);
   }
 
   /** The base URL to give the CLI: this relay's address with the endpoint's own path ({@code /v1} and the like). */
   public String baseUrl() {
     String path = upstream.getRawPath() == null ? "" : upstream.getRawPath();
-    return "http://127.0.0.1:" + server.getAddress().getPort() + path;
+    return "http://127.0.0.1:" + listener.getLocalPort() + path;
   }
 
   /** The endpoint as the CLI is to see it: this relay's base URL, everything else the endpoint's own. */
@@ -129,22 +136,112 @@ public final class EndpointProxy implements AutoCloseable {
     return endpoint.at(baseUrl());
   }
 
-  private void relay(HttpExchange exchange) throws IOException {
-    try (exchange) {
-      byte[] body = exchange.getRequestBody().readNBytes(MAX_REQUEST_BYTES + 1);
-      if (body.length > MAX_REQUEST_BYTES) {
-        fail(exchange, 413, "the request is larger than the relay's " + (MAX_REQUEST_BYTES >> 20) + " MiB");
-        return;
+  /** Takes the CLI's connections until the relay closes. */
+  private void accept() {
+    while (!closed) {
+      Socket s;
+      try {
+        s = listener.accept();
+      } catch (IOException e) {
+        return; // the relay closed its listener
       }
-      UsageScan usage = new UsageScan();
-      Call call = new Call(exchange.getRequestMethod(), exchange.getRequestURI().getRawPath(), Instant.now());
+      connections.add(s);
+      try {
+        threads.execute(() -> serve(s));
+      } catch (RejectedExecutionException e) {
+        connections.remove(s);
+        closeQuietly(s);
+      }
+    }
+  }
+
+  /**
+   * One connection of the CLI: its requests one after another, each relayed on a thread of its own while this one
+   * reads the connection. A client that leaves while its call still waits for its turn (its own request timeout ran
+   * out, and it will retry) has its call dropped, unsent: sent later, the call would be paid for and read by nobody,
+   * and hold a slot the calls still wanted were waiting for.
+   */
+  private void serve(Socket s) {
+    try (s) {
+      s.setTcpNoDelay(true);
+      InputStream in = new BufferedInputStream(s.getInputStream(), 16 << 10);
+      OutputStream out = new BufferedOutputStream(s.getOutputStream(), 16 << 10);
+      while (!closed) {
+        RelayWire.Request request;
+        try {
+          request = RelayWire.read(in, out, MAX_REQUEST_BYTES);
+        } catch (RelayWire.BadRequest e) {
+          RelayWire.head(out, e.status, Map.of("Content-Type", List.of("application/json")), true, false);
+          try (OutputStream body = new RelayWire.Chunked(out)) {
+            body.write(errorBody(e.getMessage()));
+          }
+          return;
+        }
+        if (request == null) return;
+        Relayed call = new Relayed(request);
+        Future<?> relayed = threads.submit(() -> exchange(call, s, out));
+        // the next byte is the next request's, or the end of the connection: only a client that left ends it early
+        in.mark(1);
+        int next;
+        try {
+          next = in.read();
+        } catch (IOException e) {
+          next = -1;
+        }
+        if (next < 0 && !relayed.isDone()) {
+          // waiting: dropped unsent; streaming: cut, its reply's stream closed (a read blocked on it ignores the
+          // interrupt), so its slot is free now rather than when the endpoint next sends
+          call.left = true;
+          relayed.cancel(true);
+          InputStream reply = call.reply;
+          if (reply != null) closeQuietly(reply);
+        }
+        try {
+          relayed.get();
+        } catch (ExecutionException | java.util.concurrent.CancellationException e) {
+          return;
+        }
+        if (next < 0 || !call.keepAlive) return;
+        in.reset();
+      }
+    } catch (IOException e) {
+      // the connection broke: nothing more can be read from it or written to it
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // the relay is closing
+    } finally {
+      connections.remove(s);
+    }
+  }
+
+  /** A request as it is relayed, and what became of it. */
+  private static final class Relayed {
+    final RelayWire.Request request;
+    final Call call;
+    final boolean keepAlive;
+    /** The client closed its connection before the reply was done. */
+    volatile boolean left;
+    /** The endpoint's reply while it is relayed, or null. */
+    volatile InputStream reply;
+
+    Relayed(RelayWire.Request request) {
+      this.request = request;
+      this.call = new Call(request.method(), request.path(), Instant.now());
+      this.keepAlive = request.keepAlive();
+    }
+  }
+
+  /** Relays one request: its turn under the endpoint's limits, then the request sent on and its reply back. */
+  private void exchange(Relayed relayed, Socket s, OutputStream out) {
+    Call call = relayed.call;
+    UsageScan usage = new UsageScan();
+    try {
       try (EndpointLoad.Call counted = load.arrive()) {
         slots.acquire();
         try {
           if (rate != null) rate.awaitTurn();
           call.sent = Instant.now();
           counted.sent();
-          forward(exchange, body, usage, call);
+          forward(relayed, out, usage, call);
         } finally {
           // a reply cut short (the CLI gone, the run ended) is charged what it reported before the cut
           long tokens = usage.tokens();
@@ -153,62 +250,79 @@ public final class EndpointProxy implements AutoCloseable {
           slots.release();
           call.tokens = tokens > 0 ? tokens : null;
         }
-      } finally {
-        record(call);
       }
-    } catch (InterruptedException e) {
-      // the run ended (the relay is closing) while this request waited or streamed: nothing more is sent
-      Thread.currentThread().interrupt();
+    } catch (InterruptedException | IOException e) {
+      // the run ended: the call was dropped waiting, or cut while its reply streamed. Or the client left: while the
+      // call waited (dropped, unsent), or while its reply streamed, which a CLI does once it has read all it wants
+      // (Codex at response.completed), so that is no drop
+      call.dropped = closed ? "the run ended" : relayed.left && call.sent == null ? "the client left" : null;
+      closeQuietly(s);
+    } finally {
+      // an interrupt that came as the reply ended must not stop the call's line being written (file channels are
+      // closed by an interrupt); the thread is the pool's, and the task ends here
+      Thread.interrupted();
+      record(call);
+      if (!relayed.keepAlive) closeQuietly(s);
+    }
+  }
+
+  private static void closeQuietly(java.io.Closeable c) {
+    try {
+      c.close();
+    } catch (IOException e) {
+      // closing: nothing more to do with it
     }
   }
 
   /** Sends the request on and streams the reply back, reading the tokens it reports into {@code usage}. */
-  private void forward(HttpExchange exchange, byte[] body, UsageScan usage, Call call)
+  private void forward(Relayed relayed, OutputStream out, UsageScan usage, Call call)
       throws IOException, InterruptedException {
-    URI in = exchange.getRequestURI();
-    URI target = URI.create(upstream.getScheme() + "://" + upstream.getRawAuthority() + in.getRawPath()
-        + (in.getRawQuery() == null ? "" : "?" + in.getRawQuery()));
+    RelayWire.Request in = relayed.request;
+    URI target = URI.create(upstream.getScheme() + "://" + upstream.getRawAuthority() + in.target());
+    byte[] body = in.body();
     HttpRequest.Builder b = HttpRequest.newBuilder(target)
         .timeout(Duration.ofSeconds(endpoint.timeoutSeconds()))
-        .method(exchange.getRequestMethod(), body.length == 0 ? HttpRequest.BodyPublishers.noBody()
+        .method(in.method(), body.length == 0 ? HttpRequest.BodyPublishers.noBody()
             : HttpRequest.BodyPublishers.ofByteArray(body));
-    for (Map.Entry<String, List<String>> h : exchange.getRequestHeaders().entrySet()) {
-      if (NOT_RELAYED.contains(h.getKey().toLowerCase(Locale.ROOT))) continue;
-      for (String v : h.getValue()) b.header(h.getKey(), v);
+    for (Map.Entry<String, String> h : in.headers()) {
+      if (!NOT_RELAYED.contains(h.getKey().toLowerCase(Locale.ROOT))) b.header(h.getKey(), h.getValue());
     }
     HttpResponse<InputStream> r;
     try {
       r = http.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
     } catch (IOException e) {
-      fail(exchange, 502, "h2beam could not reach endpoint " + endpoint.name() + " (" + endpoint.baseUrl() + "): "
-          + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+      fail(out, relayed.keepAlive, 502, "h2beam could not reach endpoint " + endpoint.name() + " ("
+          + endpoint.baseUrl() + "): " + e.getClass().getSimpleName()
+          + (e.getMessage() == null ? "" : ": " + e.getMessage()));
       return;
     }
+    Map<String, List<String>> headers = new LinkedHashMap<>();
     r.headers().map().forEach((name, values) -> {
-      if (!name.startsWith(":") && !NOT_RELAYED.contains(name.toLowerCase(Locale.ROOT))) {
-        exchange.getResponseHeaders().put(name, values);
-      }
+      if (!name.startsWith(":") && !NOT_RELAYED.contains(name.toLowerCase(Locale.ROOT))) headers.put(name, values);
     });
     int status = r.statusCode();
     call.status = status;
-    boolean empty = status == 204 || status == 304 || exchange.getRequestMethod().equals("HEAD");
+    boolean empty = status == 204 || status == 304 || in.method().equals("HEAD");
     usage.begin(r.headers().firstValue("Content-Type").orElse("").contains("event-stream"));
     streaming.add(r.body());
+    relayed.reply = r.body();
     try (InputStream from = r.body()) {
-      if (closed) throw new InterruptedException("the run ended as its reply began");
-      exchange.sendResponseHeaders(status, empty ? -1 : 0);
-      if (empty) return;
-      OutputStream to = exchange.getResponseBody();
+      if (closed || relayed.left) throw new InterruptedException("the reply was cut as it began");
+      RelayWire.head(out, status, headers, !empty, relayed.keepAlive);
+      if (empty) {
+        out.flush();
+        return;
+      }
+      OutputStream to = new RelayWire.Chunked(out);
       byte[] buf = new byte[16 << 10];
       for (int n; (n = from.read(buf)) >= 0; ) {
         usage.feed(buf, n);
         to.write(buf, 0, n);
-        to.flush();
-        if (Thread.interrupted()) throw new InterruptedException("the run ended while its reply streamed");
+        if (Thread.interrupted()) throw new InterruptedException("the reply was cut while it streamed");
       }
       to.close();
     } catch (IOException e) {
-      if (closed) throw new InterruptedException("the run ended while its reply streamed");
+      if (closed || relayed.left) throw new InterruptedException("the reply was cut while it streamed");
       throw e;
     } finally {
       streaming.remove(r.body());
@@ -225,6 +339,8 @@ public final class EndpointProxy implements AutoCloseable {
     Instant done;
     Integer status;
     Long tokens;
+    /** Why the call ended without its whole reply (the client left, the run ended), or null. */
+    String dropped;
 
     Call(String method, String path, Instant arrived) {
       this.method = method;
@@ -247,6 +363,7 @@ public final class EndpointProxy implements AutoCloseable {
     line.put("path", call.path);
     line.put("status", call.status);
     line.put("tokens", call.tokens);
+    line.put("dropped", call.dropped);
     try {
       String text = Json.MAPPER.writeValueAsString(line) + "\n";
       synchronized (this) {
@@ -263,13 +380,15 @@ public final class EndpointProxy implements AutoCloseable {
   }
 
   /** Answers the CLI with an error in the OpenAI shape, so it reports the reason as it would an endpoint's. */
-  private static void fail(HttpExchange exchange, int status, String message) throws IOException {
-    byte[] bytes = Json.MAPPER.writeValueAsBytes(Map.of("error", Map.of("message", message, "type", "h2beam_relay")));
-    exchange.getResponseHeaders().set("Content-Type", "application/json");
-    exchange.sendResponseHeaders(status, bytes.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(bytes);
+  private static void fail(OutputStream out, boolean keepAlive, int status, String message) throws IOException {
+    RelayWire.head(out, status, Map.of("Content-Type", List.of("application/json")), true, keepAlive);
+    try (OutputStream body = new RelayWire.Chunked(out)) {
+      body.write(errorBody(message));
     }
+  }
+
+  private static byte[] errorBody(String message) throws IOException {
+    return Json.MAPPER.writeValueAsBytes(Map.of("error", Map.of("message", message, "type", "h2beam_relay")));
   }
 
   /**
@@ -278,7 +397,8 @@ public final class EndpointProxy implements AutoCloseable {
    */
   @Override public void close() {
     closed = true;
-    server.stop(0);
+    closeQuietly(listener);
+    for (Socket s : connections) closeQuietly(s);
     threads.shutdownNow();
     for (InputStream in : streaming) {
       try {

@@ -2,6 +2,8 @@ package dev.h2beam.adapters.llm;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -235,8 +237,8 @@ class EndpointProxyTest {
       List<String> lines = Files.readAllLines(log);
       assertEquals(2, lines.size(), lines.toString());
       Map<String, Object> sent = Json.readMap(lines.get(0));
-      assertEquals(List.of("arrived", "sent", "done", "waited_s", "held_s", "method", "path", "status", "tokens"),
-          List.copyOf(sent.keySet()));
+      assertEquals(List.of("arrived", "sent", "done", "waited_s", "held_s", "method", "path", "status", "tokens",
+          "dropped"), List.copyOf(sent.keySet()));
       assertEquals("POST /v1/chat/completions 200", sent.get("method") + " " + sent.get("path") + " "
           + sent.get("status"));
       assertTrue(((Number) sent.get("tokens")).longValue() > 0, lines.get(0));
@@ -245,6 +247,73 @@ class EndpointProxyTest {
           && dropped.get("tokens") == null, lines.get(1));
       assertTrue(((Number) dropped.get("waited_s")).doubleValue() >= 0.5, "it waited until the relay closed: "
           + lines.get(1));
+      assertEquals("the run ended", dropped.get("dropped"), lines.get(1));
+      assertNull(sent.get("dropped"), lines.get(0));
+    }
+  }
+
+  /**
+   * A CLI whose own request timeout runs out while its call waits for the endpoint's turn closes the connection and
+   * retries. The relay sees it leave and drops the call unsent: sent later, it would be paid for and read by nobody,
+   * and hold the slot the retry waits for. The retry then gets its turn as the call before it ends.
+   */
+  @Test
+  void aCallWhoseClientLeftWhileItWaitedIsNeverSentAndItsRetryGetsTheSlot() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    try (ScriptedModelServer server = ScriptedModelServer.start(ScriptedModelServer.Brain.saying("x"))) {
+      server.route("/v1/hold", call -> {
+        release.await(20, TimeUnit.SECONDS); // the call ahead, holding the endpoint's one slot
+        call.sendJson(200, "{\"usage\": {\"prompt_tokens\": 2, \"completion_tokens\": 1}}");
+      });
+      Endpoint e = new Endpoint("left", server.baseUrl(), "", 1, 30, 1, 0, 0, 0, 0);
+      Path log = Files.createTempDirectory("relay").resolve("calls.jsonl");
+      try (EndpointProxy relay = EndpointProxy.open(e, log)) {
+        CompletableFuture<HttpResponse<String>> ahead = CLIENT.sendAsync(post(relay.baseUrl() + "/hold", "{}"),
+            HttpResponse.BodyHandlers.ofString());
+        awaitRequests(server, 1);
+        // a client with a short timeout of its own: its call waits behind the one ahead, and it gives up
+        HttpClient impatient = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        HttpRequest late = HttpRequest.newBuilder(URI.create(relay.baseUrl() + "/chat/completions"))
+            .timeout(Duration.ofMillis(500)).POST(HttpRequest.BodyPublishers.ofString(CHAT)).build();
+        assertThrows(java.net.http.HttpTimeoutException.class,
+            () -> impatient.send(late, HttpResponse.BodyHandlers.ofString()));
+        awaitLoad("left", 0, 1); // the relay saw it leave: only the call ahead is left
+        // its retry waits in turn, and is sent once the call ahead ends
+        CompletableFuture<HttpResponse<String>> retry = CLIENT.sendAsync(post(relay.baseUrl() + "/chat/completions",
+            CHAT), HttpResponse.BodyHandlers.ofString());
+        awaitLoad("left", 1, 1);
+        release.countDown();
+        assertEquals(200, ahead.get(10, TimeUnit.SECONDS).statusCode());
+        assertEquals(200, retry.get(10, TimeUnit.SECONDS).statusCode());
+      }
+      assertEquals(List.of("/v1/hold", "/v1/chat/completions"),
+          server.requests().stream().map(ScriptedModelServer.Request::path).toList(),
+          "the call whose client left never reached the endpoint");
+      assertEquals(1, EndpointLimits.freeSlots(e));
+      List<Map<String, Object>> calls = new java.util.ArrayList<>();
+      for (String line : Files.readAllLines(log)) calls.add(Json.readMap(line));
+      assertEquals(3, calls.size(), calls.toString());
+      Map<String, Object> gone = calls.get(0);
+      assertEquals("the client left", gone.get("dropped"), gone.toString());
+      assertNull(gone.get("sent"), gone.toString());
+    }
+  }
+
+  private static void awaitRequests(ScriptedModelServer server, int n) throws InterruptedException {
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (server.requests().size() < n) {
+      assertTrue(System.nanoTime() < deadline, "the endpoint got " + server.requests().size() + " of " + n);
+      Thread.sleep(10);
+    }
+  }
+
+  /** Waits until the endpoint has {@code waiting} calls waiting and {@code sending} sent in this JVM. */
+  private static void awaitLoad(String endpoint, int waiting, int sending) throws InterruptedException {
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (!java.util.Arrays.equals(new int[] {waiting, sending}, EndpointLoad.now().get(endpoint))) {
+      assertTrue(System.nanoTime() < deadline, endpoint + ": " + java.util.Arrays.toString(
+          EndpointLoad.now().get(endpoint)) + ", not " + waiting + " waiting and " + sending + " sending");
+      Thread.sleep(10);
     }
   }
 }

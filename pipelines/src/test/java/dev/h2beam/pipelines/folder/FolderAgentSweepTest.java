@@ -92,6 +92,7 @@ class FolderAgentSweepTest {
         long tokens = 0;
         for (JsonNode c : calls) {
           assertEquals(200, c.path("status").asInt(), meta + ": " + c);
+          assertTrue(c.path("dropped").isNull(), "the CLI read every reply whole: " + meta + ": " + c);
           assertTrue(c.path("waited_s").asDouble() >= 0 && c.path("held_s").asDouble() > 0, meta + ": " + c);
           assertEquals(1, c.path("attempt").asInt(), meta + ": " + c);
           tokens += c.path("tokens").asLong();
