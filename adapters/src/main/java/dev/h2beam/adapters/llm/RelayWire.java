@@ -71,12 +71,15 @@ final class RelayWire {
     if (lines == null) return null;
     String[] start = lines.get(0).split(" ", 3);
     if (start.length != 3 || !start[2].startsWith("HTTP/1.") || !start[1].startsWith("/")) {
-      throw new BadRequest(400, "not an HTTP/1.x request line: " + cut(lines.get(0)));
+      // not echoed: a request line or header may carry the key (a query parameter, an Authorization header), and the
+      // CLI may write the answer into its event log
+      throw new BadRequest(400, "the request line is not an HTTP/1.x request for a path on this relay");
     }
     List<Map.Entry<String, String>> headers = new ArrayList<>();
-    for (String line : lines.subList(1, lines.size())) {
+    for (int i = 1; i < lines.size(); i++) {
+      String line = lines.get(i);
       int colon = line.indexOf(':');
-      if (colon <= 0) throw new BadRequest(400, "not a header line: " + cut(line));
+      if (colon <= 0) throw new BadRequest(400, "header line " + i + " has no name and colon");
       headers.add(Map.entry(line.substring(0, colon).strip(), line.substring(colon + 1).strip()));
     }
     Request r = new Request(start[0], start[1], start[2], List.copyOf(headers), new byte[0]);

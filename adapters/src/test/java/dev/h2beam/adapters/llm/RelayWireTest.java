@@ -64,6 +64,13 @@ class RelayWireTest {
           c[1].substring(0, Math.min(40, c[1].length())));
       assertEquals(Integer.parseInt(c[0]), e.status, e.getMessage());
     }
+    // what the refusal says goes back to the CLI, which may log it: a key in the request is never echoed
+    for (String keyed : List.of("GET /v1?key=sk-secret HTTP/2\r\n\r\n",
+        "POST /v1 HTTP/1.1\r\nAuthorization Bearer sk-secret\r\n\r\n")) {
+      RelayWire.BadRequest e = assertThrows(RelayWire.BadRequest.class, () -> read(keyed,
+          new ByteArrayOutputStream()));
+      assertFalse(e.getMessage().contains("sk-secret"), e.getMessage());
+    }
     assertThrows(java.io.EOFException.class, () -> read("POST /v1 HTTP/1.1\r\nContent-Length: 9\r\n\r\nshort",
         new ByteArrayOutputStream()), "a client that left mid-body");
   }
