@@ -119,7 +119,8 @@ public final class EndpointProxy implements AutoCloseable {
    * never), when it gave its slot back (or, never sent, was dropped), the seconds it waited for its slot and rate turn
    * and held its slot, its method, path and status (null when it got no reply: the endpoint was not reached, or the
    * run ended first), the tokens its reply reported (null when none), and why it ended without its reply
-   * ({@code the client left} while it waited, {@code the run ended}; else null).
+   * ({@code the client left} while it waited, {@code the run ended}, {@code the endpoint's reply broke off}; else
+   * null).
    */
   public static EndpointProxy open(Endpoint endpoint, Path callLog) throws IOException {
     return new EndpointProxy(endpoint, callLog);
@@ -179,7 +180,12 @@ public final class EndpointProxy implements AutoCloseable {
         }
         if (request == null) return;
         Relayed call = new Relayed(request);
-        Future<?> relayed = threads.submit(() -> exchange(call, s, out));
+        Future<?> relayed;
+        try {
+          relayed = threads.submit(() -> exchange(call, s, out));
+        } catch (RejectedExecutionException e) {
+          return; // the relay is closing
+        }
         // the next byte is the next request's, or the end of the connection: only a client that left ends it early
         in.mark(1);
         int next;
@@ -255,7 +261,7 @@ public final class EndpointProxy implements AutoCloseable {
       // the run ended: the call was dropped waiting, or cut while its reply streamed. Or the client left: while the
       // call waited (dropped, unsent), or while its reply streamed, which a CLI does once it has read all it wants
       // (Codex at response.completed), so that is no drop
-      call.dropped = closed ? "the run ended" : relayed.left && call.sent == null ? "the client left" : null;
+      call.dropped = closed ? "the run ended" : relayed.left && call.sent == null ? "the client left" : call.dropped;
       closeQuietly(s);
     } finally {
       // an interrupt that came as the reply ended must not stop the call's line being written (file channels are
@@ -278,18 +284,27 @@ public final class EndpointProxy implements AutoCloseable {
   private void forward(Relayed relayed, OutputStream out, UsageScan usage, Call call)
       throws IOException, InterruptedException {
     RelayWire.Request in = relayed.request;
-    URI target = URI.create(upstream.getScheme() + "://" + upstream.getRawAuthority() + in.target());
     byte[] body = in.body();
-    HttpRequest.Builder b = HttpRequest.newBuilder(target)
-        .timeout(Duration.ofSeconds(endpoint.timeoutSeconds()))
-        .method(in.method(), body.length == 0 ? HttpRequest.BodyPublishers.noBody()
-            : HttpRequest.BodyPublishers.ofByteArray(body));
-    for (Map.Entry<String, String> h : in.headers()) {
-      if (!NOT_RELAYED.contains(h.getKey().toLowerCase(Locale.ROOT))) b.header(h.getKey(), h.getValue());
+    HttpRequest request;
+    try {
+      HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(upstream.getScheme() + "://"
+              + upstream.getRawAuthority() + in.target()))
+          .timeout(Duration.ofSeconds(endpoint.timeoutSeconds()))
+          .method(in.method(), body.length == 0 ? HttpRequest.BodyPublishers.noBody()
+              : HttpRequest.BodyPublishers.ofByteArray(body));
+      for (Map.Entry<String, String> h : in.headers()) {
+        if (!NOT_RELAYED.contains(h.getKey().toLowerCase(Locale.ROOT))) b.header(h.getKey(), h.getValue());
+      }
+      request = b.build();
+    } catch (IllegalArgumentException e) {
+      // the JDK's message may quote the target or a header, either of which can hold the key: not repeated
+      fail(out, relayed.keepAlive, 400, "the relay cannot send this request on: its target is not a valid URI, or a"
+          + " header's name or value is not valid HTTP");
+      return;
     }
     HttpResponse<InputStream> r;
     try {
-      r = http.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
+      r = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
     } catch (IOException e) {
       fail(out, relayed.keepAlive, 502, "h2beam could not reach endpoint " + endpoint.name() + " ("
           + endpoint.baseUrl() + "): " + e.getClass().getSimpleName()
@@ -315,7 +330,15 @@ public final class EndpointProxy implements AutoCloseable {
       }
       OutputStream to = new RelayWire.Chunked(out);
       byte[] buf = new byte[16 << 10];
-      for (int n; (n = from.read(buf)) >= 0; ) {
+      while (true) {
+        int n;
+        try {
+          n = from.read(buf);
+        } catch (IOException e) {
+          if (!closed && !relayed.left) call.dropped = "the endpoint's reply broke off";
+          throw e;
+        }
+        if (n < 0) break;
         usage.feed(buf, n);
         to.write(buf, 0, n);
         if (Thread.interrupted()) throw new InterruptedException("the reply was cut while it streamed");
@@ -339,7 +362,7 @@ public final class EndpointProxy implements AutoCloseable {
     Instant done;
     Integer status;
     Long tokens;
-    /** Why the call ended without its whole reply (the client left, the run ended), or null. */
+    /** Why the call ended without its whole reply (the client left, the run ended, the reply broke off), or null. */
     String dropped;
 
     Call(String method, String path, Instant arrived) {

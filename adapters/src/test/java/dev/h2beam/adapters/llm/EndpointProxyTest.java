@@ -299,6 +299,43 @@ class EndpointProxyTest {
     }
   }
 
+  /** An endpoint that breaks off its reply: the CLI sees the reply end early, and the call log says why. */
+  @Test
+  void aReplyTheEndpointBreaksOffIsRecordedAsSuchAndFreesItsSlot() throws Exception {
+    // a model's server that falls over mid-reply: one event, then its connection is gone
+    try (java.net.ServerSocket model = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      Thread server = new Thread(() -> {
+        try (java.net.Socket s = model.accept()) {
+          BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
+          while (!in.readLine().isEmpty()) {
+            // the request's head; its body is not needed
+          }
+          String event = "data: {\"usage\": {\"prompt_tokens\": 4, \"completion_tokens\": 2}}\n\n";
+          s.getOutputStream().write(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+              + "Transfer-Encoding: chunked\r\n\r\n" + Integer.toHexString(event.length()) + "\r\n" + event
+              + "\r\n").getBytes(StandardCharsets.UTF_8));
+          s.getOutputStream().flush();
+        } catch (java.io.IOException e) {
+          // the test fails on what the relay saw
+        }
+      });
+      server.start();
+      Endpoint e = new Endpoint("broken", "http://127.0.0.1:" + model.getLocalPort() + "/v1", "", 1, 30, 1, 0, 0, 0,
+          0);
+      Path log = Files.createTempDirectory("relay").resolve("calls.jsonl");
+      try (EndpointProxy relay = EndpointProxy.open(e, log)) {
+        HttpResponse<InputStream> reply = CLIENT.send(post(relay.baseUrl() + "/chat/completions", "{}"),
+            HttpResponse.BodyHandlers.ofInputStream());
+        assertThrows(java.io.IOException.class, () -> reply.body().readAllBytes(), "the reply ends early");
+      }
+      server.join(10_000);
+      assertEquals(1, EndpointLimits.freeSlots(e));
+      Map<String, Object> line = Json.readMap(Files.readAllLines(log).get(0));
+      assertEquals("the endpoint's reply broke off", line.get("dropped"), line.toString());
+      assertEquals(6, ((Number) line.get("tokens")).intValue(), "charged what it reported before the break");
+    }
+  }
+
   private static void awaitRequests(ScriptedModelServer server, int n) throws InterruptedException {
     long deadline = System.nanoTime() + 10_000_000_000L;
     while (server.requests().size() < n) {
