@@ -73,16 +73,27 @@ final class AgentChannel implements ProposerChannel {
       return new SessionResult(text, cost, "", meta);
     } finally {
       deleteQuietly(state);
-      Files.deleteIfExists(calls);
+      if (Files.exists(calls)) deleteQuietly(calls);
     }
   }
 
-  /** The relay's lines, one map per call in the order they ended; none when the CLI made no call. */
-  private static List<Map<String, Object>> modelCalls(Path log) throws IOException {
-    if (!Files.isRegularFile(log)) return List.of();
+  /**
+   * The relay's lines, one map per call in the order they ended; none when the CLI made no call. A record is a view of
+   * the session, never a reason to fail it: a line that cannot be read (a disk that filled mid-line) is left out.
+   */
+  private static List<Map<String, Object>> modelCalls(Path log) {
     List<Map<String, Object>> calls = new ArrayList<>();
-    for (String line : Files.readAllLines(log)) {
-      if (!line.isBlank()) calls.add(Json.readMap(line));
+    try {
+      if (!Files.isRegularFile(log)) return calls;
+      for (String line : Files.readAllLines(log)) {
+        try {
+          if (!line.isBlank()) calls.add(Json.readMap(line));
+        } catch (IOException e) {
+          // a torn line: left out
+        }
+      }
+    } catch (IOException e) {
+      System.err.println("h2beam: could not read the session's model calls in " + log + ": " + e.getMessage());
     }
     return calls;
   }
