@@ -9,6 +9,8 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
@@ -106,27 +108,34 @@ public final class ChatClient implements AutoCloseable {
     long started = System.nanoTime();
     double cost = 0;
     String last = "";
+    List<Map<String, Object>> calls = new ArrayList<>();
     for (int attempt = 1; attempt <= endpoint.maxAttempts(); attempt++) {
       if (Thread.interrupted()) throw new InterruptedException("chat call interrupted");
       Attempt a;
+      ModelCall record = new ModelCall("POST", uri.getRawPath(), Instant.now());
       try (EndpointLoad.Call call = load.arrive()) {
         slots.acquire();
         try {
           if (rate != null) rate.awaitTurn();
           call.sent();
-          a = send(body);
+          record.sent = Instant.now();
+          a = send(body, record);
         } finally {
+          record.done = Instant.now();
           slots.release();
         }
       }
-      if (rate != null) rate.charge(a.usage().reported());
+      long tokens = a.usage().reported();
+      if (rate != null) rate.charge(tokens);
+      record.tokens = tokens > 0 ? tokens : null;
+      calls.add(record.line());
       cost += a.cost(endpoint);
       if (a instanceof Attempt.Answered ok) {
         return new ChatReply(ok.text(), ok.model(), ok.finishReason(), ok.usage(), cost, attempt,
-            (System.nanoTime() - started) / 1e9);
+            (System.nanoTime() - started) / 1e9, calls);
       }
       if (a instanceof Attempt.Fatal fatal) {
-        throw new ChatException(who + fatal.reason() + " (fatal, not retried)", true, attempt, cost);
+        throw new ChatException(who + fatal.reason() + " (fatal, not retried)", true, attempt, cost, calls);
       }
       Attempt.Transient t = (Attempt.Transient) a;
       last = t.reason();
@@ -134,11 +143,14 @@ public final class ChatClient implements AutoCloseable {
     }
     throw new ChatException(who + "no reply after " + endpoint.maxAttempts() + " attempt(s); last: " + last
         + "; check that the server is up and serves this model, or raise max_attempts", false,
-        endpoint.maxAttempts(), cost);
+        endpoint.maxAttempts(), cost, calls);
   }
 
-  /** One attempt on the wire; network failures and timeouts come back as transient attempts. */
-  private Attempt send(byte[] body) throws InterruptedException {
+  /**
+   * One attempt on the wire; network failures and timeouts come back as transient attempts. The status the server
+   * answered goes into {@code record}.
+   */
+  private Attempt send(byte[] body, ModelCall record) throws InterruptedException {
     HttpRequest.Builder b = HttpRequest.newBuilder(uri)
         .timeout(callTimeout)
         .header("Content-Type", "application/json")
@@ -167,6 +179,7 @@ public final class ChatClient implements AutoCloseable {
       if (cause instanceof Error err) throw err;
       throw new IllegalStateException("chat call failed unexpectedly", cause);
     }
+    record.status = r.statusCode();
     return ChatWire.read(r.statusCode(), r.headers().firstValue("Retry-After").orElse(null), r.body().bytes(),
         r.body().truncated(), key, Instant.now());
   }

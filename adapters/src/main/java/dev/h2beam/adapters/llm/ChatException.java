@@ -1,5 +1,8 @@
 package dev.h2beam.adapters.llm;
 
+import java.util.List;
+import java.util.Map;
+
 /**
  * A call that did not produce a reply after its attempts: fatal at once (a 4xx other than 429, a refused key) or out
  * of attempts on transient failures (429, 5xx, timeouts, refused connections, empty or unparsable replies). The
@@ -10,11 +13,24 @@ public final class ChatException extends Exception {
   private final int attempts;
   private final double costUsd;
 
+  private final List<Map<String, Object>> calls;
+
   public ChatException(String message, boolean fatal, int attempts, double costUsd) {
+    this(message, fatal, attempts, costUsd, List.of());
+  }
+
+  /** The same with the attempts' call records ({@link ChatReply#calls}). */
+  public ChatException(String message, boolean fatal, int attempts, double costUsd, List<Map<String, Object>> calls) {
     super(message);
     this.fatal = fatal;
     this.attempts = attempts;
     this.costUsd = costUsd;
+    this.calls = List.copyOf(calls);
+  }
+
+  /** Each attempt made, as a call record; empty when none reached the wire. */
+  public List<Map<String, Object>> calls() {
+    return calls;
   }
 
   public boolean fatal() {

@@ -222,7 +222,7 @@ public final class EndpointProxy implements AutoCloseable {
   /** A request as it is relayed, and what became of it. */
   private static final class Relayed {
     final RelayWire.Request request;
-    final Call call;
+    final ModelCall call;
     final boolean keepAlive;
     /** The client closed its connection before the reply was done. */
     volatile boolean left;
@@ -231,14 +231,14 @@ public final class EndpointProxy implements AutoCloseable {
 
     Relayed(RelayWire.Request request) {
       this.request = request;
-      this.call = new Call(request.method(), request.path(), Instant.now());
+      this.call = new ModelCall(request.method(), request.path(), Instant.now());
       this.keepAlive = request.keepAlive();
     }
   }
 
   /** Relays one request: its turn under the endpoint's limits, then the request sent on and its reply back. */
   private void exchange(Relayed relayed, Socket s, OutputStream out) {
-    Call call = relayed.call;
+    ModelCall call = relayed.call;
     UsageScan usage = new UsageScan();
     try {
       try (EndpointLoad.Call counted = load.arrive()) {
@@ -281,7 +281,7 @@ public final class EndpointProxy implements AutoCloseable {
   }
 
   /** Sends the request on and streams the reply back, reading the tokens it reports into {@code usage}. */
-  private void forward(Relayed relayed, OutputStream out, UsageScan usage, Call call)
+  private void forward(Relayed relayed, OutputStream out, UsageScan usage, ModelCall call)
       throws IOException, InterruptedException {
     RelayWire.Request in = relayed.request;
     byte[] body = in.body();
@@ -352,41 +352,10 @@ public final class EndpointProxy implements AutoCloseable {
     }
   }
 
-  /** One call through the relay, as its line in the call log says it. */
-  private static final class Call {
-    final String method;
-    final String path;
-    final Instant arrived;
-    Instant sent;
-    /** When the call gave its slot back; null until then. */
-    Instant done;
-    Integer status;
-    Long tokens;
-    /** Why the call ended without its whole reply (the client left, the run ended, the reply broke off), or null. */
-    String dropped;
-
-    Call(String method, String path, Instant arrived) {
-      this.method = method;
-      this.path = path;
-      this.arrived = arrived;
-    }
-  }
-
   /** Appends the call's line to the call log; a log that cannot be written is reported, and the call stands. */
-  private void record(Call call) {
+  private void record(ModelCall call) {
     if (callLog == null) return;
-    Instant done = call.done == null ? Instant.now() : call.done;
-    Map<String, Object> line = new LinkedHashMap<>();
-    line.put("arrived", call.arrived.toString());
-    line.put("sent", call.sent == null ? null : call.sent.toString());
-    line.put("done", done.toString());
-    line.put("waited_s", seconds(call.arrived, call.sent == null ? done : call.sent));
-    line.put("held_s", call.sent == null ? null : seconds(call.sent, done));
-    line.put("method", call.method);
-    line.put("path", call.path);
-    line.put("status", call.status);
-    line.put("tokens", call.tokens);
-    line.put("dropped", call.dropped);
+    Map<String, Object> line = call.line();
     try {
       String text = Json.MAPPER.writeValueAsString(line) + "\n";
       synchronized (this) {
@@ -396,10 +365,6 @@ public final class EndpointProxy implements AutoCloseable {
       System.err.println("h2beam: could not record a call through the relay of endpoint " + endpoint.name() + " in "
           + callLog + ": " + e.getMessage());
     }
-  }
-
-  private static double seconds(Instant from, Instant to) {
-    return Duration.between(from, to).toNanos() / 1_000_000L / 1000.0;
   }
 
   /** Answers the CLI with an error in the OpenAI shape, so it reports the reason as it would an endpoint's. */

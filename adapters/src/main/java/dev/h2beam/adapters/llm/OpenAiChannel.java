@@ -103,6 +103,7 @@ final class OpenAiChannel implements ProposerChannel {
         reply = client.complete(new ChatRequest(role.model(), messages, role.temperature(), role.maxTokens()));
       } catch (ChatException e) {
         tally.cost += e.costUsd();
+        tally.calls.addAll(e.calls());
         return tally.failed(e.getMessage());
       }
       tally.add(reply);
@@ -123,21 +124,26 @@ final class OpenAiChannel implements ProposerChannel {
     private String model = "";
     private String finishReason = "";
     private double cost;
+    /** Every HTTP attempt of every call of the session, in order ({@link ChatReply#calls}). */
+    private final List<Map<String, Object>> calls = new ArrayList<>();
 
     void add(ChatReply r) {
       usage = usage == null ? r.usage() : usage.plus(r.usage());
       model = r.model();
       finishReason = r.finishReason();
       cost += r.costUsd();
+      calls.addAll(r.calls());
     }
 
-    /** Nothing when no call answered: the session has nothing to report. */
+    /** The usage, model and finish reason when a call answered (else none of them), and the calls made. */
     Map<String, Object> meta() {
-      if (usage == null) return Map.of();
       Map<String, Object> m = new LinkedHashMap<>();
-      m.put(SessionResult.USAGE, usage.toMap());
-      m.put(SessionResult.MODEL_ID, model);
-      m.put(SessionResult.FINISH_REASON, finishReason);
+      if (usage != null) {
+        m.put(SessionResult.USAGE, usage.toMap());
+        m.put(SessionResult.MODEL_ID, model);
+        m.put(SessionResult.FINISH_REASON, finishReason);
+      }
+      m.put(SessionResult.MODEL_CALLS, List.copyOf(calls));
       return m;
     }
 

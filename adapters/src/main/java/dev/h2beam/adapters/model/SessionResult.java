@@ -17,8 +17,9 @@ public record SessionResult(String text, double costUsd, String error, Map<Strin
   /** Why the model stopped ({@code stop}, {@code length}, ...), as the server reported it. */
   public static final String FINISH_REASON = "finish_reason";
   /**
-   * The session's model calls as the endpoint relay of an agent CLI recorded them (a list of maps, one per call:
-   * arrived, sent, done, waited_s, held_s, method, path, status, tokens); absent for a channel without a relay.
+   * The session's model calls (a list of maps, one per HTTP call: arrived, sent, done, waited_s, held_s, method,
+   * path, status, tokens, dropped), as the chat client or an agent CLI's endpoint relay recorded them; absent for a
+   * channel that calls no endpoint (the demo's scripted roles).
    */
   public static final String MODEL_CALLS = "model_calls";
 

@@ -142,6 +142,15 @@ class ChatClientTest {
     server.next(Fault.serverError(), Fault.status(503, null));
     ChatReply r = client(3).complete(HELLO);
     assertEquals(3, r.attempts());
+    // each attempt is a call record: its status, the tokens of the one that answered, when it was sent and ended
+    assertEquals(List.of(500, 503, 200), r.calls().stream().map(c -> c.get("status")).toList(), r.calls().toString());
+    assertEquals(r.usage().reported(), ((Number) r.calls().get(2).get("tokens")).longValue());
+    assertNull(r.calls().get(0).get("tokens"), "an error reports no tokens: null, never 0");
+    for (Map<String, Object> c : r.calls()) {
+      assertEquals("/v1/chat/completions", c.get("path"));
+      assertTrue(c.get("sent") != null && c.get("dropped") == null && ((Number) c.get("held_s")).doubleValue() >= 0,
+          c.toString());
+    }
     assertEquals(2, waits.size());
     assertTrue(waits.get(0).toMillis() >= 1 && waits.get(0).toMillis() <= 2, waits.toString());
     assertTrue(waits.get(1).toMillis() >= 2 && waits.get(1).toMillis() <= 4, waits.toString());
@@ -166,6 +175,11 @@ class ChatClientTest {
     assertFalse(e.fatal());
     assertEquals(2, e.attempts());
     assertTrue(e.getMessage().contains("no answer within 0.3 s"), e.getMessage());
+    assertEquals(2, e.calls().size(), "a failed call keeps its attempts' records");
+    for (Map<String, Object> call : e.calls()) {
+      assertNull(call.get("status"), "no reply came: " + call);
+      assertTrue(((Number) call.get("held_s")).doubleValue() >= 0.25, "it held its slot until it gave up: " + call);
+    }
     assertEquals(2, server.requests().size());
     assertEquals(1, waits.size());
   }

@@ -236,7 +236,9 @@ class OpenAiChannelTest {
     SessionResult r = run("inv1.a1");
     assertEquals("", r.text());
     assertTrue(r.error().contains("HTTP 404"), r.error());
-    assertTrue(r.meta().isEmpty());
+    assertFalse(r.meta().containsKey(SessionResult.USAGE), "no call answered: no usage to report, not a zero");
+    assertEquals(List.of(404), ((List<?>) r.meta().get(SessionResult.MODEL_CALLS)).stream()
+        .map(c -> ((Map<?, ?>) c).get("status")).toList(), "the refused call is recorded");
     assertEquals("Be careful.\n", read("systemprompt.md"));
   }
 

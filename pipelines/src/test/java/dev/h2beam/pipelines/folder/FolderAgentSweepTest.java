@@ -82,27 +82,9 @@ class FolderAgentSweepTest {
       Path trajectory = s.filter(p -> p.getFileName().toString().equals("trajectory.md")).findFirst().orElseThrow();
       assertTrue(Files.readString(trajectory).contains("[ACTION]"), Files.readString(trajectory));
     }
-    // each session's model calls, as its relay saw them, are in its audit entry (its own folder was scratch)
-    int sessions = 0;
-    try (Stream<Path> s = Files.walk(runs.resolve("_audit"))) {
-      for (Path meta : s.filter(p -> p.getFileName().toString().endsWith(".meta.json")).toList()) {
-        JsonNode m = Json.readTree(meta);
-        JsonNode calls = m.path("model_calls");
-        assertTrue(calls.isArray() && calls.size() > 0, meta + ": " + m);
-        long tokens = 0;
-        for (JsonNode c : calls) {
-          assertEquals(200, c.path("status").asInt(), meta + ": " + c);
-          assertTrue(c.path("dropped").isNull(), "the CLI read every reply whole: " + meta + ": " + c);
-          assertTrue(c.path("waited_s").asDouble() >= 0 && c.path("held_s").asDouble() > 0, meta + ": " + c);
-          assertEquals(1, c.path("attempt").asInt(), meta + ": " + c);
-          tokens += c.path("tokens").asLong();
-        }
-        // the tokens the relay read from the replies are the ones the CLI itself reported for the session
-        JsonNode u = m.path("usage");
-        assertEquals(u.path("prompt_tokens").asLong() + u.path("completion_tokens").asLong(), tokens, meta + ": " + m);
-        sessions++;
-      }
-    }
+    // each session's model calls, as its relay saw them, are in its audit entry (its own folder was scratch); the
+    // tokens the relay read from the replies are the ones the CLI itself reported
+    int sessions = FolderSweepTest.sessionCallsAddUp(runs);
     assertTrue(sessions >= 3 * k, "sessions audited: " + sessions);
     String secret = System.getenv(FolderSweepTest.KEY_VAR);
     assertEquals(List.of(), FilesHolding.containing(tmp, secret));

@@ -87,6 +87,34 @@ class FolderSweepTest {
     return f;
   }
 
+  /**
+   * Checks every session's audit entry under {@code runs}: its {@code model_calls} (one attempt each, no retries in
+   * these sweeps) were all sent and answered whole, and their tokens add up to the usage the session reported.
+   * Returns the number of sessions.
+   */
+  static int sessionCallsAddUp(Path runs) throws Exception {
+    int sessions = 0;
+    try (java.util.stream.Stream<Path> s = Files.walk(runs.resolve("_audit"))) {
+      for (Path meta : s.filter(p -> p.getFileName().toString().endsWith(".meta.json")).toList()) {
+        JsonNode m = Json.readTree(meta);
+        JsonNode calls = m.path("model_calls");
+        assertTrue(calls.isArray() && calls.size() > 0, meta + ": " + m);
+        long tokens = 0;
+        for (JsonNode c : calls) {
+          assertEquals(200, c.path("status").asInt(), meta + ": " + c);
+          assertTrue(c.path("dropped").isNull(), "every reply read whole: " + meta + ": " + c);
+          assertTrue(!c.path("sent").isNull() && c.path("held_s").asDouble() >= 0, meta + ": " + c);
+          assertEquals(1, c.path("attempt").asInt(), meta + ": " + c);
+          tokens += c.path("tokens").asLong();
+        }
+        JsonNode u = m.path("usage");
+        assertEquals(u.path("prompt_tokens").asLong() + u.path("completion_tokens").asLong(), tokens, meta + ": " + m);
+        sessions++;
+      }
+    }
+    return sessions;
+  }
+
   static Map<String, Object> sweep(Path runs, Path config, String... extra) throws Exception {
     return sweepAt(runs, config, 2, "parallel,sequential", extra);
   }
@@ -143,6 +171,10 @@ class FolderSweepTest {
     assertTrue(summary.at("/modes/agg/ledger/session_usd").asDouble() > 0, summary.toString());
     assertEquals(8, summary.at("/modes/seq/ledger/R").asInt());
     assertEquals(6, summary.at("/modes/seq/ledger/P").asInt());
+
+    // each session's audit entry holds its HTTP calls: sent, answered, and the tokens its usage adds up to
+    int sessions = sessionCallsAddUp(runs);
+    assertTrue(sessions >= 12, "sessions audited: " + sessions);
 
     // the run identity names the models of every role
     JsonNode id = Json.readTree(ns.resolve("config.json"));

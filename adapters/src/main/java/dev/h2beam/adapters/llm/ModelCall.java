@@ -1,0 +1,56 @@
+package dev.h2beam.adapters.llm;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One HTTP call to a model endpoint as h2beam records it, whoever made it (the chat client's attempts, an agent CLI's
+ * calls through its relay): when it arrived, when it got its turn under the endpoint's limits and was sent (null if
+ * never), when it gave its slot back, its status (null when no reply came), the tokens its reply reported (null when
+ * none) and why it ended without its whole reply (null when it did not). Filled in by the one thread making the call.
+ */
+final class ModelCall {
+  final String method;
+  final String path;
+  final Instant arrived;
+  Instant sent;
+  /** When the call gave its slot back; null until then. */
+  Instant done;
+  Integer status;
+  Long tokens;
+  /** Why the call ended without its whole reply, or null. */
+  String dropped;
+
+  ModelCall(String method, String path, Instant arrived) {
+    this.method = method;
+    this.path = path;
+    this.arrived = arrived;
+  }
+
+  /**
+   * The call as one record: {@code arrived}, {@code sent}, {@code done}, {@code waited_s} (for its slot and rate
+   * turn), {@code held_s} (its slot), {@code method}, {@code path}, {@code status}, {@code tokens}, {@code dropped}.
+   * A call not yet done is taken as done now.
+   */
+  Map<String, Object> line() {
+    Instant end = done == null ? Instant.now() : done;
+    Map<String, Object> line = new LinkedHashMap<>();
+    line.put("arrived", arrived.toString());
+    line.put("sent", sent == null ? null : sent.toString());
+    line.put("done", end.toString());
+    line.put("waited_s", seconds(arrived, sent == null ? end : sent));
+    line.put("held_s", sent == null ? null : seconds(sent, end));
+    line.put("method", method);
+    line.put("path", path);
+    line.put("status", status);
+    line.put("tokens", tokens);
+    line.put("dropped", dropped);
+    return line;
+  }
+
+  private static double seconds(Instant from, Instant to) {
+    return Duration.between(from, to).toNanos() / 1_000_000L / 1000.0;
+  }
+}
