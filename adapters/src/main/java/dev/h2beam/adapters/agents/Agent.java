@@ -38,15 +38,22 @@ public enum Agent {
     return run(inv, null);
   }
 
-  /** The same, recording each model call of the run in {@code callLog} (see {@link EndpointProxy#open}). */
+  /**
+   * The same, also writing each model call of the run to {@code callLog} as it ends (see {@link EndpointProxy#open});
+   * the run carries the calls either way ({@link AgentRun#modelCalls}).
+   */
   AgentRun run(AgentInvocation inv, Path callLog) throws IOException, InterruptedException {
     ResolvedRole r = inv.role();
-    try (EndpointProxy relay = EndpointProxy.open(r.endpoint(), callLog)) {
+    EndpointProxy relay = EndpointProxy.open(r.endpoint(), callLog);
+    AgentRun run;
+    try (relay) {
       AgentInvocation relayed = new AgentInvocation(inv.binary(), inv.workDir(), inv.stateDir(),
           new ResolvedRole(r.role(), relay.relayed(), r.model(), r.temperature(), r.maxTokens()), inv.prompt(),
           inv.timeout(), inv.sourceEnv(), inv.extraAllowedEnv());
-      return runDirect(relayed);
+      run = runDirect(relayed);
     }
+    // read once the relay is closed: every call it served has ended and has its record
+    return run.withModelCalls(relay.calls());
   }
 
   /** Runs the CLI once straight against the invocation's endpoint, holding none of its limits. */

@@ -1,7 +1,6 @@
 package dev.h2beam.adapters.agents;
 
 import dev.h2beam.adapters.config.ResolvedRole;
-import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.TextFiles;
 import dev.h2beam.adapters.model.ChannelSpec;
 import dev.h2beam.adapters.model.SessionResult;
@@ -11,7 +10,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,10 +44,8 @@ final class AgentChannel implements ProposerChannel {
     Files.createDirectories(cwd.resolve("output"));
     // beside the session folder, in the run's scratch folder (removed on resume after a kill), never inside it
     Path state = Files.createTempDirectory(cwd.toAbsolutePath().getParent(), "h2beam-agent-state-");
-    // the relay's record of the session's model calls, read into the audit's meta.json (the folder is scratch)
-    Path calls = state.resolveSibling(state.getFileName() + ".calls.jsonl");
     try {
-      AgentRun run = agent.run(new AgentInvocation(binary, cwd, state, role, PROMPT, timeout, env, List.of()), calls);
+      AgentRun run = agent.run(new AgentInvocation(binary, cwd, state, role, PROMPT, timeout, env, List.of()));
       String jsonl = Files.isRegularFile(run.stdoutJsonl())
           ? TextFiles.readCapped(run.stdoutJsonl(), AgentExecutor.MAX_TRAJECTORY) : "";
       AgentUsage u = agent.usage(jsonl);
@@ -57,7 +53,8 @@ final class AgentChannel implements ProposerChannel {
       Map<String, Object> meta = new LinkedHashMap<>();
       meta.put(SessionResult.USAGE, usage(u));
       meta.put(SessionResult.MODEL_ID, role.model());
-      meta.put(SessionResult.MODEL_CALLS, modelCalls(calls));
+      // the relay's record of the session's model calls, for the audit's meta.json (the session's folder is scratch)
+      meta.put(SessionResult.MODEL_CALLS, run.modelCalls());
       Path answer = cwd.resolve("output/answer.md");
       String text = Files.isRegularFile(answer) ? TextFiles.readCapped(answer, 1_000_000) : "";
       if (text.isBlank()) text = agent.reply(jsonl);
@@ -73,29 +70,7 @@ final class AgentChannel implements ProposerChannel {
       return new SessionResult(text, cost, "", meta);
     } finally {
       deleteQuietly(state);
-      if (Files.exists(calls)) deleteQuietly(calls);
     }
-  }
-
-  /**
-   * The relay's lines, one map per call in the order they ended; none when the CLI made no call. A record is a view of
-   * the session, never a reason to fail it: a line that cannot be read (a disk that filled mid-line) is left out.
-   */
-  private static List<Map<String, Object>> modelCalls(Path log) {
-    List<Map<String, Object>> calls = new ArrayList<>();
-    try {
-      if (!Files.isRegularFile(log)) return calls;
-      for (String line : Files.readAllLines(log)) {
-        try {
-          if (!line.isBlank()) calls.add(Json.readMap(line));
-        } catch (IOException e) {
-          // a torn line: left out
-        }
-      }
-    } catch (IOException e) {
-      System.err.println("h2beam: could not read the session's model calls in " + log + ": " + e.getMessage());
-    }
-    return calls;
   }
 
   private static Map<String, Object> usage(AgentUsage u) {

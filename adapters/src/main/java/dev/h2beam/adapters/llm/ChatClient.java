@@ -112,16 +112,15 @@ public final class ChatClient implements AutoCloseable {
     for (int attempt = 1; attempt <= endpoint.maxAttempts(); attempt++) {
       if (Thread.interrupted()) throw new InterruptedException("chat call interrupted");
       Attempt a;
-      ModelCall record = new ModelCall("POST", uri.getRawPath(), Instant.now());
-      try (EndpointLoad.Call call = load.arrive()) {
+      ModelCall record = load.arrive("POST", uri.getRawPath());
+      try (record) {
         slots.acquire();
         try {
           if (rate != null) rate.awaitTurn();
-          call.sent();
-          record.sent = Instant.now();
+          record.sent();
           a = send(body, record);
         } finally {
-          record.done = Instant.now();
+          record.close(); // ended before its slot is free: its record never overlaps the next holder's
           slots.release();
         }
       }

@@ -26,31 +26,21 @@ public final class EndpointLoad {
     return BY_NAME.computeIfAbsent(e.name(), k -> new EndpointLoad());
   }
 
-  /** A call arrived: it waits until {@link Call#sent()}, and counts no more once closed. */
-  Call arrive() {
+  /** A call arrived: it counts as waiting until {@link ModelCall#sent()}, and no more once closed. */
+  ModelCall arrive(String method, String path) {
     waiting.incrementAndGet();
-    return new Call();
+    return new ModelCall(this, method, path);
   }
 
-  /** One call's place in the counts. Not shared between threads. */
-  final class Call implements AutoCloseable {
-    private boolean sent;
-    private boolean closed;
+  /** A waiting call was sent. */
+  void sending() {
+    waiting.decrementAndGet();
+    sending.incrementAndGet();
+  }
 
-    /** The call got its turn and is sent: it moves from waiting to sending. */
-    void sent() {
-      if (sent || closed) return;
-      sent = true;
-      waiting.decrementAndGet();
-      sending.incrementAndGet();
-    }
-
-    /** The call ended (answered, failed, or dropped while it waited). */
-    @Override public void close() {
-      if (closed) return;
-      closed = true;
-      (sent ? sending : waiting).decrementAndGet();
-    }
+  /** A call ended, sent or still waiting. */
+  void ended(boolean sent) {
+    (sent ? sending : waiting).decrementAndGet();
   }
 
   /**

@@ -22,7 +22,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -84,6 +85,8 @@ public final class EndpointProxy implements AutoCloseable {
   private volatile boolean closed;
   /** Where each call is recorded, one JSON line per call, or null. */
   private final Path callLog;
+  /** Each call's record, in the order the calls ended. */
+  private final List<Map<String, Object>> served = Collections.synchronizedList(new ArrayList<>());
 
   private EndpointProxy(Endpoint endpoint, Path callLog) throws IOException {
     this.endpoint = endpoint;
@@ -130,6 +133,16 @@ public final class EndpointProxy implements AutoCloseable {
   public String baseUrl() {
     String path = upstream.getRawPath() == null ? "" : upstream.getRawPath();
     return "http://127.0.0.1:" + listener.getLocalPort() + path;
+  }
+
+  /**
+   * The record of every call the relay served ({@link ModelCall#line}), in the order they ended; complete once the
+   * relay is closed, as {@link #close} returns only when every call has ended.
+   */
+  public List<Map<String, Object>> calls() {
+    synchronized (served) {
+      return List.copyOf(served);
+    }
   }
 
   /** The endpoint as the CLI is to see it: this relay's base URL, everything else the endpoint's own. */
@@ -222,7 +235,6 @@ public final class EndpointProxy implements AutoCloseable {
   /** A request as it is relayed, and what became of it. */
   private static final class Relayed {
     final RelayWire.Request request;
-    final ModelCall call;
     final boolean keepAlive;
     /** The client closed its connection before the reply was done. */
     volatile boolean left;
@@ -231,28 +243,26 @@ public final class EndpointProxy implements AutoCloseable {
 
     Relayed(RelayWire.Request request) {
       this.request = request;
-      this.call = new ModelCall(request.method(), request.path(), Instant.now());
       this.keepAlive = request.keepAlive();
     }
   }
 
   /** Relays one request: its turn under the endpoint's limits, then the request sent on and its reply back. */
   private void exchange(Relayed relayed, Socket s, OutputStream out) {
-    ModelCall call = relayed.call;
+    ModelCall call = load.arrive(relayed.request.method(), relayed.request.path());
     UsageScan usage = new UsageScan();
     try {
-      try (EndpointLoad.Call counted = load.arrive()) {
+      try (call) {
         slots.acquire();
         try {
           if (rate != null) rate.awaitTurn();
-          call.sent = Instant.now();
-          counted.sent();
+          call.sent();
           forward(relayed, out, usage, call);
         } finally {
           // a reply cut short (the CLI gone, the run ended) is charged what it reported before the cut
           long tokens = usage.tokens();
           if (rate != null) rate.charge(tokens);
-          call.done = Instant.now();
+          call.close(); // ended before its slot is free: its record never overlaps the next holder's
           slots.release();
           call.tokens = tokens > 0 ? tokens : null;
         }
@@ -352,10 +362,14 @@ public final class EndpointProxy implements AutoCloseable {
     }
   }
 
-  /** Appends the call's line to the call log; a log that cannot be written is reported, and the call stands. */
+  /**
+   * Keeps the call's record ({@link #calls}) and appends it to the call log, if any; a log that cannot be written is
+   * reported, and the call stands.
+   */
   private void record(ModelCall call) {
-    if (callLog == null) return;
     Map<String, Object> line = call.line();
+    served.add(line);
+    if (callLog == null) return;
     try {
       String text = Json.MAPPER.writeValueAsString(line) + "\n";
       synchronized (this) {

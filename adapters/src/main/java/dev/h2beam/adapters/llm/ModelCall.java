@@ -6,27 +6,48 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * One HTTP call to a model endpoint as h2beam records it, whoever made it (the chat client's attempts, an agent CLI's
- * calls through its relay): when it arrived, when it got its turn under the endpoint's limits and was sent (null if
- * never), when it gave its slot back, its status (null when no reply came), the tokens its reply reported (null when
- * none) and why it ended without its whole reply (null when it did not). Filled in by the one thread making the call.
+ * One HTTP call to a model endpoint as h2beam makes and records it, whoever made it (the chat client's attempts, an
+ * agent CLI's calls through its relay): when it arrived, when it got its turn under the endpoint's limits and was sent
+ * (null if never), when it gave its slot back, its status (null when no reply came), the tokens its reply reported
+ * (null when none) and why it ended without its whole reply (null when it did not). While open it counts in its
+ * endpoint's {@link EndpointLoad}, waiting until {@link #sent()}, sending after. Made by {@link EndpointLoad#arrive}
+ * and filled in by the one thread making the call.
  */
-final class ModelCall {
+final class ModelCall implements AutoCloseable {
+  private final EndpointLoad load;
   final String method;
   final String path;
-  final Instant arrived;
+  final Instant arrived = Instant.now();
   Instant sent;
-  /** When the call gave its slot back; null until then. */
+  /** When the call ended (it was closed); null until then. */
   Instant done;
   Integer status;
   Long tokens;
   /** Why the call ended without its whole reply, or null. */
   String dropped;
 
-  ModelCall(String method, String path, Instant arrived) {
+  ModelCall(EndpointLoad load, String method, String path) {
+    this.load = load;
     this.method = method;
     this.path = path;
-    this.arrived = arrived;
+  }
+
+  /** The call got its turn and is sent now: it counts as sending, no longer as waiting. */
+  void sent() {
+    if (sent != null || done != null) return;
+    sent = Instant.now();
+    load.sending();
+  }
+
+  /**
+   * The call ended (answered, failed, or dropped while it waited): it counts no more. A call that holds a slot is
+   * closed before it gives the slot back, so that its {@code done} never follows the next holder's {@code sent}.
+   * Closing again does nothing.
+   */
+  @Override public void close() {
+    if (done != null) return;
+    done = Instant.now();
+    load.ended(sent != null);
   }
 
   /**

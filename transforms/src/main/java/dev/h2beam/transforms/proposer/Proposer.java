@@ -156,7 +156,6 @@ public final class Proposer {
             if (c instanceof Map<?, ?> m) m.forEach((k, v) -> call.put(String.valueOf(k), v));
             calls.add(call);
           }
-          reported = withCalls(reported, calls);
         }
         if (r.text().isBlank()) {
           last = r.error().isBlank() ? "empty reply" : r.error();
@@ -167,7 +166,7 @@ public final class Proposer {
         Reply reply = new Reply(label, r.text(), true, cost, wall, attempt, false, spec.kind(), "",
             auditDir == null ? null : auditDir.resolve(base + ".response.md"), kept == null ? null : kept.dir(),
             kept == null ? null : kept.files());
-        audit(base, mission, system, reply, reported, held);
+        audit(base, mission, system, reply, withCalls(reported, calls), held);
         return reply;
       } catch (Exception e) {
         if (e instanceof InterruptedException || Thread.currentThread().isInterrupted()) {
@@ -182,10 +181,9 @@ public final class Proposer {
         if (cwd != null) Scratch.deleteLater(cwd);
       }
     }
-    if (calls != null) reported = withCalls(reported, calls);
     String message = "[" + label + "] " + spec.kind() + "/" + spec.model() + ": " + last;
     audit(base, mission, system, new Reply(label, "", false, cost, 0.0, attempts, false, spec.kind(), last, null,
-        null), reported, held);
+        null), withCalls(reported, calls), held);
     throw new ProposerError(message, attempts, cost);
   }
 
@@ -302,8 +300,9 @@ public final class Proposer {
     }
   }
 
-  /** The last attempt's self-report with the calls of every attempt so far in place of its own. */
+  /** The last attempt's self-report with the calls of every attempt in place of its own (unchanged when null). */
   private static Map<String, Object> withCalls(Map<String, Object> reported, List<Map<String, Object>> calls) {
+    if (calls == null) return reported;
     Map<String, Object> m = new LinkedHashMap<>(reported);
     m.put(SessionResult.MODEL_CALLS, List.copyOf(calls));
     return m;
