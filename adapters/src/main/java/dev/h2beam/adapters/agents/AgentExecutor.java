@@ -6,6 +6,7 @@ import dev.h2beam.adapters.exec.ExecResult;
 import dev.h2beam.adapters.exec.Executor;
 import dev.h2beam.adapters.exec.ExecutorProvider;
 import dev.h2beam.adapters.files.TextFiles;
+import dev.h2beam.adapters.llm.EndpointProxy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -30,7 +31,7 @@ final class AgentExecutor implements Executor {
   static final int OBS_TRUNC = 50_000;
   static final int MAX_TRAJECTORY = 8_000_000;
   /** The run's model calls as its endpoint relay saw them: waits, slot times, statuses, tokens. */
-  static final String MODEL_CALLS = "model_calls.jsonl";
+  static final String MODEL_CALLS = EndpointProxy.CALL_LOG;
   private final Agent agent;
   private final Path binary;
   private final ResolvedRole role;

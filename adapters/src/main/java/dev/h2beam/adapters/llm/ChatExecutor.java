@@ -23,7 +23,9 @@ import java.util.Set;
  * harness is the system message ({@link HarnessPrompt}); the task's instruction and its source files, each fenced as
  * untrusted data, are the user message; the reply is the deliverable ({@code output/<deliverable>}). The trajectory is
  * rendered in the shared grammar of spec §11.2 ({@code [HARNESS]}, {@code [USER]}, {@code [ASSISTANT]}, the usage
- * line), and the tokens and cost of the call are the rollout's spend.
+ * line), and the tokens and cost of the call are the rollout's spend. Each HTTP attempt of the call is recorded in
+ * {@value EndpointProxy#CALL_LOG} in the run folder, as an agent CLI's calls are by its relay (the fields of
+ * {@link EndpointProxy#open}), whether the call was answered or failed.
  */
 public final class ChatExecutor implements Executor {
   static final int MAX_SOURCE_CHARS = 64_000;
@@ -54,6 +56,7 @@ public final class ChatExecutor implements Executor {
       trajectory.append("[ASSISTANT] ").append(reply.text()).append("\n\n").append(usageLine(reply.usage(),
           reply.model(), reply.finishReason())).append('\n');
       AtomicFiles.writeString(runDir.resolve("trajectory.md"), trajectory.toString());
+      writeCalls(runDir, reply.calls());
       AtomicFiles.writeString(runDir.resolve("output").resolve(r.deliverable()), reply.text());
       return new ExecResult(runDir, null, wall, reply.usage().promptTokens(), reply.usage().completionTokens(),
           reply.costUsd(), "", "");
@@ -61,8 +64,14 @@ public final class ChatExecutor implements Executor {
       double wall = (System.nanoTime() - t0) / 1e9;
       trajectory.append("[ERROR] ").append(e.getMessage()).append('\n');
       AtomicFiles.writeString(runDir.resolve("trajectory.md"), trajectory.toString());
+      writeCalls(runDir, e.calls());
       return new ExecResult(runDir, null, wall, null, null, e.costUsd(), "model", e.getMessage());
     }
+  }
+
+  /** The call's attempts as the run's call log; none made (refused before sending), no file. */
+  private static void writeCalls(Path runDir, List<Map<String, Object>> calls) throws IOException {
+    if (!calls.isEmpty()) AtomicFiles.writeString(runDir.resolve(EndpointProxy.CALL_LOG), ModelCall.jsonLines(calls));
   }
 
   /** The instruction, then every source file fenced (capped, with a visible note), binary files only named. */

@@ -77,6 +77,8 @@ public final class EndpointProxy implements AutoCloseable {
   private final ExecutorService threads;
   private final HttpClient http;
   /** The endpoint's slots and rate window in this JVM, which every relay and chat client of the endpoint shares. */
+  /** The name of a rollout's call log in its run folder, whichever executor made the calls. */
+  public static final String CALL_LOG = "model_calls.jsonl";
   private final Semaphore slots;
   private final RateWindow rate;
   private final EndpointLoad load;
@@ -371,7 +373,7 @@ public final class EndpointProxy implements AutoCloseable {
     served.add(line);
     if (callLog == null) return;
     try {
-      String text = Json.MAPPER.writeValueAsString(line) + "\n";
+      String text = ModelCall.jsonLine(line);
       synchronized (this) {
         Files.writeString(callLog, text, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
       }

@@ -1,8 +1,11 @@
 package dev.h2beam.adapters.llm;
 
+import dev.h2beam.adapters.files.Json;
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -69,6 +72,18 @@ final class ModelCall implements AutoCloseable {
     line.put("tokens", tokens);
     line.put("dropped", dropped);
     return line;
+  }
+
+  /** A record as one line of a call log ({@link EndpointProxy#CALL_LOG}), its newline included. */
+  static String jsonLine(Map<String, Object> line) throws IOException {
+    return Json.MAPPER.writeValueAsString(line) + "\n";
+  }
+
+  /** The records as a whole call log; empty for none. */
+  static String jsonLines(List<Map<String, Object>> lines) throws IOException {
+    StringBuilder sb = new StringBuilder();
+    for (Map<String, Object> l : lines) sb.append(jsonLine(l));
+    return sb.toString();
   }
 
   private static double seconds(Instant from, Instant to) {

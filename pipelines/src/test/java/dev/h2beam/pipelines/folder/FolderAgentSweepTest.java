@@ -86,6 +86,8 @@ class FolderAgentSweepTest {
     // tokens the relay read from the replies are the ones the CLI itself reported
     int sessions = FolderSweepTest.sessionCallsAddUp(runs);
     assertTrue(sessions >= 3 * k, "sessions audited: " + sessions);
+    // each rollout's calls, in its run folder, add up to the tokens the CLI reported for it
+    assertTrue(FolderSweepTest.rolloutCallsAddUp(runs) >= tasks * 4 * k, "rollouts with their calls");
     String secret = System.getenv(FolderSweepTest.KEY_VAR);
     assertEquals(List.of(), FilesHolding.containing(tmp, secret));
   }

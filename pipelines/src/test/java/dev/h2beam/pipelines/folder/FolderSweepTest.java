@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.h2beam.adapters.files.FilesHolding;
 import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.files.Runmark;
+import dev.h2beam.adapters.llm.EndpointProxy;
 import dev.h2beam.adapters.llm.ScriptedModelServer;
 import dev.h2beam.pipelines.UsageError;
 import dev.h2beam.pipelines.judge.JudgeCommand;
@@ -115,6 +117,34 @@ class FolderSweepTest {
     return sessions;
   }
 
+  /**
+   * Checks every completed rollout's call log under {@code runs}: at least one call, every call sent and answered
+   * whole (no faults in these sweeps), and the tokens the replies reported add up to the input and output tokens the
+   * rollout was charged (its completion mark). Returns the number of rollouts.
+   */
+  static int rolloutCallsAddUp(Path runs) throws Exception {
+    int rollouts = 0;
+    try (java.util.stream.Stream<Path> s = Files.walk(runs.resolve("_executions"))) {
+      for (Path mark : s.filter(p -> p.getFileName().toString().equals(Runmark.MARKER)).toList()) {
+        JsonNode m = Json.readTree(mark);
+        Path log = mark.resolveSibling(EndpointProxy.CALL_LOG);
+        assertTrue(Files.isRegularFile(log), "no call log beside " + mark);
+        List<String> lines = Files.readAllLines(log);
+        assertFalse(lines.isEmpty(), log.toString());
+        long tokens = 0;
+        for (String l : lines) {
+          JsonNode c = Json.readTree(l);
+          assertEquals(200, c.path("status").asInt(), log + ": " + c);
+          assertTrue(c.path("dropped").isNull() && !c.path("sent").isNull(), log + ": " + c);
+          tokens += c.path("tokens").asLong();
+        }
+        assertEquals(m.path("input_tokens").asLong() + m.path("output_tokens").asLong(), tokens, log + ": " + m);
+        rollouts++;
+      }
+    }
+    return rollouts;
+  }
+
   static Map<String, Object> sweep(Path runs, Path config, String... extra) throws Exception {
     return sweepAt(runs, config, 2, "parallel,sequential", extra);
   }
@@ -175,6 +205,9 @@ class FolderSweepTest {
     // each session's audit entry holds its HTTP calls: sent, answered, and the tokens its usage adds up to
     int sessions = sessionCallsAddUp(runs);
     assertTrue(sessions >= 12, "sessions audited: " + sessions);
+    // and each rollout's run folder its own, as an agent CLI's relay records them
+    // (4 tasks, k = 2: k shared bases, then 3k rollouts in each mode)
+    assertEquals(4 * 7 * 2, rolloutCallsAddUp(runs), "rollouts with their calls");
 
     // the run identity names the models of every role
     JsonNode id = Json.readTree(ns.resolve("config.json"));
