@@ -85,13 +85,19 @@ final class RelayWire {
     Request r = new Request(start[0], start[1], start[2], List.copyOf(headers), new byte[0]);
     String te = r.header("Transfer-Encoding");
     String length = r.header("Content-Length");
+    for (Map.Entry<String, String> h : headers) {
+      // two lengths that disagree leave the body's end unknown (RFC 9112 6.3): refused, never guessed
+      if (h.getKey().equalsIgnoreCase("Content-Length") && !h.getValue().equals(length)) {
+        throw new BadRequest(400, "the request has Content-Length headers that disagree");
+      }
+    }
     boolean chunked = te != null && te.toLowerCase(Locale.ROOT).contains("chunked");
     long n = 0;
     if (!chunked && length != null) {
       try {
         n = Long.parseLong(length.strip());
       } catch (NumberFormatException e) {
-        throw new BadRequest(400, "Content-Length is not a number: " + cut(length));
+        throw new BadRequest(400, "Content-Length is not a number");
       }
       if (n < 0) throw new BadRequest(400, "Content-Length is negative: " + n);
       if (n > maxBody) throw new BadRequest(413, "the request is larger than the relay's " + (maxBody >> 20) + " MiB");
@@ -142,7 +148,7 @@ final class RelayWire {
       try {
         n = Long.parseLong((semi < 0 ? size : size.substring(0, semi)).strip(), 16);
       } catch (NumberFormatException e) {
-        throw new BadRequest(400, "not a chunk size: " + cut(size));
+        throw new BadRequest(400, "a chunk's size line is not a hexadecimal number");
       }
       if (n < 0 || body.size() + n > maxBody) {
         throw new BadRequest(413, "the request is larger than the relay's " + (maxBody >> 20) + " MiB");
@@ -169,10 +175,6 @@ final class RelayWire {
     }
     String text = line.toString(StandardCharsets.ISO_8859_1);
     return text.endsWith("\r") ? text.substring(0, text.length() - 1) : text;
-  }
-
-  private static String cut(String s) {
-    return s.length() > 80 ? s.substring(0, 80) + "..." : s;
   }
 
   /**

@@ -57,6 +57,8 @@ class RelayWireTest {
         {"400", "GET http://elsewhere/v1 HTTP/1.1\r\n\r\n"},
         {"400", "POST /v1 HTTP/1.1\r\nContent-Length: ten\r\n\r\n"},
         {"400", "POST /v1 HTTP/1.1\r\nno colon here\r\n\r\n"},
+        {"400", "POST /v1 HTTP/1.1\r\nContent-Length: 2\r\nContent-Length: 20\r\n\r\nab"},
+        {"400", "POST /v1 HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"},
         {"413", "POST /v1 HTTP/1.1\r\nContent-Length: 2097152\r\n\r\n"},
         {"413", "POST /v1 HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n200001\r\n"},
         {"431", "GET /" + "a".repeat(RelayWire.MAX_HEAD_BYTES) + " HTTP/1.1\r\n\r\n"}}) {
@@ -66,7 +68,9 @@ class RelayWireTest {
     }
     // what the refusal says goes back to the CLI, which may log it: a key in the request is never echoed
     for (String keyed : List.of("GET /v1?key=sk-secret HTTP/2\r\n\r\n",
-        "POST /v1 HTTP/1.1\r\nAuthorization Bearer sk-secret\r\n\r\n")) {
+        "POST /v1 HTTP/1.1\r\nAuthorization Bearer sk-secret\r\n\r\n",
+        "POST /v1 HTTP/1.1\r\nContent-Length: sk-secret\r\n\r\n",
+        "POST /v1 HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nsk-secret\r\n")) {
       RelayWire.BadRequest e = assertThrows(RelayWire.BadRequest.class, () -> read(keyed,
           new ByteArrayOutputStream()));
       assertFalse(e.getMessage().contains("sk-secret"), e.getMessage());
