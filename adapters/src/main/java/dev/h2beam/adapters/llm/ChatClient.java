@@ -127,7 +127,7 @@ public final class ChatClient implements AutoCloseable {
       long tokens = a.usage().reported();
       if (rate != null) rate.charge(tokens);
       record.tokens = tokens > 0 ? tokens : null;
-      calls.add(record.line());
+      calls.add(record.finish());
       cost += a.cost(endpoint);
       if (a instanceof Attempt.Answered ok) {
         return new ChatReply(ok.text(), ok.model(), ok.finishReason(), ok.usage(), cost, attempt,

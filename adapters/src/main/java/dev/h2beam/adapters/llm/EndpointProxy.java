@@ -369,7 +369,7 @@ public final class EndpointProxy implements AutoCloseable {
    * reported, and the call stands.
    */
   private void record(ModelCall call) {
-    Map<String, Object> line = call.line();
+    Map<String, Object> line = call.finish();
     served.add(line);
     if (callLog == null) return;
     try {

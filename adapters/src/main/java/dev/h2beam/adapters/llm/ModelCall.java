@@ -28,6 +28,7 @@ final class ModelCall implements AutoCloseable {
   Long tokens;
   /** Why the call ended without its whole reply, or null. */
   String dropped;
+  private boolean counted;
 
   ModelCall(EndpointLoad load, String method, String path) {
     this.load = load;
@@ -51,6 +52,19 @@ final class ModelCall implements AutoCloseable {
     if (done != null) return;
     done = Instant.now();
     load.ended(sent != null);
+  }
+
+  /**
+   * The call's record is final (its status, tokens and the reason it was cut off set, and closed): it counts in its
+   * endpoint's totals, once, and is returned as one record ({@link #line}).
+   */
+  Map<String, Object> finish() {
+    close();
+    if (!counted) {
+      counted = true;
+      load.finished(this);
+    }
+    return line();
   }
 
   /**

@@ -118,7 +118,7 @@ class EndpointProxyTest {
       try (BufferedReader in = new BufferedReader(new InputStreamReader(reply.body(), StandardCharsets.UTF_8))) {
         assertTrue(in.readLine().contains("input_tokens"));
         assertEquals(0, EndpointLimits.freeSlots(e), "the streaming reply holds the slot");
-        assertArrayEquals(new int[] {0, 1}, EndpointLoad.now().get("cut"), "and counts as sending");
+        assertArrayEquals(new int[] {0, 1}, inFlight("cut"), "and counts as sending");
         relay.close();
       } catch (java.io.IOException expected) {
         // the relay cut the reply
@@ -126,7 +126,7 @@ class EndpointProxyTest {
         cut.countDown();
       }
       assertEquals(1, EndpointLimits.freeSlots(e), "closing the relay gave the slot back");
-      assertArrayEquals(new int[] {0, 0}, EndpointLoad.now().get("cut"), "and the call counts no more");
+      assertArrayEquals(new int[] {0, 0}, inFlight("cut"), "and the call counts no more");
       assertEquals(8, RateWindow.of(e).tokensInWindow(System.nanoTime()), "and charged what the reply reported");
     }
   }
@@ -218,6 +218,7 @@ class EndpointProxyTest {
   void aCallBeyondTheRequestRateWaitsAndClosingTheRelayDropsItAndFreesItsSlot() throws Exception {
     try (ScriptedModelServer server = ScriptedModelServer.start(ScriptedModelServer.Brain.saying("x"))) {
       Endpoint e = new Endpoint("paced", server.baseUrl(), "", 1, 30, 1, 0, 0, 1, 0);
+      EndpointLoad.Counts before = EndpointLoad.now().get("paced");
       Path log = Files.createTempDirectory("relay").resolve("calls.jsonl");
       EndpointProxy relay = EndpointProxy.open(e, log);
       assertEquals(200, CLIENT.send(post(relay.baseUrl() + "/chat/completions", CHAT),
@@ -227,10 +228,14 @@ class EndpointProxyTest {
       Thread.sleep(1_000);
       assertEquals(1, server.requests().size(), "the second call waits for the minute's one request to leave");
       assertEquals(0, EndpointLimits.freeSlots(e), "and holds the endpoint's one slot while it waits");
-      assertArrayEquals(new int[] {1, 0}, EndpointLoad.now().get("paced"), "it counts as waiting, not sending");
+      assertArrayEquals(new int[] {1, 0}, inFlight("paced"), "it counts as waiting, not sending");
       relay.close();
       assertEquals(1, EndpointLimits.freeSlots(e), "closing the relay gave the slot back");
-      assertArrayEquals(new int[] {0, 0}, EndpointLoad.now().get("paced"), "and counts no more once dropped");
+      assertArrayEquals(new int[] {0, 0}, inFlight("paced"), "and counts no more once dropped");
+      EndpointLoad.Counts ended = EndpointLoad.now().get("paced").since(before);
+      assertEquals(2, ended.calls(), "both calls ended: " + ended);
+      assertEquals(1, ended.failed(), "the dropped one with no answer: " + ended);
+      assertTrue(ended.waitedMs() >= 900, "it waited its second and more for the rate window: " + ended);
       assertTrue(second.handle((r, t) -> t != null || r.statusCode() != 200).get(10, TimeUnit.SECONDS),
           "the dropped call got no answer");
       assertEquals(1, server.requests().size(), "and never reached the endpoint");
@@ -347,10 +352,16 @@ class EndpointProxyTest {
   /** Waits until the endpoint has {@code waiting} calls waiting and {@code sending} sent in this JVM. */
   private static void awaitLoad(String endpoint, int waiting, int sending) throws InterruptedException {
     long deadline = System.nanoTime() + 10_000_000_000L;
-    while (!java.util.Arrays.equals(new int[] {waiting, sending}, EndpointLoad.now().get(endpoint))) {
+    while (!java.util.Arrays.equals(new int[] {waiting, sending}, inFlight(endpoint))) {
       assertTrue(System.nanoTime() < deadline, endpoint + ": " + java.util.Arrays.toString(
-          EndpointLoad.now().get(endpoint)) + ", not " + waiting + " waiting and " + sending + " sending");
+          inFlight(endpoint)) + ", not " + waiting + " waiting and " + sending + " sending");
       Thread.sleep(10);
     }
+  }
+
+  /** The endpoint's calls waiting and sending in this JVM now. */
+  private static int[] inFlight(String endpoint) {
+    EndpointLoad.Counts c = EndpointLoad.now().get(endpoint);
+    return c == null ? null : new int[] {c.waiting(), c.sending()};
   }
 }

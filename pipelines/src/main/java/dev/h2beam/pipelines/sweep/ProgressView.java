@@ -3,6 +3,7 @@ package dev.h2beam.pipelines.sweep;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.llm.EndpointLoad;
 import dev.h2beam.pipelines.UsageError;
 import dev.h2beam.transforms.sweep.ProgressBoard;
 import java.io.IOException;
@@ -229,7 +230,7 @@ public final class ProgressView implements AutoCloseable {
     int rollouts = 0;
     int workers = 0;
     int silent = 0;
-    Map<String, int[]> endpoints = new TreeMap<>();
+    Map<String, EndpointLoad.Counts> endpoints = new TreeMap<>();
     // a board replaced while read is read whole next time
     for (JsonNode b : ProgressBoard.read(audit.resolve("progress"), token).boards()) {
       long at = b.path("updated_ms").asLong();
@@ -240,17 +241,20 @@ public final class ProgressView implements AutoCloseable {
       // a board is rewritten while its worker has work (every 5 s at least), so only a busy one can fall silent
       boolean busy = b.path("sessions_in_flight").asInt() > 0 || b.path("rollouts_in_flight").asInt() > 0;
       for (JsonNode c : b.path("chains")) busy |= !c.path("running").asText().isEmpty();
-      if (busy && now - at > SILENT_MS) {
+      boolean lost = busy && now - at > SILENT_MS;
+      if (lost) {
         silent++;
       } else {
         sessions += b.path("sessions_in_flight").asInt();
         rollouts += b.path("rollouts_in_flight").asInt();
-        b.path("endpoints").fields().forEachRemaining(e -> {
-          int[] ws = endpoints.computeIfAbsent(e.getKey(), k -> new int[2]);
-          ws[0] += e.getValue().path("waiting").asInt();
-          ws[1] += e.getValue().path("sending").asInt();
-        });
       }
+      // a silent worker's calls in flight are not counted, but the calls it ended did end
+      b.path("endpoints").fields().forEachRemaining(e -> {
+        JsonNode c = e.getValue();
+        endpoints.merge(e.getKey(), new EndpointLoad.Counts(lost ? 0 : c.path("waiting").asInt(),
+            lost ? 0 : c.path("sending").asInt(), c.path("calls").asLong(), c.path("failed").asLong(),
+            c.path("waited_ms").asLong()), EndpointLoad.Counts::plus);
+      });
       for (JsonNode c : b.path("chains")) {
         String key = c.path("mode").asText() + "/" + c.path("domain").asText();
         // the chain's own time where the board tells it (older boards: the board's)
@@ -370,7 +374,7 @@ public final class ProgressView implements AutoCloseable {
   /** The sweep's state at one look. */
   record Snapshot(long elapsedMs, int tasks, int bases, int basesFailed, Map<String, ModeCount> modes,
       List<ChainCount> chains, int sessionsInFlight, int rolloutsInFlight, int workers, int silentWorkers,
-      int sessionsDone, int rolloutsDone, double spendUsd, Map<String, int[]> endpoints) {
+      int sessionsDone, int rolloutsDone, double spendUsd, Map<String, EndpointLoad.Counts> endpoints) {
 
     int units() {
       return tasks * modes.size();
@@ -415,12 +419,20 @@ public final class ProgressView implements AutoCloseable {
 
   /**
    * The model calls of each endpoint the workers have called, sending and waiting for their turn: an endpoint whose
-   * calls wait while as many as its limit allows are sent is what holds the sweep back. Empty when none was called.
+   * calls wait while as many as its limit allows are sent is what holds the sweep back. Then, once calls have ended,
+   * how many, how many failed, and how long they waited for their turn in all: what the endpoint's limits cost the
+   * sweep so far. Empty when none was called.
    */
-  private static String endpoints(Snapshot s) {
+  static String endpoints(Snapshot s) {
     StringBuilder sb = new StringBuilder();
-    s.endpoints().forEach((name, ws) -> sb.append(sb.length() == 0 ? "endpoints: " : "; ").append(String.format(
-        Locale.ROOT, "%s %d sending, %d waiting", name, ws[1], ws[0])));
+    s.endpoints().forEach((name, c) -> {
+      sb.append(sb.length() == 0 ? "endpoints: " : "; ").append(String.format(Locale.ROOT, "%s %d sending,"
+          + " %d waiting", name, c.sending(), c.waiting()));
+      if (c.calls() > 0) {
+        sb.append(String.format(Locale.ROOT, " (%d calls done%s, %.1f s waited)", c.calls(),
+            c.failed() == 0 ? "" : ", " + c.failed() + " failed", c.waitedMs() / 1000.0));
+      }
+    });
     return sb.toString();
   }
 

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * While a sweep runs, each worker's progress board counts the model calls of each endpoint sending and waiting for
  * their turn: with an endpoint that takes one call at a time and two chains calling it, the boards show calls waiting
- * while one is sent, never two sent, and nothing in flight once the sweep is over.
+ * while one is sent, never two sent, and nothing in flight once the sweep is over; and then every call the model got,
+ * none failed, and the time they waited for their turn.
  */
 class EndpointProgressTest {
   @Test
@@ -62,9 +63,17 @@ class EndpointProgressTest {
       assertTrue(looks.get() > 0, "no board named the endpoint");
       assertTrue(maxWaiting.get() >= 1, "calls waited for the one slot: " + maxWaiting.get());
       assertEquals(1, maxSending.get(), "never more than the endpoint's one call sent at once");
+      long calls = 0;
+      long waitedMs = 0;
       for (JsonNode local : locals(runs)) {
         assertEquals(0, local.path("waiting").asInt() + local.path("sending").asInt(), "the last boards: " + local);
+        assertEquals(0, local.path("failed").asInt(), "every call answered: " + local);
+        calls += local.path("calls").asLong();
+        waitedMs += local.path("waited_ms").asLong();
       }
+      // the last boards count every call the model got, and the time the calls spent waiting for the one slot
+      assertEquals(server.requests().size(), calls, "calls the boards counted");
+      assertTrue(waitedMs >= 400, "the calls waited at least one reply's latency in all: " + waitedMs + " ms");
     }
   }
 

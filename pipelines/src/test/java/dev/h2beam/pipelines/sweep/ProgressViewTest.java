@@ -1,11 +1,11 @@
 package dev.h2beam.pipelines.sweep;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.h2beam.adapters.llm.EndpointLoad;
 import dev.h2beam.pipelines.UsageError;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -122,7 +122,8 @@ class ProgressViewTest {
 
   /**
    * Each worker's board counts its model calls per endpoint, sending and waiting for their turn: the view adds them
-   * up over the workers that are alive, so a sweep held back by an endpoint's limit shows it while it runs.
+   * up over the workers that are alive, so a sweep held back by an endpoint's limit shows it while it runs. The calls
+   * that ended, failed, and their wait for their turn add up over every worker, a silent one's included: they ended.
    */
   @Test
   void theEndpointsCallsSendingAndWaitingAddUpOverTheLiveWorkers() throws Exception {
@@ -130,16 +131,20 @@ class ProgressViewTest {
     board("w1", "tok", now.get(), 1, 2, chain("agg", "d01", 0, 0, "d01-t01"));
     board("w2", "tok", now.get(), 1, 2, chain("seq", "d01", 0, 0, "d01-t01"));
     board("lost", "tok", now.get() - 60_000, 1, 1, chain("agg", "d02", 0, 0, "d02-t01"));
-    endpoints("w1", "{\"local\":{\"waiting\":3,\"sending\":2},\"judge\":{\"waiting\":0,\"sending\":0}}");
-    endpoints("w2", "{\"local\":{\"waiting\":5,\"sending\":2}}");
-    endpoints("lost", "{\"local\":{\"waiting\":9,\"sending\":9}}");
+    endpoints("w1", "{\"local\":{\"waiting\":3,\"sending\":2,\"calls\":10,\"failed\":1,\"waited_ms\":1500},"
+        + "\"judge\":{\"waiting\":0,\"sending\":0}}");
+    endpoints("w2", "{\"local\":{\"waiting\":5,\"sending\":2,\"calls\":20,\"failed\":0,\"waited_ms\":2250}}");
+    endpoints("lost", "{\"local\":{\"waiting\":9,\"sending\":9,\"calls\":4,\"failed\":2,\"waited_ms\":250}}");
     ProgressView.Snapshot s = v.read();
-    assertArrayEquals(new int[] {8, 4}, s.endpoints().get("local"), "the lost worker's calls are not counted");
-    assertArrayEquals(new int[] {0, 0}, s.endpoints().get("judge"));
+    assertEquals(new EndpointLoad.Counts(8, 4, 34, 3, 4000), s.endpoints().get("local"),
+        "the lost worker's calls in flight are not counted, those it ended are");
+    assertEquals(new EndpointLoad.Counts(0, 0, 0, 0, 0), s.endpoints().get("judge"), "a board written before the"
+        + " totals were: none");
     String line = v.lines(s, false).get(0);
-    assertTrue(line.endsWith("endpoints: judge 0 sending, 0 waiting; local 4 sending, 8 waiting"), line);
-    assertTrue(v.bar(s, 200).contains("endpoints: judge 0 sending, 0 waiting; local 4 sending, 8 waiting"),
-        v.bar(s, 200).toString());
+    String shown = "endpoints: judge 0 sending, 0 waiting; local 4 sending, 8 waiting (34 calls done, 3 failed, 4.0 s"
+        + " waited)";
+    assertTrue(line.endsWith(shown), line);
+    assertTrue(v.bar(s, 200).contains(shown), v.bar(s, 200).toString());
 
     // a sweep that calls no endpoint (the demo's scripted roles) shows no such line
     for (String w : List.of("w1", "w2", "lost")) endpoints(w, "{}");

@@ -22,7 +22,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * One worker JVM's view of a running sweep, written for the client's live progress display: which of its (mode, domain)
  * chains have started, how many of their tasks finished (run, resumed, failed) and which one is running, how many base
  * rollouts it finished, how many sessions and rollouts it has in flight (the permits this sweep holds of its limits),
- * and how many model calls of each endpoint the process has waiting for their turn and sending ({@link EndpointLoad}).
+ * how many model calls of each endpoint the process has waiting for their turn and sending, and how many ended (failed,
+ * and their wait for their turn in all) since the board was made ({@link EndpointLoad}).
  * One writer per file: each JVM writes {@code _audit/<ns>/progress/<host>-<pid>.json}, replaced atomically at most once
  * a second while something changed, and at once when a chain ends. It carries the run's root token, so the client
  * ignores boards of earlier runs, and the time of its last write, so the client can tell a worker that stopped writing
@@ -65,6 +66,8 @@ public final class ProgressBoard {
   private int lastRollouts;
   /** The endpoints' counts at the last write ({@link EndpointLoad#now}), as written. */
   private Map<String, Object> lastEndpoints = Map.of();
+  /** The endpoints' counts when the board was made: its totals are this sweep's (and any other job's beside it). */
+  private final Map<String, EndpointLoad.Counts> endpointsAtOpen = EndpointLoad.now();
   /** This process's CPU and its children's when the board was made (the worker opening the sweep); -1 unknown. */
   private final double cpuAtOpen = OwnUsage.cpuSeconds();
   private final double childCpuAtOpen = OwnUsage.childCpuSeconds();
@@ -289,15 +292,20 @@ public final class ProgressBoard {
   }
 
   /**
-   * The model calls of each endpoint this process has called, {@code {"waiting": w, "sending": s}} by name
-   * ({@link EndpointLoad}): calls waiting for a slot or the rate window, and calls sent and not yet finished.
+   * The model calls of each endpoint this process has called, by name ({@link EndpointLoad}): {@code waiting} for a
+   * slot or the rate window and {@code sending} now, and since the board was made, the {@code calls} that ended, how
+   * many of them {@code failed} (no good answer) and the milliseconds they {@code waited_ms} for their turn in all.
    */
-  private static Map<String, Object> endpoints() {
+  private Map<String, Object> endpoints() {
     Map<String, Object> m = new TreeMap<>();
-    EndpointLoad.now().forEach((name, ws) -> {
+    EndpointLoad.now().forEach((name, now) -> {
+      EndpointLoad.Counts c = now.since(endpointsAtOpen.get(name));
       Map<String, Object> e = new LinkedHashMap<>();
-      e.put(WAITING, ws[0]);
-      e.put(SENDING, ws[1]);
+      e.put(WAITING, c.waiting());
+      e.put(SENDING, c.sending());
+      e.put("calls", c.calls());
+      e.put("failed", c.failed());
+      e.put("waited_ms", c.waitedMs());
       m.put(name, e);
     });
     return m;
