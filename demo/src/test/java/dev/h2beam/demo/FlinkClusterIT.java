@@ -390,6 +390,18 @@ class FlinkClusterIT {
         + " flight at once at the model: rollouts " + rolloutPeak + ", sessions " + sessionPeak);
     assertEquals(ENDPOINT_CONCURRENCY, Math.max(rolloutPeak, sessionPeak), "both workers calling an endpoint at once");
 
+    // the client's last progress line sums both workers' boards: every call the model got, none failed, and the
+    // rollouts' calls past the minute's requests waited for it
+    List<String> progress = console.lines().filter(l -> l.startsWith("progress ")).toList();
+    String last = progress.get(progress.size() - 1);
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("rollouts 0 sending, 0 waiting \\((\\d+) calls done,"
+        + " ([0-9.]+) s waited\\); sessions 0 sending, 0 waiting \\((\\d+) calls done, [0-9.]+ s waited\\)")
+        .matcher(last);
+    assertTrue(m.find(), last);
+    assertEquals(rollouts.size(), Integer.parseInt(m.group(1)), last);
+    assertEquals(sessions.size(), Integer.parseInt(m.group(3)), last);
+    assertTrue(Double.parseDouble(m.group(2)) > 5, "the rollouts waited for the rate window: " + last);
+
     List<Path> journals;
     try (Stream<Path> files = Files.walk(out.resolve("runs/_audit"))) {
       journals = files.filter(f -> f.getFileName().toString().matches("sessions\\..+\\.jsonl")).toList();
