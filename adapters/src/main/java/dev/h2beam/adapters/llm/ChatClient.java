@@ -123,10 +123,16 @@ public final class ChatClient implements AutoCloseable {
           record.close(); // ended before its slot is free: its record never overlaps the next holder's
           slots.release();
         }
+      } catch (InterruptedException | RuntimeException e) {
+        // the caller is being cancelled (or the client broke): the call ended all the same, and counts as failed
+        record.dropped = e instanceof InterruptedException ? "the run ended" : "the chat client failed";
+        record.finish();
+        throw e;
       }
       long tokens = a.usage().reported();
       if (rate != null) rate.charge(tokens);
       record.tokens = tokens > 0 ? tokens : null;
+      record.unusable = !(a instanceof Attempt.Answered);
       calls.add(record.finish());
       cost += a.cost(endpoint);
       if (a instanceof Attempt.Answered ok) {

@@ -12,9 +12,10 @@ import java.util.concurrent.atomic.LongAdder;
  * then the rate window) and how many it has sent and not yet finished: the chat channel's calls and the agent CLIs'
  * calls through their relays alike. The progress boards carry it, so a sweep held back by an endpoint's limits shows
  * it while it runs ("waiting" grows while "sending" stays at the limit). It also keeps totals of the calls that
- * ended: how many, how many got no good answer (no reply, an error status, a reply cut off, dropped), and the time all
- * of them waited for their turn, which is what the endpoint's limits cost. Counted per endpoint name, for every sweep
- * the process runs (a board counts from its own start: {@link Counts#since}). A view: no limit is enforced here.
+ * ended: how many, how many got no good answer (no reply, a status other than a success, a reply cut off or
+ * unusable, a call dropped), and the time all of them waited for their turn, which is what the endpoint's limits
+ * cost. Counted per endpoint name, for every sweep the process runs with these classes (a board counts from its own
+ * start: {@link Counts#since}). A view: no limit is enforced here.
  */
 public final class EndpointLoad {
   private static final Map<String, EndpointLoad> BY_NAME = new ConcurrentHashMap<>();
@@ -68,13 +69,14 @@ public final class EndpointLoad {
   }
 
   /**
-   * A call's record is final ({@link ModelCall#finish}): it counts in the totals, failed when it has no status below
-   * 400 or was cut off, with the time from its arrival to its sending (to its end, if it was never sent).
+   * A call's record is final ({@link ModelCall#finish}): it counts in the totals, {@link ModelCall#failed} or not,
+   * with the time from its arrival to its sending (to its end, if it was never sent; never less than none, should the
+   * clock be set back meanwhile).
    */
   void finished(ModelCall c) {
     ended.increment();
-    if (c.status == null || c.status >= 400 || c.dropped != null) failed.increment();
-    waitedNanos.add(java.time.Duration.between(c.arrived, c.sent != null ? c.sent : c.done).toNanos());
+    if (c.failed()) failed.increment();
+    waitedNanos.add(Math.max(0, java.time.Duration.between(c.arrived, c.sent != null ? c.sent : c.done).toNanos()));
   }
 
   /**

@@ -58,6 +58,9 @@ import java.util.concurrent.TimeUnit;
  * timeout ran out, and it retries) is dropped unsent, and a reply whose client left is cut.
  */
 public final class EndpointProxy implements AutoCloseable {
+  /** The name of a rollout's call log in its run folder, whichever executor made the calls. */
+  public static final String CALL_LOG = "model_calls.jsonl";
+
   /** The largest request body relayed; an agent's whole conversation is far smaller. */
   static final int MAX_REQUEST_BYTES = 64 << 20;
 
@@ -77,8 +80,6 @@ public final class EndpointProxy implements AutoCloseable {
   private final ExecutorService threads;
   private final HttpClient http;
   /** The endpoint's slots and rate window in this JVM, which every relay and chat client of the endpoint shares. */
-  /** The name of a rollout's call log in its run folder, whichever executor made the calls. */
-  public static final String CALL_LOG = "model_calls.jsonl";
   private final Semaphore slots;
   private final RateWindow rate;
   private final EndpointLoad load;
@@ -211,8 +212,9 @@ public final class EndpointProxy implements AutoCloseable {
         }
         if (next < 0 && !relayed.isDone()) {
           // waiting: dropped unsent; streaming: cut, its reply's stream closed (a read blocked on it ignores the
-          // interrupt), so its slot is free now rather than when the endpoint next sends
-          call.left = true;
+          // interrupt), so its slot is free now rather than when the endpoint next sends. A read ended by the relay
+          // closing the connection is the run's end, not the client leaving (close sets closed first)
+          if (!closed) call.left = true;
           relayed.cancel(true);
           InputStream reply = call.reply;
           if (reply != null) closeQuietly(reply);
@@ -273,7 +275,13 @@ public final class EndpointProxy implements AutoCloseable {
       // the run ended: the call was dropped waiting, or cut while its reply streamed. Or the client left: while the
       // call waited (dropped, unsent), or while its reply streamed, which a CLI does once it has read all it wants
       // (Codex at response.completed), so that is no drop
-      call.dropped = closed ? "the run ended" : relayed.left && call.sent == null ? "the client left" : call.dropped;
+      // the client leaving is looked at first: a CLI that hung up once it had its reply, and then exited so that its
+      // run closed the relay, did not have its call cut by the run's end
+      if (relayed.left) {
+        call.dropped = call.sent == null ? "the client left" : call.dropped;
+      } else if (closed) {
+        call.dropped = "the run ended";
+      }
       closeQuietly(s);
     } finally {
       // an interrupt that came as the reply ended must not stop the call's line being written (file channels are

@@ -28,6 +28,8 @@ final class ModelCall implements AutoCloseable {
   Long tokens;
   /** Why the call ended without its whole reply, or null. */
   String dropped;
+  /** Its reply came whole, but could not be used (a body that is not the endpoint's answer); not in the record. */
+  boolean unusable;
   private boolean counted;
 
   ModelCall(EndpointLoad load, String method, String path) {
@@ -52,6 +54,14 @@ final class ModelCall implements AutoCloseable {
     if (done != null) return;
     done = Instant.now();
     load.ended(sent != null);
+  }
+
+  /**
+   * Whether the call failed: it got no answer, an answer whose status is not a success (2xx), a reply cut off, or
+   * one it could not use.
+   */
+  boolean failed() {
+    return status == null || status < 200 || status >= 300 || dropped != null || unusable;
   }
 
   /**

@@ -140,7 +140,11 @@ class ChatClientTest {
   @Test
   void serverErrorsAreRetriedWithExponentialBackoff() throws Exception {
     server.next(Fault.serverError(), Fault.status(503, null));
+    EndpointLoad.Counts before = EndpointLoad.now().get("local");
     ChatReply r = client(3).complete(HELLO);
+    EndpointLoad.Counts ended = EndpointLoad.now().get("local").since(before);
+    assertEquals(3, ended.calls(), "every attempt ended: " + ended);
+    assertEquals(2, ended.failed(), "the 500 and the 503 got no good answer: " + ended);
     assertEquals(3, r.attempts());
     // each attempt is a call record: its status, the tokens of the one that answered, when it was sent and ended
     assertEquals(List.of(500, 503, 200), r.calls().stream().map(c -> c.get("status")).toList(), r.calls().toString());
@@ -159,7 +163,11 @@ class ChatClientTest {
   @Test
   void aMalformedBodyIsAFailedAttemptThatIsRetried() throws Exception {
     server.next(Fault.malformed());
+    EndpointLoad.Counts before = EndpointLoad.now().get("local");
     assertEquals(2, client(2).complete(HELLO).attempts());
+    EndpointLoad.Counts ended = EndpointLoad.now().get("local").since(before);
+    assertEquals(2, ended.calls(), ended.toString());
+    assertEquals(1, ended.failed(), "a 200 whose body is not the answer failed: " + ended);
     server.next(Fault.malformed(), Fault.malformed());
     ChatException e = assertThrows(ChatException.class, () -> client(2).complete(HELLO));
     assertFalse(e.fatal());
@@ -289,12 +297,16 @@ class ChatClientTest {
         thrown.set(e);
       }
     });
+    EndpointLoad.Counts before = EndpointLoad.now().get("local");
     t.start();
     while (server.requests().isEmpty()) Thread.sleep(5);
     t.interrupt();
     t.join(10_000);
     assertFalse(t.isAlive());
     assertTrue(thrown.get() instanceof InterruptedException, String.valueOf(thrown.get()));
+    // the call cut by the interrupt ended, failed, and is in flight no more
+    EndpointLoad.Counts ended = EndpointLoad.now().get("local").since(before);
+    assertEquals(new EndpointLoad.Counts(0, 0, 1, 1, ended.waitedMs()), ended);
   }
 
   @Test

@@ -92,6 +92,18 @@ class ChatExecutorTest {
   }
 
   @Test
+  void aRolloutRefusedBeforeAnyCallHasNoCallLog() throws Exception {
+    Endpoint e = new Endpoint("local", server.baseUrl(), "H2BEAM_CHAT_EXECUTOR_TEST_UNSET_KEY", 2, 60, 3, 1.0, 2.0);
+    ChatExecutor executor = new ChatExecutor(new ResolvedRole("executor", e, "exec-model", 0.0, 64),
+        new ChatClient(e, Map.of(), Duration.ofMillis(1), d -> { }, Duration.ofSeconds(10)));
+    ExecResult r = executor.run(request("run"));
+    assertEquals("model", r.errorClass());
+    assertTrue(r.error().contains("H2BEAM_CHAT_EXECUTOR_TEST_UNSET_KEY"), r.error());
+    assertTrue(server.requests().isEmpty(), "the model was never called");
+    assertFalse(Files.exists(r.runDir().resolve(EndpointProxy.CALL_LOG)), "no call, no call log");
+  }
+
+  @Test
   void aRefusedRolloutKeepsItsCallsAndNoDeliverable() throws Exception {
     server.next(Fault.status(404, null));
     ExecResult r = executor(3).run(request("run"));
