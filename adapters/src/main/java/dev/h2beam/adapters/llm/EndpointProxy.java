@@ -272,11 +272,10 @@ public final class EndpointProxy implements AutoCloseable {
         }
       }
     } catch (InterruptedException | IOException e) {
-      // the run ended: the call was dropped waiting, or cut while its reply streamed. Or the client left: while the
-      // call waited (dropped, unsent), or while its reply streamed, which a CLI does once it has read all it wants
-      // (Codex at response.completed), so that is no drop
-      // the client leaving is looked at first: a CLI that hung up once it had its reply, and then exited so that its
-      // run closed the relay, did not have its call cut by the run's end
+      // the client left: while the call waited (dropped, unsent), or while its reply streamed, which a CLI does once
+      // it has read all it wants (Codex at response.completed), so that is no drop. Looked at first: such a CLI then
+      // exits and its run closes the relay, which did not cut its call. Else the run ended: the call was dropped
+      // waiting, or cut while its reply streamed
       if (relayed.left) {
         call.dropped = call.sent == null ? "the client left" : call.dropped;
       } else if (closed) {
