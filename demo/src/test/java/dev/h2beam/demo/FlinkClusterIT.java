@@ -282,8 +282,18 @@ class FlinkClusterIT {
   private static final int REQUESTS_PER_MINUTE = 20;
   private static final int TOKENS_PER_MINUTE = 80_000;
 
-  /** A call the model served: when it came and went, whether the executor made it, the tokens its reply reported. */
-  private record Served(Instant from, Instant to, boolean executor, long tokens) {}
+  /** The rubric judge of the endpoint test's namespace on the cluster, with the configuration {@code config}. */
+  private static List<String> judgeArgs(Path out, Path config) throws IOException {
+    return List.of("judge", "--namespaces=" + out.resolve("runs/signed_sums-oc-agg1"), "--grader=rubric",
+        "--config=" + config, "--benchRoot=" + CHECKOUT.resolve("examples/folder-bench"), "--runner=FlinkRunner",
+        "--flinkMaster=" + master, "--parallelism=" + SHAPE.slots(), "--filesToStage=" + clusterJar());
+  }
+
+  /**
+   * A call the model served: when it came and went, whether the executor or the judge made it, the tokens its reply
+   * reported.
+   */
+  private record Served(Instant from, Instant to, boolean executor, boolean judge, long tokens) {}
 
   /**
    * An endpoint's {@code max_concurrency}, {@code requests_per_minute} and {@code tokens_per_minute} hold for the whole
@@ -295,8 +305,10 @@ class FlinkClusterIT {
    * passed, so the rate bound was reached, not idle. Within any 55 s of replies, the sessions' tokens stayed under the
    * token limit plus what the calls in flight when it was reached could add (one call's tokens per call in flight,
    * RateWindow's bound), below what each worker keeping the whole limit would have allowed; and the sessions past the
-   * first minute's tokens waited for it. Each worker read the key from its own environment (the job carries none), and
-   * no file or log of the run or the cluster holds its value.
+   * first minute's tokens waited for it. The rubric judge of the same namespace, a job of its own on the cluster,
+   * divides its endpoint's limits among the workers too: an endpoint of one call at once is refused before anything
+   * is sent, and one of two calls grades every row with never more than two at the model. Each worker read the key
+   * from its own environment (the job carries none), and no file or log of the run or the cluster holds its value.
    */
   @Test
   @Order(1)
@@ -314,7 +326,8 @@ class FlinkClusterIT {
         answer = model.answer(request);
         return answer;
       } finally {
-        served.add(new Served(from, Instant.now(), "exec-model".equals(request.path("model").asText()),
+        String m = request.path("model").asText();
+        served.add(new Served(from, Instant.now(), "exec-model".equals(m), "judge-model".equals(m),
             ScriptedModelServer.totalTokens(request, answer)));
       }
     })) {
@@ -323,11 +336,15 @@ class FlinkClusterIT {
           + ENDPOINT_CONCURRENCY + ", timeout_seconds: 60, max_attempts: 2, ";
       Files.writeString(config, "endpoints:\n"
           + "  rollouts: " + endpoint + "requests_per_minute: " + REQUESTS_PER_MINUTE + "}\n"
-          + "  sessions: " + endpoint + "tokens_per_minute: " + TOKENS_PER_MINUTE + "}\nroles:\n"
+          + "  sessions: " + endpoint + "tokens_per_minute: " + TOKENS_PER_MINUTE + "}\n"
+          + "  judging: " + endpoint + "}\nroles:\n"
           + "  executor: {endpoint: rollouts, model: \"exec-model\", temperature: 0.0, max_tokens: 64}\n"
           + "  improver: {endpoint: sessions, model: \"improve-model\"}\n"
           + "  selector: {endpoint: sessions, model: \"select-model\"}\n"
-          + "  reflector: {endpoint: sessions, model: \"select-model\"}\n");
+          + "  reflector: {endpoint: sessions, model: \"select-model\"}\n"
+          + "  judge: {endpoint: judging, model: \"judge-model\"}\n"
+          + "grants:\n  - {benchmark: signed_sums, endpoint: judging, model: \"judge-model\","
+          + " references: \"grading/rubric.json\"}\n");
       List<String> args = new ArrayList<>(List.of("sweep", "--bench=folder",
           "--benchRoot=" + CHECKOUT.resolve("examples/folder-bench"), "--config=" + config,
           "--runsRoot=" + out.resolve("runs"), "--libraryRoot=" + out.resolve("library"), "--k=1",
@@ -342,13 +359,35 @@ class FlinkClusterIT {
       }
       direct();
       finish(sweep, out);
+      // the rubric judge of the same namespace, on the cluster: a job of its own, whose workers divide the judge
+      // endpoint's limits too, so one call at once cannot be divided between two workers and is refused, unsent
+      String text = Files.readString(config);
+      String judging = text.substring(text.indexOf("  judging: "), text.indexOf('\n', text.indexOf("  judging: ")));
+      Path narrow = out.resolve("narrow.yaml");
+      Files.writeString(narrow, text.replace(judging, judging.replace("max_concurrency: " + ENDPOINT_CONCURRENCY,
+          "max_concurrency: 1")));
+      Process refused = client(out.resolve("refused"), judgeArgs(out, narrow));
+      assertTrue(refused.waitFor(300, TimeUnit.SECONDS));
+      String why = Files.readString(out.resolve("refused/console.log"));
+      assertTrue(refused.exitValue() != 0 && why.contains("endpoints.judging.max_concurrency is 1, fewer than the"
+          + " job's 2 workers"), why);
+      assertTrue(served.stream().noneMatch(Served::judge), "the refused judge called the model");
+      Process judge = client(out.resolve("judge"), judgeArgs(out, config));
+      finish(judge, out.resolve("judge"));
       assertTrue(server.requests().stream().allMatch(ScriptedModelServer.Request::authorized),
           "every request carried the key from the worker's environment");
     }
+    // 4 tasks in 2 modes graded by the model; each worker held one of the judge endpoint's two calls at once
+    String judged = Files.readString(out.resolve("judge/console.log"));
+    assertTrue(judged.contains("judged.json: 8 row(s), 8 graded, 0 ungraded"), judged);
+    List<Served> judging = served.stream().filter(Served::judge).toList();
+    assertTrue(judging.size() >= 8, "the judge's calls: " + judging.size());
+    assertTrue(InFlight.peak(interval(judging)) <= ENDPOINT_CONCURRENCY, "judge calls in flight at once at the"
+        + " model: " + InFlight.peak(interval(judging)));
     String console = Files.readString(out.resolve("console.log"));
     assertTrue(console.contains(": 4 tasks ok, 0 failed"), console);
     List<Served> rollouts = served.stream().filter(Served::executor).toList();
-    List<Served> sessions = served.stream().filter(c -> !c.executor()).toList();
+    List<Served> sessions = served.stream().filter(c -> !c.executor() && !c.judge()).toList();
     // a worker counts a minute from when it starts a call (its tokens from when the reply came), and the model sees
     // the call later: by up to seconds for a worker's first calls on a loaded machine (its HTTP client's first use).
     // Without the division each worker would have used the whole limit at once; the windows are checked at 55 s
@@ -391,16 +430,17 @@ class FlinkClusterIT {
     assertEquals(ENDPOINT_CONCURRENCY, Math.max(rolloutPeak, sessionPeak), "both workers calling an endpoint at once");
 
     // the client's last progress line sums both workers' boards: every call the model got, none failed, and the
-    // rollouts' calls past the minute's requests waited for it
+    // calls past the minute's requests or tokens waited for it (which limit binds more depends on the timing)
     List<String> progress = console.lines().filter(l -> l.startsWith("progress ")).toList();
     String last = progress.get(progress.size() - 1);
     java.util.regex.Matcher m = java.util.regex.Pattern.compile("rollouts 0 sending, 0 waiting \\((\\d+) calls done,"
-        + " ([0-9.]+) s waited\\); sessions 0 sending, 0 waiting \\((\\d+) calls done, [0-9.]+ s waited\\)")
+        + " ([0-9.]+) s waited\\); sessions 0 sending, 0 waiting \\((\\d+) calls done, ([0-9.]+) s waited\\)")
         .matcher(last);
     assertTrue(m.find(), last);
     assertEquals(rollouts.size(), Integer.parseInt(m.group(1)), last);
     assertEquals(sessions.size(), Integer.parseInt(m.group(3)), last);
-    assertTrue(Double.parseDouble(m.group(2)) > 5, "the rollouts waited for the rate window: " + last);
+    assertTrue(Double.parseDouble(m.group(2)) + Double.parseDouble(m.group(4)) > 5, "the calls waited for the"
+        + " minute's window: " + last);
 
     List<Path> journals;
     try (Stream<Path> files = Files.walk(out.resolve("runs/_audit"))) {

@@ -13,6 +13,8 @@ import dev.h2beam.pipelines.FolderFlags;
 import dev.h2beam.pipelines.LazyOptions;
 import dev.h2beam.pipelines.OptionArgs;
 import dev.h2beam.pipelines.UsageError;
+import dev.h2beam.pipelines.sweep.FlinkCluster;
+import dev.h2beam.pipelines.sweep.Sweep;
 import dev.h2beam.pipelines.sweep.WriterLocks;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -112,6 +114,13 @@ public final class JudgeCommand implements Command {
     }
   }
 
+  /**
+   * The grader setting naming how many worker processes the job runs on, when more than one: a grader that calls a
+   * model endpoint gives each worker its share of the endpoint's limits ({@link
+   * dev.h2beam.adapters.config.RunConfig#shareAmong}), so the job as a whole keeps them.
+   */
+  static final String WORKERS = "workers";
+
   /** Tasks per shard when {@code --judgeShards} is not given and the judge runs on the DirectRunner. */
   static final int TASKS_PER_SHARD = 256;
 
@@ -163,7 +172,11 @@ public final class JudgeCommand implements Command {
     if (o.getConfig() != null && !o.getConfig().isBlank()) settings.put("config", o.getConfig());
     if (o.getBenchRoot() != null && !o.getBenchRoot().isBlank()) settings.put("benchRoot", o.getBenchRoot());
     Flags.settings("graderSettings", o.getGraderSettings(), Map.of("command", "--graderCommand",
-        "timeoutSeconds", "--graderTimeoutSeconds", "config", "--config", "benchRoot", "--benchRoot"), settings);
+        "timeoutSeconds", "--graderTimeoutSeconds", "config", "--config", "benchRoot", "--benchRoot",
+        WORKERS, "the runner (the TaskManagers its JobManager reports)"), settings);
+    // a grader that calls a model divides the endpoint's limits among the job's worker processes, as the sweep does
+    int workers = Sweep.runsLocally(o) ? 1 : FlinkCluster.shape(o).workers();
+    if (workers > 1) settings.put(WORKERS, String.valueOf(workers));
     TreeMap<String, String> graders = new TreeMap<>();
     List<String> refused = new ArrayList<>();
     Map<String, String> identities = new LinkedHashMap<>();

@@ -63,6 +63,11 @@ final class RubricGrader implements Grader {
     client.close();
   }
 
+  /** The judge role this grader calls, with its endpoint's share of the limits. */
+  ResolvedRole role() {
+    return role;
+  }
+
   /** One criterion of a rubric. */
   record Criterion(String id, String text, double weight) {}
 
@@ -248,12 +253,19 @@ final class RubricGrader implements Grader {
           System.getenv()));
     }
 
+    /**
+     * The configuration this process grades with: on a job of several worker processes ({@link
+     * JudgeCommand#WORKERS}) each endpoint's limits divided among them, so that the judge job as a whole keeps
+     * {@code max_concurrency}, {@code requests_per_minute} and {@code tokens_per_minute} (an endpoint whose limit is
+     * below the workers is refused, naming it).
+     */
     private static RunConfig config(Map<String, String> settings) {
       String file = settings.get("config");
       if (file == null || file.isBlank()) {
         throw new IllegalArgumentException("--grader=rubric needs --config=FILE with roles.judge (the judge model)");
       }
-      return EgressGrants.config(settings);
+      return EgressGrants.config(settings).shareAmong(Integer.parseInt(settings.getOrDefault(JudgeCommand.WORKERS,
+          "1")));
     }
 
     private static ResolvedRole judgeRole(RunConfig config, Map<String, String> settings) {
