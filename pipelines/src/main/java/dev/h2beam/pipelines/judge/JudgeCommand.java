@@ -351,6 +351,18 @@ public final class JudgeCommand implements Command {
     return a.substring(0, i);
   }
 
+  /**
+   * The judge model's spend for a namespace's rows of this run ({@link NamespaceWrite#judgeSpend}), as a line: what
+   * the graded rows' calls cost, and how many failed rows' calls cost what is not known.
+   */
+  static String judgeSpend(Map<String, Object> r) {
+    long priced = ((Number) r.get("judge_usd_rows")).longValue();
+    long unknown = ((Number) r.get("judge_usd_unknown_rows")).longValue();
+    return String.format(java.util.Locale.ROOT, "the judge model this run: $%.4f over %d graded row(s)%s",
+        ((Number) r.get("judge_usd")).doubleValue(), priced, unknown == 0 ? "" : "; the calls for " + unknown
+            + " row(s) it failed on cost an amount not known here (not counted, not zero)");
+  }
+
   /** Prints each namespace's outcome; returns why the run is not a full success, empty when it is. */
   static List<String> report(Plan plan, Path results, boolean bases, List<String> modes, PrintStream out)
       throws IOException {
@@ -403,6 +415,7 @@ public final class JudgeCommand implements Command {
         out.println(label + ": judged.json: " + rows + " row(s), " + graded + " graded, " + (rows - graded)
             + " ungraded (judge failure or no pick — NOT zeros)");
       }
+      if (r.containsKey("judge_usd")) out.println(label + ": " + judgeSpend(r));
       @SuppressWarnings("unchecked")
       List<Object> failed = (List<Object>) r.getOrDefault("failed", List.of());
       RunFailures.print(label, fresh, failed, out);

@@ -61,6 +61,30 @@ final class NamespaceWrite {
   /** A row's values that its coder may give back otherwise, typed as {@link JudgedRow} declares them. */
   record Coded(Number nPassed, Number nCriteria, Map<String, Object> raw) {}
 
+  /**
+   * What the judge model cost for this run's rows: {@code judge_usd} summed over the rows whose grade reports it
+   * ({@code judge_usd_rows} of them), and {@code judge_usd_unknown_rows}, the rows the judge failed on or timed
+   * out on, whose calls cost something not known here (never counted as zero).
+   */
+  static Map<String, Object> judgeSpend(List<JudgedRow> fresh) {
+    double usd = 0;
+    long priced = 0;
+    long unknown = 0;
+    for (JudgedRow r : fresh) {
+      if (r.raw().get("judge_cost_usd") instanceof Number n) {
+        usd += n.doubleValue();
+        priced++;
+      } else if (Absence.JUDGE_FAILED.code.equals(r.absence()) || Absence.JUDGE_TIMEOUT.code.equals(r.absence())) {
+        unknown++;
+      }
+    }
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("judge_usd", usd);
+    m.put("judge_usd_rows", priced);
+    m.put("judge_usd_unknown_rows", unknown);
+    return m;
+  }
+
   /** Writes one namespace from its fresh rows, its unreadable summaries and its rows' spend. */
   static void write(JudgePipeline.Config c, String ns, List<JudgedRow> fresh, List<String> unsorted,
       Map<String, MetricVector.Spend> spend) throws IOException {
@@ -71,6 +95,7 @@ final class NamespaceWrite {
     result.put("new_rows", fresh.size());
     result.put("new_graded", fresh.stream().filter(JudgedRow::graded).count());
     result.put("unreadable", problems);
+    if ("rubric".equals(c.graders().get(ns))) result.putAll(judgeSpend(fresh));
     if (c.bases()) {
       result.putAll(JudgedFile.writeBases(Paths.get(ns), fresh));
     } else {

@@ -254,11 +254,17 @@ class FolderSweepTest {
     String out = judge(ns, "--grader=rubric", "--config=" + config);
     assertTrue(out.contains("4 graded"), out);
     JsonNode rows = Json.readTree(ns.resolve("judged.json"));
+    double spent = 0;
     for (JsonNode r : rows) {
       assertEquals(3.0, r.path("n_criteria").asDouble(), r.toString());
       assertEquals(3.0, r.path("n_passed").asDouble(), r.toString());
       assertTrue(r.at("/raw/criteria").isArray(), r.toString());
+      spent += r.at("/raw/judge_cost_usd").asDouble();
     }
+    // what the judge model cost this run, the rows' own costs summed
+    assertTrue(spent > 0, rows.toString());
+    assertTrue(out.contains(String.format(java.util.Locale.ROOT, "signed_sums-oc-agg1: the judge model this run:"
+        + " $%.4f over 4 graded row(s)%n", spent)), out);
     assertTrue(Json.readTree(ns.resolve("config.json")).path("judge").asText().startsWith("rubric:"));
   }
 
