@@ -353,14 +353,14 @@ public final class JudgeCommand implements Command {
 
   /**
    * The judge model's spend for a namespace's rows of this run ({@link NamespaceWrite#judgeSpend}), as a line: what
-   * the graded rows' calls cost, and how many failed rows' calls cost what is not known.
+   * the calls that report their cost cost, and how many rows had calls whose cost is not known.
    */
   static String judgeSpend(Map<String, Object> r) {
     long priced = ((Number) r.get("judge_usd_rows")).longValue();
     long unknown = ((Number) r.get("judge_usd_unknown_rows")).longValue();
-    return String.format(java.util.Locale.ROOT, "the judge model this run: $%.4f over %d graded row(s)%s",
-        ((Number) r.get("judge_usd")).doubleValue(), priced, unknown == 0 ? "" : "; the calls for " + unknown
-            + " row(s) it failed on cost an amount not known here (not counted, not zero)");
+    return String.format(java.util.Locale.ROOT, "the judge model this run: $%.4f for %d row(s)%s",
+        ((Number) r.get("judge_usd")).doubleValue(), priced, unknown == 0 ? "" : "; " + unknown + " row(s) had"
+            + " calls it failed on, whose cost is not known here (not counted, not zero)");
   }
 
   /** Prints each namespace's outcome; returns why the run is not a full success, empty when it is. */

@@ -62,21 +62,34 @@ final class NamespaceWrite {
   record Coded(Number nPassed, Number nCriteria, Map<String, Object> raw) {}
 
   /**
-   * What the judge model cost for this run's rows: {@code judge_usd} summed over the rows whose grade reports it
-   * ({@code judge_usd_rows} of them), and {@code judge_usd_unknown_rows}, the rows the judge failed on or timed
-   * out on, whose calls cost something not known here (never counted as zero).
+   * What the judge model cost for this run's rows: {@code judge_usd}, the calls' reported costs summed (a row's
+   * {@code judge_cost_usd}, or each repeat's under {@code repeat_raw}); {@code judge_usd_rows}, the rows with such a
+   * cost; and {@code judge_usd_unknown_rows}, the rows with a call whose cost is not known here (the judge failed or
+   * timed out on it: the grader's failure carries no cost), never counted as zero. A row the judge was never called
+   * for (no selection, a missing run, no deliverable) costs nothing.
    */
   static Map<String, Object> judgeSpend(List<JudgedRow> fresh) {
     double usd = 0;
     long priced = 0;
     long unknown = 0;
     for (JudgedRow r : fresh) {
-      if (r.raw().get("judge_cost_usd") instanceof Number n) {
-        usd += n.doubleValue();
-        priced++;
-      } else if (Absence.JUDGE_FAILED.code.equals(r.absence()) || Absence.JUDGE_TIMEOUT.code.equals(r.absence())) {
-        unknown++;
+      // each repeat is one grade; an ungraded row stands for the grade that failed, by its absence
+      List<?> grades = r.raw().get("repeat_raw") instanceof List<?> repeats ? repeats
+          : List.of(r.graded() ? r.raw() : Map.of("absence", r.absence() == null ? "" : r.absence()));
+      boolean known = false;
+      boolean notKnown = false;
+      for (Object grade : grades) {
+        if (!(grade instanceof Map<?, ?> m)) continue;
+        if (m.get("judge_cost_usd") instanceof Number n) {
+          usd += n.doubleValue();
+          known = true;
+        } else {
+          Object absence = m.get("absence");
+          notKnown |= Absence.JUDGE_FAILED.code.equals(absence) || Absence.JUDGE_TIMEOUT.code.equals(absence);
+        }
       }
+      if (known) priced++;
+      if (notKnown) unknown++;
     }
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("judge_usd", usd);

@@ -264,7 +264,7 @@ class FolderSweepTest {
     // what the judge model cost this run, the rows' own costs summed
     assertTrue(spent > 0, rows.toString());
     assertTrue(out.contains(String.format(java.util.Locale.ROOT, "signed_sums-oc-agg1: the judge model this run:"
-        + " $%.4f over 4 graded row(s)%n", spent)), out);
+        + " $%.4f for 4 row(s)%n", spent)), out);
     assertTrue(Json.readTree(ns.resolve("config.json")).path("judge").asText().startsWith("rubric:"));
   }
 
