@@ -75,7 +75,7 @@ public final class Judging {
       try {
         score = grader.score(runDir, s.taskId());
       } catch (Exception e) {
-        return absent(s, Absence.JUDGE_FAILED, e.getClass().getSimpleName() + ": " + e.getMessage());
+        return failed(s, e);
       }
       return scored(s, score);
     }
@@ -87,8 +87,7 @@ public final class Judging {
       f.cancel(true);
       return absent(s, Absence.JUDGE_TIMEOUT, "judge timed out after " + timeout.toSeconds() + "s");
     } catch (ExecutionException e) {
-      Throwable c = e.getCause();
-      return absent(s, Absence.JUDGE_FAILED, c.getClass().getSimpleName() + ": " + c.getMessage());
+      return failed(s, e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       // a call interrupted before it began was cancelled by start
@@ -169,7 +168,8 @@ public final class Judging {
    * one row: {@code n_passed} and {@code n_criteria} the means over the graded repeats, {@code all_pass} when more
    * than half of them passed, and in {@code raw} every repeat's score ({@code repeat_scores}, null for one that
    * failed), their sample standard deviation ({@code repeat_sd}, null under two graded repeats) and every repeat's own
-   * raw data. When no repeat is graded the row is the first repeat's absence. Each repeat is one call
+   * raw data. When no repeat is graded the row is the first repeat's absence, with every repeat's error, absence and
+   * cost under {@code repeat_raw}. Each repeat is one call
    * ({@link #judge(SelectionItem, Grader, Duration, ExecutorService, Semaphore, Consumer)}), and {@code seen} is given
    * what each saw (the last one stands).
    */
@@ -179,7 +179,16 @@ public final class Judging {
     List<JudgedRow> rows = new ArrayList<>();
     for (int i = 0; i < repeats; i++) rows.add(judge(s, grader, timeout, pool, limit, seen));
     List<JudgedRow> graded = rows.stream().filter(JudgedRow::graded).toList();
-    if (graded.isEmpty()) return rows.get(0);
+    if (graded.isEmpty()) {
+      // the first repeat's absence, with every repeat's own (what each cost, where it says)
+      JudgedRow first = rows.get(0);
+      Map<String, Object> raw = new LinkedHashMap<>();
+      raw.put("repeats", repeats);
+      raw.put("repeats_graded", 0);
+      raw.put("repeat_raw", rows.stream().map(Judging::ungradedRaw).toList());
+      return new JudgedRow(first.namespace(), first.taskId(), first.mode(), first.k(), first.label(), first.runId(),
+          first.chosenIsBase(), null, null, false, raw, first.error(), first.absence());
+    }
     double passed = 0;
     double criteria = 0;
     int passes = 0;
@@ -193,7 +202,7 @@ public final class Judging {
     double mean = 0;
     for (JudgedRow r : rows) {
       scores.add(r.frac());
-      raws.add(r.graded() ? r.raw() : Map.of("error", r.error(), "absence", r.absence()));
+      raws.add(r.graded() ? r.raw() : ungradedRaw(r));
       if (r.graded()) mean += r.frac() / graded.size();
     }
     Double sd = null;
@@ -215,11 +224,28 @@ public final class Judging {
             .filter(r -> !r.graded()).findFirst().map(JudgedRow::error).orElse("") : first.error(), null);
   }
 
+  /** A repeat that was not graded, as {@code repeat_raw} keeps it: its error, absence and cost when known. */
+  private static Map<String, Object> ungradedRaw(JudgedRow r) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("error", r.error());
+    m.put("absence", r.absence());
+    if (r.raw().get("judge_cost_usd") instanceof Number cost) m.put("judge_cost_usd", cost);
+    return m;
+  }
+
   private static boolean truthy(Object o) {
     if (o instanceof Boolean b) return b;
     if (o instanceof Number n) return n.doubleValue() != 0;
     if (o instanceof String str) return !str.isEmpty();
     return o != null;
+  }
+
+  /** The row of a grade that failed: the grader's error, and what its model calls cost when it says. */
+  private static JudgedRow failed(SelectionItem s, Throwable e) {
+    String error = e.getClass().getSimpleName() + ": " + e.getMessage();
+    if (!(e instanceof JudgeModelFailure f)) return absent(s, Absence.JUDGE_FAILED, error);
+    return new JudgedRow(s.namespace(), s.taskId(), s.mode(), s.k(), s.label(), s.runId(), s.chosenIsBase(), null,
+        null, false, Map.of("judge_cost_usd", f.costUsd), error, Absence.JUDGE_FAILED.code);
   }
 
   static JudgedRow absent(SelectionItem s, Absence a, String error) {

@@ -64,9 +64,9 @@ final class NamespaceWrite {
   /**
    * What the judge model cost for this run's rows: {@code judge_usd}, the calls' reported costs summed (a row's
    * {@code judge_cost_usd}, or each repeat's under {@code repeat_raw}); {@code judge_usd_rows}, the rows with such a
-   * cost; and {@code judge_usd_unknown_rows}, the rows with a call whose cost is not known here (the judge failed or
-   * timed out on it: the grader's failure carries no cost), never counted as zero. A row the judge was never called
-   * for (no selection, a missing run, no deliverable) costs nothing.
+   * cost; and {@code judge_usd_unknown_rows}, the rows with a grade whose cost is not known here (the judge timed out
+   * on it, or failed without saying what its calls cost, {@link JudgeModelFailure}), never counted as zero. A row
+   * the judge was never called for (no selection, a missing run, no deliverable) costs nothing.
    */
   static Map<String, Object> judgeSpend(List<JudgedRow> fresh) {
     double usd = 0;
@@ -75,7 +75,8 @@ final class NamespaceWrite {
     for (JudgedRow r : fresh) {
       // each repeat is one grade; an ungraded row stands for the grade that failed, by its absence
       List<?> grades = r.raw().get("repeat_raw") instanceof List<?> repeats ? repeats
-          : List.of(r.graded() ? r.raw() : Map.of("absence", r.absence() == null ? "" : r.absence()));
+          : List.of(r.graded() || r.raw().containsKey("judge_cost_usd") ? r.raw()
+              : Map.of("absence", r.absence() == null ? "" : r.absence()));
       boolean known = false;
       boolean notKnown = false;
       for (Object grade : grades) {

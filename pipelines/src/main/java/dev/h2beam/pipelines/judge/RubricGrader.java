@@ -98,7 +98,7 @@ final class RubricGrader implements Grader {
       try {
         reply = client.complete(new ChatRequest(role.model(), messages, role.temperature(), role.maxTokens()));
       } catch (ChatException e) {
-        throw new IOException("the judge model did not answer (" + e.getMessage() + ")");
+        throw new JudgeModelFailure("the judge model did not answer (" + e.getMessage() + ")", cost + e.costUsd());
       }
       cost += reply.costUsd();
       if (reply.usage().promptTokens() != null) promptTokens += reply.usage().promptTokens();
@@ -134,7 +134,7 @@ final class RubricGrader implements Grader {
       messages.add(ChatMessage.user("That answer cannot be used: " + problem + ". Answer again with only the JSON"
           + " object, naming every criterion id exactly once."));
     }
-    throw new IOException("the judge's answer could not be used after " + ATTEMPTS + " attempts: " + last);
+    throw new JudgeModelFailure("the judge's answer could not be used after " + ATTEMPTS + " attempts: " + last, cost);
   }
 
   static final String SYSTEM = "You grade one piece of work against a rubric. Judge each criterion on its own, from"

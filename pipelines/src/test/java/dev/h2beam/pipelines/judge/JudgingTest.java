@@ -87,6 +87,26 @@ class JudgingTest {
   }
 
   /**
+   * A model judge that could not grade says what its calls cost: the ungraded row keeps it, and so does every repeat
+   * of a row none of whose repeats was graded.
+   */
+  @Test
+  void aFailedModelGradeKeepsWhatItsCallsCost(@TempDir Path runDir) {
+    AtomicReference<Thread> ranOn = new AtomicReference<>();
+    Grader g = grader(false, ranOn, new JudgeModelFailure("the judge's answer could not be used", 0.0125));
+    JudgedRow failed = Judging.judge(item(runDir), g, Duration.ofSeconds(5), pool);
+    assertEquals(Absence.JUDGE_FAILED.code, failed.absence());
+    assertEquals("JudgeModelFailure: the judge's answer could not be used", failed.error());
+    assertEquals(0.0125, failed.raw().get("judge_cost_usd"));
+    JudgedRow twice = Judging.repeated(item(runDir), g, Duration.ofSeconds(5), pool, new Semaphore(2), 2, x -> { });
+    assertEquals(Absence.JUDGE_FAILED.code, twice.absence());
+    assertEquals(List.of(0.0125, 0.0125), ((List<?>) twice.raw().get("repeat_raw")).stream()
+        .map(r -> ((Map<?, ?>) r).get("judge_cost_usd")).toList());
+    assertEquals(0.0375, (double) NamespaceWrite.judgeSpend(List.of(failed, twice)).get("judge_usd"), 1e-12);
+    assertEquals(0L, NamespaceWrite.judgeSpend(List.of(failed, twice)).get("judge_usd_unknown_rows"));
+  }
+
+  /**
    * Runs with and without a marker judged in turn on one thread are each judged as they are on a thread of their own:
    * what the run before had only orders the looks at the marker.
    */
