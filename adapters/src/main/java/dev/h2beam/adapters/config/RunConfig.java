@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -116,19 +117,25 @@ public final class RunConfig implements Serializable {
   }
 
   /**
-   * The configuration one of {@code workers} workers runs with: every endpoint's limits divided among them
-   * ({@link Endpoint#share}), so that the job as a whole keeps each limit however many workers run it.
+   * The configuration one of {@code workers} workers of a job calling {@code roles} runs with: the limits of every
+   * endpoint those roles call divided among the workers ({@link Endpoint#share}), so that the job as a whole keeps
+   * each limit however many workers run it. An endpoint no role of the job calls is left whole: the judge's endpoint
+   * in a sweep's file is not the sweep's to divide, nor refused for being too small to divide among its workers.
    *
    * @throws IllegalArgumentException naming the endpoint and limit too small to divide
    */
-  public RunConfig shareAmong(int workers) {
+  public RunConfig shareAmong(int workers, Collection<String> roles) {
     if (workers == 1) return this;
+    Set<String> called = new TreeSet<>();
+    for (String role : roles) {
+      ResolvedRole r = this.roles.get(role);
+      if (r != null) called.add(r.endpoint().name());
+    }
     Map<String, Endpoint> shared = new TreeMap<>();
-    endpoints.forEach((name, e) -> shared.put(name, e.share(workers)));
+    endpoints.forEach((name, e) -> shared.put(name, called.contains(name) ? e.share(workers) : e));
     Map<String, ResolvedRole> sharedRoles = new LinkedHashMap<>();
-    roles.forEach((role, r) -> sharedRoles.put(role, new ResolvedRole(r.role(),
-        shared.getOrDefault(r.endpoint().name(), r.endpoint().share(workers)), r.model(), r.temperature(),
-        r.maxTokens())));
+    this.roles.forEach((role, r) -> sharedRoles.put(role, new ResolvedRole(r.role(),
+        shared.getOrDefault(r.endpoint().name(), r.endpoint()), r.model(), r.temperature(), r.maxTokens())));
     return new RunConfig(shared, sharedRoles, grants);
   }
 

@@ -324,7 +324,7 @@ class RunConfigTest {
     // a grant permits egress; it does not change what a run measures
     assertEquals(plain.identity(), granted.identity());
     assertNotEquals(plain, granted);
-    assertEquals(granted.grants(), granted.shareAmong(2).grants());
+    assertEquals(granted.grants(), granted.shareAmong(2, RunConfig.SWEEP_ROLES).grants());
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
       out.writeObject(granted);

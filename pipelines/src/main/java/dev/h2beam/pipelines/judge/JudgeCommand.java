@@ -360,7 +360,7 @@ public final class JudgeCommand implements Command {
     long unknown = ((Number) r.get("judge_usd_unknown_rows")).longValue();
     return String.format(java.util.Locale.ROOT, "the judge model this run: $%.4f for %d row(s)%s",
         ((Number) r.get("judge_usd")).doubleValue(), priced, unknown == 0 ? "" : "; " + unknown + " row(s) had"
-            + " calls it failed on, whose cost is not known here (not counted, not zero)");
+            + " calls whose cost is not known here (not counted, not zero)");
   }
 
   /** Prints each namespace's outcome; returns why the run is not a full success, empty when it is. */

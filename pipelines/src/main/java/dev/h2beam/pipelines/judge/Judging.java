@@ -243,7 +243,7 @@ public final class Judging {
   /** The row of a grade that failed: the grader's error, and what its model calls cost when it says. */
   private static JudgedRow failed(SelectionItem s, Throwable e) {
     String error = e.getClass().getSimpleName() + ": " + e.getMessage();
-    if (!(e instanceof JudgeModelFailure f)) return absent(s, Absence.JUDGE_FAILED, error);
+    if (!(e instanceof JudgeModelFailure f) || f.costUsd == null) return absent(s, Absence.JUDGE_FAILED, error);
     return new JudgedRow(s.namespace(), s.taskId(), s.mode(), s.k(), s.label(), s.runId(), s.chosenIsBase(), null,
         null, false, Map.of("judge_cost_usd", f.costUsd), error, Absence.JUDGE_FAILED.code);
   }

@@ -65,7 +65,8 @@ final class NamespaceWrite {
    * What the judge model cost for this run's rows: {@code judge_usd}, the calls' reported costs summed (a row's
    * {@code judge_cost_usd}, or each repeat's under {@code repeat_raw}); {@code judge_usd_rows}, the rows with such a
    * cost; and {@code judge_usd_unknown_rows}, the rows with a grade whose cost is not known here (the judge timed out
-   * on it, or failed without saying what its calls cost, {@link JudgeModelFailure}), never counted as zero. A row
+   * on it, failed without saying what its calls cost, {@link JudgeModelFailure}, or made a call that got no answer
+   * or whose answer reported no tokens: its {@code judge_cost_usd} is null), never counted as zero. A row
    * the judge was never called for (no selection, a missing run, no deliverable) costs nothing.
    */
   static Map<String, Object> judgeSpend(List<JudgedRow> fresh) {
@@ -85,8 +86,10 @@ final class NamespaceWrite {
           usd += n.doubleValue();
           known = true;
         } else {
+          // a grade whose cost is null (a call unanswered, or answered without its tokens), or that failed
           Object absence = m.get("absence");
-          notKnown |= Absence.JUDGE_FAILED.code.equals(absence) || Absence.JUDGE_TIMEOUT.code.equals(absence);
+          notKnown |= m.containsKey("judge_cost_usd") || Absence.JUDGE_FAILED.code.equals(absence)
+              || Absence.JUDGE_TIMEOUT.code.equals(absence);
         }
       }
       if (known) priced++;

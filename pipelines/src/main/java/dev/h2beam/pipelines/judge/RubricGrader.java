@@ -90,6 +90,8 @@ final class RubricGrader implements Grader {
     messages.add(ChatMessage.user(prompt(TextFiles.readCapped(folder.taskFile(task), MAX_DELIVERABLE_CHARS),
         TextFiles.readCapped(answer, MAX_DELIVERABLE_CHARS), criteria)));
     double cost = 0;
+    // whether every call's cost is known: a call with no answer, or an answer reporting no tokens, may be billed
+    boolean priced = true;
     long promptTokens = 0;
     long completionTokens = 0;
     String last = "";
@@ -98,8 +100,11 @@ final class RubricGrader implements Grader {
       try {
         reply = client.complete(new ChatRequest(role.model(), messages, role.temperature(), role.maxTokens()));
       } catch (ChatException e) {
-        throw new JudgeModelFailure("the judge model did not answer (" + e.getMessage() + ")", cost + e.costUsd());
+        priced &= priced(e.calls());
+        throw new JudgeModelFailure("the judge model did not answer (" + e.getMessage() + ")",
+            priced ? cost + e.costUsd() : null);
       }
+      priced &= priced(reply.calls());
       cost += reply.costUsd();
       if (reply.usage().promptTokens() != null) promptTokens += reply.usage().promptTokens();
       if (reply.usage().completionTokens() != null) completionTokens += reply.usage().completionTokens();
@@ -126,7 +131,8 @@ final class RubricGrader implements Grader {
         raw.put("judge_model", reply.model().isEmpty() ? role.model() : reply.model());
         raw.put("judge_attempts", attempt);
         raw.put("judge_usage", Map.of("prompt_tokens", promptTokens, "completion_tokens", completionTokens));
-        raw.put("judge_cost_usd", cost);
+        // null, not a sum that leaves out what is not known
+        raw.put("judge_cost_usd", priced ? cost : null);
         return Optional.of(raw);
       }
       last = problem;
@@ -134,7 +140,20 @@ final class RubricGrader implements Grader {
       messages.add(ChatMessage.user("That answer cannot be used: " + problem + ". Answer again with only the JSON"
           + " object, naming every criterion id exactly once."));
     }
-    throw new JudgeModelFailure("the judge's answer could not be used after " + ATTEMPTS + " attempts: " + last, cost);
+    throw new JudgeModelFailure("the judge's answer could not be used after " + ATTEMPTS + " attempts: " + last,
+        priced ? cost : null);
+  }
+
+  /**
+   * Whether these calls' cost is known from what they reported: each was answered, and an answer that succeeded
+   * reported its tokens (an error status is taken as not billed).
+   */
+  static boolean priced(List<Map<String, Object>> calls) {
+    for (Map<String, Object> c : calls) {
+      if (!(c.get("status") instanceof Number status)) return false;
+      if (status.intValue() / 100 == 2 && c.get("tokens") == null) return false;
+    }
+    return true;
   }
 
   static final String SYSTEM = "You grade one piece of work against a rubric. Judge each criterion on its own, from"
@@ -255,7 +274,8 @@ final class RubricGrader implements Grader {
 
     /**
      * The configuration this process grades with: on a job of several worker processes ({@link
-     * JudgeCommand#WORKERS}) each endpoint's limits divided among them, so that the judge job as a whole keeps
+     * JudgeCommand#WORKERS}) the judge endpoint's limits divided among them (the file's other endpoints, the sweep's,
+     * are not called here and left whole), so that the judge job as a whole keeps
      * {@code max_concurrency}, {@code requests_per_minute} and {@code tokens_per_minute} (an endpoint whose limit is
      * below the workers is refused, naming it).
      */
@@ -265,7 +285,7 @@ final class RubricGrader implements Grader {
         throw new IllegalArgumentException("--grader=rubric needs --config=FILE with roles.judge (the judge model)");
       }
       return EgressGrants.config(settings).shareAmong(Integer.parseInt(settings.getOrDefault(JudgeCommand.WORKERS,
-          "1")));
+          "1")), List.of("judge"));
     }
 
     private static ResolvedRole judgeRole(RunConfig config, Map<String, String> settings) {

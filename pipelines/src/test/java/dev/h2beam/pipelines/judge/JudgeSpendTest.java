@@ -28,8 +28,15 @@ class JudgeSpendTest {
     assertEquals(0.375, (double) m.get("judge_usd"), 1e-12);
     assertEquals(2L, m.get("judge_usd_rows"));
     assertEquals(2L, m.get("judge_usd_unknown_rows"), "no selection, no deliverable: the judge was never called");
-    assertEquals("the judge model this run: $0.3750 for 2 row(s); 2 row(s) had calls it failed on, whose cost is not"
-        + " known here (not counted, not zero)", JudgeCommand.judgeSpend(m));
+    // a grade with a call unanswered (or answered without its tokens) has a null cost: unknown, not $0
+    Map<String, Object> unpriced = new java.util.HashMap<>();
+    unpriced.put("judge_cost_usd", null);
+    Map<String, Object> u = NamespaceWrite.judgeSpend(List.of(graded(unpriced), graded(Map.of("judge_cost_usd", 0.5))));
+    assertEquals(0.5, (double) u.get("judge_usd"), 1e-12);
+    assertEquals(1L, u.get("judge_usd_rows"));
+    assertEquals(1L, u.get("judge_usd_unknown_rows"));
+    assertEquals("the judge model this run: $0.3750 for 2 row(s); 2 row(s) had calls whose cost is not known here"
+        + " (not counted, not zero)", JudgeCommand.judgeSpend(m));
     assertEquals("the judge model this run: $0.0000 for 0 row(s)",
         JudgeCommand.judgeSpend(NamespaceWrite.judgeSpend(List.of())));
   }
@@ -42,5 +49,20 @@ class JudgeSpendTest {
     assertEquals(0.75, (double) m.get("judge_usd"), 1e-12);
     assertEquals(1L, m.get("judge_usd_rows"));
     assertEquals(1L, m.get("judge_usd_unknown_rows"), "its failed repeat's cost is not known");
+  }
+
+  @Test
+  void aGradesCostIsKnownOnlyWhenEveryCallWasAnsweredAndASuccessReportedItsTokens() {
+    Map<String, Object> ok = new java.util.HashMap<>(Map.of("status", 200, "tokens", 40L));
+    Map<String, Object> error = new java.util.HashMap<>(Map.of("status", 503));
+    error.put("tokens", null);
+    Map<String, Object> silent = new java.util.HashMap<>(Map.of("status", 200));
+    silent.put("tokens", null);
+    Map<String, Object> unanswered = new java.util.HashMap<>();
+    unanswered.put("status", null);
+    assertEquals(true, RubricGrader.priced(List.of(ok)));
+    assertEquals(true, RubricGrader.priced(List.of(error, ok)), "an error status is not billed");
+    assertEquals(false, RubricGrader.priced(List.of(unanswered, ok)), "a call that timed out may have been");
+    assertEquals(false, RubricGrader.priced(List.of(silent)), "an answer without its tokens cost what it cost");
   }
 }

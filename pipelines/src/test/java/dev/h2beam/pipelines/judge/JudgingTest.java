@@ -104,6 +104,11 @@ class JudgingTest {
         .map(r -> ((Map<?, ?>) r).get("judge_cost_usd")).toList());
     assertEquals(0.0375, (double) NamespaceWrite.judgeSpend(List.of(failed, twice)).get("judge_usd"), 1e-12);
     assertEquals(0L, NamespaceWrite.judgeSpend(List.of(failed, twice)).get("judge_usd_unknown_rows"));
+    // a failure whose calls' cost is not known (one got no answer) leaves the row's cost unknown, not $0
+    JudgedRow unknown = Judging.judge(item(runDir), grader(false, ranOn, new JudgeModelFailure("no answer", null)),
+        Duration.ofSeconds(5), pool);
+    assertEquals(Map.of(), unknown.raw());
+    assertEquals(1L, NamespaceWrite.judgeSpend(List.of(unknown)).get("judge_usd_unknown_rows"));
   }
 
   /**

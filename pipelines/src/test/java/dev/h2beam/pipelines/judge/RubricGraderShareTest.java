@@ -27,7 +27,9 @@ class RubricGraderShareTest {
     Path config = tmp.resolve("judge.yaml");
     Files.writeString(config, "endpoints:\n"
         + "  local: {base_url: \"http://127.0.0.1:9/v1\", " + limits + "}\n"
+        + "  sweeps: {base_url: \"http://127.0.0.1:9/v2\", max_concurrency: 1}\n"
         + "roles:\n"
+        + "  improver: {endpoint: sweeps, model: \"improve-model\"}\n"
         + "  judge: {endpoint: local, model: \"judge-model\"}\n"
         + "grants:\n"
         + "  - {benchmark: signed_sums, endpoint: local, model: \"judge-model\", references: \"grading/rubric.json\"}\n");
@@ -54,6 +56,7 @@ class RubricGraderShareTest {
     assertEquals(2, share.maxConcurrency(), "5 calls at once over 2 workers: 2 each");
     assertEquals(30, share.requestsPerMinute());
     assertEquals(45_000, share.tokensPerMinute());
+    // the file's sweep endpoint, which the judge never calls, is neither divided nor refused for being too small
     // the instrument is the same: a re-judge on a cluster is not a different judge
     Path ns = tmp.resolve("signed_sums-oc-agg1");
     try (RubricGrader a = (RubricGrader) new RubricGrader.Provider().open(ns, settings(limits, null));

@@ -91,9 +91,9 @@ public record SweepConfig(
     return share("--rolloutLimit", rolloutLimit);
   }
 
-  /** The configuration with one worker's share of every endpoint's limits. */
+  /** The configuration with one worker's share of the limits of every endpoint the sweep's roles call. */
   public RunConfig workerRunConfig() {
-    return runConfig.shareAmong(workers);
+    return runConfig.shareAmong(workers, RunConfig.SWEEP_ROLES);
   }
 
   private int share(String flag, int limit) {
