@@ -109,6 +109,7 @@ public final class ChatClient implements AutoCloseable {
     double cost = 0;
     String last = "";
     List<Map<String, Object>> calls = new ArrayList<>();
+    boolean priced = true;
     for (int attempt = 1; attempt <= endpoint.maxAttempts(); attempt++) {
       if (Thread.interrupted()) throw new InterruptedException("chat call interrupted");
       Attempt a;
@@ -134,13 +135,14 @@ public final class ChatClient implements AutoCloseable {
       record.tokens = tokens > 0 ? tokens : null;
       record.unusable = !(a instanceof Attempt.Answered);
       calls.add(record.finish());
+      priced &= record.priced();
       cost += a.cost(endpoint);
       if (a instanceof Attempt.Answered ok) {
         return new ChatReply(ok.text(), ok.model(), ok.finishReason(), ok.usage(), cost, attempt,
-            (System.nanoTime() - started) / 1e9, calls);
+            (System.nanoTime() - started) / 1e9, calls, priced);
       }
       if (a instanceof Attempt.Fatal fatal) {
-        throw new ChatException(who + fatal.reason() + " (fatal, not retried)", true, attempt, cost, calls);
+        throw new ChatException(who + fatal.reason() + " (fatal, not retried)", true, attempt, cost, calls, priced);
       }
       Attempt.Transient t = (Attempt.Transient) a;
       last = t.reason();
@@ -148,7 +150,7 @@ public final class ChatClient implements AutoCloseable {
     }
     throw new ChatException(who + "no reply after " + endpoint.maxAttempts() + " attempt(s); last: " + last
         + "; check that the server is up and serves this model, or raise max_attempts", false,
-        endpoint.maxAttempts(), cost, calls);
+        endpoint.maxAttempts(), cost, calls, priced);
   }
 
   /**

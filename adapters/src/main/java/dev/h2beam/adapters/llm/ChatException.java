@@ -14,18 +14,26 @@ public final class ChatException extends Exception {
   private final double costUsd;
 
   private final List<Map<String, Object>> calls;
+  private final boolean costKnown;
 
   public ChatException(String message, boolean fatal, int attempts, double costUsd) {
-    this(message, fatal, attempts, costUsd, List.of());
+    this(message, fatal, attempts, costUsd, List.of(), true);
   }
 
-  /** The same with the attempts' call records ({@link ChatReply#calls}). */
-  public ChatException(String message, boolean fatal, int attempts, double costUsd, List<Map<String, Object>> calls) {
+  /** The same with the attempts' call records and whether their cost is known ({@link ChatReply#costKnown}). */
+  public ChatException(String message, boolean fatal, int attempts, double costUsd, List<Map<String, Object>> calls,
+      boolean costKnown) {
     super(message);
     this.fatal = fatal;
     this.attempts = attempts;
     this.costUsd = costUsd;
     this.calls = List.copyOf(calls);
+    this.costKnown = costKnown;
+  }
+
+  /** Whether {@link #costUsd} is all the attempts cost ({@link ChatReply#costKnown}). */
+  public boolean costKnown() {
+    return costKnown;
   }
 
   /** Each attempt made, as a call record; empty when none reached the wire. */

@@ -9,9 +9,12 @@ import java.util.Objects;
  * successful attempt, the cost of every attempt made (at the endpoint's prices), how many attempts it took, the wall
  * time of all of them, and each attempt as a call record ({@code calls}: when it waited for the endpoint's limits and
  * held its slot, its status and tokens; see {@link ModelCall#line}).
+ *
+ * @param costKnown whether {@code costUsd} is all the attempts cost: false when one got no answer, or succeeded without
+ *     reporting its tokens ({@link ModelCall#priced}), whose cost is then not in the sum
  */
 public record ChatReply(String text, String model, String finishReason, Usage usage, double costUsd, int attempts,
-    double wallS, List<Map<String, Object>> calls) {
+    double wallS, List<Map<String, Object>> calls, boolean costKnown) {
   public ChatReply {
     Objects.requireNonNull(text, "text");
     model = model == null ? "" : model;

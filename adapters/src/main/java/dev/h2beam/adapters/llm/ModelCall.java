@@ -65,6 +65,15 @@ final class ModelCall implements AutoCloseable {
   }
 
   /**
+   * Whether what the call cost is known from what it reported: it was answered, and an answer that succeeded reported
+   * its tokens (an error status is taken as not billed; a call unanswered, or a success without its tokens, may have
+   * been).
+   */
+  boolean priced() {
+    return status != null && (status / 100 != 2 || tokens != null);
+  }
+
+  /**
    * The call's record is final (its status, tokens and the reason it was cut off set, and closed): it counts in its
    * endpoint's totals, once, and is returned as one record ({@link #line}).
    */

@@ -143,6 +143,7 @@ class ChatClientTest {
     EndpointLoad.Counts before = EndpointLoad.now().get("local");
     ChatReply r = client(3).complete(HELLO);
     EndpointLoad.Counts ended = EndpointLoad.now().get("local").since(before);
+    assertTrue(r.costKnown(), "an error status is not billed: the answered attempt's cost is all of it");
     assertEquals(3, ended.calls(), "every attempt ended: " + ended);
     assertEquals(2, ended.failed(), "the 500 and the 503 got no good answer: " + ended);
     assertEquals(3, r.attempts());
@@ -184,6 +185,7 @@ class ChatClientTest {
     assertEquals(2, e.attempts());
     assertTrue(e.getMessage().contains("no answer within 0.3 s"), e.getMessage());
     assertEquals(2, e.calls().size(), "a failed call keeps its attempts' records");
+    assertFalse(e.costKnown(), "a call that timed out may have been billed: its cost is not known");
     for (Map<String, Object> call : e.calls()) {
       assertNull(call.get("status"), "no reply came: " + call);
       assertTrue(((Number) call.get("held_s")).doubleValue() >= 0.25, "it held its slot until it gave up: " + call);
@@ -255,12 +257,24 @@ class ChatClientTest {
   }
 
   @Test
+  void aReplyAfterAnAttemptThatTimedOutHasACostNotKnown() throws Exception {
+    server.next(Fault.slow(Duration.ofSeconds(5)));
+    ChatClient c = new ChatClient(endpoint("", 4, 2, 1.0, 1.0), Map.of(), BASE, recording, Duration.ofMillis(300));
+    ChatReply r = c.complete(HELLO);
+    assertEquals(2, r.attempts());
+    assertTrue(r.costUsd() > 0, "the answered attempt's cost");
+    assertFalse(r.costKnown(), "the first attempt's is not known");
+    assertTrue(client(1).complete(HELLO).costKnown(), "one answered call reporting its tokens: known");
+  }
+
+  @Test
   void usageTheServerDoesNotReportIsNullNeverZeroAndCostsNothing() throws Exception {
     server.next(Fault.noUsage());
     ChatReply r = client(endpoint("", 4, 1, 5.0, 5.0), Map.of()).complete(HELLO);
     assertEquals(Usage.NONE, r.usage());
     assertNull(r.usage().promptTokens());
     assertEquals(0.0, r.costUsd());
+    assertFalse(r.costKnown(), "an answer without its tokens cost what it cost: not known, not the 0 summed");
   }
 
   @Test

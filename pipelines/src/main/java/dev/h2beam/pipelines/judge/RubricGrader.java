@@ -100,11 +100,11 @@ final class RubricGrader implements Grader {
       try {
         reply = client.complete(new ChatRequest(role.model(), messages, role.temperature(), role.maxTokens()));
       } catch (ChatException e) {
-        priced &= priced(e.calls());
+        priced &= e.costKnown();
         throw new JudgeModelFailure("the judge model did not answer (" + e.getMessage() + ")",
             priced ? cost + e.costUsd() : null);
       }
-      priced &= priced(reply.calls());
+      priced &= reply.costKnown();
       cost += reply.costUsd();
       if (reply.usage().promptTokens() != null) promptTokens += reply.usage().promptTokens();
       if (reply.usage().completionTokens() != null) completionTokens += reply.usage().completionTokens();
@@ -142,18 +142,6 @@ final class RubricGrader implements Grader {
     }
     throw new JudgeModelFailure("the judge's answer could not be used after " + ATTEMPTS + " attempts: " + last,
         priced ? cost : null);
-  }
-
-  /**
-   * Whether these calls' cost is known from what they reported: each was answered, and an answer that succeeded
-   * reported its tokens (an error status is taken as not billed).
-   */
-  static boolean priced(List<Map<String, Object>> calls) {
-    for (Map<String, Object> c : calls) {
-      if (!(c.get("status") instanceof Number status)) return false;
-      if (status.intValue() / 100 == 2 && c.get("tokens") == null) return false;
-    }
-    return true;
   }
 
   static final String SYSTEM = "You grade one piece of work against a rubric. Judge each criterion on its own, from"
