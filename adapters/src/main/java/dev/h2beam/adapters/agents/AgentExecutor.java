@@ -22,16 +22,14 @@ import java.util.Set;
  * a fresh {@code workspace/} beside the task's {@code task.md} and {@code source/} ({@link AgentWorkspace}), the agent
  * runs there against the configuration's {@code executor} role with its own fresh state folder and a clean
  * environment, its deliverables are moved from {@code workspace/output/} to the run's {@code output/}, its JSONL is
- * rendered into {@code trajectory.md}, each of its model calls is recorded in {@value #MODEL_CALLS} by the relay it
- * calls through ({@link dev.h2beam.adapters.llm.EndpointProxy}), and its tokens are priced at the endpoint's prices.
+ * rendered into {@code trajectory.md}, each of its model calls is recorded in {@value EndpointProxy#CALL_LOG} by the
+ * relay it calls through ({@link EndpointProxy}), and its tokens are priced at the endpoint's prices.
  * The wall-clock limit kills the whole process group (neither CLI gives up when the model server is down); a
  * timed-out or failed run says why.
  */
 final class AgentExecutor implements Executor {
   static final int OBS_TRUNC = 50_000;
   static final int MAX_TRAJECTORY = 8_000_000;
-  /** The run's model calls as its endpoint relay saw them: waits, slot times, statuses, tokens. */
-  static final String MODEL_CALLS = EndpointProxy.CALL_LOG;
   private final Agent agent;
   private final Path binary;
   private final ResolvedRole role;
@@ -62,7 +60,7 @@ final class AgentExecutor implements Executor {
         : "The task's files are in source/ (also described in task.md). ")
         + "Write your deliverable to output/" + r.deliverable() + ".\n";
     AgentRun run = agent.run(new AgentInvocation(binary, ws, runDir.resolve("state"), role, prompt, r.timeout(), env,
-        envAllow), runDir.resolve(MODEL_CALLS));
+        envAllow), runDir.resolve(EndpointProxy.CALL_LOG));
     Path output = ws.resolve("output");
     if (Files.isDirectory(output, LinkOption.NOFOLLOW_LINKS)) {
       AgentWorkspace.copyTree(output, runDir.resolve("output"), warnings);

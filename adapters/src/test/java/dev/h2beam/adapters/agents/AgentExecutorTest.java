@@ -136,7 +136,7 @@ class AgentExecutorTest {
         // the same from the runs' own files: the relay's record of each call
         List<Map<String, Object>> calls = new java.util.ArrayList<>();
         for (String run : List.of("base1", "base2")) {
-          Path log = tmp.resolve("exec/w" + width + "/d__t/" + run).resolve(AgentExecutor.MODEL_CALLS);
+          Path log = tmp.resolve("exec/w" + width + "/d__t/" + run).resolve(dev.h2beam.adapters.llm.EndpointProxy.CALL_LOG);
           for (String line : Files.readAllLines(log)) calls.add(dev.h2beam.adapters.files.Json.readMap(line));
         }
         assertEquals(server.requests().size(), calls.size(), "every call recorded: " + calls);

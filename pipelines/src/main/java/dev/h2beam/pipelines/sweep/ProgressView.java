@@ -423,7 +423,7 @@ public final class ProgressView implements AutoCloseable {
    * how many, how many failed, and how long they waited for their turn in all: what the endpoint's limits cost the
    * sweep so far. Empty when none was called.
    */
-  static String endpoints(Snapshot s) {
+  private static String endpoints(Snapshot s) {
     StringBuilder sb = new StringBuilder();
     s.endpoints().forEach((name, c) -> {
       sb.append(sb.length() == 0 ? "endpoints: " : "; ").append(String.format(Locale.ROOT, "%s %d sending,"

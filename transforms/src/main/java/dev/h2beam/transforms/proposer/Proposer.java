@@ -126,7 +126,7 @@ public final class Proposer {
     String last = "empty reply";
     Map<String, Object> reported = Map.of();
     List<Map<String, String>> held = new ArrayList<>();
-    // every attempt's model calls, for a channel whose relay records them (the agent CLIs); else null
+    // every attempt's model calls, for a channel that records them (the chat client, an agent CLI's relay); else null
     List<Map<String, Object>> calls = null;
     for (int attempt = 1; attempt <= attempts; attempt++) {
       if (attempt > 1 && !retryWait.isZero()) sleep(retryWait.multipliedBy(attempt - 1));
@@ -337,7 +337,7 @@ public final class Proposer {
     meta.put("usage", reported.get(SessionResult.USAGE));
     meta.put("model_id", reported.get(SessionResult.MODEL_ID));
     meta.put("finish_reason", reported.get(SessionResult.FINISH_REASON));
-    // each model call of every attempt, as an agent CLI's relay recorded it: what the endpoint's limits cost
+    // each model call of every attempt, as the chat client or an agent CLI's relay recorded it
     if (reported.containsKey(SessionResult.MODEL_CALLS)) {
       meta.put("model_calls", reported.get(SessionResult.MODEL_CALLS));
     }
