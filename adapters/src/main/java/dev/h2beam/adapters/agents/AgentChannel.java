@@ -50,6 +50,7 @@ final class AgentChannel implements ProposerChannel {
           ? TextFiles.readCapped(run.stdoutJsonl(), AgentExecutor.MAX_TRAJECTORY) : "";
       AgentUsage u = agent.usage(jsonl);
       double cost = AgentExecutor.cost(u, role);
+      boolean known = AgentExecutor.costKnown(u, run, role);
       Map<String, Object> meta = new LinkedHashMap<>();
       meta.put(SessionResult.USAGE, usage(u));
       meta.put(SessionResult.MODEL_ID, role.model());
@@ -59,15 +60,16 @@ final class AgentChannel implements ProposerChannel {
       String text = Files.isRegularFile(answer) ? TextFiles.readCapped(answer, 1_000_000) : "";
       if (text.isBlank()) text = agent.reply(jsonl);
       if (run.timedOut()) {
-        return new SessionResult("", cost, agent.name + ": timeout after " + timeout.toSeconds() + "s", meta);
+        return new SessionResult("", cost, agent.name + ": timeout after " + timeout.toSeconds() + "s", meta, known);
       }
       if (text.isBlank()) {
         List<String> errors = agent.errors(jsonl);
         String why = !errors.isEmpty() ? String.join(" | ", errors)
             : "rc=" + run.process().exit() + ": " + run.process().stderrTail(300);
-        return new SessionResult("", cost, why.length() > 300 ? why.substring(why.length() - 300) : why, meta);
+        return new SessionResult("", cost, why.length() > 300 ? why.substring(why.length() - 300) : why, meta,
+            known);
       }
-      return new SessionResult(text, cost, "", meta);
+      return new SessionResult(text, cost, "", meta, known);
     } finally {
       deleteQuietly(state);
     }

@@ -74,23 +74,40 @@ final class AgentExecutor implements Executor {
     Files.copy(run.stdoutJsonl(), runDir.resolve("events.jsonl"));
     AgentUsage u = agent.usage(jsonl);
     double cost = cost(u, role);
+    boolean known = costKnown(u, run, role);
     double wall = run.process().wallS();
     if (run.timedOut()) {
       return new ExecResult(runDir, null, wall, u.inputTokens(), u.outputTokens(), cost, "timeout",
           agent.name + " did not finish within " + r.timeout().toSeconds() + " s and was killed with its process"
-              + " group (is the model server at " + role.endpoint().baseUrl() + " up?)");
+              + " group (is the model server at " + role.endpoint().baseUrl() + " up?)", known);
     }
     if (run.process().outputCut()) {
       return new ExecResult(runDir, run.process().exit(), wall, u.inputTokens(), u.outputTokens(), cost,
-          "output-cut", agent.name + " exited with " + run.process().exit() + ", but " + run.process().cutReason());
+          "output-cut", agent.name + " exited with " + run.process().exit() + ", but " + run.process().cutReason(),
+          known);
     }
     if (!run.succeeded()) {
       List<String> errors = agent.errors(jsonl);
       return new ExecResult(runDir, run.process().exit(), wall, u.inputTokens(), u.outputTokens(), cost, "exit",
           agent.name + " exited with " + run.process().exit() + ": " + (errors.isEmpty()
-              ? run.process().stderrTail(300) : String.join(" | ", errors)));
+              ? run.process().stderrTail(300) : String.join(" | ", errors)), known);
     }
-    return new ExecResult(runDir, run.process().exit(), wall, u.inputTokens(), u.outputTokens(), cost, "", "");
+    return new ExecResult(runDir, run.process().exit(), wall, u.inputTokens(), u.outputTokens(), cost, "", "",
+        known);
+  }
+
+  /**
+   * Whether {@link #cost} is all a run cost. Its events are the CLI's own account, so they are taken as whole only
+   * when the CLI ended by itself with its whole output read (a CLI killed at its timeout, or whose output was cut,
+   * may not have reported its last calls), every call its relay recorded is priced ({@link EndpointProxy.Spend}:
+   * answered, and a success with its tokens), and the events report the tokens or a cost, unless no call reported
+   * any tokens (then none was billed).
+   */
+  static boolean costKnown(AgentUsage u, AgentRun run, ResolvedRole role) {
+    if (run.timedOut() || run.process().outputCut()) return false;
+    if (!EndpointProxy.Spend.of(role.endpoint(), run.modelCalls()).known()) return false;
+    if ((u.inputTokens() != null && u.outputTokens() != null) || u.costUsd() != null) return true;
+    return run.modelCalls().stream().allMatch(c -> c.get("tokens") == null);
   }
 
   /** The tokens at the endpoint's prices; what OpenCode itself reports as cost when the tokens are unknown. */

@@ -3,6 +3,7 @@ package dev.h2beam.adapters.exec;
 import dev.h2beam.adapters.config.ResolvedRole;
 import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.PathOrder;
+import dev.h2beam.adapters.llm.EndpointProxy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,6 +47,15 @@ import java.util.Set;
  * {@code H2BEAM_TASK} (the task id), {@code H2BEAM_OUTPUT} (the output folder), {@code H2BEAM_DELIVERABLE} (the file
  * name the benchmark reads from it), and from the role {@code OPENAI_BASE_URL} (its endpoint) and {@code H2BEAM_MODEL}
  * (its model). Nothing else of h2beam's environment reaches the agent.
+ *
+ * <p>With a role, {@code OPENAI_BASE_URL} is the loopback address of the run's own {@link EndpointProxy}, as for the
+ * agent CLIs: each model call the agent makes waits for the endpoint's limits in this worker (its
+ * {@code max_concurrency}, {@code requests_per_minute} and {@code tokens_per_minute} share) like every other call of
+ * the job, goes on to the endpoint with the agent's own headers (its key included), and is recorded in the run
+ * folder's {@code model_calls.jsonl}. The rollout's tokens and cost are what those calls reported, priced at the
+ * endpoint's prices; its cost is known only when every call was answered and every success reported its input and
+ * output tokens ({@link EndpointProxy.Spend}). Without a role the agent is given no endpoint and its cost is taken as
+ * nothing.
  */
 final class CommandExecutor implements Executor {
   static final String WORKSPACE = "workspace";
@@ -111,8 +121,6 @@ final class CommandExecutor implements Executor {
     String command = Shell.substitute(template, Map.of("workspace", workspace.toString(),
         "task_dir", workspace.toString(), "harness", workspace.toString(), "output", output.toString()));
     Duration timeout = timeoutOverride != null ? timeoutOverride : req.timeout();
-    ProcessSpec spec = ProcessSpec.of(List.of("sh", "-c", command), workspace, environment(req, output, home, tmp),
-        runDir.resolve(STDOUT), runDir.resolve(STDERR), timeout);
 
     CommandTrajectory t = new CommandTrajectory()
         .harness("command executor: " + WORKSPACE + "/ holds the harness at its root (" + files(harnessFiles) + "), "
@@ -122,8 +130,15 @@ final class CommandExecutor implements Executor {
     t.user(req.instruction()).action(command);
 
     ExecResult result;
+    EndpointProxy relay = role.isPresent() ? EndpointProxy.open(role.get().endpoint(),
+        runDir.resolve(EndpointProxy.CALL_LOG)) : null;
     try {
-      ProcessResult r = ProcessRunner.run(spec);
+      ProcessResult r;
+      try (relay) {
+        // the relay is closed once the agent is gone: every call it made has ended and has its record
+        r = ProcessRunner.run(ProcessSpec.of(List.of("sh", "-c", command), workspace,
+            environment(req, output, home, tmp, relay), runDir.resolve(STDOUT), runDir.resolve(STDERR), timeout));
+      }
       t.observation(r.stdoutText(), Math.max(0, r.stdoutBytes() - Files.size(r.stdout())))
           .stderr(r.stderrText(), Math.max(0, r.stderrBytes() - Files.size(r.stderr())));
       result = outcome(runDir, command, timeout, r, t);
@@ -132,6 +147,7 @@ final class CommandExecutor implements Executor {
       t.error(error);
       result = new ExecResult(runDir, null, 0.0, null, null, 0.0, "start", error);
     }
+    if (relay != null) result = priced(result, EndpointProxy.Spend.of(role.get().endpoint(), relay.calls()));
     List<String> delivered = PathOrder.files(output);
     t.harness(OUTPUT + "/ holds " + (delivered.isEmpty() ? "nothing" : String.join(", ", delivered)));
     AtomicFiles.writeString(runDir.resolve(TRAJECTORY), t.render());
@@ -160,7 +176,13 @@ final class CommandExecutor implements Executor {
     return new ExecResult(runDir, r.exit(), r.wallS(), null, null, 0.0, "exit", error);
   }
 
-  private Map<String, String> environment(ExecRequest req, Path output, Path home, Path tmp) {
+  /** The result with the tokens and cost of the agent's calls through its relay. */
+  private static ExecResult priced(ExecResult r, EndpointProxy.Spend spend) {
+    return new ExecResult(r.runDir(), r.exit(), r.wallS(), spend.inputTokens(), spend.outputTokens(), spend.usd(),
+        r.errorClass(), r.error(), spend.known());
+  }
+
+  private Map<String, String> environment(ExecRequest req, Path output, Path home, Path tmp, EndpointProxy relay) {
     Map<String, String> set = new LinkedHashMap<>();
     set.put("HOME", home.toString());
     set.put("TMPDIR", tmp.toString());
@@ -168,7 +190,7 @@ final class CommandExecutor implements Executor {
     set.put("H2BEAM_OUTPUT", output.toString());
     set.put("H2BEAM_DELIVERABLE", req.deliverable());
     role.ifPresent(r -> {
-      set.put("OPENAI_BASE_URL", r.endpoint().baseUrl());
+      set.put("OPENAI_BASE_URL", relay == null ? r.endpoint().baseUrl() : relay.baseUrl());
       set.put("H2BEAM_MODEL", r.model());
     });
     return Env.child(source, granted, set);

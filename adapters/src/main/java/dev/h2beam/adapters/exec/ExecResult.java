@@ -9,13 +9,22 @@ import java.util.Objects;
  * a zero score. Token counts the executor could not observe are null, never 0.
  *
  * @param exit the process exit code, or null when no process ran or it was killed
+ * @param costKnown whether {@code costUsd} is all the rollout cost: false when a model call of it went unanswered or
+ *     answered without its token counts, or its agent was killed before it reported them ({@code costUsd} is then
+ *     only the known part)
  */
 public record ExecResult(Path runDir, Integer exit, double wallS, Long inputTokens, Long outputTokens,
-    double costUsd, String errorClass, String error) {
+    double costUsd, String errorClass, String error, boolean costKnown) {
   public ExecResult {
     Objects.requireNonNull(runDir, "runDir");
     errorClass = errorClass == null ? "" : errorClass;
     error = error == null ? "" : error;
+  }
+
+  /** A result whose cost is known (an executor that calls no model, or whose every call reported its tokens). */
+  public ExecResult(Path runDir, Integer exit, double wallS, Long inputTokens, Long outputTokens, double costUsd,
+      String errorClass, String error) {
+    this(runDir, exit, wallS, inputTokens, outputTokens, costUsd, errorClass, error, true);
   }
 
   public boolean ok() {

@@ -11,15 +11,18 @@ import java.util.Map;
 /**
  * The completion marker of an executor's rollout, as the benchmarks that run an {@link Executor} write and read it:
  * on top of {@link Runmark}'s fields, the digest of every deliverable, the executor's spend ({@code cost_usd},
- * {@code wall_s}, {@code input_tokens}, {@code output_tokens}; an unobserved count stays null), its identity and the
- * task folder. A reused rollout reports the spend recorded here, so a resumed run records what a clean one does.
+ * {@code wall_s}, {@code input_tokens}, {@code output_tokens}; an unobserved count stays null; {@code cost_known}
+ * false when {@code cost_usd} is only part of it), its identity and the task folder. A reused rollout reports the
+ * spend recorded here, so a resumed run records what a clean one does.
  */
 public final class RolloutMarker {
   private RolloutMarker() {}
 
   /** The rollout a marker recorded, reused: its run dir with the spend it had. */
   public static Rollout reused(Path runDir, JsonNode mark) {
-    return new Rollout(runDir, true, mark.path("cost_usd").asDouble(0.0), mark.path("wall_s").asDouble(0.0));
+    // a marker written before cost_known was recorded priced every call it counted
+    return new Rollout(runDir, true, mark.path("cost_usd").asDouble(0.0), mark.path("wall_s").asDouble(0.0),
+        mark.path("cost_known").asBoolean(true));
   }
 
   /**
@@ -33,12 +36,13 @@ public final class RolloutMarker {
     Map<String, Object> extra = new LinkedHashMap<>();
     extra.put("deliverables", deliverables);
     extra.put("cost_usd", r.costUsd());
+    extra.put("cost_known", r.costKnown());
     extra.put("wall_s", r.wallS());
     extra.put("input_tokens", r.inputTokens());
     extra.put("output_tokens", r.outputTokens());
     extra.put("executor", executor);
     extra.put("task_dir", taskDir.toString());
     Runmark.markComplete(markDir, runId, fingerprint, at, extra);
-    return new Rollout(runDir, false, r.costUsd(), r.wallS());
+    return new Rollout(runDir, false, r.costUsd(), r.wallS(), r.costKnown());
   }
 }

@@ -133,6 +133,8 @@ public final class ChatClient implements AutoCloseable {
       long tokens = a.usage().reported();
       if (rate != null) rate.charge(tokens);
       record.tokens = tokens > 0 ? tokens : null;
+      record.inputTokens = a.usage().promptTokens();
+      record.outputTokens = a.usage().completionTokens();
       record.unusable = !(a instanceof Attempt.Answered);
       calls.add(record.finish());
       priced &= record.priced();

@@ -59,13 +59,13 @@ public final class ChatExecutor implements Executor {
       writeCalls(runDir, reply.calls());
       AtomicFiles.writeString(runDir.resolve("output").resolve(r.deliverable()), reply.text());
       return new ExecResult(runDir, null, wall, reply.usage().promptTokens(), reply.usage().completionTokens(),
-          reply.costUsd(), "", "");
+          reply.costUsd(), "", "", reply.costKnown());
     } catch (ChatException e) {
       double wall = (System.nanoTime() - t0) / 1e9;
       trajectory.append("[ERROR] ").append(e.getMessage()).append('\n');
       AtomicFiles.writeString(runDir.resolve("trajectory.md"), trajectory.toString());
       writeCalls(runDir, e.calls());
-      return new ExecResult(runDir, null, wall, null, null, e.costUsd(), "model", e.getMessage());
+      return new ExecResult(runDir, null, wall, null, null, e.costUsd(), "model", e.getMessage(), e.costKnown());
     }
   }
 

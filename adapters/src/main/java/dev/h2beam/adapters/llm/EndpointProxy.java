@@ -61,6 +61,33 @@ public final class EndpointProxy implements AutoCloseable {
   /** The name of a rollout's call log in its run folder, whichever executor made the calls. */
   public static final String CALL_LOG = "model_calls.jsonl";
 
+  /**
+   * What recorded calls ({@link #calls}, or a chat reply's) add up to at an endpoint's prices.
+   *
+   * @param known whether {@code usd} is all they cost: each call was answered, and each answer that succeeded
+   *     reported its input and output tokens (the rule of the chat client's {@link ChatReply#costKnown})
+   * @param inputTokens the input tokens the calls reported, null when none reported any
+   * @param outputTokens the same for output tokens
+   */
+  public record Spend(double usd, boolean known, Long inputTokens, Long outputTokens) {
+    /** The calls' spend at {@code endpoint}'s prices. */
+    public static Spend of(Endpoint endpoint, List<Map<String, Object>> calls) {
+      double usd = 0;
+      boolean known = true;
+      Long in = null;
+      Long out = null;
+      for (Map<String, Object> c : calls) {
+        known &= ModelCall.priced(c);
+        Long i = ModelCall.count(c, "input_tokens");
+        Long o = ModelCall.count(c, "output_tokens");
+        if (i != null) in = (in == null ? 0 : in) + i;
+        if (o != null) out = (out == null ? 0 : out) + o;
+        if (i != null && o != null) usd += endpoint.cost(i, o);
+      }
+      return new Spend(usd, known, in, out);
+    }
+  }
+
   /** The largest request body relayed; an agent's whole conversation is far smaller. */
   static final int MAX_REQUEST_BYTES = 64 << 20;
 
@@ -269,6 +296,8 @@ public final class EndpointProxy implements AutoCloseable {
           call.close(); // ended before its slot is free: its record never overlaps the next holder's
           slots.release();
           call.tokens = tokens > 0 ? tokens : null;
+          call.inputTokens = usage.input;
+          call.outputTokens = usage.output;
         }
       }
     } catch (InterruptedException | IOException e) {
@@ -431,13 +460,16 @@ public final class EndpointProxy implements AutoCloseable {
   /**
    * The tokens a reply reports, read as it passes: each {@code data:} line of an event stream, or the whole body of
    * any other reply, parsed as JSON; the last usage seen counts (prompt plus completion tokens, or input plus output
-   * tokens, else {@code total_tokens}).
+   * tokens, else {@code total_tokens}), and its two parts apart when it names both ({@link #input}, {@link #output}).
    */
   static final class UsageScan {
     private boolean stream;
     private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
     private boolean overflow;
     private long tokens;
+    /** The last usage's prompt (input) and completion (output) tokens, both null unless it named both. */
+    Long input;
+    Long output;
 
     /** Starts on a reply: an event stream is read line by line, any other body whole. */
     void begin(boolean eventStream) {
@@ -482,19 +514,36 @@ public final class EndpointProxy implements AutoCloseable {
       }
       if (!text.startsWith("{")) return;
       try {
-        long t = tokensOf(Json.MAPPER.readTree(text));
-        if (t > 0) tokens = t;
+        JsonNode n = Json.MAPPER.readTree(text);
+        long t = tokensOf(n);
+        if (t > 0) {
+          tokens = t;
+          long[] parts = parts(usageOf(n));
+          input = parts == null ? null : parts[0];
+          output = parts == null ? null : parts[1];
+        }
       } catch (IOException e) {
         // not JSON: no usage in it
       }
     }
 
-    static long tokensOf(JsonNode n) {
-      JsonNode u = n.path("usage").isObject() ? n.get("usage") : n.path("response").path("usage");
-      if (!u.isObject()) return 0;
+    /** A body's usage object (a chat completion's, or a Responses event's {@code response.usage}), or a missing node. */
+    private static JsonNode usageOf(JsonNode n) {
+      return n.path("usage").isObject() ? n.get("usage") : n.path("response").path("usage");
+    }
+
+    /** A usage's prompt (input) and completion (output) tokens, or null unless it names both. */
+    private static long[] parts(JsonNode u) {
       JsonNode in = u.has("prompt_tokens") ? u.get("prompt_tokens") : u.path("input_tokens");
       JsonNode out = u.has("completion_tokens") ? u.get("completion_tokens") : u.path("output_tokens");
-      if (in.canConvertToLong() && out.canConvertToLong()) return in.asLong() + out.asLong();
+      return in.canConvertToLong() && out.canConvertToLong() ? new long[] {in.asLong(), out.asLong()} : null;
+    }
+
+    static long tokensOf(JsonNode n) {
+      JsonNode u = usageOf(n);
+      if (!u.isObject()) return 0;
+      long[] parts = parts(u);
+      if (parts != null) return parts[0] + parts[1];
       return u.path("total_tokens").canConvertToLong() ? u.get("total_tokens").asLong() : 0;
     }
   }

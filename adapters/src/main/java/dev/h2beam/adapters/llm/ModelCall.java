@@ -12,7 +12,8 @@ import java.util.Map;
  * One HTTP call to a model endpoint as h2beam makes and records it, whoever made it (the chat client's attempts, an
  * agent CLI's calls through its relay): when it arrived, when it got its turn under the endpoint's limits and was sent
  * (null if never), when it gave its slot back, its status (null when no reply came), the tokens its reply reported
- * (null when none) and why it ended without its whole reply (null when it did not). While open it counts in its
+ * (null when none; in all, and its input and output tokens apart, each null when the reply did not say) and why it
+ * ended without its whole reply (null when it did not). While open it counts in its
  * endpoint's {@link EndpointLoad}, waiting until {@link #sent()}, sending after. Made by {@link EndpointLoad#arrive}
  * and filled in by the one thread making the call.
  */
@@ -26,6 +27,9 @@ final class ModelCall implements AutoCloseable {
   Instant done;
   Integer status;
   Long tokens;
+  /** The prompt (input) and completion (output) tokens its reply reported, each null when it did not say. */
+  Long inputTokens;
+  Long outputTokens;
   /** Why the call ended without its whole reply, or null. */
   String dropped;
   /** Its reply came whole, but could not be used (a body that is not the endpoint's answer); not in the record. */
@@ -66,11 +70,26 @@ final class ModelCall implements AutoCloseable {
 
   /**
    * Whether what the call cost is known from what it reported: it was answered, and an answer that succeeded reported
-   * its tokens (an error status is taken as not billed; a call unanswered, or a success without its tokens, may have
-   * been).
+   * its input and its output tokens, which are priced apart (an error status is taken as not billed; a call
+   * unanswered, or a success without both counts, may have been).
    */
   boolean priced() {
-    return status != null && (status / 100 != 2 || tokens != null);
+    return priced(status, inputTokens, outputTokens);
+  }
+
+  /** {@link #priced()} of a call as its record ({@link #line}) holds it. */
+  static boolean priced(Map<String, Object> line) {
+    return priced(line.get("status") instanceof Number n ? n.intValue() : null, count(line, "input_tokens"),
+        count(line, "output_tokens"));
+  }
+
+  /** A token count of a record, null when it holds none. */
+  static Long count(Map<String, Object> line, String key) {
+    return line.get(key) instanceof Number n ? n.longValue() : null;
+  }
+
+  private static boolean priced(Integer status, Long in, Long out) {
+    return status != null && (status / 100 != 2 || (in != null && out != null));
   }
 
   /**
@@ -88,7 +107,8 @@ final class ModelCall implements AutoCloseable {
 
   /**
    * The call as one record: {@code arrived}, {@code sent}, {@code done}, {@code waited_s} (for its slot and rate
-   * turn), {@code held_s} (its slot), {@code method}, {@code path}, {@code status}, {@code tokens}, {@code dropped}.
+   * turn), {@code held_s} (its slot), {@code method}, {@code path}, {@code status}, {@code tokens},
+   * {@code input_tokens}, {@code output_tokens}, {@code dropped}.
    * A call not yet done is taken as done now.
    */
   Map<String, Object> line() {
@@ -103,6 +123,8 @@ final class ModelCall implements AutoCloseable {
     line.put("path", path);
     line.put("status", status);
     line.put("tokens", tokens);
+    line.put("input_tokens", inputTokens);
+    line.put("output_tokens", outputTokens);
     line.put("dropped", dropped);
     return line;
   }

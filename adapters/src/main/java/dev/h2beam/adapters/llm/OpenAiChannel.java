@@ -103,6 +103,7 @@ final class OpenAiChannel implements ProposerChannel {
         reply = client.complete(new ChatRequest(role.model(), messages, role.temperature(), role.maxTokens()));
       } catch (ChatException e) {
         tally.cost += e.costUsd();
+        tally.costKnown &= e.costKnown();
         tally.calls.addAll(e.calls());
         return tally.failed(e.getMessage());
       }
@@ -124,6 +125,8 @@ final class OpenAiChannel implements ProposerChannel {
     private String model = "";
     private String finishReason = "";
     private double cost;
+    /** Whether {@link #cost} is all the calls cost ({@link ChatReply#costKnown} of every call). */
+    private boolean costKnown = true;
     /** Every HTTP attempt of every call of the session, in order ({@link ChatReply#calls}). */
     private final List<Map<String, Object>> calls = new ArrayList<>();
 
@@ -132,6 +135,7 @@ final class OpenAiChannel implements ProposerChannel {
       model = r.model();
       finishReason = r.finishReason();
       cost += r.costUsd();
+      costKnown &= r.costKnown();
       calls.addAll(r.calls());
     }
 
@@ -148,11 +152,11 @@ final class OpenAiChannel implements ProposerChannel {
     }
 
     SessionResult reply(String text) {
-      return SessionResult.reply(text, cost).withMeta(meta());
+      return new SessionResult(text, cost, "", meta(), costKnown);
     }
 
     SessionResult failed(String error) {
-      return SessionResult.failed(error, cost).withMeta(meta());
+      return new SessionResult("", cost, error, meta(), costKnown);
     }
   }
 }

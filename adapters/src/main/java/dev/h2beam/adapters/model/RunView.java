@@ -6,10 +6,12 @@ import java.util.Objects;
  * What the method knows about one finished rollout (spec §2.5). It never carries a score.
  *
  * @param runDir the adapter's run directory, as an absolute path string; a non-existent placeholder for dead rollouts
+ * @param costKnown whether {@code costUsd} is all the rollout cost ({@link Rollout#costKnown}); false for a rollout
+ *     whose execution ended in an exception, which reports nothing of what it spent
  */
 public record RunView(
     String label, String runId, String runDir, boolean ok, boolean delivered, double costUsd, double wallS,
-    String error) {
+    String error, boolean costKnown) {
   public RunView {
     Objects.requireNonNull(label, "label");
     Objects.requireNonNull(runId, "runId");
@@ -17,7 +19,17 @@ public record RunView(
     error = error == null ? "" : error;
   }
 
-  public static RunView dead(String label, String runId, String placeholderDir, String error) {
-    return new RunView(label, runId, placeholderDir, false, false, 0.0, 0.0, error);
+  /** A rollout whose cost is known. */
+  public RunView(String label, String runId, String runDir, boolean ok, boolean delivered, double costUsd,
+      double wallS, String error) {
+    this(label, runId, runDir, ok, delivered, costUsd, wallS, error, true);
+  }
+
+  /**
+   * A rollout that did not come back: {@code executed} when its execution started and ended in an exception (what it
+   * spent is then not known), false when it never started (it spent nothing).
+   */
+  public static RunView dead(String label, String runId, String placeholderDir, String error, boolean executed) {
+    return new RunView(label, runId, placeholderDir, false, false, 0.0, 0.0, error, !executed);
   }
 }

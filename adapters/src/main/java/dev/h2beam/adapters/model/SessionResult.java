@@ -6,10 +6,12 @@ import java.util.Map;
 
 /**
  * The outcome of one attempt of one agent session: its reply text (blank means no reply), cost, an error description
- * when the session did not answer, and what the session reported about itself for the audit trail ({@code meta}:
- * {@link #USAGE}, {@link #MODEL_ID}, {@link #FINISH_REASON}; empty for channels that report nothing, never null).
+ * when the session did not answer, what the session reported about itself for the audit trail ({@code meta}:
+ * {@link #USAGE}, {@link #MODEL_ID}, {@link #FINISH_REASON}; empty for channels that report nothing, never null), and
+ * whether {@code costUsd} is all the attempt cost ({@code costKnown} false when a model call went unanswered or
+ * answered without its token counts: {@code costUsd} is then only what is known, never a stand-in for the rest).
  */
-public record SessionResult(String text, double costUsd, String error, Map<String, Object> meta) {
+public record SessionResult(String text, double costUsd, String error, Map<String, Object> meta, boolean costKnown) {
   /** Token counts as a map of {@code prompt_tokens}, {@code completion_tokens}, {@code cached_tokens}, ... */
   public static final String USAGE = "usage";
   /** The model id the server reported (it may differ from the one requested). */
@@ -30,6 +32,11 @@ public record SessionResult(String text, double costUsd, String error, Map<Strin
     meta = meta == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(meta));
   }
 
+  /** A result whose cost is known. */
+  public SessionResult(String text, double costUsd, String error, Map<String, Object> meta) {
+    this(text, costUsd, error, meta, true);
+  }
+
   public SessionResult(String text, double costUsd, String error) {
     this(text, costUsd, error, Map.of());
   }
@@ -44,6 +51,6 @@ public record SessionResult(String text, double costUsd, String error, Map<Strin
 
   /** This result with the session's self-report attached. */
   public SessionResult withMeta(Map<String, Object> sessionMeta) {
-    return new SessionResult(text, costUsd, error, sessionMeta);
+    return new SessionResult(text, costUsd, error, sessionMeta, costKnown);
   }
 }

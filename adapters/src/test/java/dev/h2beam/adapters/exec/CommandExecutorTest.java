@@ -188,7 +188,9 @@ class CommandExecutorTest {
     assertFalse(seen.containsKey("H2BEAM_TEST_SECRET"));
     assertEquals("allowed-value", seen.get("AGENT_SETTING"));
     assertEquals("key-value", seen.get("ENDPOINT_KEY"));
-    assertEquals("http://127.0.0.1:9/v1", seen.get("OPENAI_BASE_URL"));
+    // the run's own relay to the endpoint, not the endpoint (CommandExecutorRelayTest)
+    assertTrue(seen.get("OPENAI_BASE_URL").matches("http://127\\.0\\.0\\.1:[0-9]+/v1"), seen.get("OPENAI_BASE_URL"));
+    assertFalse(seen.get("OPENAI_BASE_URL").equals("http://127.0.0.1:9/v1"));
     assertEquals("tiny-model", seen.get("H2BEAM_MODEL"));
     assertEquals("ledger/t1", seen.get("H2BEAM_TASK"));
     assertEquals(runDir.resolve("output").toString(), seen.get("H2BEAM_OUTPUT"));

@@ -277,6 +277,22 @@ class ChatClientTest {
     assertFalse(r.costKnown(), "an answer without its tokens cost what it cost: not known, not the 0 summed");
   }
 
+  /** Input and output are priced apart: an answer that reports only one of them is not priced as if the other were 0. */
+  @Test
+  void anAnswerReportingOnlyItsPromptTokensLeavesTheCostUnknown() throws Exception {
+    server.route(ScriptedModelServer.CHAT_PATH, call -> call.sendJson(200, "{\"id\": \"c1\", \"model\": \"m\","
+        + " \"choices\": [{\"index\": 0, \"message\": {\"role\": \"assistant\", \"content\": \"hi\"},"
+        + " \"finish_reason\": \"stop\"}], \"usage\": {\"prompt_tokens\": 12}}"));
+    ChatReply r = client(endpoint("", 4, 1, 3.0, 15.0), Map.of()).complete(HELLO);
+    assertEquals("hi", r.text());
+    assertEquals(12L, r.usage().promptTokens());
+    assertNull(r.usage().completionTokens());
+    assertFalse(r.costKnown(), "the completion's tokens were billed at a price of their own, and are not known");
+    assertEquals(1, r.calls().size());
+    assertEquals(12L, ((Number) r.calls().get(0).get("input_tokens")).longValue());
+    assertNull(r.calls().get(0).get("output_tokens"));
+  }
+
   @Test
   void costIsTheEndpointPricesTimesTheReportedTokens() throws Exception {
     ChatReply r = client(endpoint("", 4, 1, 3.0, 15.0), Map.of()).complete(HELLO);

@@ -186,6 +186,10 @@ class EndpointProxyTest {
   }
 
   private static long scan(String reply, boolean stream, int piece) {
+    return scanner(reply, stream, piece).tokens();
+  }
+
+  private static EndpointProxy.UsageScan scanner(String reply, boolean stream, int piece) {
     byte[] bytes = reply.getBytes(StandardCharsets.UTF_8);
     EndpointProxy.UsageScan s = new EndpointProxy.UsageScan();
     s.begin(stream);
@@ -193,7 +197,24 @@ class EndpointProxyTest {
       byte[] part = java.util.Arrays.copyOfRange(bytes, i, Math.min(bytes.length, i + piece));
       s.feed(part, part.length);
     }
-    return s.tokens();
+    s.tokens();
+    return s;
+  }
+
+  /** Input and output are priced apart, so a call is priced only from a usage that names both. */
+  @Test
+  void theUsagesInputAndOutputTokensAreKeptApartWhenItNamesBoth() {
+    EndpointProxy.UsageScan chat = scanner("{\"usage\": {\"prompt_tokens\": 11, \"completion_tokens\": 4}}", false, 5);
+    assertEquals(List.of(11L, 4L), List.of(chat.input, chat.output));
+    EndpointProxy.UsageScan responses = scanner("data: {\"type\": \"response.created\"}\n\ndata: {\"type\":"
+        + " \"response.completed\", \"response\": {\"usage\": {\"input_tokens\": 7, \"output_tokens\": 2}}}\n\n",
+        true, 3);
+    assertEquals(List.of(7L, 2L), List.of(responses.input, responses.output));
+    assertEquals(9, responses.tokens());
+    EndpointProxy.UsageScan total = scanner("{\"usage\": {\"total_tokens\": 30}}", false, 64);
+    assertEquals(30, total.tokens());
+    assertNull(total.input, "a total alone cannot be priced");
+    assertNull(total.output);
   }
 
   @Test
@@ -243,10 +264,12 @@ class EndpointProxyTest {
       assertEquals(2, lines.size(), lines.toString());
       Map<String, Object> sent = Json.readMap(lines.get(0));
       assertEquals(List.of("arrived", "sent", "done", "waited_s", "held_s", "method", "path", "status", "tokens",
-          "dropped"), List.copyOf(sent.keySet()));
+          "input_tokens", "output_tokens", "dropped"), List.copyOf(sent.keySet()));
       assertEquals("POST /v1/chat/completions 200", sent.get("method") + " " + sent.get("path") + " "
           + sent.get("status"));
       assertTrue(((Number) sent.get("tokens")).longValue() > 0, lines.get(0));
+      assertEquals(((Number) sent.get("tokens")).longValue(), ((Number) sent.get("input_tokens")).longValue()
+          + ((Number) sent.get("output_tokens")).longValue(), lines.get(0));
       Map<String, Object> dropped = Json.readMap(lines.get(1));
       assertTrue(dropped.get("sent") == null && dropped.get("status") == null && dropped.get("held_s") == null
           && dropped.get("tokens") == null, lines.get(1));

@@ -23,6 +23,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * A real OpenAI-compatible HTTP server on 127.0.0.1 (a free port) that behaves like a model, for tests of everything
@@ -217,6 +218,7 @@ public final class ScriptedModelServer implements AutoCloseable {
   private volatile Brain brain;
   private volatile Duration latency = Duration.ZERO;
   private volatile Function<JsonNode, String> modelId = request -> request.path("model").asText("");
+  private volatile Predicate<Request> withoutUsage = request -> false;
 
   private ScriptedModelServer(Brain brain) throws IOException {
     this.brain = brain;
@@ -261,6 +263,14 @@ public final class ScriptedModelServer implements AutoCloseable {
   }
 
   /** How long every chat answer takes before it is sent (faults aside); lets tests see calls overlap. */
+  /**
+   * Chat answers to the requests {@code which} picks carry no {@code usage}, as a server that reports none for some
+   * models does (deterministic where {@link Fault#noUsage} depends on the order requests arrive in).
+   */
+  public void withoutUsage(Predicate<Request> which) {
+    withoutUsage = which;
+  }
+
   public void latency(Duration d) {
     this.latency = d;
   }
@@ -372,7 +382,7 @@ public final class ScriptedModelServer implements AutoCloseable {
     choice.put("index", 0);
     choice.putObject("message").put("role", "assistant").put("content", text);
     choice.put("finish_reason", "stop");
-    if (kind != Fault.Kind.NO_USAGE) {
+    if (kind != Fault.Kind.NO_USAGE && !withoutUsage.test(call.request())) {
       long prompt = promptTokens(req);
       long completion = (text.length() + 3) / 4;
       ObjectNode usage = out.putObject("usage");
