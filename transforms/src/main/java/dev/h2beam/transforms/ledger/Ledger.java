@@ -15,8 +15,8 @@ import java.util.Set;
  */
 public final class Ledger {
 
-  /** One spend: a rollout or an improver session. */
-  public record Entry(String kind, String label, double usd, boolean cached, int attempts) {}
+  /** One spend: a rollout or an improver session; {@code known} false when {@code usd} is only part of it. */
+  public record Entry(String kind, String label, double usd, boolean cached, int attempts, boolean known) {}
 
   private final String mode;
   private final String taskId;
@@ -32,11 +32,28 @@ public final class Ledger {
 
   /** A rollout and the executor's spend on it (0 for executors that spend nothing measurable). */
   public synchronized void rollout(String label, double usd) {
-    entries.add(new Entry("rollout", label, usd, false, 1));
+    rollout(label, usd, true);
+  }
+
+  /** A rollout whose spend may be only partly known ({@code known} false: {@code usd} is what is known of it). */
+  public synchronized void rollout(String label, double usd, boolean known) {
+    entries.add(new Entry("rollout", label, usd, false, 1, known));
   }
 
   public synchronized void session(String label, double usd, boolean cached, int attempts) {
-    entries.add(new Entry("session", label, usd, cached, attempts));
+    session(label, usd, cached, attempts, true);
+  }
+
+  /** A session whose spend may be only partly known ({@code known} false: {@code usd} is what is known of it). */
+  public synchronized void session(String label, double usd, boolean cached, int attempts, boolean known) {
+    entries.add(new Entry("session", label, usd, cached, attempts, known));
+  }
+
+  /** The labels of {@code kind} whose spend is not all known, in recording order. */
+  public synchronized List<String> unknownCost(String kind) {
+    List<String> out = new ArrayList<>();
+    for (Entry e : entries) if (e.kind.equals(kind) && !e.known) out.add(e.label);
+    return out;
   }
 
   public synchronized List<String> labels(String kind) {
@@ -98,7 +115,11 @@ public final class Ledger {
     return dups;
   }
 
-  /** The ledger's JSON in the key order of spec §2.8. */
+  /**
+   * The ledger's JSON in the key order of spec §2.8. The sums are what is known; when an entry's spend is not all
+   * known, {@code cost_unknown} follows: {@code {"rollouts": [labels], "sessions": [labels]}}, so that a reader never
+   * takes the sums for the whole (absent when every spend is known, as in harness2's files).
+   */
   public synchronized Map<String, Object> toJson() {
     double usd = 0;
     double rolloutUsd = 0;
@@ -126,6 +147,14 @@ public final class Ledger {
     m.put("session_usd", round6(sessionUsd));
     m.put("rollouts", labels("rollout"));
     m.put("sessions", labels("session"));
+    List<String> rolloutsUnknown = unknownCost("rollout");
+    List<String> sessionsUnknown = unknownCost("session");
+    if (!rolloutsUnknown.isEmpty() || !sessionsUnknown.isEmpty()) {
+      Map<String, Object> unknown = new LinkedHashMap<>();
+      unknown.put("rollouts", rolloutsUnknown);
+      unknown.put("sessions", sessionsUnknown);
+      m.put("cost_unknown", unknown);
+    }
     return m;
   }
 

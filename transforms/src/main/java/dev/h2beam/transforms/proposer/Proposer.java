@@ -123,6 +123,8 @@ public final class Proposer {
       if (hit != null) return hit;
     }
     double cost = 0;
+    // false once an attempt's cost is not all known, or an attempt ended in an exception (which reports no cost)
+    boolean known = true;
     String last = "empty reply";
     Map<String, Object> reported = Map.of();
     List<Map<String, String>> held = new ArrayList<>();
@@ -147,6 +149,7 @@ public final class Proposer {
           sessions.release();
         }
         cost += r.costUsd();
+        known &= r.costKnown();
         reported = r.meta();
         if (reported.get(SessionResult.MODEL_CALLS) instanceof List<?> made) {
           calls = calls == null ? new ArrayList<>() : calls;
@@ -165,15 +168,17 @@ public final class Proposer {
         Harvested kept = harvest == null ? null : harvest(cwd.resolve(harvest), base);
         Reply reply = new Reply(label, r.text(), true, cost, wall, attempt, false, spec.kind(), "",
             auditDir == null ? null : auditDir.resolve(base + ".response.md"), kept == null ? null : kept.dir(),
-            kept == null ? null : kept.files());
+            kept == null ? null : kept.files(), known);
         audit(base, mission, system, reply, withCalls(reported, calls), held);
         return reply;
       } catch (Exception e) {
+        known = false;
         if (e instanceof InterruptedException || Thread.currentThread().isInterrupted()) {
           // cancelled mid-session: another attempt on this thread would be a second session the retried element
           // then finds in the cache with two attempts; stop, and keep the interrupt for the caller
           Thread.currentThread().interrupt();
-          throw new ProposerError("[" + label + "] stopped: the runner is cancelling this work", attempt, cost);
+          throw new ProposerError("[" + label + "] stopped: the runner is cancelling this work", attempt, cost,
+              false);
         }
         last = e.getClass().getSimpleName() + ": " + e.getMessage();
       } finally {
@@ -183,8 +188,8 @@ public final class Proposer {
     }
     String message = "[" + label + "] " + spec.kind() + "/" + spec.model() + ": " + last;
     audit(base, mission, system, new Reply(label, "", false, cost, 0.0, attempts, false, spec.kind(), last, null,
-        null), withCalls(reported, calls), held);
-    throw new ProposerError(message, attempts, cost);
+        null, null, known), withCalls(reported, calls), held);
+    throw new ProposerError(message, attempts, cost, known);
   }
 
   private Reply cached(String label, String base, String harvest) {
@@ -202,7 +207,8 @@ public final class Proposer {
       if (harvest != null && !Files.isDirectory(workspace)) return null;
       journalIfLost(label, base, m);
       return new Reply(label, text, true, m.path("cost_usd").asDouble(), m.path("wall_s").asDouble(),
-          m.path("attempts").asInt(), true, spec.kind(), "", response, Files.isDirectory(workspace) ? workspace : null);
+          m.path("attempts").asInt(), true, spec.kind(), "", response, Files.isDirectory(workspace) ? workspace : null,
+          null, m.path("cost_known").asBoolean(true));
     } catch (IOException | RuntimeException e) {
       System.err.println("h2beam: reply cache entry " + response + " is unreadable (" + e.getMessage()
           + "); calling the session again");
@@ -223,7 +229,8 @@ public final class Proposer {
       Journal.appendIfMissing(auditDir.resolve("sessions.jsonl"), label + "/" + key,
           r -> r.get("label") + "/" + r.get("key"), () -> {
             Map<String, Object> line = journalLine(label, key, true, meta.path("attempts").asInt(),
-                meta.path("cost_usd").asDouble(), null, Json.convert(meta.path("held"), List.class));
+                meta.path("cost_usd").asDouble(), meta.path("cost_known").asBoolean(true), null,
+                Json.convert(meta.path("held"), List.class));
             line.put(Journal.RECOVERED, "the reply was in the cache without its journal line: the process that ran"
                 + " the session was killed between the two");
             return Json.canonical(line);
@@ -233,14 +240,16 @@ public final class Proposer {
     }
   }
 
+  /** A session's journal line; {@code cost_known} is written only when false (the cost is then what is known). */
   private static Map<String, Object> journalLine(String label, String key, boolean ok, int attempts, double cost,
-      String error, Object held) {
+      boolean costKnown, String error, Object held) {
     Map<String, Object> line = new LinkedHashMap<>();
     line.put("label", label);
     line.put("key", key);
     line.put("ok", ok);
     line.put("attempts", attempts);
     line.put("cost_usd", cost);
+    if (!costKnown) line.put("cost_known", false);
     if (!ok) line.put("error", error);
     line.put("held", held);
     return line;
@@ -333,6 +342,8 @@ public final class Proposer {
     meta.put("attempts", reply.attempts());
     meta.put("wall_s", reply.wallS());
     meta.put("cost_usd", reply.costUsd());
+    // harness2's meta keys stay as they are where every call was priced
+    if (!reply.costKnown()) meta.put("cost_known", false);
     meta.put("error", reply.error());
     meta.put("usage", reported.get(SessionResult.USAGE));
     meta.put("model_id", reported.get(SessionResult.MODEL_ID));
@@ -347,7 +358,7 @@ public final class Proposer {
     AtomicFiles.writeString(auditDir.resolve(base + ".response.md"), reply.text());
     String key = base.substring(base.lastIndexOf('.') + 1);
     Journal.append(auditDir.resolve("sessions.jsonl"), reply.label() + "/" + key, Json.canonical(journalLine(
-        reply.label(), key, reply.ok(), reply.attempts(), reply.costUsd(), reply.error(), held)));
+        reply.label(), key, reply.ok(), reply.attempts(), reply.costUsd(), reply.costKnown(), reply.error(), held)));
   }
 
   /**

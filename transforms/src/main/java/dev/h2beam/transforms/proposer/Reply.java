@@ -10,10 +10,19 @@ import java.util.List;
  * @param workspaceFiles the files in {@code workspace} as the harvest placed them (relative, path order; no link or
  *     special file among them, the harvest refuses those), or null when not known (a reply from the cache): a reader
  *     lists the folder then
+ * @param costKnown whether {@code costUsd} is all the call cost ({@link
+ *     dev.h2beam.adapters.model.SessionResult#costKnown} of every attempt, and no attempt ended in an exception,
+ *     which reports no cost); {@code costUsd} is then what is known of it
  */
 public record Reply(
     String label, String text, boolean ok, double costUsd, double wallS, int attempts, boolean cached,
-    String channel, String error, Path audit, Path workspace, List<String> workspaceFiles) {
+    String channel, String error, Path audit, Path workspace, List<String> workspaceFiles, boolean costKnown) {
+
+  /** A reply whose cost is known. */
+  public Reply(String label, String text, boolean ok, double costUsd, double wallS, int attempts, boolean cached,
+      String channel, String error, Path audit, Path workspace, List<String> workspaceFiles) {
+    this(label, text, ok, costUsd, wallS, attempts, cached, channel, error, audit, workspace, workspaceFiles, true);
+  }
 
   /** A reply whose workspace's files are not known (or that has no workspace). */
   public Reply(String label, String text, boolean ok, double costUsd, double wallS, int attempts, boolean cached,

@@ -83,7 +83,7 @@ public final class Gated {
       Stage st = models.stage != null ? models.stage
           : new Stage(label, "GATE", current, true, false, "", 0.0, 0, false, "the method answered without a session");
       res.add(st);
-      res.ledger.session(label, st.usd(), st.cached(), st.attempts());
+      res.ledger.session(label, st.usd(), st.cached(), st.attempts(), st.usdKnown());
 
       LinkedHashMap<String, String> candidate = null;
       String refused = "";
@@ -109,7 +109,7 @@ public final class Gated {
       Decision d;
       if (candidate != null) {
         RunView ep = Roller.roll(s, label, candidate);
-        res.ledger.rollout(label, ep.costUsd());
+        res.ledger.rollout(label, ep.costUsd(), ep.costKnown());
         res.rollouts.put(label, ep);
         res.trees.put(label, candidate);
         Double cs = score(s, method, task, scores, ep, label);
@@ -139,7 +139,7 @@ public final class Gated {
       } else {
         String rl = "r" + j;
         RunView ep = Roller.roll(s, rl, current);
-        res.ledger.rollout(rl, ep.costUsd());
+        res.ledger.rollout(rl, ep.costUsd(), ep.costKnown());
         res.rollouts.put(rl, ep);
         res.trees.put(rl, current);
         episodes.add(ep);

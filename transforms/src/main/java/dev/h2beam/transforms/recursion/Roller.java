@@ -44,7 +44,7 @@ public final class Roller {
         TreeIO.writeHarness(s.bench().surface(), tree, harnessDir, true);
       }
     } catch (Exception e) {
-      return RunView.dead(label, s.runId(label), s.workDir().resolve("missing").toString(), describe(e));
+      return RunView.dead(label, s.runId(label), s.workDir().resolve("missing").toString(), describe(e), false);
     }
     return execute(s.bench(), s.task(), label, s.runId(label), harnessDir, s.rollouts(), s.executionsJournal(),
         s.workDir().resolve("missing"));
@@ -63,7 +63,7 @@ public final class Roller {
       limit.acquire();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // the runner is cancelling: stop waiting, let the caller see the interrupt
-      return RunView.dead(label, runId, missing.toString(), "interrupted before the rollout started");
+      return RunView.dead(label, runId, missing.toString(), "interrupted before the rollout started", false);
     }
     // the benchmark marks the run complete as the execution ends and the journal line follows: an exit between the
     // two (a sibling's crash fails the job and the command exits) would leave a marked run that a resume reuses and
@@ -82,14 +82,14 @@ public final class Roller {
         // thread, runs the next stages' sessions on evidence showing it dead, and the retried element, which rolls
         // it again, runs those sessions a second time under other cache keys
         if (e instanceof InterruptedException) Thread.currentThread().interrupt();
-        return RunView.dead(label, runId, missing.toString(), describe(e));
+        return RunView.dead(label, runId, missing.toString(), describe(e), true);
       } finally {
         ended = Instant.now();
         limit.release();
       }
       try {
         if (!r.reused()) {
-          Journal.append(journal, runId, Json.canonical(line(runId, harness, r.costUsd(),
+          Journal.append(journal, runId, Json.canonical(line(runId, harness, r.costUsd(), r.costKnown(),
               List.of(Journal.held(started, ended)))));
         } else if (first) {
           journalIfLost(journal, runId, harness, r);
@@ -103,7 +103,7 @@ public final class Roller {
     boolean ok = Files.isDirectory(r.runDir());
     boolean delivered = ok && bench.delivered(r.runDir());
     return new RunView(label, runId, r.runDir().toAbsolutePath().toString(), ok, delivered, r.costUsd(), r.wallS(),
-        ok ? "" : "adapter returned a missing run directory");
+        ok ? "" : "adapter returned a missing run directory", r.costKnown());
   }
 
   /**
@@ -120,7 +120,7 @@ public final class Roller {
         held = List.of(Journal.held(instant(at - r.wallS()), instant(at)));
       }
       String marked = mark == null ? "" : mark.path("harness").asText("");
-      Map<String, Object> line = line(runId, marked.isEmpty() ? harness : marked, r.costUsd(), held);
+      Map<String, Object> line = line(runId, marked.isEmpty() ? harness : marked, r.costUsd(), r.costKnown(), held);
       line.put(Journal.RECOVERED, "the run was complete without its journal line: the process that executed it"
           + " was killed between the two");
       return Json.canonical(line);
@@ -131,11 +131,14 @@ public final class Roller {
     return Instant.ofEpochMilli(Math.round(epochSeconds * 1000));
   }
 
-  private static Map<String, Object> line(String runId, String harness, double cost, Object held) {
+  /** An execution's journal line; {@code cost_known} is written only when false (the cost is then what is known). */
+  private static Map<String, Object> line(String runId, String harness, double cost, boolean costKnown,
+      Object held) {
     Map<String, Object> line = new LinkedHashMap<>();
     line.put("run_id", runId);
     line.put("harness", harness);
     line.put("cost_usd", cost);
+    if (!costKnown) line.put("cost_known", false);
     line.put("held", held);
     return line;
   }

@@ -3,10 +3,20 @@ package dev.h2beam.transforms.recursion;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** One improvement stage's outcome (spec §2.6). The tree is the harness it produced (a copy of its fallback if it fell back). */
+/**
+ * One improvement stage's outcome (spec §2.6). The tree is the harness it produced (a copy of its fallback if it fell
+ * back); {@code usdKnown} is false when {@code usd} is only the known part of what its sessions cost ({@link
+ * dev.h2beam.transforms.proposer.Reply#costKnown}).
+ */
 public record Stage(
     String label, String dim, LinkedHashMap<String, String> tree, boolean keptBase, boolean fellBack, String error,
-    double usd, int attempts, boolean cached, String notes) {
+    double usd, int attempts, boolean cached, String notes, boolean usdKnown) {
+
+  /** A stage whose cost is known. */
+  public Stage(String label, String dim, LinkedHashMap<String, String> tree, boolean keptBase, boolean fellBack,
+      String error, double usd, int attempts, boolean cached, String notes) {
+    this(label, dim, tree, keptBase, fellBack, error, usd, attempts, cached, notes, true);
+  }
 
   public Stage {
     tree = new LinkedHashMap<>(tree);
@@ -27,6 +37,8 @@ public record Stage(
     m.put("kept_base", keptBase);
     m.put("attempts", attempts);
     m.put("usd", usd);
+    // written only when false: a stage whose every call was priced keeps harness2's keys
+    if (!usdKnown) m.put("usd_known", false);
     m.put("cached", cached);
     m.put("notes", notes);
     m.put("error", clip(error, 400));

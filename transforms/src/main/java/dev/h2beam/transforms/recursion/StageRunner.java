@@ -61,6 +61,7 @@ public final class StageRunner {
     }
     SurfaceSpec surface = s.bench().surface();
     double usd = 0;
+    boolean known = true;
     int attempts = 0;
     String error = "";
     String feedback = "";
@@ -72,9 +73,11 @@ public final class StageRunner {
         error = e.getMessage();
         attempts += e.attempts() > 0 ? e.attempts() : 2;
         usd += e.costUsd();
+        known &= e.costKnown();
         break;
       }
       usd += reply.costUsd();
+      known &= reply.costKnown();
       attempts += Math.max(1, reply.attempts());
       if (reply.workspace() == null) {
         error = "the harness directory did not come back; edit the files of context/harness/ in place";
@@ -108,14 +111,14 @@ public final class StageRunner {
       try {
         boolean kept = accept(s, proposed, fallback);
         return new Stage(q.label(), q.dim(), proposed, kept, false, "", usd, attempts, false,
-            Replies.notes(reply.text()));
+            Replies.notes(reply.text()), known);
       } catch (HarnessRejected e) {
         error = e.getMessage();
         feedback = feedback(error);
         writeBack(surface, proposed, evidence);
       }
     }
-    return new Stage(q.label(), q.dim(), fallback, false, true, error, usd, attempts, false, "");
+    return new Stage(q.label(), q.dim(), fallback, false, true, error, usd, attempts, false, "", known);
   }
 
   /**

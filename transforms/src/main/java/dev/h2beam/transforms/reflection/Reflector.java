@@ -77,10 +77,12 @@ public final class Reflector {
         reply = s.reflector().callWithEvidence(mission, built.at(copy), "experience." + label, "", null);
       } catch (ProposerError e) {
         sel.usd += e.costUsd();
+        sel.usdKnown &= e.costKnown();
         sel.experience = new LinkedHashMap<>();
         return;
       }
       sel.usd += reply.costUsd();
+      sel.usdKnown &= reply.costKnown();
       Optional<String> edits = Replies.edits(reply.text());
       if (edits.isPresent()) AtomicFiles.writeString(root.resolve("edits.md"), edits.get() + "\n");
       LinkedHashMap<String, String> exp = Replies.experience(reply.text());

@@ -22,6 +22,8 @@ public final class SelectionRecord {
   public boolean fallback;
   public String error = "";
   public double usd;
+  /** False when {@link #usd} is only the known part of what the selector's and reflector's sessions cost. */
+  public boolean usdKnown = true;
   public LinkedHashMap<String, String> experience = new LinkedHashMap<>();
   /** Why the reflector's lesson was screened out of the library (instruction overrides, control tokens, keys). */
   public List<String> lessonScreened = new ArrayList<>();
@@ -53,6 +55,8 @@ public final class SelectionRecord {
     m.put("fallback", fallback);
     m.put("error", clip(error, 400));
     m.put("usd", usd);
+    // only when false, as below
+    if (!usdKnown) m.put("usd_known", false);
     m.put("experience", new LinkedHashMap<>(experience));
     m.put("trivial", trivial);
     m.put("evidence", evidence);

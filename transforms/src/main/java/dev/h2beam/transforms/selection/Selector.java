@@ -128,6 +128,7 @@ public final class Selector {
       VerdictTripwire.assertNone(folder);
       Reply reply = selector.call(mission, folder, "select." + label, "", null);
       sel.usd += reply.costUsd();
+      sel.usdKnown &= reply.costKnown();
       sel.why = SelectionRecord.clip(Replies.why(reply.text()), 2000);
       Optional<String> choice = Replies.choice(reply.text());
       if (choice.isEmpty()) {
@@ -142,6 +143,7 @@ public final class Selector {
       sel.chosenLabel = sel.idMap.get(choice.get());
     } catch (ProposerError e) {
       sel.usd += e.costUsd();
+      sel.usdKnown &= e.costKnown();
       fallBack(sel, e.getMessage());
     } catch (Exception e) {
       fallBack(sel, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());

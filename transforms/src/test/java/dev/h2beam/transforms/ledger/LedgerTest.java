@@ -56,6 +56,27 @@ class LedgerTest {
     assertTrue(m.contains("sessions [inv1, dom1, inv2, dom2]"), m);
   }
 
+  /**
+   * A spend not all known stays out of no sum silently: the sums are the known parts, and the ledger names the entries
+   * they leave out; a ledger whose every spend is known keeps harness2's keys.
+   */
+  @Test
+  void entriesWhoseSpendIsNotAllKnownAreNamedBesideTheSums() {
+    Ledger l = new Ledger("agg", "t", 2);
+    for (String r : PARALLEL_ROLLOUTS) l.rollout(r, 0.5, !r.equals("inv2"));
+    for (String s : PARALLEL_SESSIONS) l.session(s, 0.25, false, 1, !s.startsWith("agg"));
+    Map<String, Object> json = l.toJson();
+    assertEquals(5.5, json.get("usd"));
+    assertEquals(4.0, json.get("rollout_usd"));
+    assertEquals(Map.of("rollouts", List.of("inv2"), "sessions", List.of("agg1", "agg2")), json.get("cost_unknown"));
+    assertEquals("cost_unknown", List.copyOf(json.keySet()).get(json.size() - 1));
+    assertEquals(List.of("inv2"), l.unknownCost("rollout"));
+
+    Map<String, Object> known = ledger(PARALLEL_ROLLOUTS, PARALLEL_SESSIONS).toJson();
+    assertEquals(List.of("mode", "task_id", "k", "R", "expected_R", "P", "session_attempts", "expected_P", "usd",
+        "rollout_usd", "session_usd", "rollouts", "sessions"), List.copyOf(known.keySet()));
+  }
+
   @Test
   void budgetErrorIsAnAssertionError() {
     assertTrue(AssertionError.class.isAssignableFrom(BudgetError.class));

@@ -467,6 +467,46 @@ class ProposerTest {
     ProposerError e = assertThrows(ProposerError.class, () -> p.call(MISSION, evidence, LABEL, "", null));
     assertEquals("[inv1.a1] scripted/model-1: IllegalStateException: boom", e.getMessage());
     assertEquals(2, calls.get());
+    assertFalse(e.costKnown(), "an attempt that threw reported nothing of what it spent");
+  }
+
+  /**
+   * A session whose cost is only partly known (a model call unanswered, or answered without its tokens) says so in
+   * its reply, its meta file and its journal line, and a reply served from the cache says it again; the cost is
+   * the known part, never a stand-in for the rest.
+   */
+  @Test
+  void aCostNotAllKnownIsSaidEverywhereTheCostIsAndSurvivesTheCache() throws Exception {
+    Proposer p = proposer((cwd, mission, system, label, timeout) -> calls.get() == 1
+        ? new SessionResult("", 0.25, "no reply", Map.of(), false) : SessionResult.reply("done", 0.5));
+    Reply r = p.call(MISSION, evidence, LABEL, "", null);
+    assertEquals(0.75, r.costUsd());
+    assertFalse(r.costKnown(), "the first attempt's cost is not all known");
+    JsonNode meta = assertReadableJson(audit.resolve(base("") + ".meta.json"));
+    assertFalse(meta.path("cost_known").asBoolean(true), meta.toString());
+    assertEquals(0.75, meta.path("cost_usd").asDouble());
+    JsonNode line = Json.readTree(journal().get(0));
+    assertTrue(line.path("cost_known").isBoolean() && !line.path("cost_known").asBoolean(), line.toString());
+    Reply again = answering("other", 0.0).call(MISSION, evidence, LABEL, "", null);
+    assertTrue(again.cached());
+    assertFalse(again.costKnown(), "the cache keeps what was known of the session that made the reply");
+
+    // every attempt priced: harness2's keys, and no cost_known written
+    Proposer known = answering("done", 0.25);
+    Reply k = known.call("another mission", evidence, LABEL, "", null);
+    assertTrue(k.costKnown());
+    String keyed = LABEL + "." + Proposer.cacheKey(LABEL, "another mission", "", evidence);
+    assertFalse(assertReadableJson(audit.resolve(keyed + ".meta.json")).has("cost_known"));
+    assertFalse(Json.readTree(journal().get(1)).has("cost_known"), journal().toString());
+  }
+
+  @Test
+  void aFailedCallWhoseCostIsNotAllKnownSaysSo() {
+    Proposer p = proposer((cwd, mission, system, label, timeout) ->
+        new SessionResult("", 0.1, "timed out", Map.of(), calls.get() > 1));
+    ProposerError e = assertThrows(ProposerError.class, () -> p.call(MISSION, evidence, LABEL, "", null));
+    assertEquals(0.2, e.costUsd(), 1e-12);
+    assertFalse(e.costKnown());
   }
 
   @Test
