@@ -22,7 +22,8 @@ public final class FileShapes {
    * summary.json: an object with a non-empty {@code task_id} and a {@code selections} object; each selection has a
    * boolean {@code ok}, a mode and k of their types (k on the selection or the summary), and, when ok, a non-empty
    * {@code chosen_label} and {@code chosen_run_dir}; mode records, stages, ledgers and base rollouts have their
-   * types.
+   * types, and so do the marks of costs not known (a stage's or selection's {@code usd_known}, a ledger's
+   * {@code cost_unknown}).
    */
   public static void summary(JsonNode root) throws IOException {
     requireObject(root, "the summary");
@@ -76,6 +77,7 @@ public final class FileShapes {
       optionalBoolean(s, key, at, ".");
     }
     optionalUsd(s, at);
+    optionalBoolean(s, "usd_known", at, ".");
     if (s.path("ok").asBoolean(false)) {
       requireText(s, "chosen_label", at, ".", true);
       requireText(s, "chosen_run_dir", at, ".", true);
@@ -95,6 +97,7 @@ public final class FileShapes {
         String where = at + ".stages[" + i++ + "]";
         requireObject(st, where);
         optionalUsd(st, where);
+        optionalBoolean(st, "usd_known", where, ".");
       }
     }
     JsonNode ledger = m.get("ledger");
@@ -103,6 +106,25 @@ public final class FileShapes {
       JsonNode rollout = ledger.get("rollout_usd");
       if (rollout != null && !usd(rollout)) {
         throw wrong(at + ".ledger.rollout_usd must be a number, found " + describe(rollout));
+      }
+      costUnknown(ledger.get("cost_unknown"), at + ".ledger.cost_unknown");
+    }
+  }
+
+  /**
+   * A ledger's {@code cost_unknown} (absent or null: every cost known): an object with both lists, {@code rollouts}
+   * and {@code sessions}, of the labels whose cost is not known. A marker of another shape cannot say which costs
+   * its ledger's sums leave out.
+   */
+  private static void costUnknown(JsonNode n, String at) throws IOException {
+    if (n == null || n.isNull()) return;
+    requireObject(n, at);
+    for (String key : new String[] {"rollouts", "sessions"}) {
+      JsonNode labels = n.get(key);
+      if (labels == null) throw wrong(at + "." + key + " is missing");
+      requireArray(labels, at + "." + key);
+      for (JsonNode label : labels) {
+        if (!label.isTextual()) throw wrong(at + "." + key + " must list labels, found " + describe(label));
       }
     }
   }

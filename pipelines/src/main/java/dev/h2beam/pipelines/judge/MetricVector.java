@@ -129,7 +129,8 @@ public final class MetricVector {
   /**
    * What a row's metrics take from its task's summary.json: the mode's chosen run dir ("" when none was chosen) and,
    * from the mode's ledger, what its rollouts and sessions cost and how many session attempts it retried (null when
-   * the ledger does not record them).
+   * the ledger does not record them). A cost is null too when the ledger names a rollout or session of it whose cost
+   * is not known ({@code cost_unknown}): its sum is then only part of what was spent, and an unknown is never zero.
    */
   public record Spend(String chosenRunDir, Double executorCost, Double improverCost, Double retries, Seen seen)
       implements java.io.Serializable {
@@ -157,8 +158,20 @@ public final class MetricVector {
       boolean hasLedger = ledger != null && ledger.isObject() && ledger.has("rollout_usd") && ledger.has("session_usd");
       Double retries = hasLedger && ledger.has("session_attempts") && ledger.has("P")
           ? (double) Math.max(0, ledger.path("session_attempts").asInt() - ledger.path("P").asInt()) : null;
-      return new Spend(chosenDir, hasLedger ? ledger.path("rollout_usd").asDouble() : null,
-          hasLedger ? ledger.path("session_usd").asDouble() : null, retries);
+      JsonNode unknown = hasLedger ? ledger.get("cost_unknown") : null;
+      return new Spend(chosenDir, hasLedger && allKnown(unknown, "rollouts") ? ledger.path("rollout_usd").asDouble()
+          : null, hasLedger && allKnown(unknown, "sessions") ? ledger.path("session_usd").asDouble() : null, retries);
+    }
+
+    /**
+     * Whether the ledger's {@code cost_unknown} ({@code null}: absent, every cost known, as in files written before
+     * it and harness2's) names none of the {@code part} ("rollouts" or "sessions"): its list is empty. A marker of
+     * another shape is not read as known: the sum beside it may leave costs out.
+     */
+    private static boolean allKnown(JsonNode costUnknown, String part) {
+      if (costUnknown == null || costUnknown.isNull()) return true;
+      JsonNode labels = costUnknown.get(part);
+      return labels != null && labels.isArray() && labels.isEmpty();
     }
   }
 

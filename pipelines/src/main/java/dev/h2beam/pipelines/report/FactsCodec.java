@@ -171,6 +171,8 @@ final class FactsCodec {
           out.writeInt(m.budget().rollouts());
           out.writeInt(m.budget().sessions());
         }
+        varint(m.improverUnknown());
+        varint(m.executorUnknown());
       }
       size(t.finals().size());
       for (Map.Entry<String, List<String>> e : t.finals().entrySet()) {
@@ -272,7 +274,9 @@ final class FactsCodec {
         double executorUsd = in.readDouble();
         int screened = in.readInt();
         TaskSummary.Budget budget = in.readBoolean() ? new TaskSummary.Budget(in.readInt(), in.readInt()) : null;
-        modes[i] = new TaskSummary.ModeSpend(fellBack, improverUsd, executorUsd, screened, budget);
+        int improverUnknown = size();
+        modes[i] = new TaskSummary.ModeSpend(fellBack, improverUsd, executorUsd, screened, budget, improverUnknown,
+            size());
       }
       String[] finalKeys = new String[size()];
       Object[] finals = new Object[finalKeys.length];

@@ -31,9 +31,21 @@ final class HtmlReport {
   private static final int TOP = 100;
   private static final int BOTTOM = 60;
 
-  /** What the page shows; {@code text} is the whole text report as released. */
+  /**
+   * What the page shows; {@code text} is the whole text report as released. {@code improverUnknown} and
+   * {@code executorUnknown} count, per cell, the improver stages and selections and the rollouts whose cost is not
+   * known (left out of the spend; a cell without any is not in them).
+   */
   record Page(String title, String text, List<Summary> summaries, List<Replicates.Cell> replicates,
-      Map<ModeK, Double> executorUsd, Disclosure disclosure, Predicate<Summary> withheld) {}
+      Map<ModeK, Double> executorUsd, Disclosure disclosure, Predicate<Summary> withheld,
+      Map<ModeK, Integer> improverUnknown, Map<ModeK, Integer> executorUnknown) {
+
+    /** A page whose every cost is known. */
+    Page(String title, String text, List<Summary> summaries, List<Replicates.Cell> replicates,
+        Map<ModeK, Double> executorUsd, Disclosure disclosure, Predicate<Summary> withheld) {
+      this(title, text, summaries, replicates, executorUsd, disclosure, withheld, Map.of(), Map.of());
+    }
+  }
 
   static String render(Page p) {
     return render(p, "");
@@ -201,7 +213,9 @@ final class HtmlReport {
           .append(s.allPass() == null ? "-" : hidden ? "withheld" : PyFormat.fixed(s.allPass(), 0, 1) + "%")
           .append("</td><td>").append(c == null ? 0 : c.replicates().size()).append("</td><td>").append(esc(mean))
           .append("</td><td>").append(s.fellBack()).append("</td><td>$").append(PyFormat.fixed(s.usd(), 0, 2))
+          .append(notKnown(p.improverUnknown().getOrDefault(s.cell(), 0), " + ", ""))
           .append("</td><td>$").append(PyFormat.fixed(p.executorUsd().getOrDefault(s.cell(), 0.0), 0, 2))
+          .append(notKnown(p.executorUnknown().getOrDefault(s.cell(), 0), " + ", ""))
           .append("</td></tr>\n");
     }
     return b.append("</table>\n").toString();
@@ -209,15 +223,21 @@ final class HtmlReport {
 
   static String spendChart(Page p) {
     Map<String, double[]> byMode = new TreeMap<>(Modes.ORDER);
+    // per mode, the improver and executor costs not known: the bars are what is known, the labels say what is not
+    Map<String, int[]> unknownByMode = new TreeMap<>(Modes.ORDER);
     for (Summary s : p.summaries()) {
       double[] v = byMode.computeIfAbsent(s.cell().mode(), m -> new double[2]);
       v[0] += s.usd();
       v[1] += p.executorUsd().getOrDefault(s.cell(), 0.0);
+      int[] u = unknownByMode.computeIfAbsent(s.cell().mode(), m -> new int[2]);
+      u[0] += p.improverUnknown().getOrDefault(s.cell(), 0);
+      u[1] += p.executorUnknown().getOrDefault(s.cell(), 0);
     }
+    boolean anyUnknown = unknownByMode.values().stream().anyMatch(u -> u[0] > 0 || u[1] > 0);
     double max = 0;
     for (double[] v : byMode.values()) max = Math.max(max, v[0] + v[1]);
     int rowH = 34;
-    int h = 30 + rowH * byMode.size() + 20;
+    int h = 30 + rowH * byMode.size() + 20 + (anyUnknown ? 14 : 0); // a line more to say what "not known" is
     int barMax = 520;
     StringBuilder b = new StringBuilder("<svg width=\"" + W + "\" height=\"" + h + "\" viewBox=\"0 0 " + W + " " + h
         + "\" role=\"img\" aria-label=\"spend per mode\">\n");
@@ -236,14 +256,25 @@ final class HtmlReport {
             .append(fmt(executorW)).append("\" height=\"22\" fill=\"").append(colour)
             .append("\" fill-opacity=\"0.4\"/>\n");
       }
-      String label = "improver $" + PyFormat.fixed(e.getValue()[0], 0, 2)
-          + (e.getValue()[1] > 0 ? " + executor $" + PyFormat.fixed(e.getValue()[1], 0, 2) : "");
+      int[] u = unknownByMode.get(e.getKey());
+      String label = "improver $" + PyFormat.fixed(e.getValue()[0], 0, 2) + notKnown(u[0], " (+ ", ")")
+          + (e.getValue()[1] > 0 || u[1] > 0 ? " + executor $" + PyFormat.fixed(e.getValue()[1], 0, 2)
+              + notKnown(u[1], " (+ ", ")") : "");
       b.append(text(170 + improverW + executorW, y + 16, label, "start", 12, "#111"));
       y += rowH;
     }
     b.append(text(160, y + 12, "improver = editors, composer, selection, reflection; executor only when reported",
         "start", 11, "#444"));
+    if (anyUnknown) {
+      b.append(text(160, y + 26, "not known = stages, selections or rollouts whose cost is not known: left out of the"
+          + " bars and amounts, not zero", "start", 11, "#444"));
+    }
     return b.append("</svg>\n").toString();
+  }
+
+  /** {@code n} costs not known, between {@code before} and {@code after}; nothing when there are none. */
+  private static String notKnown(int n, String before, String after) {
+    return n == 0 ? "" : before + n + " not known" + after;
   }
 
   private static Summary find(List<Summary> summaries, String mode, int k) {

@@ -68,7 +68,7 @@ final class InputFiles {
 
   /**
    * summary.json: per mode, fell-back stage count, improver spend (stages + selection), executor spend, the ledger's
-   * rollout and session counts and the finals.
+   * rollout and session counts, how many of the costs are not known (left out of the spend) and the finals.
    */
   static TaskSummary summary(String path, String text) throws IOException {
     JsonNode root = Json.readTree(text);
@@ -81,16 +81,23 @@ final class InputFiles {
       JsonNode rec = modes != null && modes.isObject() ? modes.get(m) : null;
       int fellBack = rec != null && rec.path("fell_back").isArray() ? rec.get("fell_back").size() : 0;
       double stages = 0;
+      // the costs each usd leaves out (the shape check made every mark a boolean or a list of labels)
+      int improverUnknown = 0;
       if (rec != null && rec.path("stages").isArray()) {
-        for (JsonNode s : rec.get("stages")) stages += usd(s.get("usd"));
+        for (JsonNode s : rec.get("stages")) {
+          stages += usd(s.get("usd"));
+          if (notKnown(s)) improverUnknown++;
+        }
       }
       double selection = selections != null && selections.isObject() && selections.has(m)
           ? usd(selections.get(m).get("usd")) : 0.0;
+      if (selections != null && selections.isObject() && notKnown(selections.get(m))) improverUnknown++;
       double executor = rec == null ? 0.0 : usd(rec.path("ledger").get("rollout_usd"));
+      int executorUnknown = rec == null ? 0 : rec.path("ledger").path("cost_unknown").path("rollouts").size();
       int screened = selections != null && selections.isObject() && selections.path(m).path("lesson_screened")
           .isArray() && !selections.get(m).get("lesson_screened").isEmpty() ? 1 : 0;
       out.put(modeToken(m), new TaskSummary.ModeSpend(fellBack, stages + selection, executor, screened,
-          budget(rec == null ? null : rec.get("ledger"))));
+          budget(rec == null ? null : rec.get("ledger")), improverUnknown, executorUnknown));
       finals.put(modeToken(m), texts(rec == null ? null : rec.get("finals")));
     }
     return new TaskSummary(path, text(root.get("task_id")), out, finals);
@@ -168,6 +175,11 @@ final class InputFiles {
       }
     }
     return out;
+  }
+
+  /** Whether a stage or selection record says its {@code usd} is not all it cost ({@code usd_known: false}). */
+  private static boolean notKnown(JsonNode record) {
+    return record != null && record.path("usd_known").isBoolean() && !record.get("usd_known").booleanValue();
   }
 
   /** The ledger's {@code R} and {@code P} when it records both as integers, else null (nothing to compare). */

@@ -81,10 +81,6 @@ final class Render {
   }
 
   /**
-   * The spend lines after the block: harness2's improver line when the reported modes spent anything, and h2beam's
-   * executor line when an executor reported a cost; each group after an empty line.
-   */
-  /**
    * The lessons screened out of the library per cell (an instruction override, a chat-template control token or a
    * credential in the reflector's lesson); nothing when none was.
    */
@@ -100,16 +96,36 @@ final class Render {
     return lines;
   }
 
+  /** {@link #spend(double, double, int, int)} with every cost known. */
   static List<String> spend(double improver, double executor) {
+    return spend(improver, executor, 0, 0);
+  }
+
+  /**
+   * The spend lines after the block: harness2's improver line when the reported modes spent anything, and h2beam's
+   * executor line when an executor reported a cost; each group after an empty line. A line is printed too when
+   * some of its costs are not known ({@code improverUnknown} stages and selections, {@code executorUnknown}
+   * rollouts): the amount is what is known, and the line says how many were left out of it, so that a cost not known
+   * never reads as $0. With every cost known, the lines are harness2's.
+   */
+  static List<String> spend(double improver, double executor, int improverUnknown, int executorUnknown) {
     List<String> lines = new ArrayList<>();
-    if (improver != 0 || executor != 0) lines.add("");
-    if (improver != 0) {
+    boolean showImprover = improver != 0 || improverUnknown > 0;
+    boolean showExecutor = executor != 0 || executorUnknown > 0;
+    if (showImprover || showExecutor) lines.add("");
+    if (showImprover) {
       lines.add("  improver (editors, composer, selection, reflection) spend across reported modes: $"
-          + PyFormat.fixed(improver, 0, 2));
+          + PyFormat.fixed(improver, 0, 2) + notKnown(improverUnknown, "stage(s) or selection(s)"));
     }
-    if (executor != 0) {
-      lines.add("  executor (rollouts) spend across reported modes: $" + PyFormat.fixed(executor, 0, 2));
+    if (showExecutor) {
+      lines.add("  executor (rollouts) spend across reported modes: $" + PyFormat.fixed(executor, 0, 2)
+          + notKnown(executorUnknown, "rollout(s)"));
     }
     return lines;
+  }
+
+  /** What a spend line adds for {@code n} of its {@code what} whose cost is not known; nothing when none. */
+  private static String notKnown(int n, String what) {
+    return n == 0 ? "" : ", and " + n + " " + what + " whose cost is not known (not counted, not zero)";
   }
 }

@@ -59,6 +59,9 @@ final class Report {
     Map<ModeK, Double> usd = new TreeMap<>();
     Map<ModeK, Double> executor = new TreeMap<>();
     Map<ModeK, Integer> screened = new TreeMap<>();
+    // the costs those sums leave out because they are not known: counted, never added as zero
+    Map<ModeK, Integer> improverUnknown = new TreeMap<>();
+    Map<ModeK, Integer> executorUnknown = new TreeMap<>();
     for (NamespaceRef ns : rowsByNs.keySet()) {
       for (TaskSummary t : facts(byDir, ns).summaries()) {
         for (String mode : s.modes()) {
@@ -68,6 +71,8 @@ final class Report {
           usd.merge(key, m.improverUsd(), Double::sum);
           executor.merge(key, m.executorUsd(), Double::sum);
           if (m.lessonsScreened() > 0) screened.merge(key, m.lessonsScreened(), Integer::sum);
+          if (m.improverUnknown() > 0) improverUnknown.merge(key, m.improverUnknown(), Integer::sum);
+          if (m.executorUnknown() > 0) executorUnknown.merge(key, m.executorUnknown(), Integer::sum);
         }
       }
     }
@@ -78,14 +83,18 @@ final class Report {
     lines.addAll(Render.block(summaries, title, s.bench(), withheld));
     double improverSpend = 0;
     double executorSpend = 0;
+    int improverNotKnown = 0;
+    int executorNotKnown = 0;
     Map<ModeK, Double> executorByCell = new TreeMap<>();
     for (Summary x : summaries) {
       improverSpend += x.usd();
       double e = PyFormat.round(executor.getOrDefault(x.cell(), 0.0), 2);
       executorByCell.put(x.cell(), e);
       executorSpend += e;
+      improverNotKnown += improverUnknown.getOrDefault(x.cell(), 0);
+      executorNotKnown += executorUnknown.getOrDefault(x.cell(), 0);
     }
-    lines.addAll(Render.spend(improverSpend, executorSpend));
+    lines.addAll(Render.spend(improverSpend, executorSpend, improverNotKnown, executorNotKnown));
     lines.addAll(Render.screened(screened));
 
     List<String> coverage = coverage(rowsByNs, s.modes());
@@ -148,7 +157,7 @@ final class Report {
     }
     String text = String.join("\n", lines);
     String html = HtmlReport.render(new HtmlReport.Page(title, text, summaries, cells, executorByCell,
-        s.disclosure(), withheld), charts.join());
+        s.disclosure(), withheld, improverUnknown, executorUnknown), charts.join());
     Map<String, Object> restricted = aggregate ? Disclosure.restricted(rowsByNs, pairs, table) : null;
     return new Result(true, "", text, html, restricted, fails);
   }

@@ -53,14 +53,31 @@ public record TaskSummary(String path, String taskId, Map<String, ModeSpend> mod
    * One mode of one task.
    *
    * @param fellBack labels of the stages that fell back to the inherited harness
-   * @param improverUsd stage usd plus selection usd (selection and reflection sessions)
-   * @param executorUsd the ledger's {@code rollout_usd}; 0 when the executor reported no cost
+   * @param improverUsd stage usd plus selection usd (selection and reflection sessions), what is known of them
+   * @param executorUsd the ledger's {@code rollout_usd} (what is known of it); 0 when the executor reported no cost
    * @param lessonsScreened 1 when the selection record says its lesson was screened out of the library, else 0
    * @param budget the ledger's rollout and session counts; null when the summary records none
+   * @param improverUnknown the improver costs {@code improverUsd} leaves out because they are not known: the stages
+   *     whose {@code usd_known} is false, and 1 for a selection whose {@code usd_known} is false (its selector's or
+   *     reflector's session)
+   * @param executorUnknown the rollouts whose cost {@code executorUsd} leaves out because it is not known: the
+   *     ledger's {@code cost_unknown.rollouts}
    */
-  public record ModeSpend(int fellBack, double improverUsd, double executorUsd, int lessonsScreened, Budget budget)
-      implements Serializable {
+  public record ModeSpend(int fellBack, double improverUsd, double executorUsd, int lessonsScreened, Budget budget,
+      int improverUnknown, int executorUnknown) implements Serializable {
     static final ModeSpend NONE = new ModeSpend(0, 0.0, 0.0, 0);
+
+    public ModeSpend {
+      if (improverUnknown < 0 || executorUnknown < 0) {
+        throw new IllegalArgumentException("a count of costs not known cannot be negative: " + improverUnknown
+            + ", " + executorUnknown);
+      }
+    }
+
+    /** A mode whose every cost is known (a summary that marks none as not known, as every file before them). */
+    public ModeSpend(int fellBack, double improverUsd, double executorUsd, int lessonsScreened, Budget budget) {
+      this(fellBack, improverUsd, executorUsd, lessonsScreened, budget, 0, 0);
+    }
 
     public ModeSpend(int fellBack, double improverUsd, double executorUsd, int lessonsScreened) {
       this(fellBack, improverUsd, executorUsd, lessonsScreened, null);

@@ -26,7 +26,8 @@ import java.util.function.LongSupplier;
  * The client's live view of a running sweep, read from the shared run folders only (so it works the same on the
  * DirectRunner and on a cluster whose workers write to shared storage): the workers' progress boards
  * ({@link ProgressBoard}: chains' tasks done, resumed, failed and running, base phases, sessions and rollouts in
- * flight) and the journals' new lines (sessions and rollouts finished, and their spend). Shown as a bar redrawn on a
+ * flight) and the journals' new lines (sessions and rollouts finished, and their spend, with a count of the lines
+ * whose cost is not known: marked {@code cost_known: false}, naming no cost, or torn). Shown as a bar redrawn on a
  * terminal or as plain lines; the estimate of the time left is the rate so far applied to what is left.
  *
  * <p>Boards of earlier runs (another root token) are ignored. A chain is read from the board that changed it last
@@ -56,6 +57,8 @@ public final class ProgressView implements AutoCloseable {
   private int sessionsDone;
   private int rolloutsDone;
   private double spend;
+  /** Journal lines whose cost is not all in {@link #spend}: counted, as an unknown is never a zero. */
+  private int unknownCost;
   final BarScreen screen; // the bar style's terminal rows, null for the others
   private String lastChains = "";
   private Thread thread;
@@ -282,7 +285,7 @@ public final class ProgressView implements AutoCloseable {
       }
     }
     return new Snapshot(now - startedMs, tasks, Math.min(bases, tasks), basesFailed, modes, rows, sessions,
-        rollouts, workers, silent, sessionsDone, rolloutsDone, spend, endpoints);
+        rollouts, workers, silent, sessionsDone, rolloutsDone, spend, unknownCost, endpoints);
   }
 
   private List<Path> journalFiles() {
@@ -328,9 +331,14 @@ public final class ProgressView implements AutoCloseable {
         if (sessionsFile) sessionsDone++;
         else rolloutsDone++;
         try {
-          spend += JSON.readTree(line).path("cost_usd").asDouble(0);
+          JsonNode j = JSON.readTree(line);
+          JsonNode cost = j.path("cost_usd");
+          spend += cost.asDouble(0);
+          // what it cost is not known: the writer says its cost_usd is only part of it, or it names no cost
+          if (!j.path("cost_known").asBoolean(true) || cost.isMissingNode() || cost.isNull()) unknownCost++;
         } catch (IOException e) {
-          // a torn line (its writer was killed mid-append) counts, but carries no cost we can read
+          // a torn line (its writer was killed mid-append) counts, but carries no cost we can read: not known
+          unknownCost++;
         }
       }
       offsets.put(f, from + end);
@@ -371,10 +379,14 @@ public final class ProgressView implements AutoCloseable {
     }
   }
 
-  /** The sweep's state at one look. */
+  /**
+   * The sweep's state at one look; {@code spendUsd} is the cost of the finished sessions and rollouts as far as it
+   * is known, and {@code unknownCost} how many of them cost something it leaves out (the view shows them beside it).
+   */
   record Snapshot(long elapsedMs, int tasks, int bases, int basesFailed, Map<String, ModeCount> modes,
       List<ChainCount> chains, int sessionsInFlight, int rolloutsInFlight, int workers, int silentWorkers,
-      int sessionsDone, int rolloutsDone, double spendUsd, Map<String, EndpointLoad.Counts> endpoints) {
+      int sessionsDone, int rolloutsDone, double spendUsd, int unknownCost,
+      Map<String, EndpointLoad.Counts> endpoints) {
 
     int units() {
       return tasks * modes.size();
@@ -412,9 +424,10 @@ public final class ProgressView implements AutoCloseable {
 
   private static String flight(Snapshot s) {
     return String.format(Locale.ROOT, "in flight %d sessions, %d rollouts; finished %d sessions, %d rollouts;"
-        + " spend $%.4f; workers %d%s", s.sessionsInFlight(), s.rolloutsInFlight(), s.sessionsDone(),
-        s.rolloutsDone(), s.spendUsd(), s.workers(), s.silentWorkers() == 0 ? "" : " (" + s.silentWorkers()
-            + " silent for " + SILENT_MS / 1000 + " s: lost or hung)");
+        + " spend $%.4f%s; workers %d%s", s.sessionsInFlight(), s.rolloutsInFlight(), s.sessionsDone(),
+        s.rolloutsDone(), s.spendUsd(), s.unknownCost() == 0 ? "" : " (+" + s.unknownCost() + " of unknown cost)",
+        s.workers(), s.silentWorkers() == 0 ? "" : " (" + s.silentWorkers() + " silent for " + SILENT_MS / 1000
+            + " s: lost or hung)");
   }
 
   /**

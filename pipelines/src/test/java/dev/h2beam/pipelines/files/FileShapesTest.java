@@ -61,6 +61,36 @@ class FileShapesTest {
         + " \"selections\": {}, \"base\": [{\"run_dir\": 3}]}"));
   }
 
+  /**
+   * The marks of costs not known pass in their shape (a boolean {@code usd_known}, both lists of labels in a
+   * ledger's {@code cost_unknown}); in another shape they could not say which costs a sum leaves out: refused.
+   */
+  @Test
+  void marksOfCostsNotKnownAreCheckedToo() throws Exception {
+    String head = "{\"task_id\": \"t\", \"k\": 1, ";
+    FileShapes.summary(Json.readTree(head + "\"selections\": {\"agg\": {\"ok\": false, \"usd\": 0.1,"
+        + " \"usd_known\": false}}, \"modes\": {\"agg\": {\"stages\": [{\"usd\": 0, \"usd_known\": false}, {\"usd\":"
+        + " 1}], \"ledger\": {\"rollout_usd\": 0.5, \"cost_unknown\": {\"rollouts\": [\"base1\"], \"sessions\":"
+        + " []}}}}}"));
+    FileShapes.summary(Json.readTree(head + "\"selections\": {}, \"modes\": {\"agg\": {\"ledger\":"
+        + " {\"cost_unknown\": null}}}}"));
+    assertEquals("selections.agg.usd_known must be true or false, found \"no\" (a string)", summaryRefusal(head
+        + "\"selections\": {\"agg\": {\"ok\": false, \"usd_known\": \"no\"}}}"));
+    assertEquals("modes.agg.stages[0].usd_known must be true or false, found 0 (a number)", summaryRefusal(head
+        + "\"selections\": {}, \"modes\": {\"agg\": {\"stages\": [{\"usd\": 1, \"usd_known\": 0}]}}}"));
+    assertEquals("modes.agg.ledger.cost_unknown.sessions is missing", summaryRefusal(head + "\"selections\": {},"
+        + " \"modes\": {\"agg\": {\"ledger\": {\"cost_unknown\": {\"rollouts\": []}}}}}"));
+    assertEquals("modes.agg.ledger.cost_unknown.rollouts must be a list, found \"base1\" (a string)",
+        summaryRefusal(head + "\"selections\": {}, \"modes\": {\"agg\": {\"ledger\": {\"cost_unknown\":"
+            + " {\"rollouts\": \"base1\", \"sessions\": []}}}}}"));
+    assertEquals("modes.agg.ledger.cost_unknown.sessions must list labels, found 3 (a number)",
+        summaryRefusal(head + "\"selections\": {}, \"modes\": {\"agg\": {\"ledger\": {\"cost_unknown\":"
+            + " {\"rollouts\": [], \"sessions\": [3]}}}}}"));
+    assertEquals("modes.agg.ledger.cost_unknown must be a JSON object, found true (a boolean)",
+        summaryRefusal(head + "\"selections\": {}, \"modes\": {\"agg\": {\"ledger\": {\"cost_unknown\":"
+            + " true}}}}"));
+  }
+
   @Test
   void aJudgedRowNeedsItsTaskAndModeAndTypedScores() {
     assertEquals("row 1 of judged.json: mode is missing; repair the field or move the file aside",

@@ -180,6 +180,65 @@ class MetricVectorTest {
   }
 
   /**
+   * A ledger whose {@code cost_unknown} names rollouts or sessions whose cost is not known sums only what is known:
+   * the cost it names any of is absent (spend-unaccounted), never its known part, and so is their total; the other
+   * cost is a value. Empty lists, a null marker and no marker (every file written before it) name none.
+   */
+  @Test
+  void aCostTheLedgerDoesNotKnowAllOfIsAbsentNotItsKnownPart(@TempDir Path runs) throws Exception {
+    Path ns = runs.resolve("bench-oc-agg2-s7");
+    String ledger = "\"agg\": {\"ledger\": {\"rollout_usd\": 0.04, \"session_usd\": 0.06, \"session_attempts\": 7,"
+        + " \"P\": 6%s}}";
+    Map<String, String> marks = new java.util.LinkedHashMap<>();
+    marks.put("rollouts", ", \"cost_unknown\": {\"rollouts\": [\"base1\", \"agg2\"], \"sessions\": []}");
+    marks.put("sessions", ", \"cost_unknown\": {\"rollouts\": [], \"sessions\": [\"inv1\"]}");
+    marks.put("both", ", \"cost_unknown\": {\"rollouts\": [\"agg1\"], \"sessions\": [\"dom1\", \"agg1\"]}");
+    marks.put("empty", ", \"cost_unknown\": {\"rollouts\": [], \"sessions\": []}");
+    marks.put("null", ", \"cost_unknown\": null");
+    marks.put("none", "");
+    List<JudgedRow> rows = new ArrayList<>();
+    for (Map.Entry<String, String> m : marks.entrySet()) {
+      task(ns, m.getKey(), ledger.formatted(m.getValue()), "");
+      rows.add(graded(m.getKey(), "agg", true));
+    }
+    JsonNode written = Json.readTree(MetricVector.write(ns, rows, false)).at("/rows");
+    Map<String, JsonNode> byTask = new HashMap<>();
+    for (JsonNode r : written) byTask.put(r.path("task_id").asText(), r);
+
+    JsonNode rollouts = byTask.get("rollouts");
+    assertEquals("spend-unaccounted", rollouts.at("/absent/executor_cost").asText(), rollouts.toString());
+    assertEquals("spend-unaccounted", rollouts.at("/absent/cost").asText());
+    assertEquals(0.06, rollouts.at("/values/improver_cost").asDouble(), 1e-12);
+    assertFalse(rollouts.path("values").has("executor_cost"), "not the known part as if it were all");
+
+    JsonNode sessions = byTask.get("sessions");
+    assertEquals("spend-unaccounted", sessions.at("/absent/improver_cost").asText(), sessions.toString());
+    assertEquals("spend-unaccounted", sessions.at("/absent/cost").asText());
+    assertEquals(0.04, sessions.at("/values/executor_cost").asDouble(), 1e-12);
+
+    JsonNode both = byTask.get("both");
+    for (String metric : List.of("executor_cost", "improver_cost", "cost")) {
+      assertEquals("spend-unaccounted", both.at("/absent/" + metric).asText(), metric);
+    }
+    assertEquals(1.0, both.at("/values/retries").asDouble(), "the rest of the ledger is read as before");
+
+    for (String known : List.of("empty", "null", "none")) {
+      JsonNode r = byTask.get(known);
+      assertEquals(0.04, r.at("/values/executor_cost").asDouble(), 1e-12, known);
+      assertEquals(0.06, r.at("/values/improver_cost").asDouble(), 1e-12, known);
+      assertEquals(0.1, r.at("/values/cost").asDouble(), 1e-12, known);
+    }
+
+    // the spend the grading step reads and sends the writer says the same
+    JsonNode tree = Json.readTree(Files.readString(ns.resolve("rollouts/summary.json")));
+    assertEquals(new MetricVector.Spend("", null, 0.06, 1.0), MetricVector.Spend.of(tree, "agg"));
+    // a marker of another shape is not read as every cost known
+    JsonNode odd = Json.readTree("{\"modes\": {\"agg\": {\"ledger\": {\"rollout_usd\": 0.5, \"session_usd\": 1,"
+        + " \"cost_unknown\": {\"rollouts\": \"base1\"}}}}}");
+    assertEquals(new MetricVector.Spend("", null, null, null), MetricVector.Spend.of(odd, "agg"));
+  }
+
+  /**
    * Rows of one namespace with and without a trajectory, in turn: each is counted or absent as it is alone, whatever
    * the row before it had (which only orders the looks).
    */

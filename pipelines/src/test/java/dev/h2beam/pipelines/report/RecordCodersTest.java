@@ -95,6 +95,26 @@ class RecordCodersTest {
     assertThrows(UncheckedIOException.class, () -> new PackedFacts(longer).unpack(), "trailing bytes are corrupt");
   }
 
+  /**
+   * The counts of costs not known travel with the facts: a summary whose stages, selection or rollouts were not all
+   * priced unpacks with the same counts (a count of 200 takes two bytes), and one whose every cost is known unpacks
+   * with none.
+   */
+  @Test
+  void countsOfCostsNotKnownRoundTripThroughTheCompactCoder() throws Exception {
+    TaskSummary.ModeSpend unknown = new TaskSummary.ModeSpend(0, 0.125, 0.5, 0, new TaskSummary.Budget(8, 6), 3,
+        200);
+    TaskSummary.ModeSpend known = new TaskSummary.ModeSpend(0, 0.25, 1.0, 0, null);
+    TaskSummary t = new TaskSummary("/r/ns/t1/summary.json", "t1", Map.of("agg", unknown, "seq", known));
+    NamespaceFacts facts = new NamespaceFacts("/r/ns", true, List.of(), List.of(t, t), null);
+    roundTrips(facts);
+    TaskSummary back = PackedFacts.pack(facts).unpack().summaries().get(1);
+    assertEquals(3, back.mode("agg").improverUnknown());
+    assertEquals(200, back.mode("agg").executorUnknown());
+    assertEquals(0, back.mode("seq").improverUnknown() + back.mode("seq").executorUnknown());
+    CoderProperties.coderDecodeEncodeEqual(JsonCoder.of(TaskSummary.class), t);
+  }
+
   /** FactsCodec writes these components by hand; a record that gains one must be written by it too. */
   @Test
   void theCompactCoderWritesEveryComponentOfTheFactsRecords() {
@@ -102,7 +122,8 @@ class RecordCodersTest {
         NamespaceFacts.class, "dir judgedPresent rows summaries identity metricsPresent metrics",
         Scored.class, "taskId mode k label runId chosenIsBase nPassed nCriteria allPass metric error absence repeatSd",
         TaskSummary.class, "path taskId modes finals",
-        TaskSummary.ModeSpend.class, "fellBack improverUsd executorUsd lessonsScreened budget",
+        TaskSummary.ModeSpend.class, "fellBack improverUsd executorUsd lessonsScreened budget improverUnknown"
+            + " executorUnknown",
         TaskSummary.Budget.class, "rollouts sessions",
         RunIdentity.class, "path executor improver judge seed timing timingMixed",
         MetricRow.class, "taskId mode k values absent");

@@ -27,9 +27,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The client's live view reads the workers' boards and the journals: this run's boards only, the newest report of a
- * chain, nothing in flight from a silent worker, only this run's journal lines (a torn line counted, costless), and
- * an estimate of the time left from the rate so far. On a terminal, the bar is redrawn below the lines printed
- * while it is up, never over them, and none of its lines wraps.
+ * chain, nothing in flight from a silent worker, only this run's journal lines (a torn line counted, its cost not
+ * known), and an estimate of the time left from the rate so far. On a terminal, the bar is redrawn below the lines
+ * printed while it is up, never over them, and none of its lines wraps.
  */
 class ProgressViewTest {
   @TempDir Path audit;
@@ -118,6 +118,35 @@ class ProgressViewTest {
     assertEquals(List.of("  agg/d01 1/2 running d01-t02", "  seq/d01 2/2 (1 failed)"), lines.subList(1, 3));
     assertEquals(1, v.lines(v.read(), false).size(), "unchanged chains are not repeated");
     assertEquals(3, v.lines(v.read(), true).size(), "the last look lists every chain that did something");
+  }
+
+  /**
+   * A journal line whose cost is not all its {@code cost_usd} ({@code cost_known: false}), one that names no cost, and
+   * a torn line (its writer killed mid-append, the next append glued to it) are counted beside the spend, which is
+   * what is known: an unknown cost never shows as part of a smaller sum without a word. With none, the line is as
+   * before.
+   */
+  @Test
+  void linesOfUnknownCostAndTornLinesAreCountedBesideTheSpend() throws Exception {
+    ProgressView v = view(ProgressView.Style.LINES);
+    Path sessions = audit.resolve("sessions.w1.jsonl");
+    Path executions = audit.resolve("executions.w1.jsonl");
+    Files.writeString(sessions, "{\"cost_usd\":0.25}\n{\"cost_usd\":0.125,\"cost_known\":true}\n");
+    ProgressView.Snapshot known = v.read();
+    assertEquals(0, known.unknownCost());
+    assertTrue(v.lines(known, false).get(0).contains("; spend $0.3750; workers 0"), v.lines(known, false).get(0));
+
+    Files.writeString(sessions, "{\"cost_usd\":0.5,\"cost_known\":false}\n{\"cost_usd\":0.0625{\"cost_usd\":0.1}\n",
+        StandardOpenOption.APPEND);
+    Files.writeString(executions, "{\"cost_usd\":0,\"cost_known\":false}\n{\"run_id\":\"r\"}\n{\"cost_usd\":0.125}\n");
+    ProgressView.Snapshot s = v.read();
+    assertEquals(4, s.sessionsDone());
+    assertEquals(3, s.rolloutsDone());
+    assertEquals(1.0, s.spendUsd(), 1e-9, "what is known: the unknown lines' known parts, nothing for the others");
+    assertEquals(4, s.unknownCost(), "two marked, one torn, one without a cost");
+    String shown = "spend $1.0000 (+4 of unknown cost); workers 0";
+    assertTrue(v.lines(s, false).get(0).contains(shown), v.lines(s, false).get(0));
+    assertTrue(v.bar(s, 200).stream().anyMatch(l -> l.contains(shown)), v.bar(s, 200).toString());
   }
 
   /**

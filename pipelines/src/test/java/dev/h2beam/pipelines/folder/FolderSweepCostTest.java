@@ -1,0 +1,140 @@
+package dev.h2beam.pipelines.folder;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.files.Runmark;
+import dev.h2beam.adapters.llm.ScriptedModelServer;
+import dev.h2beam.pipelines.sweep.Sweep;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A server that reports no token counts for some of its answers, over the worked example: what those calls cost is
+ * not known, and every file that carries a cost says so instead of counting them as $0, from the rollout's marker and
+ * the session's meta file through the ledger, the selection, the metric vector and the report; a resume says it
+ * again.
+ */
+class FolderSweepCostTest {
+  /** A line of one task's source (inventory/nuts), so only its rollouts' requests hold it. */
+  private static final String NUTS = "issued to line 1,-260.00";
+
+  static ScriptedModelServer server;
+
+  @BeforeAll
+  static void start() throws Exception {
+    server = ScriptedModelServer.start(new SignedSumsModel());
+    // the executor's answers for one task and every selector's and reflector's answer carry no usage
+    server.withoutUsage(r -> r.body().path("model").asText().equals("select-model")
+        || (r.body().path("model").asText().equals("exec-model") && r.rawBody().contains(NUTS)));
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+  }
+
+  private static final List<String> AGG_ROLLOUTS = List.of("base1", "base2", "inv1", "dom1", "inv2", "dom2", "agg1",
+      "agg2");
+  private static final List<String> SEQ_ROLLOUTS = List.of("base1", "base2", "inv1", "dom1", "c1", "inv2", "dom2",
+      "c2");
+
+  @Test
+  void costsTheServerDidNotReportAreNamedAsNotKnownNeverCountedAsZero(@TempDir Path tmp) throws Exception {
+    Path runs = tmp.resolve("runs");
+    Map<String, Object> record = FolderSweepTest.sweep(runs, FolderSweepTest.config(tmp, server.baseUrl()));
+    assertEquals(4, Sweep.doneFailed(record)[0], record.toString());
+    Path ns = runs.resolve("signed_sums-oc-agg2");
+
+    // the task whose rollouts were not priced: its ledgers name every rollout, and no session
+    JsonNode nuts = Json.readTree(ns.resolve("inventory__nuts/summary.json"));
+    assertEquals(Json.MAPPER.valueToTree(Map.of("rollouts", AGG_ROLLOUTS, "sessions", List.of())),
+        nuts.at("/modes/agg/ledger/cost_unknown"), nuts.toString());
+    assertEquals(SEQ_ROLLOUTS, Json.MAPPER.convertValue(nuts.at("/modes/seq/ledger/cost_unknown/rollouts"),
+        List.class));
+    assertEquals(0.0, nuts.at("/modes/agg/ledger/rollout_usd").asDouble(), "the known part: none");
+    assertTrue(nuts.at("/modes/agg/ledger/session_usd").asDouble() > 0, "the improver's calls were priced");
+    for (JsonNode stage : nuts.at("/modes/agg/stages")) assertFalse(stage.has("usd_known"), stage.toString());
+
+    // another task: every rollout and session priced, harness2's ledger keys; its selector was not priced
+    JsonNode march = Json.readTree(ns.resolve("ledgers__march/summary.json"));
+    for (String mode : List.of("agg", "seq")) {
+      assertFalse(march.at("/modes/" + mode + "/ledger").has("cost_unknown"), march.toString());
+      assertTrue(march.at("/modes/" + mode + "/ledger/rollout_usd").asDouble() > 0);
+      JsonNode sel = march.at("/selections/" + mode);
+      assertFalse(sel.path("usd_known").asBoolean(true), sel.toString());
+    }
+    // and so does every selection.json of the task, each mode's in its own namespace
+    int selections = 0;
+    try (Stream<Path> s = Files.walk(runs)) {
+      for (Path f : s.filter(p -> p.getFileName().toString().equals("selection.json")
+          && p.toString().contains("ledgers__march")).toList()) {
+        assertFalse(Json.readTree(f).path("usd_known").asBoolean(true), f.toString());
+        selections++;
+      }
+    }
+    assertEquals(2, selections);
+
+    // each rollout's marker and journal line says it too
+    List<JsonNode> marks = new ArrayList<>();
+    try (Stream<Path> s = Files.walk(runs.resolve("_executions"))) {
+      for (Path m : s.filter(p -> p.getFileName().toString().equals(Runmark.MARKER)).toList()) {
+        marks.add(Json.readTree(m));
+      }
+    }
+    long unknown = marks.stream().filter(m -> !m.path("cost_known").asBoolean()).count();
+    assertEquals(7 * 2, unknown, "the nuts task's rollouts (k shared bases, 3k per mode), of " + marks.size());
+    long journalled = 0;
+    try (Stream<Path> s = Files.list(runs.resolve("_audit/signed_sums-oc-agg2"))) {
+      for (Path j : s.filter(p -> p.getFileName().toString().startsWith("executions")).toList()) {
+        for (String line : Files.readAllLines(j)) {
+          JsonNode l = Json.readTree(line);
+          if (l.has("cost_known")) {
+            assertTrue(l.path("run_id").asText().contains("inventory/nuts"), line);
+            journalled++;
+          }
+        }
+      }
+    }
+    assertEquals(unknown, journalled);
+
+    // the metric vector: the executor's cost of the nuts task is absent, with its reason, never 0
+    FolderSweepTest.judge(ns);
+    JsonNode metrics = Json.readTree(ns.resolve("metrics.json"));
+    int seen = 0;
+    for (JsonNode row : metrics.path("rows")) {
+      boolean isNuts = row.path("task_id").asText().equals("inventory/nuts");
+      assertEquals(isNuts, row.at("/absent/executor_cost").asText().equals("spend-unaccounted"), row.toString());
+      assertEquals(isNuts, row.at("/absent/cost").asText().equals("spend-unaccounted"), row.toString());
+      assertTrue(row.at("/values/improver_cost").isNumber(), row.toString());
+      if (isNuts) seen++;
+    }
+    assertEquals(2, seen, "both modes of the nuts task");
+
+    // the report counts what it could not add up
+    String report = FolderSweepTest.report(ns);
+    assertTrue(report.contains("not known"), report);
+
+    // the task's folder lost: a resume rebuilds it from the reused rollouts' markers and the cached sessions' meta
+    // files, calls nothing, and says again what was not known
+    String before = Files.readString(ns.resolve("inventory__nuts/summary.json"));
+    String marchBefore = Files.readString(ns.resolve("ledgers__march/summary.json"));
+    dev.h2beam.transforms.evidence.FileTrees.deleteQuietly(ns.resolve("inventory__nuts"));
+    int sent = server.requests().size();
+    FolderSweepTest.sweep(runs, FolderSweepTest.config(tmp, server.baseUrl()));
+    assertEquals(sent, server.requests().size(), "the resume called nothing");
+    assertEquals(before, Files.readString(ns.resolve("inventory__nuts/summary.json")));
+    assertEquals(marchBefore, Files.readString(ns.resolve("ledgers__march/summary.json")));
+  }
+}
