@@ -72,6 +72,11 @@ public record Endpoint(String name, String baseUrl, String apiKeyEnv, int maxCon
         priceOutputPerMtok, requestsPerMinute, tokensPerMinute);
   }
 
+  /** Whether its tokens cost nothing (both prices 0, as when {@code price_per_mtok} is not given): any call is $0. */
+  public boolean free() {
+    return priceInputPerMtok == 0 && priceOutputPerMtok == 0;
+  }
+
   /** The cost of one call's usage at this endpoint's prices. */
   public double cost(long promptTokens, long completionTokens) {
     return (promptTokens * priceInputPerMtok + completionTokens * priceOutputPerMtok) / 1_000_000.0;

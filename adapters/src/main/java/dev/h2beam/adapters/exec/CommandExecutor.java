@@ -29,6 +29,7 @@ import java.util.Set;
  *   output/         empty; the agent writes its deliverable here (output/&lt;deliverable&gt;)
  *   home/ tmp/      HOME and TMPDIR, fresh for each rollout
  *   stdout.txt stderr.txt   the agent's output, capped at {@link ProcessSpec#DEFAULT_CAP_BYTES} each
+ *   model_calls.jsonl       with a role: the agent's model calls, one line each ({@link EndpointProxy})
  *   trajectory.md   the rollout in harness2's trajectory grammar
  * </pre>
  *
@@ -45,8 +46,8 @@ import java.util.Set;
  * <p>The agent's environment is the {@link Env#BASE} allow-list, the names in {@code env_allow}, the executor role's
  * key variable (by its own name) when a role is configured, and: {@code HOME}, {@code TMPDIR} (inside the run dir),
  * {@code H2BEAM_TASK} (the task id), {@code H2BEAM_OUTPUT} (the output folder), {@code H2BEAM_DELIVERABLE} (the file
- * name the benchmark reads from it), and from the role {@code OPENAI_BASE_URL} (its endpoint) and {@code H2BEAM_MODEL}
- * (its model). Nothing else of h2beam's environment reaches the agent.
+ * name the benchmark reads from it), and from the role {@code OPENAI_BASE_URL} (its relay, below) and
+ * {@code H2BEAM_MODEL} (its model). Nothing else of h2beam's environment reaches the agent.
  *
  * <p>With a role, {@code OPENAI_BASE_URL} is the loopback address of the run's own {@link EndpointProxy}, as for the
  * agent CLIs: each model call the agent makes waits for the endpoint's limits in this worker (its
@@ -54,8 +55,9 @@ import java.util.Set;
  * the job, goes on to the endpoint with the agent's own headers (its key included), and is recorded in the run
  * folder's {@code model_calls.jsonl}. The rollout's tokens and cost are what those calls reported, priced at the
  * endpoint's prices; its cost is known only when every call was answered and every success reported its input and
- * output tokens ({@link EndpointProxy.Spend}). Without a role the agent is given no endpoint and its cost is taken as
- * nothing.
+ * output tokens ({@link EndpointProxy.Spend}). A call the agent makes elsewhere is not seen and not counted. Without
+ * a role the agent is given no endpoint, and h2beam sees none of its calls: its cost is not known, unless the
+ * executor's {@code free} setting says it calls no paid model (then it is a known $0).
  */
 final class CommandExecutor implements Executor {
   static final String WORKSPACE = "workspace";
@@ -74,6 +76,7 @@ final class CommandExecutor implements Executor {
   private final Duration timeoutOverride;
   private final Optional<ResolvedRole> role;
   private final Map<String, String> source;
+  private final boolean free;
 
   /**
    * @param granted the names of {@code env_allow} plus the role's key variable
@@ -82,6 +85,12 @@ final class CommandExecutor implements Executor {
    */
   CommandExecutor(String template, List<String> granted, Duration timeoutOverride, Optional<ResolvedRole> role,
       Map<String, String> source) {
+    this(template, granted, timeoutOverride, role, source, false);
+  }
+
+  /** @param free the agent calls no paid model beyond the role's relay ({@link CommandExecutorProvider}) */
+  CommandExecutor(String template, List<String> granted, Duration timeoutOverride, Optional<ResolvedRole> role,
+      Map<String, String> source, boolean free) {
     if (template == null || template.isBlank()) {
       throw new IllegalArgumentException("the command executor needs \"command\": a shell command running the agent,"
           + " e.g. \"my-agent --task {workspace}/task.md --out {output}\"");
@@ -92,6 +101,7 @@ final class CommandExecutor implements Executor {
     this.timeoutOverride = timeoutOverride;
     this.role = Objects.requireNonNull(role, "role");
     this.source = Map.copyOf(source);
+    this.free = free;
   }
 
   @Override public String identity() {
@@ -147,7 +157,13 @@ final class CommandExecutor implements Executor {
       t.error(error);
       result = new ExecResult(runDir, null, 0.0, null, null, 0.0, "start", error);
     }
-    if (relay != null) result = priced(result, EndpointProxy.Spend.of(role.get().endpoint(), relay.calls()));
+    if (relay != null) {
+      result = priced(result, EndpointProxy.Spend.of(role.get().endpoint(), relay.calls()));
+    } else if (!free) {
+      // given no endpoint, the agent's spend is out of h2beam's sight: not known, never a $0 it cannot vouch for
+      result = new ExecResult(result.runDir(), result.exit(), result.wallS(), null, null, 0.0, result.errorClass(),
+          result.error(), false);
+    }
     List<String> delivered = PathOrder.files(output);
     t.harness(OUTPUT + "/ holds " + (delivered.isEmpty() ? "nothing" : String.join(", ", delivered)));
     AtomicFiles.writeString(runDir.resolve(TRAJECTORY), t.render());
@@ -190,7 +206,7 @@ final class CommandExecutor implements Executor {
     set.put("H2BEAM_OUTPUT", output.toString());
     set.put("H2BEAM_DELIVERABLE", req.deliverable());
     role.ifPresent(r -> {
-      set.put("OPENAI_BASE_URL", relay == null ? r.endpoint().baseUrl() : relay.baseUrl());
+      set.put("OPENAI_BASE_URL", relay.baseUrl());
       set.put("H2BEAM_MODEL", r.model());
     });
     return Env.child(source, granted, set);

@@ -15,7 +15,10 @@ import java.util.Set;
  * <ul>
  *   <li>{@code command} (required): the shell command template, e.g. {@code "my-agent {workspace} {output}"};
  *   <li>{@code env_allow}: names of further variables the agent may inherit (default none);
- *   <li>{@code timeout_seconds}: a limit for every rollout, instead of the run's own.
+ *   <li>{@code timeout_seconds}: a limit for every rollout, instead of the run's own;
+ *   <li>{@code free}: true when the agent calls no paid model beyond the role's relay (a script, a free local model):
+ *       without a role its cost is then a known $0, else not known (h2beam gave it no endpoint and sees none of its
+ *       calls).
  * </ul>
  */
 public final class CommandExecutorProvider implements ExecutorProvider {
@@ -24,7 +27,7 @@ public final class CommandExecutorProvider implements ExecutorProvider {
   }
 
   @Override public Set<String> keys() {
-    return Set.of("command", "env_allow", "timeout_seconds");
+    return Set.of("command", "env_allow", "timeout_seconds", "free");
   }
 
   /**
@@ -46,7 +49,13 @@ public final class CommandExecutorProvider implements ExecutorProvider {
       }
       granted.add(key);
     }
-    return new CommandExecutor((String) command, granted, timeout(settings.get("timeout_seconds")), role, env);
+    Object free = settings.getOrDefault("free", false);
+    if (!(free instanceof Boolean)) {
+      throw new IllegalArgumentException("executor \"free\" must be true or false (true: the agent calls no paid model"
+          + " beyond the executor role's relay); got " + free);
+    }
+    return new CommandExecutor((String) command, granted, timeout(settings.get("timeout_seconds")), role, env,
+        (Boolean) free);
   }
 
   private static List<String> names(Object v) {

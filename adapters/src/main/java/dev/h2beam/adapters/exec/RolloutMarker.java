@@ -36,7 +36,8 @@ public final class RolloutMarker {
     Map<String, Object> extra = new LinkedHashMap<>();
     extra.put("deliverables", deliverables);
     extra.put("cost_usd", r.costUsd());
-    extra.put("cost_known", r.costKnown());
+    // written only when false, as everywhere: a marker without it priced every call it counted
+    if (!r.costKnown()) extra.put("cost_known", false);
     extra.put("wall_s", r.wallS());
     extra.put("input_tokens", r.inputTokens());
     extra.put("output_tokens", r.outputTokens());

@@ -18,6 +18,7 @@ import dev.h2beam.adapters.model.BenchPrompts;
 import dev.h2beam.adapters.model.BenchSpec;
 import dev.h2beam.adapters.model.ChannelSpec;
 import dev.h2beam.adapters.model.Rollout;
+import dev.h2beam.adapters.model.RolloutFailed;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -252,13 +253,14 @@ public final class FolderBenchmark implements Benchmark {
           runDir, file.deliverable(), Duration.ofSeconds(file.timeoutSeconds())));
       if (!r.ok()) {
         // left unmarked: a resume runs it again; the cause travels in the dead rollout's error
-        throw new IOException(executorKind + " executor " + r.errorClass() + " in " + runDir + ": "
-            + r.error());
+        throw new RolloutFailed(executorKind + " executor " + r.errorClass() + " in " + runDir + ": "
+            + r.error(), r.costUsd(), r.costKnown());
       }
       Path deliverable = runDir.resolve("output").resolve(file.deliverable());
       if (!Files.isRegularFile(deliverable, LinkOption.NOFOLLOW_LINKS)) {
-        throw new IOException("the " + executorKind + " executor produced no output/" + file.deliverable()
-            + " in " + runDir + " (see its trajectory.md); the rollout is left unmarked and re-rolled on resume");
+        throw new RolloutFailed("the " + executorKind + " executor produced no output/" + file.deliverable()
+            + " in " + runDir + " (see its trajectory.md); the rollout is left unmarked and re-rolled on resume",
+            r.costUsd(), r.costKnown());
       }
       return RolloutMarker.complete(runDir, runDir, runId, fingerprint, clock.millis() / 1000.0,
           Runmark.digests(runDir.resolve("output"), "output/"), r, executor.identity(), taskDir);

@@ -16,6 +16,7 @@ import dev.h2beam.adapters.model.BenchPrompts;
 import dev.h2beam.adapters.model.BenchSpec;
 import dev.h2beam.adapters.model.ChannelSpec;
 import dev.h2beam.adapters.model.Rollout;
+import dev.h2beam.adapters.model.RolloutFailed;
 import java.io.IOException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -195,11 +196,13 @@ final class JobBench implements Benchmark {
       collectOutput(traj.resolve("output"), out);
       if (!r.ok()) {
         // left unmarked: a resume runs it again; the cause travels in the dead rollout's error
-        throw new IOException("the executor " + r.errorClass() + " in " + traj + ": " + r.error());
+        throw new RolloutFailed("the executor " + r.errorClass() + " in " + traj + ": " + r.error(), r.costUsd(),
+            r.costKnown());
       }
       if (!JobBenchLayout.delivered(out)) {
-        throw new IOException("the executor left no file in its output folder for " + task + " (" + traj
-            + ", see trajectory.md); the rollout is left unmarked and rolled again on resume");
+        throw new RolloutFailed("the executor left no file in its output folder for " + task + " (" + traj
+            + ", see trajectory.md); the rollout is left unmarked and rolled again on resume", r.costUsd(),
+            r.costKnown());
       }
       return RolloutMarker.complete(traj, out, runId, fingerprint, clock.millis() / 1000.0, Runmark.digests(out, ""),
           r, executor.identity(), taskDir);

@@ -137,7 +137,7 @@ public final class ChatClient implements AutoCloseable {
       record.outputTokens = a.usage().completionTokens();
       record.unusable = !(a instanceof Attempt.Answered);
       calls.add(record.finish());
-      priced &= record.priced();
+      priced &= endpoint.free() || record.priced();
       cost += a.cost(endpoint);
       if (a instanceof Attempt.Answered ok) {
         return new ChatReply(ok.text(), ok.model(), ok.finishReason(), ok.usage(), cost, attempt,

@@ -64,27 +64,36 @@ public final class EndpointProxy implements AutoCloseable {
   /**
    * What recorded calls ({@link #calls}, or a chat reply's) add up to at an endpoint's prices.
    *
-   * @param known whether {@code usd} is all they cost: each call was answered, and each answer that succeeded
-   *     reported its input and output tokens (the rule of the chat client's {@link ChatReply#costKnown})
-   * @param inputTokens the input tokens the calls reported, null when none reported any
+   * @param known whether {@code usd} is all they cost: the endpoint is free, or every call is priced (never sent, not
+   *     a POST, or answered, and a success with its input and output tokens: {@link ModelCall#priced})
+   * @param inputTokens the input tokens the calls reported, null when none reported any or a call answered with
+   *     success without its counts (a sum of some would read as the whole)
    * @param outputTokens the same for output tokens
    */
   public record Spend(double usd, boolean known, Long inputTokens, Long outputTokens) {
     /** The calls' spend at {@code endpoint}'s prices. */
     public static Spend of(Endpoint endpoint, List<Map<String, Object>> calls) {
-      double usd = 0;
-      boolean known = true;
+      List<Double> costs = new ArrayList<>();
+      boolean priced = true;
+      boolean counted = true;
       Long in = null;
       Long out = null;
       for (Map<String, Object> c : calls) {
-        known &= ModelCall.priced(c);
+        priced &= ModelCall.priced(c);
         Long i = ModelCall.count(c, "input_tokens");
         Long o = ModelCall.count(c, "output_tokens");
+        boolean billed = c.get("sent") != null && "POST".equals(c.get("method"))
+            && c.get("status") instanceof Number n && n.intValue() / 100 == 2;
+        counted &= !billed || (i != null && o != null);
         if (i != null) in = (in == null ? 0 : in) + i;
         if (o != null) out = (out == null ? 0 : out) + o;
-        if (i != null && o != null) usd += endpoint.cost(i, o);
+        if (i != null && o != null) costs.add(endpoint.cost(i, o));
       }
-      return new Spend(usd, known, in, out);
+      // added up in one order whatever order the calls ended in (an agent's calls at once), so the figure is the same
+      costs.sort(null);
+      double usd = 0;
+      for (double c : costs) usd += c;
+      return new Spend(usd, endpoint.free() || priced, counted ? in : null, counted ? out : null);
     }
   }
 
@@ -117,6 +126,8 @@ public final class EndpointProxy implements AutoCloseable {
   private final Path callLog;
   /** Each call's record, in the order the calls ended. */
   private final List<Map<String, Object>> served = Collections.synchronizedList(new ArrayList<>());
+  /** The calls taken and not yet recorded; each is recorded once, by its own thread or by {@link #close}. */
+  private final Set<ModelCall> open = ConcurrentHashMap.newKeySet();
 
   private EndpointProxy(Endpoint endpoint, Path callLog) throws IOException {
     this.endpoint = endpoint;
@@ -167,7 +178,8 @@ public final class EndpointProxy implements AutoCloseable {
 
   /**
    * The record of every call the relay served ({@link ModelCall#line}), in the order they ended; complete once the
-   * relay is closed, as {@link #close} returns only when every call has ended.
+   * relay is closed: {@link #close} waits for every call to end, and records one that outlives its wait as it stands
+   * (cut, {@code still running when its run ended}).
    */
   public List<Map<String, Object>> calls() {
     synchronized (served) {
@@ -281,6 +293,7 @@ public final class EndpointProxy implements AutoCloseable {
   /** Relays one request: its turn under the endpoint's limits, then the request sent on and its reply back. */
   private void exchange(Relayed relayed, Socket s, OutputStream out) {
     ModelCall call = load.arrive(relayed.request.method(), relayed.request.path());
+    open.add(call);
     UsageScan usage = new UsageScan();
     try {
       try (call) {
@@ -405,6 +418,7 @@ public final class EndpointProxy implements AutoCloseable {
    * reported, and the call stands.
    */
   private void record(ModelCall call) {
+    if (!open.remove(call)) return; // recorded already: the relay closed while it ran
     Map<String, Object> line = call.finish();
     served.add(line);
     if (callLog == null) return;
@@ -454,6 +468,11 @@ public final class EndpointProxy implements AutoCloseable {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+    // a call still running is recorded as it stands, cut: its run cannot count it as priced, nor leave it out
+    for (ModelCall call : List.copyOf(open)) {
+      if (call.dropped == null) call.dropped = "still running when its run ended";
+      record(call);
     }
   }
 
@@ -516,9 +535,11 @@ public final class EndpointProxy implements AutoCloseable {
       try {
         JsonNode n = Json.MAPPER.readTree(text);
         long t = tokensOf(n);
-        if (t > 0) {
+        long[] parts = usageOf(n).isObject() ? parts(usageOf(n)) : null;
+        if (t > 0 || (parts != null && tokens == 0 && input == null)) {
+          // a usage naming both counts, 0 and 0 included (a reply that cost nothing is priced at $0), unless a usage
+          // with tokens came first (an event stream's last usage is its whole)
           tokens = t;
-          long[] parts = parts(usageOf(n));
           input = parts == null ? null : parts[0];
           output = parts == null ? null : parts[1];
         }
@@ -527,7 +548,7 @@ public final class EndpointProxy implements AutoCloseable {
       }
     }
 
-    /** A body's usage object (a chat completion's, or a Responses event's {@code response.usage}), or a missing node. */
+    /** A body's usage object (a chat completion's, or a Responses event's {@code response.usage}), or missing. */
     private static JsonNode usageOf(JsonNode n) {
       return n.path("usage").isObject() ? n.get("usage") : n.path("response").path("usage");
     }

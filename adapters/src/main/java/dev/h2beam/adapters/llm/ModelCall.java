@@ -1,5 +1,6 @@
 package dev.h2beam.adapters.llm;
 
+import dev.h2beam.adapters.config.Endpoint;
 import dev.h2beam.adapters.files.Json;
 import java.io.IOException;
 import java.time.Duration;
@@ -69,17 +70,20 @@ final class ModelCall implements AutoCloseable {
   }
 
   /**
-   * Whether what the call cost is known from what it reported: it was answered, and an answer that succeeded reported
-   * its input and its output tokens, which are priced apart (an error status is taken as not billed; a call
-   * unanswered, or a success without both counts, may have been).
+   * Whether what the call cost is known from what it reported: it was never sent, or it is not a POST (neither is
+   * billed: a call dropped while it waited, a look at the model list), or it was answered, and an answer that
+   * succeeded reported its input and its output tokens, which are priced apart (an error status is taken as not
+   * billed; a call sent and unanswered, or a success without both counts, may have been). An endpoint whose prices are
+   * 0 costs nothing whatever its calls reported: its callers ask {@link Endpoint#free} first.
    */
   boolean priced() {
-    return priced(status, inputTokens, outputTokens);
+    return priced(sent != null, method, status, inputTokens, outputTokens);
   }
 
   /** {@link #priced()} of a call as its record ({@link #line}) holds it. */
   static boolean priced(Map<String, Object> line) {
-    return priced(line.get("status") instanceof Number n ? n.intValue() : null, count(line, "input_tokens"),
+    return priced(line.get("sent") != null, String.valueOf(line.get("method")),
+        line.get("status") instanceof Number n ? n.intValue() : null, count(line, "input_tokens"),
         count(line, "output_tokens"));
   }
 
@@ -88,7 +92,8 @@ final class ModelCall implements AutoCloseable {
     return line.get(key) instanceof Number n ? n.longValue() : null;
   }
 
-  private static boolean priced(Integer status, Long in, Long out) {
+  private static boolean priced(boolean sent, String method, Integer status, Long in, Long out) {
+    if (!sent || !"POST".equals(method)) return true;
     return status != null && (status / 100 != 2 || (in != null && out != null));
   }
 

@@ -26,10 +26,12 @@ public record RunView(
   }
 
   /**
-   * A rollout that did not come back: {@code executed} when its execution started and ended in an exception (what it
-   * spent is then not known), false when it never started (it spent nothing).
+   * A rollout that did not come back, with what it cost: nothing and known when it never started; what its executor
+   * reported when it ran and failed ({@link RolloutFailed}); nothing known when its execution ended in any other
+   * exception, which reports nothing of what it spent.
    */
-  public static RunView dead(String label, String runId, String placeholderDir, String error, boolean executed) {
-    return new RunView(label, runId, placeholderDir, false, false, 0.0, 0.0, error, !executed);
+  public static RunView dead(String label, String runId, String placeholderDir, String error, double costUsd,
+      boolean costKnown) {
+    return new RunView(label, runId, placeholderDir, false, false, costUsd, 0.0, error, costKnown);
   }
 }

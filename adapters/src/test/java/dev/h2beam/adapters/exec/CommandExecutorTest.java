@@ -227,7 +227,7 @@ class CommandExecutorTest {
   @Test
   void theProviderIsFoundByNameAndChecksItsSettings() throws Exception {
     ExecutorProvider p = ExecutorProvider.named("command");
-    assertEquals(java.util.Set.of("command", "env_allow", "timeout_seconds"), p.keys());
+    assertEquals(java.util.Set.of("command", "env_allow", "timeout_seconds", "free"), p.keys());
     assertEquals("command:my-agent {workspace}", open("my-agent {workspace}").identity());
     assertThrows(IllegalArgumentException.class, () -> open(Map.of(), Optional.empty()));
     assertThrows(IllegalArgumentException.class, () -> open(Map.of("command", " "), Optional.empty()));

@@ -2,12 +2,14 @@ package dev.h2beam.adapters.folder;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.h2beam.adapters.config.RunConfig;
 import dev.h2beam.adapters.files.Runmark;
 import dev.h2beam.adapters.model.Rollout;
+import dev.h2beam.adapters.model.RolloutFailed;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,6 +27,11 @@ class FolderRolloutTest {
   @TempDir Path tmp;
 
   FolderBenchmark bench(String command) throws IOException {
+    return bench(command, "");
+  }
+
+  /** The same with {@code extra} executor settings (a JSON fragment after the command, e.g. {@code , "free": true}). */
+  FolderBenchmark bench(String command, String extra) throws IOException {
     Path root = tmp.resolve("bench");
     Files.createDirectories(root.resolve("base"));
     Files.writeString(root.resolve("base/systemprompt.md"), "Answer in capitals.\n");
@@ -33,7 +40,7 @@ class FolderRolloutTest {
     Files.writeString(task.resolve("task.md"), "Say hello.\n");
     Files.writeString(task.resolve("source/name.txt"), "world\n");
     Files.writeString(root.resolve("bench.json"), "{\"name\": \"b\", \"executor\": {\"kind\": \"command\","
-        + " \"command\": " + dev.h2beam.adapters.files.Json.canonical(command) + "},"
+        + " \"command\": " + dev.h2beam.adapters.files.Json.canonical(command) + extra + "},"
         + " \"grader\": {\"kind\": \"expected\"}, \"prompts\": {\"work\": \"greetings\"}}");
     return FolderBenchmark.open(root, tmp.resolve("exec"), "all", RunConfig.empty(), Map.of("PATH",
         System.getenv("PATH")));
@@ -76,6 +83,34 @@ class FolderRolloutTest {
     IOException e = assertThrows(IOException.class, () -> b.execute("d/t", null, "ns/d__t/base1"));
     assertTrue(e.getMessage().contains("exit") && e.getMessage().contains("the agent broke"), e.getMessage());
     assertFalse(Files.exists(tmp.resolve("exec/ns/d__t/base1").resolve(Runmark.MARKER)));
+    // a failed rollout reports its cost: this agent was given no endpoint, so what it spent is not known
+    RolloutFailed f = assertInstanceOf(RolloutFailed.class, e);
+    assertFalse(f.costKnown());
+    assertEquals(0.0, f.costUsd());
+  }
+
+  /**
+   * A command given no endpoint may still call a model with keys of its own: its cost is not known, unless the
+   * executor's {@code free} setting says it calls none; then it is a known $0, in the marker as in the failure.
+   */
+  @Test
+  void aCommandGivenNoEndpointHasACostNotKnownUnlessItIsDeclaredFree() throws Exception {
+    Rollout unknown = bench(HELLO).execute("d/t", null, "ns/d__t/base1");
+    assertFalse(unknown.costKnown());
+    assertFalse(Runmark.readMark(unknown.runDir()).path("cost_known").asBoolean(true));
+    Rollout reused = bench(HELLO).execute("d/t", null, "ns/d__t/base1");
+    assertTrue(reused.reused());
+    assertFalse(reused.costKnown(), "the marker says it again on resume");
+
+    Rollout free = bench(HELLO, ", \"free\": true").execute("d/t", null, "ns/d__t/base2");
+    assertTrue(free.costKnown());
+    assertFalse(Runmark.readMark(free.runDir()).has("cost_known"), "written only when false");
+    RolloutFailed failed = assertThrows(RolloutFailed.class, () -> bench("exit 1", ", \"free\": true")
+        .execute("d/t", null, "ns/d__t/base3"));
+    assertTrue(failed.costKnown());
+    IllegalArgumentException wrong = assertThrows(IllegalArgumentException.class,
+        () -> bench(HELLO, ", \"free\": \"yes\"").execute("d/t", null, "ns/d__t/base4"));
+    assertTrue(wrong.getMessage().contains("\"free\" must be true or false"), wrong.getMessage());
   }
 
   @Test

@@ -179,7 +179,8 @@ class ChatClientTest {
   @Test
   void aReplySlowerThanTheTimeoutIsTransientAndTheCallFailsAfterMaxAttempts() {
     server.next(Fault.slow(Duration.ofSeconds(5)), Fault.slow(Duration.ofSeconds(5)));
-    ChatClient c = new ChatClient(endpoint("", 4, 2, 0, 0), Map.of(), BASE, recording, Duration.ofMillis(300));
+    // priced tokens: at prices of 0 any call is a known $0
+    ChatClient c = new ChatClient(endpoint("", 4, 2, 1.0, 2.0), Map.of(), BASE, recording, Duration.ofMillis(300));
     ChatException e = assertThrows(ChatException.class, () -> c.complete(HELLO));
     assertFalse(e.fatal());
     assertEquals(2, e.attempts());
@@ -275,9 +276,11 @@ class ChatClientTest {
     assertNull(r.usage().promptTokens());
     assertEquals(0.0, r.costUsd());
     assertFalse(r.costKnown(), "an answer without its tokens cost what it cost: not known, not the 0 summed");
+    server.next(Fault.noUsage());
+    assertTrue(client(1).complete(HELLO).costKnown(), "at prices of 0 (a local model) it is a known $0");
   }
 
-  /** Input and output are priced apart: an answer that reports only one of them is not priced as if the other were 0. */
+  /** Input and output are priced apart: an answer reporting only one is not priced as if the other were 0. */
   @Test
   void anAnswerReportingOnlyItsPromptTokensLeavesTheCostUnknown() throws Exception {
     server.route(ScriptedModelServer.CHAT_PATH, call -> call.sendJson(200, "{\"id\": \"c1\", \"model\": \"m\","

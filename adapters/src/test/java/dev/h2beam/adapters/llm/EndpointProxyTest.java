@@ -2,6 +2,7 @@ package dev.h2beam.adapters.llm;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -199,6 +200,48 @@ class EndpointProxyTest {
     }
     s.tokens();
     return s;
+  }
+
+  /**
+   * What recorded calls add up to: a call never sent or not a POST is not billed; a call sent and unanswered, or a
+   * success without both counts, leaves the cost unknown and the token sums null (a sum of some is not the whole);
+   * an endpoint whose prices are 0 costs a known nothing whatever its calls reported.
+   */
+  @Test
+  void theSpendOfRecordedCallsIsKnownOnlyWhenEveryBilledCallReportedItsTokens() {
+    Endpoint priced = new Endpoint("p", "http://127.0.0.1:9/v1", "", 1, 5, 1, 1.0, 2.0);
+    Map<String, Object> answered = call("POST", "t", 200, 10L, 5L);
+    Map<String, Object> waitedAndDropped = call("POST", null, null, null, null);
+    Map<String, Object> models = call("GET", "t", 200, null, null);
+    Map<String, Object> refused = call("POST", "t", 429, null, null);
+    EndpointProxy.Spend all = EndpointProxy.Spend.of(priced, List.of(answered, waitedAndDropped, models, refused,
+        answered));
+    assertTrue(all.known(), "never sent, a GET and an error status are not billed");
+    assertEquals(2 * (10 * 1.0 + 5 * 2.0) / 1_000_000.0, all.usd(), 1e-15);
+    assertEquals(List.of(20L, 10L), List.of(all.inputTokens(), all.outputTokens()));
+
+    Map<String, Object> cut = call("POST", "t", null, null, null);
+    Map<String, Object> noUsage = call("POST", "t", 200, null, null);
+    for (Map<String, Object> bad : List.of(cut, noUsage, call("POST", "t", 200, 7L, null))) {
+      EndpointProxy.Spend s = EndpointProxy.Spend.of(priced, List.of(answered, bad));
+      assertFalse(s.known(), bad.toString());
+    }
+    assertEquals(null, EndpointProxy.Spend.of(priced, List.of(answered, noUsage)).inputTokens(),
+        "a success without its counts: the token sums are not the whole either");
+    Endpoint free = new Endpoint("f", "http://127.0.0.1:9/v1", "", 1, 5, 1, 0, 0);
+    EndpointProxy.Spend local = EndpointProxy.Spend.of(free, List.of(cut, noUsage));
+    assertTrue(local.known(), "free tokens: $0 whatever was reported");
+    assertEquals(0.0, local.usd());
+  }
+
+  private static Map<String, Object> call(String method, String sent, Integer status, Long in, Long out) {
+    Map<String, Object> c = new java.util.LinkedHashMap<>();
+    c.put("method", method);
+    c.put("sent", sent);
+    c.put("status", status);
+    c.put("input_tokens", in);
+    c.put("output_tokens", out);
+    return c;
   }
 
   /** Input and output are priced apart, so a call is priced only from a usage that names both. */

@@ -262,7 +262,6 @@ public final class ScriptedModelServer implements AutoCloseable {
     this.brain = b;
   }
 
-  /** How long every chat answer takes before it is sent (faults aside); lets tests see calls overlap. */
   /**
    * Chat answers to the requests {@code which} picks carry no {@code usage}, as a server that reports none for some
    * models does (deterministic where {@link Fault#noUsage} depends on the order requests arrive in).
@@ -271,6 +270,7 @@ public final class ScriptedModelServer implements AutoCloseable {
     withoutUsage = which;
   }
 
+  /** How long every chat answer takes before it is sent (faults aside); lets tests see calls overlap. */
   public void latency(Duration d) {
     this.latency = d;
   }

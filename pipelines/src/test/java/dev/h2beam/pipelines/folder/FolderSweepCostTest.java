@@ -8,13 +8,19 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.Runmark;
 import dev.h2beam.adapters.llm.ScriptedModelServer;
+import dev.h2beam.pipelines.judge.JudgeCommand;
+import dev.h2beam.pipelines.judge.JudgeOptions;
 import dev.h2beam.pipelines.sweep.Sweep;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,6 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
 class FolderSweepCostTest {
   /** A line of one task's source (inventory/nuts), so only its rollouts' requests hold it. */
   private static final String NUTS = "issued to line 1,-260.00";
+  /** The same for ledgers/april, whose rollouts of an improved harness the server refuses. */
+  private static final String APRIL = "04-05,bank fee,-4.20";
 
   static ScriptedModelServer server;
 
@@ -38,6 +46,17 @@ class FolderSweepCostTest {
     // the executor's answers for one task and every selector's and reflector's answer carry no usage
     server.withoutUsage(r -> r.body().path("model").asText().equals("select-model")
         || (r.body().path("model").asText().equals("exec-model") && r.rawBody().contains(NUTS)));
+    // one task's candidates fail on a refusal, which is not billed: they are dead, and their cost a known $0
+    ScriptedModelServer.Route chat = server.routeOf(ScriptedModelServer.CHAT_PATH);
+    server.route(ScriptedModelServer.CHAT_PATH, call -> {
+      String raw = call.request().rawBody();
+      if (call.request().body().path("model").asText().equals("exec-model") && raw.contains(APRIL)
+          && raw.contains("Keep the sign of every amount")) {
+        call.sendJson(400, "{\"error\": {\"message\": \"refused\", \"type\": \"invalid_request_error\"}}");
+      } else {
+        chat.handle(call);
+      }
+    });
   }
 
   @AfterAll
@@ -54,7 +73,7 @@ class FolderSweepCostTest {
   void costsTheServerDidNotReportAreNamedAsNotKnownNeverCountedAsZero(@TempDir Path tmp) throws Exception {
     Path runs = tmp.resolve("runs");
     Map<String, Object> record = FolderSweepTest.sweep(runs, FolderSweepTest.config(tmp, server.baseUrl()));
-    assertEquals(4, Sweep.doneFailed(record)[0], record.toString());
+    assertEquals(4, Sweep.doneFailed(record)[0] + Sweep.doneFailed(record)[1], record.toString());
     Path ns = runs.resolve("signed_sums-oc-agg2");
 
     // the task whose rollouts were not priced: its ledgers name every rollout, and no session
@@ -93,7 +112,7 @@ class FolderSweepCostTest {
         marks.add(Json.readTree(m));
       }
     }
-    long unknown = marks.stream().filter(m -> !m.path("cost_known").asBoolean()).count();
+    long unknown = marks.stream().filter(m -> !m.path("cost_known").asBoolean(true)).count();
     assertEquals(7 * 2, unknown, "the nuts task's rollouts (k shared bases, 3k per mode), of " + marks.size());
     long journalled = 0;
     try (Stream<Path> s = Files.list(runs.resolve("_audit/signed_sums-oc-agg2"))) {
@@ -109,11 +128,24 @@ class FolderSweepCostTest {
     }
     assertEquals(unknown, journalled);
 
+    // the task whose candidates failed: dead rollouts keep what they cost (a refusal: a known $0), not unknown
+    JsonNode april = Json.readTree(ns.resolve("ledgers__april/summary.json"));
+    for (String mode : List.of("agg", "seq")) {
+      assertFalse(april.at("/modes/" + mode + "/ledger").has("cost_unknown"), april.toString());
+    }
+    assertEquals("no candidate produced an artifact", april.at("/selections/agg/error").asText(), "they died");
+    assertTrue(april.at("/modes/agg/ledger/rollout_usd").asDouble() > 0, "the bases' cost is counted");
+
     // the metric vector: the executor's cost of the nuts task is absent, with its reason, never 0
-    FolderSweepTest.judge(ns);
+    // (the april task's two ungraded rows make the judge's exit status 1: ungraded, never zeros)
+    JudgeOptions judging = PipelineOptionsFactory.fromArgs("--namespaces=" + ns).as(JudgeOptions.class);
+    ByteArrayOutputStream judged = new ByteArrayOutputStream();
+    JudgeCommand.run(judging, new PrintStream(judged, true, StandardCharsets.UTF_8));
+    assertTrue(judged.toString(StandardCharsets.UTF_8).contains("6 graded, 2 ungraded"), judged.toString());
     JsonNode metrics = Json.readTree(ns.resolve("metrics.json"));
     int seen = 0;
     for (JsonNode row : metrics.path("rows")) {
+      if (row.path("task_id").asText().equals("ledgers/april")) continue; // no pick: no spend asked of it
       boolean isNuts = row.path("task_id").asText().equals("inventory/nuts");
       assertEquals(isNuts, row.at("/absent/executor_cost").asText().equals("spend-unaccounted"), row.toString());
       assertEquals(isNuts, row.at("/absent/cost").asText().equals("spend-unaccounted"), row.toString());
@@ -133,7 +165,10 @@ class FolderSweepCostTest {
     dev.h2beam.transforms.evidence.FileTrees.deleteQuietly(ns.resolve("inventory__nuts"));
     int sent = server.requests().size();
     FolderSweepTest.sweep(runs, FolderSweepTest.config(tmp, server.baseUrl()));
-    assertEquals(sent, server.requests().size(), "the resume called nothing");
+    // nothing but the april task's dead candidates, which a resume rolls again by design
+    for (ScriptedModelServer.Request r : server.requests().subList(sent, server.requests().size())) {
+      assertTrue(r.rawBody().contains(APRIL) && r.rawBody().contains("Keep the sign"), "the resume called " + r);
+    }
     assertEquals(before, Files.readString(ns.resolve("inventory__nuts/summary.json")));
     assertEquals(marchBefore, Files.readString(ns.resolve("ledgers__march/summary.json")));
   }

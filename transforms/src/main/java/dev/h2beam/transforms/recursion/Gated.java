@@ -80,8 +80,11 @@ public final class Gated {
         proposal = Proposal.none("the method failed: " + Roller.describe(e));
         failures.add("propose failed: " + Roller.describe(e));
       }
+      // a session asked for whose stage never came back (it threw) spent what is not known
       Stage st = models.stage != null ? models.stage
-          : new Stage(label, "GATE", current, true, false, "", 0.0, 0, false, "the method answered without a session");
+          : new Stage(label, "GATE", current, true, false, "", 0.0, 0, false, models.started
+              ? "the method's improver session ended in an exception" : "the method answered without a session",
+              !models.started);
       res.add(st);
       res.ledger.session(label, st.usd(), st.cached(), st.attempts(), st.usdKnown());
 
@@ -250,6 +253,8 @@ public final class Gated {
     private final Path currentDir;
     private final List<RunView> episodes;
     Stage stage;
+    /** The improver session was asked for: if no stage came back, what it spent is not known. */
+    boolean started;
 
     StepModels(TaskScope s, String label, LinkedHashMap<String, String> current, Path currentDir,
         List<RunView> episodes) {
@@ -264,6 +269,7 @@ public final class Gated {
       if (stage != null) {
         throw new IllegalStateException("one improver session per step: step " + label + " already ran one");
       }
+      started = true;
       stage = StageRunner.run(s, new StageRunner.Request(label, "GATE", job, current, episodes, currentDir,
           s.library(), List.of(), Map.of()));
       if (stage.fellBack()) throw new SessionFailed(stage.error());

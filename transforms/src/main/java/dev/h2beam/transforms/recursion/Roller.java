@@ -5,6 +5,7 @@ import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.Runmark;
 import dev.h2beam.adapters.files.Uninterruptible;
 import dev.h2beam.adapters.model.Rollout;
+import dev.h2beam.adapters.model.RolloutFailed;
 import dev.h2beam.adapters.model.RunView;
 import dev.h2beam.transforms.evidence.VerdictTripwire;
 import dev.h2beam.transforms.proposer.Journal;
@@ -44,7 +45,7 @@ public final class Roller {
         TreeIO.writeHarness(s.bench().surface(), tree, harnessDir, true);
       }
     } catch (Exception e) {
-      return RunView.dead(label, s.runId(label), s.workDir().resolve("missing").toString(), describe(e), false);
+      return RunView.dead(label, s.runId(label), s.workDir().resolve("missing").toString(), describe(e), 0.0, true);
     }
     return execute(s.bench(), s.task(), label, s.runId(label), harnessDir, s.rollouts(), s.executionsJournal(),
         s.workDir().resolve("missing"));
@@ -63,7 +64,7 @@ public final class Roller {
       limit.acquire();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // the runner is cancelling: stop waiting, let the caller see the interrupt
-      return RunView.dead(label, runId, missing.toString(), "interrupted before the rollout started", false);
+      return RunView.dead(label, runId, missing.toString(), "interrupted before the rollout started", 0.0, true);
     }
     // the benchmark marks the run complete as the execution ends and the journal line follows: an exit between the
     // two (a sibling's crash fails the job and the command exits) would leave a marked run that a resume reuses and
@@ -82,7 +83,9 @@ public final class Roller {
         // thread, runs the next stages' sessions on evidence showing it dead, and the retried element, which rolls
         // it again, runs those sessions a second time under other cache keys
         if (e instanceof InterruptedException) Thread.currentThread().interrupt();
-        return RunView.dead(label, runId, missing.toString(), describe(e), true);
+        // a rollout that ran and failed reports its cost; any other exception reports nothing of what was spent
+        return e instanceof RolloutFailed f ? RunView.dead(label, runId, missing.toString(), describe(e), f.costUsd(),
+            f.costKnown()) : RunView.dead(label, runId, missing.toString(), describe(e), 0.0, false);
       } finally {
         ended = Instant.now();
         limit.release();

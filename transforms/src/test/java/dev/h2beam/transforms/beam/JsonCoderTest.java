@@ -29,7 +29,8 @@ class JsonCoderTest {
   private static TaskBases bases() {
     return new TaskBases(ref(), false, false, List.of(
         new RunView("base1", "demo-oc-agg2/a/1/base1", "/runs/demo-oc-agg2/a__1/base1", true, true, 0.0, 12.5, ""),
-        RunView.dead("base2", "demo-oc-agg2/a/1/base2", "/runs/missing", "RuntimeError: no output \u2014 x", true)));
+        RunView.dead("base2", "demo-oc-agg2/a/1/base2", "/runs/missing", "RuntimeError: no output \u2014 x", 0.25,
+            false)));
   }
 
   private static TaskRow row(String first, int firstCount, String second, int secondCount) {
