@@ -47,6 +47,10 @@ class BaseFailureTest {
     assertEquals(List.of("no base rollout produced anything"), summary.get("errors"), "the spec's error, as it is");
     Map<String, Object> base1 = ((List<Map<String, Object>>) summary.get("base")).get(0);
     assertTrue(((String) base1.get("error")).contains("ConnectException"), base1.toString());
+    // with no ledger to hold it, the dead base keeps what it cost beside its entry: here a known $0 (the endpoint
+    // has no prices, and the call never reached it)
+    assertEquals(0.0, base1.get("cost_usd"), base1.toString());
+    assertFalse(base1.containsKey("cost_known"), base1.toString());
     // the spec's placeholder for a dead rollout (§2.5), never created
     assertEquals(runs.resolve("signed_sums-oc-agg1/ledgers__april/missing").toString(), base1.get("run_dir"));
     assertFalse(Files.exists(Path.of((String) base1.get("run_dir"))));

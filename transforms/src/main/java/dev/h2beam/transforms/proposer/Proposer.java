@@ -123,7 +123,7 @@ public final class Proposer {
       if (hit != null) return hit;
     }
     double cost = 0;
-    // false once an attempt's cost is not all known, or an attempt ended in an exception (which reports no cost)
+    // false once an attempt's cost is not all known, or a session ended in an exception (which reports no cost)
     boolean known = true;
     String last = "empty reply";
     Map<String, Object> reported = Map.of();
@@ -133,6 +133,8 @@ public final class Proposer {
     for (int attempt = 1; attempt <= attempts; attempt++) {
       if (attempt > 1 && !retryWait.isZero()) sleep(retryWait.multipliedBy(attempt - 1));
       Path cwd = null;
+      // the channel's session is under way: an exception now reports nothing of what the session spent
+      boolean running = false;
       reported = Map.of();
       long started = System.nanoTime();
       try {
@@ -143,7 +145,9 @@ public final class Proposer {
         // the journal's times, not an input to any result: the wall clock, so workers' records compare
         Instant from = Instant.now();
         try {
+          running = true;
           r = channel.run(cwd, view, mission, system, label, Duration.ofSeconds(spec.timeoutSeconds()));
+          running = false;
         } finally {
           held.add(Journal.held(from, Instant.now()));
           sessions.release();
@@ -172,13 +176,15 @@ public final class Proposer {
         audit(base, mission, system, reply, withCalls(reported, calls), held);
         return reply;
       } catch (Exception e) {
-        known = false;
+        // thrown by the session itself: what it spent is not known (before it, nothing was spent; after it, its
+        // cost is counted already)
+        if (running) known = false;
         if (e instanceof InterruptedException || Thread.currentThread().isInterrupted()) {
           // cancelled mid-session: another attempt on this thread would be a second session the retried element
           // then finds in the cache with two attempts; stop, and keep the interrupt for the caller
           Thread.currentThread().interrupt();
           throw new ProposerError("[" + label + "] stopped: the runner is cancelling this work", attempt, cost,
-              false);
+              known);
         }
         last = e.getClass().getSimpleName() + ": " + e.getMessage();
       } finally {

@@ -84,7 +84,12 @@ public final class SweepSteps {
       res.put("errors", new ArrayList<>(List.of("no base rollout produced anything")));
       @SuppressWarnings("unchecked")
       List<Map<String, Object>> entries = (List<Map<String, Object>>) res.get("base");
-      for (int i = 0; i < base.size(); i++) entries.get(i).put("error", reason(base.get(i).error()));
+      for (int i = 0; i < base.size(); i++) {
+        entries.get(i).put("error", reason(base.get(i).error()));
+        // what the dead base cost, with no ledger to hold it; cost_known only when false, as everywhere
+        entries.get(i).put("cost_usd", base.get(i).costUsd());
+        if (!base.get(i).costKnown()) entries.get(i).put("cost_known", false);
+      }
       SummaryFile.write(summary, res);
     }
     return new TaskBases(ref, false, !anyOk, base);
