@@ -74,11 +74,8 @@ class FolderGatedTest {
       if (r.path("mode").asText().equals("gat")) passed += r.path("n_passed").asInt();
     }
     assertEquals(2, passed, Files.readString(ns.resolve("judged.json")));
-    TreeMap<String, String> a = FolderSweepTest.files(direct);
-    TreeMap<String, String> b = FolderSweepTest.files(flink);
+    TreeMap<String, String> a = FolderSweepTest.sameFiles(direct, flink);
     assertTrue(a.keySet().stream().anyMatch(k -> k.contains("signed_sums-oc-gat2")), a.keySet().toString());
-    assertEquals(a.keySet(), b.keySet());
-    for (String rel : a.keySet()) assertEquals(a.get(rel), b.get(rel), rel);
   }
 
   @Test
