@@ -120,6 +120,9 @@ public final class ChatClient implements AutoCloseable {
           if (rate != null) rate.awaitTurn();
           record.sent();
           a = send(body, record);
+          // charged before its slot is free, as the relay does: the next holder's turn is checked against these
+          // tokens (charged after, a call waiting for the slot could start on a window that does not hold them yet)
+          if (rate != null) rate.charge(a.usage().reported());
         } finally {
           record.close(); // ended before its slot is free: its record never overlaps the next holder's
           slots.release();
@@ -131,7 +134,6 @@ public final class ChatClient implements AutoCloseable {
         throw e;
       }
       long tokens = a.usage().reported();
-      if (rate != null) rate.charge(tokens);
       record.tokens = tokens > 0 ? tokens : null;
       record.inputTokens = a.usage().promptTokens();
       record.outputTokens = a.usage().completionTokens();
