@@ -66,8 +66,8 @@ public final class EndpointProxy implements AutoCloseable {
    *
    * @param known whether {@code usd} is all they cost: the endpoint is free, or every call is priced (never sent, not
    *     a POST, or answered, and a success with its input and output tokens: {@link ModelCall#priced})
-   * @param inputTokens the input tokens the calls reported, null when none reported any or a call answered with
-   *     success without its counts (a sum of some would read as the whole)
+   * @param inputTokens the input tokens the calls reported, null when none reported any or a call is not priced
+   *     (a sum of some would read as the whole)
    * @param outputTokens the same for output tokens
    */
   public record Spend(double usd, boolean known, Long inputTokens, Long outputTokens) {
@@ -75,16 +75,12 @@ public final class EndpointProxy implements AutoCloseable {
     public static Spend of(Endpoint endpoint, List<Map<String, Object>> calls) {
       List<Double> costs = new ArrayList<>();
       boolean priced = true;
-      boolean counted = true;
       Long in = null;
       Long out = null;
       for (Map<String, Object> c : calls) {
         priced &= ModelCall.priced(c);
         Long i = ModelCall.count(c, "input_tokens");
         Long o = ModelCall.count(c, "output_tokens");
-        boolean billed = c.get("sent") != null && "POST".equals(c.get("method"))
-            && c.get("status") instanceof Number n && n.intValue() / 100 == 2;
-        counted &= !billed || (i != null && o != null);
         if (i != null) in = (in == null ? 0 : in) + i;
         if (o != null) out = (out == null ? 0 : out) + o;
         if (i != null && o != null) costs.add(endpoint.cost(i, o));
@@ -93,7 +89,8 @@ public final class EndpointProxy implements AutoCloseable {
       costs.sort(null);
       double usd = 0;
       for (double c : costs) usd += c;
-      return new Spend(usd, endpoint.free() || priced, counted ? in : null, counted ? out : null);
+      // a call whose cost is not known has tokens that are not known either: the sums are then not the whole
+      return new Spend(usd, endpoint.free() || priced, priced ? in : null, priced ? out : null);
     }
   }
 
