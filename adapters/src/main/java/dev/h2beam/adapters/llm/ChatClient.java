@@ -6,6 +6,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
@@ -181,6 +182,11 @@ public final class ChatClient implements AutoCloseable {
       return Attempt.Transient.of(noAnswer());
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
+      // no connection made (a connect timeout included): the request never left, and its cost is a known nothing
+      record.unconnected = ModelCall.neverConnected(cause);
+      if (cause instanceof HttpConnectTimeoutException) {
+        return Attempt.Transient.of("no connection within " + callTimeout.toMillis() / 1000.0 + " s (timeout_seconds)");
+      }
       if (cause instanceof HttpTimeoutException) return Attempt.Transient.of(noAnswer());
       if (cause instanceof IOException) {
         return Attempt.Transient.of("connection failed: " + cause.getClass().getSimpleName()

@@ -364,6 +364,8 @@ public final class EndpointProxy implements AutoCloseable {
     try {
       r = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
     } catch (IOException e) {
+      // no connection made: the request never left, and its cost is a known nothing (else it may have been billed)
+      call.unconnected = ModelCall.neverConnected(e);
       fail(out, relayed.keepAlive, 502, "h2beam could not reach endpoint " + endpoint.name() + " ("
           + endpoint.baseUrl() + "): " + e.getClass().getSimpleName()
           + (e.getMessage() == null ? "" : ": " + e.getMessage()));

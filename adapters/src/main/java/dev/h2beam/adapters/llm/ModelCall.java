@@ -3,11 +3,16 @@ package dev.h2beam.adapters.llm;
 import dev.h2beam.adapters.config.Endpoint;
 import dev.h2beam.adapters.files.Json;
 import java.io.IOException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.UnknownHostException;
+import java.net.http.HttpConnectTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import javax.net.ssl.SSLHandshakeException;
 
 /**
  * One HTTP call to a model endpoint as h2beam makes and records it, whoever made it (the chat client's attempts, an
@@ -35,6 +40,12 @@ final class ModelCall implements AutoCloseable {
   String dropped;
   /** Its reply came whole, but could not be used (a body that is not the endpoint's answer); not in the record. */
   boolean unusable;
+  /**
+   * It got its turn, but no connection to the endpoint was made (refused, no route, a name that does not resolve, a
+   * connect or TLS handshake that failed): the request never left, and nothing of it can have been billed. In the
+   * record as {@code "connected": false}, only then.
+   */
+  boolean unconnected;
   private boolean counted;
 
   ModelCall(EndpointLoad load, String method, String path) {
@@ -70,21 +81,36 @@ final class ModelCall implements AutoCloseable {
   }
 
   /**
-   * Whether what the call cost is known from what it reported: it was never sent, or it is not a POST (neither is
-   * billed: a call dropped while it waited, a look at the model list), or it was answered, and an answer that
-   * succeeded reported its input and its output tokens, which are priced apart (an error status is taken as not
-   * billed; a call sent and unanswered, or a success without both counts, may have been). An endpoint whose prices are
-   * 0 costs nothing whatever its calls reported: its callers ask {@link Endpoint#free} first.
+   * Whether what the call cost is known from what it reported: it never left (dropped while it waited, or no
+   * connection was made), or it is not a POST (neither is billed: a look at the model list), or it was answered, and
+   * an answer that succeeded reported its input and its output tokens, which are priced apart (an error status is
+   * taken as not billed; a call sent and unanswered, or a success without both counts, may have been). An endpoint
+   * whose prices are 0 costs nothing whatever its calls reported: its callers ask {@link Endpoint#free} first.
    */
   boolean priced() {
-    return priced(sent != null, method, status, inputTokens, outputTokens);
+    return priced(sent != null && !unconnected, method, status, inputTokens, outputTokens);
   }
 
   /** {@link #priced()} of a call as its record ({@link #line}) holds it. */
   static boolean priced(Map<String, Object> line) {
-    return priced(line.get("sent") != null, String.valueOf(line.get("method")),
-        line.get("status") instanceof Number n ? n.intValue() : null, count(line, "input_tokens"),
-        count(line, "output_tokens"));
+    return priced(line.get("sent") != null && !Boolean.FALSE.equals(line.get("connected")),
+        String.valueOf(line.get("method")), line.get("status") instanceof Number n ? n.intValue() : null,
+        count(line, "input_tokens"), count(line, "output_tokens"));
+  }
+
+  /**
+   * Whether {@code failure} (or a cause of it) says no connection to the endpoint was made, so the request never left:
+   * refused, no route, a host name that does not resolve, a connect that timed out, a TLS handshake that failed. A
+   * connection that broke after it was made is not one of these: the request may have reached the endpoint.
+   */
+  static boolean neverConnected(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof ConnectException || t instanceof NoRouteToHostException || t instanceof UnknownHostException
+          || t instanceof HttpConnectTimeoutException || t instanceof SSLHandshakeException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** A token count of a record, null when it holds none. */
@@ -113,7 +139,8 @@ final class ModelCall implements AutoCloseable {
   /**
    * The call as one record: {@code arrived}, {@code sent}, {@code done}, {@code waited_s} (for its slot and rate
    * turn), {@code held_s} (its slot), {@code method}, {@code path}, {@code status}, {@code tokens},
-   * {@code input_tokens}, {@code output_tokens}, {@code dropped}.
+   * {@code input_tokens}, {@code output_tokens}, {@code dropped}, and {@code connected} (false) when no connection was
+   * made.
    * A call not yet done is taken as done now.
    */
   Map<String, Object> line() {
@@ -131,6 +158,7 @@ final class ModelCall implements AutoCloseable {
     line.put("input_tokens", inputTokens);
     line.put("output_tokens", outputTokens);
     line.put("dropped", dropped);
+    if (unconnected) line.put("connected", false);
     return line;
   }
 

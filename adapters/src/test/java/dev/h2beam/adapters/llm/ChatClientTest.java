@@ -215,21 +215,33 @@ class ChatClientTest {
     assertTrue(e.getMessage().contains("the reply's content is empty (finish_reason stop)"), e.getMessage());
   }
 
+  /** A connection that broke after the request went: retried, and the lost attempt may have been billed. */
   @Test
   void aDroppedConnectionIsRetried() throws Exception {
     server.next(Fault.drop());
-    assertEquals(2, client(2).complete(HELLO).attempts());
+    ChatReply r = client(endpoint("", 4, 2, 1.0, 2.0), Map.of()).complete(HELLO);
+    assertEquals(2, r.attempts());
+    assertFalse(r.costKnown(), "the dropped attempt reached the endpoint: what it cost is not known");
+    assertNull(r.calls().get(0).get("connected"), "it was connected: " + r.calls().get(0));
   }
 
+  /** Nothing listens: no connection is made, the request never leaves, and the attempts cost a known nothing. */
   @Test
   void aRefusedConnectionIsTransientAndFailsAfterMaxAttempts() throws Exception {
-    Endpoint nobody = new Endpoint("gone", ScriptedModelServer.unusedBaseUrl(), "", 2, 5, 3, 0, 0);
+    Endpoint nobody = new Endpoint("gone", ScriptedModelServer.unusedBaseUrl(), "", 2, 5, 3, 1.0, 2.0);
     ChatException e = assertThrows(ChatException.class,
         () -> new ChatClient(nobody, Map.of(), BASE, recording, Duration.ofSeconds(5)).complete(HELLO));
     assertFalse(e.fatal());
     assertEquals(3, e.attempts());
     assertTrue(e.getMessage().contains("connection failed: ConnectException"), e.getMessage());
     assertEquals(2, waits.size());
+    assertTrue(e.costKnown(), "no attempt left this machine, though the endpoint has prices");
+    assertEquals(0.0, e.costUsd());
+    assertEquals(3, e.calls().size());
+    for (Map<String, Object> call : e.calls()) {
+      assertEquals(false, call.get("connected"), call.toString());
+      assertNull(call.get("status"), call.toString());
+    }
   }
 
   @Test

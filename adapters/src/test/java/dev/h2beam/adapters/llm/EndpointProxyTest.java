@@ -260,9 +260,13 @@ class EndpointProxyTest {
     assertNull(total.output);
   }
 
+  /**
+   * Nothing listens at the endpoint: the CLI gets a 502 naming it (never the key), and the call, which never left
+   * this machine, costs a known nothing at the endpoint's prices.
+   */
   @Test
   void anEndpointThatCannotBeReachedIsA502NamingItWithoutTheKey() throws Exception {
-    Endpoint e = new Endpoint("gone", ScriptedModelServer.unusedBaseUrl(), "", 1, 5, 1, 0, 0);
+    Endpoint e = new Endpoint("gone", ScriptedModelServer.unusedBaseUrl(), "", 1, 5, 1, 1.0, 2.0);
     try (EndpointProxy relay = EndpointProxy.open(e, null)) {
       HttpRequest keyed = HttpRequest.newBuilder(URI.create(relay.baseUrl() + "/chat/completions"))
           .header("Authorization", "Bearer sk-relay-secret-42").POST(HttpRequest.BodyPublishers.ofString(CHAT))
@@ -274,6 +278,11 @@ class EndpointProxyTest {
       JsonNode error = Json.MAPPER.readTree(r.body()).path("error");
       assertTrue(error.path("message").asText().contains("endpoint gone (" + e.baseUrl() + ")"),
           r.body());
+      relay.close(); // waits for the call's record, which follows the reply
+      List<Map<String, Object>> calls = relay.calls();
+      assertEquals(1, calls.size(), calls.toString());
+      assertEquals(false, calls.get(0).get("connected"), calls.toString());
+      assertEquals(new EndpointProxy.Spend(0.0, true, null, null), EndpointProxy.Spend.of(e, calls));
     }
     assertEquals(1, EndpointLimits.freeSlots(e));
   }
