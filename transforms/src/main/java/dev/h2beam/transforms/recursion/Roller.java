@@ -19,11 +19,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
+import java.util.function.Function;
 
 /**
  * Rolls harnesses (spec §6.2): materialises the tree under {@code harnesses/<label>}, executes it within the rollout
  * limit, and turns the outcome into a {@link RunView}. A rollout never throws: a failure is a dead rollout. Every
- * execution that actually ran (not reused) is journalled, with when it held a slot of the rollout limit.
+ * execution that actually ran (not reused) is journalled, with when it held a slot of the rollout limit; a failed
+ * one with {@code "ok": false} and its error.
  */
 public final class Roller {
   private Roller() {}
@@ -74,22 +76,18 @@ public final class Roller {
       // the journal's times, not an input to any result: the wall clock, so workers' records compare
       Instant started = Instant.now();
       Instant ended;
+      Exception failure = null;
       try {
         // the benchmark's own fingerprint of the harness (for its marker) is the one just taken
         r = Runmark.knowing(harnessDir, harness, () -> bench.execute(task, harnessDir, runId));
       } catch (Exception e) {
-        // an interrupted execution (the runner cancelling the element) throws InterruptedException, which clears the
-        // thread's interrupt: keep it, or the cancelled element carries on past this dead rollout on the runner's
-        // thread, runs the next stages' sessions on evidence showing it dead, and the retried element, which rolls
-        // it again, runs those sessions a second time under other cache keys
-        if (e instanceof InterruptedException) Thread.currentThread().interrupt();
-        // a rollout that ran and failed reports its cost; any other exception reports nothing of what was spent
-        return e instanceof RolloutFailed f ? RunView.dead(label, runId, missing.toString(), describe(e), f.costUsd(),
-            f.costKnown()) : RunView.dead(label, runId, missing.toString(), describe(e), 0.0, false);
+        failure = e;
+        r = null;
       } finally {
         ended = Instant.now();
         limit.release();
       }
+      if (failure != null) return failed(journal, runId, harness, label, missing, failure, started, ended);
       try {
         if (!r.reused()) {
           Journal.append(journal, runId, Json.canonical(line(runId, harness, r.costUsd(), r.costKnown(),
@@ -110,12 +108,46 @@ public final class Roller {
   }
 
   /**
+   * The dead rollout of an execution that threw. A rollout that ran and failed reports its cost
+   * ({@link RolloutFailed}); any other exception reports nothing of what was spent, which is then not known. It is
+   * journalled, with
+   * {@code "ok": false} and its {@code error}, as a failed session is: it held a slot, and what it cost was spent. Not
+   * when the runner is cancelling the element: that rollout runs again in the retried element, and the journal's
+   * records of completed work stay one per run id.
+   */
+  private static RunView failed(Path journal, String runId, String harness, String label, Path missing,
+      Exception failure, Instant started, Instant ended) {
+    // an interrupted execution (the runner cancelling the element) throws InterruptedException, which clears the
+    // thread's interrupt: keep it, or the cancelled element carries on past this dead rollout on the runner's
+    // thread, runs the next stages' sessions on evidence showing it dead, and the retried element, which rolls
+    // it again, runs those sessions a second time under other cache keys
+    if (failure instanceof InterruptedException) Thread.currentThread().interrupt();
+    RunView dead = failure instanceof RolloutFailed f
+        ? RunView.dead(label, runId, missing.toString(), describe(failure), f.costUsd(), f.costKnown())
+        : RunView.dead(label, runId, missing.toString(), describe(failure), 0.0, false);
+    if (Thread.currentThread().isInterrupted()) return dead;
+    try {
+      Map<String, Object> line = line(runId, harness, dead.costUsd(), dead.costKnown(),
+          List.of(Journal.held(started, ended)));
+      line.put("ok", false);
+      line.put("error", dead.error());
+      Journal.append(journal, Json.canonical(line)); // no run id's record of completed work: it runs again
+    } catch (Exception e) {
+      System.err.println("h2beam: could not journal failed execution " + runId + ": " + e.getMessage());
+    }
+    return dead;
+  }
+
+  /**
    * A reused run with no journal line: the process that executed it was killed between the benchmark's completion
    * mark and the line. The line is appended now, marked recovered, with the interval the mark implies (its time less
    * the run's wall time) and the fingerprint the mark names, so the journal holds every execution once.
    */
   private static void journalIfLost(Path journal, String runId, String harness, Rollout r) throws Exception {
-    Journal.appendIfMissing(journal, runId, m -> (String) m.get("run_id"), () -> {
+    // a failed execution's record is not the run's: the run that completed after it has a record of its own
+    Function<Map<String, Object>, String> completedRun = m -> Boolean.FALSE.equals(m.get("ok")) ? null
+        : (String) m.get("run_id");
+    Journal.appendIfMissing(journal, runId, completedRun, () -> {
       com.fasterxml.jackson.databind.JsonNode mark = Runmark.readMark(r.runDir());
       List<Map<String, String>> held = List.of();
       if (mark != null && mark.path("at").isNumber()) {

@@ -9,6 +9,7 @@ import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.Runmark;
 import dev.h2beam.adapters.model.BenchSpec;
 import dev.h2beam.adapters.model.Rollout;
+import dev.h2beam.adapters.model.RolloutFailed;
 import dev.h2beam.adapters.model.RunView;
 import dev.h2beam.transforms.proposer.Journal;
 import java.nio.file.Files;
@@ -32,6 +33,8 @@ class RollerJournalTest {
   private final AtomicInteger executed = new AtomicInteger();
   /** When set, the execution is interrupted as the runner's cancel would: its wait throws InterruptedException. */
   private volatile boolean cancelled;
+  /** When set, the execution fails as this exception after it spent what the exception says (if anything). */
+  private volatile Exception fails;
 
   /** A benchmark that marks a run complete and reuses a marked run, as every adapter does. */
   private Benchmark bench() {
@@ -67,6 +70,7 @@ class RollerJournalTest {
         if (Runmark.readMark(runDir) != null) return new Rollout(runDir, true, 0.5, 2.0);
         if (cancelled) throw new InterruptedException("cancelled while the script ran");
         executed.incrementAndGet();
+        if (fails != null) throw fails;
         Files.createDirectories(runDir);
         Runmark.markComplete(runDir, runId, "fp-of-the-harness", 1_700_000_010.0, Map.of());
         return new Rollout(runDir, false, 0.5, 2.0);
@@ -135,6 +139,44 @@ class RollerJournalTest {
       Thread.interrupted();
     }
     assertEquals(0, Journal.lines(journal).size(), "nothing ran to completion, nothing journalled");
+  }
+
+  /**
+   * An execution that failed held its slot and spent what it spent: journalled as failed, with its error and cost.
+   * Its record is not the run's, so the run that completes later is journalled too, and a lost line of that run is
+   * still recovered.
+   */
+  @Test
+  void aFailedExecutionIsJournalledAsFailedWithItsCostAndTheRunThatCompletesLaterHasItsOwnRecord() throws Exception {
+    Path journal = tmp.resolve("_audit").resolve("executions.jsonl");
+    fails = new RolloutFailed("the agent exited 1", 0.25, true);
+    RunView dead = roll(journal);
+    assertTrue(!dead.ok());
+    fails = new java.io.IOException("the script could not start");
+    roll(journal);
+    List<String> lines = Journal.lines(journal);
+    assertEquals(2, lines.size(), lines.toString());
+    JsonNode failed = Json.readTree(lines.get(0));
+    assertEquals(RUN, failed.path("run_id").asText());
+    assertEquals(false, failed.path("ok").asBoolean(true), lines.get(0));
+    assertTrue(failed.path("error").asText().contains("the agent exited 1"), lines.get(0));
+    assertEquals(0.25, failed.path("cost_usd").asDouble());
+    assertTrue(failed.path("cost_known").isMissingNode(), "its cost is known: " + lines.get(0));
+    assertEquals(1, failed.path("held").size(), "it held its slot: " + lines.get(0));
+    JsonNode unknown = Json.readTree(lines.get(1));
+    assertEquals(false, unknown.path("cost_known").asBoolean(true), "an exception says nothing of what was spent");
+    assertEquals(2, Journal.ranNow(lines), "both ran");
+
+    fails = null;
+    assertTrue(roll(journal).ok());
+    assertEquals(3, Journal.lines(journal).size());
+    Files.delete(Journal.ownFile(journal)); // every line lost, the run's included
+    Files.createDirectories(journal.getParent());
+    Files.writeString(Journal.ownFile(journal), lines.get(0) + "\n"); // the failed line alone survives
+    assertTrue(roll(journal).ok());
+    List<String> after = Journal.lines(journal);
+    assertEquals(2, after.size(), "the run's record is recovered beside the failed one: " + after);
+    assertTrue(after.get(1).contains(Journal.RECOVERED), after.get(1));
   }
 
   @Test
