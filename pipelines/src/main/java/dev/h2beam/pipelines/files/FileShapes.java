@@ -23,7 +23,7 @@ public final class FileShapes {
    * boolean {@code ok}, a mode and k of their types (k on the selection or the summary), and, when ok, a non-empty
    * {@code chosen_label} and {@code chosen_run_dir}; mode records, stages, ledgers and base rollouts have their
    * types, and so do the marks of costs not known (a stage's or selection's {@code usd_known}, a ledger's
-   * {@code cost_unknown}).
+   * {@code cost_unknown}, a dead base's {@code cost_known}).
    */
   public static void summary(JsonNode root) throws IOException {
     requireObject(root, "the summary");
@@ -57,6 +57,9 @@ public final class FileShapes {
         String at = "base[" + i++ + "]";
         requireObject(b, at);
         for (String key : new String[] {"label", "run_id", "run_dir"}) optionalText(b, key, at, ".");
+        // what a dead base cost (a base-failed task's entries carry it, with no ledger to hold it)
+        optionalUsd(b, "cost_usd", at);
+        optionalBoolean(b, "cost_known", at, ".");
       }
     }
   }
@@ -76,7 +79,7 @@ public final class FileShapes {
     for (String key : new String[] {"chosen_is_base", "chosen_tree_is_base", "fallback", "trivial"}) {
       optionalBoolean(s, key, at, ".");
     }
-    optionalUsd(s, at);
+    optionalUsd(s, "usd", at);
     optionalBoolean(s, "usd_known", at, ".");
     if (s.path("ok").asBoolean(false)) {
       requireText(s, "chosen_label", at, ".", true);
@@ -96,7 +99,7 @@ public final class FileShapes {
       for (JsonNode st : stages) {
         String where = at + ".stages[" + i++ + "]";
         requireObject(st, where);
-        optionalUsd(st, where);
+        optionalUsd(st, "usd", where);
         optionalBoolean(st, "usd_known", where, ".");
       }
     }
@@ -239,10 +242,13 @@ public final class FileShapes {
     }
   }
 
-  /** {@code usd}: a number, its text, or null (harness2 reads it with {@code float(x or 0.0)}). */
-  private static void optionalUsd(JsonNode parent, String at) throws IOException {
-    JsonNode n = parent.get("usd");
-    if (n != null && !usd(n)) throw wrong(at + ".usd must be a number, found " + describe(n));
+  /**
+   * An amount of dollars ({@code usd}, a dead base's {@code cost_usd}): a number, its text, or null (harness2 reads
+   * it with {@code float(x or 0.0)}).
+   */
+  private static void optionalUsd(JsonNode parent, String key, String at) throws IOException {
+    JsonNode n = parent.get(key);
+    if (n != null && !usd(n)) throw wrong(at + "." + key + " must be a number, found " + describe(n));
   }
 
   private static boolean usd(JsonNode n) {

@@ -35,7 +35,12 @@ import java.util.regex.Pattern;
 public final class MetricVector {
   private MetricVector() {}
 
-  public static final String SCHEMA = "h2beam-metrics/v1";
+  public static final String SCHEMA = "h2beam-metrics/v2";
+  /**
+   * The schema before {@code selection_cost}: its {@code cost} left the selector's and reflector's sessions out, so it
+   * is read with {@code cost} absent ({@link MetricRow#fromV1}), never compared with the whole spend of a v2 file.
+   */
+  public static final String SCHEMA_V1 = "h2beam-metrics/v1";
   public static final String FILE = "metrics.json";
 
   /** The reasons a metric can be absent (with the judge's own {@link Absence} codes for score, pass and quality). */
@@ -57,7 +62,9 @@ public final class MetricVector {
     m.put("total_tokens", List.of("tokens", "min", "input_tokens + output_tokens"));
     m.put("executor_cost", List.of("usd", "min", "the mode's ledger: every rollout of the mode, bases included"));
     m.put("improver_cost", List.of("usd", "min", "the mode's ledger: every improver session of the mode"));
-    m.put("cost", List.of("usd", "min", "executor_cost + improver_cost"));
+    m.put("selection_cost", List.of("usd", "min",
+        "the mode's selector and reflector sessions: summary.json selections.<mode>.usd"));
+    m.put("cost", List.of("usd", "min", "executor_cost + improver_cost + selection_cost"));
     m.put("chosen_wall_s", List.of("seconds", "min", "the chosen rollout's completion marker"));
     m.put("mode_wall_s", List.of("seconds", "min", "_audit/<ns>/timing/<mode>/<task>.json (the run that did it)"));
     m.put("turns", List.of("count", "min", "the chosen rollout's trajectory: [ASSISTANT] lines"));
@@ -127,25 +134,44 @@ public final class MetricVector {
   }
 
   /**
-   * What a row's metrics take from its task's summary.json: the mode's chosen run dir ("" when none was chosen) and,
-   * from the mode's ledger, what its rollouts and sessions cost and how many session attempts it retried (null when
-   * the ledger does not record them). A cost is null too when the ledger names a rollout or session of it whose cost
-   * is not known ({@code cost_unknown}): its sum is then only part of what was spent, and an unknown is never zero.
+   * What a row's metrics take from its task's summary.json: the mode's chosen run dir ("" when none was chosen); from
+   * the mode's ledger, what its rollouts and sessions cost and how many session attempts it retried (null when the
+   * ledger does not record them); and from the mode's selection record, what its selector and reflector sessions
+   * cost ({@code selectionCost}, with {@code selectionAbsent} the reason when it is null). A ledger's cost is null too
+   * when the ledger names a rollout or session of it whose cost is not known ({@code cost_unknown}): its sum is then
+   * only part of what was spent, and an unknown is never zero.
+   *
+   * @param selectionAbsent why {@code selectionCost} is null: {@code spend-unaccounted} (the selection says its usd
+   *     is not all it cost) or {@code not-recorded} (no selection record, or one without a usd); null when it is not
    */
-  public record Spend(String chosenRunDir, Double executorCost, Double improverCost, Double retries, Seen seen)
-      implements java.io.Serializable {
+  public record Spend(String chosenRunDir, Double executorCost, Double improverCost, Double selectionCost,
+      String selectionAbsent, Double retries, Seen seen) implements java.io.Serializable {
+    /** The reason a selection cost is absent when the summary does not say it (no record of it, or no usd). */
+    static final String SELECTION_NOT_RECORDED = "not-recorded";
+    /** The reason a selection cost is absent when its record says the usd is only the known part. */
+    static final String SELECTION_UNACCOUNTED = "spend-unaccounted";
+
     public Spend {
       chosenRunDir = chosenRunDir == null ? "" : chosenRunDir;
+      // a cost is a value or an absence with its reason, never both: the reason stands only beside no value, and a
+      // missing value without one is what no record gives
+      if (selectionCost != null) selectionAbsent = null;
+      else if (selectionAbsent == null) selectionAbsent = SELECTION_NOT_RECORDED;
+      else if (!selectionAbsent.equals(SELECTION_NOT_RECORDED) && !selectionAbsent.equals(SELECTION_UNACCOUNTED)) {
+        throw new IllegalArgumentException("a selection cost is absent as " + SELECTION_NOT_RECORDED + " or "
+            + SELECTION_UNACCOUNTED + ", not " + selectionAbsent);
+      }
     }
 
     /** A spend whose chosen run has not been looked at: the metric vector reads its marker itself. */
-    public Spend(String chosenRunDir, Double executorCost, Double improverCost, Double retries) {
-      this(chosenRunDir, executorCost, improverCost, retries, null);
+    public Spend(String chosenRunDir, Double executorCost, Double improverCost, Double selectionCost,
+        String selectionAbsent, Double retries) {
+      this(chosenRunDir, executorCost, improverCost, selectionCost, selectionAbsent, retries, null);
     }
 
     /** This spend with what the grading step saw of its chosen run. */
     public Spend withSeen(Seen s) {
-      return new Spend(chosenRunDir, executorCost, improverCost, retries, s);
+      return new Spend(chosenRunDir, executorCost, improverCost, selectionCost, selectionAbsent, retries, s);
     }
 
     /** The spend of {@code mode} in a summary; {@code summary} null (it could not be read) records none. */
@@ -153,14 +179,45 @@ public final class MetricVector {
       // walked field by field, as a JSON pointer would (a missing or non-object step gives the missing node), without
       // compiling a pointer per row
       JsonNode ledger = summary == null ? null : summary.path("modes").path(mode).path("ledger");
-      String chosenDir = summary == null ? ""
-          : summary.path("selections").path(mode).path("chosen_run_dir").asText("");
+      JsonNode selection = summary == null ? null : summary.path("selections").path(mode);
+      String chosenDir = selection == null ? "" : selection.path("chosen_run_dir").asText("");
       boolean hasLedger = ledger != null && ledger.isObject() && ledger.has("rollout_usd") && ledger.has("session_usd");
       Double retries = hasLedger && ledger.has("session_attempts") && ledger.has("P")
           ? (double) Math.max(0, ledger.path("session_attempts").asInt() - ledger.path("P").asInt()) : null;
       JsonNode unknown = hasLedger ? ledger.get("cost_unknown") : null;
+      Double selectionCost = selectionUsd(selection);
+      String selectionAbsent = selectionCost != null ? null : unaccounted(selection) ? SELECTION_UNACCOUNTED
+          : SELECTION_NOT_RECORDED;
       return new Spend(chosenDir, hasLedger && allKnown(unknown, "rollouts") ? ledger.path("rollout_usd").asDouble()
-          : null, hasLedger && allKnown(unknown, "sessions") ? ledger.path("session_usd").asDouble() : null, retries);
+          : null, hasLedger && allKnown(unknown, "sessions") ? ledger.path("session_usd").asDouble() : null,
+          selectionCost, selectionAbsent, retries);
+    }
+
+    /**
+     * What the selection record ({@code summary.json selections.<mode>}: the mode's selector and reflector sessions,
+     * harness2's "selector cost + reflection cost") says they cost, when it says it all: its {@code usd}, a number or
+     * a number's text as the summary's shape allows. Null when there is no record, it has no usd (or a null one: no
+     * amount, which harness2 would read as 0, is not a recorded 0) or its {@code usd_known} is false (the usd is only
+     * the known part).
+     */
+    private static Double selectionUsd(JsonNode selection) {
+      if (selection == null || !selection.isObject() || unaccounted(selection)) return null;
+      JsonNode usd = selection.get("usd");
+      if (usd == null) return null;
+      if (usd.isNumber()) return usd.asDouble();
+      if (!usd.isTextual()) return null;
+      try {
+        return Double.parseDouble(usd.asText().strip());
+      } catch (NumberFormatException e) {
+        return null;
+      }
+    }
+
+    /** Whether a selection record says its usd is not all its sessions cost ({@code usd_known: false}). */
+    private static boolean unaccounted(JsonNode selection) {
+      if (selection == null || !selection.isObject()) return false;
+      JsonNode known = selection.get("usd_known");
+      return known != null && known.isBoolean() && !known.booleanValue();
     }
 
     /**
@@ -279,9 +336,14 @@ public final class MetricVector {
 
     Double exec = spend.executorCost();
     Double impr = spend.improverCost();
+    Double sel = spend.selectionCost();
     put(values, absent, "executor_cost", exec, "spend-unaccounted");
     put(values, absent, "improver_cost", impr, "spend-unaccounted");
-    put(values, absent, "cost", exec == null || impr == null ? null : exec + impr, "spend-unaccounted");
+    put(values, absent, "selection_cost", sel, spend.selectionAbsent());
+    // the mode's whole spend, or none: a part that is absent, for whatever reason, leaves the sum short of what the
+    // mode spent (as a ledger that records no cost does for executor_cost), and a partial sum never stands for it
+    put(values, absent, "cost", exec == null || impr == null || sel == null ? null : exec + impr + sel,
+        "spend-unaccounted");
 
     put(values, absent, "chosen_wall_s", seen == null ? null : seen.wallS(), noRun == null ? "not-recorded" : noRun);
     Double modeWall = timings == null ? null : timings.wall(r.mode(), r.taskId());

@@ -180,6 +180,11 @@ final class FactsCodec {
         size(e.getValue().size());
         for (String label : e.getValue()) string(label);
       }
+      out.writeBoolean(t.deadBases() != null);
+      if (t.deadBases() != null) {
+        out.writeDouble(t.deadBases().usd());
+        varint(t.deadBases().unknown());
+      }
     }
 
     void identity(RunIdentity id) throws IOException {
@@ -286,7 +291,8 @@ final class FactsCodec {
         for (int j = 0; j < labels.length; j++) labels[j] = string();
         finals[i] = List.of(labels);
       }
-      return new TaskSummary(path, taskId, map(modeKeys, modes), map(finalKeys, finals));
+      TaskSummary.DeadBases deadBases = in.readBoolean() ? new TaskSummary.DeadBases(in.readDouble(), size()) : null;
+      return new TaskSummary(path, taskId, map(modeKeys, modes), map(finalKeys, finals), deadBases);
     }
 
     RunIdentity identity() throws IOException {

@@ -34,16 +34,18 @@ final class HtmlReport {
   /**
    * What the page shows; {@code text} is the whole text report as released. {@code improverUnknown} and
    * {@code executorUnknown} count, per cell, the improver stages and selections and the rollouts whose cost is not
-   * known (left out of the spend; a cell without any is not in them).
+   * known (left out of the spend; a cell without any is not in them); {@code deadBases} is what the base rollouts of
+   * the reported tasks whose every base failed cost, which no mode's spend holds.
    */
   record Page(String title, String text, List<Summary> summaries, List<Replicates.Cell> replicates,
       Map<ModeK, Double> executorUsd, Disclosure disclosure, Predicate<Summary> withheld,
-      Map<ModeK, Integer> improverUnknown, Map<ModeK, Integer> executorUnknown) {
+      Map<ModeK, Integer> improverUnknown, Map<ModeK, Integer> executorUnknown, Render.DeadBaseSpend deadBases) {
 
-    /** A page whose every cost is known. */
+    /** A page whose every cost is known, of tasks that all had a base. */
     Page(String title, String text, List<Summary> summaries, List<Replicates.Cell> replicates,
         Map<ModeK, Double> executorUsd, Disclosure disclosure, Predicate<Summary> withheld) {
-      this(title, text, summaries, replicates, executorUsd, disclosure, withheld, Map.of(), Map.of());
+      this(title, text, summaries, replicates, executorUsd, disclosure, withheld, Map.of(), Map.of(),
+          Render.DeadBaseSpend.NONE);
     }
   }
 
@@ -233,11 +235,15 @@ final class HtmlReport {
       u[0] += p.improverUnknown().getOrDefault(s.cell(), 0);
       u[1] += p.executorUnknown().getOrDefault(s.cell(), 0);
     }
-    boolean anyUnknown = unknownByMode.values().stream().anyMatch(u -> u[0] > 0 || u[1] > 0);
+    // the dead bases of tasks whose every base failed are in no mode's bar: a line of their own says what they cost
+    Render.DeadBaseSpend dead = p.deadBases();
+    boolean showDead = dead.tasks() > 0;
+    boolean anyUnknown = unknownByMode.values().stream().anyMatch(u -> u[0] > 0 || u[1] > 0) || dead.unknown() > 0;
     double max = 0;
     for (double[] v : byMode.values()) max = Math.max(max, v[0] + v[1]);
     int rowH = 34;
-    int h = 30 + rowH * byMode.size() + 20 + (anyUnknown ? 14 : 0); // a line more to say what "not known" is
+    // a line more for the dead bases, and one to say what "not known" is
+    int h = 30 + rowH * byMode.size() + 20 + (showDead ? 14 : 0) + (anyUnknown ? 14 : 0);
     int barMax = 520;
     StringBuilder b = new StringBuilder("<svg width=\"" + W + "\" height=\"" + h + "\" viewBox=\"0 0 " + W + " " + h
         + "\" role=\"img\" aria-label=\"spend per mode\">\n");
@@ -263,10 +269,18 @@ final class HtmlReport {
       b.append(text(170 + improverW + executorW, y + 16, label, "start", 12, "#111"));
       y += rowH;
     }
-    b.append(text(160, y + 12, "improver = editors, composer, selection, reflection; executor only when reported",
+    int noteY = y + 12;
+    b.append(text(160, noteY, "improver = editors, composer, selection, reflection; executor only when reported",
         "start", 11, "#444"));
+    if (showDead) {
+      noteY += 14;
+      b.append(text(160, noteY, "base rollouts of " + dead.tasks() + " task(s) whose every base failed, in no mode's"
+          + " bar: $" + PyFormat.fixed(dead.usd(), 0, 2) + notKnown(dead.unknown(), " (+ ", ")"), "start", 11,
+          "#111"));
+    }
     if (anyUnknown) {
-      b.append(text(160, y + 26, "not known = stages, selections or rollouts whose cost is not known: left out of the"
+      noteY += 14;
+      b.append(text(160, noteY, "not known = stages, selections or rollouts whose cost is not known: left out of the"
           + " bars and amounts, not zero", "start", 11, "#444"));
     }
     return b.append("</svg>\n").toString();

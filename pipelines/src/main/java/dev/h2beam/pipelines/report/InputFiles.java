@@ -68,7 +68,8 @@ final class InputFiles {
 
   /**
    * summary.json: per mode, fell-back stage count, improver spend (stages + selection), executor spend, the ledger's
-   * rollout and session counts, how many of the costs are not known (left out of the spend) and the finals.
+   * rollout and session counts, how many of the costs are not known (left out of the spend) and the finals; for a
+   * task whose every base failed, what its dead bases cost.
    */
   static TaskSummary summary(String path, String text) throws IOException {
     JsonNode root = Json.readTree(text);
@@ -100,7 +101,33 @@ final class InputFiles {
           budget(rec == null ? null : rec.get("ledger")), improverUnknown, executorUnknown));
       finals.put(modeToken(m), texts(rec == null ? null : rec.get("finals")));
     }
-    return new TaskSummary(path, text(root.get("task_id")), out, finals);
+    return new TaskSummary(path, text(root.get("task_id")), out, finals, deadBases(root));
+  }
+
+  /** The status the sweep writes in the summary of a task whose every base rollout failed (SweepSteps.rollBases). */
+  static final String BASE_FAILED = "base-failed";
+
+  /**
+   * What the base rollouts of a base-failed task cost, or null for any other summary. No mode ran, so no ledger holds
+   * them: each {@code base} entry carries its own {@code cost_usd}, and {@code cost_known: false} when that is only
+   * the known part. An entry without a cost (null, or none: written before the sweep recorded it, or by harness2) is
+   * counted as not known, never as $0. Only the status says the task is one: the entries of any other summary are in
+   * its modes' ledgers already.
+   */
+  private static TaskSummary.DeadBases deadBases(JsonNode root) {
+    if (!BASE_FAILED.equals(text(root.get("status")))) return null;
+    double usd = 0;
+    int unknown = 0;
+    JsonNode base = root.get("base");
+    if (base != null && base.isArray()) {
+      // the shape check made every entry an object, every cost_usd a number, its text or null, every mark a boolean
+      for (JsonNode b : base) {
+        JsonNode cost = b.get("cost_usd");
+        usd += usd(cost);
+        if (cost == null || cost.isNull() || !b.path("cost_known").asBoolean(true)) unknown++;
+      }
+    }
+    return new TaskSummary.DeadBases(usd, unknown);
   }
 
   /** config.json: the declared executor, improver and judge (spec §3.6). */
@@ -115,8 +142,9 @@ final class InputFiles {
   }
 
   /**
-   * metrics.json (h2beam-metrics/v1, written by the judge): its rows. A file of another schema, or a row whose
-   * values are not numbers or whose reasons are not in the closed set, is malformed: nothing of it is used.
+   * metrics.json (h2beam-metrics/v2, written by the judge, or v1 read with its {@code cost} absent:
+   * {@link MetricRow#fromV1}): its rows. A file of another schema, or a row whose values are not numbers or whose
+   * reasons are not in the closed set, is malformed: nothing of it is used.
    */
   static List<MetricRow> metrics(String path, byte[] utf8) throws IOException {
     String text = TextFiles.utf8(utf8, path); // strict: bytes that are not UTF-8 are an error
@@ -127,7 +155,9 @@ final class InputFiles {
   /** metrics.json from its tree: every file {@link MetricsReader} does not take, and the messages for them. */
   static List<MetricRow> metricsFromTree(String path, String text) throws IOException {
     JsonNode root = Json.readTree(text);
-    if (root == null || !root.isObject() || !MetricVector.SCHEMA.equals(root.path("schema").asText())) {
+    String schema = root == null ? null : root.path("schema").asText();
+    boolean v1 = MetricVector.SCHEMA_V1.equals(schema);
+    if (root == null || !root.isObject() || !(v1 || MetricVector.SCHEMA.equals(schema))) {
       throw new IOException(path + ": not a " + MetricVector.SCHEMA + " file (schema "
           + (root == null ? "missing" : root.path("schema")) + "); re-run ./h2beam judge to rewrite it");
     }
@@ -155,7 +185,8 @@ final class InputFiles {
       }
       JsonNode k = r.get("k");
       if (k == null || !k.canConvertToInt()) throw new IOException(rowAt(path, i) + ": k must be a whole number");
-      out.add(new MetricRow(text(r.get("task_id")), modeToken(text(r.get("mode"))), k.asInt(), values, absent));
+      MetricRow row = new MetricRow(text(r.get("task_id")), modeToken(text(r.get("mode"))), k.asInt(), values, absent);
+      out.add(v1 ? row.fromV1() : row);
     }
     return out;
   }

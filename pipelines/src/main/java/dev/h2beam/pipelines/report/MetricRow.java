@@ -4,7 +4,7 @@ import java.io.Serializable;
 import java.util.Map;
 
 /**
- * One row of a namespace's {@code metrics.json} (schema h2beam-metrics/v1): the metric vector of one task in one mode
+ * One row of a namespace's {@code metrics.json} (schema h2beam-metrics/v2): the metric vector of one task in one mode
  * at one k, each metric a value in {@code values} or a reason in {@code absent}, never both. Both maps are immutable
  * and sorted by metric name.
  */
@@ -14,6 +14,20 @@ public record MetricRow(String taskId, String mode, int k, Map<String, Double> v
   public MetricRow {
     values = SortedArrayMap.copyOf(values);
     absent = SortedArrayMap.copyOf(absent);
+  }
+
+  /**
+   * A row of a {@link dev.h2beam.pipelines.judge.MetricVector#SCHEMA_V1} file as this schema reads it: that file's
+   * {@code cost} was the ledger's rollouts and improver sessions only, a quantity v2's {@code cost} (the mode's whole
+   * spend, its selection included) is not, so it is absent, {@code not-recorded}; re-running the judge writes it.
+   */
+  MetricRow fromV1() {
+    if (!values.containsKey("cost")) return this;
+    Map<String, Double> v = new java.util.TreeMap<>(values);
+    v.remove("cost");
+    Map<String, String> a = new java.util.TreeMap<>(absent);
+    a.put("cost", "not-recorded");
+    return new MetricRow(taskId, mode, k, v, a);
   }
 
   /** The metric's value, or null when absent or not named at all. */

@@ -13,8 +13,9 @@ import java.util.TreeMap;
 
 /**
  * Reads one metrics.json token by token, for a file as the judge writes it: an object whose {@code schema} is
- * {@link MetricVector#SCHEMA} and whose {@code rows} are objects, each with {@code task_id} and {@code mode} strings,
- * {@code k} an int, every value a number and every reason a string of the closed set. For anything else (a syntax
+ * {@link MetricVector#SCHEMA} (or {@link MetricVector#SCHEMA_V1}, read as {@link MetricRow#fromV1}) and whose
+ * {@code rows} are objects, each with {@code task_id} and {@code mode} strings, {@code k} an int, every value a
+ * number and every reason a string of the closed set. For anything else (a syntax
  * error included) it gives null, and {@link InputFiles#metricsFromTree} reads the file again to give the same rows or
  * the message naming what is wrong. Building the tree cost more than everything else the report did with the file
  * (some 17,000 nodes for a namespace of 500 tasks in two modes).
@@ -49,7 +50,8 @@ final class MetricsReader {
           }
         } else p.skipChildren();
       }
-      return MetricVector.SCHEMA.equals(schema) ? rows : null;
+      if (rows != null && MetricVector.SCHEMA_V1.equals(schema)) rows.replaceAll(MetricRow::fromV1);
+      return MetricVector.SCHEMA.equals(schema) || MetricVector.SCHEMA_V1.equals(schema) ? rows : null;
     } catch (IOException e) {
       return null; // the tree's reading names what is wrong
     }

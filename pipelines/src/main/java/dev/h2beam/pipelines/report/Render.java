@@ -96,9 +96,32 @@ final class Render {
     return lines;
   }
 
+  /**
+   * The base rollouts of the reported namespaces' tasks whose every base failed (summary status {@code base-failed}):
+   * no mode ran them to its end, so no mode's ledger, and no mode's spend, holds what they cost.
+   *
+   * @param tasks how many such tasks there are
+   * @param usd what is known of their dead bases' cost
+   * @param unknown the dead bases whose cost {@code usd} does not hold all of
+   */
+  record DeadBaseSpend(int tasks, double usd, int unknown) {
+    /** No task whose every base failed: nothing to say. */
+    static final DeadBaseSpend NONE = new DeadBaseSpend(0, 0.0, 0);
+
+    /** These and one more task's dead bases. */
+    DeadBaseSpend plus(TaskSummary.DeadBases task) {
+      return new DeadBaseSpend(tasks + 1, usd + task.usd(), unknown + task.unknown());
+    }
+  }
+
   /** {@link #spend(double, double, int, int)} with every cost known. */
   static List<String> spend(double improver, double executor) {
     return spend(improver, executor, 0, 0);
+  }
+
+  /** {@link #spend(double, double, int, int, DeadBaseSpend)} without a task whose every base failed. */
+  static List<String> spend(double improver, double executor, int improverUnknown, int executorUnknown) {
+    return spend(improver, executor, improverUnknown, executorUnknown, DeadBaseSpend.NONE);
   }
 
   /**
@@ -106,13 +129,18 @@ final class Render {
    * executor line when an executor reported a cost; each group after an empty line. A line is printed too when
    * some of its costs are not known ({@code improverUnknown} stages and selections, {@code executorUnknown}
    * rollouts): the amount is what is known, and the line says how many were left out of it, so that a cost not known
-   * never reads as $0. With every cost known, the lines are harness2's.
+   * never reads as $0. Then, when some reported task's every base failed ({@code dead}), h2beam's line for what
+   * those dead bases cost, which is in neither line above (it is no mode's spend), with how many of them have a cost
+   * not known. With every cost known and no such task, the lines are harness2's.
    */
-  static List<String> spend(double improver, double executor, int improverUnknown, int executorUnknown) {
+  static List<String> spend(double improver, double executor, int improverUnknown, int executorUnknown,
+      DeadBaseSpend dead) {
     List<String> lines = new ArrayList<>();
     boolean showImprover = improver != 0 || improverUnknown > 0;
     boolean showExecutor = executor != 0 || executorUnknown > 0;
-    if (showImprover || showExecutor) lines.add("");
+    // a task whose every base failed is disclosed even when its bases cost a known $0: the line says it exists
+    boolean showDead = dead.tasks() > 0;
+    if (showImprover || showExecutor || showDead) lines.add("");
     if (showImprover) {
       lines.add("  improver (editors, composer, selection, reflection) spend across reported modes: $"
           + PyFormat.fixed(improver, 0, 2) + notKnown(improverUnknown, "stage(s) or selection(s)"));
@@ -121,7 +149,17 @@ final class Render {
       lines.add("  executor (rollouts) spend across reported modes: $" + PyFormat.fixed(executor, 0, 2)
           + notKnown(executorUnknown, "rollout(s)"));
     }
+    if (showDead) lines.add(deadBases(dead));
     return lines;
+  }
+
+  /**
+   * {@code base rollouts of 1 task(s) whose every base failed (in no mode's spend): $0.30, and 1 rollout(s) whose
+   * cost is not known (not counted, not zero)}: the spend line of the tasks whose every base failed.
+   */
+  static String deadBases(DeadBaseSpend dead) {
+    return "  base rollouts of " + dead.tasks() + " task(s) whose every base failed (in no mode's spend): $"
+        + PyFormat.fixed(dead.usd(), 0, 2) + notKnown(dead.unknown(), "rollout(s)");
   }
 
   /** What a spend line adds for {@code n} of its {@code what} whose cost is not known; nothing when none. */

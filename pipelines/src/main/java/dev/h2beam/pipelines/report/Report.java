@@ -62,8 +62,11 @@ final class Report {
     // the costs those sums leave out because they are not known: counted, never added as zero
     Map<ModeK, Integer> improverUnknown = new TreeMap<>();
     Map<ModeK, Integer> executorUnknown = new TreeMap<>();
+    // the dead bases of the tasks whose every base failed: in no mode's ledger, so added up apart, never left out
+    Render.DeadBaseSpend deadBases = Render.DeadBaseSpend.NONE;
     for (NamespaceRef ns : rowsByNs.keySet()) {
       for (TaskSummary t : facts(byDir, ns).summaries()) {
+        if (t.deadBases() != null) deadBases = deadBases.plus(t.deadBases());
         for (String mode : s.modes()) {
           ModeK key = new ModeK(mode, ns.k());
           TaskSummary.ModeSpend m = t.mode(mode);
@@ -94,7 +97,7 @@ final class Report {
       improverNotKnown += improverUnknown.getOrDefault(x.cell(), 0);
       executorNotKnown += executorUnknown.getOrDefault(x.cell(), 0);
     }
-    lines.addAll(Render.spend(improverSpend, executorSpend, improverNotKnown, executorNotKnown));
+    lines.addAll(Render.spend(improverSpend, executorSpend, improverNotKnown, executorNotKnown, deadBases));
     lines.addAll(Render.screened(screened));
 
     List<String> coverage = coverage(rowsByNs, s.modes());
@@ -157,7 +160,7 @@ final class Report {
     }
     String text = String.join("\n", lines);
     String html = HtmlReport.render(new HtmlReport.Page(title, text, summaries, cells, executorByCell,
-        s.disclosure(), withheld, improverUnknown, executorUnknown), charts.join());
+        s.disclosure(), withheld, improverUnknown, executorUnknown, deadBases), charts.join());
     Map<String, Object> restricted = aggregate ? Disclosure.restricted(rowsByNs, pairs, table) : null;
     return new Result(true, "", text, html, restricted, fails);
   }

@@ -8,13 +8,15 @@ import java.util.TreeMap;
 
 /**
  * The spend, budget, fallbacks, screened lessons and finals one task's {@code summary.json} records per mode (spec
- * §2.7, §2.8, §2.9, §2.11).
+ * §2.7, §2.8, §2.9, §2.11), and what the base rollouts of a task whose every base failed cost (in no mode's spend).
  *
  * @param modes per mode token, what that mode spent and how many stages fell back
  * @param finals per mode token, its {@code finals}: the labels of the outputs of the mode's final harness
+ * @param deadBases what the dead base rollouts cost when the summary is of a task whose every base failed (status
+ *     {@code base-failed}: no mode ran, so no mode's ledger holds them); null for any other summary
  */
-public record TaskSummary(String path, String taskId, Map<String, ModeSpend> modes, Map<String, List<String>> finals)
-    implements Serializable {
+public record TaskSummary(String path, String taskId, Map<String, ModeSpend> modes, Map<String, List<String>> finals,
+    DeadBases deadBases) implements Serializable {
 
   // sorted by mode, immutable, in two arrays (a summary's maps hold a few modes; the report holds 50,000 summaries
   // over 100 namespaces x 500 tasks)
@@ -25,6 +27,11 @@ public record TaskSummary(String path, String taskId, Map<String, ModeSpend> mod
       finals.forEach((mode, labels) -> copy.put(mode, List.copyOf(labels)));
       finals = SortedArrayMap.copyOf(copy);
     }
+  }
+
+  /** A summary of a task whose bases did not all fail. */
+  public TaskSummary(String path, String taskId, Map<String, ModeSpend> modes, Map<String, List<String>> finals) {
+    this(path, taskId, modes, finals, null);
   }
 
   /** A summary that records no finals. */
@@ -85,6 +92,21 @@ public record TaskSummary(String path, String taskId, Map<String, ModeSpend> mod
 
     public ModeSpend(int fellBack, double improverUsd, double executorUsd) {
       this(fellBack, improverUsd, executorUsd, 0);
+    }
+  }
+
+  /**
+   * The base rollouts of a task whose every base failed (summary status {@code base-failed}): each entry of its
+   * {@code base} list carries what that dead rollout cost ({@code cost_usd}), and {@code cost_known: false} when that
+   * is not all of it.
+   *
+   * @param usd the entries' {@code cost_usd} summed: what is known of their cost
+   * @param unknown the entries whose cost that sum does not hold all of: {@code cost_known} false, or no
+   *     {@code cost_usd} recorded (a summary written before it was, or harness2's)
+   */
+  public record DeadBases(double usd, int unknown) implements Serializable {
+    public DeadBases {
+      if (unknown < 0) throw new IllegalArgumentException("a count of costs not known cannot be negative: " + unknown);
     }
   }
 

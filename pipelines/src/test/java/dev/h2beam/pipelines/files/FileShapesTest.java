@@ -62,6 +62,21 @@ class FileShapesTest {
   }
 
   /**
+   * A base-failed task's dead bases carry what they cost ({@code cost_usd}, an amount as a usd is) and
+   * {@code cost_known} when that is not all of it: they pass in that shape, and another is refused.
+   */
+  @Test
+  void whatADeadBaseCostIsCheckedToo() throws Exception {
+    String head = "{\"task_id\": \"t\", \"k\": 2, \"status\": \"base-failed\", \"modes\": {}, \"selections\": {}, ";
+    FileShapes.summary(Json.readTree(head + "\"base\": [{\"label\": \"base1\", \"error\": \"boom\", \"cost_usd\":"
+        + " 0.25}, {\"label\": \"base2\", \"cost_usd\": \"0\", \"cost_known\": false}, {\"cost_usd\": null}]}"));
+    assertEquals("base[1].cost_usd must be a number, found \"free\" (a string)", summaryRefusal(head
+        + "\"base\": [{\"cost_usd\": 0.25}, {\"cost_usd\": \"free\"}]}"));
+    assertEquals("base[0].cost_known must be true or false, found \"no\" (a string)", summaryRefusal(head
+        + "\"base\": [{\"cost_usd\": 0, \"cost_known\": \"no\"}]}"));
+  }
+
+  /**
    * The marks of costs not known pass in their shape (a boolean {@code usd_known}, both lists of labels in a
    * ledger's {@code cost_unknown}); in another shape they could not say which costs a sum leaves out: refused.
    */

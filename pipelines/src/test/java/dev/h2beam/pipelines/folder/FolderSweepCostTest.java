@@ -136,7 +136,9 @@ class FolderSweepCostTest {
     assertEquals("no candidate produced an artifact", april.at("/selections/agg/error").asText(), "they died");
     assertTrue(april.at("/modes/agg/ledger/rollout_usd").asDouble() > 0, "the bases' cost is counted");
 
-    // the metric vector: the executor's cost of the nuts task is absent, with its reason, never 0
+    // the metric vector: the executor's cost of the nuts task is absent, with its reason, never 0, and so is the
+    // selection's cost of every selection whose selector or reflector was not priced (the server priced none of
+    // them); the cost, their sum, is then absent too
     // (the april task's two ungraded rows make the judge's exit status 1: ungraded, never zeros)
     JudgeOptions judging = PipelineOptionsFactory.fromArgs("--namespaces=" + ns).as(JudgeOptions.class);
     ByteArrayOutputStream judged = new ByteArrayOutputStream();
@@ -144,15 +146,26 @@ class FolderSweepCostTest {
     assertTrue(judged.toString(StandardCharsets.UTF_8).contains("6 graded, 2 ungraded"), judged.toString());
     JsonNode metrics = Json.readTree(ns.resolve("metrics.json"));
     int seen = 0;
+    int unpricedSelections = 0;
     for (JsonNode row : metrics.path("rows")) {
       if (row.path("task_id").asText().equals("ledgers/april")) continue; // no pick: no spend asked of it
       boolean isNuts = row.path("task_id").asText().equals("inventory/nuts");
       assertEquals(isNuts, row.at("/absent/executor_cost").asText().equals("spend-unaccounted"), row.toString());
-      assertEquals(isNuts, row.at("/absent/cost").asText().equals("spend-unaccounted"), row.toString());
+      String slug = dev.h2beam.adapters.model.Namespace.slug(row.path("task_id").asText());
+      JsonNode selection = Json.readTree(ns.resolve(slug).resolve("summary.json"))
+          .at("/selections/" + row.path("mode").asText());
+      boolean selectionUnknown = !selection.path("usd_known").asBoolean(true);
+      assertEquals(selectionUnknown, row.at("/absent/selection_cost").asText().equals("spend-unaccounted"),
+          row + " of " + selection);
+      assertEquals(!selectionUnknown, row.at("/values/selection_cost").isNumber(), row.toString());
+      assertEquals(isNuts || selectionUnknown, row.at("/absent/cost").asText().equals("spend-unaccounted"),
+          row.toString());
       assertTrue(row.at("/values/improver_cost").isNumber(), row.toString());
       if (isNuts) seen++;
+      if (selectionUnknown) unpricedSelections++;
     }
     assertEquals(2, seen, "both modes of the nuts task");
+    assertTrue(unpricedSelections >= 2, "the march task's two selections, at least: " + unpricedSelections);
 
     // the report counts what it could not add up
     String report = FolderSweepTest.report(ns);

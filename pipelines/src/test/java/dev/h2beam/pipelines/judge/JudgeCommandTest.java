@@ -75,11 +75,11 @@ class JudgeCommandTest {
   }
 
   /**
-   * The grading step reads each summary once and hands each row's spend (the mode's ledger and chosen run dir), with
-   * what it saw of the chosen run (its marker, or a run dir that is gone), to the namespace's writer; the metric
-   * vector it writes is the one that reading every summary and looking at every run again gives. A selection whose
-   * task_id names another folder (legacy) is left to the writer, which reads that folder's summary. Mode timings are
-   * found in their folder's listing.
+   * The grading step reads each summary once and hands each row's spend (the mode's ledger, its selection's cost
+   * and chosen run dir), with what it saw of the chosen run (its marker, or a run dir that is gone), to the namespace's
+   * writer; the metric vector it writes is the one that reading every summary and looking at every run again gives.
+   * A selection whose task_id names another folder (legacy) is left to the writer, which reads that folder's
+   * summary. Mode timings are found in their folder's listing.
    */
   @Test
   @SuppressWarnings("unchecked")
@@ -89,6 +89,10 @@ class JudgeCommandTest {
     t1.put("modes", Map.of(
         "agg", Map.of("ledger", Map.of("rollout_usd", 0.04, "session_usd", 0.06, "session_attempts", 7, "P", 6)),
         "seq", Map.of("ledger", Map.of("rollout_usd", 0.2, "session_usd", 0.3))));
+    // t1's sequential selector and reflector cost $0.125; its parallel ones cost more than is known
+    Map<String, Object> t1Selections = (Map<String, Object>) t1.get("selections");
+    ((Map<String, Object>) t1Selections.get("seq")).put("usd", 0.125);
+    ((Map<String, Object>) t1Selections.get("agg")).put("usd_known", false);
     Files.writeString(ns.resolve("t1/summary.json"), Json.pretty(t1));
     Map<String, Object> t2 = Json.readMap(ns.resolve("t2/summary.json"));
     ((Map<String, Object>) ((Map<String, Object>) t2.get("selections")).get("seq")).put("task_id", "elsewhere");
@@ -120,7 +124,11 @@ class JudgeCommandTest {
     assertEquals(List.of("elsewhere/seq", "t1/agg", "t1/seq", "t2/agg"), List.copyOf(byRow.keySet()));
     assertEquals(0.04, byRow.get("t1/agg").at("/values/executor_cost").asDouble());
     assertEquals(1.0, byRow.get("t1/agg").at("/values/retries").asDouble());
-    assertEquals(0.5, byRow.get("t1/seq").at("/values/cost").asDouble(), 1e-12);
+    assertEquals(0.625, byRow.get("t1/seq").at("/values/cost").asDouble(), 1e-12, "0.2 + 0.3 + the selection's 0.125");
+    assertEquals(0.125, byRow.get("t1/seq").at("/values/selection_cost").asDouble(), 1e-12);
+    assertEquals("spend-unaccounted", byRow.get("t1/agg").at("/absent/selection_cost").asText());
+    assertEquals("spend-unaccounted", byRow.get("t1/agg").at("/absent/cost").asText(), "not the known part");
+    assertEquals(0.0, byRow.get("t2/agg").at("/values/selection_cost").asDouble(), "a recorded $0, as written");
     assertEquals("spend-unaccounted", byRow.get("t2/agg").at("/absent/cost").asText());
     assertEquals("run-missing", byRow.get("t2/agg").at("/absent/score").asText());
     assertEquals("not-recorded", byRow.get("t2/agg").at("/absent/input_tokens").asText());

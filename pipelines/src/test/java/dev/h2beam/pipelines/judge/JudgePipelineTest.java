@@ -50,4 +50,21 @@ class JudgePipelineTest {
       assertEquals(Json.pretty(whole.rows().get(i).toJson()), Json.pretty(coded.toJson()), "row " + i + " as written");
     }
   }
+
+  /**
+   * Each row's spend goes from the grading step to the namespace's writer through the same coder: every part of it,
+   * the selection's cost or the reason it has none included, comes back as it was.
+   */
+  @Test
+  void aRowsSpendComesThroughTheGroupingsCoderWhole() throws Exception {
+    Map<String, MetricVector.Spend> spend = new LinkedHashMap<>();
+    spend.put("a", new MetricVector.Spend("/r/a", 0.5, 0.25, 0.125, null, 1.0));
+    spend.put("b", new MetricVector.Spend("/r/b", null, 0.25, null, "spend-unaccounted", null)
+        .withSeen(new MetricVector.Seen(true, true, 120.0, 30.0, null, null, 2.5)));
+    spend.put("c", new MetricVector.Spend("", 0.5, null, null, "not-recorded", null)
+        .withSeen(MetricVector.Seen.NO_RUN_DIR));
+    JudgePipeline.Graded back = CoderUtils.decodeFromByteArray(JudgePipeline.GRADED,
+        CoderUtils.encodeToByteArray(JudgePipeline.GRADED, new JudgePipeline.Graded(List.of(), spend)));
+    assertEquals(spend, back.spend());
+  }
 }

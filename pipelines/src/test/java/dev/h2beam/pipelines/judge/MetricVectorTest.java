@@ -21,11 +21,23 @@ import org.junit.jupiter.api.io.TempDir;
 /** The metric vector: every metric of every row a value or an absence with its reason, never a zero for unknown. */
 class MetricVectorTest {
 
+  /** A task whose parallel selection chose {@code runDir} and cost $0.02 in its selector and reflector sessions. */
   private static Path task(Path ns, String task, String modeJson, String runDir) throws Exception {
+    return task(ns, task, modeJson, runDir, ", \"usd\": 0.02");
+  }
+
+  /** A task whose parallel selection chose {@code runDir}, with {@code selectionJson} after that in its record. */
+  private static Path task(Path ns, String task, String modeJson, String runDir, String selectionJson)
+      throws Exception {
     Path dir = Files.createDirectories(ns.resolve(task));
     Files.writeString(dir.resolve("summary.json"), "{\"task_id\": \"" + task + "\", \"modes\": {" + modeJson
-        + "}, \"selections\": {\"agg\": {\"chosen_run_dir\": \"" + runDir + "\"}}}");
+        + "}, \"selections\": {\"agg\": {\"chosen_run_dir\": \"" + runDir + "\"" + selectionJson + "}}}");
     return dir;
+  }
+
+  /** A spend of {@code runDir} that records no cost: the vector reads only its chosen run. */
+  private static MetricVector.Spend runOnly(String runDir) {
+    return new MetricVector.Spend(runDir, null, null, null, null, null);
   }
 
   private static JudgedRow graded(String task, String mode, boolean pass) {
@@ -47,19 +59,20 @@ class MetricVectorTest {
     Path run2 = Files.createDirectories(runs.resolve("exec/t2"));
     Runmark.markComplete(run2, "r2", "fp", 1.0, Map.of());
     task(ns, "t2", "\"agg\": {\"ok\": false}", run2.toString());
-    // t3: the selection failed: no chosen run
-    task(ns, "t3", "\"agg\": {\"ledger\": {\"rollout_usd\": 0.0, \"session_usd\": 0.0}}", "");
+    // t3: the selection failed: no chosen run, and nothing spent on it
+    task(ns, "t3", "\"agg\": {\"ledger\": {\"rollout_usd\": 0.0, \"session_usd\": 0.0}}", "", ", \"usd\": 0");
     List<JudgedRow> rows = List.of(graded("t1", "agg", false),
         JudgedRow.absent("ns", "t2", "agg", 2, "agg1", "r", false, Absence.JUDGE_FAILED, "boom"),
         JudgedRow.absent("ns", "t3", "agg", 2, "", "", false, Absence.SELECTION_FAILED, "no choice"));
     JsonNode m = Json.readTree(MetricVector.write(ns, rows, false));
-    assertEquals("h2beam-metrics/v1", m.path("schema").asText());
+    assertEquals("h2beam-metrics/v2", m.path("schema").asText());
     JsonNode r1 = m.at("/rows/0");
     assertEquals(7, r1.path("seed").asInt());
     assertEquals(0.5, r1.at("/values/score").asDouble());
     assertEquals(0.0, r1.at("/values/pass").asDouble(), "a real 0: graded and not passed");
     assertEquals(150.0, r1.at("/values/total_tokens").asDouble());
-    assertEquals(0.1, r1.at("/values/cost").asDouble(), 1e-12);
+    assertEquals(0.02, r1.at("/values/selection_cost").asDouble(), 1e-12);
+    assertEquals(0.12, r1.at("/values/cost").asDouble(), 1e-12, "rollouts 0.04 + sessions 0.06 + selection 0.02");
     assertEquals(2.5, r1.at("/values/chosen_wall_s").asDouble());
     assertEquals(2.0, r1.at("/values/turns").asDouble());
     assertEquals(1.0, r1.at("/values/tool_calls").asDouble());
@@ -72,13 +85,15 @@ class MetricVectorTest {
     assertEquals("judge-failed", r2.at("/absent/score").asText());
     assertEquals("judge-failed", r2.at("/absent/pass").asText());
     assertEquals("spend-unaccounted", r2.at("/absent/cost").asText());
+    assertEquals(0.02, r2.at("/values/selection_cost").asDouble(), 1e-12, "the selection's own cost is known");
     assertEquals("not-recorded", r2.at("/absent/input_tokens").asText());
     assertEquals("not-recorded", r2.at("/absent/turns").asText(), "no trajectory: unknown, not 0");
 
     JsonNode r3 = m.at("/rows/2");
     assertEquals("selection-failed", r3.at("/absent/score").asText());
     assertEquals("selection-failed", r3.at("/absent/input_tokens").asText());
-    assertEquals(0.0, r3.at("/values/cost").asDouble(), "the ledger recorded a real 0 spend");
+    assertEquals(0.0, r3.at("/values/cost").asDouble(), "the ledger and the selection recorded a real 0 spend");
+    assertEquals(0.0, r3.at("/values/selection_cost").asDouble());
 
     // every row names every metric once, every reason is of the closed set
     for (JsonNode r : m.path("rows")) {
@@ -111,7 +126,7 @@ class MetricVectorTest {
     task(ns, "t1", "\"agg\": {}", run1.toString());
     List<JudgedRow> rows = List.of(graded("t1", "agg", true));
     String key = rows.get(0).key();
-    MetricVector.Spend looked = new MetricVector.Spend(run1.toString(), null, null, null);
+    MetricVector.Spend looked = runOnly(run1.toString());
     MetricVector.Seen seen = MetricVector.Seen.of(Runmark.readMark(run1));
     assertEquals(new MetricVector.Seen(true, true, 120.0, 30.0, null, 4.0, 2.5), seen);
     String byLooking = Files.readString(MetricVector.write(ns, rows, false, Map.of(key, looked)));
@@ -136,8 +151,7 @@ class MetricVectorTest {
     Path run = Files.createDirectories(runs.resolve("exec/t1"));
     task(ns, "t1", "\"agg\": {}", run.toString());
     List<JudgedRow> rows = List.of(graded("t1", "agg", true));
-    Map<String, MetricVector.Spend> spend = Map.of(rows.get(0).key(),
-        new MetricVector.Spend(run.toString(), null, null, null));
+    Map<String, MetricVector.Spend> spend = Map.of(rows.get(0).key(), runOnly(run.toString()));
     Path trajectory = run.resolve("trajectory.md");
     for (boolean marked : new boolean[] {false, true}) {
       if (marked) Runmark.markComplete(run, "r1", "fp", 1.0, Map.of());
@@ -162,7 +176,10 @@ class MetricVectorTest {
         "{\"modes\": {\"agg\": {\"ledger\": [1]}}, \"selections\": {\"agg\": null}}",
         "{\"modes\": {\"agg\": {\"ledger\": {\"rollout_usd\": 0.5, \"session_usd\": 1, \"session_attempts\": 7,"
             + " \"P\": 6}}}, \"selections\": {\"agg\": {\"chosen_run_dir\": \"/r/a\"}}}",
-        "{\"modes\": [{\"agg\": 1}], \"selections\": {\"agg\": {\"chosen_run_dir\": 4}}}");
+        "{\"modes\": [{\"agg\": 1}], \"selections\": {\"agg\": {\"chosen_run_dir\": 4}}}",
+        "{\"selections\": {\"agg\": {\"usd\": 0.25}, \"seq\": {\"usd\": \"0.5\", \"usd_known\": true}}}",
+        "{\"selections\": {\"agg\": {\"usd\": 0.25, \"usd_known\": false}, \"seq\": {\"usd\": null}}}",
+        "{\"selections\": {\"agg\": {\"usd_known\": false}, \"seq\": {\"usd\": \"none\"}}}");
     for (String text : summaries) {
       JsonNode tree = Json.readTree(text);
       for (String mode : List.of("agg", "seq")) {
@@ -170,13 +187,21 @@ class MetricVectorTest {
         boolean has = ledger.isObject() && ledger.has("rollout_usd") && ledger.has("session_usd");
         Double retries = has && ledger.has("session_attempts") && ledger.has("P")
             ? (double) Math.max(0, ledger.path("session_attempts").asInt() - ledger.path("P").asInt()) : null;
+        // the selection's usd when it is a number or a number's text and its record does not say it is only a part
+        JsonNode usd = tree.at("/selections/" + mode + "/usd");
+        boolean unaccounted = tree.at("/selections/" + mode + "/usd_known").asText().equals("false");
+        Double selection = unaccounted ? null : usd.isNumber() ? Double.valueOf(usd.asDouble())
+            : usd.isTextual() && usd.asText().matches("[0-9.]+") ? Double.valueOf(usd.asText()) : null;
         MetricVector.Spend expected = new MetricVector.Spend(
             tree.at("/selections/" + mode + "/chosen_run_dir").asText(""),
             has ? ledger.path("rollout_usd").asDouble() : null, has ? ledger.path("session_usd").asDouble() : null,
-            retries);
+            selection, unaccounted ? "spend-unaccounted" : selection == null ? "not-recorded" : null, retries);
         assertEquals(expected, MetricVector.Spend.of(tree, mode), text + " " + mode);
       }
     }
+    assertEquals(0.5, MetricVector.Spend.of(Json.readTree(summaries.get(5)), "seq").selectionCost(), "its text");
+    assertEquals("spend-unaccounted", MetricVector.Spend.of(Json.readTree(summaries.get(6)), "agg")
+        .selectionAbsent(), "not its known part");
   }
 
   /**
@@ -226,16 +251,84 @@ class MetricVectorTest {
       JsonNode r = byTask.get(known);
       assertEquals(0.04, r.at("/values/executor_cost").asDouble(), 1e-12, known);
       assertEquals(0.06, r.at("/values/improver_cost").asDouble(), 1e-12, known);
-      assertEquals(0.1, r.at("/values/cost").asDouble(), 1e-12, known);
+      assertEquals(0.12, r.at("/values/cost").asDouble(), 1e-12, known + ": with the selection's 0.02");
     }
 
     // the spend the grading step reads and sends the writer says the same
     JsonNode tree = Json.readTree(Files.readString(ns.resolve("rollouts/summary.json")));
-    assertEquals(new MetricVector.Spend("", null, 0.06, 1.0), MetricVector.Spend.of(tree, "agg"));
+    assertEquals(new MetricVector.Spend("", null, 0.06, 0.02, null, 1.0), MetricVector.Spend.of(tree, "agg"));
     // a marker of another shape is not read as every cost known
     JsonNode odd = Json.readTree("{\"modes\": {\"agg\": {\"ledger\": {\"rollout_usd\": 0.5, \"session_usd\": 1,"
         + " \"cost_unknown\": {\"rollouts\": \"base1\"}}}}}");
-    assertEquals(new MetricVector.Spend("", null, null, null), MetricVector.Spend.of(odd, "agg"));
+    assertEquals(new MetricVector.Spend("", null, null, null, "not-recorded", null), MetricVector.Spend.of(odd, "agg"));
+  }
+
+  /**
+   * A mode also spends on its blind selector and reflector sessions ({@code selections.<mode>.usd}): that is its
+   * {@code selection_cost}, and part of its {@code cost}. A selection whose usd is only the known part
+   * ({@code usd_known: false}) leaves both absent (spend-unaccounted), never its known part; a summary without the
+   * mode's selection, or a selection without a usd, records none (not-recorded), and the cost is then not all
+   * accounted for either. The ledger's own costs are read as before in every case.
+   */
+  @Test
+  void theSelectionsCostIsPartOfTheCostAndAnUnknownOneLeavesItAbsent(@TempDir Path runs) throws Exception {
+    Path ns = runs.resolve("bench-oc-agg2-s7");
+    String ledger = "\"agg\": {\"ledger\": {\"rollout_usd\": 0.5, \"session_usd\": 0.25}}";
+    task(ns, "priced", ledger, "", ", \"usd\": 0.125");
+    task(ns, "unpriced", ledger, "", ", \"usd\": 0.125, \"usd_known\": false");
+    task(ns, "no-usd", ledger, "");
+    Files.writeString(ns.resolve("no-usd/summary.json"), Files.readString(ns.resolve("no-usd/summary.json"))
+        .replace(", \"usd\": 0.02", ""));
+    Path none = Files.createDirectories(ns.resolve("none"));
+    Files.writeString(none.resolve("summary.json"), "{\"task_id\": \"none\", \"modes\": {" + ledger
+        + "}, \"selections\": {}}");
+    List<JudgedRow> rows = new ArrayList<>();
+    for (String t : List.of("priced", "unpriced", "no-usd", "none")) rows.add(graded(t, "agg", true));
+    JsonNode written = Json.readTree(MetricVector.write(ns, rows, false)).at("/rows");
+    Map<String, JsonNode> byTask = new HashMap<>();
+    for (JsonNode r : written) byTask.put(r.path("task_id").asText(), r);
+
+    JsonNode priced = byTask.get("priced");
+    assertEquals(0.125, priced.at("/values/selection_cost").asDouble(), 1e-12, priced.toString());
+    assertEquals(0.875, priced.at("/values/cost").asDouble(), 1e-12, "0.5 + 0.25 + 0.125");
+
+    JsonNode unpriced = byTask.get("unpriced");
+    assertEquals("spend-unaccounted", unpriced.at("/absent/selection_cost").asText(), unpriced.toString());
+    assertEquals("spend-unaccounted", unpriced.at("/absent/cost").asText());
+    assertFalse(unpriced.path("values").has("selection_cost"), "not the known part as if it were all");
+
+    for (String unrecorded : List.of("no-usd", "none")) {
+      JsonNode r = byTask.get(unrecorded);
+      assertEquals("not-recorded", r.at("/absent/selection_cost").asText(), r.toString());
+      assertEquals("spend-unaccounted", r.at("/absent/cost").asText(), unrecorded + ": not all of it is known");
+    }
+    for (JsonNode r : written) {
+      assertEquals(0.5, r.at("/values/executor_cost").asDouble(), 1e-12, r.toString());
+      assertEquals(0.25, r.at("/values/improver_cost").asDouble(), 1e-12, r.toString());
+    }
+    // the definitions say so, beside the rows
+    JsonNode defs = Json.readTree(ns.resolve(MetricVector.FILE)).path("metrics");
+    assertEquals("usd", defs.at("/selection_cost/unit").asText());
+    assertEquals("min", defs.at("/selection_cost/direction").asText());
+    assertEquals("executor_cost + improver_cost + selection_cost", defs.at("/cost/source").asText());
+
+    // the spend the grading step reads and sends the writer says the same
+    JsonNode tree = Json.readTree(Files.readString(ns.resolve("unpriced/summary.json")));
+    assertEquals(new MetricVector.Spend("", 0.5, 0.25, null, "spend-unaccounted", null),
+        MetricVector.Spend.of(tree, "agg"));
+    assertEquals(new MetricVector.Spend("", 0.5, 0.25, null, "not-recorded", null),
+        MetricVector.Spend.of(Json.readTree(Files.readString(none.resolve("summary.json"))), "agg"));
+  }
+
+  /** A spend's selection cost is a value or an absence with a reason of its own two, never both. */
+  @Test
+  void aSpendsSelectionCostIsAValueOrAnAbsenceWithItsReason() {
+    assertEquals(null, new MetricVector.Spend("", null, null, 0.5, "not-recorded", null).selectionAbsent());
+    assertEquals("not-recorded", new MetricVector.Spend("", null, null, null, null, null).selectionAbsent());
+    assertEquals("spend-unaccounted",
+        new MetricVector.Spend("", null, null, null, "spend-unaccounted", null).selectionAbsent());
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> new MetricVector.Spend("", null, null, null, "judge-failed", null));
   }
 
   /**
@@ -255,7 +348,7 @@ class MetricVectorTest {
       task(ns, "t" + i, "\"agg\": {}", run.toString());
       JudgedRow r = graded("t" + i, "agg", true);
       rows.add(r);
-      spend.put(r.key(), new MetricVector.Spend(run.toString(), null, null, null));
+      spend.put(r.key(), runOnly(run.toString()));
     }
     JsonNode written = Json.readTree(MetricVector.write(ns, rows, false, spend)).at("/rows");
     for (int i = 0; i < kinds.length; i++) {
@@ -288,7 +381,7 @@ class MetricVectorTest {
     }
     JsonNode written = Json.readTree(whole).at("/rows");
     assertEquals(1100, written.size());
-    assertEquals(0.75, written.get(0).at("/values/cost").asDouble());
+    assertEquals(0.77, written.get(0).at("/values/cost").asDouble(), 1e-12, "0.5 + 0.25 + the selection's 0.02");
     assertEquals(1.0, written.get(3).at("/values/turns").asDouble());
     assertEquals("spend-unaccounted", written.get(1).at("/absent/cost").asText());
   }

@@ -212,7 +212,22 @@ final class Fixtures {
     return r;
   }
 
-  /** A namespace's metrics.json (schema h2beam-metrics/v1) with these rows. */
+  /**
+   * A namespace {@code demo-oc-agg<k>-s1} (and its empty sequential sibling) judged on ledger-1 and ledger-2, the
+   * parallel mode passing both and the sequential half, with both tasks' summaries and every cost known.
+   */
+  static Path judgedPair(Path runs, int k) throws Exception {
+    Path ns = namespace(runs, "demo-oc-agg" + k + "-s1");
+    judged(ns, List.of(graded("ledger-1", "agg", k, "agg1", 2, 2), graded("ledger-1", "seq", k, "c1", 1, 2),
+        graded("ledger-2", "agg", k, "agg2", 2, 2), graded("ledger-2", "seq", k, "c2", 1, 2)));
+    config(ns, "demo/oc", "scripted:ledger", "exact-match", 1L);
+    namespace(runs, "demo-oc-seq" + k + "-s1");
+    summary(ns, "ledger-1", k, 0.5, 0.25, List.of(), 0.75);
+    summary(ns, "ledger-2", k, 0.5, 0.25, List.of(), 0.75);
+    return ns;
+  }
+
+  /** A namespace's metrics.json (schema h2beam-metrics/v2) with these rows. */
   static void metrics(Path ns, List<Map<String, Object>> rows) throws Exception {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("schema", dev.h2beam.pipelines.judge.MetricVector.SCHEMA);

@@ -179,9 +179,29 @@ class ObjectivesReportTest {
     Files.writeString(bad, Files.readString(bad).replace(MetricVector.SCHEMA, "h2beam-metrics/v0"));
     Fixtures.Run run = Fixtures.report("--namespaces=" + runs + "/demo-oc-agg2-s*", OBJECTIVES);
     assertEquals(0, run.exit(), run.err());
-    assertTrue(run.out().contains("not a h2beam-metrics/v1 file (schema \"h2beam-metrics/v0\")"), run.out());
+    assertTrue(run.out().contains("not a h2beam-metrics/v2 file (schema \"h2beam-metrics/v0\")"), run.out());
     assertTrue(objectivesSection(run.out()).contains("    absent: seed 2 (demo-oc-agg2-s2): no readable metrics.json"
         + " (not-recorded)"), run.out());
+  }
+
+  /**
+   * A metrics.json the judge wrote before selection_cost (schema v1): its cost left the selection out, so it is not
+   * compared with the whole spend of the other seeds (absent, not-recorded); its other metrics are used as written.
+   */
+  @Test
+  void aVersionOneMetricsFileHasItsCostAbsentAndTheRestUsed(@TempDir Path runs) throws Exception {
+    cell(runs, ObjectivesReportTest::tradeOff, Map.of());
+    Path old = runs.resolve("demo-oc-agg2-s2/metrics.json");
+    Files.writeString(old, Files.readString(old).replace(MetricVector.SCHEMA, MetricVector.SCHEMA_V1));
+    Fixtures.Run run = Fixtures.report("--namespaces=" + runs + "/demo-oc-agg2-s*", OBJECTIVES);
+    assertEquals(0, run.exit(), run.err());
+    assertFalse(run.out().contains("has no readable metrics.json"), run.out());
+    String section = objectivesSection(run.out());
+    assertTrue(section.contains("  cost (min, min effect 0.02 usd): "), section);
+    assertTrue(section.contains("no run value in 1 of 3 replicates"), section);
+    assertTrue(section.contains("    absent: seed 2 (demo-oc-agg2-s2) parallel ledger-1, ledger-2: not-recorded\n"), section);
+    String tokens = section.substring(section.indexOf("  total_tokens ("));
+    assertTrue(tokens.contains("3 replicates"), tokens);
   }
 
   @Test

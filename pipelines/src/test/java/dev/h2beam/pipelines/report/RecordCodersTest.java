@@ -115,13 +115,36 @@ class RecordCodersTest {
     CoderProperties.coderDecodeEncodeEqual(JsonCoder.of(TaskSummary.class), t);
   }
 
+  /**
+   * What the dead bases of a task whose every base failed cost travels with the facts, beside summaries of tasks that
+   * had a base (none): each unpacks as it was, and through the JSON coder too.
+   */
+  @Test
+  void theDeadBasesOfATaskWhoseEveryBaseFailedRoundTrip() throws Exception {
+    TaskSummary dead = new TaskSummary("/r/ns/t1/summary.json", "t1", Map.of(), Map.of(),
+        new TaskSummary.DeadBases(0.375, 200));
+    TaskSummary known = new TaskSummary("/r/ns/t2/summary.json", "t2", Map.of(), Map.of(),
+        new TaskSummary.DeadBases(0.0, 0));
+    TaskSummary ran = new TaskSummary("/r/ns/t3/summary.json", "t3", Map.of("agg",
+        new TaskSummary.ModeSpend(0, 0.5, 0.25)));
+    NamespaceFacts facts = new NamespaceFacts("/r/ns", true, List.of(), List.of(dead, known, ran), null);
+    roundTrips(facts);
+    List<TaskSummary> back = PackedFacts.pack(facts).unpack().summaries();
+    assertEquals(new TaskSummary.DeadBases(0.375, 200), back.get(0).deadBases());
+    assertEquals(new TaskSummary.DeadBases(0.0, 0), back.get(1).deadBases());
+    assertEquals(null, back.get(2).deadBases());
+    CoderProperties.coderDecodeEncodeEqual(JsonCoder.of(TaskSummary.class), dead);
+    CoderProperties.coderDecodeEncodeEqual(JsonCoder.of(TaskSummary.class), ran);
+  }
+
   /** FactsCodec writes these components by hand; a record that gains one must be written by it too. */
   @Test
   void theCompactCoderWritesEveryComponentOfTheFactsRecords() {
     Map<Class<?>, String> written = Map.of(
         NamespaceFacts.class, "dir judgedPresent rows summaries identity metricsPresent metrics",
         Scored.class, "taskId mode k label runId chosenIsBase nPassed nCriteria allPass metric error absence repeatSd",
-        TaskSummary.class, "path taskId modes finals",
+        TaskSummary.class, "path taskId modes finals deadBases",
+        TaskSummary.DeadBases.class, "usd unknown",
         TaskSummary.ModeSpend.class, "fellBack improverUsd executorUsd lessonsScreened budget improverUnknown"
             + " executorUnknown",
         TaskSummary.Budget.class, "rollouts sessions",

@@ -113,14 +113,7 @@ class UnknownCostReportTest {
    */
   @Test
   void theReportCountsCostsNotKnownAndWithoutMarksIsAsBefore(@TempDir Path runs) throws Exception {
-    Path ns = Fixtures.namespace(runs, "demo-oc-agg2-s1");
-    Fixtures.judged(ns, List.of(Fixtures.graded("ledger-1", "agg", 2, "agg1", 2, 2),
-        Fixtures.graded("ledger-1", "seq", 2, "c1", 1, 2), Fixtures.graded("ledger-2", "agg", 2, "agg2", 2, 2),
-        Fixtures.graded("ledger-2", "seq", 2, "c2", 1, 2)));
-    Fixtures.config(ns, "demo/oc", "scripted:ledger", "exact-match", 1L);
-    Fixtures.namespace(runs, "demo-oc-seq2-s1");
-    Fixtures.summary(ns, "ledger-1", 2, 0.5, 0.25, List.of(), 0.75);
-    Fixtures.summary(ns, "ledger-2", 2, 0.5, 0.25, List.of(), 0.75);
+    Path ns = Fixtures.judgedPair(runs, 2);
     Path plainOut = runs.resolve("plain");
     assertEquals(0, Fixtures.report("--namespaces=" + ns, "--output=" + plainOut).exit());
 
