@@ -12,7 +12,6 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import javax.net.ssl.SSLHandshakeException;
 
 /**
  * One HTTP call to a model endpoint as h2beam makes and records it, whoever made it (the chat client's attempts, an
@@ -42,8 +41,8 @@ final class ModelCall implements AutoCloseable {
   boolean unusable;
   /**
    * It got its turn, but no connection to the endpoint was made (refused, no route, a name that does not resolve, a
-   * connect or TLS handshake that failed): the request never left, and nothing of it can have been billed. In the
-   * record as {@code "connected": false}, only then.
+   * connect that timed out): the request never left, and nothing of it can have been billed. In the record as
+   * {@code "connected": false}, only then.
    */
   boolean unconnected;
   private boolean counted;
@@ -99,18 +98,14 @@ final class ModelCall implements AutoCloseable {
   }
 
   /**
-   * Whether {@code failure} (or a cause of it) says no connection to the endpoint was made, so the request never left:
-   * refused, no route, a host name that does not resolve, a connect that timed out, a TLS handshake that failed. A
-   * connection that broke after it was made is not one of these: the request may have reached the endpoint.
+   * Whether {@code failure} says no connection to the endpoint was made, so the request never left: refused, no
+   * route, a host name that does not resolve, a connect that timed out. Only the failure itself is read, as the JDK's
+   * client reports it: a failure after the request went (a timeout, a connection that broke, a TLS error on a
+   * connection in use) may carry one of these as its cause, and may have been billed.
    */
   static boolean neverConnected(Throwable failure) {
-    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof ConnectException || t instanceof NoRouteToHostException || t instanceof UnknownHostException
-          || t instanceof HttpConnectTimeoutException || t instanceof SSLHandshakeException) {
-        return true;
-      }
-    }
-    return false;
+    return failure instanceof ConnectException || failure instanceof NoRouteToHostException
+        || failure instanceof UnknownHostException || failure instanceof HttpConnectTimeoutException;
   }
 
   /** A token count of a record, null when it holds none. */
