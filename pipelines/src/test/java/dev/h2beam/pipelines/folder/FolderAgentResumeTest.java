@@ -52,8 +52,10 @@ class FolderAgentResumeTest {
       }
       assertTrue(p.isAlive(), "the sweep was still running when it was killed: " + Files.readString(tmp.resolve(
           "crash.log")));
-      List<ProcessHandle> all = new ArrayList<>(p.descendants().toList());
-      all.add(p.toHandle());
+      // the sweep's JVM first: killed after its children, it could journal a rollout their death failed, which the
+      // resume runs again (a failed record is no completed run's); its children are found before, and follow it
+      List<ProcessHandle> all = new ArrayList<>(List.of(p.toHandle()));
+      all.addAll(p.descendants().toList());
       for (ProcessHandle h : all) h.destroyForcibly();
       p.waitFor();
       int before = Journal.lines(executions).size();

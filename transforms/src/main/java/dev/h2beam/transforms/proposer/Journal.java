@@ -26,7 +26,8 @@ import java.util.function.Supplier;
 
 /**
  * Append-only JSON-lines journals ({@code sessions.jsonl}, {@code executions.jsonl}) that record every session and
- * every execution actually run, so anyone can prove that nothing ran twice.
+ * every execution actually run, so anyone can prove that nothing completed ran twice. A record of one that failed says
+ * {@code "ok": false}: nothing of it is reused, and it runs again.
  *
  * <p>One writer per file: each process appends to its own file beside the journal's name
  * ({@code sessions.<host>-<pid>.jsonl}), so workers of a cluster never append to one file over a network file
