@@ -80,10 +80,11 @@ public final class Gated {
         proposal = Proposal.none("the method failed: " + Roller.describe(e));
         failures.add("propose failed: " + Roller.describe(e));
       }
-      // a session asked for whose stage never came back (it threw) failed, as a session that fell back does in the
-      // other modes, and spent what is not known; a step that asked for none is a known nothing
+      // a session asked for whose stage never came back (it threw) failed: a fallen-back stage, as in the other modes
+      // (kept_base false there too: the fallback is not an accepted tree), whose spend is not known; a step that asked
+      // for none is a known nothing
       Stage st = models.stage != null ? models.stage
-          : models.started ? new Stage(label, "GATE", current, true, true, failures.isEmpty()
+          : models.started ? new Stage(label, "GATE", current, false, true, failures.isEmpty()
               ? "the improver session ended without its stage" : failures.get(0), 0.0, 0, false,
               "the method's improver session ended in an exception", false)
           : new Stage(label, "GATE", current, true, false, "", 0.0, 0, false, "the method answered without a session");

@@ -264,6 +264,7 @@ class GatedSessionCostTest {
     assertEquals(0.0, g1.usd(), "only what is known is summed");
     assertEquals("the method's improver session ended in an exception", g1.notes());
     assertTrue(g1.fellBack(), "the session failed, as a fallen-back stage of the other modes does");
+    assertFalse(g1.keptBase(), "as a fallen-back stage of the other modes: the fallback is no accepted tree");
     assertTrue(g1.error().contains("IllegalStateException: the tree check crashed"), g1.error());
     assertEquals(base(), g1.tree(), "the step keeps the current harness");
     JsonNode ran = journalLine("g1.a1");
