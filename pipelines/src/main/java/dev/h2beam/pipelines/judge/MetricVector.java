@@ -204,13 +204,19 @@ public final class MetricVector {
       if (selection == null || !selection.isObject() || unaccounted(selection)) return null;
       JsonNode usd = selection.get("usd");
       if (usd == null) return null;
-      if (usd.isNumber()) return usd.asDouble();
-      if (!usd.isTextual()) return null;
-      try {
-        return Double.parseDouble(usd.asText().strip());
-      } catch (NumberFormatException e) {
+      double v;
+      if (usd.isNumber()) {
+        v = usd.asDouble();
+      } else if (usd.isTextual()) {
+        try {
+          v = Double.parseDouble(usd.asText().strip());
+        } catch (NumberFormatException e) {
+          return null;
+        }
+      } else {
         return null;
       }
+      return Double.isFinite(v) ? v : null; // "NaN" or an overflow is no amount: not recorded, as no usd is
     }
 
     /** Whether a selection record says its usd is not all its sessions cost ({@code usd_known: false}). */

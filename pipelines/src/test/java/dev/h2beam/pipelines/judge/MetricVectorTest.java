@@ -279,11 +279,12 @@ class MetricVectorTest {
     task(ns, "no-usd", ledger, "");
     Files.writeString(ns.resolve("no-usd/summary.json"), Files.readString(ns.resolve("no-usd/summary.json"))
         .replace(", \"usd\": 0.02", ""));
+    task(ns, "nan-usd", ledger, "", ", \"usd\": \"NaN\""); // a text the summary's shape lets through
     Path none = Files.createDirectories(ns.resolve("none"));
     Files.writeString(none.resolve("summary.json"), "{\"task_id\": \"none\", \"modes\": {" + ledger
         + "}, \"selections\": {}}");
     List<JudgedRow> rows = new ArrayList<>();
-    for (String t : List.of("priced", "unpriced", "no-usd", "none")) rows.add(graded(t, "agg", true));
+    for (String t : List.of("priced", "unpriced", "no-usd", "nan-usd", "none")) rows.add(graded(t, "agg", true));
     JsonNode written = Json.readTree(MetricVector.write(ns, rows, false)).at("/rows");
     Map<String, JsonNode> byTask = new HashMap<>();
     for (JsonNode r : written) byTask.put(r.path("task_id").asText(), r);
@@ -297,7 +298,7 @@ class MetricVectorTest {
     assertEquals("spend-unaccounted", unpriced.at("/absent/cost").asText());
     assertFalse(unpriced.path("values").has("selection_cost"), "not the known part as if it were all");
 
-    for (String unrecorded : List.of("no-usd", "none")) {
+    for (String unrecorded : List.of("no-usd", "nan-usd", "none")) {
       JsonNode r = byTask.get(unrecorded);
       assertEquals("not-recorded", r.at("/absent/selection_cost").asText(), r.toString());
       assertEquals("spend-unaccounted", r.at("/absent/cost").asText(), unrecorded + ": not all of it is known");
