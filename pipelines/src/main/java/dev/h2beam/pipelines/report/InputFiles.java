@@ -110,24 +110,29 @@ final class InputFiles {
   /**
    * What the base rollouts of a base-failed task cost, or null for any other summary. No mode ran, so no ledger holds
    * them: each {@code base} entry carries its own {@code cost_usd}, and {@code cost_known: false} when that is only
-   * the known part. An entry without a cost (null, or none: written before the sweep recorded it, or by harness2) is
-   * counted as not known, never as $0. Only the status says the task is one: the entries of any other summary are in
-   * its modes' ledgers already.
+   * the known part; beside such entries, one without a cost is counted as not known, never as $0. A summary none of
+   * whose entries has a cost was written by a sweep that tracked no executor cost (harness2, whose ledgers' rollout
+   * usd is always 0 and read as it reads it, or h2beam before it recorded one): null, as for any other summary, so
+   * its report stays harness2's. Only the status says the task is one: the entries of any other summary are in its
+   * modes' ledgers already.
    */
   private static TaskSummary.DeadBases deadBases(JsonNode root) {
     if (!BASE_FAILED.equals(text(root.get("status")))) return null;
     double usd = 0;
     int unknown = 0;
+    boolean tracked = false;
     JsonNode base = root.get("base");
     if (base != null && base.isArray()) {
       // the shape check made every entry an object, every cost_usd a number, its text or null, every mark a boolean
       for (JsonNode b : base) {
         JsonNode cost = b.get("cost_usd");
         usd += usd(cost);
-        if (cost == null || cost.isNull() || !b.path("cost_known").asBoolean(true)) unknown++;
+        boolean recorded = cost != null && !cost.isNull();
+        tracked |= recorded;
+        if (!recorded || !b.path("cost_known").asBoolean(true)) unknown++;
       }
     }
-    return new TaskSummary.DeadBases(usd, unknown);
+    return tracked ? new TaskSummary.DeadBases(usd, unknown) : null;
   }
 
   /** config.json: the declared executor, improver and judge (spec §3.6). */
