@@ -26,9 +26,10 @@ import java.util.function.LongSupplier;
  * The client's live view of a running sweep, read from the shared run folders only (so it works the same on the
  * DirectRunner and on a cluster whose workers write to shared storage): the workers' progress boards
  * ({@link ProgressBoard}: chains' tasks done, resumed, failed and running, base phases, sessions and rollouts in
- * flight) and the journals' new lines (sessions and rollouts finished, and their spend, with a count of the lines
- * whose cost is not known: marked {@code cost_known: false}, naming no cost, or torn). Shown as a bar redrawn on a
- * terminal or as plain lines; the estimate of the time left is the rate so far applied to what is left.
+ * flight) and the journals' new lines (sessions and rollouts finished, how many of them failed, and their spend, with
+ * a count of the lines whose cost is not known: marked {@code cost_known: false}, naming no cost, or torn). Shown as
+ * a bar redrawn on a terminal or as plain lines; the estimate of the time left is the rate so far applied to what is
+ * left.
  *
  * <p>Boards of earlier runs (another root token) are ignored. A chain is read from the board that changed it last
  * (after a worker is lost, the chain's restart on another worker reports there, and counts its tasks anew). A board
@@ -56,6 +57,9 @@ public final class ProgressView implements AutoCloseable {
   private final Map<Path, Long> offsets = new HashMap<>();
   private int sessionsDone;
   private int rolloutsDone;
+  /** Of those, the ones whose journal line says they failed ({@code "ok": false}): each runs again on a resume. */
+  private int sessionsFailed;
+  private int rolloutsFailed;
   private double spend;
   /** Journal lines whose cost is not all in {@link #spend}: counted, as an unknown is never a zero. */
   private int unknownCost;
@@ -285,7 +289,8 @@ public final class ProgressView implements AutoCloseable {
       }
     }
     return new Snapshot(now - startedMs, tasks, Math.min(bases, tasks), basesFailed, modes, rows, sessions,
-        rollouts, workers, silent, sessionsDone, rolloutsDone, spend, unknownCost, endpoints);
+        rollouts, workers, silent, sessionsDone, rolloutsDone, sessionsFailed, rolloutsFailed, spend, unknownCost,
+        endpoints);
   }
 
   private List<Path> journalFiles() {
@@ -332,6 +337,10 @@ public final class ProgressView implements AutoCloseable {
         else rolloutsDone++;
         try {
           JsonNode j = JSON.readTree(line);
+          if (!j.path("ok").asBoolean(true)) {
+            if (sessionsFile) sessionsFailed++;
+            else rolloutsFailed++;
+          }
           JsonNode cost = j.path("cost_usd");
           spend += cost.asDouble(0);
           // what it cost is not known: the writer says its cost_usd is only part of it, or it names no cost
@@ -385,7 +394,7 @@ public final class ProgressView implements AutoCloseable {
    */
   record Snapshot(long elapsedMs, int tasks, int bases, int basesFailed, Map<String, ModeCount> modes,
       List<ChainCount> chains, int sessionsInFlight, int rolloutsInFlight, int workers, int silentWorkers,
-      int sessionsDone, int rolloutsDone, double spendUsd, int unknownCost,
+      int sessionsDone, int rolloutsDone, int sessionsFailed, int rolloutsFailed, double spendUsd, int unknownCost,
       Map<String, EndpointLoad.Counts> endpoints) {
 
     int units() {
@@ -423,11 +432,17 @@ public final class ProgressView implements AutoCloseable {
   }
 
   private static String flight(Snapshot s) {
-    return String.format(Locale.ROOT, "in flight %d sessions, %d rollouts; finished %d sessions, %d rollouts;"
+    return String.format(Locale.ROOT, "in flight %d sessions, %d rollouts; finished %d sessions%s, %d rollouts%s;"
         + " spend $%.4f%s; workers %d%s", s.sessionsInFlight(), s.rolloutsInFlight(), s.sessionsDone(),
-        s.rolloutsDone(), s.spendUsd(), s.unknownCost() == 0 ? "" : " (+" + s.unknownCost() + " of unknown cost)",
+        failed(s.sessionsFailed()), s.rolloutsDone(), failed(s.rolloutsFailed()), s.spendUsd(),
+        s.unknownCost() == 0 ? "" : " (+" + s.unknownCost() + " of unknown cost)",
         s.workers(), s.silentWorkers() == 0 ? "" : " (" + s.silentWorkers() + " silent for " + SILENT_MS / 1000
             + " s: lost or hung)");
+  }
+
+  /** How many of the finished ones failed, said only when some did. */
+  private static String failed(int n) {
+    return n == 0 ? "" : " (" + n + " failed)";
   }
 
   /**

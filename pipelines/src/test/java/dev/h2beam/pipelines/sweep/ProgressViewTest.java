@@ -150,6 +150,29 @@ class ProgressViewTest {
   }
 
   /**
+   * A session or rollout whose journal line says it failed ({@code "ok": false}) is finished all the same, and its
+   * cost is spent; the line says how many of each failed, and nothing when none did.
+   */
+  @Test
+  void failedSessionsAndRolloutsAreCountedAmongTheFinished() throws Exception {
+    ProgressView v = view(ProgressView.Style.LINES);
+    Files.writeString(audit.resolve("sessions.w1.jsonl"), "{\"ok\":true,\"cost_usd\":0.25}\n");
+    Files.writeString(audit.resolve("executions.w1.jsonl"), "{\"run_id\":\"a\",\"cost_usd\":0.125}\n");
+    ProgressView.Snapshot none = v.read();
+    assertTrue(v.lines(none, false).get(0).contains("finished 1 sessions, 1 rollouts; spend $0.3750"),
+        v.lines(none, false).get(0));
+    Files.writeString(audit.resolve("sessions.w1.jsonl"), "{\"ok\":false,\"cost_usd\":0.5,\"error\":\"x\"}\n",
+        StandardOpenOption.APPEND);
+    Files.writeString(audit.resolve("executions.w1.jsonl"), "{\"run_id\":\"b\",\"ok\":false,\"cost_usd\":0.0625}\n"
+        + "{\"run_id\":\"b\",\"ok\":false,\"cost_usd\":0}\n", StandardOpenOption.APPEND);
+    ProgressView.Snapshot s = v.read();
+    assertEquals(1, s.sessionsFailed());
+    assertEquals(2, s.rolloutsFailed());
+    assertTrue(v.lines(s, false).get(0).contains("finished 2 sessions (1 failed), 3 rollouts (2 failed); spend"
+        + " $0.9375"), v.lines(s, false).get(0));
+  }
+
+  /**
    * Each worker's board counts its model calls per endpoint, sending and waiting for their turn: the view adds them
    * up over the workers that are alive, so a sweep held back by an endpoint's limit shows it while it runs. The calls
    * that ended, failed, and their wait for their turn add up over every worker, a silent one's included: they ended.
