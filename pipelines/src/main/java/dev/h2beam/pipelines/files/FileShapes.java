@@ -252,14 +252,31 @@ public final class FileShapes {
   }
 
   private static boolean usd(JsonNode n) {
-    if (n.isNull() || n.isNumber()) return true;
-    if (!n.isTextual()) return false;
+    return n.isNull() || usdValue(n) != null;
+  }
+
+  /**
+   * The amount an {@code usd} field holds as the summary's shape allows it (a number, or its text), or null when
+   * there is none: absent, null, or anything else. NaN and infinities come back as written; a reader that sums
+   * decides what they are.
+   */
+  public static Double usdValue(JsonNode n) {
+    if (n == null) return null;
+    if (n.isNumber()) return n.asDouble();
+    if (!n.isTextual()) return null;
     try {
-      Double.parseDouble(n.asText().strip());
-      return true;
+      return Double.parseDouble(n.asText().strip());
     } catch (NumberFormatException e) {
-      return false;
+      return null;
     }
+  }
+
+  /**
+   * Whether a stage or selection record says its {@code usd} is not all it cost ({@code usd_known: false}, written
+   * only then); a record without the mark, or not a record, says nothing of the kind.
+   */
+  public static boolean usdNotKnown(JsonNode record) {
+    return record != null && record.path("usd_known").isBoolean() && !record.get("usd_known").booleanValue();
   }
 
   private static IOException wrong(String what) {

@@ -7,6 +7,7 @@ import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.Runmark;
 import dev.h2beam.adapters.model.Namespace;
+import dev.h2beam.pipelines.files.FileShapes;
 import dev.h2beam.pipelines.files.JsonParts;
 import dev.h2beam.transforms.sweep.ModeTiming;
 import java.io.IOException;
@@ -41,6 +42,11 @@ public final class MetricVector {
    * is read with {@code cost} absent ({@link MetricRow#fromV1}), never compared with the whole spend of a v2 file.
    */
   public static final String SCHEMA_V1 = "h2beam-metrics/v1";
+
+  /** Whether a metrics.json of {@code schema} is read: this one, or {@link #SCHEMA_V1} (its cost left absent). */
+  public static boolean readable(String schema) {
+    return SCHEMA.equals(schema) || SCHEMA_V1.equals(schema);
+  }
   public static final String FILE = "metrics.json";
 
   /** The reasons a metric can be absent (with the judge's own {@link Absence} codes for score, pass and quality). */
@@ -186,8 +192,8 @@ public final class MetricVector {
           ? (double) Math.max(0, ledger.path("session_attempts").asInt() - ledger.path("P").asInt()) : null;
       JsonNode unknown = hasLedger ? ledger.get("cost_unknown") : null;
       Double selectionCost = selectionUsd(selection);
-      String selectionAbsent = selectionCost != null ? null : unaccounted(selection) ? SELECTION_UNACCOUNTED
-          : SELECTION_NOT_RECORDED;
+      String selectionAbsent = selectionCost != null ? null
+          : FileShapes.usdNotKnown(selection) ? SELECTION_UNACCOUNTED : SELECTION_NOT_RECORDED;
       return new Spend(chosenDir, hasLedger && allKnown(unknown, "rollouts") ? ledger.path("rollout_usd").asDouble()
           : null, hasLedger && allKnown(unknown, "sessions") ? ledger.path("session_usd").asDouble() : null,
           selectionCost, selectionAbsent, retries);
@@ -201,29 +207,9 @@ public final class MetricVector {
      * the known part).
      */
     private static Double selectionUsd(JsonNode selection) {
-      if (selection == null || !selection.isObject() || unaccounted(selection)) return null;
-      JsonNode usd = selection.get("usd");
-      if (usd == null) return null;
-      double v;
-      if (usd.isNumber()) {
-        v = usd.asDouble();
-      } else if (usd.isTextual()) {
-        try {
-          v = Double.parseDouble(usd.asText().strip());
-        } catch (NumberFormatException e) {
-          return null;
-        }
-      } else {
-        return null;
-      }
-      return Double.isFinite(v) ? v : null; // "NaN" or an overflow is no amount: not recorded, as no usd is
-    }
-
-    /** Whether a selection record says its usd is not all its sessions cost ({@code usd_known: false}). */
-    private static boolean unaccounted(JsonNode selection) {
-      if (selection == null || !selection.isObject()) return false;
-      JsonNode known = selection.get("usd_known");
-      return known != null && known.isBoolean() && !known.booleanValue();
+      if (selection == null || !selection.isObject() || FileShapes.usdNotKnown(selection)) return null;
+      Double v = FileShapes.usdValue(selection.get("usd"));
+      return v != null && Double.isFinite(v) ? v : null; // "NaN" or an overflow is no amount: not recorded, as none
     }
 
     /**

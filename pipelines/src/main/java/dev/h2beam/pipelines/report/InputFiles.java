@@ -87,12 +87,14 @@ final class InputFiles {
       if (rec != null && rec.path("stages").isArray()) {
         for (JsonNode s : rec.get("stages")) {
           stages += usd(s.get("usd"));
-          if (notKnown(s)) improverUnknown++;
+          if (FileShapes.usdNotKnown(s)) improverUnknown++;
         }
       }
       double selection = selections != null && selections.isObject() && selections.has(m)
           ? usd(selections.get(m).get("usd")) : 0.0;
-      if (selections != null && selections.isObject() && notKnown(selections.get(m))) improverUnknown++;
+      if (selections != null && selections.isObject() && FileShapes.usdNotKnown(selections.get(m))) {
+        improverUnknown++;
+      }
       double executor = rec == null ? 0.0 : usd(rec.path("ledger").get("rollout_usd"));
       int executorUnknown = rec == null ? 0 : rec.path("ledger").path("cost_unknown").path("rollouts").size();
       int screened = selections != null && selections.isObject() && selections.path(m).path("lesson_screened")
@@ -162,7 +164,7 @@ final class InputFiles {
     JsonNode root = Json.readTree(text);
     String schema = root == null ? null : root.path("schema").asText();
     boolean v1 = MetricVector.SCHEMA_V1.equals(schema);
-    if (root == null || !root.isObject() || !(v1 || MetricVector.SCHEMA.equals(schema))) {
+    if (root == null || !root.isObject() || !MetricVector.readable(schema)) {
       throw new IOException(path + ": not a " + MetricVector.SCHEMA + " file (schema "
           + (root == null ? "missing" : root.path("schema")) + "); re-run ./h2beam judge to rewrite it");
     }
@@ -213,10 +215,6 @@ final class InputFiles {
     return out;
   }
 
-  /** Whether a stage or selection record says its {@code usd} is not all it cost ({@code usd_known: false}). */
-  private static boolean notKnown(JsonNode record) {
-    return record != null && record.path("usd_known").isBoolean() && !record.get("usd_known").booleanValue();
-  }
 
   /** The ledger's {@code R} and {@code P} when it records both as integers, else null (nothing to compare). */
   private static TaskSummary.Budget budget(JsonNode ledger) {
@@ -259,17 +257,10 @@ final class InputFiles {
 
   /** Python's {@code float(x or 0.0)} for a usd field. */
   private static double usd(JsonNode n) {
-    if (n == null || n.isNull()) return 0.0;
-    if (n.isNumber()) return n.asDouble();
-    if (n.isTextual()) {
-      try {
-        return Double.parseDouble(n.asText().strip());
-      } catch (NumberFormatException e) {
-        return 0.0;
-      }
-    }
-    return 0.0;
+    Double v = FileShapes.usdValue(n);
+    return v == null ? 0.0 : v;
   }
+
 
   private static boolean truthy(JsonNode n) {
     if (n == null || n.isNull()) return false;

@@ -50,8 +50,9 @@ final class MetricsReader {
           }
         } else p.skipChildren();
       }
+      if (!MetricVector.readable(schema)) return null;
       if (rows != null && MetricVector.SCHEMA_V1.equals(schema)) rows.replaceAll(MetricRow::fromV1);
-      return MetricVector.SCHEMA.equals(schema) || MetricVector.SCHEMA_V1.equals(schema) ? rows : null;
+      return rows;
     } catch (IOException e) {
       return null; // the tree's reading names what is wrong
     }
