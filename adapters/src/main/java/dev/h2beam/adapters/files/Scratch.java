@@ -1,6 +1,7 @@
 package dev.h2beam.adapters.files;
 
 import java.io.IOException;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -71,6 +72,10 @@ public final class Scratch {
    * Removes what an earlier, killed writer left in {@code lockedDir}'s scratch folder, and the folder itself. Call it
    * only while holding {@code lockedDir}'s writer lock: the folders of a live writer would go too. Returns how many
    * leftover entries were removed.
+   *
+   * <p>A writer killed with SIGKILL leaves the programs it started running (an agent CLI lives on until its own
+   * timeout), and one may still write in its folder: that folder cannot be emptied. It is left, with a warning naming
+   * it, for the next run to remove: this run's folders have names of their own, so it is in nobody's way.
    */
   public static int clean(Path lockedDir) throws IOException {
     Path dir = of(lockedDir);
@@ -82,9 +87,22 @@ public final class Scratch {
     try (Stream<Path> s = Files.list(dir)) {
       leftovers = s.toList();
     }
-    for (Path p : leftovers) Trees.delete(p);
-    Files.deleteIfExists(dir);
-    return leftovers.size();
+    int removed = 0;
+    for (Path p : leftovers) {
+      try {
+        Trees.delete(p);
+        removed++;
+      } catch (DirectoryNotEmptyException stillWritten) {
+        System.err.println("h2beam: " + p + " is still being written (a program an earlier, killed run started is"
+            + " still running); left for the next run to remove");
+      }
+    }
+    try {
+      if (removed == leftovers.size()) Files.deleteIfExists(dir);
+    } catch (DirectoryNotEmptyException madeMeanwhile) {
+      // such a program made an entry of its own since the listing: the next run removes it
+    }
+    return removed;
   }
 
   /** Removes {@code dir}, a folder {@link #newDir} made, with a warning naming it when that fails. */

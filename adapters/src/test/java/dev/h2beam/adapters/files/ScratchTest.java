@@ -90,4 +90,43 @@ class ScratchTest {
     assertThrows(IllegalArgumentException.class,
         () -> Scratch.newDir(scratch, "a/b"));
   }
+
+  /**
+   * A killed run's program may still write in its scratch folder when the next run cleans it (SIGKILL leaves a run's
+   * children running): that folder is left for a later run, and the clean goes on; it never stops the run.
+   */
+  @Test
+  void aLeftoverStillBeingWrittenIsLeftAndTheCleanGoesOn(@TempDir Path runs) throws Exception {
+    Path scratch = Scratch.of(runs);
+    Path written = Files.createDirectories(scratch.resolve("h2beam-agent-state-1"));
+    Path done = Files.createDirectories(scratch.resolve("h2beam-prop-2"));
+    Files.writeString(done.resolve("answer.md"), "done\n");
+    // the orphan: writes a file, again and again, until the clean is over
+    java.util.concurrent.atomic.AtomicBoolean over = new java.util.concurrent.atomic.AtomicBoolean();
+    Thread orphan = new Thread(() -> {
+      for (long i = 0; !over.get(); i++) {
+        try {
+          Files.writeString(written.resolve("log" + i), "x");
+        } catch (IOException gone) {
+          try {
+            Files.createDirectories(written);
+          } catch (IOException e) {
+            return;
+          }
+        }
+      }
+    });
+    orphan.start();
+    try {
+      while (!Files.exists(written.resolve("log100"))) Thread.onSpinWait();
+      // each round may meet the orphan mid-write (the folder emptied, then a file in it again before it goes)
+      for (int round = 0; round < 20; round++) Scratch.clean(runs);
+    } finally {
+      over.set(true);
+      orphan.join();
+    }
+    assertFalse(Files.exists(done), "what no one writes in any more is removed");
+    Scratch.clean(runs);
+    assertFalse(Files.exists(scratch), "once nothing writes in it, the next clean removes it, and the folder");
+  }
 }
