@@ -68,10 +68,10 @@ public final class ScriptedLedgerChannel implements ProposerChannel {
   @Override
   public SessionResult run(Path cwd, EvidenceView evidence, String mission, String system, String label,
       Duration timeout) throws IOException {
-    if (label.startsWith("select.")) return SessionResult.reply(select(evidence), 0.0);
-    if (label.startsWith("experience.")) return SessionResult.reply(experience(evidence), 0.0);
+    if (label.startsWith("select.")) return SessionResult.scripted(select(evidence));
+    if (label.startsWith("experience.")) return SessionResult.scripted(experience(evidence));
     stage(cwd.resolve("context"));
-    return SessionResult.reply(NOTES, 0.0);
+    return SessionResult.scripted(NOTES);
   }
 
   private static String select(EvidenceView evidence) throws IOException {

@@ -62,7 +62,7 @@ final class ScriptedSyntheticChannel implements ProposerChannel {
         return ledger.run(cwd, evidence, mission, system, label, timeout);
       }
       String stage = label.replaceFirst("\\.a[0-9]+$", "");
-      SessionResult reply = stage.startsWith("dom") ? SessionResult.reply(DOM_NOTES, 0.0)
+      SessionResult reply = stage.startsWith("dom") ? SessionResult.scripted(DOM_NOTES)
           : ledger.run(cwd, evidence, mission, system, label, timeout);
       sign(cwd.resolve("context").resolve("harness").resolve(DemoSetup.SCRIPT), stage);
       return reply;

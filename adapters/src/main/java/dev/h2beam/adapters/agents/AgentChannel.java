@@ -4,6 +4,7 @@ import dev.h2beam.adapters.config.ResolvedRole;
 import dev.h2beam.adapters.files.TextFiles;
 import dev.h2beam.adapters.model.ChannelSpec;
 import dev.h2beam.adapters.model.SessionResult;
+import dev.h2beam.adapters.model.Tokens;
 import dev.h2beam.adapters.proposer.ChannelProvider;
 import dev.h2beam.adapters.proposer.ProposerChannel;
 import java.io.IOException;
@@ -51,6 +52,8 @@ final class AgentChannel implements ProposerChannel {
       AgentUsage u = agent.usage(jsonl);
       double cost = AgentExecutor.cost(u, role);
       boolean known = AgentExecutor.costKnown(u, run, role);
+      // as its cost is priced: from what the agent reported ({@link AgentExecutor#cost})
+      Tokens tokens = Tokens.observed(u.inputTokens(), u.outputTokens(), known);
       Map<String, Object> meta = new LinkedHashMap<>();
       meta.put(SessionResult.USAGE, usage(u));
       meta.put(SessionResult.MODEL_ID, role.model());
@@ -60,16 +63,17 @@ final class AgentChannel implements ProposerChannel {
       String text = Files.isRegularFile(answer) ? TextFiles.readCapped(answer, 1_000_000) : "";
       if (text.isBlank()) text = agent.reply(jsonl);
       if (run.timedOut()) {
-        return new SessionResult("", cost, agent.name + ": timeout after " + timeout.toSeconds() + "s", meta, known);
+        return new SessionResult("", cost, agent.name + ": timeout after " + timeout.toSeconds() + "s", meta, known,
+            tokens);
       }
       if (text.isBlank()) {
         List<String> errors = agent.errors(jsonl);
         String why = !errors.isEmpty() ? String.join(" | ", errors)
             : "rc=" + run.process().exit() + ": " + run.process().stderrTail(300);
         return new SessionResult("", cost, why.length() > 300 ? why.substring(why.length() - 300) : why, meta,
-            known);
+            known, tokens);
       }
-      return new SessionResult(text, cost, "", meta, known);
+      return new SessionResult(text, cost, "", meta, known, tokens);
     } finally {
       deleteQuietly(state);
     }

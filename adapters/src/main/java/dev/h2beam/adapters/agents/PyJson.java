@@ -79,9 +79,9 @@ final class PyJson {
     return dumps(n);
   }
 
-  /** A whole-number count, or null when the value is not a number. */
+  /** A whole-number count, or null when the value is not a number, or is one below 0 (no count). */
   static Long count(JsonNode n) {
-    return n != null && n.isNumber() ? n.longValue() : null;
+    return n != null && n.isNumber() && n.doubleValue() >= 0 ? n.longValue() : null;
   }
 
   /**

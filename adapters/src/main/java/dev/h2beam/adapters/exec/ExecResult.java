@@ -1,5 +1,6 @@
 package dev.h2beam.adapters.exec;
 
+import dev.h2beam.adapters.model.Tokens;
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -29,5 +30,13 @@ public record ExecResult(Path runDir, Integer exit, double wallS, Long inputToke
 
   public boolean ok() {
     return errorClass.isEmpty();
+  }
+
+  /**
+   * The model tokens it spent ({@link Tokens#observed}, complete when its cost is known). A rollout's completion marker
+   * records the same three, so a reused rollout reports what it reported when it ran.
+   */
+  public Tokens tokens() {
+    return Tokens.observed(inputTokens, outputTokens, costKnown);
   }
 }

@@ -3,6 +3,7 @@ package dev.h2beam.adapters.exec;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.h2beam.adapters.files.Runmark;
 import dev.h2beam.adapters.model.Rollout;
+import dev.h2beam.adapters.model.Tokens;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -21,8 +22,15 @@ public final class RolloutMarker {
   /** The rollout a marker recorded, reused: its run dir with the spend it had. */
   public static Rollout reused(Path runDir, JsonNode mark) {
     // a marker written before cost_known was recorded priced every call it counted
-    return new Rollout(runDir, true, mark.path("cost_usd").asDouble(0.0), mark.path("wall_s").asDouble(0.0),
-        mark.path("cost_known").asBoolean(true));
+    boolean known = mark.path("cost_known").asBoolean(true);
+    return new Rollout(runDir, true, mark.path("cost_usd").asDouble(0.0), mark.path("wall_s").asDouble(0.0), known,
+        Tokens.observed(count(mark, "input_tokens"), count(mark, "output_tokens"), known));
+  }
+
+  /** A count the marker records, null when it holds none (not observed). */
+  private static Long count(JsonNode mark, String key) {
+    JsonNode n = mark.path(key);
+    return n.isIntegralNumber() && n.asLong() >= 0 ? n.asLong() : null;
   }
 
   /**
@@ -44,6 +52,6 @@ public final class RolloutMarker {
     extra.put("executor", executor);
     extra.put("task_dir", taskDir.toString());
     Runmark.markComplete(markDir, runId, fingerprint, at, extra);
-    return new Rollout(runDir, false, r.costUsd(), r.wallS(), r.costKnown());
+    return new Rollout(runDir, false, r.costUsd(), r.wallS(), r.costKnown(), r.tokens());
   }
 }

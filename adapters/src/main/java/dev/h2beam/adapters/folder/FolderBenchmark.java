@@ -254,13 +254,13 @@ public final class FolderBenchmark implements Benchmark {
       if (!r.ok()) {
         // left unmarked: a resume runs it again; the cause travels in the dead rollout's error
         throw new RolloutFailed(executorKind + " executor " + r.errorClass() + " in " + runDir + ": "
-            + r.error(), r.costUsd(), r.costKnown());
+            + r.error(), r.costUsd(), r.costKnown(), r.tokens());
       }
       Path deliverable = runDir.resolve("output").resolve(file.deliverable());
       if (!Files.isRegularFile(deliverable, LinkOption.NOFOLLOW_LINKS)) {
         throw new RolloutFailed("the " + executorKind + " executor produced no output/" + file.deliverable()
             + " in " + runDir + " (see its trajectory.md); the rollout is left unmarked and re-rolled on resume",
-            r.costUsd(), r.costKnown());
+            r.costUsd(), r.costKnown(), r.tokens());
       }
       return RolloutMarker.complete(runDir, runDir, runId, fingerprint, clock.millis() / 1000.0,
           Runmark.digests(runDir.resolve("output"), "output/"), r, executor.identity(), taskDir);

@@ -197,12 +197,12 @@ final class JobBench implements Benchmark {
       if (!r.ok()) {
         // left unmarked: a resume runs it again; the cause travels in the dead rollout's error
         throw new RolloutFailed("the executor " + r.errorClass() + " in " + traj + ": " + r.error(), r.costUsd(),
-            r.costKnown());
+            r.costKnown(), r.tokens());
       }
       if (!JobBenchLayout.delivered(out)) {
         throw new RolloutFailed("the executor left no file in its output folder for " + task + " (" + traj
             + ", see trajectory.md); the rollout is left unmarked and rolled again on resume", r.costUsd(),
-            r.costKnown());
+            r.costKnown(), r.tokens());
       }
       return RolloutMarker.complete(traj, out, runId, fingerprint, clock.millis() / 1000.0, Runmark.digests(out, ""),
           r, executor.identity(), taskDir);

@@ -9,6 +9,7 @@ import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.PathOrder;
 import dev.h2beam.adapters.files.TextFiles;
 import dev.h2beam.adapters.model.SurfaceSpec;
+import dev.h2beam.adapters.model.Tokens;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -65,7 +66,10 @@ public final class ChatExecutor implements Executor {
       trajectory.append("[ERROR] ").append(e.getMessage()).append('\n');
       AtomicFiles.writeString(runDir.resolve("trajectory.md"), trajectory.toString());
       writeCalls(runDir, e.calls());
-      return new ExecResult(runDir, null, wall, null, null, e.costUsd(), "model", e.getMessage(), e.costKnown());
+      // what its calls reported: a refusal (not billed) or no call at all spent a known none
+      Tokens t = EndpointProxy.Spend.tokens(e.calls());
+      return new ExecResult(runDir, null, wall, t.known() ? t.input() : null, t.known() ? t.output() : null,
+          e.costUsd(), "model", e.getMessage(), e.costKnown());
     }
   }
 

@@ -3,6 +3,7 @@ package dev.h2beam.adapters.llm;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.h2beam.adapters.config.Endpoint;
 import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.model.Tokens;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
@@ -89,8 +90,28 @@ public final class EndpointProxy implements AutoCloseable {
       costs.sort(null);
       double usd = 0;
       for (double c : costs) usd += c;
-      // a call whose cost is not known has tokens that are not known either: the sums are then not the whole
-      return new Spend(usd, endpoint.free() || priced, priced ? in : null, priced ? out : null);
+      // a call whose cost is not known has tokens that are not known either: the sums are then not the whole; when
+      // every call's is known, a side no call reported was spent by none (no call, or none answered and billed)
+      return new Spend(usd, endpoint.free() || priced, priced ? (in == null ? 0L : in) : null,
+          priced ? (out == null ? 0L : out) : null);
+    }
+
+    /**
+     * The tokens the calls reported, added up: known when what every call cost is known from what it reported
+     * (whatever the endpoint's prices: a free endpoint's tokens are still counted), else the part counted.
+     */
+    public static Tokens tokens(List<Map<String, Object>> calls) {
+      long in = 0;
+      long out = 0;
+      boolean known = true;
+      for (Map<String, Object> c : calls) {
+        known &= ModelCall.priced(c);
+        Long i = ModelCall.count(c, "input_tokens");
+        Long o = ModelCall.count(c, "output_tokens");
+        if (i != null) in += i;
+        if (o != null) out += o;
+      }
+      return new Tokens(in, out, known);
     }
   }
 
@@ -552,11 +573,16 @@ public final class EndpointProxy implements AutoCloseable {
       return n.path("usage").isObject() ? n.get("usage") : n.path("response").path("usage");
     }
 
-    /** A usage's prompt (input) and completion (output) tokens, or null unless it names both. */
+    /** A usage's prompt (input) and completion (output) tokens, or null unless it names both, each a count. */
     private static long[] parts(JsonNode u) {
       JsonNode in = u.has("prompt_tokens") ? u.get("prompt_tokens") : u.path("input_tokens");
       JsonNode out = u.has("completion_tokens") ? u.get("completion_tokens") : u.path("output_tokens");
-      return in.canConvertToLong() && out.canConvertToLong() ? new long[] {in.asLong(), out.asLong()} : null;
+      return count(in) && count(out) ? new long[] {in.asLong(), out.asLong()} : null;
+    }
+
+    /** A whole number from 0 up, as the chat client takes a count ({@code ChatWire}); anything else is none. */
+    private static boolean count(JsonNode n) {
+      return n.isIntegralNumber() && n.canConvertToLong() && n.longValue() >= 0;
     }
 
     static long tokensOf(JsonNode n) {

@@ -2,6 +2,7 @@ package dev.h2beam.adapters.llm;
 
 import dev.h2beam.adapters.config.ResolvedRole;
 import dev.h2beam.adapters.model.SessionResult;
+import dev.h2beam.adapters.model.Tokens;
 import dev.h2beam.adapters.proposer.EvidenceView;
 import dev.h2beam.adapters.proposer.ProposerChannel;
 import java.io.IOException;
@@ -152,11 +153,17 @@ final class OpenAiChannel implements ProposerChannel {
     }
 
     SessionResult reply(String text) {
-      return new SessionResult(text, cost, "", meta(), costKnown);
+      return new SessionResult(text, cost, "", meta(), costKnown, tokens());
     }
 
     SessionResult failed(String error) {
-      return new SessionResult("", cost, error, meta(), costKnown);
+      return new SessionResult("", cost, error, meta(), costKnown, tokens());
+    }
+
+    /** The tokens every call of the session reported; not all of them when any call's cost is not known. */
+    private Tokens tokens() {
+      Tokens t = EndpointProxy.Spend.tokens(calls);
+      return costKnown ? t : t.partial();
     }
   }
 }

@@ -9,9 +9,12 @@ import java.util.Map;
  * when the session did not answer, what the session reported about itself for the audit trail ({@code meta}:
  * {@link #USAGE}, {@link #MODEL_ID}, {@link #FINISH_REASON}; empty for channels that report nothing, never null), and
  * whether {@code costUsd} is all the attempt cost ({@code costKnown} false when a model call went unanswered or
- * answered without its token counts: {@code costUsd} is then only what is known, never a stand-in for the rest).
+ * answered without its token counts: {@code costUsd} is then only what is known, never a stand-in for the rest), and the
+ * model tokens it spent ({@link Tokens}: a channel that calls a model counts them from its calls; a result that does
+ * not say is {@link Tokens#UNKNOWN}, and a channel that calls no model says {@link Tokens#NONE}).
  */
-public record SessionResult(String text, double costUsd, String error, Map<String, Object> meta, boolean costKnown) {
+public record SessionResult(String text, double costUsd, String error, Map<String, Object> meta, boolean costKnown,
+    Tokens tokens) {
   /** Token counts as a map of {@code prompt_tokens}, {@code completion_tokens}, {@code cached_tokens}, ... */
   public static final String USAGE = "usage";
   /** The model id the server reported (it may differ from the one requested). */
@@ -30,6 +33,12 @@ public record SessionResult(String text, double costUsd, String error, Map<Strin
     error = error == null ? "" : error;
     // insertion order kept for the audit file; a null value (a count the server did not report) is allowed
     meta = meta == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(meta));
+    tokens = tokens == null ? Tokens.UNKNOWN : tokens;
+  }
+
+  /** A result whose tokens it does not say ({@link Tokens#UNKNOWN}). */
+  public SessionResult(String text, double costUsd, String error, Map<String, Object> meta, boolean costKnown) {
+    this(text, costUsd, error, meta, costKnown, Tokens.UNKNOWN);
   }
 
   /** A result whose cost is known. */
@@ -49,8 +58,13 @@ public record SessionResult(String text, double costUsd, String error, Map<Strin
     return new SessionResult("", costUsd, error);
   }
 
+  /** A reply of a session that called no model: a known $0 and no tokens (the demo's scripted roles). */
+  public static SessionResult scripted(String text) {
+    return new SessionResult(text, 0.0, "", Map.of(), true, Tokens.NONE);
+  }
+
   /** This result with the session's self-report attached. */
   public SessionResult withMeta(Map<String, Object> sessionMeta) {
-    return new SessionResult(text, costUsd, error, sessionMeta, costKnown);
+    return new SessionResult(text, costUsd, error, sessionMeta, costKnown, tokens);
   }
 }

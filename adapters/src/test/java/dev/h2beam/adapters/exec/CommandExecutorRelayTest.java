@@ -14,6 +14,7 @@ import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.llm.EndpointProxy;
 import dev.h2beam.adapters.llm.ScriptedModelServer;
 import dev.h2beam.adapters.llm.ScriptedModelServer.Fault;
+import dev.h2beam.adapters.model.Tokens;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -127,6 +128,7 @@ class CommandExecutorRelayTest {
     assertEquals(out, r.outputTokens());
     assertEquals((in * 1.0 + out * 2.0) / 1_000_000.0, r.costUsd(), 1e-12);
     assertTrue(r.costKnown());
+    assertEquals(new Tokens(in, out, true), r.tokens());
     // no file of the run holds the key: the relay passes the agent's header on and records none of it
     try (Stream<Path> files = Files.walk(r.runDir())) {
       for (Path f : files.filter(Files::isRegularFile).toList()) {
@@ -144,6 +146,7 @@ class CommandExecutorRelayTest {
     assertNull(r.inputTokens());
     assertEquals(0.0, r.costUsd());
     assertTrue(calls(r.runDir()).get(0).path("input_tokens").isNull());
+    assertFalse(r.tokens().known(), "the tokens are not all counted either");
   }
 
   @Test
@@ -157,6 +160,10 @@ class CommandExecutorRelayTest {
     assertTrue(r.costKnown());
     assertEquals(0.0, r.costUsd());
     assertEquals(400, calls(r.runDir()).get(0).path("status").asInt());
+    // and so are its tokens: every call priced, none reported any, 0 and 0 (not a count missing)
+    assertEquals(0L, r.inputTokens());
+    assertEquals(0L, r.outputTokens());
+    assertEquals(Tokens.NONE, r.tokens());
   }
 
   @Test
@@ -197,8 +204,11 @@ class CommandExecutorRelayTest {
     String url = Files.readString(r.runDir().resolve("output/url")).strip();
     assertTrue(url.matches("http://127\\.0\\.0\\.1:[0-9]+/v1"), url);
     assertNotEquals(server.baseUrl(), url);
-    // no call made: known, and nothing
+    // no call made: known, and nothing, its tokens too (0 and 0, not counts missing)
     assertTrue(r.costKnown());
+    assertEquals(0L, r.inputTokens());
+    assertEquals(0L, r.outputTokens());
+    assertEquals(Tokens.NONE, r.tokens());
     assertFalse(Files.exists(r.runDir().resolve(EndpointProxy.CALL_LOG)));
   }
 }

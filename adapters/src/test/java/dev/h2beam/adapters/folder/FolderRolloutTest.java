@@ -8,8 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.h2beam.adapters.config.RunConfig;
 import dev.h2beam.adapters.files.Runmark;
+import dev.h2beam.adapters.llm.ScriptedModelServer;
 import dev.h2beam.adapters.model.Rollout;
 import dev.h2beam.adapters.model.RolloutFailed;
+import dev.h2beam.adapters.model.Tokens;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,6 +34,12 @@ class FolderRolloutTest {
 
   /** The same with {@code extra} executor settings (a JSON fragment after the command, e.g. {@code , "free": true}). */
   FolderBenchmark bench(String command, String extra) throws IOException {
+    return bench("{\"kind\": \"command\", \"command\": " + dev.h2beam.adapters.files.Json.canonical(command) + extra
+        + "}", RunConfig.empty());
+  }
+
+  /** The benchmark with {@code executor} as bench.json's executor setting, under {@code config}. */
+  FolderBenchmark bench(String executor, RunConfig config) throws IOException {
     Path root = tmp.resolve("bench");
     Files.createDirectories(root.resolve("base"));
     Files.writeString(root.resolve("base/systemprompt.md"), "Answer in capitals.\n");
@@ -39,11 +47,16 @@ class FolderRolloutTest {
     Files.createDirectories(task.resolve("source"));
     Files.writeString(task.resolve("task.md"), "Say hello.\n");
     Files.writeString(task.resolve("source/name.txt"), "world\n");
-    Files.writeString(root.resolve("bench.json"), "{\"name\": \"b\", \"executor\": {\"kind\": \"command\","
-        + " \"command\": " + dev.h2beam.adapters.files.Json.canonical(command) + extra + "},"
+    Files.writeString(root.resolve("bench.json"), "{\"name\": \"b\", \"executor\": " + executor + ","
         + " \"grader\": {\"kind\": \"expected\"}, \"prompts\": {\"work\": \"greetings\"}}");
-    return FolderBenchmark.open(root, tmp.resolve("exec"), "all", RunConfig.empty(), Map.of("PATH",
-        System.getenv("PATH")));
+    return FolderBenchmark.open(root, tmp.resolve("exec"), "all", config, Map.of("PATH", System.getenv("PATH")));
+  }
+
+  /** A configuration whose executor role calls the endpoint at {@code baseUrl}, once per call, priced. */
+  static RunConfig executorAt(String baseUrl) {
+    return RunConfig.parse("endpoints:\n  local: {base_url: \"" + baseUrl + "\", max_attempts: 1,"
+        + " price_per_mtok: {input: 1.0, output: 2.0}}\nroles:\n  executor: {endpoint: local, model: m}\n",
+        "test.yaml");
   }
 
   static final String HELLO = "cat {workspace}/systemprompt.md > /dev/null; echo \"hello $(cat {workspace}/source/name.txt)\""
@@ -101,9 +114,12 @@ class FolderRolloutTest {
     Rollout reused = bench(HELLO).execute("d/t", null, "ns/d__t/base1");
     assertTrue(reused.reused());
     assertFalse(reused.costKnown(), "the marker says it again on resume");
+    assertEquals(Tokens.UNKNOWN, unknown.tokens(), "given no endpoint, its calls are out of h2beam's sight");
+    assertEquals(unknown.tokens(), reused.tokens());
 
     Rollout free = bench(HELLO, ", \"free\": true").execute("d/t", null, "ns/d__t/base2");
     assertTrue(free.costKnown());
+    assertEquals(Tokens.UNKNOWN, free.tokens(), "free says it calls no paid model, not that it calls none");
     assertFalse(Runmark.readMark(free.runDir()).has("cost_known"), "written only when false");
     RolloutFailed failed = assertThrows(RolloutFailed.class, () -> bench("exit 1", ", \"free\": true")
         .execute("d/t", null, "ns/d__t/base3"));
@@ -111,6 +127,59 @@ class FolderRolloutTest {
     IllegalArgumentException wrong = assertThrows(IllegalArgumentException.class,
         () -> bench(HELLO, ", \"free\": \"yes\"").execute("d/t", null, "ns/d__t/base4"));
     assertTrue(wrong.getMessage().contains("\"free\" must be true or false"), wrong.getMessage());
+  }
+
+  /**
+   * A chat rollout's tokens are those the model reported; its marker records them, and the rollout reused from it
+   * reports the same, whether they are all of it or not.
+   */
+  @Test
+  void aChatRolloutsTokensAreRecordedAndReportedAgainWhenReused() throws Exception {
+    try (ScriptedModelServer server = ScriptedModelServer.start(ScriptedModelServer.Brain.saying("HELLO WORLD"))) {
+      FolderBenchmark b = bench("{\"kind\": \"chat\"}", executorAt(server.baseUrl()));
+      Rollout first = b.execute("d/t", null, "ns/d__t/base1");
+      assertFalse(first.reused());
+      assertEquals(1, server.requests().size());
+      Tokens expected = new Tokens(ScriptedModelServer.totalTokens(server.requests().get(0).body(), ""),
+          ("HELLO WORLD".length() + 3) / 4, true);
+      assertEquals(expected, first.tokens());
+      assertEquals(expected.input(), Runmark.readMark(first.runDir()).path("input_tokens").asLong());
+      Rollout again = b.execute("d/t", null, "ns/d__t/base1");
+      assertTrue(again.reused());
+      assertEquals(1, server.requests().size(), "reused, not rolled again");
+      assertEquals(first.tokens(), again.tokens());
+      assertEquals(first.costUsd(), again.costUsd());
+
+      server.withoutUsage(request -> true);
+      Rollout unpriced = b.execute("d/t", null, "ns/d__t/base2");
+      assertEquals(Tokens.UNKNOWN, unpriced.tokens(), "a reply without usage: nothing counted, not all of it");
+      assertFalse(unpriced.costKnown());
+      Rollout unpricedAgain = b.execute("d/t", null, "ns/d__t/base2");
+      assertTrue(unpricedAgain.reused());
+      assertEquals(unpriced.tokens(), unpricedAgain.tokens());
+      assertFalse(unpricedAgain.costKnown());
+    }
+  }
+
+  /**
+   * A failed rollout reports the tokens its executor counted: a command given the executor role calls through its
+   * relay, which saw no call, a known nothing; given no endpoint, what it spent is out of sight.
+   */
+  @Test
+  void aFailedRolloutCarriesTheTokensItsExecutorCounted() throws Exception {
+    String command = "{\"kind\": \"command\", \"command\": \"exit 3\"}";
+    RolloutFailed relayed = assertThrows(RolloutFailed.class, () -> bench(command,
+        executorAt(ScriptedModelServer.unusedBaseUrl())).execute("d/t", null, "ns/d__t/base1"));
+    assertEquals(Tokens.NONE, relayed.tokens());
+    assertTrue(relayed.costKnown());
+    String silent = "{\"kind\": \"command\", \"command\": \"echo nothing here\"}";
+    RolloutFailed undelivered = assertThrows(RolloutFailed.class, () -> bench(silent,
+        executorAt(ScriptedModelServer.unusedBaseUrl())).execute("d/t", null, "ns/d__t/base2"));
+    assertTrue(undelivered.getMessage().contains("produced no output/answer.md"), undelivered.getMessage());
+    assertEquals(Tokens.NONE, undelivered.tokens());
+    RolloutFailed unseen = assertThrows(RolloutFailed.class, () -> bench("exit 3").execute("d/t", null,
+        "ns/d__t/base3"));
+    assertEquals(Tokens.UNKNOWN, unseen.tokens());
   }
 
   @Test

@@ -3,13 +3,17 @@ package dev.h2beam.adapters.jobbench;
 import static dev.h2beam.adapters.jobbench.JobBenchFixture.LEDGER;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.h2beam.adapters.config.RunConfig;
 import dev.h2beam.adapters.files.Runmark;
+import dev.h2beam.adapters.llm.ScriptedModelServer;
 import dev.h2beam.adapters.model.Rollout;
+import dev.h2beam.adapters.model.RolloutFailed;
+import dev.h2beam.adapters.model.Tokens;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -76,6 +80,8 @@ class JobBenchRolloutTest {
     assertTrue(again.reused());
     assertEquals(first.wallS(), again.wallS());
     assertEquals(first.costUsd(), again.costUsd());
+    assertEquals(first.costKnown(), again.costKnown());
+    assertEquals(first.tokens(), again.tokens());
     assertTrue(b.artifactsIntact(again.runDir()));
     assertEquals(1, Files.readAllLines(tmp.resolve("ran.log")).size(), "the agent ran once");
   }
@@ -119,6 +125,25 @@ class JobBenchRolloutTest {
     IOException e = assertThrows(IOException.class, () -> b.execute(LEDGER, null, RUN));
     assertTrue(e.getMessage().contains("exit") && e.getMessage().contains("the agent broke"), e.getMessage());
     assertFalse(Files.exists(JobBenchLayout.trajectory(store(), LEDGER, LABEL).resolve(Runmark.MARKER)));
+    // given no endpoint, what the agent spent is out of sight: its tokens are not known
+    assertEquals(Tokens.UNKNOWN, assertInstanceOf(RolloutFailed.class, e).tokens());
+  }
+
+  /** A failed rollout carries the tokens its executor counted: through its relay, which saw no call, none. */
+  @Test
+  void aFailedRolloutCarriesTheTokensItsRelayCounted() throws Exception {
+    Path root = tmp.resolve("job-bench-eval");
+    JobBenchFixture.write(root);
+    RunConfig config = RunConfig.parse("endpoints:\n  local: {base_url: \"" + ScriptedModelServer.unusedBaseUrl()
+        + "\", max_attempts: 1, price_per_mtok: {input: 1.0, output: 2.0}}\nroles:\n"
+        + "  executor: {endpoint: local, model: m}\n", "test.yaml");
+    for (String script : List.of("echo 'the agent broke' >&2; exit 3", "echo thinking...")) {
+      JobBench b = JobBench.open(root, Map.of("executions", store().toString(),
+          "executor", JobBenchFixture.commandExecutor(script)), config, Map.of("PATH", System.getenv("PATH")));
+      RolloutFailed f = assertThrows(RolloutFailed.class, () -> b.execute(LEDGER, null, RUN));
+      assertEquals(Tokens.NONE, f.tokens(), f.getMessage());
+      assertTrue(f.costKnown(), f.getMessage());
+    }
   }
 
   @Test

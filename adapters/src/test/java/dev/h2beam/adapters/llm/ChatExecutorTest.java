@@ -2,7 +2,6 @@ package dev.h2beam.adapters.llm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -12,6 +11,7 @@ import dev.h2beam.adapters.exec.ExecRequest;
 import dev.h2beam.adapters.exec.ExecResult;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.llm.ScriptedModelServer.Fault;
+import dev.h2beam.adapters.model.Tokens;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -101,6 +101,7 @@ class ChatExecutorTest {
     assertTrue(r.error().contains("H2BEAM_CHAT_EXECUTOR_TEST_UNSET_KEY"), r.error());
     assertTrue(server.requests().isEmpty(), "the model was never called");
     assertFalse(Files.exists(r.runDir().resolve(EndpointProxy.CALL_LOG)), "no call, no call log");
+    assertEquals(Tokens.NONE, r.tokens(), "no call, no tokens");
   }
 
   @Test
@@ -108,7 +109,9 @@ class ChatExecutorTest {
     server.next(Fault.status(404, null));
     ExecResult r = executor(3).run(request("run"));
     assertEquals("model", r.errorClass());
-    assertNull(r.inputTokens());
+    // a refusal is not billed: what its one call reported, none, is all it spent
+    assertEquals(0L, r.inputTokens());
+    assertEquals(Tokens.NONE, r.tokens());
     assertFalse(Files.exists(r.runDir().resolve("output/answer.txt")));
     List<JsonNode> calls = calls(r.runDir());
     assertEquals(1, calls.size(), calls.toString());

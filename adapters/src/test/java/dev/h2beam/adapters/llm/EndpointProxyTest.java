@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.h2beam.adapters.config.Endpoint;
 import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.model.Tokens;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -234,6 +235,59 @@ class EndpointProxyTest {
     assertEquals(0.0, local.usd());
   }
 
+  /**
+   * When every call's cost is known, a token side no call reported was spent by none: no call at all, or only calls
+   * not billed, add up to a known 0 and 0, never to null (which says a count is missing).
+   */
+  @Test
+  void callsThatAreAllPricedAddUpToKnownCountsEvenWhenNoneReportedAny() {
+    Endpoint priced = new Endpoint("p", "http://127.0.0.1:9/v1", "", 1, 5, 1, 1.0, 2.0);
+    assertEquals(new EndpointProxy.Spend(0.0, true, 0L, 0L), EndpointProxy.Spend.of(priced, List.of()));
+    EndpointProxy.Spend unbilled = EndpointProxy.Spend.of(priced, List.of(call("POST", null, null, null, null),
+        call("GET", "t", 200, null, null), call("POST", "t", 429, null, null)));
+    assertEquals(new EndpointProxy.Spend(0.0, true, 0L, 0L), unbilled);
+    EndpointProxy.Spend oneSide = EndpointProxy.Spend.of(priced, List.of(call("POST", "t", 429, 3L, null)));
+    assertEquals(List.of(3L, 0L), List.of(oneSide.inputTokens(), oneSide.outputTokens()), oneSide.toString());
+  }
+
+  /**
+   * The tokens recorded calls add up to: every count a call reported is summed, and the sum is all of it only when
+   * every call is priced (never sent, never connected, not a POST, an error status, or a success with both counts),
+   * whatever the endpoint's prices; otherwise it is the part counted.
+   */
+  @Test
+  void theTokensOfRecordedCallsAreSummedAndKnownOnlyWhenEveryCallIsPriced() {
+    Map<String, Object> answered = call("POST", "t", 200, 10L, 5L);
+    Map<String, Object> other = call("POST", "t", 200, 100L, 7L);
+    Map<String, Object> waitedAndDropped = call("POST", null, null, null, null);
+    Map<String, Object> models = call("GET", "t", 200, null, null);
+    Map<String, Object> refused = call("POST", "t", 429, null, null);
+    Map<String, Object> notFound = call("POST", "t", 404, null, null);
+    Map<String, Object> unconnected = call("POST", "t", null, null, null);
+    unconnected.put("connected", false);
+    assertEquals(new Tokens(110, 12, true), EndpointProxy.Spend.tokens(List.of(answered, other)));
+    assertEquals(new Tokens(120, 17, true), EndpointProxy.Spend.tokens(List.of(answered, waitedAndDropped, models,
+        refused, notFound, unconnected, other, answered)), "calls not billed are known and add nothing");
+    assertEquals(Tokens.NONE, EndpointProxy.Spend.tokens(List.of()));
+    assertEquals(Tokens.NONE, EndpointProxy.Spend.tokens(List.of(unconnected)), "it never left: a known nothing");
+    assertEquals(Tokens.NONE, EndpointProxy.Spend.tokens(List.of(refused, notFound)), "an error status: not billed");
+
+    Map<String, Object> noUsage = call("POST", "t", 200, null, null);
+    Map<String, Object> cut = call("POST", "t", null, null, null);
+    Map<String, Object> halfUsage = call("POST", "t", 200, 7L, null);
+    assertEquals(new Tokens(110, 12, false), EndpointProxy.Spend.tokens(List.of(answered, noUsage, other)),
+        "a success without its usage may have been billed: the counted part, not all of it");
+    assertEquals(new Tokens(10, 5, false), EndpointProxy.Spend.tokens(List.of(answered, cut)),
+        "a call sent and unanswered may have been billed");
+    assertEquals(new Tokens(17, 5, false), EndpointProxy.Spend.tokens(List.of(answered, halfUsage)),
+        "a success with one count: that count is kept, and the sum is not all of it");
+    assertEquals(Tokens.UNKNOWN, EndpointProxy.Spend.tokens(List.of(noUsage)));
+    // the endpoint's prices do not matter: a free endpoint's cost is known, its tokens are still not all counted
+    Endpoint free = new Endpoint("f", "http://127.0.0.1:9/v1", "", 1, 5, 1, 0, 0);
+    assertTrue(EndpointProxy.Spend.of(free, List.of(answered, noUsage)).known());
+    assertFalse(EndpointProxy.Spend.tokens(List.of(answered, noUsage)).known());
+  }
+
   private static Map<String, Object> call(String method, String sent, Integer status, Long in, Long out) {
     Map<String, Object> c = new java.util.LinkedHashMap<>();
     c.put("method", method);
@@ -282,7 +336,9 @@ class EndpointProxyTest {
       List<Map<String, Object>> calls = relay.calls();
       assertEquals(1, calls.size(), calls.toString());
       assertEquals(false, calls.get(0).get("connected"), calls.toString());
-      assertEquals(new EndpointProxy.Spend(0.0, true, null, null), EndpointProxy.Spend.of(e, calls));
+      // every call's cost is known: a side no call reported was spent by none, a known 0 (not a missing count)
+      assertEquals(new EndpointProxy.Spend(0.0, true, 0L, 0L), EndpointProxy.Spend.of(e, calls));
+      assertEquals(Tokens.NONE, EndpointProxy.Spend.tokens(calls));
     }
     assertEquals(1, EndpointLimits.freeSlots(e));
   }

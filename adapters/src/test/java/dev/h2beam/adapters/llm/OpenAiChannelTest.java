@@ -12,6 +12,7 @@ import dev.h2beam.adapters.llm.ScriptedModelServer.Brain;
 import dev.h2beam.adapters.llm.ScriptedModelServer.Fault;
 import dev.h2beam.adapters.model.ChannelSpec;
 import dev.h2beam.adapters.model.SessionResult;
+import dev.h2beam.adapters.model.Tokens;
 import dev.h2beam.adapters.proposer.ChannelProvider;
 import dev.h2beam.adapters.proposer.ProposerChannel;
 import java.io.IOException;
@@ -216,6 +217,67 @@ class OpenAiChannelTest {
     assertEquals((usage.get("prompt_tokens") + usage.get("completion_tokens")) / 1e6, r.costUsd(), 1e-12);
     long sentChars = server.requests().stream().mapToLong(q -> q.lastMessage("user").length()).sum();
     assertTrue(usage.get("prompt_tokens") > sentChars / 4, "usage is summed over the session's three calls");
+    assertEquals(served(List.of("<file path=\"../x.md\">\nx\n</file>\n")), r.tokens(), "a failed session too");
+    assertEquals(new Tokens(usage.get("prompt_tokens"), usage.get("completion_tokens"), true), r.tokens());
+  }
+
+  /**
+   * The usage the server reported over the session's calls, as it computes it (ScriptedModelServer): prompt tokens
+   * from what each request held, completion tokens from each answer, {@code answers} in turn, the last again.
+   */
+  private Tokens served(List<String> answers) {
+    long in = 0;
+    long out = 0;
+    List<ScriptedModelServer.Request> sent = server.requests();
+    for (int i = 0; i < sent.size(); i++) {
+      in += ScriptedModelServer.totalTokens(sent.get(i).body(), "");
+      out += (answers.get(Math.min(i, answers.size() - 1)).length() + 3) / 4;
+    }
+    return new Tokens(in, out, true);
+  }
+
+  /** A session's tokens are what the server reported for every call of it, a correction round included. */
+  @ParameterizedTest
+  @ValueSource(doubles = {0.0, 3.0})
+  void aSessionsTokensAreTheUsageTheServerReportedOverAllItsCalls(double price) throws Exception {
+    String refused = "<file path=\"../x.md\">\nx\n</file>\n";
+    server.brain(Brain.inTurn(refused, GOOD));
+    SessionResult r = new OpenAiChannel(role("", price, price), Map.of()).run(cwd, "m", "", "inv1.a1", TIMEOUT);
+    assertEquals("Added a totals skill and dropped the old one.", r.text(), r.error());
+    assertEquals(2, server.requests().size(), "one refused answer, one correction");
+    Tokens expected = served(List.of(refused, GOOD));
+    assertTrue(expected.input() > ScriptedModelServer.totalTokens(server.requests().get(1).body(), ""),
+        "both calls' prompts are counted, not the last one only");
+    assertEquals(expected, r.tokens());
+    assertTrue(r.costKnown());
+    assertEquals((expected.input() + expected.output()) * price / 1e6, r.costUsd(), 1e-12);
+  }
+
+  /**
+   * A call answered without usage may have been billed: the session's tokens are the part its other calls reported,
+   * and not all of it, whether or not the endpoint's tokens are free (its cost is then known, its tokens are not).
+   */
+  @ParameterizedTest
+  @ValueSource(doubles = {0.0, 3.0})
+  void aCallAnsweredWithoutUsageLeavesTheSessionsTokensNotKnownWithTheCountedPart(double price) throws Exception {
+    String refused = "<file path=\"../x.md\">\nx\n</file>\n";
+    server.brain(Brain.inTurn(refused, GOOD));
+    // the correction (the conversation's second round) is answered without usage
+    server.withoutUsage(request -> request.body().path("messages").size() > 2);
+    SessionResult r = new OpenAiChannel(role("", price, price), Map.of()).run(cwd, "m", "", "inv1.a1", TIMEOUT);
+    assertEquals("Added a totals skill and dropped the old one.", r.text(), r.error());
+    assertEquals(2, server.requests().size());
+    long firstIn = ScriptedModelServer.totalTokens(server.requests().get(0).body(), "");
+    assertEquals(new Tokens(firstIn, (refused.length() + 3) / 4, false), r.tokens());
+    assertEquals(price == 0.0, r.costKnown(), "a free endpoint's cost is known whatever was reported");
+  }
+
+  @Test
+  void aCallLeftUnansweredLeavesTheSessionsTokensNotKnown() throws Exception {
+    server.next(Fault.drop());
+    SessionResult r = run("inv1.a1");
+    assertFalse(r.error().isEmpty(), "the session failed");
+    assertEquals(Tokens.UNKNOWN, r.tokens(), "a request sent and not answered may have been billed");
   }
 
   @ParameterizedTest
@@ -239,6 +301,7 @@ class OpenAiChannelTest {
     assertFalse(r.meta().containsKey(SessionResult.USAGE), "no call answered: no usage to report, not a zero");
     assertEquals(List.of(404), ((List<?>) r.meta().get(SessionResult.MODEL_CALLS)).stream()
         .map(c -> ((Map<?, ?>) c).get("status")).toList(), "the refused call is recorded");
+    assertEquals(Tokens.NONE, r.tokens(), "an error status is not billed: a known nothing");
     assertEquals("Be careful.\n", read("systemprompt.md"));
   }
 
