@@ -1,5 +1,6 @@
 package dev.h2beam.transforms.ledger;
 
+import dev.h2beam.adapters.model.Tokens;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
@@ -8,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * The budget ledger of one mode of one task (spec §2.8): an append-only list of rollout and session entries. Entries
@@ -15,8 +17,12 @@ import java.util.Set;
  */
 public final class Ledger {
 
-  /** One spend: a rollout or an improver session; {@code known} false when {@code usd} is only part of it. */
-  public record Entry(String kind, String label, double usd, boolean cached, int attempts, boolean known) {}
+  /**
+   * One spend: a rollout or an improver session; {@code known} false when {@code usd} is only part of it, and the
+   * model tokens it spent ({@link Tokens}, with its own mark of whether they are all of it).
+   */
+  public record Entry(String kind, String label, double usd, boolean cached, int attempts, boolean known,
+      Tokens tokens) {}
 
   private final String mode;
   private final String taskId;
@@ -37,7 +43,12 @@ public final class Ledger {
 
   /** A rollout whose spend may be only partly known ({@code known} false: {@code usd} is what is known of it). */
   public synchronized void rollout(String label, double usd, boolean known) {
-    entries.add(new Entry("rollout", label, usd, false, 1, known));
+    rollout(label, usd, known, Tokens.UNKNOWN);
+  }
+
+  /** A rollout with the model tokens it spent. */
+  public synchronized void rollout(String label, double usd, boolean known, Tokens tokens) {
+    entries.add(new Entry("rollout", label, usd, false, 1, known, tokens));
   }
 
   public synchronized void session(String label, double usd, boolean cached, int attempts) {
@@ -46,20 +57,54 @@ public final class Ledger {
 
   /** A session whose spend may be only partly known ({@code known} false: {@code usd} is what is known of it). */
   public synchronized void session(String label, double usd, boolean cached, int attempts, boolean known) {
-    entries.add(new Entry("session", label, usd, cached, attempts, known));
+    session(label, usd, cached, attempts, known, Tokens.UNKNOWN);
+  }
+
+  /** A session with the model tokens it spent (a cached one: those of the session that made its reply). */
+  public synchronized void session(String label, double usd, boolean cached, int attempts, boolean known,
+      Tokens tokens) {
+    entries.add(new Entry("session", label, usd, cached, attempts, known, tokens));
   }
 
   /** The labels of {@code kind} whose spend is not all known, in recording order. */
   public synchronized List<String> unknownCost(String kind) {
-    List<String> out = new ArrayList<>();
-    for (Entry e : entries) if (e.kind.equals(kind) && !e.known) out.add(e.label);
-    return out;
+    return labels(kind, e -> !e.known);
+  }
+
+  /** The labels of {@code kind} whose model tokens are not all known, in recording order. */
+  public synchronized List<String> unknownTokens(String kind) {
+    return labels(kind, e -> !e.tokens.known());
+  }
+
+  /** The model tokens of every entry: what was counted, known only when every entry's are. */
+  public synchronized Tokens tokens() {
+    Tokens sum = Tokens.NONE;
+    for (Entry e : entries) sum = sum.plus(e.tokens);
+    return sum;
   }
 
   public synchronized List<String> labels(String kind) {
+    return labels(kind, e -> true);
+  }
+
+  private List<String> labels(String kind, Predicate<Entry> which) {
     List<String> out = new ArrayList<>();
-    for (Entry e : entries) if (e.kind.equals(kind)) out.add(e.label);
+    for (Entry e : entries) if (e.kind.equals(kind) && which.test(e)) out.add(e.label);
     return out;
+  }
+
+  /**
+   * {@code {"rollouts": [labels], "sessions": [labels]}} of the entries {@code notKnown} picks, in recording order, or
+   * null when it picks none.
+   */
+  private Map<String, Object> notKnown(Predicate<Entry> notKnown) {
+    List<String> rollouts = labels("rollout", notKnown);
+    List<String> sessions = labels("session", notKnown);
+    if (rollouts.isEmpty() && sessions.isEmpty()) return null;
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("rollouts", rollouts);
+    m.put("sessions", sessions);
+    return m;
   }
 
   public int rolloutCount() {
@@ -118,7 +163,10 @@ public final class Ledger {
   /**
    * The ledger's JSON in the key order of spec §2.8. The sums are what is known; when an entry's spend is not all
    * known, {@code cost_unknown} follows: {@code {"rollouts": [labels], "sessions": [labels]}}, so that a reader never
-   * takes the sums for the whole (absent when every spend is known, as in harness2's files).
+   * takes the sums for the whole (absent when every spend is known, as in harness2's files). Then h2beam's own
+   * {@code tokens}: {@code {"input": n, "output": n}}, the model tokens every entry spent as far as they were counted
+   * (0 and 0 for work that calls no model), and when some entry's are not all counted, {@code tokens_unknown} with
+   * the same shape as {@code cost_unknown}: the sums are then only part, never the whole.
    */
   public synchronized Map<String, Object> toJson() {
     double usd = 0;
@@ -147,14 +195,11 @@ public final class Ledger {
     m.put("session_usd", round6(sessionUsd));
     m.put("rollouts", labels("rollout"));
     m.put("sessions", labels("session"));
-    List<String> rolloutsUnknown = unknownCost("rollout");
-    List<String> sessionsUnknown = unknownCost("session");
-    if (!rolloutsUnknown.isEmpty() || !sessionsUnknown.isEmpty()) {
-      Map<String, Object> unknown = new LinkedHashMap<>();
-      unknown.put("rollouts", rolloutsUnknown);
-      unknown.put("sessions", sessionsUnknown);
-      m.put("cost_unknown", unknown);
-    }
+    Map<String, Object> costUnknown = notKnown(e -> !e.known);
+    if (costUnknown != null) m.put("cost_unknown", costUnknown);
+    m.put("tokens", tokens().toJson());
+    Map<String, Object> tokensUnknown = notKnown(e -> !e.tokens.known());
+    if (tokensUnknown != null) m.put("tokens_unknown", tokensUnknown);
     return m;
   }
 

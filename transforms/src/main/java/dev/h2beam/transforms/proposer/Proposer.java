@@ -9,6 +9,7 @@ import dev.h2beam.adapters.files.Scratch;
 import dev.h2beam.adapters.files.Trees;
 import dev.h2beam.adapters.model.ChannelSpec;
 import dev.h2beam.adapters.model.SessionResult;
+import dev.h2beam.adapters.model.Tokens;
 import dev.h2beam.adapters.proposer.EvidenceView;
 import dev.h2beam.adapters.proposer.ProposerChannel;
 import dev.h2beam.transforms.evidence.FileTrees;
@@ -125,6 +126,8 @@ public final class Proposer {
     double cost = 0;
     // false once an attempt's cost is not all known, or a session ended in an exception (which reports no cost)
     boolean known = true;
+    // the model tokens of every attempt; not all of them once a session ended in an exception
+    Tokens tokens = Tokens.NONE;
     String last = "empty reply";
     Map<String, Object> reported = Map.of();
     List<Map<String, String>> held = new ArrayList<>();
@@ -154,6 +157,7 @@ public final class Proposer {
         }
         cost += r.costUsd();
         known &= r.costKnown();
+        tokens = tokens.plus(r.tokens());
         reported = r.meta();
         if (reported.get(SessionResult.MODEL_CALLS) instanceof List<?> made) {
           calls = calls == null ? new ArrayList<>() : calls;
@@ -172,19 +176,22 @@ public final class Proposer {
         Harvested kept = harvest == null ? null : harvest(cwd.resolve(harvest), base);
         Reply reply = new Reply(label, r.text(), true, cost, wall, attempt, false, spec.kind(), "",
             auditDir == null ? null : auditDir.resolve(base + ".response.md"), kept == null ? null : kept.dir(),
-            kept == null ? null : kept.files(), known);
+            kept == null ? null : kept.files(), known, tokens);
         audit(base, mission, system, reply, withCalls(reported, calls), held);
         return reply;
       } catch (Exception e) {
         // thrown by the session itself: what it spent is not known (before it, nothing was spent; after it, its
         // cost is counted already)
-        if (running) known = false;
+        if (running) {
+          known = false;
+          tokens = tokens.partial();
+        }
         if (e instanceof InterruptedException || Thread.currentThread().isInterrupted()) {
           // cancelled mid-session: another attempt on this thread would be a second session the retried element
           // then finds in the cache with two attempts; stop, and keep the interrupt for the caller
           Thread.currentThread().interrupt();
           throw new ProposerError("[" + label + "] stopped: the runner is cancelling this work", attempt, cost,
-              known);
+              known, tokens);
         }
         last = e.getClass().getSimpleName() + ": " + e.getMessage();
       } finally {
@@ -194,8 +201,8 @@ public final class Proposer {
     }
     String message = "[" + label + "] " + spec.kind() + "/" + spec.model() + ": " + last;
     audit(base, mission, system, new Reply(label, "", false, cost, 0.0, attempts, false, spec.kind(), last, null,
-        null, null, known), withCalls(reported, calls), held);
-    throw new ProposerError(message, attempts, cost, known);
+        null, null, known, tokens), withCalls(reported, calls), held);
+    throw new ProposerError(message, attempts, cost, known, tokens);
   }
 
   private Reply cached(String label, String base, String harvest) {
@@ -214,12 +221,31 @@ public final class Proposer {
       journalIfLost(label, base, m);
       return new Reply(label, text, true, m.path("cost_usd").asDouble(), m.path("wall_s").asDouble(),
           m.path("attempts").asInt(), true, spec.kind(), "", response, Files.isDirectory(workspace) ? workspace : null,
-          null, m.path("cost_known").asBoolean(true));
+          null, m.path("cost_known").asBoolean(true), tokens(m));
     } catch (IOException | RuntimeException e) {
       System.err.println("h2beam: reply cache entry " + response + " is unreadable (" + e.getMessage()
           + "); calling the session again");
       return null;
     }
+  }
+
+  /**
+   * The tokens a cached reply's meta file records. Without {@code tokens}, its writer did not count them: a session
+   * that reported no usage and made no model call through h2beam (a scripted one) called no model; any other (harness2's
+   * or an earlier h2beam's, with a model) spent tokens not counted here, which are not known.
+   */
+  static Tokens tokens(com.fasterxml.jackson.databind.JsonNode meta) {
+    com.fasterxml.jackson.databind.JsonNode t = meta.path("tokens");
+    if (!t.isObject()) {
+      boolean noModel = meta.path("usage").isNull() || meta.path("usage").isMissingNode();
+      return noModel && !meta.has("model_calls") ? Tokens.NONE : Tokens.UNKNOWN;
+    }
+    long in = t.path("input").asLong(-1);
+    long out = t.path("output").asLong(-1);
+    if (!t.path("input").isIntegralNumber() || !t.path("output").isIntegralNumber() || in < 0 || out < 0) {
+      return Tokens.UNKNOWN;
+    }
+    return new Tokens(in, out, meta.path("tokens_known").asBoolean(true));
   }
 
   /**
@@ -350,6 +376,11 @@ public final class Proposer {
     meta.put("cost_usd", reply.costUsd());
     // harness2's meta keys stay as they are where every call was priced
     if (!reply.costKnown()) meta.put("cost_known", false);
+    // a session that reported no usage and no model calls and spent no tokens writes neither, as harness2's scripted
+    // sessions do: read back, such a file says the session called no model (tokens(JsonNode))
+    boolean noModel = reported.get(SessionResult.USAGE) == null && !reported.containsKey(SessionResult.MODEL_CALLS);
+    if (!(noModel && reply.tokens().equals(Tokens.NONE))) meta.put("tokens", reply.tokens().toJson());
+    if (!reply.tokens().known()) meta.put("tokens_known", false);
     meta.put("error", reply.error());
     meta.put("usage", reported.get(SessionResult.USAGE));
     meta.put("model_id", reported.get(SessionResult.MODEL_ID));

@@ -1,5 +1,6 @@
 package dev.h2beam.transforms.proposer;
 
+import dev.h2beam.adapters.model.Tokens;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -13,10 +14,24 @@ import java.util.List;
  * @param costKnown whether {@code costUsd} is all the call cost ({@link
  *     dev.h2beam.adapters.model.SessionResult#costKnown} of every attempt, and no attempt ended in an exception,
  *     which reports no cost); {@code costUsd} is then what is known of it
+ * @param tokens the model tokens every attempt spent ({@link dev.h2beam.adapters.model.SessionResult#tokens}); a
+ *     reply from the cache reports those of the session that made it
  */
 public record Reply(
     String label, String text, boolean ok, double costUsd, double wallS, int attempts, boolean cached,
-    String channel, String error, Path audit, Path workspace, List<String> workspaceFiles, boolean costKnown) {
+    String channel, String error, Path audit, Path workspace, List<String> workspaceFiles, boolean costKnown,
+    Tokens tokens) {
+
+  public Reply {
+    tokens = tokens == null ? Tokens.UNKNOWN : tokens;
+  }
+
+  /** A reply whose tokens are not said ({@link Tokens#UNKNOWN}). */
+  public Reply(String label, String text, boolean ok, double costUsd, double wallS, int attempts, boolean cached,
+      String channel, String error, Path audit, Path workspace, List<String> workspaceFiles, boolean costKnown) {
+    this(label, text, ok, costUsd, wallS, attempts, cached, channel, error, audit, workspace, workspaceFiles,
+        costKnown, Tokens.UNKNOWN);
+  }
 
   /** A reply whose cost is known. */
   public Reply(String label, String text, boolean ok, double costUsd, double wallS, int attempts, boolean cached,

@@ -40,7 +40,7 @@ public final class Drivers {
     List<Stage> p1 = Phases.map(proposals, s.phaseWidth(), q -> StageRunner.run(s, q));
     for (Stage st : p1) {
       res.add(st);
-      res.ledger.session(st.label(), st.usd(), st.cached(), st.attempts(), st.usdKnown());
+      res.ledger.session(st.label(), st.usd(), st.cached(), st.attempts(), st.usdKnown(), st.tokens());
     }
     List<RunView> r1 = rollAll(s, res, p1);
     s.faults().crashOnce(s.runsRoot(), s.task(), s.mode());
@@ -60,7 +60,7 @@ public final class Drivers {
     List<Stage> p2 = Phases.map(compositions, s.phaseWidth(), q -> StageRunner.run(s, q));
     for (Stage st : p2) {
       res.add(st);
-      res.ledger.session(st.label(), st.usd(), st.cached(), st.attempts(), st.usdKnown());
+      res.ledger.session(st.label(), st.usd(), st.cached(), st.attempts(), st.usdKnown(), st.tokens());
       res.finals.add(st.label());
     }
     rollAll(s, res, p2);
@@ -95,7 +95,7 @@ public final class Drivers {
       List<Stage> ps = Phases.map(proposals, s.phaseWidth(), q -> StageRunner.run(s, q));
       for (Stage st : ps) {
         res.add(st);
-        res.ledger.session(st.label(), st.usd(), st.cached(), st.attempts(), st.usdKnown());
+        res.ledger.session(st.label(), st.usd(), st.cached(), st.attempts(), st.usdKnown(), st.tokens());
       }
       List<RunView> rs = rollAll(s, res, ps);
       if (t == 1) s.faults().crashOnce(s.runsRoot(), s.task(), s.mode());
@@ -109,7 +109,7 @@ public final class Drivers {
       Stage c = StageRunner.run(s, new StageRunner.Request("c" + t, "COMPOSE", job, current, bases, currentDir,
           s.library(), roundPool, new LinkedHashMap<>(decisions)));
       res.add(c);
-      res.ledger.session(c.label(), c.usd(), c.cached(), c.attempts(), c.usdKnown());
+      res.ledger.session(c.label(), c.usd(), c.cached(), c.attempts(), c.usdKnown(), c.tokens());
       RunView rc = rollAll(s, res, List.of(c)).get(0);
       decisions.put(c.label(), c.decision());
       history = new ArrayList<>(roundPool);
@@ -126,7 +126,7 @@ public final class Drivers {
       throws Exception {
     ModeResult res = new ModeResult(s.mode(), s.task(), s.k());
     for (RunView b : bases) {
-      res.ledger.rollout(b.label(), b.costUsd(), b.costKnown());
+      res.ledger.rollout(b.label(), b.costUsd(), b.costKnown(), b.tokens());
       res.rollouts.put(b.label(), b);
     }
     TreeIO.writeHarness(s.bench().surface(), base, s.workDir().resolve("harnesses").resolve("base"), true);
@@ -136,7 +136,7 @@ public final class Drivers {
   private static List<RunView> rollAll(TaskScope s, ModeResult res, List<Stage> stages) throws Exception {
     List<RunView> views = Phases.map(stages, s.phaseWidth(), st -> Roller.roll(s, st.label(), st.tree()));
     for (RunView v : views) {
-      res.ledger.rollout(v.label(), v.costUsd(), v.costKnown());
+      res.ledger.rollout(v.label(), v.costUsd(), v.costKnown(), v.tokens());
       res.rollouts.put(v.label(), v);
     }
     return views;

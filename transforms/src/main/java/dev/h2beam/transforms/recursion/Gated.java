@@ -2,6 +2,7 @@ package dev.h2beam.transforms.recursion;
 
 import dev.h2beam.adapters.model.HarnessRejected;
 import dev.h2beam.adapters.model.RunView;
+import dev.h2beam.adapters.model.Tokens;
 import dev.h2beam.transforms.gated.Decision;
 import dev.h2beam.transforms.gated.Episode;
 import dev.h2beam.transforms.gated.GateTask;
@@ -86,10 +87,11 @@ public final class Gated {
       Stage st = models.stage != null ? models.stage
           : models.started ? new Stage(label, "GATE", current, false, true, failures.isEmpty()
               ? "the improver session ended without its stage" : failures.get(0), 0.0, 0, false,
-              "the method's improver session ended in an exception", false)
-          : new Stage(label, "GATE", current, true, false, "", 0.0, 0, false, "the method answered without a session");
+              "the method's improver session ended in an exception", false, Tokens.UNKNOWN)
+          : new Stage(label, "GATE", current, true, false, "", 0.0, 0, false, "the method answered without a session",
+              true, Tokens.NONE);
       res.add(st);
-      res.ledger.session(label, st.usd(), st.cached(), st.attempts(), st.usdKnown());
+      res.ledger.session(label, st.usd(), st.cached(), st.attempts(), st.usdKnown(), st.tokens());
 
       LinkedHashMap<String, String> candidate = null;
       String refused = "";
@@ -115,7 +117,7 @@ public final class Gated {
       Decision d;
       if (candidate != null) {
         RunView ep = Roller.roll(s, label, candidate);
-        res.ledger.rollout(label, ep.costUsd(), ep.costKnown());
+        res.ledger.rollout(label, ep.costUsd(), ep.costKnown(), ep.tokens());
         res.rollouts.put(label, ep);
         res.trees.put(label, candidate);
         Double cs = score(s, method, task, scores, ep, label);
@@ -145,7 +147,7 @@ public final class Gated {
       } else {
         String rl = "r" + j;
         RunView ep = Roller.roll(s, rl, current);
-        res.ledger.rollout(rl, ep.costUsd(), ep.costKnown());
+        res.ledger.rollout(rl, ep.costUsd(), ep.costKnown(), ep.tokens());
         res.rollouts.put(rl, ep);
         res.trees.put(rl, current);
         episodes.add(ep);

@@ -7,6 +7,7 @@ import dev.h2beam.adapters.files.Uninterruptible;
 import dev.h2beam.adapters.model.Rollout;
 import dev.h2beam.adapters.model.RolloutFailed;
 import dev.h2beam.adapters.model.RunView;
+import dev.h2beam.adapters.model.Tokens;
 import dev.h2beam.transforms.evidence.VerdictTripwire;
 import dev.h2beam.transforms.proposer.Journal;
 import dev.h2beam.transforms.tree.TreeIO;
@@ -47,7 +48,8 @@ public final class Roller {
         TreeIO.writeHarness(s.bench().surface(), tree, harnessDir, true);
       }
     } catch (Exception e) {
-      return RunView.dead(label, s.runId(label), s.workDir().resolve("missing").toString(), describe(e), 0.0, true);
+      return RunView.dead(label, s.runId(label), s.workDir().resolve("missing").toString(), describe(e), 0.0, true,
+          Tokens.NONE);
     }
     return execute(s.bench(), s.task(), label, s.runId(label), harnessDir, s.rollouts(), s.executionsJournal(),
         s.workDir().resolve("missing"));
@@ -66,7 +68,8 @@ public final class Roller {
       limit.acquire();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // the runner is cancelling: stop waiting, let the caller see the interrupt
-      return RunView.dead(label, runId, missing.toString(), "interrupted before the rollout started", 0.0, true);
+      return RunView.dead(label, runId, missing.toString(), "interrupted before the rollout started", 0.0, true,
+          Tokens.NONE);
     }
     // the benchmark marks the run complete as the execution ends and the journal line follows: an exit between the
     // two (a sibling's crash fails the job and the command exits) would leave a marked run that a resume reuses and
@@ -104,7 +107,7 @@ public final class Roller {
     boolean ok = Files.isDirectory(r.runDir());
     boolean delivered = ok && bench.delivered(r.runDir());
     return new RunView(label, runId, r.runDir().toAbsolutePath().toString(), ok, delivered, r.costUsd(), r.wallS(),
-        ok ? "" : "adapter returned a missing run directory", r.costKnown());
+        ok ? "" : "adapter returned a missing run directory", r.costKnown(), r.tokens());
   }
 
   /**
@@ -123,8 +126,8 @@ public final class Roller {
     // it again, runs those sessions a second time under other cache keys
     if (failure instanceof InterruptedException) Thread.currentThread().interrupt();
     RunView dead = failure instanceof RolloutFailed f
-        ? RunView.dead(label, runId, missing.toString(), describe(failure), f.costUsd(), f.costKnown())
-        : RunView.dead(label, runId, missing.toString(), describe(failure), 0.0, false);
+        ? RunView.dead(label, runId, missing.toString(), describe(failure), f.costUsd(), f.costKnown(), f.tokens())
+        : RunView.dead(label, runId, missing.toString(), describe(failure), 0.0, false, Tokens.UNKNOWN);
     if (Thread.currentThread().isInterrupted()) return dead;
     try {
       Map<String, Object> line = line(runId, harness, dead.costUsd(), dead.costKnown(),

@@ -1,27 +1,36 @@
 package dev.h2beam.transforms.recursion;
 
+import dev.h2beam.adapters.model.Tokens;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
  * One improvement stage's outcome (spec §2.6). The tree is the harness it produced (a copy of its fallback if it fell
  * back); {@code usdKnown} is false when {@code usd} is only the known part of what its sessions cost ({@link
- * dev.h2beam.transforms.proposer.Reply#costKnown}).
+ * dev.h2beam.transforms.proposer.Reply#costKnown}), and {@code tokens} the model tokens its sessions spent (in the
+ * ledger, not in the stage's JSON, which keeps harness2's keys).
  */
 public record Stage(
     String label, String dim, LinkedHashMap<String, String> tree, boolean keptBase, boolean fellBack, String error,
-    double usd, int attempts, boolean cached, String notes, boolean usdKnown) {
+    double usd, int attempts, boolean cached, String notes, boolean usdKnown, Tokens tokens) {
 
-  /** A stage whose cost is known. */
+  /** A stage whose cost is known and whose tokens are not said ({@link Tokens#UNKNOWN}). */
   public Stage(String label, String dim, LinkedHashMap<String, String> tree, boolean keptBase, boolean fellBack,
       String error, double usd, int attempts, boolean cached, String notes) {
-    this(label, dim, tree, keptBase, fellBack, error, usd, attempts, cached, notes, true);
+    this(label, dim, tree, keptBase, fellBack, error, usd, attempts, cached, notes, true, Tokens.UNKNOWN);
+  }
+
+  /** A stage whose tokens are not said ({@link Tokens#UNKNOWN}). */
+  public Stage(String label, String dim, LinkedHashMap<String, String> tree, boolean keptBase, boolean fellBack,
+      String error, double usd, int attempts, boolean cached, String notes, boolean usdKnown) {
+    this(label, dim, tree, keptBase, fellBack, error, usd, attempts, cached, notes, usdKnown, Tokens.UNKNOWN);
   }
 
   public Stage {
     tree = new LinkedHashMap<>(tree);
     error = clip(error == null ? "" : error, 400);
     notes = notes == null ? "" : notes;
+    tokens = tokens == null ? Tokens.UNKNOWN : tokens;
   }
 
   /** Notes, or the error when the stage produced none: what later stages read as this stage's decision. */

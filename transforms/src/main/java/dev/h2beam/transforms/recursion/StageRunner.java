@@ -4,6 +4,7 @@ import dev.h2beam.adapters.files.Scratch;
 import dev.h2beam.adapters.model.HarnessRejected;
 import dev.h2beam.adapters.model.RunView;
 import dev.h2beam.adapters.model.SurfaceSpec;
+import dev.h2beam.adapters.model.Tokens;
 import dev.h2beam.transforms.evidence.ContextTree;
 import dev.h2beam.transforms.evidence.Evidence;
 import dev.h2beam.transforms.evidence.Mission;
@@ -57,11 +58,12 @@ public final class StageRunner {
       mission = Mission.of(q.job(), tree);
     } catch (Exception e) {
       return new Stage(q.label(), q.dim(), fallback, false, true,
-          "could not build evidence: " + Roller.describe(e), 0.0, 0, false, "");
+          "could not build evidence: " + Roller.describe(e), 0.0, 0, false, "", true, Tokens.NONE);
     }
     SurfaceSpec surface = s.bench().surface();
     double usd = 0;
     boolean known = true;
+    Tokens tokens = Tokens.NONE;
     int attempts = 0;
     String error = "";
     String feedback = "";
@@ -74,10 +76,12 @@ public final class StageRunner {
         attempts += e.attempts() > 0 ? e.attempts() : 2;
         usd += e.costUsd();
         known &= e.costKnown();
+        tokens = tokens.plus(e.tokens());
         break;
       }
       usd += reply.costUsd();
       known &= reply.costKnown();
+      tokens = tokens.plus(reply.tokens());
       attempts += Math.max(1, reply.attempts());
       if (reply.workspace() == null) {
         error = "the harness directory did not come back; edit the files of context/harness/ in place";
@@ -111,14 +115,14 @@ public final class StageRunner {
       try {
         boolean kept = accept(s, proposed, fallback);
         return new Stage(q.label(), q.dim(), proposed, kept, false, "", usd, attempts, false,
-            Replies.notes(reply.text()), known);
+            Replies.notes(reply.text()), known, tokens);
       } catch (HarnessRejected e) {
         error = e.getMessage();
         feedback = feedback(error);
         writeBack(surface, proposed, evidence);
       }
     }
-    return new Stage(q.label(), q.dim(), fallback, false, true, error, usd, attempts, false, "", known);
+    return new Stage(q.label(), q.dim(), fallback, false, true, error, usd, attempts, false, "", known, tokens);
   }
 
   /**

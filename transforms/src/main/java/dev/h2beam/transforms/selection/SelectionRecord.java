@@ -1,5 +1,6 @@
 package dev.h2beam.transforms.selection;
 
+import dev.h2beam.adapters.model.Tokens;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,6 +25,8 @@ public final class SelectionRecord {
   public double usd;
   /** False when {@link #usd} is only the known part of what the selector's and reflector's sessions cost. */
   public boolean usdKnown = true;
+  /** The model tokens the selector's and reflector's sessions spent ({@link Tokens}: not all of them when not known). */
+  public Tokens tokens = Tokens.NONE;
   public LinkedHashMap<String, String> experience = new LinkedHashMap<>();
   /** Why the reflector's lesson was screened out of the library (instruction overrides, control tokens, keys). */
   public List<String> lessonScreened = new ArrayList<>();
@@ -57,6 +60,9 @@ public final class SelectionRecord {
     m.put("usd", usd);
     // only when false, as below
     if (!usdKnown) m.put("usd_known", false);
+    // h2beam's own, in every record, so that no reader takes a record without them for one that spent none
+    m.put("tokens", tokens.toJson());
+    if (!tokens.known()) m.put("tokens_known", false);
     m.put("experience", new LinkedHashMap<>(experience));
     m.put("trivial", trivial);
     m.put("evidence", evidence);

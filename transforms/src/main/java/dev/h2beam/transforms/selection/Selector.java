@@ -129,6 +129,7 @@ public final class Selector {
       Reply reply = selector.call(mission, folder, "select." + label, "", null);
       sel.usd += reply.costUsd();
       sel.usdKnown &= reply.costKnown();
+      sel.tokens = sel.tokens.plus(reply.tokens());
       sel.why = SelectionRecord.clip(Replies.why(reply.text()), 2000);
       Optional<String> choice = Replies.choice(reply.text());
       if (choice.isEmpty()) {
@@ -144,6 +145,7 @@ public final class Selector {
     } catch (ProposerError e) {
       sel.usd += e.costUsd();
       sel.usdKnown &= e.costKnown();
+      sel.tokens = sel.tokens.plus(e.tokens());
       fallBack(sel, e.getMessage());
     } catch (Exception e) {
       fallBack(sel, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());

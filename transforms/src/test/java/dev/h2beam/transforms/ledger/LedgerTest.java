@@ -2,9 +2,11 @@ package dev.h2beam.transforms.ledger;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.h2beam.adapters.model.Tokens;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -17,8 +19,8 @@ class LedgerTest {
 
   private static Ledger ledger(List<String> rollouts, List<String> sessions) {
     Ledger l = new Ledger("agg", "ledger-1", 2);
-    for (String r : rollouts) l.rollout(r, 0.0);
-    for (String s : sessions) l.session(s, 0.0, false, 1);
+    for (String r : rollouts) l.rollout(r, 0.0, true, Tokens.NONE);
+    for (String s : sessions) l.session(s, 0.0, false, 1, true, Tokens.NONE);
     return l;
   }
 
@@ -58,23 +60,51 @@ class LedgerTest {
 
   /**
    * A spend not all known stays out of no sum silently: the sums are the known parts, and the ledger names the entries
-   * they leave out; a ledger whose every spend is known keeps harness2's keys.
+   * they leave out; a ledger whose every spend is known keeps harness2's keys, then h2beam's tokens.
    */
   @Test
   void entriesWhoseSpendIsNotAllKnownAreNamedBesideTheSums() {
     Ledger l = new Ledger("agg", "t", 2);
-    for (String r : PARALLEL_ROLLOUTS) l.rollout(r, 0.5, !r.equals("inv2"));
-    for (String s : PARALLEL_SESSIONS) l.session(s, 0.25, false, 1, !s.startsWith("agg"));
+    for (String r : PARALLEL_ROLLOUTS) l.rollout(r, 0.5, !r.equals("inv2"), Tokens.NONE);
+    for (String s : PARALLEL_SESSIONS) l.session(s, 0.25, false, 1, !s.startsWith("agg"), Tokens.NONE);
     Map<String, Object> json = l.toJson();
     assertEquals(5.5, json.get("usd"));
     assertEquals(4.0, json.get("rollout_usd"));
     assertEquals(Map.of("rollouts", List.of("inv2"), "sessions", List.of("agg1", "agg2")), json.get("cost_unknown"));
-    assertEquals("cost_unknown", List.copyOf(json.keySet()).get(json.size() - 1));
+    assertEquals(List.of("rollouts", "sessions", "cost_unknown", "tokens"),
+        List.copyOf(json.keySet()).subList(json.size() - 4, json.size()));
     assertEquals(List.of("inv2"), l.unknownCost("rollout"));
 
     Map<String, Object> known = ledger(PARALLEL_ROLLOUTS, PARALLEL_SESSIONS).toJson();
     assertEquals(List.of("mode", "task_id", "k", "R", "expected_R", "P", "session_attempts", "expected_P", "usd",
-        "rollout_usd", "session_usd", "rollouts", "sessions"), List.copyOf(known.keySet()));
+        "rollout_usd", "session_usd", "rollouts", "sessions", "tokens"), List.copyOf(known.keySet()));
+  }
+
+  /**
+   * The tokens are every entry's, added up as far as they were counted; the entries whose tokens are not all counted
+   * are named, as those whose cost is not known are, so the sum is never taken for the whole. A ledger of work that
+   * called no model records a known 0 and 0, not nothing.
+   */
+  @Test
+  void tokensSumEveryEntryAndNameThoseNotAllCounted() {
+    Ledger l = new Ledger("seq", "t", 1);
+    l.rollout("base1", 0.0, true, new Tokens(100, 10, true));
+    l.session("inv1", 0.0, false, 1, true, new Tokens(2000, 300, true));
+    l.rollout("inv1", 0.0, true, new Tokens(50, 5, false));
+    l.session("dom1", 0.0, false, 1, true, Tokens.UNKNOWN);
+    l.session("c1", 0.0, true, 0, true, new Tokens(7, 1, true));
+    Map<String, Object> json = l.toJson();
+    assertEquals(Map.of("input", 2157L, "output", 316L), json.get("tokens"));
+    assertEquals(Map.of("rollouts", List.of("inv1"), "sessions", List.of("dom1")), json.get("tokens_unknown"));
+    assertEquals("tokens_unknown", List.copyOf(json.keySet()).get(json.size() - 1));
+    assertEquals(new Tokens(2157, 316, false), l.tokens());
+    assertEquals(List.of("dom1"), l.unknownTokens("session"));
+    assertTrue(l.unknownCost("session").isEmpty(), "a cost can be known while the tokens are not (a free endpoint)");
+
+    Map<String, Object> none = ledger(PARALLEL_ROLLOUTS, PARALLEL_SESSIONS).toJson();
+    assertEquals(Map.of("input", 0L, "output", 0L), none.get("tokens"));
+    assertFalse(none.containsKey("tokens_unknown"));
+    assertFalse(none.containsKey("cost_unknown"));
   }
 
   @Test
@@ -102,7 +132,7 @@ class LedgerTest {
   void toJsonKeysAreInSpecOrder() {
     Map<String, Object> json = ledger(PARALLEL_ROLLOUTS, PARALLEL_SESSIONS).toJson();
     assertEquals(List.of("mode", "task_id", "k", "R", "expected_R", "P", "session_attempts", "expected_P", "usd",
-        "rollout_usd", "session_usd", "rollouts", "sessions"), List.copyOf(json.keySet()));
+        "rollout_usd", "session_usd", "rollouts", "sessions", "tokens"), List.copyOf(json.keySet()));
   }
 
   @Test

@@ -13,6 +13,7 @@ import dev.h2beam.adapters.files.PathOrder;
 import dev.h2beam.adapters.files.Scratch;
 import dev.h2beam.adapters.model.ChannelSpec;
 import dev.h2beam.adapters.model.SessionResult;
+import dev.h2beam.adapters.model.Tokens;
 import dev.h2beam.adapters.proposer.EvidenceView;
 import dev.h2beam.adapters.proposer.ProposerChannel;
 import java.io.ByteArrayOutputStream;
@@ -101,9 +102,11 @@ class ProposerTest {
     JsonNode meta = Json.readTree(audit.resolve(base + ".meta.json"));
     List<String> keys = new ArrayList<>();
     meta.fieldNames().forEachRemaining(keys::add);
-    assertEquals(List.of("label", "ok", "channel", "model", "effort", "attempts", "wall_s", "cost_usd", "error",
-        "usage", "model_id", "finish_reason", "held"), keys);
+    // a channel that calls a model and says nothing of its tokens: none counted, and not all of them
+    assertEquals(List.of("label", "ok", "channel", "model", "effort", "attempts", "wall_s", "cost_usd", "tokens",
+        "tokens_known", "error", "usage", "model_id", "finish_reason", "held"), keys);
     assertTrue(meta.path("usage").isNull(), "a channel that reports no usage leaves it null, never 0");
+    assertFalse(meta.path("tokens_known").asBoolean(true));
     assertEquals(LABEL, meta.path("label").asText());
     assertTrue(meta.path("ok").asBoolean());
     assertEquals("model-1", meta.path("model").asText());
@@ -450,6 +453,80 @@ class ProposerTest {
     String failedBase = "inv2.a1." + Proposer.cacheKey("inv2.a1", MISSION, "", evidence);
     JsonNode failed = Json.readTree(audit.resolve(failedBase + ".meta.json")).path("model_calls");
     assertEquals(2, failed.size(), failed.toString());
+  }
+
+  /** A session that called no model (a scripted one) writes harness2's meta keys, and its reply's tokens are none. */
+  @Test
+  void aScriptedSessionKeepsHarness2sMetaKeysAndSpendsNoTokens() throws Exception {
+    Reply r = proposer((cwd, mission, system, label, timeout) -> SessionResult.scripted("done"))
+        .call(MISSION, evidence, LABEL, "", null);
+    assertEquals(Tokens.NONE, r.tokens());
+    JsonNode meta = Json.readTree(audit.resolve(base("") + ".meta.json"));
+    List<String> keys = new ArrayList<>();
+    meta.fieldNames().forEachRemaining(keys::add);
+    assertEquals(List.of("label", "ok", "channel", "model", "effort", "attempts", "wall_s", "cost_usd", "error",
+        "usage", "model_id", "finish_reason", "held"), keys);
+    Reply again = answering("other", 0.0).call(MISSION, evidence, LABEL, "", null);
+    assertTrue(again.cached());
+    assertEquals(Tokens.NONE, again.tokens(), "a scripted session's cached reply spent none either");
+  }
+
+  /**
+   * A session's tokens are every attempt's, the failed ones' included; a reply from the cache reports those of the
+   * session that made it, so a resumed sweep's ledger records what a clean one does.
+   */
+  @Test
+  void aSessionsTokensAreEveryAttemptsAndTheCacheKeepsThem() throws Exception {
+    AtomicInteger attempt = new AtomicInteger();
+    Reply r = proposer((cwd, mission, system, label, timeout) -> attempt.incrementAndGet() == 1
+        ? new SessionResult("", 0.01, "HTTP 500", Map.of(), true, new Tokens(700, 0, true))
+        : new SessionResult("done", 0.02, "", Map.of(), true, new Tokens(900, 120, true)))
+        .call(MISSION, evidence, LABEL, "", null);
+    assertEquals(new Tokens(1600, 120, true), r.tokens());
+    JsonNode meta = Json.readTree(audit.resolve(base("") + ".meta.json"));
+    assertEquals(1600, meta.path("tokens").path("input").asLong());
+    assertEquals(120, meta.path("tokens").path("output").asLong());
+    assertFalse(meta.has("tokens_known"), "written only when false");
+
+    Reply again = answering("other", 0.0).call(MISSION, evidence, LABEL, "", null);
+    assertTrue(again.cached());
+    assertEquals(new Tokens(1600, 120, true), again.tokens());
+  }
+
+  /** A session that ended in an exception reports nothing of what it spent: its tokens are not all known. */
+  @Test
+  void aSessionThatThrewLeavesItsTokensNotAllKnown() {
+    AtomicInteger attempt = new AtomicInteger();
+    Proposer p = proposer((cwd, mission, system, label, timeout) -> {
+      if (attempt.incrementAndGet() == 1) {
+        return new SessionResult("", 0.0, "HTTP 429", Map.of(), true, new Tokens(40, 0, true));
+      }
+      throw new IOException("the connection broke mid-answer");
+    });
+    ProposerError e = assertThrows(ProposerError.class, () -> p.call(MISSION, evidence, LABEL, "", null));
+    assertEquals(new Tokens(40, 0, false), e.tokens());
+  }
+
+  /**
+   * A cached reply whose meta file records no tokens was written by harness2 or an earlier h2beam: one that called a
+   * model (a usage or model calls recorded) spent tokens not counted, which are not known; one that called none
+   * spent none.
+   */
+  @Test
+  void aMetaFileWithoutTokensIsReadByWhatItsSessionReported() throws Exception {
+    Map<String, Object> meta = new LinkedHashMap<>();
+    meta.put("usage", null);
+    assertEquals(Tokens.NONE, Proposer.tokens(Json.MAPPER.valueToTree(meta)));
+    meta.put("usage", Map.of("prompt_tokens", 120, "completion_tokens", 30));
+    assertEquals(Tokens.UNKNOWN, Proposer.tokens(Json.MAPPER.valueToTree(meta)));
+    meta.put("usage", null);
+    meta.put("model_calls", List.of());
+    assertEquals(Tokens.UNKNOWN, Proposer.tokens(Json.MAPPER.valueToTree(meta)));
+    meta.put("tokens", Map.of("input", 5, "output", -1));
+    assertEquals(Tokens.UNKNOWN, Proposer.tokens(Json.MAPPER.valueToTree(meta)), "a count below 0 is no count");
+    meta.put("tokens", Map.of("input", 5, "output", 2));
+    meta.put("tokens_known", false);
+    assertEquals(new Tokens(5, 2, false), Proposer.tokens(Json.MAPPER.valueToTree(meta)));
   }
 
   @Test

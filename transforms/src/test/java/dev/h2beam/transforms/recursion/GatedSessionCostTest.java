@@ -14,6 +14,7 @@ import dev.h2beam.adapters.model.Namespace;
 import dev.h2beam.adapters.model.Rollout;
 import dev.h2beam.adapters.model.RunView;
 import dev.h2beam.adapters.model.SessionResult;
+import dev.h2beam.adapters.model.Tokens;
 import dev.h2beam.adapters.proposer.ProposerChannel;
 import dev.h2beam.transforms.evidence.FileTrees;
 import dev.h2beam.transforms.gated.Episode;
@@ -79,6 +80,8 @@ class GatedSessionCostTest {
   /** A benchmark whose rollouts write an answer and a trajectory, priced $0.05 each. */
   static final class Bench implements Benchmark {
     private final Path root;
+    /** The tokens each rollout reports; not said, by default. */
+    Tokens rolloutTokens = Tokens.UNKNOWN;
 
     Bench(Path root) {
       this.root = root;
@@ -115,7 +118,7 @@ class GatedSessionCostTest {
       FileTrees.recreate(run);
       Files.writeString(run.resolve("answer.txt"), "total: 42\n");
       Files.writeString(run.resolve("trajectory.md"), "step 1: summed the rows\n");
-      return new Rollout(run, false, 0.05, 1.0);
+      return new Rollout(run, false, 0.05, 1.0, true, rolloutTokens);
     }
 
     @Override public boolean delivered(Path runDir) {
@@ -276,6 +279,37 @@ class GatedSessionCostTest {
     assertTrue(step.path("notes").asText().contains("IllegalStateException: the tree check crashed"),
         step.toString());
     assertEquals(0.2, json(res).at("/ledger/session_usd").asDouble(), "g2 and g3 are summed, g1 is not");
+  }
+
+  /**
+   * Every rollout's and session's tokens reach the ledger, summed; a session that ran and whose stage never came back
+   * is named in {@code tokens_unknown}, as in {@code cost_unknown}, and adds only what is known (nothing).
+   */
+  @Test
+  void theTokensOfEveryRolloutAndSessionReachTheLedger() throws Exception {
+    bench.rolloutTokens = new Tokens(100, 10, true);
+    ProposerChannel counting = (cwd, mission, system, label, timeout) -> {
+      SessionResult r = edit(cwd, label);
+      return new SessionResult(r.text(), r.costUsd(), "", Map.of(), true, new Tokens(1000, 200, true));
+    };
+    JsonNode ledger = json(run(counting, new ImproverMethod())).path("ledger");
+    assertEquals(4, ledger.path("R").asInt(), "base1 and one rollout a step");
+    assertEquals(3 * 1000 + 4 * 100, ledger.at("/tokens/input").asLong(), ledger.toString());
+    assertEquals(3 * 200 + 4 * 10, ledger.at("/tokens/output").asLong(), ledger.toString());
+    assertFalse(ledger.has("tokens_unknown"), ledger.toString());
+
+    ProposerChannel crashing = (cwd, mission, system, label, timeout) -> {
+      if (!label.startsWith("g1.")) return counting.run(cwd, mission, system, label, timeout);
+      Path guardrails = cwd.resolve("context/harness/guardrails.md");
+      Files.writeString(guardrails, Files.readString(guardrails) + CRASHES_THE_CHECK + "\n");
+      return new SessionResult("<notes>numerals</notes>", 0.40, "", Map.of(), true, new Tokens(5000, 900, true));
+    };
+    FileTrees.recreate(root.resolve("runs"));
+    ledger = json(run(crashing, new ImproverMethod())).path("ledger");
+    assertEquals(2 * 1000 + 4 * 100, ledger.at("/tokens/input").asLong(), "g1's are not summed: " + ledger);
+    assertEquals(List.of("g1"), List.of(ledger.at("/tokens_unknown/sessions/0").asText()), ledger.toString());
+    assertEquals(1, ledger.at("/tokens_unknown/sessions").size(), ledger.toString());
+    assertEquals(0, ledger.at("/tokens_unknown/rollouts").size(), ledger.toString());
   }
 
   /**
