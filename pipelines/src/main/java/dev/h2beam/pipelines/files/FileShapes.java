@@ -81,6 +81,8 @@ public final class FileShapes {
     }
     optionalUsd(s, "usd", at);
     optionalBoolean(s, "usd_known", at, ".");
+    tokens(s.get("tokens"), at + ".tokens");
+    optionalBoolean(s, "tokens_known", at, ".");
     if (s.path("ok").asBoolean(false)) {
       requireText(s, "chosen_label", at, ".", true);
       requireText(s, "chosen_run_dir", at, ".", true);
@@ -110,16 +112,34 @@ public final class FileShapes {
       if (rollout != null && !usd(rollout)) {
         throw wrong(at + ".ledger.rollout_usd must be a number, found " + describe(rollout));
       }
-      costUnknown(ledger.get("cost_unknown"), at + ".ledger.cost_unknown");
+      labelsNotKnown(ledger.get("cost_unknown"), at + ".ledger.cost_unknown");
+      tokens(ledger.get("tokens"), at + ".ledger.tokens");
+      labelsNotKnown(ledger.get("tokens_unknown"), at + ".ledger.tokens_unknown");
     }
   }
 
   /**
-   * A ledger's {@code cost_unknown} (absent or null: every cost known): an object with both lists, {@code rollouts}
-   * and {@code sessions}, of the labels whose cost is not known. A marker of another shape cannot say which costs
-   * its ledger's sums leave out.
+   * h2beam's {@code tokens} of a ledger or a selection (absent or null: not recorded, as in harness2's files): an
+   * object of two whole numbers from 0 up, {@code input} and {@code output}.
    */
-  private static void costUnknown(JsonNode n, String at) throws IOException {
+  private static void tokens(JsonNode n, String at) throws IOException {
+    if (n == null || n.isNull()) return;
+    requireObject(n, at);
+    for (String key : new String[] {"input", "output"}) {
+      JsonNode count = n.get(key);
+      if (count == null) throw wrong(at + "." + key + " is missing");
+      if (!count.isIntegralNumber() || !count.canConvertToLong() || count.longValue() < 0) {
+        throw wrong(at + "." + key + " must be a whole number from 0 up, found " + describe(count));
+      }
+    }
+  }
+
+  /**
+   * A ledger's {@code cost_unknown} or {@code tokens_unknown} (absent or null: every cost, or every count, known): an
+   * object with both lists, {@code rollouts} and {@code sessions}, of the labels whose figure is not known. A marker
+   * of another shape cannot say which the ledger's sums leave out.
+   */
+  private static void labelsNotKnown(JsonNode n, String at) throws IOException {
     if (n == null || n.isNull()) return;
     requireObject(n, at);
     for (String key : new String[] {"rollouts", "sessions"}) {

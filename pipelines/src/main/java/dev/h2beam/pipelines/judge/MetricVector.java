@@ -71,6 +71,11 @@ public final class MetricVector {
     m.put("selection_cost", List.of("usd", "min",
         "the mode's selector and reflector sessions: summary.json selections.<mode>.usd"));
     m.put("cost", List.of("usd", "min", "executor_cost + improver_cost + selection_cost"));
+    m.put("mode_input_tokens", List.of("tokens", "min", "every rollout (bases included) and session of the mode:"
+        + " its ledger's tokens.input + selections.<mode>.tokens.input"));
+    m.put("mode_output_tokens", List.of("tokens", "min", "every rollout (bases included) and session of the mode:"
+        + " its ledger's tokens.output + selections.<mode>.tokens.output"));
+    m.put("mode_tokens", List.of("tokens", "min", "mode_input_tokens + mode_output_tokens"));
     m.put("chosen_wall_s", List.of("seconds", "min", "the chosen rollout's completion marker"));
     m.put("mode_wall_s", List.of("seconds", "min", "_audit/<ns>/timing/<mode>/<task>.json (the run that did it)"));
     m.put("turns", List.of("count", "min", "the chosen rollout's trajectory: [ASSISTANT] lines"));
@@ -149,27 +154,51 @@ public final class MetricVector {
    *
    * @param selectionAbsent why {@code selectionCost} is null: {@code spend-unaccounted} (the selection says its usd
    *     is not all it cost) or {@code not-recorded} (no selection record, or one without a usd); null when it is not
+   * @param modeInputTokens the model tokens every rollout and session of the mode spent, its ledger's and its
+   *     selection's (input; {@code modeOutputTokens} output), null with {@code tokensAbsent} the reason when not all
+   *     of them are known: {@code spend-unaccounted} (a record says some were not counted) or {@code not-recorded}
+   *     (the ledger or the selection records none: harness2's files, and h2beam's before it counted them)
    */
   public record Spend(String chosenRunDir, Double executorCost, Double improverCost, Double selectionCost,
-      String selectionAbsent, Double retries, Seen seen) implements java.io.Serializable {
-    /** The reason a selection cost is absent when the summary does not say it (no record of it, or no usd). */
-    static final String SELECTION_NOT_RECORDED = "not-recorded";
-    /** The reason a selection cost is absent when its record says the usd is only the known part. */
-    static final String SELECTION_UNACCOUNTED = "spend-unaccounted";
+      String selectionAbsent, Double retries, Double modeInputTokens, Double modeOutputTokens, String tokensAbsent,
+      Seen seen) implements java.io.Serializable {
+    /** Why a selection cost or a mode's tokens are absent when the summary does not record them. */
+    static final String NOT_RECORDED = "not-recorded";
+    /** Why they are absent when a record says its figure is only the known part. */
+    static final String UNACCOUNTED = "spend-unaccounted";
 
     public Spend {
       chosenRunDir = chosenRunDir == null ? "" : chosenRunDir;
       // a cost is a value or an absence with its reason, never both: the reason stands only beside no value, and a
       // missing value without one is what no record gives
       if (selectionCost != null) selectionAbsent = null;
-      else if (selectionAbsent == null) selectionAbsent = SELECTION_NOT_RECORDED;
-      else if (!selectionAbsent.equals(SELECTION_NOT_RECORDED) && !selectionAbsent.equals(SELECTION_UNACCOUNTED)) {
-        throw new IllegalArgumentException("a selection cost is absent as " + SELECTION_NOT_RECORDED + " or "
-            + SELECTION_UNACCOUNTED + ", not " + selectionAbsent);
+      else if (selectionAbsent == null) selectionAbsent = NOT_RECORDED;
+      else checkReason(selectionAbsent, "a selection cost");
+      // the same for the tokens, both counts or neither
+      if (modeInputTokens == null || modeOutputTokens == null) {
+        modeInputTokens = null;
+        modeOutputTokens = null;
+        tokensAbsent = tokensAbsent == null ? NOT_RECORDED : checkReason(tokensAbsent, "a mode's tokens");
+      } else {
+        tokensAbsent = null;
       }
     }
 
-    /** A spend whose chosen run has not been looked at: the metric vector reads its marker itself. */
+    private static String checkReason(String reason, String what) {
+      if (!reason.equals(NOT_RECORDED) && !reason.equals(UNACCOUNTED)) {
+        throw new IllegalArgumentException(what + " is absent as " + NOT_RECORDED + " or "
+            + UNACCOUNTED + ", not " + reason);
+      }
+      return reason;
+    }
+
+    /** A spend whose tokens are not recorded. */
+    public Spend(String chosenRunDir, Double executorCost, Double improverCost, Double selectionCost,
+        String selectionAbsent, Double retries, Seen seen) {
+      this(chosenRunDir, executorCost, improverCost, selectionCost, selectionAbsent, retries, null, null, null, seen);
+    }
+
+    /** A spend whose chosen run has not been looked at (the metric vector reads its marker itself). */
     public Spend(String chosenRunDir, Double executorCost, Double improverCost, Double selectionCost,
         String selectionAbsent, Double retries) {
       this(chosenRunDir, executorCost, improverCost, selectionCost, selectionAbsent, retries, null);
@@ -177,7 +206,8 @@ public final class MetricVector {
 
     /** This spend with what the grading step saw of its chosen run. */
     public Spend withSeen(Seen s) {
-      return new Spend(chosenRunDir, executorCost, improverCost, selectionCost, selectionAbsent, retries, s);
+      return new Spend(chosenRunDir, executorCost, improverCost, selectionCost, selectionAbsent, retries,
+          modeInputTokens, modeOutputTokens, tokensAbsent, s);
     }
 
     /** The spend of {@code mode} in a summary; {@code summary} null (it could not be read) records none. */
@@ -193,10 +223,40 @@ public final class MetricVector {
       JsonNode unknown = hasLedger ? ledger.get("cost_unknown") : null;
       Double selectionCost = selectionUsd(selection);
       String selectionAbsent = selectionCost != null ? null
-          : FileShapes.usdNotKnown(selection) ? SELECTION_UNACCOUNTED : SELECTION_NOT_RECORDED;
+          : FileShapes.usdNotKnown(selection) ? UNACCOUNTED : NOT_RECORDED;
+      long[] ledgerTokens = hasLedger ? counts(ledger.get("tokens")) : null;
+      long[] selectionTokens = selection != null && selection.isObject() ? counts(selection.get("tokens")) : null;
+      Double in = null;
+      Double out = null;
+      String tokensAbsent = NOT_RECORDED;
+      if (ledgerTokens != null && selectionTokens != null) {
+        JsonNode notCounted = ledger.get("tokens_unknown");
+        boolean known = allKnown(notCounted, "rollouts") && allKnown(notCounted, "sessions")
+            && selection.path("tokens_known").asBoolean(true) && !selection.path("tokens_known").isNull();
+        if (known) {
+          in = (double) (ledgerTokens[0] + selectionTokens[0]);
+          out = (double) (ledgerTokens[1] + selectionTokens[1]);
+        }
+        tokensAbsent = UNACCOUNTED;
+      }
       return new Spend(chosenDir, hasLedger && allKnown(unknown, "rollouts") ? ledger.path("rollout_usd").asDouble()
           : null, hasLedger && allKnown(unknown, "sessions") ? ledger.path("session_usd").asDouble() : null,
-          selectionCost, selectionAbsent, retries);
+          selectionCost, selectionAbsent, retries, in, out, tokensAbsent, null);
+    }
+
+    /**
+     * A record's {@code tokens} ({@code {"input": n, "output": n}}) as two counts, or null when it has none or one
+     * of another shape (a count that is not a whole number from 0 up is no count).
+     */
+    private static long[] counts(JsonNode tokens) {
+      if (tokens == null || !tokens.isObject()) return null;
+      JsonNode in = tokens.get("input");
+      JsonNode out = tokens.get("output");
+      if (in == null || out == null || !in.canConvertToLong() || !out.canConvertToLong() || !in.isIntegralNumber()
+          || !out.isIntegralNumber() || in.longValue() < 0 || out.longValue() < 0) {
+        return null;
+      }
+      return new long[] {in.longValue(), out.longValue()};
     }
 
     /**
@@ -336,6 +396,12 @@ public final class MetricVector {
     // mode spent (as a ledger that records no cost does for executor_cost), and a partial sum never stands for it
     put(values, absent, "cost", exec == null || impr == null || sel == null ? null : exec + impr + sel,
         "spend-unaccounted");
+    Double modeIn = spend.modeInputTokens();
+    Double modeOut = spend.modeOutputTokens();
+    put(values, absent, "mode_input_tokens", modeIn, spend.tokensAbsent());
+    put(values, absent, "mode_output_tokens", modeOut, spend.tokensAbsent());
+    put(values, absent, "mode_tokens", modeIn == null || modeOut == null ? null : modeIn + modeOut,
+        spend.tokensAbsent());
 
     put(values, absent, "chosen_wall_s", seen == null ? null : seen.wallS(), noRun == null ? "not-recorded" : noRun);
     Double modeWall = timings == null ? null : timings.wall(r.mode(), r.taskId());

@@ -106,6 +106,51 @@ class FileShapesTest {
             + " true}}}}"));
   }
 
+  /**
+   * h2beam's token counts pass in their shape (a ledger's and a selection's {@code tokens}, two whole numbers from 0
+   * up; a ledger's {@code tokens_unknown} as its {@code cost_unknown}; a selection's boolean {@code tokens_known}), and
+   * files without them (harness2's) as before; in another shape a count is no count, and a mark could not say which
+   * counts a sum leaves out: refused, naming the field.
+   */
+  @Test
+  void tokenCountsAndTheirMarksAreCheckedToo() throws Exception {
+    String head = "{\"task_id\": \"t\", \"k\": 1, ";
+    FileShapes.summary(Json.readTree(head + "\"selections\": {\"agg\": {\"ok\": false, \"usd\": 0.1, \"tokens\":"
+        + " {\"input\": 3, \"output\": 0}, \"tokens_known\": false}}, \"modes\": {\"agg\": {\"ledger\":"
+        + " {\"rollout_usd\": 0.5, \"tokens\": {\"input\": 9007199254740993, \"output\": 12}, \"tokens_unknown\":"
+        + " {\"rollouts\": [\"base1\"], \"sessions\": []}}}}}"));
+    FileShapes.summary(Json.readTree(head + "\"selections\": {\"agg\": {\"ok\": false, \"tokens\": null}},"
+        + " \"modes\": {\"agg\": {\"ledger\": {\"tokens\": null, \"tokens_unknown\": null}}}}"));
+    String ledger = head + "\"selections\": {}, \"modes\": {\"agg\": {\"ledger\": {\"rollout_usd\": 0.5, ";
+    assertEquals("modes.agg.ledger.tokens.input must be a whole number from 0 up, found -1 (a number)",
+        summaryRefusal(ledger + "\"tokens\": {\"input\": -1, \"output\": 2}}}}}"));
+    assertEquals("modes.agg.ledger.tokens.output must be a whole number from 0 up, found 2.5 (a number)",
+        summaryRefusal(ledger + "\"tokens\": {\"input\": 1, \"output\": 2.5}}}}}"));
+    assertEquals("modes.agg.ledger.tokens.input must be a whole number from 0 up, found \"12\" (a string)",
+        summaryRefusal(ledger + "\"tokens\": {\"input\": \"12\", \"output\": 2}}}}}"));
+    assertEquals("modes.agg.ledger.tokens.output is missing",
+        summaryRefusal(ledger + "\"tokens\": {\"input\": 1}}}}}"));
+    assertEquals("modes.agg.ledger.tokens must be a JSON object, found [1,2] (a list)",
+        summaryRefusal(ledger + "\"tokens\": [1, 2]}}}}"));
+    assertEquals("modes.agg.ledger.tokens_unknown.sessions is missing",
+        summaryRefusal(ledger + "\"tokens_unknown\": {\"rollouts\": []}}}}}"));
+    assertEquals("modes.agg.ledger.tokens_unknown.rollouts must be a list, found \"base1\" (a string)",
+        summaryRefusal(ledger + "\"tokens_unknown\": {\"rollouts\": \"base1\", \"sessions\": []}}}}}"));
+    assertEquals("modes.agg.ledger.tokens_unknown.sessions must list labels, found 3 (a number)",
+        summaryRefusal(ledger + "\"tokens_unknown\": {\"rollouts\": [], \"sessions\": [3]}}}}}"));
+    assertEquals("modes.agg.ledger.tokens_unknown must be a JSON object, found true (a boolean)",
+        summaryRefusal(ledger + "\"tokens_unknown\": true}}}}"));
+    String selection = head + "\"selections\": {\"agg\": {\"ok\": false, ";
+    assertEquals("selections.agg.tokens.input must be a whole number from 0 up, found -3 (a number)",
+        summaryRefusal(selection + "\"tokens\": {\"input\": -3, \"output\": 4}}}}"));
+    assertEquals("selections.agg.tokens.output must be a whole number from 0 up, found 0.5 (a number)",
+        summaryRefusal(selection + "\"tokens\": {\"input\": 3, \"output\": 0.5}}}}"));
+    assertEquals("selections.agg.tokens must be a JSON object, found 7 (a number)",
+        summaryRefusal(selection + "\"tokens\": 7}}}"));
+    assertEquals("selections.agg.tokens_known must be true or false, found \"no\" (a string)",
+        summaryRefusal(selection + "\"tokens\": {\"input\": 3, \"output\": 4}, \"tokens_known\": \"no\"}}}"));
+  }
+
   @Test
   void aJudgedRowNeedsItsTaskAndModeAndTypedScores() {
     assertEquals("row 1 of judged.json: mode is missing; repair the field or move the file aside",

@@ -167,6 +167,26 @@ class FolderSweepCostTest {
     assertEquals(2, seen, "both modes of the nuts task");
     assertTrue(unpricedSelections >= 2, "the march task's two selections, at least: " + unpricedSelections);
 
+    // the tokens: the server's counts, summed per mode, those it did not report named and never counted as 0
+    for (String mode : List.of("agg", "seq")) {
+      JsonNode n = nuts.at("/modes/" + mode + "/ledger");
+      assertEquals(mode.equals("agg") ? AGG_ROLLOUTS : SEQ_ROLLOUTS,
+          Json.MAPPER.convertValue(n.at("/tokens_unknown/rollouts"), List.class), n.toString());
+      assertEquals(0, n.at("/tokens_unknown/sessions").size(), n.toString());
+      assertTrue(n.at("/tokens/input").asLong() > 0 && n.at("/tokens/output").asLong() > 0, "its sessions counted");
+      JsonNode m = march.at("/modes/" + mode + "/ledger");
+      assertFalse(m.has("tokens_unknown"), m.toString());
+      assertTrue(m.at("/tokens/input").asLong() > 0 && m.at("/tokens/output").asLong() > 0, m.toString());
+      // the selector's and reflector's answers carried no usage: not known, the part counted none
+      JsonNode sel = march.at("/selections/" + mode);
+      assertFalse(sel.path("tokens_known").asBoolean(true), sel.toString());
+      assertEquals(0, sel.at("/tokens/input").asLong(), sel.toString());
+    }
+    for (JsonNode row : metrics.path("rows")) {
+      assertEquals("spend-unaccounted", row.at("/absent/mode_tokens").asText(), "no selection was counted: " + row);
+      assertFalse(row.at("/values/mode_input_tokens").isNumber(), row.toString());
+    }
+
     // the report counts what it could not add up
     String report = FolderSweepTest.report(ns);
     assertTrue(report.contains("not known"), report);

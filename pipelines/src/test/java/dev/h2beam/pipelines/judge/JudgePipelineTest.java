@@ -53,7 +53,7 @@ class JudgePipelineTest {
 
   /**
    * Each row's spend goes from the grading step to the namespace's writer through the same coder: every part of it,
-   * the selection's cost or the reason it has none included, comes back as it was.
+   * the selection's cost or the reason it has none and the mode's tokens or theirs included, comes back as it was.
    */
   @Test
   void aRowsSpendComesThroughTheGroupingsCoderWhole() throws Exception {
@@ -63,6 +63,10 @@ class JudgePipelineTest {
         .withSeen(new MetricVector.Seen(true, true, 120.0, 30.0, null, null, 2.5)));
     spend.put("c", new MetricVector.Spend("", 0.5, null, null, "not-recorded", null)
         .withSeen(MetricVector.Seen.NO_RUN_DIR));
+    // the mode's tokens, counted or the reason they are not
+    spend.put("d", new MetricVector.Spend("/r/d", 0.5, 0.25, 0.125, null, 0.0, 9300.0, 740.0, null, null));
+    spend.put("e", new MetricVector.Spend("/r/e", 0.5, 0.25, 0.125, null, 0.0, null, null, "spend-unaccounted",
+        MetricVector.Seen.NO_RUN_DIR));
     JudgePipeline.Graded back = CoderUtils.decodeFromByteArray(JudgePipeline.GRADED,
         CoderUtils.encodeToByteArray(JudgePipeline.GRADED, new JudgePipeline.Graded(List.of(), spend)));
     assertEquals(spend, back.spend());

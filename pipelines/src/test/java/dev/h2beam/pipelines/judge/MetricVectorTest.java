@@ -386,4 +386,231 @@ class MetricVectorTest {
     assertEquals(1.0, written.get(3).at("/values/turns").asDouble());
     assertEquals("spend-unaccounted", written.get(1).at("/absent/cost").asText());
   }
+
+  /** The three metrics of what the mode's models spent in tokens. */
+  private static final List<String> MODE_TOKENS = List.of("mode_input_tokens", "mode_output_tokens", "mode_tokens");
+
+  /** A ledger of the parallel mode, its costs known, with {@code tail} after them. */
+  private static String ledgerWith(String tail) {
+    return "\"agg\": {\"ledger\": {\"rollout_usd\": 0.04, \"session_usd\": 0.06, \"session_attempts\": 6, \"P\": 6"
+        + tail + "}}";
+  }
+
+  /** The written rows of {@code ns} by task. */
+  private static Map<String, JsonNode> rowsByTask(Path ns, List<JudgedRow> rows) throws Exception {
+    Map<String, JsonNode> byTask = new HashMap<>();
+    for (JsonNode r : Json.readTree(MetricVector.write(ns, rows, false)).at("/rows")) {
+      byTask.put(r.path("task_id").asText(), r);
+    }
+    return byTask;
+  }
+
+  private static void assertTokensAbsent(JsonNode row, String reason, String why) {
+    for (String metric : MODE_TOKENS) {
+      assertEquals(reason, row.at("/absent/" + metric).asText(), why + " " + metric + ": " + row);
+      assertFalse(row.path("values").has(metric), why + " " + metric + ": never its counted part");
+    }
+  }
+
+  /**
+   * A mode's tokens are its ledger's (every rollout, bases included, and improver session) and its selection's
+   * (selector and reflector sessions), input and output each summed apart, and their total; 0 and 0 recorded is a
+   * real 0. Empty lists of labels not counted, a null mark and {@code tokens_known: true} say every count is known.
+   * The metrics.json declares the three in tokens, lower is better, and every row names each of them once.
+   */
+  @Test
+  void aModesTokensAreItsLedgersAndItsSelectionsCountsSummed(@TempDir Path runs) throws Exception {
+    Path ns = runs.resolve("bench-oc-agg2-s7");
+    String selection = ", \"usd\": 0.02, \"tokens\": {\"input\": 300, \"output\": 40}";
+    task(ns, "counted", ledgerWith(", \"tokens\": {\"input\": 9000, \"output\": 700}"), "", selection);
+    task(ns, "zero", ledgerWith(", \"tokens\": {\"input\": 0, \"output\": 0}"), "",
+        ", \"usd\": 0, \"tokens\": {\"input\": 0, \"output\": 0}");
+    task(ns, "marked", ledgerWith(", \"tokens\": {\"input\": 9000, \"output\": 700}, \"tokens_unknown\":"
+        + " {\"rollouts\": [], \"sessions\": []}"), "", selection + ", \"tokens_known\": true");
+    task(ns, "null-mark", ledgerWith(", \"tokens\": {\"input\": 9000, \"output\": 700}, \"tokens_unknown\": null"),
+        "", selection);
+    List<JudgedRow> rows = new ArrayList<>();
+    for (String t : List.of("counted", "zero", "marked", "null-mark")) rows.add(graded(t, "agg", true));
+    Map<String, JsonNode> byTask = rowsByTask(ns, rows);
+
+    for (String t : List.of("counted", "marked", "null-mark")) {
+      JsonNode r = byTask.get(t);
+      assertEquals(9300.0, r.at("/values/mode_input_tokens").asDouble(), t + ": 9000 + the selection's 300: " + r);
+      assertEquals(740.0, r.at("/values/mode_output_tokens").asDouble(), t + ": 700 + the selection's 40");
+      assertEquals(10040.0, r.at("/values/mode_tokens").asDouble(), t + ": 9300 + 740");
+      assertEquals(0.12, r.at("/values/cost").asDouble(), 1e-12, t + ": the costs are read as before");
+      assertEquals(0.0, r.at("/values/retries").asDouble(), t);
+    }
+    JsonNode zero = byTask.get("zero");
+    for (String metric : MODE_TOKENS) {
+      assertEquals(0.0, zero.at("/values/" + metric).asDouble(-1), metric + ": a recorded 0 is a real 0: " + zero);
+    }
+
+    // the spend the grading step reads and sends the writer says the same
+    JsonNode tree = Json.readTree(Files.readString(ns.resolve("counted/summary.json")));
+    assertEquals(new MetricVector.Spend("", 0.04, 0.06, 0.02, null, 0.0, 9300.0, 740.0, null, null),
+        MetricVector.Spend.of(tree, "agg"));
+
+    // the definitions, and each row names each metric once (counted in the file's text: a name given twice would
+    // be lost to a parsed tree)
+    JsonNode defs = Json.readTree(ns.resolve(MetricVector.FILE)).path("metrics");
+    String text = Files.readString(ns.resolve(MetricVector.FILE));
+    for (String metric : MODE_TOKENS) {
+      assertEquals("tokens", defs.at("/" + metric + "/unit").asText(), metric);
+      assertEquals("min", defs.at("/" + metric + "/direction").asText(), metric);
+      java.util.regex.Matcher named = java.util.regex.Pattern.compile("\"" + metric + "\"\\s*:").matcher(text);
+      int times = 0;
+      while (named.find()) times++;
+      assertEquals(1 + rows.size(), times, metric + ": its definition and once in every row");
+    }
+    assertEquals("mode_input_tokens + mode_output_tokens", defs.at("/mode_tokens/source").asText());
+    assertTrue(defs.at("/mode_input_tokens/source").asText().contains("tokens.input"));
+    assertTrue(defs.at("/mode_output_tokens/source").asText().contains("tokens.output"));
+  }
+
+  /**
+   * A mode's tokens are not recorded unless both its ledger and its selection record them: harness2's files (and
+   * h2beam's before it counted them) have neither, and a record with only one is not the mode's whole count. No
+   * ledger and no selection record record none either. Nothing else of the spend changes.
+   */
+  @Test
+  void aModesTokensThatALedgerOrSelectionDoesNotRecordAreAbsentNotRecorded(@TempDir Path runs) throws Exception {
+    Path ns = runs.resolve("bench-oc-agg2-s7");
+    String counted = ", \"tokens\": {\"input\": 9000, \"output\": 700}";
+    String selection = ", \"usd\": 0.02, \"tokens\": {\"input\": 300, \"output\": 40}";
+    task(ns, "harness2", ledgerWith(""), "");
+    task(ns, "ledger-only", ledgerWith(counted), "");
+    task(ns, "selection-only", ledgerWith(""), "", selection);
+    task(ns, "no-ledger", "\"agg\": {\"ok\": false}", "", selection);
+    Path none = Files.createDirectories(ns.resolve("no-selection"));
+    Files.writeString(none.resolve("summary.json"), "{\"task_id\": \"no-selection\", \"modes\": {"
+        + ledgerWith(counted) + "}, \"selections\": {}}");
+    List<JudgedRow> rows = new ArrayList<>();
+    for (String t : List.of("harness2", "ledger-only", "selection-only", "no-ledger", "no-selection")) {
+      rows.add(graded(t, "agg", true));
+    }
+    Map<String, JsonNode> byTask = rowsByTask(ns, rows);
+    for (JudgedRow row : rows) {
+      JsonNode r = byTask.get(row.taskId());
+      assertTokensAbsent(r, "not-recorded", row.taskId());
+      if (!row.taskId().equals("no-ledger")) {
+        assertEquals(0.04, r.at("/values/executor_cost").asDouble(), 1e-12, row.taskId());
+      }
+    }
+    assertEquals(0.12, byTask.get("harness2").at("/values/cost").asDouble(), 1e-12, "a harness2 file's cost");
+
+    JsonNode tree = Json.readTree(Files.readString(ns.resolve("ledger-only/summary.json")));
+    assertEquals(new MetricVector.Spend("", 0.04, 0.06, 0.02, null, 0.0), MetricVector.Spend.of(tree, "agg"));
+    assertEquals("not-recorded", MetricVector.Spend.of(null, "agg").tokensAbsent(), "a summary not read");
+  }
+
+  /**
+   * A mode's tokens are absent (spend-unaccounted) when a record says some were not counted: its ledger's
+   * {@code tokens_unknown} names a rollout or a session, or its selection says {@code tokens_known: false}. A mark
+   * of another shape cannot say which counts are left out: absent too, never a value. The marks of tokens and of
+   * costs are each read for their own metrics.
+   */
+  @Test
+  void aModesTokensNotAllCountedAreAbsentSpendUnaccounted(@TempDir Path runs) throws Exception {
+    Path ns = runs.resolve("bench-oc-agg2-s7");
+    String counted = ", \"tokens\": {\"input\": 9000, \"output\": 700}";
+    String selection = ", \"usd\": 0.02, \"tokens\": {\"input\": 300, \"output\": 40}";
+    Map<String, String> marks = new java.util.LinkedHashMap<>();
+    marks.put("session", ", \"tokens_unknown\": {\"rollouts\": [], \"sessions\": [\"inv1\"]}");
+    marks.put("rollout", ", \"tokens_unknown\": {\"rollouts\": [\"base1\"], \"sessions\": []}");
+    marks.put("not-a-list", ", \"tokens_unknown\": {\"rollouts\": \"base1\", \"sessions\": []}");
+    marks.put("one-list", ", \"tokens_unknown\": {\"rollouts\": []}");
+    marks.put("a-boolean", ", \"tokens_unknown\": true");
+    marks.put("a-list", ", \"tokens_unknown\": []");
+    List<JudgedRow> rows = new ArrayList<>();
+    for (Map.Entry<String, String> m : marks.entrySet()) {
+      task(ns, m.getKey(), ledgerWith(counted + m.getValue()), "", selection);
+      rows.add(graded(m.getKey(), "agg", true));
+    }
+    task(ns, "selection", ledgerWith(counted), "", selection + ", \"tokens_known\": false");
+    rows.add(graded("selection", "agg", true));
+    // the costs' mark says nothing of the tokens
+    task(ns, "cost-unknown", ledgerWith(counted + ", \"cost_unknown\": {\"rollouts\": [\"base1\"], \"sessions\":"
+        + " [\"inv1\"]}"), "", selection);
+    rows.add(graded("cost-unknown", "agg", true));
+    Map<String, JsonNode> byTask = rowsByTask(ns, rows);
+
+    for (String t : List.of("session", "rollout", "not-a-list", "one-list", "a-boolean", "a-list", "selection")) {
+      JsonNode r = byTask.get(t);
+      assertTokensAbsent(r, "spend-unaccounted", t);
+      assertEquals(0.12, r.at("/values/cost").asDouble(), 1e-12, t + ": every cost is known: " + r);
+    }
+    JsonNode costs = byTask.get("cost-unknown");
+    assertEquals(9300.0, costs.at("/values/mode_input_tokens").asDouble(), costs.toString());
+    assertEquals(740.0, costs.at("/values/mode_output_tokens").asDouble());
+    assertEquals(10040.0, costs.at("/values/mode_tokens").asDouble());
+    assertEquals("spend-unaccounted", costs.at("/absent/executor_cost").asText());
+
+    JsonNode tree = Json.readTree(Files.readString(ns.resolve("selection/summary.json")));
+    assertEquals(new MetricVector.Spend("", 0.04, 0.06, 0.02, null, 0.0, null, null, "spend-unaccounted", null),
+        MetricVector.Spend.of(tree, "agg"));
+  }
+
+  /**
+   * A count that is not a whole number from 0 up is no count: the summary's shape check refuses it, naming the
+   * field, and a spend read from it records no tokens (not-recorded), never a sum with it.
+   */
+  @Test
+  void aTokensCountOfAnotherShapeIsNoCount() throws Exception {
+    String selection = "\"selections\": {\"agg\": {\"ok\": false, \"usd\": 0.02, \"tokens\": %s}}";
+    String ledger = "\"modes\": {\"agg\": {\"ledger\": {\"rollout_usd\": 0.04, \"session_usd\": 0.06,"
+        + " \"tokens\": %s}}}";
+    String good = "{\"input\": 300, \"output\": 40}";
+    Map<String, String> bad = new java.util.LinkedHashMap<>();
+    bad.put("{\"input\": -1, \"output\": 40}", ".tokens.input");
+    bad.put("{\"input\": 300, \"output\": 2.5}", ".tokens.output");
+    bad.put("{\"input\": \"300\", \"output\": 40}", ".tokens.input");
+    bad.put("{\"input\": 300}", ".tokens.output");
+    bad.put("{\"input\": 300, \"output\": null}", ".tokens.output");
+    bad.put("[300, 40]", ".tokens");
+    bad.put("300", ".tokens");
+    for (Map.Entry<String, String> b : bad.entrySet()) {
+      for (boolean inLedger : new boolean[] {true, false}) {
+        JsonNode tree = Json.readTree("{\"task_id\": \"t\", \"k\": 2, " + ledger.formatted(inLedger ? b.getKey() : good)
+            + ", " + selection.formatted(inLedger ? good : b.getKey()) + "}");
+        String field = (inLedger ? "modes.agg.ledger" : "selections.agg") + b.getValue();
+        String refusal = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
+            () -> dev.h2beam.pipelines.files.FileShapes.summary(tree), tree.toString()).getMessage();
+        assertTrue(refusal.startsWith(field + " "), refusal);
+        MetricVector.Spend spend = MetricVector.Spend.of(tree, "agg");
+        assertEquals(null, spend.modeInputTokens(), tree.toString());
+        assertEquals(null, spend.modeOutputTokens(), tree.toString());
+        assertEquals("not-recorded", spend.tokensAbsent(), tree.toString());
+      }
+    }
+  }
+
+  /**
+   * A spend's tokens are both counts or neither, and an absence has a reason of the two, never beside a value; a
+   * spend made without them (the constructors before them) records none. They come with the spend when what
+   * grading saw of the chosen run is added.
+   */
+  @Test
+  void aSpendsTokensAreBothCountsOrAnAbsenceWithItsReason() {
+    assertEquals("not-recorded", new MetricVector.Spend("", 0.5, 0.25, 0.125, null, 1.0).tokensAbsent());
+    assertEquals("not-recorded", new MetricVector.Spend("", 0.5, 0.25, 0.125, null, 1.0, null).tokensAbsent());
+    MetricVector.Spend half = new MetricVector.Spend("", null, null, null, null, null, 5.0, null, null, null);
+    assertEquals(null, half.modeInputTokens(), "one count alone is not the mode's");
+    assertEquals("not-recorded", half.tokensAbsent());
+    assertEquals("spend-unaccounted", new MetricVector.Spend("", null, null, null, null, null, null, 6.0,
+        "spend-unaccounted", null).tokensAbsent());
+    MetricVector.Spend both = new MetricVector.Spend("/r", null, null, null, null, null, 5.0, 6.0,
+        "not-recorded", null);
+    assertEquals(null, both.tokensAbsent(), "no reason beside a value");
+    assertEquals(5.0, both.modeInputTokens());
+    assertEquals(6.0, both.modeOutputTokens());
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> new MetricVector.Spend("", null, null, null, null, null, null, null, "judge-failed", null));
+    MetricVector.Spend seen = both.withSeen(MetricVector.Seen.NO_RUN_DIR);
+    assertEquals(5.0, seen.modeInputTokens(), "kept with what grading saw");
+    assertEquals(6.0, seen.modeOutputTokens(), "kept with what grading saw");
+    assertEquals(MetricVector.Seen.NO_RUN_DIR, seen.seen());
+    assertEquals("spend-unaccounted", new MetricVector.Spend("", null, null, null, null, null, null, null,
+        "spend-unaccounted", null).withSeen(MetricVector.Seen.NO_RUN_DIR).tokensAbsent());
+  }
 }

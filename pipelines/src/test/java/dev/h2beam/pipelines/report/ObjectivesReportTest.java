@@ -204,6 +204,69 @@ class ObjectivesReportTest {
     assertTrue(tokens.contains("3 replicates"), tokens);
   }
 
+  /**
+   * What each mode's models spent in tokens ({@code mode_tokens}, and its input and output apart) are objectives as
+   * any other metric, in tokens, taken from the metrics.json the judge writes of the summaries' ledgers and
+   * selections. A seed's file written before them (v2, its rows not naming them) has them absent, not-recorded.
+   */
+  @Test
+  @SuppressWarnings("unchecked")
+  void aModesTokensAreObjectivesFromTheVectorItsSummariesGive(@TempDir Path runs) throws Exception {
+    cell(runs, (seed, tm) -> null, Map.of());
+    for (int seed = 1; seed <= 3; seed++) {
+      Path ns = runs.resolve("demo-oc-agg2-s" + seed);
+      for (String task : List.of("ledger-1", "ledger-2")) {
+        Path file = ns.resolve(task).resolve("summary.json");
+        Map<String, Object> s = dev.h2beam.adapters.files.Json.readMap(file);
+        for (String mode : List.of("agg", "seq")) {
+          // parallel: 4000 + 100·seed in and 900 out; sequential 1500 and 400; each selection 50 and 50
+          boolean agg = mode.equals("agg");
+          Map<String, Object> m = (Map<String, Object>) ((Map<String, Object>) s.get("modes")).get(mode);
+          ((Map<String, Object>) m.get("ledger")).put("tokens", Map.of("input", agg ? 4000 + 100 * seed : 1500,
+              "output", agg ? 900 : 400));
+          ((Map<String, Object>) ((Map<String, Object>) s.get("selections")).get(mode)).put("tokens",
+              Map.of("input", 50, "output", 50));
+        }
+        Files.writeString(file, dev.h2beam.adapters.files.Json.pretty(s));
+      }
+      MetricVector.write(ns, dev.h2beam.pipelines.judge.JudgedFile.read(
+          ns.resolve(dev.h2beam.pipelines.judge.JudgedFile.FILE), ns.toString()), false);
+    }
+    String flag = "--objectives=mode_tokens:min:1000,mode_input_tokens:min:1000,mode_output_tokens:min:100";
+    String section = section(runs, flag);
+    // parallel - sequential per seed: 3100, 3200, 3300 tokens in all (2600, 2700, 2800 in; 500 out); se 57.74
+    assertTrue(section.contains("  mode_tokens (min, min effect 1000 tokens): mean paired difference +3200.00 tokens"
+        + " (parallel - sequential) | 3 replicates, 6 task pairs | se 57.74 tokens | threshold 1000.00 tokens"
+        + " = max(minEffect 1000.00, 2*se 115.47) | favors-sequential"), section);
+    assertTrue(section.contains("  mode_input_tokens (min, min effect 1000 tokens): mean paired difference +2700.00"
+        + " tokens (parallel - sequential) | 3 replicates, 6 task pairs | se 57.74 tokens | threshold 1000.00 tokens"
+        + " = max(minEffect 1000.00, 2*se 115.47) | favors-sequential"), section);
+    assertTrue(section.contains("  mode_output_tokens (min, min effect 100 tokens): mean paired difference +500.00"
+        + " tokens (parallel - sequential) | 3 replicates, 6 task pairs | se 0.00 tokens | threshold 100.00 tokens"
+        + " = max(minEffect 100.00, 2*se 0.00) | favors-sequential"), section);
+    assertTrue(section.endsWith("  relation over objectives: favors-sequential | claim: exploratory"), section);
+
+    // seed 2's file as the judge wrote it before it counted tokens: the same schema, without their names
+    Path old = runs.resolve("demo-oc-agg2-s2").resolve(MetricVector.FILE);
+    Map<String, Object> file = dev.h2beam.adapters.files.Json.readMap(old);
+    for (Object row : (List<Object>) file.get("rows")) {
+      for (String part : List.of("values", "absent")) {
+        ((Map<String, Object>) ((Map<String, Object>) row).get(part)).keySet().removeIf(n -> n.startsWith("mode_")
+            && n.endsWith("tokens"));
+      }
+    }
+    Files.writeString(old, dev.h2beam.adapters.files.Json.pretty(file));
+    Fixtures.Run run = Fixtures.report("--namespaces=" + runs + "/demo-oc-agg2-s*", flag);
+    assertEquals(0, run.exit(), run.err());
+    assertFalse(run.out().contains("has no readable metrics.json"), run.out());
+    String older = objectivesSection(run.out());
+    String tokens = older.substring(older.indexOf("  mode_tokens ("), older.indexOf("  mode_input_tokens ("));
+    assertTrue(tokens.contains("| inconclusive: no run value in 1 of 3 replicates"), tokens);
+    assertTrue(tokens.contains("    absent: seed 2 (demo-oc-agg2-s2) parallel ledger-1, ledger-2: not-recorded\n"),
+        tokens);
+    assertFalse(tokens.contains("+3200.00"), "no mean over the replicates that have one: " + tokens);
+  }
+
   @Test
   void aMetricThatDoesNotApplyIsNotComparable(@TempDir Path runs) throws Exception {
     cell(runs, (seed, tm) -> Fixtures.metricRow(tm[0], tm[1], 2, Map.of("cost", 0.1),
