@@ -9,9 +9,9 @@ import java.util.Map;
  * when the session did not answer, what the session reported about itself for the audit trail ({@code meta}:
  * {@link #USAGE}, {@link #MODEL_ID}, {@link #FINISH_REASON}; empty for channels that report nothing, never null), and
  * whether {@code costUsd} is all the attempt cost ({@code costKnown} false when a model call went unanswered or
- * answered without its token counts: {@code costUsd} is then only what is known, never a stand-in for the rest), and the
- * model tokens it spent ({@link Tokens}: a channel that calls a model counts them from its calls; a result that does
- * not say is {@link Tokens#UNKNOWN}, and a channel that calls no model says {@link Tokens#NONE}).
+ * answered without its token counts: {@code costUsd} is then only what is known, never a stand-in for the rest), and
+ * the model tokens it spent ({@link Tokens}: a channel that calls a model counts them from its calls; a result that
+ * does not say is {@link Tokens#UNKNOWN}, and a channel that calls no model says {@link Tokens#NONE}).
  */
 public record SessionResult(String text, double costUsd, String error, Map<String, Object> meta, boolean costKnown,
     Tokens tokens) {

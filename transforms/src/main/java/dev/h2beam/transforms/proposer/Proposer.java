@@ -231,8 +231,8 @@ public final class Proposer {
 
   /**
    * The tokens a cached reply's meta file records. Without {@code tokens}, its writer did not count them: a session
-   * that reported no usage and made no model call through h2beam (a scripted one) called no model; any other (harness2's
-   * or an earlier h2beam's, with a model) spent tokens not counted here, which are not known.
+   * that reported no usage and made no model call through h2beam (a scripted one) called no model; any other
+   * (harness2's or an earlier h2beam's, with a model) spent tokens not counted here, which are not known.
    */
   static Tokens tokens(com.fasterxml.jackson.databind.JsonNode meta) {
     com.fasterxml.jackson.databind.JsonNode t = meta.path("tokens");

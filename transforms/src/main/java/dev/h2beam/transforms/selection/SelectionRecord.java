@@ -25,7 +25,7 @@ public final class SelectionRecord {
   public double usd;
   /** False when {@link #usd} is only the known part of what the selector's and reflector's sessions cost. */
   public boolean usdKnown = true;
-  /** The model tokens the selector's and reflector's sessions spent ({@link Tokens}: not all of them when not known). */
+  /** The model tokens the selector's and reflector's sessions spent ({@link Tokens}: some uncounted when not known). */
   public Tokens tokens = Tokens.NONE;
   public LinkedHashMap<String, String> experience = new LinkedHashMap<>();
   /** Why the reflector's lesson was screened out of the library (instruction overrides, control tokens, keys). */
