@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,23 +17,21 @@ import org.junit.jupiter.api.io.TempDir;
 class ConcurrentDemoTest {
 
   static Process demo(Path out, Path log, String... extra) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), "dev.h2beam.pipelines.Main", "demo", "--output=" + out,
-        "--sessionRetryWaitSeconds=0"));
+    List<String> cmd = DemoRuns.java();
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.h2beam.pipelines.Main", "demo",
+        "--output=" + out, "--sessionRetryWaitSeconds=0"));
     cmd.addAll(List.of(extra));
     return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
   }
 
   @Test
-  void twoDemosOnOneFolderRunOnceBetweenThem(@TempDir Path clean, @TempDir Path shared, @TempDir Path logs)
-      throws Exception {
-    assertEquals(0, DemoRuns.demo(clean));
+  void twoDemosOnOneFolderRunOnceBetweenThem(@TempDir Path shared, @TempDir Path logs) throws Exception {
     Process a = demo(shared, logs.resolve("a.log"), "--lockWaitSeconds=300");
     Process b = demo(shared, logs.resolve("b.log"), "--lockWaitSeconds=300");
     assertEquals(0, a.waitFor(), Files.readString(logs.resolve("a.log")));
     assertEquals(0, b.waitFor(), Files.readString(logs.resolve("b.log")));
     FlinkDemoTest.assertNothingRanTwice(shared, 2);
-    FlinkDemoTest.assertSameFiles(clean, shared);
+    FlinkDemoTest.assertSameFiles(DemoRuns.cleanDemo(), shared);
   }
 
   @Test

@@ -147,8 +147,9 @@ class FlinkClusterIT {
 
   /** The same with {@code env} added to the client's environment (not the cluster's). */
   static Process client(Path out, List<String> args, Map<String, String> env) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx768m"));
+    // the client's JVM as the launcher starts it; the cluster's own JVMs are scripts/flink-cluster.sh's
+    List<String> cmd = DemoRuns.java();
+    cmd.add("-Xmx768m");
     cmd.addAll(JAVA_FLAGS);
     cmd.addAll(List.of("-cp", clientClasspath(), "dev.h2beam.pipelines.Main"));
     cmd.addAll(args);

@@ -24,41 +24,37 @@ class FlinkDemoTest {
   static final String[] FLINK = {"--runner=FlinkRunner", "--flinkMaster=[local]", "--parallelism=2"};
 
   @Test
-  void theDemoOnEmbeddedFlinkWritesTheSameFilesAsTheDirectRunner(@TempDir Path direct, @TempDir Path flink)
-      throws Exception {
-    assertEquals(0, DemoRuns.demo(direct));
+  void theDemoOnEmbeddedFlinkWritesTheSameFilesAsTheDirectRunner(@TempDir Path flink) throws Exception {
     assertEquals(0, DemoRuns.demo(flink, FLINK));
-    assertSameFiles(direct, flink);
+    assertSameFiles(DemoRuns.cleanDemo(), flink);
   }
 
   @Test
-  void aCrashedElementIsRetriedByFlinkAndSpendsNothingTwice(@TempDir Path clean, @TempDir Path crashed,
-      @TempDir Path conf) throws Exception {
+  void aCrashedElementIsRetriedByFlinkAndSpendsNothingTwice(@TempDir Path crashed, @TempDir Path conf)
+      throws Exception {
     // Flink batch jobs take their restart strategy from the Flink configuration, not from Beam's retry option
     Files.writeString(conf.resolve("flink-conf.yaml"), "restart-strategy.type: fixed-delay\n"
         + "restart-strategy.fixed-delay.attempts: 2\nrestart-strategy.fixed-delay.delay: 0 s\n");
-    assertEquals(0, DemoRuns.demo(clean));
     assertEquals(0, DemoRuns.demo(crashed, "--runner=FlinkRunner", "--flinkMaster=[local]", "--parallelism=2",
         "--flinkConfDir=" + conf, "--inject=crash-once@ledger-1/agg"));
     assertTrue(Files.exists(crashed.resolve("runs/_faults/crash-once@ledger-1@agg")), "the crash happened");
     assertNothingRanTwice(crashed, 2);
-    assertSameFiles(clean, crashed);
+    assertSameFiles(DemoRuns.cleanDemo(), crashed);
   }
 
   @Test
-  void aCrashedDirectRunResumesWhenTheCommandIsRepeated(@TempDir Path clean, @TempDir Path crashed)
-      throws Exception {
-    assertEquals(0, DemoRuns.demo(clean));
+  void aCrashedDirectRunResumesWhenTheCommandIsRepeated(@TempDir Path crashed) throws Exception {
     // the crashing run is a real process, so that the crash ends everything it had running, as it would for a user
-    Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-        System.getProperty("java.class.path"), "dev.h2beam.pipelines.Main", "demo", "--output=" + crashed,
-        "--inject=crash-once@ledger-2/seq").redirectErrorStream(true)
-        .redirectOutput(crashed.resolve("crash.log").toFile()).start();
+    List<String> cmd = DemoRuns.java();
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.h2beam.pipelines.Main", "demo",
+        "--output=" + crashed, "--inject=crash-once@ledger-2/seq"));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(crashed.resolve("crash.log").toFile())
+        .start();
     assertTrue(p.waitFor() != 0, "the first run crashed");
     assertTrue(Files.readString(crashed.resolve("crash.log")).contains("InjectedCrash"));
     assertEquals(0, DemoRuns.demo(crashed, "--inject=crash-once@ledger-2/seq"));
     assertNothingRanTwice(crashed, 2);
-    assertSameFiles(clean, crashed);
+    assertSameFiles(DemoRuns.cleanDemo(), crashed);
   }
 
   /** Every run id executed once, every session key called once, and as many as a clean run at this k. */

@@ -155,31 +155,37 @@ class GatedModeTest {
       throws Exception {
     List<String> args = List.of("--domains=1", "--tasksPerDomain=2", "--k=1", "--modes=gated",
         "--executorLatencyMs=250", "--sessionLatencyMs=250", "--sessionRetryWaitSeconds=0", "--progress=off");
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), "dev.h2beam.pipelines.Main", "bench", "--output=" + killed));
-    cmd.addAll(args);
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(killed.resolve("kill.log").toFile())
-        .start();
-    // wait until the first task's second step has its proposal: the round is under way
+    Process p = benchProcess(killed, args, killed.resolve("kill.log"));
+    // the clean run to compare with, in its own JVM and folder beside the one to be killed: both mostly wait out
+    // their latencies, so running them at once costs little more than one
+    Process cleanRun = benchProcess(clean, args, clean.resolve("clean.log"));
     Path sessions = null;
-    for (int i = 0; i < 2400 && p.isAlive(); i++) {
-      sessions = journal(killed, "sessions.jsonl");
-      if (sessions != null && Journal.lines(sessions).stream().anyMatch(l -> l.contains("\"g2.a1\""))) break;
-      Thread.sleep(25);
-    }
-    assertTrue(p.isAlive(), "the sweep was still running when it was killed: " + Files.readString(
-        killed.resolve("kill.log")));
-    // the sweep's JVM first: killed after its children, it could journal a rollout their death failed, which the
-    // resume runs again (a failed record is no completed run's); its children are found before, and follow it
-    List<ProcessHandle> all = new ArrayList<>(List.of(p.toHandle()));
-    all.addAll(p.descendants().toList());
-    for (ProcessHandle h : all) h.destroyForcibly();
-    p.waitFor();
-    int sessionsBefore = Journal.lines(sessions).size();
-    assertTrue(sessionsBefore < 2 * 4, "killed before the sweep ended: " + sessionsBefore + " sessions");
+    try {
+      // wait until the first task's second step has its proposal: the round is under way
+      for (int i = 0; i < 2400 && p.isAlive(); i++) {
+        sessions = journal(killed, "sessions.jsonl");
+        if (sessions != null && Journal.lines(sessions).stream().anyMatch(l -> l.contains("\"g2.a1\""))) break;
+        Thread.sleep(25);
+      }
+      assertTrue(p.isAlive(), "the sweep was still running when it was killed: " + Files.readString(
+          killed.resolve("kill.log")));
+      // the sweep's JVM first: killed after its children, it could journal a rollout their death failed, which the
+      // resume runs again (a failed record is no completed run's); its children are found before, and follow it
+      List<ProcessHandle> all = new ArrayList<>(List.of(p.toHandle()));
+      all.addAll(p.descendants().toList());
+      for (ProcessHandle h : all) h.destroyForcibly();
+      p.waitFor();
+      int sessionsBefore = Journal.lines(sessions).size();
+      assertTrue(sessionsBefore < 2 * 4, "killed before the sweep ended: " + sessionsBefore + " sessions");
 
-    bench(killed, args);
-    bench(clean, args);
+      bench(killed, args);
+      assertTrue(cleanRun.waitFor(10, java.util.concurrent.TimeUnit.MINUTES), "the clean run ran past 10 minutes");
+      assertEquals(0, cleanRun.exitValue(), Files.readString(clean.resolve("clean.log")));
+    } finally {
+      p.destroyForcibly();
+      cleanRun.descendants().forEach(ProcessHandle::destroyForcibly);
+      cleanRun.destroyForcibly();
+    }
     Path executions = journal(killed, "executions.jsonl");
     assertEquals(Journal.lines(journal(clean, "executions.jsonl")).size(), Journal.lines(executions).size());
     assertEquals(Journal.lines(journal(clean, "sessions.jsonl")).size(), Journal.lines(sessions).size());
@@ -197,6 +203,15 @@ class GatedModeTest {
     java.util.TreeMap<String, String> b = FlinkDemoTest.files(killed);
     assertTrue(b.keySet().removeIf(rel -> rel.contains(".h2beam.lock.stale-")), b.keySet().toString());
     assertEquals(a, b);
+  }
+
+  /** Starts the bench in a JVM of its own (the launcher's options), its output in {@code log}. */
+  private static Process benchProcess(Path out, List<String> args, Path log) throws Exception {
+    List<String> cmd = DemoRuns.java();
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.h2beam.pipelines.Main", "bench",
+        "--output=" + out));
+    cmd.addAll(args);
+    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
   }
 
   private static void bench(Path out, List<String> args) throws Exception {

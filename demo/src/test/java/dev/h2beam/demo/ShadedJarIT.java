@@ -22,9 +22,11 @@ class ShadedJarIT {
 
   @Test
   void theShadedJarRunsTheDemoOnEmbeddedFlink(@TempDir Path out) throws Exception {
-    Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
-        "-jar", jar().toString(), "demo", "--output=" + out, "--k=1", "--runner=FlinkRunner", "--flinkMaster=[local]",
-        "--parallelism=2").redirectErrorStream(true).redirectOutput(out.resolve("console.log").toFile()).start();
+    List<String> cmd = DemoRuns.java();
+    cmd.addAll(List.of("-Xmx512m", "-jar", jar().toString(), "demo", "--output=" + out, "--k=1",
+        "--runner=FlinkRunner", "--flinkMaster=[local]", "--parallelism=2"));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.resolve("console.log").toFile())
+        .start();
     int code = p.waitFor();
     String console = Files.readString(out.resolve("console.log"));
     assertEquals(0, code, console);

@@ -59,6 +59,14 @@ abstract class AgentCliContract {
   /** The path the CLI's turns are posted to. */
   abstract String modelPath();
 
+  /**
+   * How long the dead-server test lets the CLI run before the timeout kills it: long enough for the CLI to have
+   * started (its processes seen) before the kill. OpenCode's start-up alone takes seconds.
+   */
+  Duration downTimeout() {
+    return Duration.ofSeconds(8);
+  }
+
   /** What one CLI's successful run must also show (no warnings its settings are meant to silence). */
   void checkCleanRun(AgentRun run) throws IOException {}
 
@@ -179,7 +187,7 @@ abstract class AgentCliContract {
     try (ScriptedModelServer gone = ScriptedModelServer.start(ScriptedModelServer.Brain.saying(""))) {
       port = gone.port();
     }
-    Duration timeout = Duration.ofSeconds(8);
+    Duration timeout = downTimeout();
     AgentInvocation inv = invocation("down", "http://127.0.0.1:" + port + "/v1", timeout);
     try (ProcessWatch watch = ProcessWatch.start("HOME", inv.stateDir().resolve("home").toString())) {
       AgentRun run = run(inv);

@@ -73,11 +73,15 @@ class AgentExecutorTest {
   @Test
   void aDeadServerTimesOutUnmarkedAndTheRolloutIsRedoneWhenItIsBack() throws Exception {
     AgentBinaries.require("codex");
-    Path root = bench(8);
+    // a whole Codex run takes about 1.2 s: 3 s are past its start-up, so the timeout kills a CLI that was running
+    Path root = bench(3);
     FolderBenchmark dead = open(root, ScriptedModelServer.unusedBaseUrl(), Map.of());
     IOException e = assertThrows(IOException.class, () -> dead.execute("d/t", null, "ns/d__t/base1"));
     assertTrue(e.getMessage().contains("timeout") && e.getMessage().contains("killed"), e.getMessage());
     assertFalse(Files.exists(tmp.resolve("exec/ns/d__t/base1").resolve(Runmark.MARKER)));
+    // the timeout killed a CLI that had started: its first event is in the run's copy of its output
+    String events = Files.readString(tmp.resolve("exec/ns/d__t/base1/events.jsonl"));
+    assertTrue(events.contains("\"thread.started\""), events);
     try (ScriptedModelServer server = ScriptedModelServer.start(ScriptedModelServer.Brain.saying("x"))) {
       AgentModel.serve(server, writer());
       FolderBenchmark live = open(root, server.baseUrl(), Map.of());

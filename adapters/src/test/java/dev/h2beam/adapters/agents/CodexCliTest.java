@@ -10,6 +10,7 @@ import dev.h2beam.adapters.llm.ScriptedModelServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 class CodexCliTest extends AgentCliContract {
@@ -23,6 +24,11 @@ class CodexCliTest extends AgentCliContract {
 
   @Override String modelPath() {
     return AgentModel.RESPONSES_PATH;
+  }
+
+  /** A whole Codex run takes about 1.2 s, so 3 s still see its processes before the kill. */
+  @Override Duration downTimeout() {
+    return Duration.ofSeconds(3);
   }
 
   /**

@@ -21,7 +21,10 @@ class ProgressBoardWriterTest {
   @Test
   void theWriterEndsWhenEveryBoardIsIdleAndStartsAgainWithTheNextChange(@TempDir Path runs) throws Exception {
     long before = ProgressBoard.idleStopMs;
-    ProgressBoard.idleStopMs = 300;
+    // while the chain runs, no idle wait at all: a writer that took the running board for idle would stop at its
+    // first tick (the writer ticks every second), within a second of running(); with an idle wait it would need a
+    // second idle tick, up to 2 s away
+    ProgressBoard.idleStopMs = 0;
     try {
       SweepConfig c = new SweepConfig("demo", "", Map.of(), "oc", runs.toString(), runs.resolve("lib").toString(), 1,
           List.of("agg"), 7L, 1, 1, 1, 0, "", "", "demo", null, 1, "t", null);
@@ -29,8 +32,9 @@ class ProgressBoardWriterTest {
       board.open();
       board.running("agg", "d1", "t1");
       assertTrue(ProgressBoard.writing());
-      Thread.sleep(2500); // a chain is running: the writer stays
+      Thread.sleep(1500); // a chain is running: the writer stays past its first tick, half a second's margin
       assertTrue(ProgressBoard.writing(), "stopped while a chain runs");
+      ProgressBoard.idleStopMs = 300; // from here the writer waits a little idle before it stops
       board.finished("agg", "d1", "done");
       awaitStopped();
       board.chainEnded("agg", "d1");
