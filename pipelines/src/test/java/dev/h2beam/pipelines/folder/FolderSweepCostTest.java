@@ -183,6 +183,14 @@ class FolderSweepCostTest {
       assertEquals(0, sel.at("/tokens/input").asLong(), sel.toString());
     }
     for (JsonNode row : metrics.path("rows")) {
+      if (row.path("task_id").asText().equals("ledgers/april")) {
+        // no selector ran (no candidate came back), and its refused candidates spent a known none (a refusal is not
+        // billed): every token of the mode was counted, its bases' and sessions'
+        assertTrue(row.at("/values/mode_tokens").asDouble() > 0, row.toString());
+        assertEquals(row.at("/values/mode_tokens").asDouble(), row.at("/values/mode_input_tokens").asDouble()
+            + row.at("/values/mode_output_tokens").asDouble(), row.toString());
+        continue;
+      }
       assertEquals("spend-unaccounted", row.at("/absent/mode_tokens").asText(), "no selection was counted: " + row);
       assertFalse(row.at("/values/mode_input_tokens").isNumber(), row.toString());
     }
