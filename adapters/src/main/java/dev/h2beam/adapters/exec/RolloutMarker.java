@@ -24,13 +24,7 @@ public final class RolloutMarker {
     // a marker written before cost_known was recorded priced every call it counted
     boolean known = mark.path("cost_known").asBoolean(true);
     return new Rollout(runDir, true, mark.path("cost_usd").asDouble(0.0), mark.path("wall_s").asDouble(0.0), known,
-        Tokens.observed(count(mark, "input_tokens"), count(mark, "output_tokens"), known));
-  }
-
-  /** A count the marker records, null when it holds none (not observed). */
-  private static Long count(JsonNode mark, String key) {
-    JsonNode n = mark.path(key);
-    return n.isIntegralNumber() && n.asLong() >= 0 ? n.asLong() : null;
+        Tokens.observed(Tokens.count(mark.get("input_tokens")), Tokens.count(mark.get("output_tokens")), known));
   }
 
   /**

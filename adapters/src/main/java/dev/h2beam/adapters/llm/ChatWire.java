@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.h2beam.adapters.config.KeyShapes;
 import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.model.Tokens;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -90,7 +91,7 @@ final class ChatWire {
   }
 
   private static Long count(JsonNode n) {
-    return n != null && n.isIntegralNumber() && n.canConvertToLong() && n.longValue() >= 0 ? n.longValue() : null;
+    return Tokens.count(n);
   }
 
   /**

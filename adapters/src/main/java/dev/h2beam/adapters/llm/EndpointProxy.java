@@ -577,12 +577,7 @@ public final class EndpointProxy implements AutoCloseable {
     private static long[] parts(JsonNode u) {
       JsonNode in = u.has("prompt_tokens") ? u.get("prompt_tokens") : u.path("input_tokens");
       JsonNode out = u.has("completion_tokens") ? u.get("completion_tokens") : u.path("output_tokens");
-      return count(in) && count(out) ? new long[] {in.asLong(), out.asLong()} : null;
-    }
-
-    /** A whole number from 0 up, as the chat client takes a count ({@code ChatWire}); anything else is none. */
-    private static boolean count(JsonNode n) {
-      return n.isIntegralNumber() && n.canConvertToLong() && n.longValue() >= 0;
+      return Tokens.count(in) != null && Tokens.count(out) != null ? new long[] {in.asLong(), out.asLong()} : null;
     }
 
     static long tokensOf(JsonNode n) {

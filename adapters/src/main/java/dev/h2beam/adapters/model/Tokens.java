@@ -1,5 +1,6 @@
 package dev.h2beam.adapters.model;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -33,6 +34,14 @@ public record Tokens(long input, long output, boolean known) implements Serializ
     boolean in = input != null && input >= 0;
     boolean out = output != null && output >= 0;
     return new Tokens(in ? input : 0, out ? output : 0, in && out && complete);
+  }
+
+  /**
+   * A token count as a file or a server's reply holds it: a whole number from 0 up, else null (no count: missing,
+   * null, a fraction, a text, below 0).
+   */
+  public static Long count(JsonNode n) {
+    return n != null && n.isIntegralNumber() && n.canConvertToLong() && n.longValue() >= 0 ? n.longValue() : null;
   }
 
   /** This spend and {@code other}'s, known only when both are. */

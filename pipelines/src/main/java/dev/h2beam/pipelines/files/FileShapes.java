@@ -1,6 +1,7 @@
 package dev.h2beam.pipelines.files;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.h2beam.adapters.model.Tokens;
 import java.io.IOException;
 import java.util.Iterator;
 import java.util.Locale;
@@ -128,7 +129,7 @@ public final class FileShapes {
     for (String key : new String[] {"input", "output"}) {
       JsonNode count = n.get(key);
       if (count == null) throw wrong(at + "." + key + " is missing");
-      if (!count.isIntegralNumber() || !count.canConvertToLong() || count.longValue() < 0) {
+      if (Tokens.count(count) == null) {
         throw wrong(at + "." + key + " must be a whole number from 0 up, found " + describe(count));
       }
     }

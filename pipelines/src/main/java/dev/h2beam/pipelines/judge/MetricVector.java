@@ -7,6 +7,7 @@ import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.Runmark;
 import dev.h2beam.adapters.model.Namespace;
+import dev.h2beam.adapters.model.Tokens;
 import dev.h2beam.pipelines.files.FileShapes;
 import dev.h2beam.pipelines.files.JsonParts;
 import dev.h2beam.transforms.sweep.ModeTiming;
@@ -250,13 +251,9 @@ public final class MetricVector {
      */
     private static long[] counts(JsonNode tokens) {
       if (tokens == null || !tokens.isObject()) return null;
-      JsonNode in = tokens.get("input");
-      JsonNode out = tokens.get("output");
-      if (in == null || out == null || !in.canConvertToLong() || !out.canConvertToLong() || !in.isIntegralNumber()
-          || !out.isIntegralNumber() || in.longValue() < 0 || out.longValue() < 0) {
-        return null;
-      }
-      return new long[] {in.longValue(), out.longValue()};
+      Long in = Tokens.count(tokens.get("input"));
+      Long out = Tokens.count(tokens.get("output"));
+      return in == null || out == null ? null : new long[] {in, out};
     }
 
     /**

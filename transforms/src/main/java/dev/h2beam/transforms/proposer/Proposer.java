@@ -240,12 +240,9 @@ public final class Proposer {
       boolean noModel = meta.path("usage").isNull() || meta.path("usage").isMissingNode();
       return noModel && !meta.has("model_calls") ? Tokens.NONE : Tokens.UNKNOWN;
     }
-    long in = t.path("input").asLong(-1);
-    long out = t.path("output").asLong(-1);
-    if (!t.path("input").isIntegralNumber() || !t.path("output").isIntegralNumber() || in < 0 || out < 0) {
-      return Tokens.UNKNOWN;
-    }
-    return new Tokens(in, out, meta.path("tokens_known").asBoolean(true));
+    Long in = Tokens.count(t.get("input"));
+    Long out = Tokens.count(t.get("output"));
+    return in == null || out == null ? Tokens.UNKNOWN : new Tokens(in, out, meta.path("tokens_known").asBoolean(true));
   }
 
   /**
