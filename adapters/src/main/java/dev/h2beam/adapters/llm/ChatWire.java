@@ -85,13 +85,9 @@ final class ChatWire {
   /** The token counts of a {@code usage} object; a count the server left out stays null. */
   static Usage usage(JsonNode usage) {
     if (usage == null || !usage.isObject()) return Usage.NONE;
-    return new Usage(count(usage.get("prompt_tokens")), count(usage.get("completion_tokens")),
-        count(usage.path("prompt_tokens_details").get("cached_tokens")),
-        count(usage.path("completion_tokens_details").get("reasoning_tokens")));
-  }
-
-  private static Long count(JsonNode n) {
-    return Tokens.count(n);
+    return new Usage(Tokens.count(usage.get("prompt_tokens")), Tokens.count(usage.get("completion_tokens")),
+        Tokens.count(usage.path("prompt_tokens_details").get("cached_tokens")),
+        Tokens.count(usage.path("completion_tokens_details").get("reasoning_tokens")));
   }
 
   /**

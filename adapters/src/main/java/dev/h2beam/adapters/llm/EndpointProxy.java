@@ -67,23 +67,17 @@ public final class EndpointProxy implements AutoCloseable {
    *
    * @param known whether {@code usd} is all they cost: the endpoint is free, or every call is priced (never sent, not
    *     a POST, or answered, and a success with its input and output tokens: {@link ModelCall#priced})
-   * @param inputTokens the input tokens the calls reported, null when none reported any or a call is not priced
-   *     (a sum of some would read as the whole)
+   * @param inputTokens the input tokens the calls reported ({@link #tokens}), null when a call is not priced (a sum of
+   *     some would read as the whole)
    * @param outputTokens the same for output tokens
    */
   public record Spend(double usd, boolean known, Long inputTokens, Long outputTokens) {
     /** The calls' spend at {@code endpoint}'s prices. */
     public static Spend of(Endpoint endpoint, List<Map<String, Object>> calls) {
       List<Double> costs = new ArrayList<>();
-      boolean priced = true;
-      Long in = null;
-      Long out = null;
       for (Map<String, Object> c : calls) {
-        priced &= ModelCall.priced(c);
         Long i = ModelCall.count(c, "input_tokens");
         Long o = ModelCall.count(c, "output_tokens");
-        if (i != null) in = (in == null ? 0 : in) + i;
-        if (o != null) out = (out == null ? 0 : out) + o;
         if (i != null && o != null) costs.add(endpoint.cost(i, o));
       }
       // added up in one order whatever order the calls ended in (an agent's calls at once), so the figure is the same
@@ -92,8 +86,9 @@ public final class EndpointProxy implements AutoCloseable {
       for (double c : costs) usd += c;
       // a call whose cost is not known has tokens that are not known either: the sums are then not the whole; when
       // every call's is known, a side no call reported was spent by none (no call, or none answered and billed)
-      return new Spend(usd, endpoint.free() || priced, priced ? (in == null ? 0L : in) : null,
-          priced ? (out == null ? 0L : out) : null);
+      Tokens t = tokens(calls);
+      boolean priced = t.known();
+      return new Spend(usd, endpoint.free() || priced, priced ? t.input() : null, priced ? t.output() : null);
     }
 
     /**

@@ -76,15 +76,11 @@ public final class Reflector {
       try {
         reply = s.reflector().callWithEvidence(mission, built.at(copy), "experience." + label, "", null);
       } catch (ProposerError e) {
-        sel.usd += e.costUsd();
-        sel.usdKnown &= e.costKnown();
-        sel.tokens = sel.tokens.plus(e.tokens());
+        sel.spent(e.costUsd(), e.costKnown(), e.tokens());
         sel.experience = new LinkedHashMap<>();
         return;
       }
-      sel.usd += reply.costUsd();
-      sel.usdKnown &= reply.costKnown();
-      sel.tokens = sel.tokens.plus(reply.tokens());
+      sel.spent(reply.costUsd(), reply.costKnown(), reply.tokens());
       Optional<String> edits = Replies.edits(reply.text());
       if (edits.isPresent()) AtomicFiles.writeString(root.resolve("edits.md"), edits.get() + "\n");
       LinkedHashMap<String, String> exp = Replies.experience(reply.text());

@@ -40,6 +40,13 @@ public final class SelectionRecord {
     this.k = k;
   }
 
+  /** Adds what a selector's or reflector's call spent: its cost (known or not) and its tokens. */
+  public void spent(double costUsd, boolean costKnown, Tokens spentTokens) {
+    usd += costUsd;
+    usdKnown &= costKnown;
+    tokens = tokens.plus(spentTokens);
+  }
+
   /** The record's keys in the order of spec §2.9, plus {@code chosen_run_dir}: the content of selection.json. */
   public Map<String, Object> toJson() {
     Map<String, Object> m = new LinkedHashMap<>();

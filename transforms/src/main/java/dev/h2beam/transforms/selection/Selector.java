@@ -127,9 +127,7 @@ public final class Selector {
       String mission = writeFolder(bench, task, folder, sel.idMap, artifacts);
       VerdictTripwire.assertNone(folder);
       Reply reply = selector.call(mission, folder, "select." + label, "", null);
-      sel.usd += reply.costUsd();
-      sel.usdKnown &= reply.costKnown();
-      sel.tokens = sel.tokens.plus(reply.tokens());
+      sel.spent(reply.costUsd(), reply.costKnown(), reply.tokens());
       sel.why = SelectionRecord.clip(Replies.why(reply.text()), 2000);
       Optional<String> choice = Replies.choice(reply.text());
       if (choice.isEmpty()) {
@@ -143,9 +141,7 @@ public final class Selector {
       sel.chosenId = choice.get();
       sel.chosenLabel = sel.idMap.get(choice.get());
     } catch (ProposerError e) {
-      sel.usd += e.costUsd();
-      sel.usdKnown &= e.costKnown();
-      sel.tokens = sel.tokens.plus(e.tokens());
+      sel.spent(e.costUsd(), e.costKnown(), e.tokens());
       fallBack(sel, e.getMessage());
     } catch (Exception e) {
       fallBack(sel, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
