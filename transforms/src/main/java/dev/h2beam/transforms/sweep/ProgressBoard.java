@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 
 /**
  * One worker JVM's view of a running sweep, written for the client's live progress display: which of its (mode, domain)
@@ -34,6 +35,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * sweep ran on a cluster's workers measures them, not its client. Every thread of the worker counts, the runner's own
  * included, and so would another job running there at the same time. A worker's finishing steps write the board at once
  * ({@link #stepDone}), so its last write follows its last step of the sweep.
+ *
+ * <p>The endpoints' counts are the process's, so they move with any job's calls. A board is rewritten for them only
+ * while its sweep has work here (something running or held): once idle it keeps its last write, and the calls of what
+ * the process runs next (the judge after the demo's sweep, another job on a session cluster's worker) leave it alone.
  */
 public final class ProgressBoard {
   static final long TICK_MS = 1000;
@@ -67,7 +72,9 @@ public final class ProgressBoard {
   /** The endpoints' counts at the last write ({@link EndpointLoad#now}), as written. */
   private Map<String, Object> lastEndpoints = Map.of();
   /** The endpoints' counts when the board was made: its totals are this sweep's (and any other job's beside it). */
-  private final Map<String, EndpointLoad.Counts> endpointsAtOpen = EndpointLoad.now();
+  private final Map<String, EndpointLoad.Counts> endpointsAtOpen;
+  /** The endpoints' counts in this process ({@link EndpointLoad#now}); another source only in tests. */
+  private final Supplier<Map<String, EndpointLoad.Counts>> load;
   /** This process's CPU and its children's when the board was made (the worker opening the sweep); -1 unknown. */
   private final double cpuAtOpen = OwnUsage.cpuSeconds();
   private final double childCpuAtOpen = OwnUsage.childCpuSeconds();
@@ -75,6 +82,13 @@ public final class ProgressBoard {
   private final Object writing = new Object();
 
   ProgressBoard(SweepConfig c, HeldPermits sessions, HeldPermits rollouts) {
+    this(c, sessions, rollouts, EndpointLoad::now);
+  }
+
+  ProgressBoard(SweepConfig c, HeldPermits sessions, HeldPermits rollouts,
+      Supplier<Map<String, EndpointLoad.Counts>> load) {
+    this.load = load;
+    this.endpointsAtOpen = load.get();
     this.file = folder(c.runs(), c.summaryNamespace().summary().toString()).resolve(Journal.writer() + ".json");
     this.token = c.rootToken();
     this.sessions = sessions;
@@ -298,7 +312,7 @@ public final class ProgressBoard {
    */
   private Map<String, Object> endpoints() {
     Map<String, Object> m = new TreeMap<>();
-    EndpointLoad.now().forEach((name, now) -> {
+    load.get().forEach((name, now) -> {
       EndpointLoad.Counts c = now.since(endpointsAtOpen.get(name));
       Map<String, Object> e = new LinkedHashMap<>();
       e.put(WAITING, c.waiting());
@@ -352,13 +366,14 @@ public final class ProgressBoard {
       int r = rollouts.held();
       Map<String, Object> endpoints = endpoints();
       long now = System.currentTimeMillis();
+      boolean active = s > 0 || r > 0 || chains.values().stream().anyMatch(c -> !"".equals(c.get("running")));
+      // an idle board's sweep makes no calls here: the counts moved for another command's or job's
       boolean changed = version != written || s != lastSessions || r != lastRollouts
-          || !endpoints.equals(lastEndpoints);
+          || (active && !endpoints.equals(lastEndpoints));
       if (changed) {
         changedAtMs = now;
-      } else {
-        boolean active = s > 0 || r > 0 || chains.values().stream().anyMatch(c -> !"".equals(c.get("running")));
-        if (!active || now - writtenAtMs < HEARTBEAT_MS || now - changedAtMs > QUIET_MS) return;
+      } else if (!active || now - writtenAtMs < HEARTBEAT_MS || now - changedAtMs > QUIET_MS) {
+        return;
       }
       writtenAtMs = now;
       lastSessions = s;
