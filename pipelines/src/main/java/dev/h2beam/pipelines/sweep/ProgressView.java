@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.llm.EndpointLoad;
+import dev.h2beam.adapters.model.Tokens;
 import dev.h2beam.pipelines.UsageError;
+import dev.h2beam.transforms.proposer.Journal;
 import dev.h2beam.transforms.sweep.ProgressBoard;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -27,7 +29,8 @@ import java.util.function.LongSupplier;
  * DirectRunner and on a cluster whose workers write to shared storage): the workers' progress boards
  * ({@link ProgressBoard}: chains' tasks done, resumed, failed and running, base phases, sessions and rollouts in
  * flight) and the journals' new lines (sessions and rollouts finished, how many of them failed, and their spend, with
- * a count of the lines whose cost is not known: marked {@code cost_known: false}, naming no cost, or torn). Shown as
+ * a count of the lines whose cost is not known: marked {@code cost_known: false}, naming no cost, or torn; and the
+ * model tokens they spent, with a count of the lines whose tokens are not all counted). Shown as
  * a bar redrawn on a terminal or as plain lines; the estimate of the time left is the rate so far applied to what is
  * left.
  *
@@ -63,6 +66,11 @@ public final class ProgressView implements AutoCloseable {
   private double spend;
   /** Journal lines whose cost is not all in {@link #spend}: counted, as an unknown is never a zero. */
   private int unknownCost;
+  /** The model tokens the journal lines counted ({@link Journal#putTokens}; a line without them called no model). */
+  private long tokensIn;
+  private long tokensOut;
+  /** Journal lines whose tokens are not all in those counts ({@code tokens_known: false}, or torn). */
+  private int tokensUncounted;
   final BarScreen screen; // the bar style's terminal rows, null for the others
   private String lastChains = "";
   private Thread thread;
@@ -290,7 +298,7 @@ public final class ProgressView implements AutoCloseable {
     }
     return new Snapshot(now - startedMs, tasks, Math.min(bases, tasks), basesFailed, modes, rows, sessions,
         rollouts, workers, silent, sessionsDone, rolloutsDone, sessionsFailed, rolloutsFailed, spend, unknownCost,
-        endpoints);
+        tokensIn, tokensOut, tokensUncounted, endpoints);
   }
 
   private List<Path> journalFiles() {
@@ -345,9 +353,16 @@ public final class ProgressView implements AutoCloseable {
           spend += cost.asDouble(0);
           // what it cost is not known: the writer says its cost_usd is only part of it, or it names no cost
           if (!j.path("cost_known").asBoolean(true) || cost.isMissingNode() || cost.isNull()) unknownCost++;
+          Long in = Tokens.count(j.at("/tokens/input"));
+          Long out = Tokens.count(j.at("/tokens/output"));
+          if (in != null) tokensIn += in;
+          if (out != null) tokensOut += out;
+          boolean counted = !j.has("tokens") || (in != null && out != null);
+          if (!counted || !j.path("tokens_known").asBoolean(true)) tokensUncounted++;
         } catch (IOException e) {
           // a torn line (its writer was killed mid-append) counts, but carries no cost we can read: not known
           unknownCost++;
+          tokensUncounted++;
         }
       }
       offsets.put(f, from + end);
@@ -390,12 +405,14 @@ public final class ProgressView implements AutoCloseable {
 
   /**
    * The sweep's state at one look; {@code spendUsd} is the cost of the finished sessions and rollouts as far as it
-   * is known, and {@code unknownCost} how many of them cost something it leaves out (the view shows them beside it).
+   * is known, and {@code unknownCost} how many of them cost something it leaves out (the view shows them beside it);
+   * {@code tokensIn} and {@code tokensOut} the model tokens they spent as far as counted, and {@code tokensUncounted}
+   * how many of them spent tokens those leave out.
    */
   record Snapshot(long elapsedMs, int tasks, int bases, int basesFailed, Map<String, ModeCount> modes,
       List<ChainCount> chains, int sessionsInFlight, int rolloutsInFlight, int workers, int silentWorkers,
       int sessionsDone, int rolloutsDone, int sessionsFailed, int rolloutsFailed, double spendUsd, int unknownCost,
-      Map<String, EndpointLoad.Counts> endpoints) {
+      long tokensIn, long tokensOut, int tokensUncounted, Map<String, EndpointLoad.Counts> endpoints) {
 
     int units() {
       return tasks * modes.size();
@@ -435,9 +452,19 @@ public final class ProgressView implements AutoCloseable {
     return String.format(Locale.ROOT, "in flight %d sessions, %d rollouts; finished %d sessions%s, %d rollouts%s;"
         + " spend $%.4f%s; workers %d%s", s.sessionsInFlight(), s.rolloutsInFlight(), s.sessionsDone(),
         failed(s.sessionsFailed()), s.rolloutsDone(), failed(s.rolloutsFailed()), s.spendUsd(),
-        s.unknownCost() == 0 ? "" : " (+" + s.unknownCost() + " of unknown cost)",
+        (s.unknownCost() == 0 ? "" : " (+" + s.unknownCost() + " of unknown cost)") + tokens(s),
         s.workers(), s.silentWorkers() == 0 ? "" : " (" + s.silentWorkers() + " silent for " + SILENT_MS / 1000
             + " s: lost or hung)");
+  }
+
+  /**
+   * The model tokens spent so far, said once some were counted or some were not ({@code ; tokens 1234 in, 56 out (+2
+   * not all counted)}); a sweep that called no model says nothing of them.
+   */
+  private static String tokens(Snapshot s) {
+    if (s.tokensIn() + s.tokensOut() == 0 && s.tokensUncounted() == 0) return "";
+    return String.format(Locale.ROOT, "; tokens %d in, %d out%s", s.tokensIn(), s.tokensOut(),
+        s.tokensUncounted() == 0 ? "" : " (+" + s.tokensUncounted() + " not all counted)");
   }
 
   /** How many of the finished ones failed, said only when some did. */

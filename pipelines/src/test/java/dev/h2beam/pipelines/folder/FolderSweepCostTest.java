@@ -121,12 +121,40 @@ class FolderSweepCostTest {
           JsonNode l = Json.readTree(line);
           if (l.has("cost_known")) {
             assertTrue(l.path("run_id").asText().contains("inventory/nuts"), line);
+            // nor are its tokens all counted: the server reported none
+            assertFalse(l.path("tokens_known").asBoolean(true), line);
             journalled++;
+          } else if (l.path("ok").asBoolean(true)) {
+            // a priced rollout's line carries the tokens it was priced by, all counted
+            assertTrue(l.at("/tokens/input").asLong() > 0 && l.at("/tokens/output").asLong() > 0, line);
+            assertFalse(l.has("tokens_known"), line);
           }
         }
       }
     }
     assertEquals(unknown, journalled);
+    // and each session's journal line the tokens its meta file records, for the live progress to add up
+    int sessionLines = 0;
+    Path audit = runs.resolve("_audit/signed_sums-oc-agg2");
+    try (Stream<Path> s = Files.list(audit)) {
+      for (Path j : s.filter(p -> p.getFileName().toString().startsWith("sessions")).toList()) {
+        for (String line : Files.readAllLines(j)) {
+          JsonNode l = Json.readTree(line);
+          String ending = "." + l.path("key").asText() + ".meta.json";
+          List<Path> metas;
+          try (Stream<Path> w = Files.walk(audit)) {
+            metas = w.filter(p -> p.getFileName().toString().endsWith(ending)).toList();
+          }
+          assertEquals(1, metas.size(), line);
+          JsonNode meta = Json.readTree(metas.get(0));
+          assertTrue(l.at("/tokens/input").asLong() > 0, line);
+          assertEquals(meta.path("tokens"), l.path("tokens"), line);
+          assertEquals(meta.path("tokens_known").asBoolean(true), l.path("tokens_known").asBoolean(true), line);
+          sessionLines++;
+        }
+      }
+    }
+    assertTrue(sessionLines > 0);
 
     // the task whose candidates failed: dead rollouts keep what they cost (a refusal: a known $0), not unknown
     JsonNode april = Json.readTree(ns.resolve("ledgers__april/summary.json"));

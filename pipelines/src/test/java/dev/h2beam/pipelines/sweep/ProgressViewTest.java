@@ -144,7 +144,39 @@ class ProgressViewTest {
     assertEquals(3, s.rolloutsDone());
     assertEquals(1.0, s.spendUsd(), 1e-9, "what is known: the unknown lines' known parts, nothing for the others");
     assertEquals(4, s.unknownCost(), "two marked, one torn, one without a cost");
-    String shown = "spend $1.0000 (+4 of unknown cost); workers 0";
+    // the torn line's tokens are not known either; the others called no model (they name no tokens)
+    String shown = "spend $1.0000 (+4 of unknown cost); tokens 0 in, 0 out (+1 not all counted); workers 0";
+    assertTrue(v.lines(s, false).get(0).contains(shown), v.lines(s, false).get(0));
+    assertTrue(v.bar(s, 200).stream().anyMatch(l -> l.contains(shown)), v.bar(s, 200).toString());
+  }
+
+  /**
+   * The model tokens the finished sessions and rollouts spent add up beside the spend (with a local model every cost
+   * is a known $0, and the tokens are what shows the work); lines whose tokens are only partly counted, or whose
+   * counts cannot be read, are counted beside them, never as a smaller sum without a word. A sweep that called no
+   * model says nothing of tokens.
+   */
+  @Test
+  void theTokensOfFinishedWorkAddUpAndThoseNotAllCountedAreCountedBeside() throws Exception {
+    ProgressView v = view(ProgressView.Style.LINES);
+    Path sessions = audit.resolve("sessions.w1.jsonl");
+    Path executions = audit.resolve("executions.w1.jsonl");
+    Files.writeString(sessions, "{\"cost_usd\":0}\n");
+    Files.writeString(executions, "{\"run_id\":\"a\",\"cost_usd\":0}\n");
+    ProgressView.Snapshot none = v.read();
+    assertTrue(v.lines(none, false).get(0).contains("; spend $0.0000; workers 0"), v.lines(none, false).get(0));
+
+    Files.writeString(sessions, "{\"cost_usd\":0,\"tokens\":{\"input\":1200,\"output\":34}}\n"
+        + "{\"cost_usd\":0,\"tokens\":{\"input\":300,\"output\":6},\"tokens_known\":false}\n",
+        StandardOpenOption.APPEND);
+    Files.writeString(executions, "{\"run_id\":\"b\",\"cost_usd\":0,\"tokens\":{\"input\":500,\"output\":10}}\n"
+        + "{\"run_id\":\"c\",\"cost_usd\":0,\"tokens\":{\"input\":-1,\"output\":\"x\"}}\n",
+        StandardOpenOption.APPEND);
+    ProgressView.Snapshot s = v.read();
+    assertEquals(2000, s.tokensIn(), "the counts read, the unreadable left out");
+    assertEquals(50, s.tokensOut());
+    assertEquals(2, s.tokensUncounted(), "one marked partial, one with counts that are no counts");
+    String shown = "spend $0.0000; tokens 2000 in, 50 out (+2 not all counted); workers 0";
     assertTrue(v.lines(s, false).get(0).contains(shown), v.lines(s, false).get(0));
     assertTrue(v.bar(s, 200).stream().anyMatch(l -> l.contains(shown)), v.bar(s, 200).toString());
   }

@@ -4,6 +4,7 @@ import dev.h2beam.adapters.files.IsoInstant;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.Trees;
 import dev.h2beam.adapters.files.Uninterruptible;
+import dev.h2beam.adapters.model.Tokens;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
@@ -51,6 +52,16 @@ public final class Journal {
 
   /** Serialises this process's appends; taken inside the uninterruptible block (see {@link #append}). */
   private static final Object APPENDS = new Object();
+
+  /**
+   * Puts on a record what its work spent in model tokens: {@code tokens} ({@code {"input", "output"}}) unless it called
+   * no model (a known nothing, left out as the demo's records always were), and {@code "tokens_known": false} when the
+   * counts are only part of it. The live progress adds them up as they come.
+   */
+  public static void putTokens(Map<String, Object> line, Tokens tokens) {
+    if (!tokens.equals(Tokens.NONE)) line.put("tokens", tokens.toJson());
+    if (!tokens.known()) line.put("tokens_known", false);
+  }
 
   /** The key of a record appended for work whose first record was lost; its value says why. */
   public static final String RECOVERED = "recovered";

@@ -258,7 +258,7 @@ public final class Proposer {
       Journal.appendIfMissing(auditDir.resolve("sessions.jsonl"), label + "/" + key,
           r -> r.get("label") + "/" + r.get("key"), () -> {
             Map<String, Object> line = journalLine(label, key, true, meta.path("attempts").asInt(),
-                meta.path("cost_usd").asDouble(), meta.path("cost_known").asBoolean(true), null,
+                meta.path("cost_usd").asDouble(), meta.path("cost_known").asBoolean(true), tokens(meta), null,
                 Json.convert(meta.path("held"), List.class));
             line.put(Journal.RECOVERED, "the reply was in the cache without its journal line: the process that ran"
                 + " the session was killed between the two");
@@ -269,9 +269,12 @@ public final class Proposer {
     }
   }
 
-  /** A session's journal line; {@code cost_known} is written only when false (the cost is then what is known). */
+  /**
+   * A session's journal line; {@code cost_known} is written only when false (the cost is then what is known), its
+   * tokens as {@link Journal#putTokens} has them.
+   */
   private static Map<String, Object> journalLine(String label, String key, boolean ok, int attempts, double cost,
-      boolean costKnown, String error, Object held) {
+      boolean costKnown, Tokens tokens, String error, Object held) {
     Map<String, Object> line = new LinkedHashMap<>();
     line.put("label", label);
     line.put("key", key);
@@ -279,6 +282,7 @@ public final class Proposer {
     line.put("attempts", attempts);
     line.put("cost_usd", cost);
     if (!costKnown) line.put("cost_known", false);
+    Journal.putTokens(line, tokens);
     if (!ok) line.put("error", error);
     line.put("held", held);
     return line;
@@ -392,7 +396,8 @@ public final class Proposer {
     AtomicFiles.writeString(auditDir.resolve(base + ".response.md"), reply.text());
     String key = base.substring(base.lastIndexOf('.') + 1);
     Journal.append(auditDir.resolve("sessions.jsonl"), reply.label() + "/" + key, Json.canonical(journalLine(
-        reply.label(), key, reply.ok(), reply.attempts(), reply.costUsd(), reply.costKnown(), reply.error(), held)));
+        reply.label(), key, reply.ok(), reply.attempts(), reply.costUsd(), reply.costKnown(), reply.tokens(),
+        reply.error(), held)));
   }
 
   /**

@@ -94,7 +94,7 @@ public final class Roller {
       try {
         if (!r.reused()) {
           Journal.append(journal, runId, Json.canonical(line(runId, harness, r.costUsd(), r.costKnown(),
-              List.of(Journal.held(started, ended)))));
+              r.tokens(), List.of(Journal.held(started, ended)))));
         } else if (first) {
           journalIfLost(journal, runId, harness, r);
         }
@@ -130,7 +130,7 @@ public final class Roller {
         : RunView.dead(label, runId, missing.toString(), describe(failure), 0.0, false, Tokens.UNKNOWN);
     if (Thread.currentThread().isInterrupted()) return dead;
     try {
-      Map<String, Object> line = line(runId, harness, dead.costUsd(), dead.costKnown(),
+      Map<String, Object> line = line(runId, harness, dead.costUsd(), dead.costKnown(), dead.tokens(),
           List.of(Journal.held(started, ended)));
       line.put("ok", false);
       line.put("error", dead.error());
@@ -158,7 +158,8 @@ public final class Roller {
         held = List.of(Journal.held(instant(at - r.wallS()), instant(at)));
       }
       String marked = mark == null ? "" : mark.path("harness").asText("");
-      Map<String, Object> line = line(runId, marked.isEmpty() ? harness : marked, r.costUsd(), r.costKnown(), held);
+      Map<String, Object> line = line(runId, marked.isEmpty() ? harness : marked, r.costUsd(), r.costKnown(),
+          r.tokens(), held);
       line.put(Journal.RECOVERED, "the run was complete without its journal line: the process that executed it"
           + " was killed between the two");
       return Json.canonical(line);
@@ -169,14 +170,18 @@ public final class Roller {
     return Instant.ofEpochMilli(Math.round(epochSeconds * 1000));
   }
 
-  /** An execution's journal line; {@code cost_known} is written only when false (the cost is then what is known). */
+  /**
+   * An execution's journal line; {@code cost_known} is written only when false (the cost is then what is known), its
+   * tokens as {@link Journal#putTokens} has them.
+   */
   private static Map<String, Object> line(String runId, String harness, double cost, boolean costKnown,
-      Object held) {
+      Tokens tokens, Object held) {
     Map<String, Object> line = new LinkedHashMap<>();
     line.put("run_id", runId);
     line.put("harness", harness);
     line.put("cost_usd", cost);
     if (!costKnown) line.put("cost_known", false);
+    Journal.putTokens(line, tokens);
     line.put("held", held);
     return line;
   }
