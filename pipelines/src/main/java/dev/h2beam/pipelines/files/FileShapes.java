@@ -300,6 +300,43 @@ public final class FileShapes {
     return record != null && record.path("usd_known").isBoolean() && !record.get("usd_known").booleanValue();
   }
 
+  /**
+   * The model tokens a mode of a summary spent: its ledger's {@code tokens} (every rollout of the mode, bases included,
+   * and every improver session) plus its selection record's (the selector's and reflector's sessions), all of them
+   * when neither says it left some out ({@code tokens_unknown} naming a label, {@code tokens_known} anything but
+   * true). Null when the two do not both record them (harness2's files, h2beam's before it counted tokens, a mode
+   * with no selection record) or record them in another shape: not recorded, which is no count of 0.
+   */
+  public static Tokens modeTokens(JsonNode ledger, JsonNode selection) {
+    Tokens spent = recordedTokens(ledger);
+    Tokens selecting = recordedTokens(selection);
+    if (spent == null || selecting == null) return null;
+    JsonNode notCounted = ledger.get("tokens_unknown");
+    boolean known = noneNamed(notCounted, "rollouts") && noneNamed(notCounted, "sessions")
+        && selection.path("tokens_known").asBoolean(true) && !selection.path("tokens_known").isNull();
+    return new Tokens(spent.input() + selecting.input(), spent.output() + selecting.output(), known);
+  }
+
+  /** A record's {@code tokens} as counts, or null when it has none or one of another shape. */
+  private static Tokens recordedTokens(JsonNode record) {
+    JsonNode t = record == null || !record.isObject() ? null : record.get("tokens");
+    if (t == null || !t.isObject()) return null;
+    Long in = Tokens.count(t.get("input"));
+    Long out = Tokens.count(t.get("output"));
+    return in == null || out == null ? null : new Tokens(in, out, true);
+  }
+
+  /**
+   * Whether a ledger's {@code cost_unknown} or {@code tokens_unknown} names no label under {@code part}
+   * ({@code rollouts} or {@code sessions}): absent or null, every figure is known; a marker without the list, or with
+   * it in another shape, cannot say which were left out.
+   */
+  public static boolean noneNamed(JsonNode notKnown, String part) {
+    if (notKnown == null || notKnown.isNull()) return true;
+    JsonNode labels = notKnown.get(part);
+    return labels != null && labels.isArray() && labels.isEmpty();
+  }
+
   private static IOException wrong(String what) {
     return new IOException(what + FIX);
   }

@@ -225,35 +225,17 @@ public final class MetricVector {
       Double selectionCost = selectionUsd(selection);
       String selectionAbsent = selectionCost != null ? null
           : FileShapes.usdNotKnown(selection) ? UNACCOUNTED : NOT_RECORDED;
-      long[] ledgerTokens = hasLedger ? counts(ledger.get("tokens")) : null;
-      long[] selectionTokens = selection != null && selection.isObject() ? counts(selection.get("tokens")) : null;
+      Tokens tokens = hasLedger ? FileShapes.modeTokens(ledger, selection) : null;
       Double in = null;
       Double out = null;
-      String tokensAbsent = NOT_RECORDED;
-      if (ledgerTokens != null && selectionTokens != null) {
-        JsonNode notCounted = ledger.get("tokens_unknown");
-        boolean known = allKnown(notCounted, "rollouts") && allKnown(notCounted, "sessions")
-            && selection.path("tokens_known").asBoolean(true) && !selection.path("tokens_known").isNull();
-        if (known) {
-          in = (double) (ledgerTokens[0] + selectionTokens[0]);
-          out = (double) (ledgerTokens[1] + selectionTokens[1]);
-        }
-        tokensAbsent = UNACCOUNTED;
+      String tokensAbsent = tokens == null ? NOT_RECORDED : UNACCOUNTED;
+      if (tokens != null && tokens.known()) {
+        in = (double) tokens.input();
+        out = (double) tokens.output();
       }
-      return new Spend(chosenDir, hasLedger && allKnown(unknown, "rollouts") ? ledger.path("rollout_usd").asDouble()
-          : null, hasLedger && allKnown(unknown, "sessions") ? ledger.path("session_usd").asDouble() : null,
+      return new Spend(chosenDir, hasLedger && FileShapes.noneNamed(unknown, "rollouts") ? ledger.path("rollout_usd").asDouble()
+          : null, hasLedger && FileShapes.noneNamed(unknown, "sessions") ? ledger.path("session_usd").asDouble() : null,
           selectionCost, selectionAbsent, retries, in, out, tokensAbsent, null);
-    }
-
-    /**
-     * A record's {@code tokens} ({@code {"input": n, "output": n}}) as two counts, or null when it has none or one
-     * of another shape (a count that is not a whole number from 0 up is no count).
-     */
-    private static long[] counts(JsonNode tokens) {
-      if (tokens == null || !tokens.isObject()) return null;
-      Long in = Tokens.count(tokens.get("input"));
-      Long out = Tokens.count(tokens.get("output"));
-      return in == null || out == null ? null : new long[] {in, out};
     }
 
     /**
@@ -267,17 +249,6 @@ public final class MetricVector {
       if (selection == null || !selection.isObject() || FileShapes.usdNotKnown(selection)) return null;
       Double v = FileShapes.usdValue(selection.get("usd"));
       return v != null && Double.isFinite(v) ? v : null; // "NaN" or an overflow is no amount: not recorded, as none
-    }
-
-    /**
-     * Whether the ledger's {@code cost_unknown} ({@code null}: absent, every cost known, as in files written before
-     * it and harness2's) names none of the {@code part} ("rollouts" or "sessions"): its list is empty. A marker of
-     * another shape is not read as known: the sum beside it may leave costs out.
-     */
-    private static boolean allKnown(JsonNode costUnknown, String part) {
-      if (costUnknown == null || costUnknown.isNull()) return true;
-      JsonNode labels = costUnknown.get(part);
-      return labels != null && labels.isArray() && labels.isEmpty();
     }
   }
 

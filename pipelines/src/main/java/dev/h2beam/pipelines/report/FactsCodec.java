@@ -1,6 +1,7 @@
 package dev.h2beam.pipelines.report;
 
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import dev.h2beam.adapters.model.Tokens;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -173,6 +174,12 @@ final class FactsCodec {
         }
         varint(m.improverUnknown());
         varint(m.executorUnknown());
+        out.writeBoolean(m.tokens() != null);
+        if (m.tokens() != null) {
+          out.writeLong(m.tokens().input());
+          out.writeLong(m.tokens().output());
+          out.writeBoolean(m.tokens().known());
+        }
       }
       size(t.finals().size());
       for (Map.Entry<String, List<String>> e : t.finals().entrySet()) {
@@ -280,8 +287,10 @@ final class FactsCodec {
         int screened = in.readInt();
         TaskSummary.Budget budget = in.readBoolean() ? new TaskSummary.Budget(in.readInt(), in.readInt()) : null;
         int improverUnknown = size();
+        int executorUnknown = size();
+        Tokens tokens = in.readBoolean() ? new Tokens(in.readLong(), in.readLong(), in.readBoolean()) : null;
         modes[i] = new TaskSummary.ModeSpend(fellBack, improverUsd, executorUsd, screened, budget, improverUnknown,
-            size());
+            executorUnknown, tokens);
       }
       String[] finalKeys = new String[size()];
       Object[] finals = new Object[finalKeys.length];

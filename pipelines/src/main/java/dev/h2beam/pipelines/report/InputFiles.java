@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.TextFiles;
 import dev.h2beam.adapters.model.Namespace;
+import dev.h2beam.adapters.model.Tokens;
 import dev.h2beam.pipelines.files.FileShapes;
 import dev.h2beam.pipelines.judge.MetricVector;
 import java.io.IOException;
@@ -99,8 +100,10 @@ final class InputFiles {
       int executorUnknown = rec == null ? 0 : rec.path("ledger").path("cost_unknown").path("rollouts").size();
       int screened = selections != null && selections.isObject() && selections.path(m).path("lesson_screened")
           .isArray() && !selections.get(m).get("lesson_screened").isEmpty() ? 1 : 0;
+      Tokens tokens = FileShapes.modeTokens(rec == null ? null : rec.get("ledger"),
+          selections != null && selections.isObject() ? selections.get(m) : null);
       out.put(modeToken(m), new TaskSummary.ModeSpend(fellBack, stages + selection, executor, screened,
-          budget(rec == null ? null : rec.get("ledger")), improverUnknown, executorUnknown));
+          budget(rec == null ? null : rec.get("ledger")), improverUnknown, executorUnknown, tokens));
       finals.put(modeToken(m), texts(rec == null ? null : rec.get("finals")));
     }
     return new TaskSummary(path, text(root.get("task_id")), out, finals, deadBases(root));

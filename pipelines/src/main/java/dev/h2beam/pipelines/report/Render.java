@@ -1,5 +1,6 @@
 package dev.h2beam.pipelines.report;
 
+import dev.h2beam.adapters.model.Tokens;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -160,6 +161,41 @@ final class Render {
   static String deadBases(DeadBaseSpend dead) {
     return "  base rollouts of " + dead.tasks() + " task(s) whose every base failed (in no mode's spend): $"
         + PyFormat.fixed(dead.usd(), 0, 2) + notKnown(dead.unknown(), "rollout(s)");
+  }
+
+  /**
+   * One reported cell's model tokens over its tasks ({@link TaskSummary.ModeSpend#tokens}): the counts recorded, how
+   * many tasks' counts are only part of what they spent, and how many tasks record none (summaries written before
+   * h2beam counted tokens, or harness2's).
+   */
+  record CellTokens(long input, long output, int partial, int notRecorded) {
+    /** One task's tokens in a cell: null when its summary records none. */
+    static CellTokens of(Tokens t) {
+      return t == null ? new CellTokens(0, 0, 0, 1) : new CellTokens(t.input(), t.output(), t.known() ? 0 : 1, 0);
+    }
+
+    CellTokens plus(CellTokens o) {
+      return new CellTokens(input + o.input, output + o.output, partial + o.partial, notRecorded + o.notRecorded);
+    }
+  }
+
+  /**
+   * h2beam's lines of the model tokens each reported cell spent (every rollout, bases included, and every improver,
+   * selector and reflector session of it), after the spend lines: with a local model every cost is a known $0 and
+   * the tokens are what the modes' work shows. The counts are those recorded; a cell whose tasks' counts are partial,
+   * or not recorded, says how many, so a part never reads as the whole. Nothing when no cell counted a token or left
+   * one out (the demo's scripted work, harness2's files): the report is then as before.
+   */
+  static List<String> tokens(Map<ModeK, CellTokens> byCell) {
+    List<String> lines = new ArrayList<>();
+    if (byCell.values().stream().noneMatch(c -> c.input() + c.output() > 0 || c.partial() > 0)) return lines;
+    lines.add("");
+    lines.add("  model tokens per mode (every rollout, bases included, and every improver, selector and reflector"
+        + " session):");
+    byCell.forEach((cell, c) -> lines.add("    " + cell.name() + ": " + c.input() + " in, " + c.output() + " out"
+        + (c.partial() == 0 ? "" : "; " + c.partial() + " task(s) not all counted (the part counted, not the whole)")
+        + (c.notRecorded() == 0 ? "" : "; " + c.notRecorded() + " task(s) record none (not counted, not zero)")));
+    return lines;
   }
 
   /** What a spend line adds for {@code n} of its {@code what} whose cost is not known; nothing when none. */

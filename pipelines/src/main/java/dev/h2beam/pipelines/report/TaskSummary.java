@@ -1,7 +1,9 @@
 package dev.h2beam.pipelines.report;
 
-import java.io.Serializable;
+import dev.h2beam.adapters.model.Tokens;
+import dev.h2beam.pipelines.files.FileShapes;
 import dev.h2beam.transforms.ledger.Ledger;
+import java.io.Serializable;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -69,9 +71,11 @@ public record TaskSummary(String path, String taskId, Map<String, ModeSpend> mod
    *     reflector's session)
    * @param executorUnknown the rollouts whose cost {@code executorUsd} leaves out because it is not known: the
    *     ledger's {@code cost_unknown.rollouts}
+   * @param tokens the model tokens the mode spent on the task ({@link FileShapes#modeTokens}: its ledger's and its
+   *     selection's, not {@code known} when they name some not counted); null when the summary does not record them
    */
   public record ModeSpend(int fellBack, double improverUsd, double executorUsd, int lessonsScreened, Budget budget,
-      int improverUnknown, int executorUnknown) implements Serializable {
+      int improverUnknown, int executorUnknown, Tokens tokens) implements Serializable {
     static final ModeSpend NONE = new ModeSpend(0, 0.0, 0.0, 0);
 
     public ModeSpend {
@@ -79,6 +83,12 @@ public record TaskSummary(String path, String taskId, Map<String, ModeSpend> mod
         throw new IllegalArgumentException("a count of costs not known cannot be negative: " + improverUnknown
             + ", " + executorUnknown);
       }
+    }
+
+    /** A mode whose tokens are not recorded (a summary written before h2beam counted them, or harness2's). */
+    public ModeSpend(int fellBack, double improverUsd, double executorUsd, int lessonsScreened, Budget budget,
+        int improverUnknown, int executorUnknown) {
+      this(fellBack, improverUsd, executorUsd, lessonsScreened, budget, improverUnknown, executorUnknown, null);
     }
 
     /** A mode whose every cost is known (a summary that marks none as not known, as every file before them). */

@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.Runmark;
 import dev.h2beam.adapters.llm.ScriptedModelServer;
+import dev.h2beam.adapters.model.Tokens;
+import dev.h2beam.pipelines.files.FileShapes;
 import dev.h2beam.pipelines.judge.JudgeCommand;
 import dev.h2beam.pipelines.judge.JudgeOptions;
 import dev.h2beam.pipelines.sweep.Sweep;
@@ -226,6 +228,25 @@ class FolderSweepCostTest {
     // the report counts what it could not add up
     String report = FolderSweepTest.report(ns);
     assertTrue(report.contains("not known"), report);
+    // and each mode's tokens: the summaries' counts added up, the tasks whose counts are partial named beside them
+    for (String mode : List.of("agg", "seq")) {
+      long in = 0;
+      long out = 0;
+      int partial = 0;
+      try (Stream<Path> s = Files.list(ns)) {
+        for (Path task : s.filter(p -> Files.isRegularFile(p.resolve("summary.json"))).toList()) {
+          JsonNode summary = Json.readTree(task.resolve("summary.json"));
+          Tokens t = FileShapes.modeTokens(summary.at("/modes/" + mode + "/ledger"), summary.at("/selections/" + mode));
+          in += t.input();
+          out += t.output();
+          if (!t.known()) partial++;
+        }
+      }
+      assertTrue(in > 0 && partial >= 2, "the nuts and march tasks' counts are partial: " + partial);
+      String line = "    " + (mode.equals("agg") ? "parallel" : "sequential") + " k=2: " + in + " in, " + out
+          + " out; " + partial + " task(s) not all counted (the part counted, not the whole)\n";
+      assertTrue(report.contains(line), line + " in\n" + report);
+    }
 
     // the task's folder lost: a resume rebuilds it from the reused rollouts' markers and the cached sessions' meta
     // files, calls nothing, and says again what was not known

@@ -1,5 +1,6 @@
 package dev.h2beam.pipelines.report;
 
+import dev.h2beam.adapters.model.Tokens;
 import dev.h2beam.transforms.beam.JsonCoder;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -116,6 +117,25 @@ class RecordCodersTest {
   }
 
   /**
+   * A mode's tokens travel with the facts: counted and all of them, counted in part, and not recorded (null, never
+   * a count of 0) each unpack as they were, through the compact coder and the JSON one.
+   */
+  @Test
+  void aModesTokensRoundTripAsCountedInPartOrNotRecorded() throws Exception {
+    TaskSummary t = new TaskSummary("/r/ns/t1/summary.json", "t1", Map.of(
+        "agg", new TaskSummary.ModeSpend(0, 0.0, 0.0, 0, null, 0, 0, new Tokens(5_000_000_000L, 1234, true)),
+        "seq", new TaskSummary.ModeSpend(0, 0.0, 0.0, 0, null, 0, 0, new Tokens(70, 0, false)),
+        "gated", new TaskSummary.ModeSpend(0, 0.0, 0.0, 0, null)));
+    NamespaceFacts facts = new NamespaceFacts("/r/ns", true, List.of(), List.of(t), null);
+    roundTrips(facts);
+    TaskSummary back = PackedFacts.pack(facts).unpack().summaries().get(0);
+    assertEquals(new Tokens(5_000_000_000L, 1234, true), back.mode("agg").tokens());
+    assertEquals(new Tokens(70, 0, false), back.mode("seq").tokens());
+    assertEquals(null, back.mode("gated").tokens());
+    CoderProperties.coderDecodeEncodeEqual(JsonCoder.of(TaskSummary.class), t);
+  }
+
+  /**
    * What the dead bases of a task whose every base failed cost travels with the facts, beside summaries of tasks that
    * had a base (none): each unpacks as it was, and through the JSON coder too.
    */
@@ -146,7 +166,7 @@ class RecordCodersTest {
         TaskSummary.class, "path taskId modes finals deadBases",
         TaskSummary.DeadBases.class, "usd unknown",
         TaskSummary.ModeSpend.class, "fellBack improverUsd executorUsd lessonsScreened budget improverUnknown"
-            + " executorUnknown",
+            + " executorUnknown tokens",
         TaskSummary.Budget.class, "rollouts sessions",
         RunIdentity.class, "path executor improver judge seed timing timingMixed",
         MetricRow.class, "taskId mode k values absent");

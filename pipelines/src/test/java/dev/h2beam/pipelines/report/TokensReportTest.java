@@ -1,0 +1,49 @@
+package dev.h2beam.pipelines.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.h2beam.adapters.model.Tokens;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The report's lines of each mode's model tokens: the tasks' recorded counts added up per cell, with how many tasks'
+ * counts are only partial or not recorded at all beside them (never folded in as 0), and no line at all when no cell
+ * counted a token or left one out, so the demo's and harness2's reports stay as they were.
+ */
+class TokensReportTest {
+  private static final String HEAD = "  model tokens per mode (every rollout, bases included, and every improver,"
+      + " selector and reflector session):";
+
+  private static Render.CellTokens cell(Tokens... tasks) {
+    Render.CellTokens c = new Render.CellTokens(0, 0, 0, 0);
+    for (Tokens t : tasks) c = c.plus(Render.CellTokens.of(t));
+    return c;
+  }
+
+  @Test
+  void eachCellsCountsAddUpAndWhatTheyLeaveOutIsCountedBeside() {
+    Map<ModeK, Render.CellTokens> byCell = new TreeMap<>(ModeK.BY_K_THEN_MODE);
+    byCell.put(new ModeK("seq", 2), cell(new Tokens(100, 10, true), new Tokens(50, 5, false), null));
+    byCell.put(new ModeK("agg", 2), cell(new Tokens(1000, 20, true), new Tokens(300, 4, true)));
+    byCell.put(new ModeK("agg", 1), cell(Tokens.NONE));
+    assertEquals(List.of("", HEAD,
+        "    parallel k=1: 0 in, 0 out",
+        "    parallel k=2: 1300 in, 24 out",
+        "    sequential k=2: 150 in, 15 out; 1 task(s) not all counted (the part counted, not the whole); 1 task(s)"
+            + " record none (not counted, not zero)"), Render.tokens(byCell));
+  }
+
+  @Test
+  void noLineWhenNoCellCountedATokenOrLeftOneOut() {
+    // the demo's scripted work spends a known nothing; harness2's summaries record no tokens
+    assertEquals(List.of(), Render.tokens(Map.of(new ModeK("agg", 2), cell(Tokens.NONE, Tokens.NONE),
+        new ModeK("seq", 2), cell(null, null))));
+    assertEquals(List.of(), Render.tokens(Map.of()));
+    // a count left out is said even when nothing was counted: an unknown is never a quiet 0
+    assertEquals(List.of("", HEAD, "    parallel k=2: 0 in, 0 out; 1 task(s) not all counted (the part counted, not"
+        + " the whole)"), Render.tokens(Map.of(new ModeK("agg", 2), cell(Tokens.UNKNOWN))));
+  }
+}
