@@ -233,9 +233,12 @@ public final class MetricVector {
         in = (double) tokens.input();
         out = (double) tokens.output();
       }
-      return new Spend(chosenDir, hasLedger && FileShapes.noneNamed(unknown, "rollouts") ? ledger.path("rollout_usd").asDouble()
-          : null, hasLedger && FileShapes.noneNamed(unknown, "sessions") ? ledger.path("session_usd").asDouble() : null,
-          selectionCost, selectionAbsent, retries, in, out, tokensAbsent, null);
+      Double executorCost = hasLedger && FileShapes.noneNamed(unknown, "rollouts")
+          ? ledger.path("rollout_usd").asDouble() : null;
+      Double improverCost = hasLedger && FileShapes.noneNamed(unknown, "sessions")
+          ? ledger.path("session_usd").asDouble() : null;
+      return new Spend(chosenDir, executorCost, improverCost, selectionCost, selectionAbsent, retries, in, out,
+          tokensAbsent, null);
     }
 
     /**
