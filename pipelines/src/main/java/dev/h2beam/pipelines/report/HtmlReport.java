@@ -35,17 +35,19 @@ final class HtmlReport {
    * What the page shows; {@code text} is the whole text report as released. {@code improverUnknown} and
    * {@code executorUnknown} count, per cell, the improver stages and selections and the rollouts whose cost is not
    * known (left out of the spend; a cell without any is not in them); {@code deadBases} is what the base rollouts of
-   * the reported tasks whose every base failed cost, which no mode's spend holds.
+   * the reported tasks whose every base failed cost, which no mode's spend holds; {@code tokens} the model tokens
+   * each cell spent ({@link Render#tokens}), shown in a column of the table when some cell counted or left out any.
    */
   record Page(String title, String text, List<Summary> summaries, List<Replicates.Cell> replicates,
       Map<ModeK, Double> executorUsd, Disclosure disclosure, Predicate<Summary> withheld,
-      Map<ModeK, Integer> improverUnknown, Map<ModeK, Integer> executorUnknown, Render.DeadBaseSpend deadBases) {
+      Map<ModeK, Integer> improverUnknown, Map<ModeK, Integer> executorUnknown, Render.DeadBaseSpend deadBases,
+      Map<ModeK, Render.CellTokens> tokens) {
 
     /** A page whose every cost is known, of tasks that all had a base. */
     Page(String title, String text, List<Summary> summaries, List<Replicates.Cell> replicates,
         Map<ModeK, Double> executorUsd, Disclosure disclosure, Predicate<Summary> withheld) {
       this(title, text, summaries, replicates, executorUsd, disclosure, withheld, Map.of(), Map.of(),
-          Render.DeadBaseSpend.NONE);
+          Render.DeadBaseSpend.NONE, Map.of());
     }
   }
 
@@ -197,9 +199,11 @@ final class HtmlReport {
   static String table(Page p) {
     Map<ModeK, Replicates.Cell> reps = new TreeMap<>();
     for (Replicates.Cell c : p.replicates()) reps.put(c.cell(), c);
+    boolean tokens = Render.saysTokens(p.tokens());
     StringBuilder b = new StringBuilder("<table>\n<tr><th>mode, k</th><th>n (graded)</th><th>ungraded</th>"
         + "<th>score</th><th>pass</th><th>replicates</th><th>replicate mean ± se</th><th>fell back</th>"
-        + "<th>improver spend</th><th>executor spend</th></tr>\n");
+        + "<th>improver spend</th><th>executor spend</th>" + (tokens ? "<th>model tokens (in / out)</th>" : "")
+        + "</tr>\n");
     for (Summary s : p.summaries().stream().sorted((a, c) -> ModeK.BY_K_THEN_MODE.compare(a.cell(), c.cell()))
         .toList()) {
       boolean hidden = p.withheld().test(s);
@@ -218,6 +222,7 @@ final class HtmlReport {
           .append(notKnown(p.improverUnknown().getOrDefault(s.cell(), 0), " + ", ""))
           .append("</td><td>$").append(PyFormat.fixed(p.executorUsd().getOrDefault(s.cell(), 0.0), 0, 2))
           .append(notKnown(p.executorUnknown().getOrDefault(s.cell(), 0), " + ", ""))
+          .append(tokens ? "</td><td>" + esc(tokenCell(p.tokens().get(s.cell()))) : "")
           .append("</td></tr>\n");
     }
     return b.append("</table>\n").toString();
@@ -287,6 +292,16 @@ final class HtmlReport {
   }
 
   /** {@code n} costs not known, between {@code before} and {@code after}; nothing when there are none. */
+  /**
+   * A cell's tokens in the table: {@code 48210 / 1934}, with {@code + 2 tasks not all counted} and {@code + 1 task
+   * not recorded} after it as they apply; {@code -} for a cell with no task of the mode.
+   */
+  static String tokenCell(Render.CellTokens c) {
+    if (c == null) return "-";
+    return c.input() + " / " + c.output() + (c.partial() == 0 ? "" : " + " + c.partial() + " not all counted")
+        + (c.notRecorded() == 0 ? "" : " + " + c.notRecorded() + " not recorded");
+  }
+
   private static String notKnown(int n, String before, String after) {
     return n == 0 ? "" : before + n + " not known" + after;
   }

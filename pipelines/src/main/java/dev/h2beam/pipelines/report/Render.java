@@ -188,7 +188,7 @@ final class Render {
    */
   static List<String> tokens(Map<ModeK, CellTokens> byCell) {
     List<String> lines = new ArrayList<>();
-    if (byCell.values().stream().noneMatch(c -> c.input() + c.output() > 0 || c.partial() > 0)) return lines;
+    if (!saysTokens(byCell)) return lines;
     lines.add("");
     lines.add("  model tokens per mode (every rollout, bases included, and every improver, selector and reflector"
         + " session):");
@@ -196,6 +196,11 @@ final class Render {
         + (c.partial() == 0 ? "" : "; " + c.partial() + " task(s) not all counted (the part counted, not the whole)")
         + (c.notRecorded() == 0 ? "" : "; " + c.notRecorded() + " task(s) record none (not counted, not zero)")));
     return lines;
+  }
+
+  /** Whether some cell counted a token or left one out: the report then says each cell's ({@link #tokens}). */
+  static boolean saysTokens(Map<ModeK, CellTokens> byCell) {
+    return byCell.values().stream().anyMatch(c -> c.input() + c.output() > 0 || c.partial() > 0);
   }
 
   /** What a spend line adds for {@code n} of its {@code what} whose cost is not known; nothing when none. */

@@ -166,7 +166,7 @@ final class Report {
     }
     String text = String.join("\n", lines);
     String html = HtmlReport.render(new HtmlReport.Page(title, text, summaries, cells, executorByCell,
-        s.disclosure(), withheld, improverUnknown, executorUnknown, deadBases), charts.join());
+        s.disclosure(), withheld, improverUnknown, executorUnknown, deadBases, reportedTokens), charts.join());
     Map<String, Object> restricted = aggregate ? Disclosure.restricted(rowsByNs, pairs, table) : null;
     return new Result(true, "", text, html, restricted, fails);
   }

@@ -228,7 +228,15 @@ class FolderSweepCostTest {
     // the report counts what it could not add up
     String report = FolderSweepTest.report(ns);
     assertTrue(report.contains("not known"), report);
-    // and each mode's tokens: the summaries' counts added up, the tasks whose counts are partial named beside them
+    // and each mode's tokens: the summaries' counts added up, the tasks whose counts are partial named beside them,
+    // in the text and in the HTML page's table
+    Path pages = tmp.resolve("report");
+    int reported = new dev.h2beam.pipelines.report.ReportCommand().run(new String[] {"--namespaces=" + ns,
+        "--output=" + pages}, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    assertEquals(0, reported);
+    String html = Files.readString(pages.resolve("report.html"));
+    assertTrue(html.contains("<th>model tokens (in / out)</th></tr>"), html);
     for (String mode : List.of("agg", "seq")) {
       long in = 0;
       long out = 0;
@@ -246,6 +254,7 @@ class FolderSweepCostTest {
       String line = "    " + (mode.equals("agg") ? "parallel" : "sequential") + " k=2: " + in + " in, " + out
           + " out; " + partial + " task(s) not all counted (the part counted, not the whole)\n";
       assertTrue(report.contains(line), line + " in\n" + report);
+      assertTrue(html.contains("<td>" + in + " / " + out + " + " + partial + " not all counted</td></tr>"), html);
     }
 
     // the task's folder lost: a resume rebuilds it from the reused rollouts' markers and the cached sessions' meta

@@ -67,6 +67,9 @@ class HtmlReportTest {
     assertTrue(html.contains("n=4, ungraded 0"), "coverage of the parallel points");
     assertTrue(html.contains("improver $6.00"), "parallel spend over both k and both seeds");
     assertTrue(html.contains("improver $3.00"), "sequential spend");
+    // these runs record no tokens: the table keeps its columns, and the text no tokens lines
+    assertTrue(html.contains("<th>executor spend</th></tr>"), html);
+    assertFalse(html.contains("model tokens"), html);
   }
 
   @Test

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The report's lines of each mode's model tokens: the tasks' recorded counts added up per cell, with how many tasks'
  * counts are only partial or not recorded at all beside them (never folded in as 0), and no line at all when no cell
- * counted a token or left one out, so the demo's and harness2's reports stay as they were.
+ * counted a token or left one out, so the demo's and harness2's reports stay as they were. The HTML page's table has
+ * a column of the same figures on the same condition.
  */
 class TokensReportTest {
   private static final String HEAD = "  model tokens per mode (every rollout, bases included, and every improver,"
@@ -34,6 +35,14 @@ class TokensReportTest {
         "    parallel k=2: 1300 in, 24 out",
         "    sequential k=2: 150 in, 15 out; 1 task(s) not all counted (the part counted, not the whole); 1 task(s)"
             + " record none (not counted, not zero)"), Render.tokens(byCell));
+  }
+
+  @Test
+  void theHtmlTableSaysTheSameInItsCell() {
+    assertEquals("1300 / 24", HtmlReport.tokenCell(cell(new Tokens(1000, 20, true), new Tokens(300, 4, true))));
+    assertEquals("150 / 15 + 1 not all counted + 1 not recorded",
+        HtmlReport.tokenCell(cell(new Tokens(100, 10, true), new Tokens(50, 5, false), null)));
+    assertEquals("-", HtmlReport.tokenCell(null), "a cell with no task of the mode");
   }
 
   @Test
