@@ -82,7 +82,6 @@ public final class RunConfig implements Serializable {
     return endpoints.isEmpty() && roles.isEmpty() && grants.isEmpty();
   }
 
-  /** Reads and validates a file; every error names the file and key and says what to do. */
   /**
    * The file a {@code --config} flag names (relative to the working folder), or the empty configuration when the
    * flag is unset or blank; a file that cannot be used is refused naming the flag.
@@ -98,6 +97,7 @@ public final class RunConfig implements Serializable {
     }
   }
 
+  /** Reads and validates a file; every error names the file and key and says what to do. */
   public static RunConfig read(Path file) throws ConfigError {
     String text;
     try {

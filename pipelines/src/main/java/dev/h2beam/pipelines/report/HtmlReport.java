@@ -291,10 +291,10 @@ final class HtmlReport {
     return b.append("</svg>\n").toString();
   }
 
-  /** {@code n} costs not known, between {@code before} and {@code after}; nothing when there are none. */
   /**
-   * A cell's tokens in the table: {@code 48210 / 1934}, with {@code + 2 tasks not all counted} and {@code + 1 task
-   * not recorded} after it as they apply; {@code -} for a cell with no task of the mode.
+   * A cell's tokens in the table: {@code 48210 / 1934}, then {@code + 2 not all counted} (tasks whose counts are
+   * partial) and {@code + 1 not recorded} (tasks whose summary records none) as they apply; {@code -} for a cell with
+   * no task of the mode.
    */
   static String tokenCell(Render.CellTokens c) {
     if (c == null) return "-";
@@ -302,6 +302,7 @@ final class HtmlReport {
         + (c.notRecorded() == 0 ? "" : " + " + c.notRecorded() + " not recorded");
   }
 
+  /** {@code n} costs not known, between {@code before} and {@code after}; nothing when there are none. */
   private static String notKnown(int n, String before, String after) {
     return n == 0 ? "" : before + n + " not known" + after;
   }
