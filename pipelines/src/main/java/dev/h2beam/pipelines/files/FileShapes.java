@@ -61,6 +61,8 @@ public final class FileShapes {
         // what a dead base cost (a base-failed task's entries carry it, with no ledger to hold it)
         optionalUsd(b, "cost_usd", at);
         optionalBoolean(b, "cost_known", at, ".");
+        tokens(b.get("tokens"), at + ".tokens");
+        optionalBoolean(b, "tokens_known", at, ".");
       }
     }
   }

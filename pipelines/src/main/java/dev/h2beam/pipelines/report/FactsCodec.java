@@ -191,6 +191,11 @@ final class FactsCodec {
       if (t.deadBases() != null) {
         out.writeDouble(t.deadBases().usd());
         varint(t.deadBases().unknown());
+        TaskSummary.TokenCount tokens = t.deadBases().tokens();
+        out.writeLong(tokens.input());
+        out.writeLong(tokens.output());
+        varint(tokens.partial());
+        varint(tokens.notRecorded());
       }
     }
 
@@ -300,7 +305,8 @@ final class FactsCodec {
         for (int j = 0; j < labels.length; j++) labels[j] = string();
         finals[i] = List.of(labels);
       }
-      TaskSummary.DeadBases deadBases = in.readBoolean() ? new TaskSummary.DeadBases(in.readDouble(), size()) : null;
+      TaskSummary.DeadBases deadBases = in.readBoolean() ? new TaskSummary.DeadBases(in.readDouble(), size(),
+          new TaskSummary.TokenCount(in.readLong(), in.readLong(), size(), size())) : null;
       return new TaskSummary(path, taskId, map(modeKeys, modes), map(finalKeys, finals), deadBases);
     }
 

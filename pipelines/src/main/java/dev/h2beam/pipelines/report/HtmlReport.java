@@ -41,7 +41,7 @@ final class HtmlReport {
   record Page(String title, String text, List<Summary> summaries, List<Replicates.Cell> replicates,
       Map<ModeK, Double> executorUsd, Disclosure disclosure, Predicate<Summary> withheld,
       Map<ModeK, Integer> improverUnknown, Map<ModeK, Integer> executorUnknown, Render.DeadBaseSpend deadBases,
-      Map<ModeK, Render.CellTokens> tokens) {
+      Map<ModeK, TaskSummary.TokenCount> tokens) {
 
     /** A page whose every cost is known, of tasks that all had a base. */
     Page(String title, String text, List<Summary> summaries, List<Replicates.Cell> replicates,
@@ -296,7 +296,7 @@ final class HtmlReport {
    * partial) and {@code + 1 not recorded} (tasks whose summary records none) as they apply; {@code -} for a cell with
    * no task of the mode.
    */
-  static String tokenCell(Render.CellTokens c) {
+  static String tokenCell(TaskSummary.TokenCount c) {
     if (c == null) return "-";
     return c.input() + " / " + c.output() + (c.partial() == 0 ? "" : " + " + c.partial() + " not all counted")
         + (c.notRecorded() == 0 ? "" : " + " + c.notRecorded() + " not recorded");

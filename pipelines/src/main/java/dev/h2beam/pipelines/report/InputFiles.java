@@ -125,19 +125,24 @@ final class InputFiles {
     if (!BASE_FAILED.equals(text(root.get("status")))) return null;
     double usd = 0;
     int unknown = 0;
+    TaskSummary.TokenCount tokens = TaskSummary.TokenCount.NONE;
     boolean tracked = false;
     JsonNode base = root.get("base");
     if (base != null && base.isArray()) {
-      // the shape check made every entry an object, every cost_usd a number, its text or null, every mark a boolean
+      // the shape check made every entry an object, every cost_usd a number, its text or null, every mark a boolean,
+      // every tokens two counts or null
       for (JsonNode b : base) {
         JsonNode cost = b.get("cost_usd");
         usd += usd(cost);
         boolean recorded = cost != null && !cost.isNull();
         tracked |= recorded;
         if (!recorded || !b.path("cost_known").asBoolean(true)) unknown++;
+        JsonNode t = b.get("tokens");
+        tokens = tokens.plus(TaskSummary.TokenCount.of(t == null || t.isNull() ? null : Tokens.observed(
+            Tokens.count(t.get("input")), Tokens.count(t.get("output")), b.path("tokens_known").asBoolean(true))));
       }
     }
-    return tracked ? new TaskSummary.DeadBases(usd, unknown) : null;
+    return tracked ? new TaskSummary.DeadBases(usd, unknown, tokens) : null;
   }
 
   /** config.json: the declared executor, improver and judge (spec §3.6). */

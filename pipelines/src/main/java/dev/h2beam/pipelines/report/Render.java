@@ -1,6 +1,5 @@
 package dev.h2beam.pipelines.report;
 
-import dev.h2beam.adapters.model.Tokens;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -104,14 +103,20 @@ final class Render {
    * @param tasks how many such tasks there are
    * @param usd what is known of their dead bases' cost
    * @param unknown the dead bases whose cost {@code usd} does not hold all of
+   * @param tokens their model tokens, with how many dead bases' counts are partial or not recorded
    */
-  record DeadBaseSpend(int tasks, double usd, int unknown) {
+  record DeadBaseSpend(int tasks, double usd, int unknown, TaskSummary.TokenCount tokens) {
     /** No task whose every base failed: nothing to say. */
     static final DeadBaseSpend NONE = new DeadBaseSpend(0, 0.0, 0);
 
+    /** Dead bases whose tokens are not looked at. */
+    DeadBaseSpend(int tasks, double usd, int unknown) {
+      this(tasks, usd, unknown, TaskSummary.TokenCount.NONE);
+    }
+
     /** These and one more task's dead bases. */
     DeadBaseSpend plus(TaskSummary.DeadBases task) {
-      return new DeadBaseSpend(tasks + 1, usd + task.usd(), unknown + task.unknown());
+      return new DeadBaseSpend(tasks + 1, usd + task.usd(), unknown + task.unknown(), tokens.plus(task.tokens()));
     }
   }
 
@@ -164,43 +169,39 @@ final class Render {
   }
 
   /**
-   * One reported cell's model tokens over its tasks ({@link TaskSummary.ModeSpend#tokens}): the counts recorded, how
-   * many tasks' counts are only part of what they spent, and how many tasks record none (summaries written before
-   * h2beam counted tokens, or harness2's).
-   */
-  record CellTokens(long input, long output, int partial, int notRecorded) {
-    /** One task's tokens in a cell: null when its summary records none. */
-    static CellTokens of(Tokens t) {
-      return t == null ? new CellTokens(0, 0, 0, 1) : new CellTokens(t.input(), t.output(), t.known() ? 0 : 1, 0);
-    }
-
-    CellTokens plus(CellTokens o) {
-      return new CellTokens(input + o.input, output + o.output, partial + o.partial, notRecorded + o.notRecorded);
-    }
-  }
-
-  /**
    * h2beam's lines of the model tokens each reported cell spent (every rollout, bases included, and every improver,
    * selector and reflector session of it), after the spend lines: with a local model every cost is a known $0 and
    * the tokens are what the modes' work shows. The counts are those recorded; a cell whose tasks' counts are partial,
-   * or not recorded, says how many, so a part never reads as the whole. Nothing when no cell counted a token or left
-   * one out (the demo's scripted work, harness2's files): the report is then as before.
+   * or not recorded, says how many, so a part never reads as the whole. Then, when some reported task's every base
+   * failed ({@code dead}) and they counted tokens, a line for those dead bases, which are in no mode's counts. Nothing
+   * when nothing counted a token or left one out (the demo's scripted work, harness2's files): the report is then as
+   * before.
    */
-  static List<String> tokens(Map<ModeK, CellTokens> byCell) {
+  static List<String> tokens(Map<ModeK, TaskSummary.TokenCount> byCell, DeadBaseSpend dead) {
     List<String> lines = new ArrayList<>();
-    if (!saysTokens(byCell)) return lines;
+    if (!saysTokens(byCell) && !dead.tokens().says()) return lines;
     lines.add("");
     lines.add("  model tokens per mode (every rollout, bases included, and every improver, selector and reflector"
         + " session):");
-    byCell.forEach((cell, c) -> lines.add("    " + cell.name() + ": " + c.input() + " in, " + c.output() + " out"
-        + (c.partial() == 0 ? "" : "; " + c.partial() + " task(s) not all counted (the part counted, not the whole)")
-        + (c.notRecorded() == 0 ? "" : "; " + c.notRecorded() + " task(s) record none (not counted, not zero)")));
+    byCell.forEach((cell, c) -> lines.add("    " + cell.name() + ": " + counts(c, "task(s)")));
+    if (dead.tokens().says()) {
+      lines.add("    base rollouts of " + dead.tasks() + " task(s) whose every base failed (in no mode's): "
+          + counts(dead.tokens(), "rollout(s)"));
+    }
     return lines;
   }
 
+  /** {@code 1300 in, 24 out}, then how many of {@code what} are partly counted or not recorded, as they apply. */
+  private static String counts(TaskSummary.TokenCount c, String what) {
+    return c.input() + " in, " + c.output() + " out"
+        + (c.partial() == 0 ? "" : "; " + c.partial() + " " + what + " not all counted (the part counted, not the"
+            + " whole)")
+        + (c.notRecorded() == 0 ? "" : "; " + c.notRecorded() + " " + what + " record none (not counted, not zero)");
+  }
+
   /** Whether some cell counted a token or left one out: the report then says each cell's ({@link #tokens}). */
-  static boolean saysTokens(Map<ModeK, CellTokens> byCell) {
-    return byCell.values().stream().anyMatch(c -> c.input() + c.output() > 0 || c.partial() > 0);
+  static boolean saysTokens(Map<ModeK, TaskSummary.TokenCount> byCell) {
+    return byCell.values().stream().anyMatch(TaskSummary.TokenCount::says);
   }
 
   /** What a spend line adds for {@code n} of its {@code what} whose cost is not known; nothing when none. */

@@ -65,7 +65,7 @@ final class Report {
     // the dead bases of the tasks whose every base failed: in no mode's ledger, so added up apart, never left out
     Render.DeadBaseSpend deadBases = Render.DeadBaseSpend.NONE;
     // the model tokens each mode spent on its tasks: those counted, and the tasks whose counts are partial or absent
-    Map<ModeK, Render.CellTokens> tokens = new TreeMap<>();
+    Map<ModeK, TaskSummary.TokenCount> tokens = new TreeMap<>();
     for (NamespaceRef ns : rowsByNs.keySet()) {
       for (TaskSummary t : facts(byDir, ns).summaries()) {
         if (t.deadBases() != null) deadBases = deadBases.plus(t.deadBases());
@@ -78,7 +78,9 @@ final class Report {
           if (m.lessonsScreened() > 0) screened.merge(key, m.lessonsScreened(), Integer::sum);
           if (m.improverUnknown() > 0) improverUnknown.merge(key, m.improverUnknown(), Integer::sum);
           if (m.executorUnknown() > 0) executorUnknown.merge(key, m.executorUnknown(), Integer::sum);
-          if (t.modes().containsKey(mode)) tokens.merge(key, Render.CellTokens.of(m.tokens()), Render.CellTokens::plus);
+          if (t.modes().containsKey(mode)) {
+            tokens.merge(key, TaskSummary.TokenCount.of(m.tokens()), TaskSummary.TokenCount::plus);
+          }
         }
       }
     }
@@ -101,9 +103,9 @@ final class Report {
       executorNotKnown += executorUnknown.getOrDefault(x.cell(), 0);
     }
     lines.addAll(Render.spend(improverSpend, executorSpend, improverNotKnown, executorNotKnown, deadBases));
-    Map<ModeK, Render.CellTokens> reportedTokens = new TreeMap<>(ModeK.BY_K_THEN_MODE);
+    Map<ModeK, TaskSummary.TokenCount> reportedTokens = new TreeMap<>(ModeK.BY_K_THEN_MODE);
     for (Summary x : summaries) if (tokens.containsKey(x.cell())) reportedTokens.put(x.cell(), tokens.get(x.cell()));
-    lines.addAll(Render.tokens(reportedTokens));
+    lines.addAll(Render.tokens(reportedTokens, deadBases));
     lines.addAll(Render.screened(screened));
 
     List<String> coverage = coverage(rowsByNs, s.modes());

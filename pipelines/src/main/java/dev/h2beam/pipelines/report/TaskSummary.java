@@ -113,10 +113,42 @@ public record TaskSummary(String path, String taskId, Map<String, ModeSpend> mod
    * @param usd the entries' {@code cost_usd} summed: what is known of their cost
    * @param unknown the entries whose cost that sum does not hold all of: {@code cost_known} false, or no
    *     {@code cost_usd} recorded (a summary written before it was, or harness2's)
+   * @param tokens the entries' model tokens ({@code tokens}, {@code tokens_known: false} when partial; an entry
+   *     without them was written before h2beam counted them)
    */
-  public record DeadBases(double usd, int unknown) implements Serializable {
+  public record DeadBases(double usd, int unknown, TokenCount tokens) implements Serializable {
     public DeadBases {
       if (unknown < 0) throw new IllegalArgumentException("a count of costs not known cannot be negative: " + unknown);
+      if (tokens == null) throw new IllegalArgumentException("the dead bases' tokens: TokenCount.NONE for none");
+    }
+
+    /** Dead bases whose tokens are not looked at. */
+    public DeadBases(double usd, int unknown) {
+      this(usd, unknown, TokenCount.NONE);
+    }
+  }
+
+  /**
+   * Model tokens added up over tasks (a reported cell's, the dead bases' of the tasks whose every base failed): the
+   * counts recorded, how many of the things added have counts that are only part of what they spent, and how many
+   * record none (summaries written before h2beam counted tokens, or harness2's): never folded in as 0.
+   */
+  public record TokenCount(long input, long output, int partial, int notRecorded) implements Serializable {
+    /** Nothing added yet. */
+    public static final TokenCount NONE = new TokenCount(0, 0, 0, 0);
+
+    /** One thing's tokens: null when its file records none. */
+    public static TokenCount of(Tokens t) {
+      return t == null ? new TokenCount(0, 0, 0, 1) : new TokenCount(t.input(), t.output(), t.known() ? 0 : 1, 0);
+    }
+
+    public TokenCount plus(TokenCount o) {
+      return new TokenCount(input + o.input, output + o.output, partial + o.partial, notRecorded + o.notRecorded);
+    }
+
+    /** Whether it counted a token or left one out: worth a line of the report. */
+    public boolean says() {
+      return input + output > 0 || partial > 0;
     }
   }
 

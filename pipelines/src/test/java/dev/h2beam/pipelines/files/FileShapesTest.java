@@ -74,6 +74,13 @@ class FileShapesTest {
         + "\"base\": [{\"cost_usd\": 0.25}, {\"cost_usd\": \"free\"}]}"));
     assertEquals("base[0].cost_known must be true or false, found \"no\" (a string)", summaryRefusal(head
         + "\"base\": [{\"cost_usd\": 0, \"cost_known\": \"no\"}]}"));
+    // and their tokens, as a ledger's are
+    FileShapes.summary(Json.readTree(head + "\"base\": [{\"cost_usd\": 0, \"tokens\": {\"input\": 40, \"output\": 2},"
+        + " \"tokens_known\": false}, {\"cost_usd\": 0, \"tokens\": null}]}"));
+    assertEquals("base[1].tokens.output must be a whole number from 0 up, found -2 (a number)", summaryRefusal(head
+        + "\"base\": [{\"cost_usd\": 0}, {\"cost_usd\": 0, \"tokens\": {\"input\": 4, \"output\": -2}}]}"));
+    assertEquals("base[0].tokens_known must be true or false, found 1 (a number)", summaryRefusal(head
+        + "\"base\": [{\"cost_usd\": 0, \"tokens_known\": 1}]}"));
   }
 
   /**

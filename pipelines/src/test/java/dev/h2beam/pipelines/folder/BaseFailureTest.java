@@ -51,6 +51,9 @@ class BaseFailureTest {
     // has no prices, and the call never reached it)
     assertEquals(0.0, base1.get("cost_usd"), base1.toString());
     assertFalse(base1.containsKey("cost_known"), base1.toString());
+    // and what it spent in tokens: a known none (no call left), always written as a ledger's are
+    assertEquals(Map.of("input", 0, "output", 0), base1.get("tokens"), base1.toString());
+    assertFalse(base1.containsKey("tokens_known"), base1.toString());
     // the spec's placeholder for a dead rollout (§2.5), never created
     assertEquals(runs.resolve("signed_sums-oc-agg1/ledgers__april/missing").toString(), base1.get("run_dir"));
     assertFalse(Files.exists(Path.of((String) base1.get("run_dir"))));

@@ -79,7 +79,9 @@ class DeadBasesReportTest {
     assertEquals(TaskSummary.ModeSpend.NONE, dead.mode("agg"));
 
     baseFailed(ns, "ledger-4", 2, java.util.Arrays.asList(null, 0.125), List.of());
-    assertEquals(new TaskSummary.DeadBases(0.125, 1), read(ns, "ledger-4").deadBases(), "no cost recorded");
+    // these entries were written without tokens: both are counted as recording none, never as 0 tokens
+    assertEquals(new TaskSummary.DeadBases(0.125, 1, new TaskSummary.TokenCount(0, 0, 0, 2)),
+        read(ns, "ledger-4").deadBases(), "no cost recorded");
 
     // harness2's shape: no modes at all
     Path legacy = ns.resolve("ledger-5/summary.json");

@@ -136,13 +136,14 @@ class RecordCodersTest {
   }
 
   /**
-   * What the dead bases of a task whose every base failed cost travels with the facts, beside summaries of tasks that
-   * had a base (none): each unpacks as it was, and through the JSON coder too.
+   * What the dead bases of a task whose every base failed cost, and their tokens, travel with the facts, beside
+   * summaries of tasks that had a base (none): each unpacks as it was, and through the JSON coder too.
    */
   @Test
   void theDeadBasesOfATaskWhoseEveryBaseFailedRoundTrip() throws Exception {
+    TaskSummary.TokenCount tokens = new TaskSummary.TokenCount(5_000_000_000L, 17, 3, 200);
     TaskSummary dead = new TaskSummary("/r/ns/t1/summary.json", "t1", Map.of(), Map.of(),
-        new TaskSummary.DeadBases(0.375, 200));
+        new TaskSummary.DeadBases(0.375, 200, tokens));
     TaskSummary known = new TaskSummary("/r/ns/t2/summary.json", "t2", Map.of(), Map.of(),
         new TaskSummary.DeadBases(0.0, 0));
     TaskSummary ran = new TaskSummary("/r/ns/t3/summary.json", "t3", Map.of("agg",
@@ -150,7 +151,7 @@ class RecordCodersTest {
     NamespaceFacts facts = new NamespaceFacts("/r/ns", true, List.of(), List.of(dead, known, ran), null);
     roundTrips(facts);
     List<TaskSummary> back = PackedFacts.pack(facts).unpack().summaries();
-    assertEquals(new TaskSummary.DeadBases(0.375, 200), back.get(0).deadBases());
+    assertEquals(new TaskSummary.DeadBases(0.375, 200, tokens), back.get(0).deadBases());
     assertEquals(new TaskSummary.DeadBases(0.0, 0), back.get(1).deadBases());
     assertEquals(null, back.get(2).deadBases());
     CoderProperties.coderDecodeEncodeEqual(JsonCoder.of(TaskSummary.class), dead);
@@ -164,7 +165,8 @@ class RecordCodersTest {
         NamespaceFacts.class, "dir judgedPresent rows summaries identity metricsPresent metrics",
         Scored.class, "taskId mode k label runId chosenIsBase nPassed nCriteria allPass metric error absence repeatSd",
         TaskSummary.class, "path taskId modes finals deadBases",
-        TaskSummary.DeadBases.class, "usd unknown",
+        TaskSummary.DeadBases.class, "usd unknown tokens",
+        TaskSummary.TokenCount.class, "input output partial notRecorded",
         TaskSummary.ModeSpend.class, "fellBack improverUsd executorUsd lessonsScreened budget improverUnknown"
             + " executorUnknown tokens",
         TaskSummary.Budget.class, "rollouts sessions",

@@ -18,15 +18,15 @@ class TokensReportTest {
   private static final String HEAD = "  model tokens per mode (every rollout, bases included, and every improver,"
       + " selector and reflector session):";
 
-  private static Render.CellTokens cell(Tokens... tasks) {
-    Render.CellTokens c = new Render.CellTokens(0, 0, 0, 0);
-    for (Tokens t : tasks) c = c.plus(Render.CellTokens.of(t));
+  private static TaskSummary.TokenCount cell(Tokens... tasks) {
+    TaskSummary.TokenCount c = TaskSummary.TokenCount.NONE;
+    for (Tokens t : tasks) c = c.plus(TaskSummary.TokenCount.of(t));
     return c;
   }
 
   @Test
   void eachCellsCountsAddUpAndWhatTheyLeaveOutIsCountedBeside() {
-    Map<ModeK, Render.CellTokens> byCell = new TreeMap<>(ModeK.BY_K_THEN_MODE);
+    Map<ModeK, TaskSummary.TokenCount> byCell = new TreeMap<>(ModeK.BY_K_THEN_MODE);
     byCell.put(new ModeK("seq", 2), cell(new Tokens(100, 10, true), new Tokens(50, 5, false), null));
     byCell.put(new ModeK("agg", 2), cell(new Tokens(1000, 20, true), new Tokens(300, 4, true)));
     byCell.put(new ModeK("agg", 1), cell(Tokens.NONE));
@@ -34,7 +34,7 @@ class TokensReportTest {
         "    parallel k=1: 0 in, 0 out",
         "    parallel k=2: 1300 in, 24 out",
         "    sequential k=2: 150 in, 15 out; 1 task(s) not all counted (the part counted, not the whole); 1 task(s)"
-            + " record none (not counted, not zero)"), Render.tokens(byCell));
+            + " record none (not counted, not zero)"), Render.tokens(byCell, Render.DeadBaseSpend.NONE));
   }
 
   @Test
@@ -49,10 +49,29 @@ class TokensReportTest {
   void noLineWhenNoCellCountedATokenOrLeftOneOut() {
     // the demo's scripted work spends a known nothing; harness2's summaries record no tokens
     assertEquals(List.of(), Render.tokens(Map.of(new ModeK("agg", 2), cell(Tokens.NONE, Tokens.NONE),
-        new ModeK("seq", 2), cell(null, null))));
-    assertEquals(List.of(), Render.tokens(Map.of()));
+        new ModeK("seq", 2), cell(null, null)), Render.DeadBaseSpend.NONE));
+    assertEquals(List.of(), Render.tokens(Map.of(), Render.DeadBaseSpend.NONE));
     // a count left out is said even when nothing was counted: an unknown is never a quiet 0
     assertEquals(List.of("", HEAD, "    parallel k=2: 0 in, 0 out; 1 task(s) not all counted (the part counted, not"
-        + " the whole)"), Render.tokens(Map.of(new ModeK("agg", 2), cell(Tokens.UNKNOWN))));
+        + " the whole)"), Render.tokens(Map.of(new ModeK("agg", 2), cell(Tokens.UNKNOWN)),
+        Render.DeadBaseSpend.NONE));
+  }
+
+  /**
+   * The dead bases of tasks whose every base failed are in no mode's counts: their tokens get a line of their own,
+   * which alone is enough for the block (a sweep whose every task died at its bases still spent them).
+   */
+  @Test
+  void theDeadBasesOfTasksWhoseEveryBaseFailedHaveTheirOwnLine() {
+    Render.DeadBaseSpend dead = Render.DeadBaseSpend.NONE
+        .plus(new TaskSummary.DeadBases(0.0, 0, cell(new Tokens(40, 2, true), new Tokens(7, 0, false))))
+        .plus(new TaskSummary.DeadBases(0.0, 0, cell((Tokens) null)));
+    assertEquals(List.of("", HEAD, "    parallel k=2: 0 in, 0 out",
+        "    base rollouts of 2 task(s) whose every base failed (in no mode's): 47 in, 2 out; 1 rollout(s) not all"
+            + " counted (the part counted, not the whole); 1 rollout(s) record none (not counted, not zero)"),
+        Render.tokens(Map.of(new ModeK("agg", 2), cell(Tokens.NONE)), dead));
+    // dead bases that spent a known nothing add no line
+    assertEquals(List.of(), Render.tokens(Map.of(new ModeK("agg", 2), cell(Tokens.NONE)), Render.DeadBaseSpend.NONE
+        .plus(new TaskSummary.DeadBases(0.0, 0, cell(Tokens.NONE)))));
   }
 }

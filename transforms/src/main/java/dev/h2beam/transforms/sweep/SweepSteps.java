@@ -86,9 +86,12 @@ public final class SweepSteps {
       List<Map<String, Object>> entries = (List<Map<String, Object>>) res.get("base");
       for (int i = 0; i < base.size(); i++) {
         entries.get(i).put("error", reason(base.get(i).error()));
-        // what the dead base cost, with no ledger to hold it; cost_known only when false, as everywhere
+        // what the dead base cost, with no ledger to hold it; cost_known only when false, as everywhere; its tokens
+        // always, as a ledger's are (an entry without them was written before h2beam counted them)
         entries.get(i).put("cost_usd", base.get(i).costUsd());
         if (!base.get(i).costKnown()) entries.get(i).put("cost_known", false);
+        entries.get(i).put("tokens", base.get(i).tokens().toJson());
+        if (!base.get(i).tokens().known()) entries.get(i).put("tokens_known", false);
       }
       SummaryFile.write(summary, res);
     }
