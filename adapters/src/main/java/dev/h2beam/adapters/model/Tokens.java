@@ -44,6 +44,22 @@ public record Tokens(long input, long output, boolean known) implements Serializ
     return n != null && n.isIntegralNumber() && n.canConvertToLong() && n.longValue() >= 0 ? n.longValue() : null;
   }
 
+  /**
+   * The tokens a record of h2beam's says its work spent: its {@code tokens} ({@code {"input", "output"}}, as {@link
+   * #toJson} writes them) and its {@code tokens_known} (absent: all counted; anything but true: not all). Null when
+   * the record has none, or has them in another shape: no count, never a 0. A session's meta file, a journal line, a
+   * selection record, a dead base's entry and a ledger (whose mark of counts left out is its own) are read so.
+   */
+  public static Tokens recorded(JsonNode record) {
+    JsonNode t = record == null ? null : record.get("tokens");
+    if (t == null || !t.isObject()) return null;
+    Long in = count(t.get("input"));
+    Long out = count(t.get("output"));
+    if (in == null || out == null) return null;
+    JsonNode known = record.get("tokens_known");
+    return new Tokens(in, out, known == null || (known.isBoolean() && known.booleanValue()));
+  }
+
   /** This spend and {@code other}'s, known only when both are. */
   public Tokens plus(Tokens other) {
     return new Tokens(input + other.input, output + other.output, known && other.known);

@@ -141,4 +141,25 @@ class TokensTest {
     assertEquals(Tokens.UNKNOWN, RunView.dead("l", "r", "/nowhere", "broke", 0.0, false).tokens());
     assertEquals(Tokens.UNKNOWN, new RunView("l", "r", "/d", true, true, 0.0, 1.0, "", true).tokens());
   }
+
+  /**
+   * A record's tokens as h2beam writes them read back: all counted without a mark, partial with {@code
+   * tokens_known: false} (or any mark but true), and none (null, never 0) when the record has no counts or counts of
+   * another shape.
+   */
+  @Test
+  void aRecordsTokensReadBackAsWrittenAndNoneWhenItHasNoCounts() throws Exception {
+    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+    assertEquals(new Tokens(40, 2, true), Tokens.recorded(json.readTree(
+        "{\"tokens\": {\"input\": 40, \"output\": 2}}")));
+    assertEquals(new Tokens(40, 2, false), Tokens.recorded(json.readTree(
+        "{\"tokens\": {\"input\": 40, \"output\": 2}, \"tokens_known\": false}")));
+    assertEquals(new Tokens(40, 2, false), Tokens.recorded(json.readTree(
+        "{\"tokens\": {\"input\": 40, \"output\": 2}, \"tokens_known\": null}")));
+    for (String none : List.of("{}", "{\"tokens\": null}", "{\"tokens\": {\"input\": 40}}",
+        "{\"tokens\": {\"input\": -1, \"output\": 2}}", "{\"tokens\": [40, 2]}", "[]")) {
+      assertEquals(null, Tokens.recorded(json.readTree(none)), none);
+    }
+    assertEquals(null, Tokens.recorded(null));
+  }
 }

@@ -310,22 +310,13 @@ public final class FileShapes {
    * with no selection record) or record them in another shape: not recorded, which is no count of 0.
    */
   public static Tokens modeTokens(JsonNode ledger, JsonNode selection) {
-    Tokens spent = recordedTokens(ledger);
-    Tokens selecting = recordedTokens(selection);
+    Tokens spent = Tokens.recorded(ledger);
+    Tokens selecting = Tokens.recorded(selection);
     if (spent == null || selecting == null) return null;
     JsonNode notCounted = ledger.get("tokens_unknown");
-    boolean known = noneNamed(notCounted, "rollouts") && noneNamed(notCounted, "sessions")
-        && selection.path("tokens_known").asBoolean(true) && !selection.path("tokens_known").isNull();
-    return new Tokens(spent.input() + selecting.input(), spent.output() + selecting.output(), known);
-  }
-
-  /** A record's {@code tokens} as counts, or null when it has none or one of another shape. */
-  private static Tokens recordedTokens(JsonNode record) {
-    JsonNode t = record == null || !record.isObject() ? null : record.get("tokens");
-    if (t == null || !t.isObject()) return null;
-    Long in = Tokens.count(t.get("input"));
-    Long out = Tokens.count(t.get("output"));
-    return in == null || out == null ? null : new Tokens(in, out, true);
+    boolean known = noneNamed(notCounted, "rollouts") && noneNamed(notCounted, "sessions");
+    Tokens sum = spent.plus(selecting);
+    return known ? sum : sum.partial();
   }
 
   /**

@@ -137,9 +137,7 @@ final class InputFiles {
         boolean recorded = cost != null && !cost.isNull();
         tracked |= recorded;
         if (!recorded || !b.path("cost_known").asBoolean(true)) unknown++;
-        JsonNode t = b.get("tokens");
-        tokens = tokens.plus(TaskSummary.TokenCount.of(t == null || t.isNull() ? null : Tokens.observed(
-            Tokens.count(t.get("input")), Tokens.count(t.get("output")), b.path("tokens_known").asBoolean(true))));
+        tokens = tokens.plus(TaskSummary.TokenCount.of(Tokens.recorded(b)));
       }
     }
     return tracked ? new TaskSummary.DeadBases(usd, unknown, tokens) : null;

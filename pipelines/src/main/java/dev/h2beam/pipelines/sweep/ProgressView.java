@@ -353,12 +353,13 @@ public final class ProgressView implements AutoCloseable {
           spend += cost.asDouble(0);
           // what it cost is not known: the writer says its cost_usd is only part of it, or it names no cost
           if (!j.path("cost_known").asBoolean(true) || cost.isMissingNode() || cost.isNull()) unknownCost++;
-          Long in = Tokens.count(j.at("/tokens/input"));
-          Long out = Tokens.count(j.at("/tokens/output"));
-          if (in != null) tokensIn += in;
-          if (out != null) tokensOut += out;
-          boolean counted = !j.has("tokens") || (in != null && out != null);
-          if (!counted || !j.path("tokens_known").asBoolean(true)) tokensUncounted++;
+          // a line without tokens called no model; with counts that cannot be read, it adds none and is counted
+          Tokens t = Tokens.recorded(j);
+          if (t != null) {
+            tokensIn += t.input();
+            tokensOut += t.output();
+          }
+          if (t != null ? !t.known() : j.has("tokens")) tokensUncounted++;
         } catch (IOException e) {
           // a torn line (its writer was killed mid-append) counts, but carries no cost we can read: not known
           unknownCost++;

@@ -235,14 +235,12 @@ public final class Proposer {
    * (harness2's or an earlier h2beam's, with a model) spent tokens not counted here, which are not known.
    */
   static Tokens tokens(com.fasterxml.jackson.databind.JsonNode meta) {
-    com.fasterxml.jackson.databind.JsonNode t = meta.path("tokens");
-    if (!t.isObject()) {
+    if (!meta.path("tokens").isObject()) {
       boolean noModel = meta.path("usage").isNull() || meta.path("usage").isMissingNode();
       return noModel && !meta.has("model_calls") ? Tokens.NONE : Tokens.UNKNOWN;
     }
-    Long in = Tokens.count(t.get("input"));
-    Long out = Tokens.count(t.get("output"));
-    return in == null || out == null ? Tokens.UNKNOWN : new Tokens(in, out, meta.path("tokens_known").asBoolean(true));
+    Tokens recorded = Tokens.recorded(meta);
+    return recorded == null ? Tokens.UNKNOWN : recorded;
   }
 
   /**
