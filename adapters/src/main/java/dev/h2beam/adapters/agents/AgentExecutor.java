@@ -75,25 +75,26 @@ final class AgentExecutor implements Executor {
     AgentUsage u = agent.usage(jsonl);
     double cost = cost(u, role);
     boolean known = costKnown(u, run, role);
+    boolean counted = tokensKnown(u, run);
     double wall = run.process().wallS();
     if (run.timedOut()) {
       return new ExecResult(runDir, null, wall, u.inputTokens(), u.outputTokens(), cost, "timeout",
           agent.name + " did not finish within " + r.timeout().toSeconds() + " s and was killed with its process"
-              + " group (is the model server at " + role.endpoint().baseUrl() + " up?)", known);
+              + " group (is the model server at " + role.endpoint().baseUrl() + " up?)", known, counted);
     }
     if (run.process().outputCut()) {
       return new ExecResult(runDir, run.process().exit(), wall, u.inputTokens(), u.outputTokens(), cost,
           "output-cut", agent.name + " exited with " + run.process().exit() + ", but " + run.process().cutReason(),
-          known);
+          known, counted);
     }
     if (!run.succeeded()) {
       List<String> errors = agent.errors(jsonl);
       return new ExecResult(runDir, run.process().exit(), wall, u.inputTokens(), u.outputTokens(), cost, "exit",
           agent.name + " exited with " + run.process().exit() + ": " + (errors.isEmpty()
-              ? run.process().stderrTail(300) : String.join(" | ", errors)), known);
+              ? run.process().stderrTail(300) : String.join(" | ", errors)), known, counted);
     }
     return new ExecResult(runDir, run.process().exit(), wall, u.inputTokens(), u.outputTokens(), cost, "", "",
-        known);
+        known, counted);
   }
 
   /**
@@ -108,6 +109,18 @@ final class AgentExecutor implements Executor {
     if (!EndpointProxy.Spend.of(role.endpoint(), run.modelCalls()).known()) return false;
     if ((u.inputTokens() != null && u.outputTokens() != null) || u.costUsd() != null) return true;
     return run.modelCalls().stream().allMatch(c -> c.get("tokens") == null);
+  }
+
+  /**
+   * Whether the tokens its events report are all it spent: the CLI ended by itself with its whole output read, its
+   * events report both counts, and every call its relay recorded is priced ({@link EndpointProxy.Spend#tokens}).
+   * Unlike {@link #costKnown}, the endpoint's prices do not matter: at a free endpoint a call that went uncounted
+   * cost a known $0, but what it spent in tokens is not known.
+   */
+  static boolean tokensKnown(AgentUsage u, AgentRun run) {
+    if (run.timedOut() || run.process().outputCut()) return false;
+    return u.inputTokens() != null && u.outputTokens() != null
+        && EndpointProxy.Spend.tokens(run.modelCalls()).known();
   }
 
   /** The tokens at the endpoint's prices; what OpenCode itself reports as cost when the tokens are unknown. */

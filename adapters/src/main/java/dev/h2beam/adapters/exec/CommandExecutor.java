@@ -4,6 +4,7 @@ import dev.h2beam.adapters.config.ResolvedRole;
 import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.PathOrder;
 import dev.h2beam.adapters.llm.EndpointProxy;
+import dev.h2beam.adapters.model.Tokens;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -192,10 +193,14 @@ final class CommandExecutor implements Executor {
     return new ExecResult(runDir, r.exit(), r.wallS(), null, null, 0.0, "exit", error);
   }
 
-  /** The result with the tokens and cost of the agent's calls through its relay. */
+  /**
+   * The result with the tokens and cost of the agent's calls through its relay: the tokens counted, all of them or
+   * marked as the part counted, each mark on its own (at a free endpoint an uncounted call's cost is a known $0).
+   */
   private static ExecResult priced(ExecResult r, EndpointProxy.Spend spend) {
-    return new ExecResult(r.runDir(), r.exit(), r.wallS(), spend.inputTokens(), spend.outputTokens(), spend.usd(),
-        r.errorClass(), r.error(), spend.known());
+    Tokens t = spend.tokens();
+    return new ExecResult(r.runDir(), r.exit(), r.wallS(), t.input(), t.output(), spend.usd(), r.errorClass(),
+        r.error(), spend.known(), t.known());
   }
 
   private Map<String, String> environment(ExecRequest req, Path output, Path home, Path tmp, EndpointProxy relay) {

@@ -13,8 +13,9 @@ import java.util.Map;
  * The completion marker of an executor's rollout, as the benchmarks that run an {@link Executor} write and read it:
  * on top of {@link Runmark}'s fields, the digest of every deliverable, the executor's spend ({@code cost_usd},
  * {@code wall_s}, {@code input_tokens}, {@code output_tokens}; an unobserved count stays null; {@code cost_known}
- * false when {@code cost_usd} is only part of it), its identity and the task folder. A reused rollout reports the
- * spend recorded here, so a resumed run records what a clean one does.
+ * false when {@code cost_usd} is only part of it, {@code tokens_known} false when the counts are only the part
+ * counted), its identity and the task folder. A reused rollout reports the spend recorded here, so a resumed run
+ * records what a clean one does.
  */
 public final class RolloutMarker {
   private RolloutMarker() {}
@@ -24,7 +25,21 @@ public final class RolloutMarker {
     // a marker written before cost_known was recorded priced every call it counted
     boolean known = mark.path("cost_known").asBoolean(true);
     return new Rollout(runDir, true, mark.path("cost_usd").asDouble(0.0), mark.path("wall_s").asDouble(0.0), known,
-        Tokens.observed(Tokens.count(mark.get("input_tokens")), Tokens.count(mark.get("output_tokens")), known));
+        tokens(mark));
+  }
+
+  /**
+   * The tokens a marker records: its counts (a missing or unreadable one: not observed), all of them only when
+   * neither {@code tokens_known} nor {@code cost_known} is false. A marker written before {@code tokens_known} was
+   * recorded marked counts left out by its cost alone; one whose cost is not known and whose tokens are all counted
+   * is read as the part counted, which no executor writes today.
+   */
+  public static Tokens tokens(JsonNode mark) {
+    // tokens_known as every record of h2beam's reads it: absent, all counted; anything but true, not all
+    JsonNode counted = mark.get("tokens_known");
+    boolean whole = (counted == null || (counted.isBoolean() && counted.booleanValue()))
+        && mark.path("cost_known").asBoolean(true);
+    return Tokens.observed(Tokens.count(mark.get("input_tokens")), Tokens.count(mark.get("output_tokens")), whole);
   }
 
   /**
@@ -43,6 +58,8 @@ public final class RolloutMarker {
     extra.put("wall_s", r.wallS());
     extra.put("input_tokens", r.inputTokens());
     extra.put("output_tokens", r.outputTokens());
+    // only when false, like cost_known, and then even beside a known cost: a free endpoint's uncounted call
+    if (!r.tokensKnown()) extra.put("tokens_known", false);
     extra.put("executor", executor);
     extra.put("task_dir", taskDir.toString());
     Runmark.markComplete(markDir, runId, fingerprint, at, extra);

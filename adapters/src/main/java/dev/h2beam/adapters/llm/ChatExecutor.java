@@ -66,10 +66,11 @@ public final class ChatExecutor implements Executor {
       trajectory.append("[ERROR] ").append(e.getMessage()).append('\n');
       AtomicFiles.writeString(runDir.resolve("trajectory.md"), trajectory.toString());
       writeCalls(runDir, e.calls());
-      // what its calls reported: a refusal (not billed) or no call at all spent a known none
+      // what its calls reported: a refusal (not billed) or no call at all spent a known none; an unanswered call
+      // leaves the part counted, marked as such
       Tokens t = EndpointProxy.Spend.tokens(e.calls());
-      return new ExecResult(runDir, null, wall, t.known() ? t.input() : null, t.known() ? t.output() : null,
-          e.costUsd(), "model", e.getMessage(), e.costKnown());
+      return new ExecResult(runDir, null, wall, t.input(), t.output(), e.costUsd(), "model", e.getMessage(),
+          e.costKnown(), t.known());
     }
   }
 

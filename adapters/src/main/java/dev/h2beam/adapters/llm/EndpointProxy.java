@@ -67,11 +67,10 @@ public final class EndpointProxy implements AutoCloseable {
    *
    * @param known whether {@code usd} is all they cost: the endpoint is free, or every call is priced (never sent, not
    *     a POST, or answered, and a success with its input and output tokens: {@link ModelCall#priced})
-   * @param inputTokens the input tokens the calls reported ({@link #tokens}), null when a call is not priced (a sum of
-   *     some would read as the whole)
-   * @param outputTokens the same for output tokens
+   * @param tokens the tokens the calls reported ({@link #tokens}): all of them only when every call is priced, else
+   *     the part counted, whatever the endpoint's prices (a free endpoint's cost is known, its tokens may not be)
    */
-  public record Spend(double usd, boolean known, Long inputTokens, Long outputTokens) {
+  public record Spend(double usd, boolean known, Tokens tokens) {
     /** The calls' spend at {@code endpoint}'s prices. */
     public static Spend of(Endpoint endpoint, List<Map<String, Object>> calls) {
       List<Double> costs = new ArrayList<>();
@@ -87,8 +86,7 @@ public final class EndpointProxy implements AutoCloseable {
       // a call whose cost is not known has tokens that are not known either: the sums are then not the whole; when
       // every call's is known, a side no call reported was spent by none (no call, or none answered and billed)
       Tokens t = tokens(calls);
-      boolean priced = t.known();
-      return new Spend(usd, endpoint.free() || priced, priced ? t.input() : null, priced ? t.output() : null);
+      return new Spend(usd, endpoint.free() || t.known(), t);
     }
 
     /**

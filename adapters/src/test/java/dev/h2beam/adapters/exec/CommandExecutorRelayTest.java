@@ -3,7 +3,6 @@ package dev.h2beam.adapters.exec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -80,7 +79,12 @@ class CommandExecutorRelayTest {
   }
 
   private Executor open(int maxConcurrency) throws Exception {
-    Endpoint ep = new Endpoint("local", server.baseUrl(), "ENDPOINT_KEY", maxConcurrency, 60, 1, 1.0, 2.0);
+    return open(maxConcurrency, 1.0, 2.0);
+  }
+
+  private Executor open(int maxConcurrency, double inputPrice, double outputPrice) throws Exception {
+    Endpoint ep = new Endpoint("local", server.baseUrl(), "ENDPOINT_KEY", maxConcurrency, 60, 1, inputPrice,
+        outputPrice);
     Map<String, String> env = new LinkedHashMap<>();
     env.put("PATH", System.getenv("PATH"));
     env.put("LANG", "C.UTF-8");
@@ -140,13 +144,40 @@ class CommandExecutorRelayTest {
   @Test
   void aReplyWithoutItsTokensLeavesTheCostUnknownNotZero() throws Exception {
     server.next(Fault.noUsage());
-    ExecResult r = run(open(2), "b", "only line");
+    ExecResult r = run(open(2), "b", "only line\nsecond");
     assertTrue(r.ok(), r.error());
     assertFalse(r.costKnown(), "a success that reported no tokens may have been billed");
-    assertNull(r.inputTokens());
+    List<JsonNode> calls = calls(r.runDir());
+    assertTrue(calls.get(0).path("input_tokens").isNull());
+    // the second call's counts are kept as the part counted, never dropped and never taken for the whole
+    long in = calls.get(1).path("input_tokens").asLong();
+    long out = calls.get(1).path("output_tokens").asLong();
+    assertTrue(in > 0 && out > 0, calls.toString());
+    assertEquals((in * 1.0 + out * 2.0) / 1_000_000.0, r.costUsd(), 1e-12, "the known part of the cost");
+    assertEquals(new Tokens(in, out, false), r.tokens(), "the tokens are the part counted, not all of them");
+    assertFalse(r.tokensKnown());
+  }
+
+  /**
+   * At a free endpoint an uncounted call cost a known $0, but what it spent in tokens is not known: the two marks
+   * part there, and the rollout's tokens are the part counted.
+   */
+  @Test
+  void atAFreeEndpointAnUncountedCallLeavesTheCostKnownAndTheTokensPartial() throws Exception {
+    server.next(Fault.noUsage());
+    ExecResult r = run(open(2, 0, 0), "free", "only line\nsecond");
+    assertTrue(r.ok(), r.error());
+    assertTrue(r.costKnown(), "free: $0 whatever was reported");
     assertEquals(0.0, r.costUsd());
-    assertTrue(calls(r.runDir()).get(0).path("input_tokens").isNull());
-    assertFalse(r.tokens().known(), "the tokens are not all counted either");
+    JsonNode counted = calls(r.runDir()).get(1);
+    assertEquals(new Tokens(counted.path("input_tokens").asLong(), counted.path("output_tokens").asLong(), false),
+        r.tokens());
+    assertFalse(r.tokensKnown());
+
+    // all counted at the same free endpoint: known, both
+    ExecResult whole = run(open(2, 0, 0), "free2", "a line");
+    assertTrue(whole.costKnown() && whole.tokensKnown(), whole.toString());
+    assertTrue(whole.tokens().known() && whole.tokens().total() > 0, whole.toString());
   }
 
   @Test

@@ -74,6 +74,34 @@ class RolloutMarkerTest {
         + " \"output_tokens\": 2}").tokens());
   }
 
+  /**
+   * A rollout whose cost is known and whose tokens are only the part counted (a free endpoint's uncounted call) says
+   * so in its marker beside the known cost, and is reused so; a marker says it only when it is false.
+   */
+  @Test
+  void tokensCountedInPartBesideAKnownCostAreMarkedAndReusedSo() throws Exception {
+    Path runDir = Files.createDirectories(tmp.resolve("free"));
+    ExecResult r = new ExecResult(runDir, 0, 1.0, 40L, 9L, 0.0, "", "", true, false);
+    Rollout fresh = RolloutMarker.complete(runDir, runDir, "ns/t/base1", "fp", 1000.0, Map.of(), r, "command:x",
+        tmp.resolve("task"));
+    assertEquals(new Tokens(40, 9, false), fresh.tokens());
+    assertTrue(fresh.costKnown());
+    JsonNode mark = Runmark.readMark(runDir);
+    assertFalse(mark.path("tokens_known").asBoolean(true), mark.toString());
+    assertFalse(mark.has("cost_known"), mark.toString());
+    Rollout reused = RolloutMarker.reused(runDir, mark);
+    assertEquals(fresh.tokens(), reused.tokens());
+    assertTrue(reused.costKnown());
+
+    Path whole = Files.createDirectories(tmp.resolve("whole"));
+    RolloutMarker.complete(whole, whole, "ns/t/base2", "fp", 1000.0, Map.of(),
+        new ExecResult(whole, 0, 1.0, 40L, 9L, 0.0, "", "", true, true), "command:x", tmp.resolve("task"));
+    assertFalse(Runmark.readMark(whole).has("tokens_known"), "written only when false, as cost_known");
+    assertEquals(new Tokens(40, 9, true), RolloutMarker.tokens(Runmark.readMark(whole)));
+    assertEquals(new Tokens(40, 9, false), RolloutMarker.tokens(Json.MAPPER.readTree(
+        "{\"tokens_known\": \"no\", \"input_tokens\": 40, \"output_tokens\": 9}")), "anything but true: not all");
+  }
+
   private static Rollout reused(Path runDir, String mark) throws Exception {
     return RolloutMarker.reused(runDir, Json.MAPPER.readTree(mark));
   }

@@ -205,8 +205,9 @@ class EndpointProxyTest {
 
   /**
    * What recorded calls add up to: a call never sent or not a POST is not billed; a call sent and unanswered, or a
-   * success without both counts, leaves the cost unknown and the token sums null (a sum of some is not the whole);
-   * an endpoint whose prices are 0 costs a known nothing whatever its calls reported.
+   * success without both counts, leaves the cost unknown and the token sums marked as the part counted (a sum of
+   * some is not the whole); an endpoint whose prices are 0 costs a known nothing whatever its calls reported, and
+   * its tokens are still marked as the part counted.
    */
   @Test
   void theSpendOfRecordedCallsIsKnownOnlyWhenEveryBilledCallReportedItsTokens() {
@@ -219,7 +220,7 @@ class EndpointProxyTest {
         answered));
     assertTrue(all.known(), "never sent, a GET and an error status are not billed");
     assertEquals(2 * (10 * 1.0 + 5 * 2.0) / 1_000_000.0, all.usd(), 1e-15);
-    assertEquals(List.of(20L, 10L), List.of(all.inputTokens(), all.outputTokens()));
+    assertEquals(new Tokens(20, 10, true), all.tokens());
 
     Map<String, Object> cut = call("POST", "t", null, null, null);
     Map<String, Object> noUsage = call("POST", "t", 200, null, null);
@@ -227,12 +228,14 @@ class EndpointProxyTest {
       EndpointProxy.Spend s = EndpointProxy.Spend.of(priced, List.of(answered, bad));
       assertFalse(s.known(), bad.toString());
     }
-    assertEquals(null, EndpointProxy.Spend.of(priced, List.of(answered, noUsage)).inputTokens(),
-        "a success without its counts: the token sums are not the whole either");
+    assertEquals(new Tokens(10, 5, false), EndpointProxy.Spend.of(priced, List.of(answered, noUsage)).tokens(),
+        "a success without its counts: the token sums are the part counted, not the whole");
     Endpoint free = new Endpoint("f", "http://127.0.0.1:9/v1", "", 1, 5, 1, 0, 0);
     EndpointProxy.Spend local = EndpointProxy.Spend.of(free, List.of(cut, noUsage));
     assertTrue(local.known(), "free tokens: $0 whatever was reported");
     assertEquals(0.0, local.usd());
+    assertEquals(new Tokens(10, 5, false), EndpointProxy.Spend.of(free, List.of(answered, noUsage)).tokens(),
+        "free: its cost is known, its tokens are the part counted");
   }
 
   /**
@@ -242,12 +245,12 @@ class EndpointProxyTest {
   @Test
   void callsThatAreAllPricedAddUpToKnownCountsEvenWhenNoneReportedAny() {
     Endpoint priced = new Endpoint("p", "http://127.0.0.1:9/v1", "", 1, 5, 1, 1.0, 2.0);
-    assertEquals(new EndpointProxy.Spend(0.0, true, 0L, 0L), EndpointProxy.Spend.of(priced, List.of()));
+    assertEquals(new EndpointProxy.Spend(0.0, true, Tokens.NONE), EndpointProxy.Spend.of(priced, List.of()));
     EndpointProxy.Spend unbilled = EndpointProxy.Spend.of(priced, List.of(call("POST", null, null, null, null),
         call("GET", "t", 200, null, null), call("POST", "t", 429, null, null)));
-    assertEquals(new EndpointProxy.Spend(0.0, true, 0L, 0L), unbilled);
+    assertEquals(new EndpointProxy.Spend(0.0, true, Tokens.NONE), unbilled);
     EndpointProxy.Spend oneSide = EndpointProxy.Spend.of(priced, List.of(call("POST", "t", 429, 3L, null)));
-    assertEquals(List.of(3L, 0L), List.of(oneSide.inputTokens(), oneSide.outputTokens()), oneSide.toString());
+    assertEquals(new Tokens(3, 0, true), oneSide.tokens(), oneSide.toString());
   }
 
   /**
@@ -337,7 +340,7 @@ class EndpointProxyTest {
       assertEquals(1, calls.size(), calls.toString());
       assertEquals(false, calls.get(0).get("connected"), calls.toString());
       // every call's cost is known: a side no call reported was spent by none, a known 0 (not a missing count)
-      assertEquals(new EndpointProxy.Spend(0.0, true, 0L, 0L), EndpointProxy.Spend.of(e, calls));
+      assertEquals(new EndpointProxy.Spend(0.0, true, Tokens.NONE), EndpointProxy.Spend.of(e, calls));
       assertEquals(Tokens.NONE, EndpointProxy.Spend.tokens(calls));
     }
     assertEquals(1, EndpointLimits.freeSlots(e));

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.exec.RolloutMarker;
 import dev.h2beam.adapters.files.Runmark;
 import dev.h2beam.adapters.model.Namespace;
 import dev.h2beam.adapters.model.Tokens;
@@ -258,20 +259,30 @@ public final class MetricVector {
   /**
    * What the grading step saw of a chosen run, so that the metric vector need not look again: {@code runDir} false
    * when its run dir is known not to be a folder and, from its completion marker, the numbers the vector takes (null
-   * when there is no marker, it cannot be read or it does not record them). Coded as a JSON array: it travels with
+   * when there is no marker, it cannot be read or it does not record them), and {@code partial} when the marker says
+   * its token counts are only the part counted ({@link RolloutMarker#tokens}). Coded as a JSON array: it travels with
    * every fresh row.
    */
   @JsonFormat(shape = JsonFormat.Shape.ARRAY)
-  @JsonPropertyOrder({"runDir", "marked", "inputTokens", "outputTokens", "cachedTokens", "reasoningTokens", "wallS"})
+  @JsonPropertyOrder({"runDir", "marked", "inputTokens", "outputTokens", "cachedTokens", "reasoningTokens", "wallS",
+      "partial"})
   public record Seen(boolean runDir, boolean marked, Double inputTokens, Double outputTokens, Double cachedTokens,
-      Double reasoningTokens, Double wallS) implements java.io.Serializable {
+      Double reasoningTokens, Double wallS, boolean partial) implements java.io.Serializable {
     /** A run dir that is not a folder: no marker, and no trajectory either. */
-    public static final Seen NO_RUN_DIR = new Seen(false, false, null, null, null, null, null);
+    public static final Seen NO_RUN_DIR = new Seen(false, false, null, null, null, null, null, false);
+
+    /** A marker's numbers whose token counts are all it spent (or that records none). */
+    public Seen(boolean runDir, boolean marked, Double inputTokens, Double outputTokens, Double cachedTokens,
+        Double reasoningTokens, Double wallS) {
+      this(runDir, marked, inputTokens, outputTokens, cachedTokens, reasoningTokens, wallS, false);
+    }
 
     /** A run dir not known to be anything but a folder, with its marker as {@link Runmark#readMark} reads it. */
     public static Seen of(JsonNode mark) {
       return new Seen(true, mark != null, number(mark, "input_tokens"), number(mark, "output_tokens"),
-          number(mark, "cached_tokens"), number(mark, "reasoning_tokens"), number(mark, "wall_s"));
+          number(mark, "cached_tokens"), number(mark, "reasoning_tokens"), number(mark, "wall_s"),
+          mark != null && !RolloutMarker.tokens(mark).known() && (mark.hasNonNull("input_tokens")
+              || mark.hasNonNull("output_tokens")));
     }
   }
 
@@ -346,16 +357,18 @@ public final class MetricVector {
     Seen seen = chosenDir.isEmpty() ? null
         : spend.seen() != null ? spend.seen() : Seen.of(Runmark.readMark(Path.of(chosenDir)));
     String noRun = chosenDir.isEmpty() ? "selection-failed" : !seen.marked() ? "not-recorded" : null;
-    Double in = seen == null ? null : seen.inputTokens();
-    Double outTokens = seen == null ? null : seen.outputTokens();
-    put(values, absent, "input_tokens", in, noRun == null ? "not-recorded" : noRun);
-    put(values, absent, "output_tokens", outTokens, noRun == null ? "not-recorded" : noRun);
+    // counts the marker marks as the part counted are not the rollout's tokens: never a part for the whole
+    boolean partial = seen != null && seen.partial();
+    String noCount = noRun != null ? noRun : partial ? Spend.UNACCOUNTED : "not-recorded";
+    Double in = seen == null || partial ? null : seen.inputTokens();
+    Double outTokens = seen == null || partial ? null : seen.outputTokens();
+    put(values, absent, "input_tokens", in, noCount);
+    put(values, absent, "output_tokens", outTokens, noCount);
     put(values, absent, "cached_tokens", seen == null ? null : seen.cachedTokens(),
         noRun == null ? "not-recorded" : noRun);
     put(values, absent, "reasoning_tokens", seen == null ? null : seen.reasoningTokens(),
         noRun == null ? "not-recorded" : noRun);
-    put(values, absent, "total_tokens", in == null || outTokens == null ? null : in + outTokens,
-        noRun == null ? "not-recorded" : noRun);
+    put(values, absent, "total_tokens", in == null || outTokens == null ? null : in + outTokens, noCount);
 
     Double exec = spend.executorCost();
     Double impr = spend.improverCost();

@@ -144,6 +144,43 @@ class MetricVectorTest {
     assertEquals("not-recorded", now.at("/absent/input_tokens").asText(), "without a look carried: looked at now");
   }
 
+  /**
+   * A chosen run whose marker says its token counts are only the part counted (a free endpoint's uncounted call, or
+   * a marker from before tokens_known whose cost is not known) has no token metrics: the part never stands for the
+   * whole, and the reason says the spend is not all accounted for. Seen by grading or looked at now, alike.
+   */
+  @Test
+  void countsAMarkerMarksAsPartAreAbsentNotTakenForTheWhole(@TempDir Path runs) throws Exception {
+    Path ns = runs.resolve("bench-oc-agg2-s7");
+    List<Map<String, Object>> marks = List.of(
+        Map.of("input_tokens", 120, "output_tokens", 30, "cost_usd", 0.0, "tokens_known", false),
+        Map.of("input_tokens", 120, "output_tokens", 30, "cost_usd", 0.25, "cost_known", false));
+    for (int i = 0; i < marks.size(); i++) {
+      Path run = Files.createDirectories(runs.resolve("exec/p" + i));
+      Runmark.markComplete(run, "r" + i, "fp", 1.0, marks.get(i));
+      task(ns, "t" + i, "\"agg\": {}", run.toString());
+      List<JudgedRow> rows = List.of(graded("t" + i, "agg", true));
+      String key = rows.get(0).key();
+      MetricVector.Seen seen = MetricVector.Seen.of(Runmark.readMark(run));
+      assertTrue(seen.partial(), seen.toString());
+      for (MetricVector.Spend sp : List.of(runOnly(run.toString()), runOnly(run.toString()).withSeen(seen))) {
+        JsonNode r = Json.readTree(MetricVector.write(ns, rows, false, Map.of(key, sp))).at("/rows/0");
+        for (String metric : List.of("input_tokens", "output_tokens", "total_tokens")) {
+          assertFalse(r.at("/values").has(metric), r.toString());
+          assertEquals("spend-unaccounted", r.at("/absent/" + metric).asText(), metric + ": " + r);
+        }
+      }
+    }
+    // all counted at a free endpoint: the numbers stand
+    Path whole = Files.createDirectories(runs.resolve("exec/w"));
+    Runmark.markComplete(whole, "rw", "fp", 1.0, Map.of("input_tokens", 120, "output_tokens", 30, "cost_usd", 0.0));
+    assertFalse(MetricVector.Seen.of(Runmark.readMark(whole)).partial());
+    // a marker marked partial that records no counts says it has none, as before
+    Path none = Files.createDirectories(runs.resolve("exec/n"));
+    Runmark.markComplete(none, "rn", "fp", 1.0, Map.of("cost_usd", 0.0, "cost_known", false));
+    assertFalse(MetricVector.Seen.of(Runmark.readMark(none)).partial());
+  }
+
   /** Only a regular trajectory.md is counted, in a run with a marker and in one without (harness2's layout). */
   @Test
   void aTrajectoryIsCountedOnlyWhenItIsARegularFileWithOrWithoutAMarker(@TempDir Path runs) throws Exception {
