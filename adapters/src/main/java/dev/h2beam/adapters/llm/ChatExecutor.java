@@ -59,8 +59,11 @@ public final class ChatExecutor implements Executor {
       AtomicFiles.writeString(runDir.resolve("trajectory.md"), trajectory.toString());
       writeCalls(runDir, reply.calls());
       AtomicFiles.writeString(runDir.resolve("output").resolve(r.deliverable()), reply.text());
-      return new ExecResult(runDir, null, wall, reply.usage().promptTokens(), reply.usage().completionTokens(),
-          reply.costUsd(), "", "", reply.costKnown());
+      // every attempt's tokens, as its cost counts every attempt; all of them only when every attempt was counted,
+      // whatever the endpoint's prices (at a free one an unanswered attempt cost a known $0, its tokens unknown)
+      Tokens t = EndpointProxy.Spend.tokens(reply.calls());
+      return new ExecResult(runDir, null, wall, t.input(), t.output(), reply.costUsd(), "", "", reply.costKnown(),
+          t.known());
     } catch (ChatException e) {
       double wall = (System.nanoTime() - t0) / 1e9;
       trajectory.append("[ERROR] ").append(e.getMessage()).append('\n');

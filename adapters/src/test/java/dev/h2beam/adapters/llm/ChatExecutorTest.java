@@ -91,6 +91,29 @@ class ChatExecutorTest {
     assertEquals(3, server.requests().size(), "as many records as the model saw calls");
   }
 
+  /**
+   * At a free endpoint an attempt sent and left unanswered cost a known $0, but the tokens it may have spent are not
+   * known: the rollout's tokens are the answered attempt's, marked as the part counted.
+   */
+  @Test
+  void atAFreeEndpointAnUnansweredAttemptLeavesTheCostKnownAndTheTokensPartial() throws Exception {
+    server.next(Fault.drop());
+    Endpoint e = new Endpoint("local", server.baseUrl(), "", 2, 60, 3, 0, 0);
+    ChatExecutor executor = new ChatExecutor(new ResolvedRole("executor", e, "exec-model", 0.0, 64),
+        new ChatClient(e, Map.of(), Duration.ofMillis(1), d -> { }, Duration.ofSeconds(10)));
+    ExecResult r = executor.run(request("run"));
+    assertTrue(r.ok(), r.error());
+    assertTrue(r.costKnown(), "free: $0 whatever was counted");
+    List<JsonNode> calls = calls(r.runDir());
+    assertEquals(2, calls.size(), calls.toString());
+    JsonNode answered = calls.get(1);
+    assertEquals(new Tokens(answered.path("input_tokens").asLong(), answered.path("output_tokens").asLong(), false),
+        r.tokens(), calls.toString());
+
+    ExecResult whole = executor.run(request("run2"));
+    assertTrue(whole.ok() && whole.costKnown() && whole.tokens().known(), whole.toString());
+  }
+
   @Test
   void aRolloutRefusedBeforeAnyCallHasNoCallLog() throws Exception {
     Endpoint e = new Endpoint("local", server.baseUrl(), "H2BEAM_CHAT_EXECUTOR_TEST_UNSET_KEY", 2, 60, 3, 1.0, 2.0);
