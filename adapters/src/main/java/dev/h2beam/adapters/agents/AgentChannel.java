@@ -52,8 +52,9 @@ final class AgentChannel implements ProposerChannel {
       AgentUsage u = agent.usage(jsonl);
       double cost = AgentExecutor.cost(u, role);
       boolean known = AgentExecutor.costKnown(u, run, role);
-      // as its cost is priced: from what the agent reported ({@link AgentExecutor#cost})
-      Tokens tokens = Tokens.observed(u.inputTokens(), u.outputTokens(), known);
+      // as its cost is priced: from what the agent reported ({@link AgentExecutor#cost}), with a mark of their own
+      // (at a free endpoint a call its relay could not count cost a known $0, its tokens unknown)
+      Tokens tokens = Tokens.observed(u.inputTokens(), u.outputTokens(), AgentExecutor.tokensKnown(u, run));
       Map<String, Object> meta = new LinkedHashMap<>();
       meta.put(SessionResult.USAGE, usage(u));
       meta.put(SessionResult.MODEL_ID, role.model());
