@@ -3,13 +3,16 @@ package dev.h2beam.adapters.folder;
 import dev.h2beam.adapters.bench.SplitFile;
 import dev.h2beam.adapters.files.LeakGlobs;
 import dev.h2beam.adapters.files.PathOrder;
+import dev.h2beam.adapters.model.Namespace;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -27,6 +30,9 @@ final class FolderTasks {
   /** Task id → task folder, in stream order (domain, then task, by code point). */
   static LinkedHashMap<String, Path> scan(Path root, LeakGlobs leaks, long maxSourceBytes, List<String> problems) {
     LinkedHashMap<String, Path> tasks = new LinkedHashMap<>();
+    // each task's run folder is its id with every / as __ (Namespace.slug): two ids with one folder would overwrite
+    // each other's summaries and library entries
+    Map<String, Path> folders = new HashMap<>();
     Path dir = root.resolve("tasks");
     if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
       problems.add(dir + ": missing; put each task in tasks/<domain>/<task>/task.md");
@@ -55,6 +61,12 @@ final class FolderTasks {
           continue;
         }
         checkTask(task, leaks, maxSourceBytes, problems);
+        Path other = folders.putIfAbsent(Namespace.slug(d + "/" + t), task);
+        if (other != null) {
+          problems.add(task + ": shares its run folder " + Namespace.slug(d + "/" + t) + " with " + other
+              + " (a task id's / becomes __ in its folder's name); rename one of the two");
+          continue;
+        }
         tasks.put(d + "/" + t, task);
       }
     }

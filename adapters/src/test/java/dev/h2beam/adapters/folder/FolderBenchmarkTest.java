@@ -100,6 +100,22 @@ class FolderBenchmarkTest {
     assertProblem(p, "big.csv", "max_source_bytes");
   }
 
+  /**
+   * Two task ids whose run folders would have one name (x/y__z and x__y/z both become x__y__z) are refused, naming
+   * both folders: one task's summary would overwrite the other's.
+   */
+  @Test
+  void tasksThatWouldShareARunFolderAreRefusedNamingBoth() throws IOException {
+    Path root = copyExample();
+    Files.move(root.resolve("tasks/ledgers/march"), root.resolve("tasks/ledgers/x__y"));
+    Files.move(root.resolve("tasks/inventory"), root.resolve("tasks/ledgers__x"));
+    Files.move(root.resolve("tasks/ledgers__x/nuts"), root.resolve("tasks/ledgers__x/y"));
+    Files.delete(root.resolve("splits.json"));
+    List<String> p = problems(() -> open(root));
+    assertProblem(p, "tasks/ledgers__x/y", "ledgers__x__y", "tasks/ledgers/x__y", "rename one");
+    assertEquals(1, p.size(), p.toString());
+  }
+
   @Test
   void symbolicLinksAreRefusedNotFollowed() throws IOException {
     Path root = copyExample();

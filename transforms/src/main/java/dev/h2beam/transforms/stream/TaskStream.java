@@ -1,9 +1,11 @@
 package dev.h2beam.transforms.stream;
 
+import dev.h2beam.adapters.model.Namespace;
 import dev.h2beam.transforms.selection.PyRandom;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -24,10 +26,22 @@ import java.util.function.Function;
 public final class TaskStream {
   private TaskStream() {}
 
-  /** Groups {@code tasks} by {@code domainOf}; domains in first-seen order, tasks in adapter order within a domain. */
+  /**
+   * Groups {@code tasks} by {@code domainOf}; domains in first-seen order, tasks in adapter order within a domain.
+   *
+   * @throws IllegalArgumentException if a task is listed twice, or two tasks would share one run folder (a task id's
+   *     {@code /} becomes {@code __}, {@link Namespace#slug}), where each would overwrite the other's files
+   */
   public static LinkedHashMap<String, List<String>> group(List<String> tasks, Function<String, String> domainOf) {
     LinkedHashMap<String, List<String>> groups = new LinkedHashMap<>();
+    Map<String, String> folders = new HashMap<>();
     for (String task : tasks) {
+      String other = folders.putIfAbsent(Namespace.slug(task), task);
+      if (other != null) {
+        throw new IllegalArgumentException(other.equals(task) ? "the benchmark lists task " + task + " twice"
+            : "tasks " + other + " and " + task + " would share one run folder, " + Namespace.slug(task)
+                + " (a task id's / becomes __ in its folder's name); rename one of the two");
+      }
       String domain = Objects.requireNonNull(domainOf.apply(task), () -> "no domain for task " + task);
       groups.computeIfAbsent(domain, d -> new ArrayList<>()).add(task);
     }

@@ -93,6 +93,17 @@ class TaskStreamTest {
         groups);
   }
 
+  /** Any benchmark's tasks that would share a run folder, or one task listed twice, are refused naming them. */
+  @Test
+  void tasksThatWouldShareARunFolderAreRefused() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> TaskStream.group(List.of("x/y__z", "a/1", "x__y/z"), t -> t.substring(0, t.indexOf('/'))));
+    assertTrue(e.getMessage().contains("x/y__z and x__y/z") && e.getMessage().contains("x__y__z"), e.getMessage());
+    IllegalArgumentException twice = assertThrows(IllegalArgumentException.class,
+        () -> TaskStream.group(List.of("a/1", "a/1"), t -> "a"));
+    assertTrue(twice.getMessage().contains("a/1 twice"), twice.getMessage());
+  }
+
   @Test
   void onlyDomainsKeepsTheNamedDomainsInTheirOrder() {
     assertStream(
