@@ -41,10 +41,11 @@ public final class Scratch {
    * temporary folder when {@code scratch} is null (a command with no run folder, such as {@code check}).
    */
   public static Path newDir(Path scratch, String prefix) throws IOException {
-    if (scratch == null) return Files.createTempDirectory(prefix);
-    if (prefix.indexOf('/') >= 0 || prefix.equals(".") || prefix.equals("..")) {
-      throw new IllegalArgumentException("a scratch folder's prefix is part of one name, not '" + prefix + "'");
+    if (prefix.indexOf('/') >= 0 || !prefix.startsWith(OWN)) {
+      throw new IllegalArgumentException("a scratch folder's prefix is part of one name starting with " + OWN
+          + ", not '" + prefix + "'");
     }
+    if (scratch == null) return Files.createTempDirectory(prefix);
     Trees.makeFolder(scratch);
     boolean posix = scratch.getFileSystem() == FileSystems.getDefault() ? OWNER_ONLY
         : scratch.getFileSystem().supportedFileAttributeViews().contains("posix");
@@ -62,6 +63,12 @@ public final class Scratch {
     }
   }
 
+  /**
+   * How the name of every entry h2beam makes in a scratch folder starts: {@link #clean} removes those alone, so a
+   * folder of the user's that happens to be named {@code .tmp} keeps what is theirs.
+   */
+  public static final String OWN = "h2beam-";
+
   private static final long PID = ProcessHandle.current().pid();
   private static final AtomicLong COUNT = new AtomicLong();
   private static final Set<PosixFilePermission> RWX_OWNER = PosixFilePermissions.fromString("rwx------");
@@ -69,9 +76,10 @@ public final class Scratch {
   private static final boolean OWNER_ONLY = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
 
   /**
-   * Removes what an earlier, killed writer left in {@code lockedDir}'s scratch folder, and the folder itself. Call it
-   * only while holding {@code lockedDir}'s writer lock: the folders of a live writer would go too. Returns how many
-   * leftover entries were removed.
+   * Removes what an earlier, killed writer left in {@code lockedDir}'s scratch folder, and the folder itself when
+   * that leaves it empty. Only entries named as h2beam names them ({@link #OWN}) are removed: anything else there is
+   * not h2beam's, and is left with a warning naming it. Call it only while holding {@code lockedDir}'s writer lock:
+   * the folders of a live writer would go too. Returns how many leftover entries were removed.
    *
    * <p>A writer killed with SIGKILL leaves the programs it started running (an agent CLI lives on until its own
    * timeout), and one may still write in its folder: that folder cannot be emptied. It is left, with a warning naming
@@ -88,7 +96,14 @@ public final class Scratch {
       leftovers = s.toList();
     }
     int removed = 0;
+    int foreign = 0;
     for (Path p : leftovers) {
+      if (!p.getFileName().toString().startsWith(OWN)) {
+        foreign++;
+        System.err.println("h2beam: " + p + " was not made by h2beam and is left as it is; " + dir + " is h2beam's"
+            + " scratch folder, emptied of what h2beam leaves there: keep your files elsewhere");
+        continue;
+      }
       try {
         Trees.delete(p);
         removed++;
@@ -98,7 +113,7 @@ public final class Scratch {
       }
     }
     try {
-      if (removed == leftovers.size()) Files.deleteIfExists(dir);
+      if (foreign == 0 && removed == leftovers.size()) Files.deleteIfExists(dir);
     } catch (DirectoryNotEmptyException madeMeanwhile) {
       // such a program made an entry of its own since the listing: the next run removes it
     }

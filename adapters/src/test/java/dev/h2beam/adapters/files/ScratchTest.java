@@ -88,7 +88,29 @@ class ScratchTest {
     Path passed = Scratch.newDir(scratch, "h2beam-prop-");
     assertEquals(stem + (next + 3), passed.getFileName().toString());
     assertThrows(IllegalArgumentException.class,
-        () -> Scratch.newDir(scratch, "a/b"));
+        () -> Scratch.newDir(scratch, "h2beam-a/b"));
+    assertThrows(IllegalArgumentException.class, () -> Scratch.newDir(scratch, "other-"),
+        "every name h2beam makes there starts with h2beam-, so that the clean knows its own");
+  }
+
+  /**
+   * A folder of the user's that happens to be named .tmp under a runs root, or a file of theirs put in h2beam's, is
+   * left as it is: the clean removes only what h2beam names as its own, and keeps the folder while anything else is
+   * in it.
+   */
+  @Test
+  void whatH2beamDidNotMakeIsLeftWhereItIs(@TempDir Path runs) throws Exception {
+    Path scratch = Files.createDirectories(Scratch.of(runs));
+    Files.writeString(scratch.resolve("important.txt"), "keep\n");
+    Files.createDirectories(scratch.resolve("notes")).resolve("a.md").toFile().createNewFile();
+    Path leftover = Files.createDirectories(scratch.resolve("h2beam-prop-77-1"));
+    Files.writeString(leftover.resolve("answer.md"), "left by a killed run\n");
+    assertEquals(1, Scratch.clean(runs));
+    assertFalse(Files.exists(leftover));
+    assertEquals("keep\n", Files.readString(scratch.resolve("important.txt")));
+    assertTrue(Files.exists(scratch.resolve("notes/a.md")));
+    assertEquals(0, Scratch.clean(runs));
+    assertTrue(Files.isDirectory(scratch));
   }
 
   /**

@@ -10,6 +10,7 @@ import dev.h2beam.pipelines.FlinkMaster;
 import dev.h2beam.pipelines.FolderFlags;
 import dev.h2beam.pipelines.LazyOptions;
 import dev.h2beam.pipelines.OptionArgs;
+import dev.h2beam.pipelines.UsageError;
 import dev.h2beam.pipelines.sweep.WriterLocks;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -70,6 +71,14 @@ public final class ReportCommand implements Command {
 
   private int runLocked(ReportOptions o, ReportSettings s, Path dir, PrintStream out, PrintStream err)
       throws Exception {
+    // a report writes over its own earlier files only: a folder holding files of those names that no report wrote is
+    // refused before anything in it is touched
+    List<String> foreign = ReportFiles.notWrittenByAReport(dir);
+    if (!foreign.isEmpty()) {
+      throw new UsageError("--output=" + dir + " holds " + String.join(", ", foreign) + ", which no h2beam report"
+          + " wrote (there is no report.json record of one beside them), and a report writes files of those names:"
+          + " give --output a folder of its own, or move them away");
+    }
     // the lock is ours: what a killed report left (its scratch folder, its files' temps) is nobody's now
     Scratch.clean(dir);
     AtomicFiles.removedMessage(AtomicFiles.removeLeftovers(dir, ReportFiles.OWN_FILES), "report")

@@ -5,6 +5,7 @@ import dev.h2beam.adapters.files.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -76,6 +77,30 @@ final class ReportFiles {
     if (!keepEarlier) AtomicFiles.writeString(dir.resolve(RECORD), json);
     if (runRecord != null) AtomicFiles.writeString(runRecord, json);
     return record;
+  }
+
+  /**
+   * The names a report writes that {@code dir} holds although no h2beam report wrote them: any of them when the
+   * folder has no record of a report ({@code report.json} holding a {@code status}), {@code report.json} too when it
+   * is not such a record. A report writes over its own earlier files, never over someone else's; empty when there
+   * are none.
+   */
+  static List<String> notWrittenByAReport(Path dir) {
+    Path record = dir.resolve(RECORD);
+    boolean ours = false;
+    if (Files.isRegularFile(record, LinkOption.NOFOLLOW_LINKS)) {
+      try {
+        ours = Json.readTree(record).path("status").isTextual();
+      } catch (IOException | RuntimeException e) {
+        // not a record of ours
+      }
+    }
+    if (ours) return List.of();
+    List<String> found = new ArrayList<>();
+    for (String name : OWN_FILES) {
+      if (Files.exists(dir.resolve(name), LinkOption.NOFOLLOW_LINKS)) found.add(name);
+    }
+    return found;
   }
 
   /** Whether {@code dir} holds files of an earlier report (a record alone, of a run with nothing, is not one). */

@@ -164,6 +164,39 @@ class ReportCommandTest {
         + " beside the namespaces) is a file, not a folder"), d.getMessage());
   }
 
+  /**
+   * A folder holding files of a report's names that no report wrote (no report.json record of one) is refused
+   * before anything in it is touched, naming them; files of other names, and a .tmp folder of the user's, are never
+   * a report's to remove. Once a report wrote its record there, it writes over its own files as before.
+   */
+  @Test
+  void filesOfAReportsNamesThatNoReportWroteAreNeverOverwritten(@TempDir Path runs) throws Exception {
+    replicates(runs);
+    String ns = "--namespaces=" + runs + "/demo-oc-agg2-s1";
+    Path out = Files.createDirectories(runs.resolve("mine"));
+    Files.writeString(out.resolve("report-restricted.json"), "{\"my\": \"notes\"}\n");
+    Files.writeString(out.resolve("report.md"), "draft\n");
+    Files.createDirectories(out.resolve(".tmp"));
+    Files.writeString(out.resolve(".tmp/draft.txt"), "keep\n");
+    UsageError e = assertThrows(UsageError.class, () -> Fixtures.report(ns, "--output=" + out,
+        "--disclosure=per-task"));
+    assertTrue(e.getMessage().startsWith("--output=" + out + " holds report-restricted.json, which no h2beam report"
+        + " wrote"), e.getMessage());
+    assertEquals("{\"my\": \"notes\"}\n", Files.readString(out.resolve("report-restricted.json")));
+    assertEquals(List.of(".tmp", "report-restricted.json", "report.md"), Files.list(out).map(p -> p.getFileName()
+        .toString()).sorted().toList(), "nothing written, nothing removed");
+    assertEquals("keep\n", Files.readString(out.resolve(".tmp/draft.txt")));
+
+    Files.delete(out.resolve("report-restricted.json"));
+    Fixtures.Run run = Fixtures.report(ns, "--output=" + out);
+    assertEquals(0, run.exit(), run.err());
+    assertEquals("draft\n", Files.readString(out.resolve("report.md")));
+    assertEquals("keep\n", Files.readString(out.resolve(".tmp/draft.txt")), "a .tmp of the user's keeps their files");
+    assertEquals(0, Fixtures.report(ns, "--output=" + out, "--disclosure=per-task").exit(),
+        "its own earlier files, restricted one included, a report writes over");
+    assertFalse(Files.exists(out.resolve("report-restricted.json")));
+  }
+
   /** Every file in {@code dir} with its content and permissions. */
   static TreeMap<String, String> folder(Path dir) throws Exception {
     TreeMap<String, String> out = new TreeMap<>();
