@@ -573,6 +573,15 @@ public final class JudgeCommand implements Command {
     } catch (IOException e) {
       provider = null; // the identity check reports an unreadable config.json
     }
+    if ("folder".equals(provider)) {
+      // a folder benchmark's grader is its bench.json's: one that cannot be read (a moved or deleted benchmark) is
+      // named, never taken for a grader called after the benchmark
+      try {
+        FolderGrading.of(ns, settings);
+      } catch (IOException e) {
+        throw new UsageError(ns + " was swept on a folder benchmark whose grader cannot be read: " + e.getMessage());
+      }
+    }
     return provider != null && GraderProvider.all().containsKey(provider) ? provider : benchOf(ns);
   }
 
