@@ -95,6 +95,40 @@ class DemoOptionsTest {
     assertTrue(parallel.endsWith(" --modes=parallel"), parallel);
   }
 
+  /** The judge's command carries the sweep's --config (a rubric judge needs its roles), and none without one. */
+  @Test
+  void theNextCommandCarriesTheSweepsConfig(@org.junit.jupiter.api.io.TempDir java.nio.file.Path d) {
+    var plan = dev.h2beam.pipelines.sweep.Sweep.plan(sweepOptions("--bench=demo", "--benchRoot=" + d.resolve("b"),
+        "--modes=both"), java.time.Instant.EPOCH);
+    String with = dev.h2beam.pipelines.sweep.SweepCommand.judgeCommand(plan, "conf/run.yaml");
+    assertTrue(with.endsWith(" --config=conf/run.yaml"), with);
+    assertTrue(!dev.h2beam.pipelines.sweep.SweepCommand.judgeCommand(plan, null).contains("--config"));
+  }
+
+  /**
+   * The end of a sweep counts the improver stages that fell back in the summaries of the tasks it ran (the user saw
+   * "4 tasks ok" when every session had failed); tasks skipped as done before are not read.
+   */
+  @Test
+  void theStagesThatFellBackAreCountedFromTheTasksRunNow(@org.junit.jupiter.api.io.TempDir java.nio.file.Path d)
+      throws Exception {
+    var plan = dev.h2beam.pipelines.sweep.Sweep.plan(sweepOptions("--bench=demo", "--benchRoot=" + d.resolve("b"),
+        "--modes=both"), java.time.Instant.EPOCH);
+    java.nio.file.Path ns = d.resolve("b/runs/demo-oc-agg1");
+    java.nio.file.Path a = java.nio.file.Files.createDirectories(ns.resolve("dom__a")).resolve("summary.json");
+    java.nio.file.Files.writeString(a, "{\"modes\": {\"agg\": {\"stages\": [{\"fell_back\": true},"
+        + " {\"fell_back\": false}, {\"fell_back\": true}]}, \"seq\": {\"stages\": [{\"fell_back\": false}]}}}");
+    java.nio.file.Path b = java.nio.file.Files.createDirectories(ns.resolve("dom__b")).resolve("summary.json");
+    java.nio.file.Files.writeString(b, "{\"modes\": {\"agg\": {\"stages\": [{\"fell_back\": true}]}}}");
+    java.util.Map<String, Object> record = java.util.Map.of("domains", java.util.List.of(java.util.Map.of("tasks",
+        java.util.List.of(java.util.Map.of("task", "dom/a", "status", "ok"),
+            java.util.Map.of("task", "dom/b", "status", "skipped"),
+            java.util.Map.of("task", "dom/c", "status", "ok")))));
+    var st = dev.h2beam.pipelines.sweep.SweepCommand.stages(plan, record);
+    org.junit.jupiter.api.Assertions.assertEquals(
+        new dev.h2beam.pipelines.sweep.SweepCommand.Stages(4, 2, 1, a), st, "b skipped, c has no summary");
+  }
+
   private static dev.h2beam.pipelines.sweep.SweepOptions sweepOptions(String... args) {
     return org.apache.beam.sdk.options.PipelineOptionsFactory.fromArgs(args)
         .as(dev.h2beam.pipelines.sweep.SweepOptions.class);

@@ -60,7 +60,7 @@ public final class ProgressView implements AutoCloseable {
   private final Map<Path, Long> offsets = new HashMap<>();
   private int sessionsDone;
   private int rolloutsDone;
-  /** Of those, the ones whose journal line says they failed ({@code "ok": false}): each runs again on a resume. */
+  /** Of those, the ones whose journal line says they failed ({@code "ok": false}): each runs again if its task does. */
   private int sessionsFailed;
   private int rolloutsFailed;
   private double spend;

@@ -1,10 +1,14 @@
 package dev.h2beam.pipelines.sweep;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.model.Namespace;
 import dev.h2beam.pipelines.Command;
 import dev.h2beam.pipelines.Flags;
 import dev.h2beam.pipelines.OptionArgs;
 import dev.h2beam.pipelines.judge.JudgeOptions;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -40,18 +44,79 @@ public final class SweepCommand implements Command {
     int[] df = Sweep.doneFailed(record);
     System.out.println();
     System.out.println("sweep " + ns + ": " + df[0] + " tasks ok, " + df[1] + " failed");
+    Stages st = stages(plan, record);
+    if (st.fellBack() > 0) {
+      System.out.println("stages: " + st.fellBack() + " of " + st.stages() + " improver stages of the " + st.tasks()
+          + " task(s) run now fell back to the harness they were to edit (their sessions failed or their edits were"
+          + " refused; each stage's error is in its task's summary.json, e.g. " + st.example() + ")");
+      if (st.fellBack() == st.stages()) {
+        System.out.println("warning: every improver stage fell back, so no harness was improved: check the"
+            + " improver role in --config (its endpoint, model and key) and the errors above");
+      }
+    }
     System.out.println("record: " + plan.recordPath());
     System.out.println(df[0] == 0 && df[1] > 0
         ? "next:   no task is ok: see the errors above; the same command again resumes, keeping what was done"
-        : "next:   " + judgeCommand(plan));
+        : "next:   " + judgeCommand(plan, o.getConfig()));
     return df[1] > 0 ? 2 : 0;
   }
 
-  /** The judge's command line for this sweep's namespace, with the sweep's modes when they are not the judge's. */
-  public static String judgeCommand(Sweep.Plan plan) {
+  /**
+   * The judge's command line for this sweep's namespace, with the sweep's modes when they are not the judge's, and
+   * the sweep's {@code --config} when it had one (a grader that calls a model, such as a rubric judge, needs its
+   * roles; the others leave it unread).
+   */
+  public static String judgeCommand(Sweep.Plan plan, String config) {
     var c = plan.config();
     return "./h2beam judge --namespaces=" + c.runs().resolve(c.summaryNamespace().toString())
-        + Flags.modesFlag(c.modes(), JudgeOptions.DEFAULT_MODES);
+        + Flags.modesFlag(c.modes(), JudgeOptions.DEFAULT_MODES)
+        + (config == null || config.isBlank() ? "" : " --config=" + config);
+  }
+
+  /** The same without a configuration file. */
+  public static String judgeCommand(Sweep.Plan plan) {
+    return judgeCommand(plan, null);
+  }
+
+  /**
+   * What the summaries of the tasks this run finished say of their improver stages: how many there were, how many
+   * fell back, of how many tasks, and one summary that holds a fallen-back stage. Tasks skipped as done before are
+   * not read again (a large sweep's resume reads nothing); an unreadable summary is passed over.
+   */
+  public record Stages(int stages, int fellBack, int tasks, Path example) {}
+
+  @SuppressWarnings("unchecked")
+  public static Stages stages(Sweep.Plan plan, Map<String, Object> record) {
+    var c = plan.config();
+    Path ns = c.runs().resolve(c.summaryNamespace().toString());
+    int stages = 0;
+    int fellBack = 0;
+    int tasks = 0;
+    Path example = null;
+    for (Object d : (List<Object>) record.getOrDefault("domains", List.of())) {
+      for (Object t : (List<Object>) ((Map<String, Object>) d).getOrDefault("tasks", List.of())) {
+        Map<String, Object> row = (Map<String, Object>) t;
+        if (!"ok".equals(row.get("status"))) continue;
+        Path summary = ns.resolve(Namespace.slug(String.valueOf(row.get("task")))).resolve("summary.json");
+        JsonNode modes;
+        try {
+          modes = Json.readTree(summary).path("modes");
+        } catch (IOException | RuntimeException e) {
+          continue;
+        }
+        tasks++;
+        for (JsonNode mode : modes) {
+          for (JsonNode stage : mode.path("stages")) {
+            stages++;
+            if (stage.path("fell_back").asBoolean(false)) {
+              fellBack++;
+              if (example == null) example = summary;
+            }
+          }
+        }
+      }
+    }
+    return new Stages(stages, fellBack, tasks, example);
   }
 
   public static void printDryRun(Sweep.Plan plan) {
