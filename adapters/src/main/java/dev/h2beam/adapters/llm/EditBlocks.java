@@ -35,9 +35,12 @@ final class EditBlocks {
   static final int FILE_CAP = 256 * 1024;
   static final String PREFIX = "context/harness/";
 
-  /** A file block: the opening tag ends its line, the closing tag stands alone on a later line. */
+  /**
+   * A file block: the opening tag starts its line, the content begins on the next line or right after the tag (as
+   * models often write it), and the closing tag stands alone on a later line.
+   */
   private static final Pattern FILE = Pattern.compile(
-      "^[ \\t]*<file path=\"([^\"\\n]*)\">[ \\t]*\\r?\\n(.*?)^[ \\t]*</file>[ \\t]*\\r?$",
+      "^[ \\t]*<file path=\"([^\"\\n]*)\">(?:[ \\t]*\\r?\\n)?(.*?)^[ \\t]*</file>[ \\t]*\\r?$",
       Pattern.DOTALL | Pattern.MULTILINE);
   private static final Pattern OPENING = Pattern.compile("<file\\s+path\\s*=");
   private static final Pattern DELETE = Pattern.compile("<delete path=\"([^\"\\n]*)\"\\s*/>");
@@ -77,7 +80,8 @@ final class EditBlocks {
     outside.append(reply.substring(from));
     String rest = outside.toString();
     if (OPENING.matcher(rest).find()) {
-      problems.add("a <file path=\"...\"> block is not closed: end each file with a line holding only </file>");
+      problems.add("a <file path=\"...\"> block is not closed: after the file's last line, put </file> on a line"
+          + " of its own");
     }
     Matcher d = DELETE.matcher(rest);
     while (d.find()) {

@@ -33,6 +33,22 @@ class EditBlocksTest {
     assertEquals("one\ntwo\n", Files.readString(harness.resolve("a.md")));
   }
 
+  /**
+   * A file's content may begin right after its opening tag, as models often write it (a reply written so was refused
+   * as "not closed"); a closing tag that does not stand on a line of its own is named as such.
+   */
+  @Test
+  void contentMayBeginOnTheOpeningTagsLineAndAClosingTagMustStandAlone() throws Exception {
+    EditBlocks.Outcome o = EditBlocks.apply("<file path=\"systemprompt.md\">You are careful.\nAmounts are signed.\n"
+        + "</file>\n<notes>made amounts signed</notes>\n", harness);
+    assertEquals(new EditBlocks.Applied("made amounts signed", 1, 0), o);
+    assertEquals("You are careful.\nAmounts are signed.\n", Files.readString(harness.resolve("systemprompt.md")));
+    EditBlocks.Refused r = assertInstanceOf(EditBlocks.Refused.class,
+        EditBlocks.apply("<file path=\"a.md\">\none\ntwo</file>\n", harness));
+    assertEquals("a <file path=\"...\"> block is not closed: after the file's last line, put </file> on a line of"
+        + " its own", r.reason());
+  }
+
   @Test
   void aDeleteQuotedInsideAFileIsContentNotAnEdit() throws Exception {
     EditBlocks.apply("<file path=\"skills/howto/SKILL.md\">\nWrite <delete path=\"AGENTS.md\"/> to remove a file.\n"
