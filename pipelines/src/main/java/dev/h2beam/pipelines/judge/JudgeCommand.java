@@ -10,6 +10,7 @@ import dev.h2beam.pipelines.DirectThreads;
 import dev.h2beam.pipelines.Flags;
 import dev.h2beam.pipelines.FlinkMaster;
 import dev.h2beam.pipelines.FolderFlags;
+import dev.h2beam.pipelines.FolderGlob;
 import dev.h2beam.pipelines.LazyOptions;
 import dev.h2beam.pipelines.OptionArgs;
 import dev.h2beam.pipelines.UsageError;
@@ -18,10 +19,8 @@ import dev.h2beam.pipelines.sweep.Sweep;
 import dev.h2beam.pipelines.sweep.WriterLocks;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.PathMatcher;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -533,27 +532,17 @@ public final class JudgeCommand implements Command {
       String entry = raw.strip();
       if (entry.isEmpty()) continue;
       Path p = Paths.get(entry).toAbsolutePath().normalize();
-      if (!entry.matches(".*[*?\\[].*")) {
+      if (!FolderGlob.isGlob(entry)) {
         if (!Files.isDirectory(p)) throw new UsageError("--namespaces: " + entry + " is not a folder");
         out.add(p);
         continue;
       }
-      Path parent = p.getParent();
-      if (parent.toString().matches(".*[*?\\[].*")) {
-        throw new UsageError("--namespaces: " + entry + ": a glob may only appear in the last part of the path");
-      }
-      PathMatcher m = FileSystems.getDefault().getPathMatcher("glob:" + p.getFileName());
+      // the report's rules (FolderGlob: any part, hidden folders only when asked), and a runs root's own folders
+      // (_sweeps, _audit, _library, _report) only when the last part asks for them too
+      boolean underscores = p.getFileName().toString().startsWith("_");
       int before = out.size();
-      if (Files.isDirectory(parent)) {
-        try (Stream<Path> s = Files.list(parent)) {
-          // as in a shell, a glob matches a hidden folder (a killed run's .tmp) only when it starts with a dot
-          boolean dots = p.getFileName().toString().startsWith(".");
-          boolean underscores = p.getFileName().toString().startsWith("_");
-          s.filter(Files::isDirectory).filter(d -> m.matches(d.getFileName()))
-              .filter(d -> dots || !d.getFileName().toString().startsWith("."))
-              .filter(d -> underscores || !d.getFileName().toString().startsWith("_")).forEach(out::add);
-        }
-      }
+      FolderGlob.folders(p).stream().filter(d -> underscores || !d.getFileName().toString().startsWith("_"))
+          .forEach(out::add);
       if (out.size() == before) throw new UsageError("--namespaces: " + entry + " matches no folder");
     }
     return new ArrayList<>(out);

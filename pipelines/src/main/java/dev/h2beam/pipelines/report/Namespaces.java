@@ -1,18 +1,14 @@
 package dev.h2beam.pipelines.report;
 
 import dev.h2beam.adapters.model.Namespace;
+import dev.h2beam.pipelines.FolderGlob;
 import dev.h2beam.pipelines.UsageError;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.PathMatcher;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * Resolves {@code --namespaces} (directories or globs, comma separated) to summary namespaces. A sequential or gated
@@ -25,9 +21,9 @@ final class Namespaces {
   static List<NamespaceRef> resolve(List<String> specs, Path cwd) {
     Map<String, NamespaceRef> out = new LinkedHashMap<>();
     for (String spec : specs) {
-      if (isGlob(spec)) {
+      if (FolderGlob.isGlob(spec)) {
         List<NamespaceRef> found = new ArrayList<>();
-        for (Path dir : glob(cwd.resolve(spec).toAbsolutePath().normalize())) {
+        for (Path dir : FolderGlob.folders(cwd.resolve(spec).toAbsolutePath().normalize())) {
           NamespaceRef.parse(dir).ifPresent(found::add);
         }
         if (found.isEmpty()) {
@@ -48,31 +44,18 @@ final class Namespaces {
         out.putIfAbsent(ref.summary().dir(), ref.summary());
       }
     }
+    // two folders of one namespace name (two runs roots' wordy-oc-agg2) would be pooled as one namespace's rows, and
+    // their seeds read as replicates: refused, naming both
+    Map<String, String> byName = new LinkedHashMap<>();
+    for (NamespaceRef ref : out.values()) {
+      String name = Path.of(ref.dir()).getFileName().toString();
+      String other = byName.putIfAbsent(name, ref.dir());
+      if (other != null) {
+        throw new UsageError("--namespaces: " + other + " and " + ref.dir() + " are both namespace " + name
+            + ", which a report would pool as one; report one runs root's at a time (replicates of one run differ"
+            + " in their seed, -s<seed>)");
+      }
+    }
     return List.copyOf(out.values());
-  }
-
-  static boolean isGlob(String spec) {
-    return spec.chars().anyMatch(c -> c == '*' || c == '?' || c == '[' || c == '{');
-  }
-
-  /** Directories matching an absolute glob, sorted by path. */
-  static List<Path> glob(Path pattern) {
-    Path base = pattern.getRoot();
-    int first = 0;
-    while (first < pattern.getNameCount() && !isGlob(pattern.getName(first).toString())) {
-      base = base.resolve(pattern.getName(first).toString());
-      first++;
-    }
-    int depth = pattern.getNameCount() - first;
-    if (!Files.isDirectory(base)) return List.of();
-    PathMatcher matcher = FileSystems.getDefault().getPathMatcher("glob:" + pattern);
-    try (Stream<Path> s = Files.walk(base, depth)) {
-      // as in a shell, a glob matches a hidden folder (a killed run's .tmp) only when it starts with a dot
-      boolean dots = pattern.getFileName().toString().startsWith(".");
-      return s.filter(p -> p.getNameCount() == pattern.getNameCount() && Files.isDirectory(p) && matcher.matches(p))
-          .filter(p -> dots || !p.getFileName().toString().startsWith(".")).sorted().toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

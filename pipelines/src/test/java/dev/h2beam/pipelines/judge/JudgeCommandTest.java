@@ -667,6 +667,21 @@ class JudgeCommandTest {
         + " folder"), named.getMessage());
   }
 
+  /**
+   * A glob may stand in any part of the path, as the report's may (the judge refused runs roots matched by a glob,
+   * which the report took); a hidden folder is matched only when asked for.
+   */
+  @Test
+  void aGlobMayStandInAnyPartOfThePathAsTheReportsMay() throws Exception {
+    Path a = Namespaces.python(runs.resolve("rootA"), "demo-oc-agg1", 1, Map.of("t1", score(1, 1)));
+    Path b = Namespaces.python(runs.resolve("rootB"), "demo-oc-agg1", 1, Map.of("t1", score(1, 1)));
+    Files.createDirectories(runs.resolve(".rootC/demo-oc-agg1"));
+    assertEquals(0, judge("--namespaces=" + runs + "/root*/demo-oc-agg*"), out());
+    assertTrue(Files.isRegularFile(a.resolve("judged.json")) && Files.isRegularFile(b.resolve("judged.json")));
+    assertEquals(List.of(a, b), JudgeCommand.expand(runs + "/*root*/demo-oc-agg1"), "no hidden folder unasked");
+    assertEquals(List.of(runs.resolve(".rootC/demo-oc-agg1")), JudgeCommand.expand(runs + "/.root*/demo-oc-agg1"));
+  }
+
   /** Runs {@code body} with {@code path} immutable ({@code chattr +i}); skipped where chattr cannot do that. */
   static void immutable(Path path, org.junit.jupiter.api.function.Executable body) throws Throwable {
     Process p = new ProcessBuilder("chattr", "+i", path.toString()).redirectErrorStream(true).start();

@@ -35,6 +35,24 @@ class NamespacesTest {
     }
   }
 
+  /**
+   * Two runs roots' namespaces of one name are refused naming both: the report pooled them as one namespace's rows
+   * and read them as replicates. A glob may stand in any part of the path.
+   */
+  @Test
+  void namespacesOfOneNameInTwoRunsRootsAreRefused(@TempDir Path runs) throws Exception {
+    Path a = Fixtures.namespace(runs.resolve("slowA"), "wordy-oc-agg2");
+    Path b = Fixtures.namespace(runs.resolve("slowB"), "wordy-oc-agg2");
+    UsageError e = assertThrows(UsageError.class,
+        () -> Namespaces.resolve(List.of(runs + "/slow*/wordy-oc-agg*"), runs));
+    assertTrue(e.getMessage().startsWith("--namespaces: " + a + " and " + b + " are both namespace wordy-oc-agg2"),
+        e.getMessage());
+    Fixtures.namespace(runs.resolve("slowB"), "wordy-oc-agg2-s2");
+    Files.delete(a);
+    assertEquals(List.of(b.toString(), b + "-s2"), Namespaces.resolve(List.of(runs + "/slow*/wordy-oc-agg*"), runs)
+        .stream().map(NamespaceRef::dir).toList());
+  }
+
   @Test
   void sequentialNamespaceStandsForItsAggSibling(@TempDir Path runs) throws Exception {
     Fixtures.namespace(runs, "demo-oc-seq2-s3");
