@@ -108,7 +108,8 @@ class HostileResumeTest {
 
     List<String> problems = BaseHarness.problems(bench);
 
-    assertTrue(problems.stream().anyMatch(p -> p.startsWith("guardrails.md line ") && p.contains(", field secrets")
+    assertTrue(problems.stream().anyMatch(p -> p.startsWith(bench.baseHarness() + ": guardrails.md line ")
+        && p.contains(", field secrets")
         && p.contains("rotate the key first")), problems.toString());
     assertTrue(problems.contains(bench.baseHarness().resolve("skills-link.md") + ": a symbolic link or special file;"
         + " a harness holds regular files only (links are never followed): replace it with the file it points to, or"

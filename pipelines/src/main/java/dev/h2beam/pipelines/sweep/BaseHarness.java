@@ -76,9 +76,11 @@ public final class BaseHarness {
           scratch);
       bench.validateTree(tree);
     } catch (HarnessRejected e) {
-      for (String p : e.getMessage().split(" \\| ")) problems.add(p);
+      for (String p : e.getMessage().split(" \\| ")) problems.add(bench.baseHarness() + ": " + p);
     }
-    problems.addAll(CredentialScreen.findings(tree));
+    // these name a file by its path in the harness, as they do for an improver's edit: here the harness is a folder
+    // of the benchmark's, named first
+    for (String p : CredentialScreen.findings(tree)) problems.add(bench.baseHarness() + ": " + p);
     return problems;
   }
 }

@@ -70,6 +70,17 @@ class CheckCommandTest {
     assertTrue(out.contains("FAIL: roles.executor: endpoint m (http://127.0.0.1:9/v1, model e) did not answer"), out);
   }
 
+  /** A --config that does not read is the one failure named for it: not each role it would have configured too. */
+  @Test
+  void aConfigThatDoesNotReadIsNotAlsoEveryMissingRole() throws Exception {
+    Path f = tmp.resolve("c.yaml");
+    Files.writeString(f, "endpoints:\n  m: {base_url: \"http://127.0.0.1:9/v1\"}\nroles:\n  improver: {endpoint: m,"
+        + " modle: i}\n");
+    String out = check(Map.of(), 1, "--bench=folder", "--benchRoot=" + EXAMPLE, "--config=" + f, "--ping=false");
+    assertTrue(out.contains("FAIL: --config=" + f + ": "), out);
+    assertFalse(out.contains("is not configured") || out.contains("roles.executor"), out);
+  }
+
   @Test
   void withoutPingNoRequestIsSent() throws Exception {
     try (ScriptedModelServer server = ScriptedModelServer.start(ScriptedModelServer.Brain.saying("OK"))) {
