@@ -154,7 +154,7 @@ final class CommandExecutor implements Executor {
           .stderr(r.stderrText(), Math.max(0, r.stderrBytes() - Files.size(r.stderr())));
       result = outcome(runDir, command, timeout, r, t);
     } catch (ProcessRunner.StartException e) {
-      String error = "cannot start `sh -c " + command + "`: " + e.getMessage();
+      String error = "cannot start `sh -c " + Shell.word(command) + "`: " + e.getMessage();
       t.error(error);
       result = new ExecResult(runDir, null, 0.0, null, null, 0.0, "start", error);
     }
@@ -175,7 +175,7 @@ final class CommandExecutor implements Executor {
   static ExecResult outcome(Path runDir, String command, Duration timeout, ProcessResult r,
       CommandTrajectory t) {
     if (r.timedOut()) {
-      String error = "`sh -c " + command + "` did not finish within " + timeout.toSeconds()
+      String error = "`sh -c " + Shell.word(command) + "` did not finish within " + timeout.toSeconds()
           + " s; its process group was killed";
       t.error(error);
       return new ExecResult(runDir, null, r.wallS(), null, null, 0.0, "timeout", error);
@@ -183,13 +183,14 @@ final class CommandExecutor implements Executor {
     t.exit(r.exit());
     if (r.outputCut()) {
       // the deliverable may be whole, but the record of how it was made is not: never mark such a rollout complete
-      String error = "`sh -c " + command + "` exited with " + r.exit() + ", but " + r.cutReason();
+      String error = "`sh -c " + Shell.word(command) + "` exited with " + r.exit() + ", but " + r.cutReason();
       t.error(error);
       return new ExecResult(runDir, r.exit(), r.wallS(), null, null, 0.0, "output-cut", error);
     }
     if (r.succeeded()) return new ExecResult(runDir, 0, r.wallS(), null, null, 0.0, "", "");
     String tail = r.stderrTail(ERROR_TAIL);
-    String error = "`sh -c " + command + "` exited with " + r.exit() + ": " + (tail.isEmpty() ? "(no stderr)" : tail);
+    String error = "`sh -c " + Shell.word(command) + "` exited with " + r.exit() + ": "
+        + (tail.isEmpty() ? "(no stderr)" : tail);
     return new ExecResult(runDir, r.exit(), r.wallS(), null, null, 0.0, "exit", error);
   }
 

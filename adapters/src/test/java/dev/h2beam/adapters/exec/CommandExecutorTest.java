@@ -114,7 +114,7 @@ class CommandExecutorTest {
     assertTrue(r.error().contains("1 s"), r.error());
     long bg = Long.parseLong(read("output/bg.pid").strip());
     assertFalse(ProcessGroup.live(bg), "the agent's background job is still running");
-    assertTrue(read("trajectory.md").contains("[ERROR] `sh -c sleep 300"), read("trajectory.md"));
+    assertTrue(read("trajectory.md").contains("[ERROR] `sh -c 'sleep 300 & echo $! > "), read("trajectory.md"));
   }
 
   @Test
@@ -142,7 +142,7 @@ class CommandExecutorTest {
     assertEquals(4, r.exit());
     assertTrue(r.error().contains("exited with 4"), r.error());
     assertTrue(r.error().contains("model refused the request"), r.error());
-    assertTrue(r.error().contains("sh -c echo working"), "names the command: " + r.error());
+    assertTrue(r.error().contains("`sh -c 'echo working; echo '\\''model"), "names the command, quoted: " + r.error());
     String traj = read("trajectory.md");
     assertTrue(traj.contains("[OBSERVATION] working\n"), traj);
     assertTrue(traj.contains("[STDERR] model refused the request\n"), traj);
