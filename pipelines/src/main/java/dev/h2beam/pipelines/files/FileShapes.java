@@ -118,6 +118,19 @@ public final class FileShapes {
       labelsNotKnown(ledger.get("cost_unknown"), at + ".ledger.cost_unknown");
       tokens(ledger.get("tokens"), at + ".ledger.tokens");
       labelsNotKnown(ledger.get("tokens_unknown"), at + ".ledger.tokens_unknown");
+      JsonNode retries = ledger.get("session_retries");
+      if (retries != null && !retries.isNull() && Tokens.count(retries) == null) {
+        throw wrong(at + ".ledger.session_retries must be a whole number from 0 up, found " + describe(retries));
+      }
+      JsonNode attempts = ledger.get("attempts_unknown");
+      if (attempts != null && !attempts.isNull()) {
+        requireArray(attempts, at + ".ledger.attempts_unknown");
+        for (JsonNode label : attempts) {
+          if (!label.isTextual()) {
+            throw wrong(at + ".ledger.attempts_unknown must list labels, found " + describe(label));
+          }
+        }
+      }
     }
   }
 

@@ -220,8 +220,7 @@ public final class MetricVector {
       JsonNode selection = summary == null ? null : summary.path("selections").path(mode);
       String chosenDir = selection == null ? "" : selection.path("chosen_run_dir").asText("");
       boolean hasLedger = ledger != null && ledger.isObject() && ledger.has("rollout_usd") && ledger.has("session_usd");
-      Double retries = hasLedger && ledger.has("session_attempts") && ledger.has("P")
-          ? (double) Math.max(0, ledger.path("session_attempts").asInt() - ledger.path("P").asInt()) : null;
+      Double retries = hasLedger ? retries(ledger) : null;
       JsonNode unknown = hasLedger ? ledger.get("cost_unknown") : null;
       Double selectionCost = selectionUsd(selection);
       String selectionAbsent = selectionCost != null ? null
@@ -240,6 +239,21 @@ public final class MetricVector {
           ? ledger.path("session_usd").asDouble() : null;
       return new Spend(chosenDir, executorCost, improverCost, selectionCost, selectionAbsent, retries, in, out,
           tokensAbsent, null);
+    }
+
+    /**
+     * The session attempts a ledger retried, or null when it cannot say: h2beam's {@code session_retries} when it
+     * wrote one (a session made no attempt, so {@code session_attempts - P} would count short), else that difference
+     * (harness2's files and every ledger whose sessions each made one attempt at least); none when a session's
+     * attempts are not known ({@code attempts_unknown}), as a part is never taken for the whole.
+     */
+    static Double retries(JsonNode ledger) {
+      JsonNode unknown = ledger.get("attempts_unknown");
+      if (unknown != null && !(unknown.isArray() && unknown.isEmpty()) && !unknown.isNull()) return null;
+      JsonNode own = ledger.get("session_retries");
+      if (own != null && !own.isNull()) return own.isIntegralNumber() && own.asInt() >= 0 ? own.asDouble() : null;
+      if (!ledger.has("session_attempts") || !ledger.has("P")) return null;
+      return (double) Math.max(0, ledger.path("session_attempts").asInt() - ledger.path("P").asInt());
     }
 
     /**

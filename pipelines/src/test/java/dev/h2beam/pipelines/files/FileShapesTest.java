@@ -147,6 +147,12 @@ class FileShapesTest {
         summaryRefusal(ledger + "\"tokens_unknown\": {\"rollouts\": [], \"sessions\": [3]}}}}}"));
     assertEquals("modes.agg.ledger.tokens_unknown must be a JSON object, found true (a boolean)",
         summaryRefusal(ledger + "\"tokens_unknown\": true}}}}"));
+    // a ledger's own retries and the sessions whose attempts are not known
+    FileShapes.summary(Json.readTree(ledger + "\"session_retries\": 2, \"attempts_unknown\": [\"g1\"]}}}}"));
+    assertEquals("modes.agg.ledger.session_retries must be a whole number from 0 up, found -1 (a number)",
+        summaryRefusal(ledger + "\"session_retries\": -1}}}}"));
+    assertEquals("modes.agg.ledger.attempts_unknown must list labels, found 1 (a number)",
+        summaryRefusal(ledger + "\"attempts_unknown\": [1]}}}}"));
     String selection = head + "\"selections\": {\"agg\": {\"ok\": false, ";
     assertEquals("selections.agg.tokens.input must be a whole number from 0 up, found -3 (a number)",
         summaryRefusal(selection + "\"tokens\": {\"input\": -3, \"output\": 4}}}}"));

@@ -206,6 +206,23 @@ class MetricVectorTest {
     }
   }
 
+  /**
+   * A ledger's retries: its own session_retries where it wrote one (a session made no attempt), else
+   * session_attempts - P (harness2's files); none when a session's attempts are not known, or the count is broken.
+   */
+  @Test
+  void retriesAreTheLedgersOwnCountWhereItSaysOneAndNoneWhereAttemptsAreNotKnown() throws Exception {
+    assertEquals(1.0, MetricVector.Spend.retries(Json.readTree("{\"session_attempts\": 3, \"P\": 3,"
+        + " \"session_retries\": 1}")));
+    assertEquals(2.0, MetricVector.Spend.retries(Json.readTree("{\"session_attempts\": 8, \"P\": 6}")));
+    assertEquals(0.0, MetricVector.Spend.retries(Json.readTree("{\"session_attempts\": 5, \"P\": 6}")));
+    assertEquals(null, MetricVector.Spend.retries(Json.readTree("{\"session_attempts\": 4, \"P\": 3,"
+        + " \"attempts_unknown\": [\"g1\"]}")));
+    assertEquals(null, MetricVector.Spend.retries(Json.readTree("{\"session_attempts\": 4, \"P\": 3,"
+        + " \"session_retries\": -2}")));
+    assertEquals(null, MetricVector.Spend.retries(Json.readTree("{\"P\": 3}")));
+  }
+
   /** A mode's spend is read field by field exactly as the JSON pointers read it, whatever the summary's shape. */
   @Test
   void aModesSpendIsWhatItsJsonPointersPointAt() throws Exception {

@@ -24,6 +24,9 @@ public final class Ledger {
   public record Entry(String kind, String label, double usd, boolean cached, int attempts, boolean known,
       Tokens tokens) {}
 
+  /** A session's attempts when they are not known (it ended in an exception that reported none). */
+  public static final int ATTEMPTS_UNKNOWN = -1;
+
   private final String mode;
   private final String taskId;
   private final int k;
@@ -167,18 +170,29 @@ public final class Ledger {
    * {@code tokens}: {@code {"input": n, "output": n}}, the model tokens every entry spent as far as they were counted
    * (0 and 0 for work that calls no model), and when some entry's are not all counted, {@code tokens_unknown} with
    * the same shape as {@code cost_unknown}: the sums are then only part, never the whole.
+   *
+   * <p>{@code session_attempts} sums the attempts of the sessions whose attempts are known ({@link #ATTEMPTS_UNKNOWN}
+   * marks the others, listed in h2beam's {@code attempts_unknown}). Its readers take {@code session_attempts - P} for
+   * the retries, which holds only while every session made at least one attempt; when one made none (a step that
+   * asked for no session, a stage whose evidence could not be built), h2beam's {@code session_retries} follows with
+   * the attempts beyond each session's first, so that a ledger that needs it says it and the others stay as they were.
    */
   public synchronized Map<String, Object> toJson() {
     double usd = 0;
     double rolloutUsd = 0;
     double sessionUsd = 0;
     int attempts = 0;
+    int retries = 0;
+    boolean noAttempt = false;
     for (Entry e : entries) {
       usd += e.usd;
       if (e.kind.equals("rollout")) rolloutUsd += e.usd;
       else {
         sessionUsd += e.usd;
+        if (e.attempts == ATTEMPTS_UNKNOWN) continue;
         attempts += e.attempts;
+        retries += Math.max(0, e.attempts - 1);
+        noAttempt |= e.attempts == 0;
       }
     }
     Map<String, Object> m = new LinkedHashMap<>();
@@ -200,6 +214,9 @@ public final class Ledger {
     m.put("tokens", tokens().toJson());
     Map<String, Object> tokensUnknown = notKnown(e -> !e.tokens.known());
     if (tokensUnknown != null) m.put("tokens_unknown", tokensUnknown);
+    if (noAttempt) m.put("session_retries", retries);
+    List<String> attemptsUnknown = labels("session", e -> e.attempts == ATTEMPTS_UNKNOWN);
+    if (!attemptsUnknown.isEmpty()) m.put("attempts_unknown", attemptsUnknown);
     return m;
   }
 

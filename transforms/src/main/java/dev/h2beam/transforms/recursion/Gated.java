@@ -15,6 +15,7 @@ import dev.h2beam.transforms.gated.Rejection;
 import dev.h2beam.transforms.gated.Sample;
 import dev.h2beam.transforms.gated.SelectionPolicy;
 import dev.h2beam.transforms.gated.TreeEntry;
+import dev.h2beam.transforms.ledger.Ledger;
 import dev.h2beam.transforms.safety.CredentialScreen;
 import dev.h2beam.transforms.tree.TreeIO;
 import java.nio.file.Path;
@@ -82,11 +83,11 @@ public final class Gated {
         failures.add("propose failed: " + Roller.describe(e));
       }
       // a session asked for whose stage never came back (it threw) failed: a fallen-back stage, as in the other modes
-      // (kept_base false there too: the fallback is not an accepted tree), whose spend is not known; a step that asked
-      // for none is a known nothing
+      // (kept_base false there too: the fallback is not an accepted tree), whose spend and attempts are not known; a
+      // step that asked for none is a known nothing
       Stage st = models.stage != null ? models.stage
           : models.started ? new Stage(label, "GATE", current, false, true, failures.isEmpty()
-              ? "the improver session ended without its stage" : failures.get(0), 0.0, 0, false,
+              ? "the improver session ended without its stage" : failures.get(0), 0.0, Ledger.ATTEMPTS_UNKNOWN, false,
               "the method's improver session ended in an exception", false, Tokens.UNKNOWN)
           : new Stage(label, "GATE", current, true, false, "", 0.0, 0, false, "the method answered without a session",
               true, Tokens.NONE);

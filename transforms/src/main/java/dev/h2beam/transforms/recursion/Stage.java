@@ -1,6 +1,7 @@
 package dev.h2beam.transforms.recursion;
 
 import dev.h2beam.adapters.model.Tokens;
+import dev.h2beam.transforms.ledger.Ledger;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -44,7 +45,8 @@ public record Stage(
     m.put("dim", dim);
     m.put("fell_back", fellBack);
     m.put("kept_base", keptBase);
-    m.put("attempts", attempts);
+    // an attempt count not known is no count, never a 0 (Ledger#ATTEMPTS_UNKNOWN)
+    m.put("attempts", attempts == Ledger.ATTEMPTS_UNKNOWN ? null : attempts);
     m.put("usd", usd);
     // written only when false: a stage whose every call was priced keeps harness2's keys
     if (!usdKnown) m.put("usd_known", false);

@@ -92,7 +92,7 @@ class LedgerTest {
     l.session("inv1", 0.0, false, 1, true, new Tokens(2000, 300, true));
     l.rollout("inv1", 0.0, true, new Tokens(50, 5, false));
     l.session("dom1", 0.0, false, 1, true, Tokens.UNKNOWN);
-    l.session("c1", 0.0, true, 0, true, new Tokens(7, 1, true));
+    l.session("c1", 0.0, true, 1, true, new Tokens(7, 1, true));
     Map<String, Object> json = l.toJson();
     assertEquals(Map.of("input", 2157L, "output", 316L), json.get("tokens"));
     assertEquals(Map.of("rollouts", List.of("inv1"), "sessions", List.of("dom1")), json.get("tokens_unknown"));
@@ -157,6 +157,37 @@ class LedgerTest {
     l.session("dom1", 0.0, true, 0);
     l.session("c1", 0.0, false, 1);
     assertEquals(3, l.toJson().get("session_attempts"));
+  }
+
+  /**
+   * session_attempts - P counts retries only while every session made an attempt: a session that made none (a gated
+   * step that asked for none) hid another's retry, so the ledger then says its retries itself; one whose attempts are
+   * not known is left out of the sum and named. A ledger whose sessions each made one attempt at least is unchanged.
+   */
+  @Test
+  void retriesAreSaidWhereTheSumCannotTellThemAndUnknownAttemptsAreNamed() {
+    Ledger l = new Ledger("gat", "t", 1);
+    l.session("g1", 0.0, false, 2);
+    l.session("g2", 0.0, false, 0);
+    l.session("g3", 0.0, false, 1);
+    Map<String, Object> j = l.toJson();
+    assertEquals(3, j.get("session_attempts"));
+    assertEquals(1, j.get("session_retries"), "g1's second attempt; 3 - P would say 0");
+    assertFalse(j.containsKey("attempts_unknown"));
+
+    Ledger u = new Ledger("gat", "t", 1);
+    u.session("g1", 0.0, false, Ledger.ATTEMPTS_UNKNOWN);
+    u.session("g2", 0.0, false, 3);
+    u.session("g3", 0.0, false, 1);
+    Map<String, Object> k = u.toJson();
+    assertEquals(4, k.get("session_attempts"), "the known ones");
+    assertEquals(List.of("g1"), k.get("attempts_unknown"));
+    assertFalse(k.containsKey("session_retries"), "every known session made an attempt: the sum tells them");
+
+    Ledger plain = new Ledger("agg", "t", 1);
+    plain.session("inv1", 0.0, false, 1);
+    plain.session("dom1", 0.0, false, 2);
+    assertFalse(plain.toJson().containsKey("session_retries") || plain.toJson().containsKey("attempts_unknown"));
   }
 
   @Test

@@ -279,6 +279,11 @@ class GatedSessionCostTest {
     assertTrue(step.path("notes").asText().contains("IllegalStateException: the tree check crashed"),
         step.toString());
     assertEquals(0.2, json(res).at("/ledger/session_usd").asDouble(), "g2 and g3 are summed, g1 is not");
+    // its attempts are not known either: no count, never a 0 that would read as no attempt
+    assertEquals(dev.h2beam.transforms.ledger.Ledger.ATTEMPTS_UNKNOWN, g1.attempts());
+    assertTrue(g1.toJson().containsKey("attempts") && g1.toJson().get("attempts") == null, g1.toJson().toString());
+    assertEquals(List.of("g1"), res.ledger.toJson().get("attempts_unknown"));
+    assertEquals(2, res.ledger.toJson().get("session_attempts"), "g2's and g3's, one each");
   }
 
   /**
