@@ -3,6 +3,7 @@ package dev.h2beam.adapters.exec;
 import dev.h2beam.adapters.config.ResolvedRole;
 import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.PathOrder;
+import dev.h2beam.adapters.files.Trees;
 import dev.h2beam.adapters.llm.EndpointProxy;
 import dev.h2beam.adapters.model.Tokens;
 import java.io.IOException;
@@ -30,6 +31,7 @@ import java.util.Set;
  *   output/         empty; the agent writes its deliverable here (output/&lt;deliverable&gt;)
  *   home/ tmp/      HOME and TMPDIR, fresh for each rollout
  *   stdout.txt stderr.txt   the agent's output, capped at {@link ProcessSpec#DEFAULT_CAP_BYTES} each
+ *   running.json    while the agent runs: its process group ({@link GroupRecord})
  *   model_calls.jsonl       with a role: the agent's model calls, one line each ({@link EndpointProxy})
  *   trajectory.md   the rollout in harness2's trajectory grammar
  * </pre>
@@ -115,6 +117,9 @@ final class CommandExecutor implements Executor {
     Path output = runDir.resolve(OUTPUT);
     Path home = runDir.resolve("home");
     Path tmp = runDir.resolve("tmp");
+    // an earlier run's agent, left running by a killed h2beam, is stopped before anything of this run is laid out,
+    // and what it wrote is not this run's (a benchmark clears the whole folder; this is for a caller that does not)
+    if (GroupRecord.stopRecorded(runDir)) Trees.delete(output);
     for (Path d : List.of(output, home, tmp)) Files.createDirectories(d);
 
     List<String> skipped = new ArrayList<>();
@@ -148,7 +153,8 @@ final class CommandExecutor implements Executor {
       try (relay) {
         // the relay is closed once the agent is gone: every call it made has ended and has its record
         r = ProcessRunner.run(ProcessSpec.of(List.of("sh", "-c", command), workspace,
-            environment(req, output, home, tmp, relay), runDir.resolve(STDOUT), runDir.resolve(STDERR), timeout));
+            environment(req, output, home, tmp, relay), runDir.resolve(STDOUT), runDir.resolve(STDERR), timeout)
+            .withGroupRecord(runDir.resolve(GroupRecord.FILE)));
       }
       t.observation(r.stdoutText(), Math.max(0, r.stdoutBytes() - Files.size(r.stdout())))
           .stderr(r.stderrText(), Math.max(0, r.stderrBytes() - Files.size(r.stderr())));

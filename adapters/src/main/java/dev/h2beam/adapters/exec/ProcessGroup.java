@@ -163,10 +163,32 @@ final class ProcessGroup {
     if (interrupted) Thread.currentThread().interrupt();
   }
 
+  /**
+   * Kills the group from a thread other than the one running the program (the exit's, {@link RunningGroups}), which
+   * then sees its program end. Unlike {@link #killAndWait} it leaves this object's state alone.
+   */
+  void killFromElsewhere() {
+    if (ownGroup) {
+      killSession(leader.pid());
+    } else {
+      leader.descendants().forEach(ProcessHandle::destroyForcibly);
+    }
+    leader.destroyForcibly();
+  }
+
   /** SIGKILL to the whole group: {@code kill -KILL -- -<pgid>}, plus each member found in /proc (catches forks). */
   private void signalGroup() {
     if (!ownGroup) return;
-    long pgid = leader.pid();
+    interrupted |= signal(leader.pid());
+  }
+
+  /**
+   * SIGKILL to the group {@code pgid} and to each member of its group or session found in /proc.
+   *
+   * @return whether the calling thread was interrupted meanwhile (its interrupt is cleared: the caller keeps it)
+   */
+  private static boolean signal(long pgid) {
+    boolean interrupted = false;
     if (KILL != null) {
       try {
         Process k = new ProcessBuilder(KILL, "-KILL", "--", "-" + pgid)
@@ -185,6 +207,56 @@ final class ProcessGroup {
       }
     }
     for (long pid : members(pgid)) ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+    return interrupted;
+  }
+
+  /**
+   * Kills every live member of the session {@code sid} (a group this JVM did not start: an earlier JVM's, see
+   * {@link GroupRecord}) and returns once none is left, or {@link #KILL_WAIT_MS} passed. Keeps the caller's interrupt.
+   *
+   * @return how many live members there were at first (0: nothing was running)
+   */
+  static int killSession(long sid) {
+    int found = members(sid).size();
+    boolean interrupted = Thread.interrupted();
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(KILL_WAIT_MS);
+    while (!members(sid).isEmpty()) {
+      if (System.nanoTime() - deadline > 0) {
+        Log.LOG.warn("process group {} still has live members {} ms after SIGKILL; giving up waiting", sid,
+            KILL_WAIT_MS);
+        break;
+      }
+      interrupted |= signal(sid);
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) Thread.currentThread().interrupt();
+    return found;
+  }
+
+  /**
+   * When {@code pid} started, in clock ticks after boot ({@code starttime}, the 22nd field of
+   * {@code /proc/<pid>/stat}), or -1 when there is no such process (or no /proc). With the boot it tells a process
+   * from a later one that was given the same pid.
+   */
+  static long startTicks(long pid) {
+    String line;
+    try {
+      line = Files.readString(PROC.resolve(Long.toString(pid)).resolve("stat"), StandardCharsets.ISO_8859_1);
+    } catch (IOException e) {
+      return -1;
+    }
+    // after "pid (comm) ", whose comm may hold spaces and parentheses: state is field 3, starttime field 22
+    int close = line.lastIndexOf(')');
+    String[] fields = close < 0 ? new String[0] : line.substring(close + 1).trim().split(" ");
+    try {
+      return fields.length > 19 ? Long.parseLong(fields[19]) : -1;
+    } catch (NumberFormatException e) {
+      return -1;
+    }
   }
 
   private boolean nothingLeft(List<ProcessHandle> known) {

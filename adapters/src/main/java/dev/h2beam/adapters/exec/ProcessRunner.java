@@ -109,6 +109,21 @@ public final class ProcessRunner {
       throw new StartException("cannot run " + spec.command().get(0) + ": " + e.getMessage(), e);
     }
     ProcessGroup group = new ProcessGroup(p, ownGroup);
+    Path record = ownGroup ? spec.groupRecord() : null;
+    try {
+      if (record != null) GroupRecord.write(record, p.pid());
+      return await(spec, drainMs, p, group, t0);
+    } catch (IOException e) {
+      group.killAndWait(); // dead already unless the record could not be written
+      throw e;
+    } finally {
+      if (record != null) GroupRecord.remove(record);
+    }
+  }
+
+  /** Waits for the started program {@code p} to end, time out or be cancelled; its group is dead on return. */
+  private static ProcessResult await(ProcessSpec spec, long drainMs, Process p, ProcessGroup group, long t0)
+      throws IOException, InterruptedException {
     OutputPump out;
     OutputPump err;
     try {

@@ -28,9 +28,12 @@ import java.util.function.BooleanSupplier;
  *     session of its own (no {@code setsid}, a program fewer to start) and nothing is looked for after it exits; a
  *     timeout or a cancellation kills it and whatever the JVM sees below it. False by default; never for a harness's
  *     own scripts or an agent, whose children must die with them
+ * @param groupRecord the file that records the running program ({@link GroupRecord}) from its start until its group
+ *     is gone, so that a later run in the same folder can kill it if h2beam could not; null for none (the default)
  */
 public record ProcessSpec(List<String> command, Path workDir, SortedMap<String, String> env, Stdin stdin,
-    Path stdout, Path stderr, long capBytes, Duration timeout, BooleanSupplier cancelled, boolean alone) {
+    Path stdout, Path stderr, long capBytes, Duration timeout, BooleanSupplier cancelled, boolean alone,
+    Path groupRecord) {
 
   /** The default cap per stream: far more than any message a program prints, far less than a disk. */
   public static final long DEFAULT_CAP_BYTES = 8L << 20;
@@ -64,24 +67,30 @@ public record ProcessSpec(List<String> command, Path workDir, SortedMap<String, 
   public static ProcessSpec of(List<String> command, Path workDir, Map<String, String> env, Path stdout, Path stderr,
       Duration timeout) {
     return new ProcessSpec(command, workDir, new TreeMap<>(env), Stdin.none(), stdout, stderr, DEFAULT_CAP_BYTES,
-        timeout, NEVER, false);
+        timeout, NEVER, false, null);
   }
 
   public ProcessSpec withStdin(Stdin in) {
-    return new ProcessSpec(command, workDir, env, in, stdout, stderr, capBytes, timeout, cancelled, alone);
+    return new ProcessSpec(command, workDir, env, in, stdout, stderr, capBytes, timeout, cancelled, alone, groupRecord);
   }
 
   public ProcessSpec withCapBytes(long cap) {
-    return new ProcessSpec(command, workDir, env, stdin, stdout, stderr, cap, timeout, cancelled, alone);
+    return new ProcessSpec(command, workDir, env, stdin, stdout, stderr, cap, timeout, cancelled, alone, groupRecord);
   }
 
   public ProcessSpec withCancelled(BooleanSupplier hook) {
-    return new ProcessSpec(command, workDir, env, stdin, stdout, stderr, capBytes, timeout, hook, alone);
+    return new ProcessSpec(command, workDir, env, stdin, stdout, stderr, capBytes, timeout, hook, alone, groupRecord);
   }
 
   /** This program as one that starts no process of its own ({@code alone}: no session of its own, no leftovers). */
   public ProcessSpec runAlone() {
-    return new ProcessSpec(command, workDir, env, stdin, stdout, stderr, capBytes, timeout, cancelled, true);
+    return new ProcessSpec(command, workDir, env, stdin, stdout, stderr, capBytes, timeout, cancelled, true,
+        groupRecord);
+  }
+
+  /** This program recording itself in {@code file} while it runs ({@link GroupRecord}). */
+  public ProcessSpec withGroupRecord(Path file) {
+    return new ProcessSpec(command, workDir, env, stdin, stdout, stderr, capBytes, timeout, cancelled, alone, file);
   }
 
   /** The program's standard input: a text, a file, or nothing. */

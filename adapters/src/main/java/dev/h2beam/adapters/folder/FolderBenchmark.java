@@ -8,6 +8,7 @@ import dev.h2beam.adapters.exec.ExecRequest;
 import dev.h2beam.adapters.exec.ExecResult;
 import dev.h2beam.adapters.exec.Executor;
 import dev.h2beam.adapters.exec.ExecutorProvider;
+import dev.h2beam.adapters.exec.GroupRecord;
 import dev.h2beam.adapters.exec.RolloutMarker;
 import dev.h2beam.adapters.files.LeakGlobs;
 import dev.h2beam.adapters.files.PathOrder;
@@ -246,6 +247,8 @@ public final class FolderBenchmark implements Benchmark {
         System.err.println("  re-rolling " + runId + ": " + (why.equals("reusable")
             ? "its output/ no longer matches the digests in " + runDir.resolve(Runmark.MARKER) : why));
       }
+      // an earlier run's agent still running here (its h2beam was killed) goes first, or it writes into the new run
+      GroupRecord.stopRecorded(runDir);
       Trees.delete(runDir);
       Files.createDirectories(runDir);
       Path harness = harnessDir == null ? baseHarness() : harnessDir.toAbsolutePath();

@@ -7,6 +7,7 @@ import dev.h2beam.adapters.config.RunConfig;
 import dev.h2beam.adapters.exec.ExecRequest;
 import dev.h2beam.adapters.exec.ExecResult;
 import dev.h2beam.adapters.exec.Executor;
+import dev.h2beam.adapters.exec.GroupRecord;
 import dev.h2beam.adapters.exec.RolloutMarker;
 import dev.h2beam.adapters.files.PathOrder;
 import dev.h2beam.adapters.files.Runmark;
@@ -186,6 +187,8 @@ final class JobBench implements Benchmark {
         LOG.info("re-rolling {}: {}", label, why.equals("reusable")
             ? "its work products no longer match the digests in " + traj.resolve(Runmark.MARKER) : why);
       }
+      // an earlier run's agent still running here (its h2beam was killed) goes first, or it writes into the new run
+      GroupRecord.stopRecorded(traj);
       Trees.delete(out);
       Trees.delete(traj);
       Trees.delete(JobBenchLayout.judgeDir(store, task, label)); // details of the rollout being replaced

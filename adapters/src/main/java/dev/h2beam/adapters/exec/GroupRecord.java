@@ -1,0 +1,119 @@
+package dev.h2beam.adapters.exec;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.h2beam.adapters.files.AtomicFiles;
+import dev.h2beam.adapters.files.Json;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The record, in a rollout's run folder, of the program running in it ({@link #FILE}): its pid, which is also its
+ * session's id ({@link ProcessGroup}), when it started, and the machine and boot it runs on. Written as the program
+ * starts and removed once its group is gone. A JVM killed with -9 cannot kill its programs, which run in sessions of
+ * their own, so it leaves the record behind with the program still running; {@link #stopRecorded} kills what is left
+ * of it before the rollout runs again in the folder, or the earlier program went on writing into the new run's
+ * {@code output/} and its files were marked as the new run's deliverables.
+ *
+ * <p>A process with the recorded pid but another start time is not the recorded one: the pid was handed out again,
+ * which Linux does only once no process is left in the session of that id, so nothing of the earlier program runs.
+ * Written only where there is a /proc (Linux) and the program has a session of its own ({@code setsid}).
+ */
+public final class GroupRecord {
+  /**
+   * The logger, made when something is first logged: starting slf4j took 15 ms of a resume that logs nothing
+   * (BENCHMARKS.md, issue 12).
+   */
+  private static final class Log {
+    static final Logger LOG = LoggerFactory.getLogger(GroupRecord.class);
+  }
+
+  /** The record's name in the run folder. */
+  public static final String FILE = "running.json";
+
+  private static final Path BOOT_ID = Path.of("/proc/sys/kernel/random/boot_id");
+  private static final Path HOST = Path.of("/proc/sys/kernel/hostname");
+
+  private GroupRecord() {}
+
+  /** Records the program {@code pid}, started just now, in {@code file}; nothing where there is no /proc. */
+  static void write(Path file, long pid) throws IOException {
+    long start = ProcessGroup.startTicks(pid);
+    String boot = read(BOOT_ID);
+    if (boot.isEmpty()) return;
+    Map<String, Object> r = new LinkedHashMap<>();
+    r.put("pid", pid);
+    // -1 when the program has already ended: a later look finds no process with this start time
+    r.put("start_ticks", start);
+    r.put("boot_id", boot);
+    r.put("host", read(HOST));
+    AtomicFiles.writeString(file, Json.canonical(r) + "\n");
+  }
+
+  /** Removes the record once the program's group is gone; a record that cannot be removed is only logged. */
+  static void remove(Path file) {
+    try {
+      Files.deleteIfExists(file);
+    } catch (IOException e) {
+      Log.LOG.warn("cannot remove {} after its program ended: {}; the next run in its folder removes it", file,
+          e.getMessage());
+    }
+  }
+
+  /**
+   * Before a rollout runs (again) in {@code runDir}: kills what is left of the program an earlier run recorded there
+   * (its JVM was killed before it could) and removes the record. Call it before the folder is cleared, or the
+   * earlier program writes into the cleared folder.
+   *
+   * @return whether a record was found: the folder's files may then be the earlier program's, to be cleared
+   * @throws IOException the record cannot be removed (the folder is not writable)
+   */
+  public static boolean stopRecorded(Path runDir) throws IOException {
+    Path file = runDir.resolve(FILE);
+    if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) return false;
+    JsonNode r;
+    try {
+      r = Json.readTree(file);
+    } catch (IOException e) {
+      r = null;
+    }
+    if (r != null && r.path("pid").canConvertToLong()) stop(file, r);
+    Files.deleteIfExists(file);
+    return true;
+  }
+
+  private static void stop(Path file, JsonNode r) {
+    long pid = r.path("pid").asLong();
+    String host = r.path("host").asText("");
+    if (!r.path("boot_id").asText("").equals(read(BOOT_ID))) {
+      // another boot of this machine ended the program; another machine's is out of reach
+      if (!host.equals(read(HOST))) {
+        Log.LOG.warn("{} records program {} running on host {}, which h2beam cannot stop from here; if it still"
+            + " runs, stop it there: it may write into the folder the rollout runs in again", file, pid, host);
+      }
+      return;
+    }
+    long start = ProcessGroup.startTicks(pid);
+    if (start >= 0 && start != r.path("start_ticks").asLong()) return; // the pid was handed out again: see above
+    int killed = ProcessGroup.killSession(pid);
+    if (killed > 0) {
+      Log.LOG.warn("killed {} process(es) of the program recorded in {} (pid {}), left running by an h2beam that"
+          + " was killed; the rollout runs again in a cleared folder", killed, file, pid);
+    }
+  }
+
+  /** A small /proc file's text, trimmed, or "" when it cannot be read. */
+  private static String read(Path file) {
+    try {
+      return Files.readString(file, StandardCharsets.ISO_8859_1).trim();
+    } catch (IOException e) {
+      return "";
+    }
+  }
+}
