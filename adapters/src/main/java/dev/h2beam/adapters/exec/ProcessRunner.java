@@ -69,7 +69,9 @@ public final class ProcessRunner {
    *
    * @throws StartException the program could not be started; the message names it and why
    * @throws IOException an output file could not be created or written (the program is dead on return)
-   * @throws InterruptedException the calling thread was interrupted; the whole group is dead on return
+   * @throws InterruptedException the calling thread was interrupted, or this JVM's exit has begun (no program starts
+   *     then, and one still running when the exit has waited for the records in progress is killed: {@link
+   *     RunningGroups}); the whole group is dead on return
    */
   public static ProcessResult run(ProcessSpec spec) throws IOException, InterruptedException {
     return run(spec, DRAIN_MS);
@@ -101,14 +103,20 @@ public final class ProcessRunner {
       pb.redirectInput(new File("/dev/null"));
     }
 
+    RunningGroups.starting(); // throws once the exit has begun: nothing starts then
     long t0 = System.nanoTime();
     Process p;
     try {
       p = pb.start();
     } catch (IOException e) {
+      RunningGroups.notStarted();
       throw new StartException("cannot run " + spec.command().get(0) + ": " + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      RunningGroups.notStarted();
+      throw e;
     }
     ProcessGroup group = new ProcessGroup(p, ownGroup);
+    RunningGroups.started(group);
     Path record = ownGroup ? spec.groupRecord() : null;
     try {
       if (record != null) GroupRecord.write(record, p.pid());
@@ -117,6 +125,7 @@ public final class ProcessRunner {
       group.killAndWait(); // dead already unless the record could not be written
       throw e;
     } finally {
+      RunningGroups.ended(group);
       if (record != null) GroupRecord.remove(record);
     }
   }

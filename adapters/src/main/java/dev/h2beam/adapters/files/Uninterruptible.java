@@ -44,7 +44,7 @@ public final class Uninterruptible {
     int pending = WRITING.get();
     if (pending > 0) {
       System.err.println("h2beam: exiting once " + pending + " rollout(s) or record(s) in progress are recorded"
-          + " (at most 10 s)");
+          + " (at most 10 s; a program still running then is killed)");
     }
     awaitRecords();
   }, "h2beam-record-writer-drain");
@@ -77,9 +77,10 @@ public final class Uninterruptible {
 
   /**
    * Waits, at most 10 s, until no record is being written. For the exit only: shutdown hooks run at once, so another
-   * hook that must come after the records (releasing the folders' writer locks) waits here too.
+   * hook that must come after the records (releasing the folders' writer locks, killing the programs still running)
+   * waits here too.
    */
-  static void awaitRecords() {
+  public static void awaitRecords() {
     long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
     while (WRITING.get() > 0 && System.nanoTime() < deadline) {
       try {

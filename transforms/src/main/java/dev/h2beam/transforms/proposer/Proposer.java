@@ -4,6 +4,7 @@ import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Uninterruptible;
 import dev.h2beam.adapters.files.Hashes;
 import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.files.JvmExit;
 import dev.h2beam.adapters.files.PathOrder;
 import dev.h2beam.adapters.files.Scratch;
 import dev.h2beam.adapters.files.Trees;
@@ -145,6 +146,12 @@ public final class Proposer {
         EvidenceView view = place(evidence, cwd, harvest);
         SessionResult r;
         sessions.acquireUninterruptibly();
+        if (JvmExit.begun()) {
+          // a slot freed while the exit waits for the work in flight: no session starts then (handled below as a
+          // cancellation, which stops the chain)
+          sessions.release();
+          throw new InterruptedException("h2beam is exiting: the session was not started");
+        }
         // the journal's times, not an input to any result: the wall clock, so workers' records compare
         Instant from = Instant.now();
         try {

@@ -2,6 +2,7 @@ package dev.h2beam.transforms.recursion;
 
 import dev.h2beam.adapters.bench.Benchmark;
 import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.files.JvmExit;
 import dev.h2beam.adapters.files.Runmark;
 import dev.h2beam.adapters.files.Uninterruptible;
 import dev.h2beam.adapters.model.Rollout;
@@ -70,6 +71,14 @@ public final class Roller {
       Thread.currentThread().interrupt(); // the runner is cancelling: stop waiting, let the caller see the interrupt
       return RunView.dead(label, runId, missing.toString(), "interrupted before the rollout started", 0.0, true,
           Tokens.NONE);
+    }
+    if (JvmExit.begun()) {
+      // a slot freed while the exit waits for the rollouts in flight: nothing new starts then, and the chain stops
+      // here as for a cancellation, instead of going on to sessions over a dead rollout
+      limit.release();
+      Thread.currentThread().interrupt();
+      return RunView.dead(label, runId, missing.toString(), "h2beam is exiting: the rollout was not started", 0.0,
+          true, Tokens.NONE);
     }
     // the benchmark marks the run complete as the execution ends and the journal line follows: an exit between the
     // two (a sibling's crash fails the job and the command exits) would leave a marked run that a resume reuses and
