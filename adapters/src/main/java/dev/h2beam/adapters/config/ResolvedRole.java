@@ -1,6 +1,8 @@
 package dev.h2beam.adapters.config;
 
 import java.io.Serializable;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -21,5 +23,17 @@ public record ResolvedRole(String role, Endpoint endpoint, String model, Double 
   /** How the run identity names this role: {@code <base_url>#<model>}. */
   public String identity() {
     return endpoint.baseUrl() + "#" + model;
+  }
+
+  /**
+   * The sampling settings the file gives this role ({@code temperature}, {@code max_tokens}), as config.json's
+   * {@code role_settings} records them; a setting left to the server is absent. They change what the model answers as
+   * much as the model does, so a run resumed with others is refused.
+   */
+  public Map<String, Object> settings() {
+    Map<String, Object> out = new LinkedHashMap<>();
+    if (temperature != null) out.put("temperature", temperature);
+    if (maxTokens != null) out.put("max_tokens", maxTokens);
+    return out;
   }
 }

@@ -167,6 +167,16 @@ public final class RunConfig implements Serializable {
   }
 
   /**
+   * role name → its {@link ResolvedRole#settings() sampling settings} for every configured role, in {@link #ROLES}
+   * order; for config.json's {@code role_settings}, beside {@link #identity()}'s endpoint and model.
+   */
+  public Map<String, Map<String, Object>> settings() {
+    Map<String, Map<String, Object>> out = new LinkedHashMap<>();
+    roles.forEach((role, r) -> out.put(role, r.settings()));
+    return Collections.unmodifiableMap(out);
+  }
+
+  /**
    * The environment variables the configured roles' endpoints read their keys from, sorted; a run checks them before
    * it starts and passes them (by name) to the processes that need them.
    */
