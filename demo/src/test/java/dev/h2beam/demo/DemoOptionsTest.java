@@ -84,6 +84,21 @@ class DemoOptionsTest {
         && e.getMessage().contains("use a new --runsRoot"), e.getMessage());
   }
 
+  /**
+   * The demo writes its ledgers only where absent and keeps a user's edit: a finished demo whose ledger was then
+   * edited is not resumed as if it were the same benchmark (its tasks would be skipped with the old totals).
+   */
+  @Test
+  void anEditedLedgerAfterAFinishedDemoIsRefusedNamingItsTask(@TempDir Path out) throws Exception {
+    assertEquals(0, DemoRuns.demo(out, "--k=1"));
+    Path ledger = out.resolve("sources/ledger-2/ledger.csv");
+    Files.writeString(ledger, Files.readString(ledger) + "5.00\n");
+    UsageError e = assertThrows(UsageError.class, () -> DemoRuns.demo(out, "--k=1"));
+    assertTrue(e.getMessage().contains("config.json records a different run identity (input_digests)")
+        && e.getMessage().contains("task ledger-2 (its instruction, or a file under " + out.resolve("sources/ledger-2"))
+        && e.getMessage().contains("use a new --runsRoot"), e.getMessage());
+  }
+
   /** The judge's command the sweep prints names the sweep's modes when the judge's default would not fit them. */
   @Test
   void theNextCommandCarriesTheModesTheJudgeWouldNotAssume(@org.junit.jupiter.api.io.TempDir java.nio.file.Path d) {

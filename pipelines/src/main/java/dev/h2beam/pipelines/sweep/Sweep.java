@@ -37,6 +37,7 @@ import dev.h2beam.transforms.sweep.TaskRef;
 import dev.h2beam.transforms.sweep.TaskRow;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -356,7 +357,12 @@ public final class Sweep {
     return mixed;
   }
 
-  /** Writes or checks the namespace's run identity (config.json, spec §3.6). */
+  /**
+   * Writes or checks the namespace's run identity (config.json, spec §3.6), with h2beam's own keys beside harness2's:
+   * among them the digests of the benchmark's inputs ({@link RunInputs}) and the roles' settings ({@link
+   * RoleSettings}), so a resume over edited inputs or other settings is refused naming what changed.
+   */
+  @SuppressWarnings("unchecked")
   public static void checkIdentity(Plan plan, SweepOptions o) {
     Path file = plan.config().runs().resolve(plan.config().summaryNamespace().toString()).resolve("config.json");
     Map<String, Object> id = new LinkedHashMap<>();
@@ -371,12 +377,24 @@ public final class Sweep {
         ? sessionIdentity(kind, rc) : kind + ":" + plan.bench().spec().proposerChannel().model());
     id.put("judge", "");
     id.put("split", o.getSplit());
-    if (!rc.isEmpty()) id.put("roles", rc.identity());
+    if (!rc.isEmpty()) {
+      id.put("roles", rc.identity());
+      id.put(RoleSettings.KEY, rc.settings());
+    }
     id.put("bench_provider", plan.config().bench());
     id.put("bench_root", plan.config().benchRoot());
     List<Object> tasks = new ArrayList<>();
-    plan.stream().forEach((d, ts) -> ts.forEach(t -> tasks.add(List.of(d, t))));
+    List<String> ids = new ArrayList<>();
+    plan.stream().forEach((d, ts) -> ts.forEach(t -> {
+      tasks.add(List.of(d, t));
+      ids.add(t);
+    }));
     id.put("tasks", tasks);
+    try {
+      id.put(RunInputs.KEY, RunInputs.of(plan.bench(), ids));
+    } catch (UncheckedIOException e) {
+      throw new UsageError(e.getMessage());
+    }
     id.put("max_tasks", o.getMaxTasks());
     List<String> domains = new ArrayList<>(Flags.split(o.getOnlyDomains()));
     domains.sort(null);
@@ -410,6 +428,16 @@ public final class Sweep {
           if (key.equals("judge") || key.equals("bench_root") || key.equals("timing") || !old.containsKey(key)) {
             continue;
           }
+          if (key.equals(RunInputs.KEY)) {
+            List<String> changes = RunInputs.changes(old.get(key), (Map<String, Object>) id.get(key), plan.bench());
+            if (!changes.isEmpty()) throw new UsageError(RunInputs.refusal(file, changes));
+            continue;
+          }
+          if (key.equals(RoleSettings.KEY)) {
+            List<String> changes = RoleSettings.changes(old.get(key), rc.settings());
+            if (!changes.isEmpty()) throw new UsageError(RoleSettings.refusal(file, o.getConfig(), changes));
+            // and compared whole below, so a recorded value of another shape is refused too
+          }
           if (!Json.canonical(id.get(key)).equals(Json.canonical(old.get(key)))) {
             throw new UsageError(file + " records a different run identity (" + key + ": "
                 + Json.canonical(old.get(key)) + " now " + Json.canonical(id.get(key))
@@ -417,6 +445,19 @@ public final class Sweep {
           }
         }
         boolean changed = false;
+        List<String> recorded = new ArrayList<>();
+        for (String key : List.of(RunInputs.KEY, RoleSettings.KEY)) {
+          // written before h2beam recorded them: nothing to check against; they are recorded from this run on
+          if (id.containsKey(key) && !old.containsKey(key)) {
+            old.put(key, id.get(key));
+            recorded.add(key);
+          }
+        }
+        if (!recorded.isEmpty()) {
+          changed = true;
+          System.err.println("note: " + file + " predates " + String.join(" and ", recorded) + ", which are not"
+              + " checked this run; recorded now, so a later re-run is refused when they change");
+        }
         if (id.containsKey("gate") && !old.containsKey("gate")) {
           // the gated mode joins a namespace whose earlier sweeps ran only the others: record its settings now
           old.put("gate", id.get("gate"));

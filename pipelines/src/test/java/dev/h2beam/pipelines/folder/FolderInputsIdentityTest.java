@@ -1,0 +1,187 @@
+package dev.h2beam.pipelines.folder;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.h2beam.adapters.files.Hashes;
+import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.files.PathOrder;
+import dev.h2beam.adapters.llm.ScriptedModelServer;
+import dev.h2beam.pipelines.UsageError;
+import dev.h2beam.pipelines.sweep.Sweep;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The run identity covers what the sweep's work reads from the benchmark and how the roles sample: after a finished
+ * sweep of a copy of the worked example, editing a task's source file or task.md, a base harness file, or a role's
+ * temperature makes the same command refuse, naming what changed, and write nothing; an unchanged re-run, or one
+ * after a grading file changed (the sweep never reads those), resumes without running anything, and so does a
+ * namespace whose config.json was written before these keys existed.
+ */
+class FolderInputsIdentityTest {
+  private static ScriptedModelServer server;
+
+  @TempDir Path tmp;
+  private Path bench;
+  private Path runs;
+  private Path config;
+
+  @BeforeAll
+  static void start() throws Exception {
+    server = ScriptedModelServer.start(new SignedSumsModel());
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+  }
+
+  /** A copy of the worked example, swept to its end once (one domain, k = 1, both modes). */
+  @BeforeEach
+  void sweepACopyOfTheExample() throws Exception {
+    bench = tmp.resolve("bench");
+    for (String rel : PathOrder.files(FolderSweepTest.EXAMPLE)) {
+      if (rel.startsWith("runs/")) continue;
+      Files.createDirectories(bench.resolve(rel).getParent());
+      Files.copy(FolderSweepTest.EXAMPLE.resolve(rel), bench.resolve(rel));
+    }
+    runs = tmp.resolve("runs");
+    config = FolderSweepTest.config(tmp, server.baseUrl());
+    Map<String, Object> record = sweep();
+    assertEquals(2, Sweep.doneFailed(record)[0], record.toString());
+  }
+
+  private Map<String, Object> sweep() throws Exception {
+    return FolderSweepTest.sweepIn(bench, runs, config, 1, "both", "--onlyDomains=ledgers");
+  }
+
+  private Path configJson() {
+    return runs.resolve("signed_sums-oc-agg1/config.json");
+  }
+
+  /** Every file under the runs root with a digest of its bytes: what a refused run must leave as it was. */
+  private Map<String, String> runsTree() throws IOException {
+    Map<String, String> out = new TreeMap<>();
+    for (String rel : PathOrder.files(runs)) out.put(rel, Hashes.sha1Hex(runs.resolve(rel)));
+    return out;
+  }
+
+  /** The re-run resumed: every task of the stream skipped, no rollout or session run. */
+  private void resumesDoingNothing() throws Exception {
+    Map<String, String> executions = journals();
+    Map<String, Object> record = sweep();
+    assertEquals(2, Sweep.doneFailed(record)[0], record.toString());
+    assertEquals(executions, journals(), "a resume of a finished sweep ran a rollout or a session");
+  }
+
+  private Map<String, String> journals() throws IOException {
+    Map<String, String> out = new TreeMap<>();
+    for (String j : new String[] {"executions.jsonl", "sessions.jsonl"}) {
+      Path f = runs.resolve("_audit/signed_sums-oc-agg1").resolve(j);
+      out.put(j, Files.exists(f) ? Files.readString(f) : "");
+    }
+    return out;
+  }
+
+  /** The same command is refused with a message holding each of {@code named}, and nothing is written. */
+  private void refusedNaming(String... named) throws Exception {
+    Map<String, String> before = runsTree();
+    UsageError e = assertThrows(UsageError.class, this::sweep);
+    assertTrue(e.getMessage().contains(configJson() + " records a different run identity ("), e.getMessage());
+    for (String n : named) assertTrue(e.getMessage().contains(n), "'" + n + "' not named in: " + e.getMessage());
+    assertTrue(e.getMessage().contains("use a new --runsRoot"), e.getMessage());
+    assertEquals(before, runsTree(), "a refused re-run wrote under the runs root");
+  }
+
+  @Test
+  void anUnchangedReRunResumesWithoutRunningAnything() throws Exception {
+    Map<String, Object> id = Json.readMap(configJson());
+    assertTrue(id.get("input_digests") instanceof Map, id.toString());
+    assertEquals(Map.of("temperature", 0.0, "max_tokens", 64),
+        ((Map<?, ?>) id.get("role_settings")).get("executor"), id.toString());
+    resumesDoingNothing();
+  }
+
+  @Test
+  void anEditedSourceFileIsRefusedNamingItsTaskAndRestoringItResumes() throws Exception {
+    Path csv = bench.resolve("tasks/ledgers/march/source/movements.csv");
+    String was = Files.readString(csv);
+    Files.writeString(csv, "9.99\n", StandardOpenOption.APPEND);
+    refusedNaming("(input_digests)", "task ledgers/march", bench.resolve("tasks/ledgers/march/source").toString(),
+        "restore the files");
+    Files.writeString(csv, was);
+    resumesDoingNothing();
+  }
+
+  @Test
+  void anAddedSourceFileIsRefused() throws Exception {
+    Files.writeString(bench.resolve("tasks/ledgers/april/source/notes.txt"), "a new input\n");
+    refusedNaming("task ledgers/april");
+  }
+
+  @Test
+  void anEditedTaskInstructionIsRefusedNamingItsTask() throws Exception {
+    Path md = bench.resolve("tasks/ledgers/april/task.md");
+    Files.writeString(md, Files.readString(md).replace("two decimals", "three decimals"));
+    refusedNaming("task ledgers/april (its instruction");
+  }
+
+  @Test
+  void anEditedBaseHarnessFileIsRefusedNamingTheBaseHarness() throws Exception {
+    Path guardrails = bench.resolve("base/guardrails.md");
+    Files.writeString(guardrails, "Never round.\n", StandardOpenOption.APPEND);
+    refusedNaming("the base harness " + bench.resolve("base"));
+  }
+
+  @Test
+  void anEditedGradingFileIsNotPartOfTheIdentity() throws Exception {
+    Files.writeString(bench.resolve("tasks/ledgers/march/grading/expected.txt"), "Total: 0.00\n");
+    resumesDoingNothing();
+  }
+
+  @Test
+  void anotherTemperatureIsRefusedNamingTheRoleAndField() throws Exception {
+    Files.writeString(config, Files.readString(config).replace("temperature: 0.0", "temperature: 0.7"));
+    refusedNaming("(role_settings)", "--config=" + config,
+        "roles.executor.temperature was 0.0 when this run began, now 0.7");
+  }
+
+  @Test
+  void aConfigJsonWrittenBeforeTheseKeysResumesAndRecordsThem() throws Exception {
+    Map<String, Object> id = Json.readMap(configJson());
+    Object digests = id.remove("input_digests");
+    Object settings = id.remove("role_settings");
+    Files.writeString(configJson(), Json.pretty(id) + "\n");
+    PrintStream err = System.err;
+    ByteArrayOutputStream said = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(said, true, StandardCharsets.UTF_8));
+    try {
+      resumesDoingNothing();
+    } finally {
+      System.setErr(err);
+    }
+    String note = said.toString(StandardCharsets.UTF_8);
+    assertTrue(note.contains("note: " + configJson() + " predates input_digests and role_settings, which are not"
+        + " checked this run; recorded now"), note);
+    Map<String, Object> now = Json.readMap(configJson());
+    assertEquals(digests, now.get("input_digests"));
+    assertEquals(settings, now.get("role_settings"));
+    // and from then on they are checked
+    Files.writeString(bench.resolve("base/guardrails.md"), "Never round.\n", StandardOpenOption.APPEND);
+    refusedNaming("the base harness");
+  }
+}
