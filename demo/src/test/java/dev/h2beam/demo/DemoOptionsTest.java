@@ -144,6 +144,32 @@ class DemoOptionsTest {
         new dev.h2beam.pipelines.sweep.SweepCommand.Stages(4, 2, 1, a), st, "b skipped, c has no summary");
   }
 
+  /**
+   * A sweep refused by another's lock prints the refusal alone: its opening line ("sweep ...: N task(s)") came first,
+   * as if it had started, and only then the lock's error.
+   */
+  @Test
+  void aSweepRefusedByAnothersLockPrintsNoOpeningLine(@org.junit.jupiter.api.io.TempDir java.nio.file.Path d)
+      throws Exception {
+    java.nio.file.Path runs = java.nio.file.Files.createDirectories(d.resolve("b/runs"));
+    Process other = new ProcessBuilder("sleep", "60").start();
+    java.io.PrintStream was = System.out;
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    try {
+      java.nio.file.Files.writeString(runs.resolve(dev.h2beam.adapters.files.WriterLock.FILE), "{\"what\": \"sweep of"
+          + " demo-oc-agg1\", \"host\": \"" + dev.h2beam.adapters.files.WriterLock.host() + "\", \"pid\": "
+          + other.pid() + ", \"started_at\": \"2026-01-01T00:00:00Z\", \"token\": \"t\"}");
+      System.setOut(new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8));
+      UsageError e = assertThrows(UsageError.class, () -> new dev.h2beam.pipelines.sweep.SweepCommand().run(
+          new String[] {"--bench=demo", "--benchRoot=" + d.resolve("b"), "--k=1", "--lockWaitSeconds=0"}));
+      assertTrue(e.getMessage().contains("pid " + other.pid()), e.getMessage());
+    } finally {
+      System.setOut(was);
+      other.destroyForcibly().waitFor();
+    }
+    org.junit.jupiter.api.Assertions.assertEquals("", out.toString(java.nio.charset.StandardCharsets.UTF_8));
+  }
+
   private static dev.h2beam.pipelines.sweep.SweepOptions sweepOptions(String... args) {
     return org.apache.beam.sdk.options.PipelineOptionsFactory.fromArgs(args)
         .as(dev.h2beam.pipelines.sweep.SweepOptions.class);

@@ -602,9 +602,23 @@ public final class Sweep {
     return run(plan, o, System.err, replayOnClient);
   }
 
+  /**
+   * The same, calling {@code locked} once the sweep holds its folders' writer locks, before anything runs: the
+   * command's opening line is printed then, so that a sweep refused by another's lock prints the refusal alone.
+   */
+  public static Map<String, Object> run(Plan plan, SweepOptions o, Runnable locked) throws IOException {
+    return run(plan, o, System.err, true, locked);
+  }
+
   private static Map<String, Object> run(Plan plan, SweepOptions o, PrintStream progress, boolean replayOnClient)
       throws IOException {
+    return run(plan, o, progress, replayOnClient, () -> { });
+  }
+
+  private static Map<String, Object> run(Plan plan, SweepOptions o, PrintStream progress, boolean replayOnClient,
+      Runnable locked) throws IOException {
     try (WriterLocks locks = WriterLocks.forSweep(plan, o)) {
+      locked.run();
       return runLocked(plan, o, progress, replayOnClient);
     }
   }

@@ -38,9 +38,10 @@ public final class SweepCommand implements Command {
       return plan.taskCount() > 0 ? 0 : 1;
     }
     Namespace ns = plan.config().summaryNamespace();
-    System.out.println("sweep " + ns + ": " + plan.taskCount() + " task(s) in " + plan.stream().size()
-        + " domain(s); chains per mode and domain run in parallel, tasks within a chain in stream order");
-    Map<String, Object> record = Sweep.run(plan, o);
+    // printed once the folders are this sweep's: a sweep refused by another's lock prints the refusal alone
+    Map<String, Object> record = Sweep.run(plan, o, () -> System.out.println("sweep " + ns + ": " + plan.taskCount()
+        + " task(s) in " + plan.stream().size() + " domain(s); chains per mode and domain run in parallel, tasks"
+        + " within a chain in stream order"));
     int[] df = Sweep.doneFailed(record);
     System.out.println();
     System.out.println("sweep " + ns + ": " + df[0] + " tasks ok, " + df[1] + " failed");
