@@ -47,9 +47,8 @@ public enum Agent {
     EndpointProxy relay = EndpointProxy.open(r.endpoint(), callLog);
     AgentRun run;
     try (relay) {
-      AgentInvocation relayed = new AgentInvocation(inv.binary(), inv.workDir(), inv.stateDir(),
-          new ResolvedRole(r.role(), relay.relayed(), r.model(), r.temperature(), r.maxTokens()), inv.prompt(),
-          inv.timeout(), inv.sourceEnv(), inv.extraAllowedEnv());
+      AgentInvocation relayed = inv.withRole(new ResolvedRole(r.role(), relay.relayed(), r.model(), r.temperature(),
+          r.maxTokens()));
       run = runDirect(relayed);
     }
     // read once the relay is closed: every call it served has ended and has its record

@@ -5,7 +5,9 @@ import dev.h2beam.adapters.exec.ExecRequest;
 import dev.h2beam.adapters.exec.ExecResult;
 import dev.h2beam.adapters.exec.Executor;
 import dev.h2beam.adapters.exec.ExecutorProvider;
+import dev.h2beam.adapters.exec.GroupRecord;
 import dev.h2beam.adapters.files.TextFiles;
+import dev.h2beam.adapters.files.Trees;
 import dev.h2beam.adapters.llm.EndpointProxy;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -51,6 +53,13 @@ final class AgentExecutor implements Executor {
   @Override public ExecResult run(ExecRequest r) throws IOException, InterruptedException {
     Path runDir = r.runDir();
     Path ws = runDir.resolve("workspace");
+    // a CLI an earlier, killed h2beam left running here goes first, with what it wrote (a benchmark clears the whole
+    // folder too; this is for a caller that does not)
+    if (GroupRecord.stopRecorded(runDir)) {
+      Trees.delete(ws);
+      Trees.delete(runDir.resolve("output"));
+      Trees.delete(runDir.resolve("state"));
+    }
     List<String> warnings = new ArrayList<>(AgentWorkspace.install(agent.installMode, r.harnessDir(), ws,
         Map.of("working_directory", ws.toString(), "date", "")));
     Files.writeString(ws.resolve("task.md"), r.instruction());
@@ -59,8 +68,10 @@ final class AgentExecutor implements Executor {
     String prompt = r.instruction().strip() + "\n\n" + (r.sourceDir() == null ? ""
         : "The task's files are in source/ (also described in task.md). ")
         + "Write your deliverable to output/" + r.deliverable() + ".\n";
+    // recorded in the run folder while it runs: a run again here first kills a CLI a killed h2beam left running
+    // (GroupRecord#stopRecorded, which the benchmarks call before they clear the folder)
     AgentRun run = agent.run(new AgentInvocation(binary, ws, runDir.resolve("state"), role, prompt, r.timeout(), env,
-        envAllow), runDir.resolve(EndpointProxy.CALL_LOG));
+        envAllow).withGroupRecord(runDir.resolve(GroupRecord.FILE)), runDir.resolve(EndpointProxy.CALL_LOG));
     Path output = ws.resolve("output");
     if (Files.isDirectory(output, LinkOption.NOFOLLOW_LINKS)) {
       AgentWorkspace.copyTree(output, runDir.resolve("output"), warnings);

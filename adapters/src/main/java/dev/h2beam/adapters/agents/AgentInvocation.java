@@ -21,9 +21,11 @@ import java.util.Objects;
  * @param sourceEnv where {@code PATH}, the endpoint's key variable and {@code extraAllowedEnv} are read from; nothing
  *     else of it reaches the agent
  * @param extraAllowedEnv further variable names the agent may inherit from {@code sourceEnv}
+ * @param groupRecord where the running CLI's process group is recorded ({@code GroupRecord}: a rollout's run folder,
+ *     so that a run again there kills a CLI a killed h2beam left running), or null for none (a session in scratch)
  */
 public record AgentInvocation(Path binary, Path workDir, Path stateDir, ResolvedRole role, String prompt,
-    Duration timeout, Map<String, String> sourceEnv, List<String> extraAllowedEnv) {
+    Duration timeout, Map<String, String> sourceEnv, List<String> extraAllowedEnv, Path groupRecord) {
 
   public AgentInvocation {
     binary = Objects.requireNonNull(binary, "binary").toAbsolutePath().normalize();
@@ -42,5 +44,22 @@ public record AgentInvocation(Path binary, Path workDir, Path stateDir, Resolved
       throw new IllegalArgumentException("stateDir " + stateDir + " and workDir " + workDir
           + " must not contain each other; give the run a state folder beside its working folder");
     }
+  }
+
+  /** A run that records no process group. */
+  public AgentInvocation(Path binary, Path workDir, Path stateDir, ResolvedRole role, String prompt, Duration timeout,
+      Map<String, String> sourceEnv, List<String> extraAllowedEnv) {
+    this(binary, workDir, stateDir, role, prompt, timeout, sourceEnv, extraAllowedEnv, null);
+  }
+
+  /** The same run against {@code other} (the relay's address for the same role). */
+  AgentInvocation withRole(ResolvedRole other) {
+    return new AgentInvocation(binary, workDir, stateDir, other, prompt, timeout, sourceEnv, extraAllowedEnv,
+        groupRecord);
+  }
+
+  /** The same run, its process group recorded in {@code file} while it runs. */
+  AgentInvocation withGroupRecord(Path file) {
+    return new AgentInvocation(binary, workDir, stateDir, role, prompt, timeout, sourceEnv, extraAllowedEnv, file);
   }
 }

@@ -106,6 +106,7 @@ final class AgentState {
   AgentRun run(AgentInvocation inv, List<String> command, ProcessSpec.Stdin stdin, SortedMap<String, String> env)
       throws IOException, InterruptedException {
     ProcessSpec spec = ProcessSpec.of(command, inv.workDir(), env, stdout, stderr, inv.timeout()).withStdin(stdin);
+    if (inv.groupRecord() != null) spec = spec.withGroupRecord(inv.groupRecord());
     ProcessResult r = ProcessRunner.run(spec);
     return new AgentRun(r, stdout, stderr, r.timedOut());
   }

@@ -93,6 +93,41 @@ class AgentExecutorTest {
   }
 
   /**
+   * A CLI's process group is recorded in its run folder while it runs ({@code running.json}) and removed after, as a
+   * command executor's is, so that a run again in the folder kills a CLI a killed h2beam left running there
+   * ({@code GroupRecord}; the benchmark calls it before it clears the folder, {@code OrphanedRolloutTest}).
+   */
+  @Test
+  void theCliIsRecordedInItsRunFolderWhileItRuns() throws Exception {
+    AgentBinaries.require("codex");
+    Path root = bench(3);
+    FolderBenchmark dead = open(root, ScriptedModelServer.unusedBaseUrl(), Map.of());
+    Path record = tmp.resolve("exec/ns/d__t/base1/running.json");
+    java.util.concurrent.atomic.AtomicReference<String> seen = new java.util.concurrent.atomic.AtomicReference<>();
+    java.util.concurrent.atomic.AtomicBoolean over = new java.util.concurrent.atomic.AtomicBoolean();
+    Thread watch = new Thread(() -> {
+      while (!over.get() && seen.get() == null) {
+        try {
+          if (Files.isRegularFile(record)) seen.set(Files.readString(record));
+          Thread.sleep(5);
+        } catch (IOException | InterruptedException e) {
+          // renamed into place or removed between the look and the read: look again
+        }
+      }
+    });
+    watch.start();
+    try {
+      assertThrows(IOException.class, () -> dead.execute("d/t", null, "ns/d__t/base1"));
+    } finally {
+      over.set(true);
+      watch.join();
+    }
+    assertTrue(seen.get() != null && seen.get().contains("\"pid\"") && seen.get().contains("\"start_ticks\""),
+        "the running CLI was recorded: " + seen.get());
+    assertFalse(Files.exists(record), "and the record removed once its group was gone");
+  }
+
+  /**
    * Two rollouts at once through the real CLI, on an endpoint with room for one call: the model server never sees two
    * calls at once, each CLI call's reported tokens are charged to the endpoint's token window, and every slot is
    * back at the end. The model holds a first call until a second comes, so where the relay lets two through they
