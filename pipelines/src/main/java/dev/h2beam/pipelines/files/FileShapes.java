@@ -123,14 +123,7 @@ public final class FileShapes {
         throw wrong(at + ".ledger.session_retries must be a whole number from 0 up, found " + describe(retries));
       }
       JsonNode attempts = ledger.get("attempts_unknown");
-      if (attempts != null && !attempts.isNull()) {
-        requireArray(attempts, at + ".ledger.attempts_unknown");
-        for (JsonNode label : attempts) {
-          if (!label.isTextual()) {
-            throw wrong(at + ".ledger.attempts_unknown must list labels, found " + describe(label));
-          }
-        }
-      }
+      if (attempts != null && !attempts.isNull()) labels(attempts, at + ".ledger.attempts_unknown");
     }
   }
 
@@ -161,10 +154,15 @@ public final class FileShapes {
     for (String key : new String[] {"rollouts", "sessions"}) {
       JsonNode labels = n.get(key);
       if (labels == null) throw wrong(at + "." + key + " is missing");
-      requireArray(labels, at + "." + key);
-      for (JsonNode label : labels) {
-        if (!label.isTextual()) throw wrong(at + "." + key + " must list labels, found " + describe(label));
-      }
+      labels(labels, at + "." + key);
+    }
+  }
+
+  /** A list of labels: an array of texts. */
+  private static void labels(JsonNode n, String at) throws IOException {
+    requireArray(n, at);
+    for (JsonNode label : n) {
+      if (!label.isTextual()) throw wrong(at + " must list labels, found " + describe(label));
     }
   }
 
