@@ -11,6 +11,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The chat-completions wire format: the request body h2beam sends and what it reads back from a response (status,
@@ -103,9 +105,24 @@ final class ChatWire {
     } catch (IOException e) {
       // not JSON: quote the text as it is
     }
-    if (key != null && !key.isEmpty()) text = text.replace(key, "[redacted key]");
-    text = KeyShapes.redact(text).replaceAll("[\\p{Cntrl}\\s]+", " ").strip();
+    text = KeyShapes.redact(withoutKey(text, key)).replaceAll("[\\p{Cntrl}\\s]+", " ").strip();
     if (text.isEmpty()) return "(empty body)";
     return text.length() > EXCERPT_CHARS ? text.substring(0, EXCERPT_CHARS) + "…" : text;
+  }
+
+  /** Below this length a key is redacted where it stands as a word of its own, not inside other words. */
+  static final int SHORT_KEY = 8;
+
+  /**
+   * {@code text} without the key's value. A key of {@link #SHORT_KEY} characters or more is removed wherever it
+   * occurs. A shorter one (a placeholder such as {@code x} for a local server) only where it stands apart from
+   * letters, digits, {@code -} and {@code _}: replacing every occurrence of {@code x} made "does not exist" read
+   * "does not e[redacted key]ist", while a server that quotes the key quotes it as a word of its own.
+   */
+  static String withoutKey(String text, String key) {
+    if (key == null || key.isEmpty()) return text;
+    if (key.length() >= SHORT_KEY) return text.replace(key, "[redacted key]");
+    return Pattern.compile("(?<![A-Za-z0-9_-])" + Pattern.quote(key) + "(?![A-Za-z0-9_-])").matcher(text)
+        .replaceAll(Matcher.quoteReplacement("[redacted key]"));
   }
 }

@@ -270,6 +270,16 @@ class ChatClientTest {
   }
 
   @Test
+  void aPlaceholderKeyOfOneLetterLeavesTheServersWordsWhole() {
+    server.route(ScriptedModelServer.CHAT_PATH, call -> call.sendJson(404,
+        "{\"error\": {\"message\": \"The model does not exist; you sent " + call.request().authorization() + "\"}}"));
+    ChatException e = assertThrows(ChatException.class,
+        () -> client(endpoint("H2B_TEST_KEY", 4, 3, 0, 0), Map.of("H2B_TEST_KEY", "x")).complete(HELLO));
+    assertTrue(e.getMessage().contains("HTTP 404: The model does not exist; you sent Bearer [redacted key]"),
+        e.getMessage());
+  }
+
+  @Test
   void aReplyAfterAnAttemptThatTimedOutHasACostNotKnown() throws Exception {
     server.next(Fault.slow(Duration.ofSeconds(5)));
     ChatClient c = new ChatClient(endpoint("", 4, 2, 1.0, 1.0), Map.of(), BASE, recording, Duration.ofMillis(300));

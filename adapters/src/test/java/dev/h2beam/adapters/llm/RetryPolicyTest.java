@@ -65,6 +65,16 @@ class RetryPolicyTest {
   }
 
   @Test
+  void aShortKeyIsRedactedWhereItStandsAloneAndALongOneWhereverItOccurs() {
+    byte[] body = "{\"error\": \"model x does not exist; key=x, Bearer x\"}".getBytes(StandardCharsets.UTF_8);
+    assertEquals("model [redacted key] does not exist; key=[redacted key], Bearer [redacted key]",
+        ChatWire.excerpt(body, "x"));
+    String longKey = "abcdefgh";
+    byte[] echoed = ("{\"error\": \"key" + longKey + "9 unknown\"}").getBytes(StandardCharsets.UTF_8);
+    assertEquals("key[redacted key]9 unknown", ChatWire.excerpt(echoed, longKey));
+  }
+
+  @Test
   void contentGivenAsPartsIsJoined() {
     String body = "{\"model\": \"m\", \"choices\": [{\"message\": {\"content\": [{\"type\": \"text\", \"text\": \"a\"},"
         + " {\"type\": \"text\", \"text\": \"b\"}]}, \"finish_reason\": \"length\"}]}";
