@@ -3,6 +3,8 @@ package dev.h2beam.pipelines.sweep;
 import dev.h2beam.adapters.bench.Benchmark;
 import dev.h2beam.adapters.files.Hashes;
 import dev.h2beam.adapters.files.PathOrder;
+import dev.h2beam.adapters.model.BenchPrompts;
+import dev.h2beam.adapters.model.BenchSpec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -13,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 
 /**
  * The fingerprint of what a sweep's work reads from its benchmark, kept in the run identity as config.json's
@@ -32,8 +35,8 @@ final class RunInputs {
   static final String KEY = "input_digests";
 
   /**
-   * {@code {"base": hex, "tasks": {task id: hex}}} for {@code bench}'s base harness and {@code tasks} (in their
-   * order).
+   * {@code {"base": hex, "tasks": {task id: hex}, "prompts": hex}} for {@code bench}'s base harness, {@code tasks}
+   * (in their order) and their {@link #prompts}.
    *
    * @throws UncheckedIOException when a file cannot be read, naming it
    */
@@ -44,7 +47,40 @@ final class RunInputs {
     Map<String, String> byTask = new LinkedHashMap<>();
     for (int i = 0; i < tasks.size(); i++) byTask.put(tasks.get(i), digests.get(i));
     out.put("tasks", byTask);
+    out.put(PROMPTS, prompts(bench, tasks));
     return out;
+  }
+
+  /** The part of {@link #KEY} for the benchmark's words in the method's prompts; a later addition to the key. */
+  static final String PROMPTS = "prompts";
+
+  /**
+   * The digest of what the benchmark puts into the method's prompts and withholds from them: each task's prompt
+   * slots (for a folder benchmark, bench.json's {@code prompts}) and its spec's leak globs, domain word, reserved
+   * scripts and deliverable settings. Editing them changes the method's work as much as editing a task.
+   */
+  static String prompts(Benchmark bench, List<String> tasks) {
+    MessageDigest sha = Hashes.digest("SHA-256");
+    BenchSpec spec = bench.spec();
+    List<String> settings = new ArrayList<>(List.of(spec.domainWord(), String.valueOf(spec.allowSubagents()),
+        spec.proposerDeliverables(), String.valueOf(spec.stateDeliverable()), String.valueOf(spec.obsTrunc())));
+    settings.addAll(spec.leakGlobs());
+    settings.add("");
+    settings.addAll(new TreeSet<>(spec.reservedScripts()));
+    for (String s : settings) entry(sha, s);
+    BenchPrompts last = null;
+    for (String task : tasks) {
+      BenchPrompts p = bench.promptsFor(task);
+      if (p.equals(last)) continue; // one benchmark's tasks mostly share their prompts: each run of them once
+      last = p;
+      entry(sha, task);
+      for (String slot : List.of(p.work(), p.domainWord(), p.invLevers(), p.domLevers(), p.yardstick(),
+          p.deliverableWord(), p.domainGuidance(), p.selectionChecks(), p.selectionLead(), p.selectionConformance(),
+          p.promptPack())) {
+        entry(sha, slot);
+      }
+    }
+    return Hashes.hex(sha.digest());
   }
 
   /** The digest of one task: its instruction, then every file of its source folder (if it has one). */
@@ -88,10 +124,15 @@ final class RunInputs {
    */
   @SuppressWarnings("unchecked")
   static List<String> changes(Object before, Map<String, Object> now, Benchmark bench) {
+    // a digest recorded before PROMPTS existed has none to compare; Sweep records it then
     List<String> out = new ArrayList<>();
     Map<String, Object> old = before instanceof Map ? (Map<String, Object>) before : Map.of();
     if (!now.get("base").equals(old.get("base"))) {
       out.add("the base harness " + bench.baseHarness() + " (a file in it was edited, added or removed)");
+    }
+    if (old.containsKey(PROMPTS) && !old.get(PROMPTS).equals(now.get(PROMPTS))) {
+      out.add("the benchmark's words in the method's prompts or what it withholds from them (for a folder benchmark,"
+          + " bench.json's prompts or leak_globs)");
     }
     Map<String, Object> oldTasks = old.get("tasks") instanceof Map ? (Map<String, Object>) old.get("tasks")
         : Map.of();

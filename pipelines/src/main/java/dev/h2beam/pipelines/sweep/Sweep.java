@@ -453,6 +453,12 @@ public final class Sweep {
             recorded.add(key);
           }
         }
+        if (old.get(RunInputs.KEY) instanceof Map<?, ?> digests && !digests.containsKey(RunInputs.PROMPTS)) {
+          Map<String, Object> completed = new LinkedHashMap<>((Map<String, Object>) digests);
+          completed.put(RunInputs.PROMPTS, ((Map<String, Object>) id.get(RunInputs.KEY)).get(RunInputs.PROMPTS));
+          old.put(RunInputs.KEY, completed);
+          recorded.add(RunInputs.KEY + "." + RunInputs.PROMPTS);
+        }
         if (!recorded.isEmpty()) {
           changed = true;
           System.err.println("note: " + file + " predates " + String.join(" and ", recorded) + ", which are not"

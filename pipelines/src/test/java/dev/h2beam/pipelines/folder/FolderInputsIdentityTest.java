@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.AfterAll;
@@ -145,6 +146,34 @@ class FolderInputsIdentityTest {
     Path guardrails = bench.resolve("base/guardrails.md");
     Files.writeString(guardrails, "Never round.\n", StandardOpenOption.APPEND);
     refusedNaming("the base harness " + bench.resolve("base"));
+  }
+
+  @Test
+  void editedPromptsInBenchJsonAreRefusedAndAnotherGraderIsNot() throws Exception {
+    Path spec = bench.resolve("bench.json");
+    String was = Files.readString(spec);
+    Files.writeString(spec, was.replace("\"deliverable_word\": \"answer line\"", "\"deliverable_word\": \"total\""));
+    refusedNaming("bench.json's prompts");
+    Files.writeString(spec, was.replace("\"rubric.json\"]", "\"rubric.json\", \"notes*.txt\"]"));
+    refusedNaming("leak_globs");
+    Files.writeString(spec, was.replace("{\"kind\": \"expected\"}", "{\"kind\": \"rubric\"}"));
+    resumesDoingNothing();
+  }
+
+  @Test
+  void digestsRecordedBeforeThePromptsWereResumeAndRecordThem() throws Exception {
+    Map<String, Object> id = Json.readMap(configJson());
+    @SuppressWarnings("unchecked")
+    Map<String, Object> digests = new LinkedHashMap<>((Map<String, Object>) id.get("input_digests"));
+    Object prompts = digests.remove("prompts");
+    assertTrue(prompts instanceof String, digests.toString());
+    id.put("input_digests", digests);
+    Files.writeString(configJson(), Json.pretty(id) + "\n");
+    resumesDoingNothing();
+    assertEquals(prompts, ((Map<?, ?>) Json.readMap(configJson()).get("input_digests")).get("prompts"));
+    Path spec = bench.resolve("bench.json");
+    Files.writeString(spec, Files.readString(spec).replace("answer line", "total line"));
+    refusedNaming("bench.json's prompts");
   }
 
   @Test
