@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeSet;
 
@@ -25,8 +26,8 @@ import java.util.TreeSet;
  * <p>A resume skips every finished task, so a re-run over edited inputs would keep outputs made from the old ones
  * and a judge would later grade them against the edited benchmark: {@link #changes} names each part that changed,
  * and the sweep refuses to run. Grading files are never read here, as nowhere in a sweep; the tasks' method-visible
- * {@code checks/} are left out too, as only the gated mode reads them and it may join a namespace later. Each file
- * is read once, by several threads at a time, so a resume of thousands of small tasks stays fast.
+ * {@code checks/} are digested only for a gated run, as only the gated mode reads them and it may join a namespace
+ * later. Each file is read once, by several threads at a time, so a resume of thousands of small tasks stays fast.
  */
 final class RunInputs {
   private RunInputs() {}
@@ -41,6 +42,15 @@ final class RunInputs {
    * @throws UncheckedIOException when a file cannot be read, naming it
    */
   static Map<String, Object> of(Benchmark bench, List<String> tasks) {
+    return of(bench, tasks, false);
+  }
+
+  /**
+   * As {@link #of(Benchmark, List)}, and with {@code gated} also {@code "checks": {task id: hex}}: the digest of each
+   * task's method-visible {@code checks/} folder, for the tasks that have one. Only the gated mode reads them, so they
+   * are recorded once it runs: a gated mode that joins a namespace later reads the checks as they are then.
+   */
+  static Map<String, Object> of(Benchmark bench, List<String> tasks, boolean gated) {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("base", tree(Hashes.digest("SHA-256"), bench.baseHarness(), ""));
     List<String> digests = tasks.parallelStream().map(t -> task(bench, t)).toList();
@@ -48,8 +58,20 @@ final class RunInputs {
     for (int i = 0; i < tasks.size(); i++) byTask.put(tasks.get(i), digests.get(i));
     out.put("tasks", byTask);
     out.put(PROMPTS, prompts(bench, tasks));
+    if (gated) {
+      List<Optional<String>> checked = tasks.parallelStream()
+          .map(t -> bench.checks(t).map(dir -> tree(Hashes.digest("SHA-256"), dir, "checks/"))).toList();
+      Map<String, String> checks = new LinkedHashMap<>();
+      for (int i = 0; i < tasks.size(); i++) {
+        if (checked.get(i).isPresent()) checks.put(tasks.get(i), checked.get(i).get());
+      }
+      out.put(CHECKS, checks);
+    }
     return out;
   }
+
+  /** The part of {@link #KEY} for the tasks' {@code checks/}, present once a gated mode ran. */
+  static final String CHECKS = "checks";
 
   /** The part of {@link #KEY} for the benchmark's words in the method's prompts; a later addition to the key. */
   static final String PROMPTS = "prompts";
@@ -143,6 +165,14 @@ final class RunInputs {
             .orElse("its source folder") + ")");
       }
     });
+    if (old.get(CHECKS) instanceof Map<?, ?> oldChecks && now.get(CHECKS) instanceof Map<?, ?> nowChecks) {
+      for (String task : ((Map<String, Object>) now.get("tasks")).keySet()) {
+        if (oldTasks.containsKey(task) && !Objects.equals(oldChecks.get(task), nowChecks.get(task))) {
+          out.add("task " + task + " (its checks folder, which the gated mode's method runs: " + bench.checks(task)
+              .map(Path::toString).orElse("now gone") + ")");
+        }
+      }
+    }
     return out;
   }
 

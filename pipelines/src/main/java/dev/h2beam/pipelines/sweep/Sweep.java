@@ -391,7 +391,7 @@ public final class Sweep {
     }));
     id.put("tasks", tasks);
     try {
-      id.put(RunInputs.KEY, RunInputs.of(plan.bench(), ids));
+      id.put(RunInputs.KEY, RunInputs.of(plan.bench(), ids, plan.config().modes().contains("gat")));
     } catch (UncheckedIOException e) {
       throw new UsageError(e.getMessage());
     }
@@ -453,12 +453,9 @@ public final class Sweep {
             recorded.add(key);
           }
         }
-        if (old.get(RunInputs.KEY) instanceof Map<?, ?> digests && !digests.containsKey(RunInputs.PROMPTS)) {
-          Map<String, Object> completed = new LinkedHashMap<>((Map<String, Object>) digests);
-          completed.put(RunInputs.PROMPTS, ((Map<String, Object>) id.get(RunInputs.KEY)).get(RunInputs.PROMPTS));
-          old.put(RunInputs.KEY, completed);
-          recorded.add(RunInputs.KEY + "." + RunInputs.PROMPTS);
-        }
+        if (recordPart(old, id, RunInputs.PROMPTS)) recorded.add(RunInputs.KEY + "." + RunInputs.PROMPTS);
+        // the gated mode's first run in this namespace: the checks it reads are recorded as they are now
+        changed |= recordPart(old, id, RunInputs.CHECKS);
         if (!recorded.isEmpty()) {
           changed = true;
           System.err.println("note: " + file + " predates " + String.join(" and ", recorded) + ", which are not"
@@ -481,6 +478,22 @@ public final class Sweep {
     } catch (IOException e) {
       throw new UsageError("cannot write " + file + ": " + e.getMessage() + "; choose a writable --runsRoot");
     }
+  }
+
+  /**
+   * Adds {@code part} of the input digests in {@code id} to the digests recorded in {@code old} when they lack it
+   * (recorded by an earlier h2beam, or before the mode that reads it ran); true when it did.
+   */
+  @SuppressWarnings("unchecked")
+  private static boolean recordPart(Map<String, Object> old, Map<String, Object> id, String part) {
+    Object now = ((Map<String, Object>) id.get(RunInputs.KEY)).get(part);
+    if (now == null || !(old.get(RunInputs.KEY) instanceof Map<?, ?> digests) || digests.containsKey(part)) {
+      return false;
+    }
+    Map<String, Object> completed = new LinkedHashMap<>((Map<String, Object>) digests);
+    completed.put(part, now);
+    old.put(RunInputs.KEY, completed);
+    return true;
   }
 
   /** The plan's tasks in stream order, each with its place in its domain and in the stream. */

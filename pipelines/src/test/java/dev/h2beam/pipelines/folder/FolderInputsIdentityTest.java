@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -174,6 +175,31 @@ class FolderInputsIdentityTest {
     Path spec = bench.resolve("bench.json");
     Files.writeString(spec, Files.readString(spec).replace("answer line", "total line"));
     refusedNaming("bench.json's prompts");
+  }
+
+  @Test
+  void theChecksAreRecordedWhenTheGatedModeFirstRunsAndAnEditAfterIsRefused() throws Exception {
+    Path check = bench.resolve("tasks/ledgers/march/checks/check.sh");
+    Files.writeString(check, "# edited before the gated mode ran: nothing had read it\n", StandardOpenOption.APPEND);
+    assertEquals(2, Sweep.doneFailed(sweepGated())[0]);
+    assertTrue(((Map<?, ?>) Json.readMap(configJson()).get("input_digests")).get("checks") instanceof Map<?, ?> m
+        && m.keySet().equals(Set.of("ledgers/march", "ledgers/april")), Files.readString(configJson()));
+    String was = Files.readString(check);
+    Files.writeString(check, "# edited after\n", StandardOpenOption.APPEND);
+    Map<String, String> before = runsTree();
+    UsageError e = assertThrows(UsageError.class, this::sweepGated);
+    assertTrue(e.getMessage().contains("task ledgers/march (its checks folder, which the gated mode's method runs: "
+        + bench.resolve("tasks/ledgers/march/checks")), e.getMessage());
+    assertEquals(before, runsTree(), "a refused re-run wrote under the runs root");
+    resumesDoingNothing(); // the modes that never read the checks still resume
+    Files.writeString(check, was);
+    Map<String, String> journals = journals();
+    assertEquals(2, Sweep.doneFailed(sweepGated())[0]);
+    assertEquals(journals, journals(), "the restored checks resumed the gated mode without running anything");
+  }
+
+  private Map<String, Object> sweepGated() throws Exception {
+    return FolderSweepTest.sweepIn(bench, runs, config, 1, "parallel,sequential,gated", "--onlyDomains=ledgers");
   }
 
   @Test
