@@ -32,7 +32,8 @@ public enum Agent {
 
   /**
    * Runs the CLI once through its own {@link EndpointProxy}: the CLI is told the relay's address, so each of its model
-   * calls holds the endpoint's limits in this worker like a chat channel's call does.
+   * calls holds the endpoint's limits in this worker like a chat channel's call does, and is given the relay's token
+   * where the endpoint's key would be, so the key never reaches the agent.
    */
   AgentRun run(AgentInvocation inv) throws IOException, InterruptedException {
     return run(inv, null);
@@ -44,11 +45,12 @@ public enum Agent {
    */
   AgentRun run(AgentInvocation inv, Path callLog) throws IOException, InterruptedException {
     ResolvedRole r = inv.role();
-    EndpointProxy relay = EndpointProxy.open(r.endpoint(), callLog);
+    EndpointProxy relay = EndpointProxy.open(r.endpoint(), callLog, inv.sourceEnv());
     AgentRun run;
     try (relay) {
+      // the CLI gets the relay's address and, in the key variable, the relay's token: never the key itself
       AgentInvocation relayed = inv.withRole(new ResolvedRole(r.role(), relay.relayed(), r.model(), r.temperature(),
-          r.maxTokens()));
+          r.maxTokens())).withSourceEnv(relay.withToken(inv.sourceEnv()));
       run = runDirect(relayed);
     }
     // read once the relay is closed: every call it served has ended and has its record

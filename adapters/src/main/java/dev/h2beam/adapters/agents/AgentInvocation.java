@@ -58,6 +58,11 @@ public record AgentInvocation(Path binary, Path workDir, Path stateDir, Resolved
         groupRecord);
   }
 
+  /** The same run, its environment read from {@code env} (the key variable holding the relay's token). */
+  AgentInvocation withSourceEnv(Map<String, String> env) {
+    return new AgentInvocation(binary, workDir, stateDir, role, prompt, timeout, env, extraAllowedEnv, groupRecord);
+  }
+
   /** The same run, its process group recorded in {@code file} while it runs. */
   AgentInvocation withGroupRecord(Path file) {
     return new AgentInvocation(binary, workDir, stateDir, role, prompt, timeout, sourceEnv, extraAllowedEnv, file);

@@ -47,19 +47,20 @@ import java.util.Set;
  * by its absolute path, single-quoted for the shell. Other braces are left alone (shell and awk code use them).
  *
  * <p>The agent's environment is the {@link Env#BASE} allow-list, the names in {@code env_allow}, the executor role's
- * key variable (by its own name) when a role is configured, and: {@code HOME}, {@code TMPDIR} (inside the run dir),
- * {@code H2BEAM_TASK} (the task id), {@code H2BEAM_OUTPUT} (the output folder), {@code H2BEAM_DELIVERABLE} (the file
- * name the benchmark reads from it), and from the role {@code OPENAI_BASE_URL} (its relay, below) and
- * {@code H2BEAM_MODEL} (its model). Nothing else of h2beam's environment reaches the agent.
+ * key variable (by its own name, holding the relay's token, never the key) when a role is configured, and:
+ * {@code HOME}, {@code TMPDIR} (inside the run dir), {@code H2BEAM_TASK} (the task id), {@code H2BEAM_OUTPUT} (the
+ * output folder), {@code H2BEAM_DELIVERABLE} (the file name the benchmark reads from it), and from the role
+ * {@code OPENAI_BASE_URL} (its relay, below) and {@code H2BEAM_MODEL} (its model). Nothing else of h2beam's
+ * environment reaches the agent.
  *
  * <p>With a role, {@code OPENAI_BASE_URL} is the loopback address of the run's own {@link EndpointProxy}, as for the
  * agent CLIs: each model call the agent makes waits for the endpoint's limits in this worker (its
  * {@code max_concurrency}, {@code requests_per_minute} and {@code tokens_per_minute} share) like every other call of
- * the job, goes on to the endpoint with the agent's own headers (its key included), and is recorded in the run
- * folder's {@code model_calls.jsonl}. The rollout's tokens and cost are what those calls reported, priced at the
- * endpoint's prices; its cost is known only when every call was answered and every success reported its input and
- * output tokens ({@link EndpointProxy.Spend}). A call the agent makes elsewhere is not seen and not counted. Without
- * a role the agent is given no endpoint, and h2beam sees none of its calls: its cost is not known, unless the
+ * the job, goes on to the endpoint with the agent's own headers (the relay's token replaced by the key), and is
+ * recorded in the run folder's {@code model_calls.jsonl}. The rollout's tokens and cost are what those calls reported,
+ * priced at the endpoint's prices; its cost is known only when every call was answered and every success reported its
+ * input and output tokens ({@link EndpointProxy.Spend}). A call the agent makes elsewhere is not seen and not counted.
+ * Without a role the agent is given no endpoint, and h2beam sees none of its calls: its cost is not known, unless the
  * executor's {@code free} setting says it calls no paid model (then it is a known $0).
  */
 final class CommandExecutor implements Executor {
@@ -147,7 +148,7 @@ final class CommandExecutor implements Executor {
 
     ExecResult result;
     EndpointProxy relay = role.isPresent() ? EndpointProxy.open(role.get().endpoint(),
-        runDir.resolve(EndpointProxy.CALL_LOG)) : null;
+        runDir.resolve(EndpointProxy.CALL_LOG), source) : null;
     try {
       ProcessResult r;
       try (relay) {
@@ -221,7 +222,8 @@ final class CommandExecutor implements Executor {
       set.put("OPENAI_BASE_URL", relay.baseUrl());
       set.put("H2BEAM_MODEL", r.model());
     });
-    return Env.child(source, granted, set);
+    // the key variable holds the relay's token: the agent never has the key
+    return Env.child(relay == null ? source : relay.withToken(source), granted, set);
   }
 
   private static String files(int n) {

@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -50,11 +51,15 @@ import java.util.concurrent.TimeUnit;
  * {@code tokens_per_minute} share. These are the same slots and windows the chat channel's calls take, so sessions,
  * rollouts and judges on one endpoint share one limit, whichever way they call it.
  *
- * <p>The relay changes nothing in what passes: method, path, query, headers (the key included, which it never reads,
- * logs or writes) and body go on as they came, and the reply comes back as it is streamed, flushed piece by piece,
- * except that it asks the endpoint for an uncompressed reply so that the usage can be read. The CLI's own retries
- * each count as a request. A relay serves one run and is closed with it: a request still waiting for a slot is then
- * dropped, and a reply still streaming is cut, releasing its slot. It reads the CLI's connections itself
+ * <p>The relay holds the endpoint's key, so the CLI never has it: opened with the key ({@link #open(Endpoint, Path,
+ * Map)}), it gives the CLI a {@link #token} of its own in the key's place, good for this relay only, and refuses a
+ * request that does not carry it. It puts the key where the token was, and takes the key out of an error reply that
+ * echoes it. An agent told to print its environment, or a harness that asks it to, prints only the token, which is
+ * worth nothing once the run ends. Otherwise the relay changes nothing in what passes: method, path, query, headers
+ * and body go on as they came, and the reply comes back as it is streamed, flushed piece by piece, except that it
+ * asks the endpoint for an uncompressed reply so that the usage can be read. It never logs or writes the key. The
+ * CLI's own retries each count as a request. A relay serves one run and is closed with it: a request still waiting for
+ * a slot is then dropped, and a reply still streaming is cut, releasing its slot. It reads the CLI's connections itself
  * ({@link RelayWire}), so it also sees the CLI leave: a request whose client left while it waited (the CLI's own
  * timeout ran out, and it retries) is dropped unsent, and a reply whose client left is cut.
  */
@@ -140,9 +145,19 @@ public final class EndpointProxy implements AutoCloseable {
   /** The calls taken and not yet recorded; each is recorded once, by its own thread or by {@link #close}. */
   private final Set<ModelCall> open = ConcurrentHashMap.newKeySet();
 
-  private EndpointProxy(Endpoint endpoint, Path callLog) throws IOException {
+  /** The endpoint's key, put on each call where {@link #token} was; null: calls pass with what they carry. */
+  private final String key;
+  /** What the CLI has in the key's place; null without a key. */
+  private final String token;
+
+  /** The longest error reply read whole, to take out a key it echoes; the rest of a longer one is not sent on. */
+  static final int MAX_ERROR_BYTES = 1 << 20;
+
+  private EndpointProxy(Endpoint endpoint, Path callLog, String key) throws IOException {
     this.endpoint = endpoint;
     this.callLog = callLog;
+    this.key = key == null || key.isBlank() ? null : key;
+    this.token = this.key == null ? null : newToken();
     this.slots = EndpointSlots.of(endpoint);
     this.rate = RateWindow.of(endpoint);
     this.load = EndpointLoad.of(endpoint);
@@ -174,11 +189,56 @@ public final class EndpointProxy implements AutoCloseable {
    * never), when it gave its slot back (or, never sent, was dropped), the seconds it waited for its slot and rate turn
    * and held its slot, its method, path and status (null when it got no reply: the endpoint was not reached, or the
    * run ended first), the tokens its reply reported (null when none), and why it ended without its reply
-   * ({@code the client left} while it waited, {@code the run ended}, {@code the endpoint's reply broke off}; else
-   * null).
+   * ({@code the client left} while it waited, {@code the run ended}, {@code the endpoint's reply broke off},
+   * {@code it did not carry its run's token}; else null).
    */
   public static EndpointProxy open(Endpoint endpoint, Path callLog) throws IOException {
-    return new EndpointProxy(endpoint, callLog);
+    return new EndpointProxy(endpoint, callLog, null);
+  }
+
+  /**
+   * As {@link #open(Endpoint, Path)}, holding the endpoint's key, read from its {@code api_key_env} in {@code env}:
+   * give the CLI {@link #token} in the key variable instead of the key.
+   */
+  public static EndpointProxy open(Endpoint endpoint, Path callLog, Map<String, String> env) throws IOException {
+    String var = endpoint.apiKeyEnv();
+    return new EndpointProxy(endpoint, callLog, var.isEmpty() ? null : env.get(var));
+  }
+
+  /**
+   * What the CLI is to have in the endpoint's key variable: a random token this relay alone accepts, and replaces with
+   * the key on each call; null when the relay holds no key (the endpoint needs none, or it was opened without it).
+   */
+  public String token() {
+    return token;
+  }
+
+  /** {@code env} with the key variable holding {@link #token} instead of the key; {@code env} itself without one. */
+  public Map<String, String> withToken(Map<String, String> env) {
+    if (token == null) return env;
+    Map<String, String> out = new LinkedHashMap<>(env);
+    out.put(endpoint.apiKeyEnv(), token);
+    return out;
+  }
+
+  private static String newToken() {
+    byte[] b = new byte[24];
+    new SecureRandom().nextBytes(b);
+    StringBuilder hex = new StringBuilder("h2beam-relay-");
+    for (byte x : b) hex.append(Character.forDigit((x >> 4) & 0xf, 16)).append(Character.forDigit(x & 0xf, 16));
+    return hex.toString();
+  }
+
+  /** Whether the request carries this relay's token, in a header or its target; always when it holds no key. */
+  private boolean carriesToken(RelayWire.Request r) {
+    if (token == null || r.target().contains(token)) return true;
+    for (Map.Entry<String, String> h : r.headers()) if (h.getValue().contains(token)) return true;
+    return false;
+  }
+
+  /** {@code text} with the token replaced by the key, for the endpoint; unchanged when the relay holds no key. */
+  private String keyed(String text) {
+    return token == null ? text : text.replace(token, key);
   }
 
   /** The base URL to give the CLI: this relay's address with the endpoint's own path ({@code /v1} and the like). */
@@ -308,6 +368,14 @@ public final class EndpointProxy implements AutoCloseable {
     UsageScan usage = new UsageScan();
     try {
       try (call) {
+        if (!carriesToken(relayed.request)) {
+          // another program on this machine found the port, or the CLI lost its settings: nothing goes on with the key
+          call.dropped = "it did not carry its run's token";
+          fail(out, relayed.keepAlive, 401, "h2beam's relay for endpoint " + endpoint.name() + " takes only calls that"
+              + " carry its run's token, which the agent was given in " + endpoint.apiKeyEnv()
+              + " in place of the key");
+          return;
+        }
         slots.acquire();
         try {
           if (rate != null) rate.awaitTurn();
@@ -360,12 +428,12 @@ public final class EndpointProxy implements AutoCloseable {
     HttpRequest request;
     try {
       HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(upstream.getScheme() + "://"
-              + upstream.getRawAuthority() + in.target()))
+              + upstream.getRawAuthority() + keyed(in.target())))
           .timeout(Duration.ofSeconds(endpoint.timeoutSeconds()))
           .method(in.method(), body.length == 0 ? HttpRequest.BodyPublishers.noBody()
               : HttpRequest.BodyPublishers.ofByteArray(body));
       for (Map.Entry<String, String> h : in.headers()) {
-        if (!NOT_RELAYED.contains(h.getKey().toLowerCase(Locale.ROOT))) b.header(h.getKey(), h.getValue());
+        if (!NOT_RELAYED.contains(h.getKey().toLowerCase(Locale.ROOT))) b.header(h.getKey(), keyed(h.getValue()));
       }
       request = b.build();
     } catch (IllegalArgumentException e) {
@@ -403,6 +471,12 @@ public final class EndpointProxy implements AutoCloseable {
         return;
       }
       OutputStream to = new RelayWire.Chunked(out);
+      if (key != null && status >= 400) {
+        // an error reply may quote what it was sent, the key among it: read whole, sent on without the key
+        to.write(withoutKey(from.readNBytes(MAX_ERROR_BYTES)));
+        to.close();
+        return;
+      }
       byte[] buf = new byte[16 << 10];
       while (true) {
         int n;
@@ -424,6 +498,13 @@ public final class EndpointProxy implements AutoCloseable {
     } finally {
       streaming.remove(r.body());
     }
+  }
+
+  /** An error reply's bytes without the key, for the CLI; as they came when they hold none. */
+  private byte[] withoutKey(byte[] reply) {
+    String text = new String(reply, StandardCharsets.UTF_8);
+    if (!text.contains(key)) return reply;
+    return text.replace(key, "[redacted key]").getBytes(StandardCharsets.UTF_8);
   }
 
   /**

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.h2beam.adapters.config.RunConfig;
+import dev.h2beam.adapters.files.FilesHolding;
 import dev.h2beam.adapters.files.Runmark;
 import dev.h2beam.adapters.folder.FolderBenchmark;
 import dev.h2beam.adapters.config.Endpoint;
@@ -125,6 +126,31 @@ class AgentExecutorTest {
     assertTrue(seen.get() != null && seen.get().contains("\"pid\"") && seen.get().contains("\"start_ticks\""),
         "the running CLI was recorded: " + seen.get());
     assertFalse(Files.exists(record), "and the record removed once its group was gone");
+  }
+
+  /**
+   * An agent that prints its key variable into its deliverable (a prompt-injected agent would) prints the relay's
+   * token: the key reaches the endpoint on every call, and nowhere else, neither the run folder nor a request body.
+   */
+  @Test
+  void anAgentThatPrintsItsKeyVariablePrintsOnlyItsRelaysToken() throws Exception {
+    AgentBinaries.require("codex");
+    Path root = bench(60);
+    try (ScriptedModelServer server = ScriptedModelServer.start(ScriptedModelServer.Brain.saying("x"))) {
+      AgentModel.serve(server, c -> c.toolResults().isEmpty()
+          ? new AgentModel.Turn.Command("printf 'key=%s\\n' \"$K\" > output/answer.md")
+          : new AgentModel.Turn.Say("done"));
+      FolderBenchmark b = open(root, server.baseUrl(), Map.of());
+      Rollout r = b.execute("d/t", null, "ns/d__t/base1");
+      String answer = b.deliverableText(r.runDir());
+      assertTrue(answer.startsWith("key=h2beam-relay-"), answer);
+      assertFalse(server.requests().isEmpty());
+      for (ScriptedModelServer.Request call : server.requests()) {
+        assertEquals("Bearer key-value-123", call.authorization(), "the relay put the key on the call");
+        assertFalse(call.rawBody().contains("key-value-123"), "the key in a request body");
+      }
+      assertEquals(List.of(), FilesHolding.containing(tmp.resolve("exec"), "key-value-123"));
+    }
   }
 
   /**

@@ -100,6 +100,58 @@ class EndpointProxyTest {
   }
 
   @Test
+  void theRelayHoldsTheKeyTheAgentHasOnlyItsTokenAndAnErrorThatEchoesTheKeyComesBackWithoutIt() throws Exception {
+    String key = "sk-real-key-0123456789abcdefghij";
+    try (ScriptedModelServer server = ScriptedModelServer.start(ScriptedModelServer.Brain.saying("x"))) {
+      server.route("/v1/echo", call -> call.sendJson(401, "{\"error\": {\"message\": \"Incorrect API key provided: "
+          + call.request().authorization() + "\"}}"));
+      Endpoint e = new Endpoint("held", server.baseUrl(), "H2B_RELAY_KEY", 2, 30, 1, 0, 0, 0, 0);
+      Map<String, String> env = Map.of("H2B_RELAY_KEY", key, "PATH", "/usr/bin");
+      Path log = Files.createTempDirectory("h2beam-relay-key").resolve("calls.jsonl");
+      try (EndpointProxy relay = EndpointProxy.open(e, log, env)) {
+        String token = relay.token();
+        assertTrue(token.startsWith("h2beam-relay-") && token.length() > 40 && !token.contains(key), token);
+        assertEquals(Map.of("H2B_RELAY_KEY", token, "PATH", "/usr/bin"), relay.withToken(env));
+        HttpResponse<String> ok = CLIENT.send(HttpRequest.newBuilder(URI.create(relay.baseUrl() + "/chat/completions"))
+            .header("Authorization", "Bearer " + token).POST(HttpRequest.BodyPublishers.ofString(CHAT)).build(),
+            HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, ok.statusCode(), ok.body());
+        assertEquals("Bearer " + key, server.requests().get(0).authorization(), "the endpoint got the key");
+
+        HttpResponse<String> stranger = CLIENT.send(HttpRequest.newBuilder(URI.create(relay.baseUrl()
+            + "/chat/completions")).header("Authorization", "Bearer guessed").POST(HttpRequest.BodyPublishers
+            .ofString(CHAT)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(401, stranger.statusCode());
+        assertTrue(stranger.body().contains("carry its run's token") && stranger.body().contains("H2B_RELAY_KEY"),
+            stranger.body());
+        assertEquals(1, server.requests().size(), "a call without the token went nowhere");
+
+        HttpResponse<String> echoed = CLIENT.send(HttpRequest.newBuilder(URI.create(relay.baseUrl() + "/echo"))
+            .header("Authorization", "Bearer " + token).POST(HttpRequest.BodyPublishers.ofString("{}")).build(),
+            HttpResponse.BodyHandlers.ofString());
+        assertEquals(401, echoed.statusCode());
+        assertFalse(echoed.body().contains(key), echoed.body());
+        assertTrue(echoed.body().contains("Incorrect API key provided: Bearer [redacted key]"), echoed.body());
+      }
+      String calls = Files.readString(log);
+      assertFalse(calls.contains(key) || calls.contains("guessed"), calls);
+      JsonNode refused = Json.MAPPER.readTree(calls.lines().toList().get(1));
+      assertEquals("it did not carry its run's token", refused.path("dropped").asText(), calls);
+      assertTrue(refused.path("sent").isNull(), calls);
+    }
+  }
+
+  @Test
+  void withoutAKeyTheRelayGivesNoTokenAndPassesWhatComes() throws Exception {
+    Endpoint e = new Endpoint("keyless", "http://127.0.0.1:9/v1", "", 1, 30, 1, 0, 0, 0, 0);
+    try (EndpointProxy relay = EndpointProxy.open(e, null, Map.of("OPENAI_API_KEY", "sk-unrelated"))) {
+      assertNull(relay.token());
+      assertEquals(Map.of("OPENAI_API_KEY", "sk-unrelated"), relay.withToken(Map.of("OPENAI_API_KEY",
+          "sk-unrelated")));
+    }
+  }
+
+  @Test
   void aReplyCutWhenTheRunEndsIsChargedWhatItReportedAndFreesItsSlot() throws Exception {
     CountDownLatch cut = new CountDownLatch(1);
     try (ScriptedModelServer server = ScriptedModelServer.start(ScriptedModelServer.Brain.saying("x"))) {
