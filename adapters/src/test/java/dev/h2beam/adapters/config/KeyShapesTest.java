@@ -18,7 +18,9 @@ class KeyShapesTest {
       "hf_abcdefghijklmnopqrstuvwxyz0123456",
       "xoxb-12345-abcdef",
       "-----BEGIN RSA PRIVATE KEY-----",
-      "AIzaabcdefghijklmnopqrstuvwxyz012345678");
+      "AIzaabcdefghijklmnopqrstuvwxyz012345678",
+      "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N",
+      "Bearer 9f86d081884c7d659a2feaa0c55ad015");
 
   @Test
   void everyShapeIsFoundInsideATextAndItsMarkerLetsItThrough() {
@@ -32,6 +34,15 @@ class KeyShapesTest {
       assertFalse(sample.get().length() > 3 && sample.get().equals(KEYS.get(i)) && i != 6,
           "a sample never shows the whole key: " + sample.get());
     }
+  }
+
+  @Test
+  void environmentKeysAreTheLongValuesOfVariablesNamedAsKeys() {
+    List<EnvKeys.Held> held = EnvKeys.of(java.util.Map.of("OPENAI_API_KEY", "sk-0123456789", "HF_TOKEN",
+        "hf_abcdefghijkl0123456789", "DB_PASSWORD", "hunter2hunter2", "SHORT_KEY", "x", "HOME", "/home/someone-long",
+        "PATH", "/usr/local/bin:/usr/bin"));
+    assertEquals(List.of("HF_TOKEN", "DB_PASSWORD", "OPENAI_API_KEY"), held.stream().map(EnvKeys.Held::variable)
+        .toList(), "longest value first");
   }
 
   @Test

@@ -1,7 +1,9 @@
 package dev.h2beam.transforms.safety;
 
+import dev.h2beam.adapters.config.EnvKeys;
 import dev.h2beam.adapters.config.KeyShapes;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -20,7 +22,9 @@ import java.util.regex.Pattern;
  * any of the shapes harness files take: {@code key: value} (YAML, frontmatter), {@code key = "value"} (TOML, shell,
  * Python), {@code "key": "value"} (JSON), a list of values on the same line ({@code tokens = ["…", "…"]}) or on the
  * lines below ({@code tokens:} then {@code - …} items, or a JSON array across lines); or any value shaped like a
- * provider key ({@link KeyShapes}: {@code sk-…}, {@code AKIA…}, {@code ghp_…}, a PEM private key block).
+ * provider key ({@link KeyShapes}: {@code sk-…}, {@code AKIA…}, {@code ghp_…}, a PEM private key block); or the exact
+ * value of a key this process holds in its environment ({@link EnvKeys}: a local server's key has no provider shape),
+ * named by its variable.
  *
  * <p>The screen aims for few false positives: the word "token" in prose, a key read from {@code $VAR}, {@code
  * ${VAR}}, {@code <placeholder>} or {@code os.environ}, and short or numeric values are not findings. A finding names
@@ -95,8 +99,22 @@ public final class CredentialScreen {
     // A text with no credential word and nothing key-shaped has no line with one (each line's lower case is a piece of
     // the text's: the words and markers are ASCII, and only the final sigma lowers by its context), so no line can
     // match: nearly every harness file and lesson screened, once each, without splitting it into lines
-    if (!namesCredential(text) && !KeyShapes.mayContainKey(text)) return new ArrayList<>();
-    return hitsByLine(text);
+    EnvKeys.Held held = EnvKeys.foundIn(text);
+    if (held == null && !namesCredential(text) && !KeyShapes.mayContainKey(text)) return new ArrayList<>();
+    List<Hit> out = hitsByLine(text);
+    if (held != null) {
+      // the exact value of a key this process holds: found wherever it stands, whatever its shape
+      String[] lines = text.split("\\R", -1);
+      for (int i = 0; i < lines.length; i++) {
+        int line = i + 1;
+        EnvKeys.Held h = EnvKeys.foundIn(lines[i]);
+        if (h != null && out.stream().noneMatch(o -> o.line() == line)) {
+          out.add(new Hit(line, "", "the value of $" + h.variable()));
+        }
+      }
+      out.sort(Comparator.comparingInt(Hit::line));
+    }
+    return out;
   }
 
   /** {@link #hits}, every line looked at. */

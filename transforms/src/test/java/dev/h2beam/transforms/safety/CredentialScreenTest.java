@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.h2beam.adapters.config.EnvKeys;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -89,6 +90,39 @@ class CredentialScreenTest {
   void keyShapeFindingShowsOnlyTheKindOfKey() {
     assertTrue(scan("x = \"xoxb-123456789012-abcdefghij\"").get(0).contains("(xoxb-…)"));
     assertTrue(scan("-----BEGIN EC PRIVATE KEY-----").get(0).contains("(-----BEGIN EC PRIVATE KEY-----)"));
+  }
+
+  @Test
+  void theExactValueOfAKeyInTheEnvironmentIsFoundWhateverItsShapeAndNamedByItsVariable() {
+    String key = "token-abc123-local-vllm";
+    List<EnvKeys.Held> was = EnvKeys.use(Map.of("VLLM_API_KEY", key, "HOME", "/home/someone-long", "SHORT_KEY", "x"));
+    try {
+      List<String> found = scan("# notes\nRemember: " + key + "\nsee /home/someone-long\n");
+      assertEquals(1, found.size(), found.toString());
+      assertTrue(found.get(0).startsWith("scripts/x.sh line 2 (the value of $VLLM_API_KEY) holds"), found.get(0));
+      assertFalse(found.get(0).contains(key), found.get(0));
+      // a variable not named as a key, or a value too short to be one, is not looked for
+      assertEquals(List.of(), scan("x marks the spot in /home/someone-long\n"));
+    } finally {
+      EnvKeys.restore(was);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+    "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N",
+    "curl -H 'Authorization: Bearer 9f86d081884c7d659a2feaa0c55ad015'",
+    "jwt = eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N"
+  })
+  void aBearerTokenOrAJsonWebTokenIsACredential(String line) {
+    assertEquals(1, scan(line).size(), line);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"Authorization: Bearer your-token-goes-here", "send it as a Bearer $TOKEN header",
+      "Bearer <token>"})
+  void bearerProseIsNot(String line) {
+    assertEquals(List.of(), scan(line), line);
   }
 
   @Test

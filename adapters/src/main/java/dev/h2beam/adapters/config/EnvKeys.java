@@ -1,0 +1,71 @@
+package dev.h2beam.adapters.config;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The key values this process holds in its environment: every variable named as a credential ({@code *_KEY},
+ * {@code *_API_KEY}, {@code *TOKEN}, {@code *SECRET}, {@code *PASSWORD}, in any case) whose value is long enough to be
+ * one. An endpoint's {@code api_key_env} is such a name in practice ({@code OPENAI_API_KEY}, {@code VLLM_API_KEY}), and
+ * a local server's key ({@code token-abc123…}) has no provider shape for {@link KeyShapes} to see: its exact value is
+ * what a screen looks for. Only names are ever shown, never values.
+ */
+public final class EnvKeys {
+  private EnvKeys() {}
+
+  /** Shorter values are not looked for: a placeholder ({@code x}, {@code none}) would be found in every text. */
+  public static final int MIN_CHARS = 8;
+
+  /** A variable and the key value it holds. */
+  public record Held(String variable, String value) {}
+
+  private static volatile List<Held> current = of(System.getenv());
+
+  /** The key values of {@code env}, by variable name, longest first (a key inside another is found as the longer). */
+  public static List<Held> of(Map<String, String> env) {
+    List<Held> out = new ArrayList<>();
+    for (Map.Entry<String, String> e : new TreeMap<>(env).entrySet()) {
+      String v = e.getValue();
+      if (v == null || v.strip().length() < MIN_CHARS || !namedAsKey(e.getKey())) continue;
+      out.add(new Held(e.getKey(), v.strip()));
+    }
+    out.sort((a, b) -> Integer.compare(b.value().length(), a.value().length()));
+    return List.copyOf(out);
+  }
+
+  /** Whether a variable's name says it holds a credential. */
+  static boolean namedAsKey(String name) {
+    String n = name.toUpperCase(Locale.ROOT);
+    return n.endsWith("KEY") || n.endsWith("KEYS") || n.contains("API_KEY") || n.contains("TOKEN")
+        || n.contains("SECRET") || n.contains("PASSWORD") || n.contains("PASSWD");
+  }
+
+  /** The key values of this process's environment. */
+  public static List<Held> current() {
+    return current;
+  }
+
+  /**
+   * Screens from now on look for the key values of {@code env} instead of this process's own: for a test, or a host
+   * that runs h2beam with an environment of its own. Returns what was looked for before, to put back.
+   */
+  public static List<Held> use(Map<String, String> env) {
+    List<Held> was = current;
+    current = of(env);
+    return was;
+  }
+
+  /** Puts back what {@link #use} returned. */
+  public static void restore(List<Held> was) {
+    current = was;
+  }
+
+  /** The first held key whose value {@code text} contains, or null. */
+  public static Held foundIn(String text) {
+    for (Held h : current) if (text.contains(h.value())) return h;
+    return null;
+  }
+}
