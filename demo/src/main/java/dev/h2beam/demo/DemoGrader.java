@@ -62,28 +62,38 @@ public final class DemoGrader implements Grader {
     return Optional.of(raw);
   }
 
-  /** {@code --grader=demo}: finds the demo's sources two levels above a namespace ({@code <output>/runs/<ns>}). */
+  /**
+   * The folder holding a namespace's {@code sources/}: {@code --benchRoot}, else the {@code bench_root} the sweep
+   * recorded (a runs root given apart from the benchmark's folder, as on a cluster), else two levels above the
+   * namespace ({@code <output>/runs/<ns>}, the demo's own layout, for a namespace swept before bench_root was kept).
+   */
+  static Path root(Path namespaceDir, Map<String, String> settings) throws IOException {
+    return GraderProvider.benchRoot(namespaceDir, settings)
+        .orElse(namespaceDir.toAbsolutePath().getParent().getParent());
+  }
+
+  /** {@code --grader=demo}: finds the demo's sources in the folder the namespace was swept on ({@link #root}). */
   public static final class Provider implements GraderProvider {
     @Override public String name() {
       return "demo";
     }
 
-    @Override public Grader open(Path namespaceDir, Map<String, String> settings) {
-      return new DemoGrader(namespaceDir.toAbsolutePath().getParent().getParent());
+    @Override public Grader open(Path namespaceDir, Map<String, String> settings) throws IOException {
+      return new DemoGrader(root(namespaceDir, settings));
     }
   }
 
   /**
    * {@code --grader=synthetic}: the same exact-total check for the synthetic benchmark's generated ledgers, which
-   * {@code h2beam bench} keeps in the same place ({@code <output>/sources}, namespaces under {@code <output>/runs}).
+   * the sweep keeps in the same place ({@code <benchRoot>/sources}; found as {@link #root} finds the demo's).
    */
   public static final class SyntheticProvider implements GraderProvider {
     @Override public String name() {
       return "synthetic";
     }
 
-    @Override public Grader open(Path namespaceDir, Map<String, String> settings) {
-      return new DemoGrader(namespaceDir.toAbsolutePath().getParent().getParent(), "synthetic:exact-total");
+    @Override public Grader open(Path namespaceDir, Map<String, String> settings) throws IOException {
+      return new DemoGrader(root(namespaceDir, settings), "synthetic:exact-total");
     }
   }
 }

@@ -5,7 +5,6 @@ import dev.h2beam.adapters.files.Json;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.Map;
 
 /**
@@ -28,13 +27,9 @@ record FolderGrading(Path root, String deliverable, JsonNode grader) {
 
   /** The benchmark folder of a namespace: {@code --benchRoot}, else the {@code bench_root} its config.json records. */
   static Path benchRoot(Path namespaceDir, Map<String, String> settings) throws IOException {
-    if (settings.containsKey("benchRoot")) return Paths.get(settings.get("benchRoot")).toAbsolutePath().normalize();
-    String recorded = recorded(namespaceDir, "bench_root");
-    if (recorded == null) {
-      throw new IOException(namespaceDir.resolve("config.json") + " records no bench_root (was this namespace swept"
-          + " by h2beam?); pass --benchRoot=<the benchmark folder>");
-    }
-    return Paths.get(recorded);
+    return GraderProvider.benchRoot(namespaceDir, settings).orElseThrow(() -> new IOException(
+        namespaceDir.resolve("config.json") + " records no bench_root (was this namespace swept by h2beam?); pass"
+            + " --benchRoot=<the benchmark folder>"));
   }
 
   /** A text value the namespace's config.json records, or null when the file or the key is missing. */

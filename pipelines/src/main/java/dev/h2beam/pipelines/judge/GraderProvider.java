@@ -1,8 +1,13 @@
 package dev.h2beam.pipelines.judge;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.h2beam.adapters.config.ReferenceGrant;
+import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.plugin.Registry;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -31,6 +36,20 @@ public interface GraderProvider {
   default Optional<ReferenceGrant> referenceEgress(Path namespaceDir, String benchmark, Map<String, String> settings)
       throws Exception {
     return Optional.empty();
+  }
+
+  /**
+   * The benchmark folder a namespace was swept on: {@code --benchRoot} (the {@code benchRoot} setting), else the
+   * {@code bench_root} its config.json records; empty when neither names one.
+   */
+  static Optional<Path> benchRoot(Path namespaceDir, Map<String, String> settings) throws IOException {
+    if (settings.containsKey("benchRoot")) {
+      return Optional.of(Paths.get(settings.get("benchRoot")).toAbsolutePath().normalize());
+    }
+    Path config = namespaceDir.resolve("config.json");
+    JsonNode c = Files.isRegularFile(config) ? Json.readTree(config) : null;
+    return c != null && c.path("bench_root").isTextual() && !c.get("bench_root").asText().isBlank()
+        ? Optional.of(Paths.get(c.get("bench_root").asText())) : Optional.empty();
   }
 
   static TreeMap<String, GraderProvider> all() {
