@@ -91,8 +91,34 @@ public final class OptionArgs {
     check(command, args, properties(all));
   }
 
+  /**
+   * Options of Beam's Flink runner, which only it reads. Given with another runner they did nothing: {@code
+   * --flinkMaster=host:port} alone ran the sweep on the DirectRunner, in this process, without a word (the launcher
+   * had even put Flink's jars on the classpath for it), and skipped every check a cluster run makes.
+   */
+  static final Set<String> FLINK_ONLY = Set.of("flinkMaster", "parallelism", "maxParallelism", "checkpointingInterval",
+      "objectReuse", "executionModeForBatch", "attachedMode", "numberOfExecutionRetries", "executionRetryDelay",
+      "fasterCopy", "latencyTrackingInterval", "autoWatermarkInterval", "shutdownSourcesAfterIdleMs");
+
+  /** Refuses a Flink runner's option given without {@code --runner=FlinkRunner}, naming it and the runner flag. */
+  static void requireFlinkRunnerFor(String command, String[] args) {
+    String runner = null;
+    String flinkOnly = null;
+    for (String arg : args) {
+      int eq = arg.indexOf('=');
+      String name = arg.startsWith("--") ? (eq < 0 ? arg.substring(2) : arg.substring(2, eq)) : "";
+      if (name.equals("runner") && eq > 0) runner = arg.substring(eq + 1);
+      if (FLINK_ONLY.contains(name) && flinkOnly == null) flinkOnly = arg;
+    }
+    if (flinkOnly == null || runner != null && runner.toLowerCase(Locale.ROOT).contains("flink")) return;
+    throw new UsageError(flinkOnly + " is an option of the FlinkRunner, and this command runs on "
+        + (runner == null ? "the DirectRunner (the default)" : runner) + ", which would ignore it: add"
+        + " --runner=FlinkRunner to run on Flink, or leave the option out" + help(command));
+  }
+
   /** Refuses the first argument that is not one of the {@code known} options with a value of its type. */
   static void check(String command, String[] args, Map<String, Method> known) {
+    requireFlinkRunnerFor(command, args);
     Map<String, String> seen = new LinkedHashMap<>();
     for (String arg : args) {
       if (!arg.startsWith("--") || arg.length() == 2 || arg.startsWith("--=")) {

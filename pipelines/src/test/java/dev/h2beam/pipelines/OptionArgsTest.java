@@ -2,6 +2,7 @@ package dev.h2beam.pipelines;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -25,6 +26,19 @@ class OptionArgsTest {
     assertEquals(1, text.lines().count(), "one line: " + text);
     assertFalse(text.contains("Exception") || text.contains("\tat ") || text.contains("null"), text);
     return text.strip();
+  }
+
+  @Test
+  void aFlinkRunnersOptionWithoutTheFlinkRunnerIsRefusedNotIgnored() {
+    String alone = refused("sweep", "--bench=demo", "--flinkMaster=127.0.0.1:8081");
+    assertTrue(alone.startsWith("error: --flinkMaster=127.0.0.1:8081 is an option of the FlinkRunner, and this command"
+        + " runs on the DirectRunner (the default), which would ignore it: add --runner=FlinkRunner"), alone);
+    String other = refused("judge", "--runner=DirectRunner", "--parallelism=3");
+    assertTrue(other.startsWith("error: --parallelism=3 is an option of the FlinkRunner, and this command runs on"
+        + " DirectRunner"), other);
+    // with the runner named, the same option is read (here refused only for the master nobody answers at)
+    String flink = refused("sweep", "--bench=demo", "--runner=FlinkRunner", "--flinkMaster=127.0.0.1:1");
+    assertFalse(flink.contains("is an option of the FlinkRunner"), flink);
   }
 
   @Test

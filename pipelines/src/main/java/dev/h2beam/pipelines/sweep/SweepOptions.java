@@ -78,13 +78,15 @@ public interface SweepOptions extends PipelineOptions {
 
   void setProgressSeconds(int value);
 
-  @Description("Improver/selector/reflector sessions at once in one worker process.")
+  @Description("Improver/selector/reflector sessions at once in the whole job (on a cluster of W workers, each holds"
+      + " a W-th, rounded down).")
   @Default.Integer(2)
   int getSessionLimit();
 
   void setSessionLimit(int value);
 
-  @Description("Executor rollouts at once in one worker process.")
+  @Description("Executor rollouts at once in the whole job (on a cluster of W workers, each holds a W-th, rounded"
+      + " down).")
   @Default.Integer(2)
   int getRolloutLimit();
 
