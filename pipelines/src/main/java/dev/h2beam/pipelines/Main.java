@@ -138,8 +138,9 @@ public final class Main {
     out.println("  --runner  (default DirectRunner)");
     out.println("      DirectRunner on this machine, or FlinkRunner with --flinkMaster=[local] or host:port.");
     out.println("  --flinkMaster, --parallelism, --filesToStage  (FlinkRunner only)");
-    out.println("      The JobManager (host:port, or [local] for Flink in this process), the job's parallelism, and the");
-    out.println("      cluster jar to stage (demo/target/h2beam-demo-<version>-cluster.jar); README, \"Running on Flink\".");
+    out.println("      The JobManager (host:port, or [local] for Flink in this process), the job's parallelism,");
+    out.println("      and the cluster jar to stage (demo/target/h2beam-demo-<version>-cluster.jar);");
+    out.println("      README, \"Running on Flink\".");
     out.println("  --targetParallelism  (DirectRunner)");
     out.println("      How many DoFn calls the DirectRunner runs at once; written files are the same for any value.");
   }
