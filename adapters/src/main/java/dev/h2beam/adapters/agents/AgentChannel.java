@@ -2,6 +2,7 @@ package dev.h2beam.adapters.agents;
 
 import dev.h2beam.adapters.config.ResolvedRole;
 import dev.h2beam.adapters.files.TextFiles;
+import dev.h2beam.adapters.llm.EndpointProxy;
 import dev.h2beam.adapters.model.ChannelSpec;
 import dev.h2beam.adapters.model.SessionResult;
 import dev.h2beam.adapters.model.Tokens;
@@ -64,8 +65,8 @@ final class AgentChannel implements ProposerChannel {
       String text = Files.isRegularFile(answer) ? TextFiles.readCapped(answer, 1_000_000) : "";
       if (text.isBlank()) text = agent.reply(jsonl);
       if (run.timedOut()) {
-        return new SessionResult("", cost, agent.name + ": timeout after " + timeout.toSeconds() + "s", meta, known,
-            tokens);
+        return new SessionResult("", cost, agent.name + ": timeout after " + timeout.toSeconds() + "s; "
+            + EndpointProxy.outcomes(run.modelCalls(), role.endpoint()), meta, known, tokens);
       }
       if (text.isBlank()) {
         List<String> errors = agent.errors(jsonl);

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -91,7 +92,7 @@ final class AgentExecutor implements Executor {
     if (run.timedOut()) {
       return new ExecResult(runDir, null, wall, u.inputTokens(), u.outputTokens(), cost, "timeout",
           agent.name + " did not finish within " + r.timeout().toSeconds() + " s and was killed with its process"
-              + " group (is the model server at " + role.endpoint().baseUrl() + " up?)", known, counted);
+              + " group; " + EndpointProxy.outcomes(run.modelCalls(), role.endpoint()), known, counted);
     }
     if (run.process().outputCut()) {
       return new ExecResult(runDir, run.process().exit(), wall, u.inputTokens(), u.outputTokens(), cost,
@@ -100,9 +101,11 @@ final class AgentExecutor implements Executor {
     }
     if (!run.succeeded()) {
       List<String> errors = agent.errors(jsonl);
+      // a CLI repeats an endpoint's error for each retry: once each, with what its calls got
       return new ExecResult(runDir, run.process().exit(), wall, u.inputTokens(), u.outputTokens(), cost, "exit",
           agent.name + " exited with " + run.process().exit() + ": " + (errors.isEmpty()
-              ? run.process().stderrTail(300) : String.join(" | ", errors)), known, counted);
+              ? run.process().stderrTail(300) : String.join(" | ", new LinkedHashSet<>(errors))) + "; "
+              + EndpointProxy.outcomes(run.modelCalls(), role.endpoint()), known, counted);
     }
     return new ExecResult(runDir, run.process().exit(), wall, u.inputTokens(), u.outputTokens(), cost, "", "",
         known, counted);

@@ -113,6 +113,35 @@ public final class EndpointProxy implements AutoCloseable {
     }
   }
 
+  /**
+   * What a run's calls through its relay came to, for the message of a run that failed or timed out: how many, and
+   * their outcomes counted in the order first seen ({@code its 28 model calls: HTTP 500 x28}); it asks whether the
+   * server is up only when no call got a reply from it.
+   */
+  public static String outcomes(List<Map<String, Object>> calls, Endpoint endpoint) {
+    if (calls.isEmpty()) return "it made no model call";
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    boolean answered = false;
+    for (Map<String, Object> c : calls) {
+      String outcome;
+      if (c.get("status") instanceof Number n) {
+        outcome = "HTTP " + n.intValue();
+        answered = true;
+      } else if (Boolean.FALSE.equals(c.get("connected"))) {
+        outcome = "no connection";
+      } else if (c.get("dropped") != null) {
+        outcome = String.valueOf(c.get("dropped"));
+      } else {
+        outcome = "no reply";
+      }
+      counts.merge(outcome, 1, Integer::sum);
+    }
+    List<String> parts = new ArrayList<>();
+    counts.forEach((outcome, n) -> parts.add(outcome + " x" + n));
+    return "its " + calls.size() + " model call" + (calls.size() == 1 ? "" : "s") + ": " + String.join(", ", parts)
+        + (answered ? "" : " (is the model server at " + endpoint.baseUrl() + " up?)");
+  }
+
   /** The largest request body relayed; an agent's whole conversation is far smaller. */
   static final int MAX_REQUEST_BYTES = 64 << 20;
 

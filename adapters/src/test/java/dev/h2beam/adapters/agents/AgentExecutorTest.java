@@ -79,6 +79,9 @@ class AgentExecutorTest {
     FolderBenchmark dead = open(root, ScriptedModelServer.unusedBaseUrl(), Map.of());
     IOException e = assertThrows(IOException.class, () -> dead.execute("d/t", null, "ns/d__t/base1"));
     assertTrue(e.getMessage().contains("timeout") && e.getMessage().contains("killed"), e.getMessage());
+    // what its calls through the relay got: no connection, so the question whether the server is up
+    assertTrue(e.getMessage().contains(": no connection x") && e.getMessage().contains("is the model server at ")
+        || e.getMessage().endsWith("; it made no model call"), e.getMessage());
     assertFalse(Files.exists(tmp.resolve("exec/ns/d__t/base1").resolve(Runmark.MARKER)));
     // the timeout killed a CLI that had started: its first event is in the run's copy of its output
     String events = Files.readString(tmp.resolve("exec/ns/d__t/base1/events.jsonl"));

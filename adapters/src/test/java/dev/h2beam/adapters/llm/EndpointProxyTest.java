@@ -142,6 +142,20 @@ class EndpointProxyTest {
   }
 
   @Test
+  void theOutcomesOfARunsCallsAreCountedAndTheServerIsQuestionedOnlyWhenNothingAnswered() {
+    Endpoint e = new Endpoint("o", "http://127.0.0.1:9/v1", "", 1, 30, 1, 0, 0, 0, 0);
+    Map<String, Object> failed = new java.util.HashMap<>(Map.of("status", 500));
+    Map<String, Object> unconnected = new java.util.HashMap<>(Map.of("connected", false));
+    unconnected.put("status", null);
+    Map<String, Object> left = Map.of("dropped", "the client left");
+    assertEquals("its 3 model calls: HTTP 500 x2, the client left x1",
+        EndpointProxy.outcomes(List.of(failed, left, failed), e));
+    assertEquals("its 1 model call: no connection x1 (is the model server at http://127.0.0.1:9/v1 up?)",
+        EndpointProxy.outcomes(List.of(unconnected), e));
+    assertEquals("it made no model call", EndpointProxy.outcomes(List.of(), e));
+  }
+
+  @Test
   void withoutAKeyTheRelayGivesNoTokenAndPassesWhatComes() throws Exception {
     Endpoint e = new Endpoint("keyless", "http://127.0.0.1:9/v1", "", 1, 30, 1, 0, 0, 0, 0);
     try (EndpointProxy relay = EndpointProxy.open(e, null, Map.of("OPENAI_API_KEY", "sk-unrelated"))) {
