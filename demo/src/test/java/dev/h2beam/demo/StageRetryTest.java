@@ -96,9 +96,42 @@ class StageRetryTest {
     }
   }
 
+  /**
+   * dogA #2: a session that writes a key into a file off the surface is refused naming the file and field, and the
+   * key is kept nowhere under the runs root: not in the evidence, not in the audit trail's harvested folders.
+   */
+  @Test
+  void aKeyTheSessionLeftOffTheSurfaceIsKeptNowhere(@TempDir Path root) throws Exception {
+    DemoBenchmark.setUp(root);
+    DemoBenchmark bench = new DemoBenchmark(root);
+    String key = "sk-live-FAKEFAKEFAKE1234567890abcdef";
+    ProposerChannel channel = (Path cwd, String mission, String system, String label, Duration t) -> {
+      Files.writeString(cwd.resolve("context/harness/.env"), "OPENAI_API_KEY=" + key + "\n");
+      Path guardrails = cwd.resolve("context/harness/guardrails.md");
+      Files.writeString(guardrails, Files.readString(guardrails) + "- the access code is " + key + "\n");
+      return SessionResult.reply("<notes>remembered the key</notes>", 1.0);
+    };
+    Stage stage = stage(root, bench, channel, "Improve", root.resolve("runs/_audit/demo-oc-agg1"));
+
+    assertTrue(stage.fellBack());
+    assertTrue(stage.error().startsWith("withheld from the record: .env line 1, field OPENAI_API_KEY (sk-…): a"
+        + " literal credential; guardrails.md line "), stage.error());
+    assertTrue(stage.error().contains("; files outside the editable surface: [.env]; harness trees must never carry"
+        + " credentials: rotate the key first"), stage.error());
+    try (Stream<Path> s = Files.walk(root.resolve("runs"))) {
+      List<Path> files = s.filter(Files::isRegularFile).toList();
+      assertTrue(files.stream().anyMatch(f -> f.endsWith(".env")), "the file's name is kept: " + files);
+      for (Path f : files) assertFalse(Files.readString(f).contains(key), f + " holds the key");
+    }
+  }
+
   /** One improvement stage of ledger-1 on the demo benchmark, its sessions served by {@code channel}. */
   private static Stage stage(Path root, DemoBenchmark bench, ProposerChannel channel, String job) {
-    Proposer proposer = new Proposer(channel, ChannelSpec.of("test", "local/test"), root.resolve("audit"), 2,
+    return stage(root, bench, channel, job, root.resolve("audit"));
+  }
+
+  private static Stage stage(Path root, DemoBenchmark bench, ProposerChannel channel, String job, Path audit) {
+    Proposer proposer = new Proposer(channel, ChannelSpec.of("test", "local/test"), audit, 2,
         Limits.of("sessions", 2), Duration.ZERO);
     TaskScope scope = new TaskScope(bench, "ledger-1", 1, Namespace.of("demo", "oc", "agg", 1),
         root.resolve("runs"), proposer, proposer, proposer, Limits.of("rollouts", 2), 1, null, Faults.NONE);

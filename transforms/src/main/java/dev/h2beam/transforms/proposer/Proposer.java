@@ -15,6 +15,7 @@ import dev.h2beam.adapters.proposer.EvidenceView;
 import dev.h2beam.adapters.proposer.ProposerChannel;
 import dev.h2beam.transforms.evidence.FileTrees;
 import dev.h2beam.transforms.evidence.HeldTree;
+import dev.h2beam.transforms.safety.CredentialScreen;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -183,7 +184,7 @@ public final class Proposer {
         Harvested kept = harvest == null ? null : harvest(cwd.resolve(harvest), base);
         Reply reply = new Reply(label, r.text(), true, cost, wall, attempt, false, spec.kind(), "",
             auditDir == null ? null : auditDir.resolve(base + ".response.md"), kept == null ? null : kept.dir(),
-            kept == null ? null : kept.files(), known, tokens);
+            kept == null ? null : kept.files(), known, tokens, kept == null ? List.of() : kept.withheld());
         audit(base, mission, system, reply, withCalls(reported, calls), held);
         return reply;
       } catch (Exception e) {
@@ -225,10 +226,15 @@ public final class Proposer {
         throw new IOException("meta.json does not record a successful reply with its attempts and cost");
       }
       if (harvest != null && !Files.isDirectory(workspace)) return null;
+      // what its session withheld, and anything an entry written before the harvest screened holds: screened now,
+      // so that a credential an older entry kept is withheld here too and the replay is refused as the session was
+      java.util.TreeSet<String> withheld = new java.util.TreeSet<>();
+      for (com.fasterxml.jackson.databind.JsonNode w : m.path(WITHHELD)) withheld.add(w.asText());
+      if (Files.isDirectory(workspace)) withheld.addAll(withhold(workspace, PathOrder.files(workspace)));
       journalIfLost(label, base, m);
       return new Reply(label, text, true, m.path("cost_usd").asDouble(), m.path("wall_s").asDouble(),
           m.path("attempts").asInt(), true, spec.kind(), "", response, Files.isDirectory(workspace) ? workspace : null,
-          null, m.path("cost_known").asBoolean(true), tokens(m));
+          null, m.path("cost_known").asBoolean(true), tokens(m), List.copyOf(withheld));
     } catch (IOException | RuntimeException e) {
       System.err.println("h2beam: reply cache entry " + response + " is unreadable (" + e.getMessage()
           + "); calling the session again");
@@ -311,24 +317,82 @@ public final class Proposer {
     return evidence.view();
   }
 
-  /** A harvested folder and the files the harvest placed in it (relative, path order). */
-  private record Harvested(Path dir, List<String> files) {}
+  /**
+   * A harvested folder, the files the harvest placed in it (relative, path order) and why files of it were withheld
+   * ({@link #withhold}).
+   */
+  private record Harvested(Path dir, List<String> files, List<String> withheld) {}
 
   private Harvested harvest(Path from, String base) throws IOException {
+    if (!Files.isDirectory(from)) {
+      if (auditDir != null) FileTrees.deleteQuietly(auditDir.resolve(base + ".workspace"));
+      return null;
+    }
+    // every file the session left is screened before it leaves the session's folder, off the editable surface too
+    // (a refused proposal's folder is kept as its audit record): a credential is never kept under the runs root
+    List<String> withheld = withhold(from, PathOrder.files(from));
     if (auditDir == null) {
-      if (!Files.isDirectory(from)) return null;
       Path keep = Scratch.newDir(scratch, "h2beam-harvest-");
-      return new Harvested(keep, FileTrees.copyRefusingLinks(from, keep));
+      return new Harvested(keep, FileTrees.copyRefusingLinks(from, keep), withheld);
     }
     Path target = auditDir.resolve(base + ".workspace");
     FileTrees.deleteQuietly(target);
-    if (!Files.isDirectory(from)) return null;
     Path tmp = auditDir.resolve(base + ".workspace.tmp");
     FileTrees.deleteQuietly(tmp);
     // the session folder is used up: its harvested folder is moved out of it, not copied
     List<String> files = FileTrees.moveRefusingLinks(from, tmp);
     Files.move(tmp, target);
-    return new Harvested(target, files);
+    return new Harvested(target, files, withheld);
+  }
+
+  /** The meta file's key listing why files of the harvested folder were withheld; written only when some were. */
+  static final String WITHHELD = "withheld";
+
+  /** The most bytes of one harvested file the credential screen reads; a larger file is withheld unscreened. */
+  static final long SCREENED_BYTES = 8L << 20;
+
+  /**
+   * Replaces the text of every file of {@code files} (relative to {@code dir}) that holds a credential by the
+   * credential screen's rules ({@link CredentialScreen}), or that is too large or cannot be read to be screened, by a
+   * note saying it was withheld and why, and returns why, one entry per finding ({@code .env line 1, field
+   * OPENAI_API_KEY (sk-…): a literal credential}: the file, line and field, never the value), in path order. A
+   * file the session left is kept in the audit trail and replayed from it; the note never holds what the screen
+   * finds, so a folder withheld once screens clean.
+   */
+  static List<String> withhold(Path dir, List<String> files) throws IOException {
+    List<String> out = new ArrayList<>();
+    for (String rel : new java.util.TreeSet<>(files)) {
+      Path f = dir.resolve(rel);
+      List<String> why;
+      String where;
+      try {
+        long size = Files.size(f);
+        if (size > SCREENED_BYTES) {
+          why = List.of(rel + ": " + size + " bytes, more than the " + (SCREENED_BYTES >> 20) + " MiB screened for"
+              + " credentials");
+          where = "it is too large to screen for credentials";
+        } else {
+          String text = new String(Files.readAllBytes(f), StandardCharsets.UTF_8);
+          List<CredentialScreen.Hit> hits = CredentialScreen.hits(text);
+          if (hits.isEmpty()) continue;
+          why = new ArrayList<>();
+          List<String> at = new ArrayList<>();
+          for (CredentialScreen.Hit h : hits) {
+            why.add(rel + " " + h.where() + ": a literal credential");
+            at.add("line " + h.line() + (h.field().isEmpty() ? "" : ", field " + h.field()));
+          }
+          where = "it held what looks like a literal credential (" + String.join("; ", at) + ")";
+        }
+      } catch (IOException e) {
+        why = List.of(rel + ": unreadable (" + e.getClass().getSimpleName() + "), not screened for credentials");
+        where = "it could not be read to screen it for credentials";
+      }
+      Files.deleteIfExists(f);
+      Files.writeString(f, "[h2beam withheld this file's text: " + where + ". A proposal holding it is refused;"
+          + " read secrets from the environment at run time.]\n", StandardCharsets.UTF_8);
+      out.addAll(why);
+    }
+    return out;
   }
 
   /**
@@ -388,6 +452,8 @@ public final class Proposer {
     if (!(noModel && reply.tokens().equals(Tokens.NONE))) meta.put("tokens", reply.tokens().toJson());
     if (!reply.tokens().known()) meta.put("tokens_known", false);
     meta.put("error", reply.error());
+    // why files of the harvested folder hold a note in place of their text (withhold): only when some do
+    if (!reply.withheld().isEmpty()) meta.put(WITHHELD, reply.withheld());
     meta.put("usage", reported.get(SessionResult.USAGE));
     meta.put("model_id", reported.get(SessionResult.MODEL_ID));
     meta.put("finish_reason", reported.get(SessionResult.FINISH_REASON));

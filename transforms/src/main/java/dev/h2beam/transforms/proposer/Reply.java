@@ -16,14 +16,26 @@ import java.util.List;
  *     which reports no cost); {@code costUsd} is then what is known of it
  * @param tokens the model tokens every attempt spent ({@link dev.h2beam.adapters.model.SessionResult#tokens}); a
  *     reply from the cache reports those of the session that made it
+ * @param withheld why files of {@code workspace} hold a note in place of their text (one credential finding, or a
+ *     file too large or unreadable to screen, per line; {@link Proposer#withhold}): the session left a credential,
+ *     or what could not be screened, in its harvested folder, which is never kept; empty when nothing was withheld
  */
 public record Reply(
     String label, String text, boolean ok, double costUsd, double wallS, int attempts, boolean cached,
     String channel, String error, Path audit, Path workspace, List<String> workspaceFiles, boolean costKnown,
-    Tokens tokens) {
+    Tokens tokens, List<String> withheld) {
 
   public Reply {
     tokens = tokens == null ? Tokens.UNKNOWN : tokens;
+    withheld = withheld == null ? List.of() : List.copyOf(withheld);
+  }
+
+  /** A reply of which nothing was withheld. */
+  public Reply(String label, String text, boolean ok, double costUsd, double wallS, int attempts, boolean cached,
+      String channel, String error, Path audit, Path workspace, List<String> workspaceFiles, boolean costKnown,
+      Tokens tokens) {
+    this(label, text, ok, costUsd, wallS, attempts, cached, channel, error, audit, workspace, workspaceFiles,
+        costKnown, tokens, List.of());
   }
 
   /** A reply whose tokens are not said ({@link Tokens#UNKNOWN}). */

@@ -93,7 +93,14 @@ public final class StageRunner {
       try {
         proposed = TreeIO.read(surface, reply.workspace(), reply.workspaceFiles(), rejected);
       } catch (HarnessRejected e) {
-        error = e.getMessage();
+        // a file withheld for a credential is the first thing to say: the key must be rotated
+        error = reply.withheld().isEmpty() ? e.getMessage() : withheld(surface, reply.withheld(), List.of());
+        feedback = feedback(error);
+        continue;
+      }
+      if (!reply.withheld().isEmpty()) {
+        // the session left a credential (or what could not be screened) in its folder: its text never came back
+        error = withheld(surface, reply.withheld(), rejected);
         feedback = feedback(error);
         continue;
       }
@@ -103,11 +110,7 @@ public final class StageRunner {
         continue;
       }
       if (!rejected.isEmpty()) {
-        error = "files outside the editable surface: " + rejected.subList(0, Math.min(6, rejected.size()))
-            + "; a harness holds only the always-on files " + surface.alwaysOn() + ", skills (" + surface.skillDir()
-            + "/<name>/SKILL.md), sub_agents/<name>/AGENT.md, scripts/<snake_name>.sh or .py"
-            + (surface.pluginDir() == null ? "" : ", " + surface.pluginDir() + "/<name>.ts")
-            + (surface.hooksFile() == null ? "" : ", " + surface.hooksFile());
+        error = offSurface(surface, rejected);
         feedback = feedback(error);
         writeBack(surface, proposed, evidence);
         continue;
@@ -123,6 +126,34 @@ public final class StageRunner {
       }
     }
     return new Stage(q.label(), q.dim(), fallback, false, true, error, usd, attempts, false, "", known, tokens);
+  }
+
+  /**
+   * Why a proposal whose folder held a credential (or a file that could not be screened) is refused: what was withheld
+   * from the record, the files off the surface among the rest, then what to do.
+   */
+  private static String withheld(SurfaceSpec surface, List<String> withheld, List<String> rejected) {
+    return "withheld from the record: " + String.join("; ", withheld)
+        + (rejected.isEmpty() ? "" : "; files outside the editable surface: " + first(rejected))
+        + "; harness trees must never carry credentials: " + CredentialScreen.WHAT_TO_DO
+        + (rejected.isEmpty() ? "" : "; " + holds(surface));
+  }
+
+  private static List<String> first(List<String> rejected) {
+    return rejected.subList(0, Math.min(6, rejected.size()));
+  }
+
+  /** Why a proposal with files off the editable surface is refused, naming the first six and what a harness holds. */
+  private static String offSurface(SurfaceSpec surface, List<String> rejected) {
+    return "files outside the editable surface: " + first(rejected) + "; " + holds(surface);
+  }
+
+  /** What a harness holds: the editable surface. */
+  private static String holds(SurfaceSpec surface) {
+    return "a harness holds only the always-on files " + surface.alwaysOn() + ", skills (" + surface.skillDir()
+        + "/<name>/SKILL.md), sub_agents/<name>/AGENT.md, scripts/<snake_name>.sh or .py"
+        + (surface.pluginDir() == null ? "" : ", " + surface.pluginDir() + "/<name>.ts")
+        + (surface.hooksFile() == null ? "" : ", " + surface.hooksFile());
   }
 
   /**

@@ -362,6 +362,70 @@ class ProposerTest {
     assertEquals(1, calls.get());
   }
 
+  /**
+   * dogA #2: the harvested folder is kept in the audit trail even when its proposal is refused, so a credential the
+   * session left there, off the editable surface too, is withheld: the file keeps its name and a note, the reply and
+   * the meta file say why, and the cache serves the same.
+   */
+  @Test
+  void aCredentialTheSessionLeftInItsHarvestedFolderIsWithheld() throws Exception {
+    String key = "sk-live-FAKEFAKEFAKE1234567890abcdef";
+    String pem = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----\n";
+    Proposer p = proposer((cwd, mission, system, label, timeout) -> {
+      write(cwd, "context/harness/.env", "OPENAI_API_KEY=" + key + "\n");
+      write(cwd, "context/harness/skills/deploy/id_rsa", pem);
+      write(cwd, "context/harness/guardrails.md", "- Check totals.\n");
+      return SessionResult.reply("edited", 0.1);
+    });
+    Reply r = p.call(MISSION, evidence, LABEL, "", "context/harness");
+
+    assertEquals(2, r.withheld().size(), r.withheld().toString());
+    assertEquals(".env line 1, field OPENAI_API_KEY (sk-…): a literal credential", r.withheld().get(0));
+    assertTrue(r.withheld().get(1).startsWith("skills/deploy/id_rsa line 1"), r.withheld().toString());
+    String note = Files.readString(r.workspace().resolve(".env"));
+    assertTrue(note.contains("h2beam withheld this file's text"), note);
+    assertEquals(List.of(), dev.h2beam.transforms.safety.CredentialScreen.hits(note), "the note screens clean");
+    assertEquals(List.of(), Proposer.withhold(r.workspace(), PathOrder.files(r.workspace())),
+        "a withheld folder screens clean");
+    assertEquals("- Check totals.\n", Files.readString(r.workspace().resolve("guardrails.md")));
+    assertEquals(PathOrder.files(r.workspace()), r.workspaceFiles(), "every file keeps its name");
+    JsonNode meta = Json.readTree(audit.resolve(base("") + ".meta.json"));
+    assertEquals(r.withheld(), Json.convert(meta.path("withheld"), List.class));
+    assertNothingHolds(tmp, key, "MIIEowIBAAKCAQEA");
+
+    Reply again = p.call(MISSION, evidence, LABEL, "", "context/harness");
+    assertTrue(again.cached());
+    assertEquals(r.withheld(), again.withheld(), "the replay is refused as the session was");
+  }
+
+  /** A cache entry written before the harvest screened its folder is screened when it is served. */
+  @Test
+  void aCachedWorkspaceHoldingACredentialIsWithheldWhenServed() throws Exception {
+    String key = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
+    Proposer p = proposer((cwd, mission, system, label, timeout) -> {
+      write(cwd, "context/harness/guardrails.md", "- Check totals.\n");
+      return SessionResult.reply("edited", 0.1);
+    });
+    Reply first = p.call(MISSION, evidence, LABEL, "", "context/harness");
+    assertEquals(List.of(), first.withheld());
+    write(first.workspace(), "notes.txt", "push with " + key + "\n");
+
+    Reply again = p.call(MISSION, evidence, LABEL, "", "context/harness");
+    assertTrue(again.cached());
+    assertEquals(1, again.withheld().size(), again.withheld().toString());
+    assertTrue(again.withheld().get(0).startsWith("notes.txt line 1"), again.withheld().toString());
+    assertNothingHolds(tmp, key);
+  }
+
+  private static void assertNothingHolds(Path root, String... secrets) throws IOException {
+    try (var walk = Files.walk(root)) {
+      for (Path f : walk.filter(Files::isRegularFile).toList()) {
+        String text = new String(Files.readAllBytes(f), StandardCharsets.UTF_8);
+        for (String secret : secrets) assertFalse(text.contains(secret), f + " holds " + secret);
+      }
+    }
+  }
+
   @Test
   void aCachedReplyWithoutItsWorkspaceIsCalledAgainWhenHarvestIsAsked() throws Exception {
     Proposer p = answering("done", 0.0);
