@@ -30,7 +30,9 @@ import java.util.Map;
 /**
  * Runs one improvement stage (spec §6.3): builds its evidence, calls the improver, and accepts the edited harness or
  * asks once more with the rejection appended. After a transport failure or two rejected proposals the stage falls
- * back to the harness it was asked to edit.
+ * back to the harness it was asked to edit. The evidence folder ({@code context/<label>/}) keeps what the sessions
+ * were shown: a refused proposal is kept only as its session's harvested folder in the audit trail, where a file
+ * holding a credential holds a note in its place ({@link Reply#withheld}).
  *
  * <p>A stage's attempts and cost are those of the sessions that made its replies, whether this process ran them or
  * replayed them from the reply cache, and {@code cached} is always false: a replayed reply is the same session, and
@@ -112,7 +114,6 @@ public final class StageRunner {
       if (!rejected.isEmpty()) {
         error = offSurface(surface, rejected);
         feedback = feedback(error);
-        writeBack(surface, proposed, evidence);
         continue;
       }
       try {
@@ -122,7 +123,6 @@ public final class StageRunner {
       } catch (HarnessRejected e) {
         error = e.getMessage();
         feedback = feedback(error);
-        writeBack(surface, proposed, evidence);
       }
     }
     return new Stage(q.label(), q.dim(), fallback, false, true, error, usd, attempts, false, "", known, tokens);
@@ -180,16 +180,5 @@ public final class StageRunner {
    */
   static String feedback(String error) {
     return Prompts.rejectionFeedback(Fence.untrusted("why the proposed harness was rejected", error));
-  }
-
-  private static void writeBack(SurfaceSpec surface, Map<String, String> tree, Path evidence) {
-    // a tree holding a key is never written anywhere: the retry sees the harness it was given, and the feedback
-    // names the file and field to leave out
-    if (!CredentialScreen.findings(tree).isEmpty()) return;
-    try {
-      TreeIO.write(surface, tree, evidence.resolve("harness"), true);
-    } catch (Exception e) {
-      System.err.println("h2beam: could not write the rejected harness back to " + evidence + ": " + e.getMessage());
-    }
   }
 }
