@@ -115,7 +115,10 @@ class StageRetryTest {
     Stage stage = stage(root, bench, channel, "Improve");
 
     assertTrue(stage.fellBack());
+    assertTrue(stage.wasRefused(), "the session answered: its edit was refused");
     assertTrue(stage.error().startsWith("files outside the editable surface: [notes.txt]"), stage.error());
+    assertTrue(stage.refused().get("guardrails.md").contains(INJECTED), "the refused edit, for the gated mode");
+    assertEquals(Boolean.TRUE, stage.toJson().get("refused"));
     assertEquals(2, shown.size());
     assertFalse(shown.get(1).contains(INJECTED), "the retry was shown the harness it was to edit");
     Path kept = Namespace.of("demo", "oc", "agg", 1).taskDir(root.resolve("runs"), "ledger-1")
@@ -140,11 +143,12 @@ class StageRetryTest {
     };
     Stage stage = stage(root, bench, channel, "Improve", root.resolve("runs/_audit/demo-oc-agg1"));
 
-    assertTrue(stage.fellBack());
+    assertTrue(stage.wasRefused());
     assertTrue(stage.error().startsWith("withheld from the record: .env line 1, field OPENAI_API_KEY (sk-…): a"
         + " literal credential; guardrails.md line "), stage.error());
     assertTrue(stage.error().contains("; files outside the editable surface: [.env]; harness trees must never carry"
         + " credentials: rotate the key first"), stage.error());
+    assertFalse(stage.refused().get("guardrails.md").contains(key));
     try (Stream<Path> s = Files.walk(root.resolve("runs"))) {
       List<Path> files = s.filter(Files::isRegularFile).toList();
       assertTrue(files.stream().anyMatch(f -> f.endsWith(".env")), "the file's name is kept: " + files);

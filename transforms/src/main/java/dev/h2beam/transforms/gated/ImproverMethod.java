@@ -32,7 +32,8 @@ public final class ImproverMethod implements GatedMethod {
     try {
       edit = models.improver(job(samples, rejected, manifest));
     } catch (Models.SessionFailed e) {
-      return Proposal.none("the improver session failed: " + e.getMessage());
+      return Proposal.none((e.refused() ? "the improver's edit was refused: " : "the improver session failed: ")
+          + e.getMessage());
     }
     List<Mutation> mutations = Mutation.diff(TreeEntry.tree(tree), TreeEntry.tree(edit.tree()));
     return mutations.isEmpty() ? Proposal.none("the session left the harness as it was") : Proposal.of(mutations,

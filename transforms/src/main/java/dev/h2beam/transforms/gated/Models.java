@@ -14,7 +14,8 @@ public interface Models {
    * with the current harness's episodes and the domain's library as evidence. At most one per step: a second call
    * is refused.
    *
-   * @throws SessionFailed the session failed or its harness was refused twice; the step is skipped with the reason
+   * @throws SessionFailed the session failed or its harness was refused twice ({@link SessionFailed#refused}); the
+   *     step is skipped with the reason, and a refused harness joins the rejected history
    */
   Edit improver(String job) throws SessionFailed;
 
@@ -23,8 +24,21 @@ public interface Models {
 
   /** The improver session produced no usable harness. */
   final class SessionFailed extends Exception {
+    private final boolean refused;
+
     public SessionFailed(String message) {
+      this(message, false);
+    }
+
+    /** @param refused the session answered, and its harness was refused (else the session itself failed) */
+    public SessionFailed(String message, boolean refused) {
       super(message);
+      this.refused = refused;
+    }
+
+    /** Whether the session answered and its harness was refused, rather than the session failing. */
+    public boolean refused() {
+      return refused;
     }
   }
 }

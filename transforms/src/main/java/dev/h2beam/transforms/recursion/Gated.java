@@ -96,7 +96,14 @@ public final class Gated {
 
       LinkedHashMap<String, String> candidate = null;
       String refused = "";
-      if (!proposal.isNone()) {
+      // the step's mutations: the method's, or its improver session's edit that the stage refused
+      List<Mutation> mutations = proposal.mutations();
+      if (proposal.isNone() && st.wasRefused()) {
+        // the session answered and the stage refused its harness (a file off the surface, a credential, ...): a
+        // refused proposal, which the method is told of, not a failed session
+        refused = st.error();
+        mutations = Mutation.diff(current, st.refused());
+      } else if (!proposal.isNone()) {
         try {
           candidate = Mutation.apply(current, proposal.mutations());
           if (StageRunner.accept(s, candidate, current)) {
@@ -112,7 +119,7 @@ public final class Gated {
       step.put("step", j);
       step.put("label", label);
       List<Object> mutationJson = new ArrayList<>();
-      for (Mutation m : proposal.mutations()) mutationJson.add(m.toJson());
+      for (Mutation m : mutations) mutationJson.add(m.toJson());
       step.put("mutations", mutationJson);
       step.put("notes", Stage.clip(proposal.notes(), 400));
       Decision d;
@@ -156,7 +163,7 @@ public final class Gated {
             : "no proposal: " + proposal.notes();
         if (!refused.isEmpty()) {
           refusedOrRejected++;
-          rejected.add(new Rejection(j, shown(proposal.mutations()), why));
+          rejected.add(new Rejection(j, shown(mutations), why));
         } else {
           skipped++;
         }
@@ -278,7 +285,7 @@ public final class Gated {
       started = true;
       stage = StageRunner.run(s, new StageRunner.Request(label, "GATE", job, current, episodes, currentDir,
           s.library(), List.of(), Map.of()));
-      if (stage.fellBack()) throw new SessionFailed(stage.error());
+      if (stage.fellBack()) throw new SessionFailed(stage.error(), stage.wasRefused());
       return new Edit(TreeEntry.of(stage.tree()), stage.notes());
     }
   }

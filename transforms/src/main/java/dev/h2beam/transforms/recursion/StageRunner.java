@@ -69,6 +69,8 @@ public final class StageRunner {
     int attempts = 0;
     String error = "";
     String feedback = "";
+    // the editable part of the last refused proposal; null while no proposal was refused, or after a failed session
+    LinkedHashMap<String, String> refused = null;
     for (int attempt = 1; attempt <= STAGE_ATTEMPTS; attempt++) {
       Reply reply;
       try {
@@ -79,12 +81,14 @@ public final class StageRunner {
         usd += e.costUsd();
         known &= e.costKnown();
         tokens = tokens.plus(e.tokens());
+        refused = null;
         break;
       }
       usd += reply.costUsd();
       known &= reply.costKnown();
       tokens = tokens.plus(reply.tokens());
       attempts += Math.max(1, reply.attempts());
+      refused = new LinkedHashMap<>();
       if (reply.workspace() == null) {
         error = "the harness directory did not come back; edit the files of context/harness/ in place";
         feedback = feedback(error);
@@ -100,6 +104,7 @@ public final class StageRunner {
         feedback = feedback(error);
         continue;
       }
+      refused = proposed;
       if (!reply.withheld().isEmpty()) {
         // the session left a credential (or what could not be screened) in its folder: its text never came back
         error = withheld(surface, reply.withheld(), rejected);
@@ -125,7 +130,8 @@ public final class StageRunner {
         feedback = feedback(error);
       }
     }
-    return new Stage(q.label(), q.dim(), fallback, false, true, error, usd, attempts, false, "", known, tokens);
+    return new Stage(q.label(), q.dim(), fallback, false, true, error, usd, attempts, false, "", known, tokens,
+        refused);
   }
 
   /**
