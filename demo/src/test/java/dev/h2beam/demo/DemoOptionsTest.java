@@ -127,21 +127,65 @@ class DemoOptionsTest {
   @Test
   void theStagesThatFellBackAreCountedFromTheTasksRunNow(@org.junit.jupiter.api.io.TempDir java.nio.file.Path d)
       throws Exception {
-    var plan = dev.h2beam.pipelines.sweep.Sweep.plan(sweepOptions("--bench=demo", "--benchRoot=" + d.resolve("b"),
-        "--modes=both"), java.time.Instant.EPOCH);
-    java.nio.file.Path ns = d.resolve("b/runs/demo-oc-agg1");
-    java.nio.file.Path a = java.nio.file.Files.createDirectories(ns.resolve("dom__a")).resolve("summary.json");
-    java.nio.file.Files.writeString(a, "{\"modes\": {\"agg\": {\"stages\": [{\"fell_back\": true},"
+    var plan = stagesPlan(d);
+    java.nio.file.Path a = summary(d, "dom__a", "{\"modes\": {\"agg\": {\"stages\": [{\"fell_back\": true},"
         + " {\"fell_back\": false}, {\"fell_back\": true}]}, \"seq\": {\"stages\": [{\"fell_back\": false}]}}}");
-    java.nio.file.Path b = java.nio.file.Files.createDirectories(ns.resolve("dom__b")).resolve("summary.json");
-    java.nio.file.Files.writeString(b, "{\"modes\": {\"agg\": {\"stages\": [{\"fell_back\": true}]}}}");
+    summary(d, "dom__b", "{\"modes\": {\"agg\": {\"stages\": [{\"fell_back\": true}]}}}");
     java.util.Map<String, Object> record = java.util.Map.of("domains", java.util.List.of(java.util.Map.of("tasks",
         java.util.List.of(java.util.Map.of("task", "dom/a", "status", "ok"),
             java.util.Map.of("task", "dom/b", "status", "skipped"),
             java.util.Map.of("task", "dom/c", "status", "ok")))));
     var st = dev.h2beam.pipelines.sweep.SweepCommand.stages(plan, record);
     org.junit.jupiter.api.Assertions.assertEquals(
-        new dev.h2beam.pipelines.sweep.SweepCommand.Stages(4, 2, 1, a), st, "b skipped, c has no summary");
+        new dev.h2beam.pipelines.sweep.SweepCommand.Stages(4, 2, 0, "", 1, a), st, "b skipped, c has no summary");
+  }
+
+  /** A demo sweep's plan under {@code d}, whose summaries {@link #summary} writes. */
+  private static dev.h2beam.pipelines.sweep.Sweep.Plan stagesPlan(java.nio.file.Path d) {
+    return dev.h2beam.pipelines.sweep.Sweep.plan(sweepOptions("--bench=demo", "--benchRoot=" + d.resolve("b"),
+        "--modes=both"), java.time.Instant.EPOCH);
+  }
+
+  /** Writes a task's summary.json in that plan's namespace and returns its path. */
+  private static java.nio.file.Path summary(java.nio.file.Path d, String slug, String json) throws java.io.IOException {
+    java.nio.file.Path dir = java.nio.file.Files.createDirectories(d.resolve("b/runs/demo-oc-agg1").resolve(slug));
+    return java.nio.file.Files.writeString(dir.resolve("summary.json"), json);
+  }
+
+  /**
+   * dogA #5: when every stage fell back because its edits were refused (the endpoint answered every call), the end
+   * says so with the first refusal, and points at the improver role in --config only for sessions that failed.
+   */
+  @Test
+  void refusedEditsAreToldApartFromFailedSessions(@org.junit.jupiter.api.io.TempDir java.nio.file.Path d)
+      throws Exception {
+    var plan = stagesPlan(d);
+    java.nio.file.Path a = summary(d, "dom__a", "{\"modes\": {\"agg\": {\"stages\": [{\"fell_back\": true, \"refused\":"
+        + " true, \"error\": \"files outside the editable surface: [.env]\"}, {\"fell_back\": true, \"refused\":"
+        + " true, \"error\": \"guardrails.md does not parse\"}]}}}");
+    java.util.Map<String, Object> record = java.util.Map.of("domains", java.util.List.of(java.util.Map.of("tasks",
+        java.util.List.of(java.util.Map.of("task", "dom/a", "status", "ok")))));
+    var st = dev.h2beam.pipelines.sweep.SweepCommand.stages(plan, record);
+    org.junit.jupiter.api.Assertions.assertEquals(new dev.h2beam.pipelines.sweep.SweepCommand.Stages(2, 2, 2,
+        "files outside the editable surface: [.env]", 1, a), st);
+    String all = String.join("\n", st.lines());
+    assertTrue(all.contains("refused: 2 stage(s)' edits were refused: files outside the editable surface: [.env]"),
+        all);
+    assertTrue(all.contains("warning: every improver stage fell back, so no harness was improved: the improver"
+        + " answered, and its edits were refused"), all);
+    assertTrue(!all.contains("--config"), "a refused edit is no matter of the endpoint: " + all);
+
+    String failed = String.join("\n", new dev.h2beam.pipelines.sweep.SweepCommand.Stages(3, 3, 0, "", 1, a).lines());
+    assertTrue(failed.contains("(their sessions failed;"), failed);
+    assertTrue(failed.contains("check the improver role in --config"), failed);
+    assertTrue(!failed.contains("refused"), failed);
+    String mixed = String.join("\n", new dev.h2beam.pipelines.sweep.SweepCommand.Stages(3, 3, 1, "why", 1, a)
+        .lines());
+    assertTrue(mixed.contains("(2 because their sessions failed, 1 because their edits were refused;"), mixed);
+    assertTrue(mixed.contains("check the improver role in --config"), mixed);
+    assertTrue(mixed.contains("the other 1 stage(s)' edits were refused"), mixed);
+    org.junit.jupiter.api.Assertions.assertEquals(java.util.List.of(),
+        new dev.h2beam.pipelines.sweep.SweepCommand.Stages(3, 0, 0, "", 1, null).lines());
   }
 
   /**

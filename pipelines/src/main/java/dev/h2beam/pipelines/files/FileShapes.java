@@ -106,6 +106,7 @@ public final class FileShapes {
         requireObject(st, where);
         optionalUsd(st, "usd", where);
         optionalBoolean(st, "usd_known", where, ".");
+        optionalBoolean(st, "refused", where, ".");
       }
     }
     JsonNode ledger = m.get("ledger");

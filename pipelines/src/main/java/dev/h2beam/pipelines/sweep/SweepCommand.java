@@ -45,16 +45,7 @@ public final class SweepCommand implements Command {
     int[] df = Sweep.doneFailed(record);
     System.out.println();
     System.out.println("sweep " + ns + ": " + df[0] + " tasks ok, " + df[1] + " failed");
-    Stages st = stages(plan, record);
-    if (st.fellBack() > 0) {
-      System.out.println("stages: " + st.fellBack() + " of " + st.stages() + " improver stages of the " + st.tasks()
-          + " task(s) run now fell back to the harness they were to edit (their sessions failed or their edits were"
-          + " refused; each stage's error is in its task's summary.json, e.g. " + st.example() + ")");
-      if (st.fellBack() == st.stages()) {
-        System.out.println("warning: every improver stage fell back, so no harness was improved: check the"
-            + " improver role in --config (its endpoint, model and key) and the errors above");
-      }
-    }
+    stages(plan, record).lines().forEach(System.out::println);
     System.out.println("record: " + plan.recordPath());
     System.out.println(df[0] == 0 && df[1] > 0
         ? "next:   no task is ok: see the errors above; the same command again resumes, keeping what was done"
@@ -81,10 +72,37 @@ public final class SweepCommand implements Command {
 
   /**
    * What the summaries of the tasks this run finished say of their improver stages: how many there were, how many
-   * fell back, of how many tasks, and one summary that holds a fallen-back stage. Tasks skipped as done before are
-   * not read again (a large sweep's resume reads nothing); an unreadable summary is passed over.
+   * fell back, how many of those because their edits were refused (the session answered: {@code "refused": true})
+   * with the first such stage's error, of how many tasks, and one summary that holds a fallen-back stage. Tasks
+   * skipped as done before are not read again (a large sweep's resume reads nothing); an unreadable summary is passed
+   * over.
    */
-  public record Stages(int stages, int fellBack, int tasks, Path example) {}
+  public record Stages(int stages, int fellBack, int refused, String firstRefusal, int tasks, Path example) {
+
+    /**
+     * The sweep's end lines on them: none when no stage fell back; else how many fell back and why, and, when every
+     * stage did, a warning that points at the improver role in --config only when sessions failed (a refused edit
+     * came from an endpoint that answered).
+     */
+    public List<String> lines() {
+      if (fellBack == 0) return List.of();
+      int failed = fellBack - refused;
+      List<String> out = new java.util.ArrayList<>();
+      out.add("stages: " + fellBack + " of " + stages + " improver stages of the " + tasks + " task(s) run now fell"
+          + " back to the harness they were to edit (" + (refused == 0 ? "their sessions failed"
+          : failed == 0 ? "their edits were refused" : failed + " because their sessions failed, " + refused
+          + " because their edits were refused") + "; each stage's error is in its task's summary.json, e.g. "
+          + example + ")");
+      if (refused > 0) out.add("refused: " + refused + " stage(s)' edits were refused: " + firstRefusal);
+      if (fellBack == stages) {
+        out.add("warning: every improver stage fell back, so no harness was improved: " + (failed == 0
+            ? "the improver answered, and its edits were refused (above); see what the refusals say"
+            : "check the improver role in --config (its endpoint, model and key) and the errors above"
+            + (refused == 0 ? "" : "; the other " + refused + " stage(s)' edits were refused (above)")));
+      }
+      return out;
+    }
+  }
 
   @SuppressWarnings("unchecked")
   public static Stages stages(Sweep.Plan plan, Map<String, Object> record) {
@@ -92,6 +110,8 @@ public final class SweepCommand implements Command {
     Path ns = c.runs().resolve(c.summaryNamespace().toString());
     int stages = 0;
     int fellBack = 0;
+    int refused = 0;
+    String firstRefusal = "";
     int tasks = 0;
     Path example = null;
     for (Object d : (List<Object>) record.getOrDefault("domains", List.of())) {
@@ -112,12 +132,15 @@ public final class SweepCommand implements Command {
             if (stage.path("fell_back").asBoolean(false)) {
               fellBack++;
               if (example == null) example = summary;
+              if (stage.path("refused").asBoolean(false) && refused++ == 0) {
+                firstRefusal = stage.path("error").asText("");
+              }
             }
           }
         }
       }
     }
-    return new Stages(stages, fellBack, tasks, example);
+    return new Stages(stages, fellBack, refused, firstRefusal, tasks, example);
   }
 
   public static void printDryRun(Sweep.Plan plan) {
