@@ -111,7 +111,7 @@ public final class DemoCommand implements Command {
     Path demoJson = output.resolve("demo.json");
     AtomicFiles.writeString(demoJson, Json.pretty(demo) + "\n");
     int[] df = Sweep.doneFailed(record);
-    System.out.println("Local demo: " + df[0] + " tasks completed; " + df[1] + " failed. " + demoJson);
+    System.out.println("Demo: " + df[0] + " tasks completed; " + df[1] + " failed. " + demoJson);
     int judgedAndReported = judgeAndReport(o, args, plan, output, "demo");
     return df[1] > 0 ? 1 : judgedAndReported;
   }

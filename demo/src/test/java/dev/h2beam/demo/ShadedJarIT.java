@@ -30,7 +30,7 @@ class ShadedJarIT {
     int code = p.waitFor();
     String console = Files.readString(out.resolve("console.log"));
     assertEquals(0, code, console);
-    assertTrue(console.contains("Local demo: 2 tasks completed; 0 failed."), console);
+    assertTrue(console.contains("Demo: 2 tasks completed; 0 failed."), console);
     assertTrue(console.contains("demo-oc-agg1: judged.json: 4 row(s), 4 graded, 0 ungraded"), console);
     assertTrue(Files.isRegularFile(out.resolve("report/report.html")));
     for (String t : List.of("ledger-1", "ledger-2")) {

@@ -74,11 +74,12 @@ public final class Flags {
     try {
       n = Json.readTree(json);
     } catch (IOException e) {
-      throw new UsageError("--" + flag + ": not valid JSON: " + Json.syntaxProblem(e) + "; give an object such as"
-          + " '{\"splitFile\": \"splits/jb.json\"}'");
+      throw new UsageError("--" + flag + ": not valid JSON: " + Json.syntaxProblem(e) + "; give an object of"
+          + " settings such as '{\"name\": \"value\", \"count\": 2}' (the README lists each one's settings)");
     }
     if (n == null || !n.isObject()) {
-      throw new UsageError("--" + flag + ": must be a JSON object such as '{\"splitFile\": \"splits/jb.json\"}'");
+      throw new UsageError("--" + flag + ": must be a JSON object of settings such as '{\"name\": \"value\","
+          + " \"count\": 2}' (the README lists each one's settings)");
     }
     for (Map.Entry<String, JsonNode> e : (Iterable<Map.Entry<String, JsonNode>>) n::fields) {
       String key = e.getKey();

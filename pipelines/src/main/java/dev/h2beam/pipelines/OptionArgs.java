@@ -44,6 +44,14 @@ public final class OptionArgs {
           .orElse("");
       throw new UsageError("h2beam " + command + " refused its options: " + withFlinkHint(why) + help(command));
     }
+    // Beam names a job after its application, the class that parsed the options: every job was
+    // "optionargs-root-<time>-<n>". Named after the command, a cluster's job list tells a sweep from a judge; the
+    // time and a random part keep names apart as Beam's do (a client finds its job on the cluster by its name)
+    boolean named = Arrays.stream(args).anyMatch(a -> a.startsWith("--appName=") || a.startsWith("--jobName="));
+    if (!named) {
+      parsed.setJobName("h2beam-" + command + "-" + JOB_TIME.format(java.time.Instant.now()) + "-"
+          + String.format("%08x", new java.security.SecureRandom().nextInt()));
+    }
     FlinkMaster.requireUsable(parsed, FLINK_CONNECT_TIMEOUT);
     StagedJars.requireCurrent(parsed);
     return parsed;
@@ -67,6 +75,10 @@ public final class OptionArgs {
     T lazy = LazyOptions.of(command, args, options);
     return lazy != null ? lazy : parse(command, args, options);
   }
+
+  /** The time in a job's name, as Beam writes it in its own ({@code MMddHHmmss}, UTC). */
+  private static final java.time.format.DateTimeFormatter JOB_TIME = java.time.format.DateTimeFormatter
+      .ofPattern("MMddHHmmss").withZone(java.time.ZoneOffset.UTC);
 
   /** How long a remote {@code --flinkMaster} has to accept a connection before the command is refused. */
   static final Duration FLINK_CONNECT_TIMEOUT = Duration.ofSeconds(5);

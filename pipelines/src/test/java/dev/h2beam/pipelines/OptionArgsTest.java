@@ -29,6 +29,15 @@ class OptionArgsTest {
   }
 
   @Test
+  void aJobIsNamedAfterItsCommandUnlessTheCommandLineNamesIt() {
+    String job = OptionArgs.parse("judge", new String[] {"--namespaces=/tmp/x"},
+        dev.h2beam.pipelines.judge.JudgeOptions.class).getJobName();
+    assertTrue(job.startsWith("h2beam-judge-"), job);
+    assertEquals("mine", OptionArgs.parse("judge", new String[] {"--namespaces=/tmp/x", "--jobName=mine"},
+        dev.h2beam.pipelines.judge.JudgeOptions.class).getJobName());
+  }
+
+  @Test
   void aFlinkRunnersOptionWithoutTheFlinkRunnerIsRefusedNotIgnored() {
     String alone = refused("sweep", "--bench=demo", "--flinkMaster=127.0.0.1:8081");
     assertTrue(alone.startsWith("error: --flinkMaster=127.0.0.1:8081 is an option of the FlinkRunner, and this command"

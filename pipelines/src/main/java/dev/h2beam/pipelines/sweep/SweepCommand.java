@@ -145,8 +145,8 @@ public final class SweepCommand implements Command {
 
   public static void printDryRun(Sweep.Plan plan) {
     var c = plan.config();
-    System.out.println("# " + c.bench() + "-" + c.substrate() + " seed=" + c.seed() + " k=" + c.k() + " modes="
-        + String.join(",", c.modes().stream().map(Namespace::modeName).toList()));
+    System.out.println("# " + c.bench() + "-" + c.substrate() + " seed=" + (c.seed() == null ? "none" : c.seed())
+        + " k=" + c.k() + " modes=" + String.join(",", c.modes().stream().map(Namespace::modeName).toList()));
     for (String m : c.modes()) System.out.println("#   namespace[" + Namespace.modeName(m) + "]: " + c.namespace(m));
     System.out.println("#   summaries under: " + c.runs().resolve(c.summaryNamespace().toString()));
     System.out.println("#   library root:    " + c.libraryRoot());
