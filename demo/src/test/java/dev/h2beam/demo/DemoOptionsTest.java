@@ -250,6 +250,16 @@ class DemoOptionsTest {
       assertTrue(first >= 0 && second > first, text);
       assertTrue(text.contains("HTML report: "), text);
       assertFalse(text.contains("next:   ./h2beam report"), text);
+      // the same lines as a client shows them from the record when the writer ran on a remote worker
+      Path record;
+      try (java.util.stream.Stream<Path> records = Files.list(out.resolve("d/runs/_sweeps"))) {
+        record = records.sorted().reduce((a, b) -> b).orElseThrow();
+      }
+      List<String> fromRecord = dev.h2beam.pipelines.sweep.Sweep.taskLines(dev.h2beam.pipelines.sweep.Sweep.plan(
+          sweepOptions("--bench=demo", "--benchRoot=" + out.resolve("d"), "--k=1"), java.time.Instant.EPOCH),
+          dev.h2beam.adapters.files.Json.readMap(record));
+      assertEquals(List.of("  [accounting] 1/2 " + status + "      ledger-1", "  [accounting] 2/2 " + status
+          + "      ledger-2"), fromRecord);
     }
   }
 

@@ -390,6 +390,8 @@ class FlinkClusterIT {
         + " model: " + InFlight.peak(interval(judging)));
     String console = Files.readString(out.resolve("console.log"));
     assertTrue(console.contains(": 4 tasks ok, 0 failed"), console);
+    // each task's line reaches the client, read from the record the workers wrote (not only their logs)
+    assertEquals(4, console.lines().filter(l -> l.matches("  \\[[^]]+\\] [12]/2 ok +\\S+")).count(), console);
     List<Served> rollouts = served.stream().filter(Served::executor).toList();
     List<Served> sessions = served.stream().filter(c -> !c.executor() && !c.judge()).toList();
     // a worker counts a minute from when it starts a call (its tokens from when the reply came), and the model sees
@@ -497,6 +499,8 @@ class FlinkClusterIT {
     }
     String console = Files.readString(out.resolve("console.log"));
     assertTrue(console.contains(": 4 tasks ok, 0 failed"), console);
+    // each task's line reaches the client, read from the record the workers wrote (not only their logs)
+    assertEquals(4, console.lines().filter(l -> l.matches("  \\[[^]]+\\] [12]/2 ok +\\S+")).count(), console);
     assertTrue(calls.size() >= 16, "every rollout called the model: " + calls.size() + " calls");
     int peak = InFlight.peak(calls);
     assertTrue(peak <= ENDPOINT_CONCURRENCY, peak + " Codex calls in flight at once at the model");

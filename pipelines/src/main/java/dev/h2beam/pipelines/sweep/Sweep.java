@@ -45,6 +45,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -678,10 +679,35 @@ public final class Sweep {
       }
       if (state != PipelineResult.State.DONE) throw new IllegalStateException("the sweep pipeline ended " + state);
       counters = counters(result);
+      // the record's writer printed each task's line where it ran: on a remote cluster, a TaskManager's log
+      if (FlinkMaster.remote(o) != null) taskLines(plan, Json.readMap(plan.recordPath())).forEach(System.out::println);
     }
     Scratch.clean(plan.config().runs());
     if (!counters.isEmpty()) System.out.println("counters: " + counters);
     return Json.readMap(plan.recordPath());
+  }
+
+  /**
+   * Each task's line as the record's writer prints it ({@link SweepSteps#line}), in stream order, from the record:
+   * what a client shows of a sweep whose writer ran on a remote worker.
+   */
+  @SuppressWarnings("unchecked")
+  public static List<String> taskLines(Plan plan, Map<String, Object> record) {
+    Map<String, Map<String, Object>> byTask = new HashMap<>();
+    for (Object d : (List<Object>) record.getOrDefault("domains", List.of())) {
+      for (Object t : (List<Object>) ((Map<String, Object>) d).getOrDefault("tasks", List.of())) {
+        Map<String, Object> row = (Map<String, Object>) t;
+        byTask.put(String.valueOf(row.get("task")), row);
+      }
+    }
+    List<String> lines = new ArrayList<>();
+    for (TaskRef ref : refs(plan)) {
+      Map<String, Object> row = byTask.get(ref.task());
+      if (row == null) continue;
+      lines.add(SweepSteps.line(new TaskRow(ref, String.valueOf(row.get("status")),
+          row.get("error") == null ? "" : String.valueOf(row.get("error")), Map.of())));
+    }
+    return lines;
   }
 
   /**
