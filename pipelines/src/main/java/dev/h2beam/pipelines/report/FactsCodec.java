@@ -210,6 +210,7 @@ final class FactsCodec {
       if (id.seed() != null) out.writeLong(id.seed());
       string(id.timing());
       out.writeBoolean(id.timingMixed());
+      string(id.cohort());
     }
 
     void metric(MetricRow m) throws IOException {
@@ -317,7 +318,9 @@ final class FactsCodec {
       String improver = string();
       String judge = string();
       Long seed = in.readBoolean() ? in.readLong() : null;
-      return new RunIdentity(path, executor, improver, judge, seed, string(), in.readBoolean());
+      String timing = string();
+      boolean mixed = in.readBoolean();
+      return new RunIdentity(path, executor, improver, judge, seed, timing, mixed, string());
     }
 
     MetricRow metric() throws IOException {

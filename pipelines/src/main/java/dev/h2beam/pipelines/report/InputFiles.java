@@ -14,6 +14,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Parses the three files the report reads: {@code judged.json}, a task's {@code summary.json} and the namespace's
@@ -151,7 +152,31 @@ final class InputFiles {
     JsonNode timing = root.get("timing");
     return new RunIdentity(path, identity(root.get("executor")), identity(root.get("improver")),
         identity(root.get("judge")), seed != null && seed.isIntegralNumber() ? seed.asLong() : null,
-        identity(timing), timing != null && timing.path("mixed").asBoolean(false));
+        identity(timing), timing != null && timing.path("mixed").asBoolean(false), cohort(root));
+  }
+
+  /**
+   * The cohort of {@link RunIdentity#cohort}: each of {@link RunIdentity#COHORT_KEYS} config.json records, the task
+   * ids as a sorted set, and each part of {@code input_digests} apart ({@code input_digests.base}, ...), so that a
+   * part an older h2beam did not record is left out rather than counted as a difference. Null when none is recorded.
+   */
+  static String cohort(JsonNode root) {
+    Map<String, Object> out = new TreeMap<>();
+    for (String key : RunIdentity.COHORT_KEYS) {
+      if (root.has(key)) out.put(key, Json.MAPPER.convertValue(root.get(key), Object.class));
+    }
+    JsonNode tasks = root.get("tasks");
+    if (tasks != null && tasks.isArray()) {
+      TreeSet<String> ids = new TreeSet<>();
+      for (JsonNode t : tasks) ids.add(t.isArray() && t.size() > 0 ? t.get(t.size() - 1).asText() : t.asText());
+      out.put("tasks", new ArrayList<>(ids));
+    }
+    JsonNode digests = root.get("input_digests");
+    if (digests != null && digests.isObject()) {
+      digests.fields().forEachRemaining(e -> out.put("input_digests." + e.getKey(),
+          Json.MAPPER.convertValue(e.getValue(), Object.class)));
+    }
+    return out.isEmpty() ? null : Json.canonical(out);
   }
 
   /**

@@ -1,7 +1,10 @@
 package dev.h2beam.pipelines.report;
 
+import dev.h2beam.adapters.files.Json;
 import dev.h2beam.pipelines.Modes;
 import dev.h2beam.pipelines.files.Forked;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.IdentityHashMap;
@@ -53,6 +56,8 @@ final class Report {
     if (all.isEmpty()) {
       return new Result(false, nothing(s, included, byDir), String.join("\n", lines), null, null, fails);
     }
+    String notReplicates = notReplicates(rowsByNs.keySet(), byDir);
+    if (notReplicates != null) return new Result(false, notReplicates, String.join("\n", lines), null, null, fails);
 
     // spend and fallbacks of the namespaces that report rows (harness2 skips a k without judged rows entirely)
     Map<ModeK, Integer> fellBack = new TreeMap<>();
@@ -196,6 +201,61 @@ final class Report {
     String fix = heldKs.isEmpty() ? "--modes=" + humans(heldModes) : "--k=" + join(heldKs);
     return asked + where + "; their judged.json files hold " + String.join(", ", held.stream().map(ModeK::name)
         .toList()) + "; pass " + fix;
+  }
+
+  /**
+   * Null when the reported namespaces of each k are replicates, else why not. Replicates differ only in seed (and in
+   * what C3, C4 and the timing check compare): namespaces of one k whose config.json records another task set, other
+   * input digests or another key of {@link RunIdentity#COHORT_KEYS} would be averaged into one mean and standard
+   * error and paired as seeds of one experiment (a {@code --maxTasks=1} smoke run beside full runs, another
+   * benchSettings). They are refused, naming each differing key, the namespaces on each side and the
+   * {@code --namespaces} to report instead: a not-comparable verdict alone would leave them pooled in the replicate
+   * means above it. A key some namespaces do not record (an older h2beam's config.json) is not compared.
+   */
+  static String notReplicates(Set<NamespaceRef> reported, Map<String, NamespaceFacts> byDir) {
+    List<String> why = new ArrayList<>();
+    List<NamespaceRef> largest = List.of();
+    for (int k : new TreeSet<>(reported.stream().map(NamespaceRef::k).toList())) {
+      // key -> canonical value -> namespaces recording it
+      Map<String, Map<String, List<NamespaceRef>>> byKey = new TreeMap<>();
+      Map<NamespaceRef, Map<String, Object>> cohorts = new LinkedHashMap<>();
+      for (NamespaceRef ns : reported) {
+        RunIdentity id = facts(byDir, ns).identity();
+        if (ns.k() != k || id == null || id.cohort() == null) continue;
+        Map<String, Object> cohort = cohortOf(id);
+        cohorts.put(ns, cohort);
+        cohort.forEach((key, v) -> byKey.computeIfAbsent(key, x -> new LinkedHashMap<>())
+            .computeIfAbsent(Json.canonical(v), x -> new ArrayList<>()).add(ns));
+      }
+      for (Map.Entry<String, Map<String, List<NamespaceRef>>> e : byKey.entrySet()) {
+        if (e.getValue().size() < 2) continue;
+        List<String> sides = new ArrayList<>();
+        e.getValue().forEach((v, names) -> sides.add(side(e.getKey(), cohorts.get(names.get(0)).get(e.getKey()),
+            names)));
+        why.add("k=" + k + ": " + e.getKey() + " differs: " + String.join(" | ", sides));
+        for (List<NamespaceRef> names : e.getValue().values()) if (names.size() > largest.size()) largest = names;
+      }
+    }
+    if (why.isEmpty()) return null;
+    return "not replicates: replicates are runs that differ only in seed, and these namespaces' config.json files"
+        + " record more differences (" + String.join("; ", why) + "); their figures would be pooled into one mean"
+        + " and one standard error, so nothing is reported. Report each set apart: narrow --namespaces, e.g."
+        + " --namespaces=" + String.join(",", largest.stream().map(NamespaceRef::dir).toList());
+  }
+
+  private static Map<String, Object> cohortOf(RunIdentity id) {
+    try {
+      return Json.readMap(id.cohort());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** One side of a difference: its namespaces and, for the task set, how many tasks. */
+  private static String side(String key, Object value, List<NamespaceRef> names) {
+    String who = String.join(", ", names.stream().map(NamespaceRef::name).toList());
+    return key.equals("tasks") && value instanceof List<?> l ? l.size() + " task" + (l.size() == 1 ? "" : "s")
+        + " (" + Comparison.list(l.stream().map(String::valueOf).toList()) + ") in " + who : who;
   }
 
   private static String humans(List<String> modes) {

@@ -1,6 +1,7 @@
 package dev.h2beam.pipelines.report;
 
 import java.io.Serializable;
+import java.util.List;
 
 /**
  * The identity a namespace's {@code config.json} declares (spec §3.6): executor, improver and judge, each null
@@ -10,20 +11,39 @@ import java.io.Serializable;
  *     JSON, or null when not recorded; time metrics compare only under one such environment
  * @param timingMixed the namespace was resumed in different environments ({@code {"mixed": true, ...}}): its times
  *     compare with nothing
+ * @param cohort what else makes the run the experiment it is ({@link #COHORT_KEYS}, the task set and each part of
+ *     {@code input_digests}), as canonical JSON of key to value; null when not recorded. Replicates differ only in
+ *     seed: namespaces whose cohorts differ are not pooled ({@link Report#notReplicates})
  */
 public record RunIdentity(String path, String executor, String improver, String judge, Long seed, String timing,
-    boolean timingMixed) implements Serializable {
+    boolean timingMixed, String cohort) implements Serializable {
+
+  /**
+   * The keys of config.json two replicates must agree on, besides {@code tasks} (a set: its order follows the seed)
+   * and the parts of {@code input_digests}. Not here: the seed; the judge, executor and improver (C3 and C4 compare
+   * them); {@code bench_root} (a moved benchmark is the same one when its digests match); {@code timing} (time
+   * metrics check it); {@code max_tasks} and {@code domains} (ways of choosing the tasks, which the task set records).
+   */
+  public static final List<String> COHORT_KEYS = List.of("method_version", "split",
+      "bench_provider", "roles", "role_settings", "gate");
 
   public RunIdentity {
     executor = blankToNull(executor);
     improver = blankToNull(improver);
     judge = blankToNull(judge);
     timing = blankToNull(timing);
+    cohort = blankToNull(cohort);
+  }
+
+  /** An identity that records no cohort (a config.json of harness2 or of an older h2beam). */
+  public RunIdentity(String path, String executor, String improver, String judge, Long seed, String timing,
+      boolean timingMixed) {
+    this(path, executor, improver, judge, seed, timing, timingMixed, null);
   }
 
   /** An identity that declares no timing environment. */
   public RunIdentity(String path, String executor, String improver, String judge, Long seed) {
-    this(path, executor, improver, judge, seed, null, false);
+    this(path, executor, improver, judge, seed, null, false, null);
   }
 
   private static String blankToNull(String s) {

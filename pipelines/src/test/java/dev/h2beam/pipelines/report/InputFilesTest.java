@@ -144,6 +144,22 @@ class InputFilesTest {
   }
 
   @Test
+  void theCohortOfAConfigIsWhatReplicatesShareAndNotWhatMayDiffer() throws Exception {
+    String one = "{\"method_version\": 2, \"executor\": \"demo/oc\", \"judge\": \"j\", \"split\": \"all\","
+        + " \"bench_root\": \"/a\", \"tasks\": [[\"d1\", \"t1\"], [\"d2\", \"t2\"]], \"input_digests\":"
+        + " {\"base\": \"b\", \"tasks\": {\"t1\": \"x\", \"t2\": \"y\"}}, \"max_tasks\": null, \"seed\": 1,"
+        + " \"timing\": {\"runner\": \"DirectRunner\"}}";
+    String other = "{\"method_version\": 2, \"executor\": \"demo/oc\", \"judge\": \"k\", \"split\": \"all\","
+        + " \"bench_root\": \"/b\", \"tasks\": [[\"d2\", \"t2\"], [\"d1\", \"t1\"]], \"input_digests\":"
+        + " {\"base\": \"b\", \"tasks\": {\"t2\": \"y\", \"t1\": \"x\"}}, \"max_tasks\": 9, \"seed\": 2,"
+        + " \"timing\": {\"runner\": \"FlinkRunner\"}}";
+    assertEquals(InputFiles.config("c", one).cohort(), InputFiles.config("c", other).cohort());
+    assertEquals("{\"input_digests.base\":\"b\",\"input_digests.tasks\":{\"t1\":\"x\",\"t2\":\"y\"},"
+        + "\"method_version\":2,\"split\":\"all\",\"tasks\":[\"t1\",\"t2\"]}", InputFiles.config("c", one).cohort());
+    assertNull(InputFiles.config("c", "{\"executor\": \"demo/oc\"}").cohort(), "harness2's config records none");
+  }
+
+  @Test
   void aSummaryOfTheWrongShapeIsRefusedNamingTheField() {
     IOException empty = assertThrows(IOException.class, () -> InputFiles.summary("s", "{}"));
     assertEquals("task_id is missing; repair the field or move the file aside", empty.getMessage());

@@ -73,7 +73,8 @@ class RecordCodersTest {
     MetricRow row = new MetricRow("t1", "agg", 2, Map.of("cost", 0.5, "total_tokens", 1200.0),
         Map.of("chosen_wall_s", "not-recorded", "quality", "not-applicable"));
     NamespaceFacts facts = new NamespaceFacts("/r/ns", true, List.of(repeated), List.of(),
-        new RunIdentity("/r/ns/config.json", "demo/oc", "opencode:m", "j", 3L, "{\"machine\":\"n2\"}", false), true,
+        new RunIdentity("/r/ns/config.json", "demo/oc", "opencode:m", "j", 3L, "{\"machine\":\"n2\"}", false,
+            "{\"tasks\":[\"t1\"]}"), true,
         List.of(row));
     roundTrips(facts);
   }
@@ -170,7 +171,7 @@ class RecordCodersTest {
         TaskSummary.ModeSpend.class, "fellBack improverUsd executorUsd lessonsScreened budget improverUnknown"
             + " executorUnknown tokens",
         TaskSummary.Budget.class, "rollouts sessions",
-        RunIdentity.class, "path executor improver judge seed timing timingMixed",
+        RunIdentity.class, "path executor improver judge seed timing timingMixed cohort",
         MetricRow.class, "taskId mode k values absent");
     written.forEach((type, names) -> assertEquals(names, Arrays.stream(type.getRecordComponents())
         .map(RecordComponent::getName).collect(Collectors.joining(" ")),

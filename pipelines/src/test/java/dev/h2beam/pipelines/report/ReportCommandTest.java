@@ -46,6 +46,45 @@ class ReportCommandTest {
     assertTrue(run.out().contains("spend across reported modes: $10.50"), run.out());
   }
 
+  /** Sets config.json's {@code key} of the namespace to {@code value}, as another sweep would have recorded it. */
+  static void recorded(Path ns, String key, Object value) throws Exception {
+    java.util.Map<String, Object> c = dev.h2beam.adapters.files.Json.readMap(ns.resolve("config.json"));
+    c.put(key, value);
+    Files.writeString(ns.resolve("config.json"), dev.h2beam.adapters.files.Json.pretty(c) + "\n");
+  }
+
+  @Test
+  void namespacesWhoseTaskSetsDifferAreNotPooledAsReplicates(@TempDir Path runs) throws Exception {
+    replicates(runs);
+    for (int seed = 1; seed <= 3; seed++) {
+      Path ns = runs.resolve("demo-oc-agg2-s" + seed);
+      // the order of the tasks follows the seed; the set is what makes them replicates
+      recorded(ns, "tasks", seed == 2 ? List.of(List.of("d", "ledger-2"), List.of("d", "ledger-1"))
+          : List.of(List.of("d", "ledger-1"), List.of("d", "ledger-2")));
+      // where the benchmark lives and the timing may differ between replicates
+      recorded(ns, "bench_root", "/bench" + seed);
+      recorded(ns, "input_digests", java.util.Map.of("base", "b1", "tasks", java.util.Map.of("ledger-1", "x")));
+    }
+    Fixtures.Run pooled = Fixtures.report("--namespaces=" + runs + "/demo-oc-*");
+    assertEquals(0, pooled.exit(), pooled.err());
+    // a smoke run of one task beside them, with another digest of its base harness
+    Path smoke = runs.resolve("demo-oc-agg2-s3");
+    recorded(smoke, "tasks", List.of(List.of("d", "ledger-1")));
+    recorded(smoke, "max_tasks", 1);
+    recorded(smoke, "input_digests", java.util.Map.of("base", "b2", "tasks", java.util.Map.of("ledger-1", "x")));
+    Fixtures.Run run = Fixtures.report("--namespaces=" + runs + "/demo-oc-*");
+    assertEquals(1, run.exit(), run.out());
+    assertEquals("not replicates: replicates are runs that differ only in seed, and these namespaces' config.json"
+        + " files record more differences (k=2: input_digests.base differs: demo-oc-agg2-s1, demo-oc-agg2-s2 |"
+        + " demo-oc-agg2-s3; k=2: tasks differs: 2 tasks (ledger-1, ledger-2) in demo-oc-agg2-s1, demo-oc-agg2-s2 |"
+        + " 1 task (ledger-1) in demo-oc-agg2-s3); their figures would be pooled into one mean and one standard"
+        + " error, so nothing is reported. Report each set apart: narrow --namespaces, e.g. --namespaces="
+        + runs.resolve("demo-oc-agg2-s1") + "," + runs.resolve("demo-oc-agg2-s2") + "\n" + runs.resolve("_report")
+        + " keeps the earlier report, unchanged\n", run.err());
+    Fixtures.Run narrowed = Fixtures.report("--namespaces=" + runs + "/demo-oc-agg2-s[12]");
+    assertEquals(0, narrowed.exit(), narrowed.err());
+  }
+
   @Test
   void theOutputFolderHoldsTextHtmlRestrictedFileAndRunRecord(@TempDir Path runs) throws Exception {
     replicates(runs);
