@@ -107,11 +107,17 @@ final class Comparison {
     return out;
   }
 
+  /**
+   * C2. A seed with one mode's replicate only is named with what fixes it: when its task summaries record the other
+   * mode, that run exists and was not judged in it (the judge command to run); else the seed did not run it.
+   */
   static List<String> matchedSeeds(ModePair modes, List<Replica> replicas) {
     Map<String, List<String>> first = new TreeMap<>();
     Map<String, List<String>> second = new TreeMap<>();
+    Map<String, List<Replica>> bySeed = new TreeMap<>();
     for (Replica r : replicas) {
       String seed = r.namespace().seedLabel();
+      bySeed.computeIfAbsent(seed, x -> new ArrayList<>()).add(r);
       if (!r.first().isEmpty()) first.computeIfAbsent(seed, x -> new ArrayList<>()).add(r.namespace().name());
       if (!r.second().isEmpty()) second.computeIfAbsent(seed, x -> new ArrayList<>()).add(r.namespace().name());
     }
@@ -124,8 +130,16 @@ final class Comparison {
       if (p.isEmpty() || s.isEmpty()) {
         String has = p.isEmpty() ? modes.secondName() : modes.firstName();
         String lacks = p.isEmpty() ? modes.firstName() : modes.secondName();
-        out.add("seed " + seed + " has a " + has + " replicate (" + String.join(", ", p.isEmpty() ? s : p)
-            + ") but no " + lacks + " one; an unpaired design is refused");
+        String lacking = p.isEmpty() ? modes.first() : modes.second();
+        List<String> unjudged = new ArrayList<>();
+        for (Replica r : bySeed.getOrDefault(seed, List.of())) {
+          if (r.summaries().stream().anyMatch(t -> t.modes().containsKey(lacking))) unjudged.add(r.namespace().dir());
+        }
+        String head = "seed " + seed + " has a " + has + " replicate (" + String.join(", ", p.isEmpty() ? s : p) + ")";
+        out.add(unjudged.isEmpty() ? head + " but no " + lacks + " one; an unpaired design is refused: run the "
+            + lacks + " mode for seed " + seed + ", or leave the seed out of --namespaces"
+            : head + " and its " + lacks + " run, which its summaries record, is not judged: run ./h2beam judge"
+            + " --namespaces=" + String.join(",", unjudged) + " --modes=" + lacks);
       }
       if (p.size() > 1) out.add(extra(seed, modes.firstName(), p));
       if (s.size() > 1) out.add(extra(seed, modes.secondName(), s));

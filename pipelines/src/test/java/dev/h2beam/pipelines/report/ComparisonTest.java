@@ -136,7 +136,20 @@ class ComparisonTest {
     Comparison.Result c = compare(replica("demo-oc-agg2-s1", t(4), t(2)), replica("demo-oc-agg2-s2", t(4), t()));
     assertEquals("not-comparable", c.relation());
     assertEquals("seed 2 has a parallel replicate (demo-oc-agg2-s2) but no sequential one; an unpaired design is"
-        + " refused", failures(c, "C2"));
+        + " refused: run the sequential mode for seed 2, or leave the seed out of --namespaces", failures(c, "C2"));
+  }
+
+  @Test
+  void aSeedWhoseOtherModeRanButWasNotJudgedNamesTheJudgeToRun() {
+    TaskSummary.ModeSpend m = new TaskSummary.ModeSpend(0, 0.0, 0.0);
+    Comparison.Replica judgedOnce = replica("demo-oc-agg2-s2", t(4), t());
+    judgedOnce = new Comparison.Replica(judgedOnce.namespace(), judgedOnce.first(), judgedOnce.second(), ID,
+        List.of(new TaskSummary("/s/t0", "t0", java.util.Map.of("agg", m, "seq", m))));
+    Comparison.Result c = compare(replica("demo-oc-agg2-s1", t(4), t(2)), judgedOnce);
+    assertEquals("not-comparable", c.relation());
+    assertEquals("seed 2 has a parallel replicate (demo-oc-agg2-s2) and its sequential run, which its summaries"
+        + " record, is not judged: run ./h2beam judge --namespaces=/runs/demo-oc-agg2-s2 --modes=sequential",
+        failures(c, "C2"));
   }
 
   @Test
