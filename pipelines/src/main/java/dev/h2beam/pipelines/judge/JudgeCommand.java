@@ -294,8 +294,9 @@ public final class JudgeCommand implements Command {
   }
 
   /**
-   * Prints the report command to run next, as the sweep prints the judge's: one per benchmark and substrate, since a
-   * report covers one such cell; with the judge's {@code --modes} when they are not the default the report shares.
+   * Prints the report command to run next, as the sweep prints the judge's: one per runs root, benchmark and
+   * substrate, since a report covers one such cell and refuses two runs roots' namespaces of one name; with the
+   * judge's {@code --modes} when they are not the default the report shares.
    * A cell of more than {@value #LISTED} namespaces is named by a quoted glob where one names exactly them
    * ({@link #glob}), so that re-judging a hundred namespaces suggests a line to read, not a hundred paths.
    */
@@ -303,7 +304,8 @@ public final class JudgeCommand implements Command {
     Map<String, List<String>> byCell = new TreeMap<>();
     for (String ns : judged) {
       Namespace n = Namespace.parse(Paths.get(ns).getFileName().toString()).orElseThrow();
-      byCell.computeIfAbsent(n.benchmark() + "-" + n.substrate(), c -> new ArrayList<>()).add(ns);
+      byCell.computeIfAbsent(Paths.get(ns).getParent() + "\u0000" + n.benchmark() + "-" + n.substrate(),
+          c -> new ArrayList<>()).add(ns);
     }
     String modesFlag = Flags.modesFlag(modes, JudgeOptions.DEFAULT_MODES); // the report's default is the judge's
     for (List<String> cell : byCell.values()) {
@@ -377,9 +379,13 @@ public final class JudgeCommand implements Command {
     int notGraded = 0;
     int unreadableCount = 0;
     int nothing = 0;
+    // a namespace is named by its folder's name, or by its whole path where two runs roots hold that name
+    Map<String, Long> named = new TreeMap<>();
+    for (String ns : plan.graders().keySet()) named.merge(Paths.get(ns).getFileName().toString(), 1L, Long::sum);
     for (String ns : plan.graders().keySet()) {
       Map<String, Object> r = byNs.get(ns);
-      String label = Paths.get(ns).getFileName().toString();
+      String name = Paths.get(ns).getFileName().toString();
+      String label = named.get(name) > 1 ? ns : name;
       if (r == null) {
         long summaries = countSummaries(Paths.get(ns));
         TreeSet<String> recorded = bases ? new TreeSet<>() : selectedModes(Paths.get(ns));

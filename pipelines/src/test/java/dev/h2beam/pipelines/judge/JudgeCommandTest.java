@@ -678,6 +678,12 @@ class JudgeCommandTest {
     Files.createDirectories(runs.resolve(".rootC/demo-oc-agg1"));
     assertEquals(0, judge("--namespaces=" + runs + "/root*/demo-oc-agg*"), out());
     assertTrue(Files.isRegularFile(a.resolve("judged.json")) && Files.isRegularFile(b.resolve("judged.json")));
+    // one namespace name in two runs roots: each line names its root, and each root gets its own report
+    assertEquals(List.of(a + ": judged.json: 2 row(s), 2 graded, 0 ungraded (judge failure or no pick \u2014 NOT"
+        + " zeros)", b + ": judged.json: 2 row(s), 2 graded, 0 ungraded (judge failure or no pick \u2014 NOT zeros)"),
+        out().lines().filter(l -> l.contains("judged.json:")).toList());
+    assertEquals(List.of("next:   ./h2beam report --namespaces=" + a, "next:   ./h2beam report --namespaces=" + b),
+        out().lines().filter(l -> l.startsWith("next:")).toList());
     assertEquals(List.of(a, b), JudgeCommand.expand(runs + "/*root*/demo-oc-agg1"), "no hidden folder unasked");
     assertEquals(List.of(runs.resolve(".rootC/demo-oc-agg1")), JudgeCommand.expand(runs + "/.root*/demo-oc-agg1"));
   }
