@@ -82,8 +82,11 @@ final class Comparison {
       return new Result(k, modes, conditions, List.of(), List.of(), "not-comparable");
     }
     List<Pair> pairs = pairs(k, modes, replicas);
-    List<Metric> metrics = List.of(metric("score", modes, pairs, Pair::score, minEffect),
-        metric("pass", modes, pairs, Pair::pass, minEffect));
+    // by the objectives' one rule: a replicate with a task ungraded in either mode has no run value
+    List<Metric> metrics = new ArrayList<>();
+    for (String name : List.of("score", "pass")) {
+      metrics.add(Objectives.verdict(k, modes, replicas, new Objective(name, true, minEffect), null).metric());
+    }
     TreeSet<String> favoured = new TreeSet<>();
     for (Metric m : metrics) if (m.verdict().startsWith("favors-")) favoured.add(m.verdict());
     String relation = favoured.size() > 1 ? "trade-off" : favoured.isEmpty() ? "inconclusive" : favoured.first();
@@ -223,13 +226,6 @@ final class Comparison {
       }
     }
     return out;
-  }
-
-  static Metric metric(String name, ModePair modes, List<Pair> pairs, Function<Pair, Double> diff,
-      double minEffect) {
-    Map<String, List<Double>> byReplicate = new LinkedHashMap<>();
-    for (Pair p : pairs) byReplicate.computeIfAbsent(p.namespace().dir(), x -> new ArrayList<>()).add(diff.apply(p));
-    return decide(name, modes, byReplicate, minEffect, true, 2);
   }
 
   /**

@@ -65,22 +65,24 @@ final class MetricTable {
     return v == null ? new Obs(null, r.reason(metric)) : new Obs(v, null);
   }
 
+  /** Score or pass of a judged row as metrics.json records them (a fraction, 0 or 1), or the row's absence. */
+  static Obs judged(Scored row, String metric) {
+    if (!row.graded()) return new Obs(null, row.reason());
+    return new Obs(metric.equals("score") ? row.frac() : row.allPass() ? 1.0 : 0.0, null);
+  }
+
   /**
-   * The run value of {@code o} for one replicate's rows of one mode: score and pass over the graded rows as the
-   * replicate section computes them; any other metric the mean over every row's task, absent when any task is.
+   * The run value of {@code o} for one replicate's rows of one mode: the mean over every row's task, absent when any
+   * task is (score and pass from the judged rows: an ungraded row is an absence).
    */
   RunValue runValue(NamespaceRef ns, ModeK cell, List<Scored> rows, Objective o) {
-    if (o.fromJudgedRows()) {
-      Replicates.Replicate r = Replicates.replicate(ns, rows);
-      Double v = o.metric().equals("score") ? r.score() : r.pass();
-      return new RunValue(ns, cell, v, r.n(), v == null ? List.of("no graded task") : List.of());
-    }
     List<Double> values = new ArrayList<>();
     List<String> absences = new ArrayList<>();
     boolean hasFile = recorded(ns);
     Map<Key, MetricRow> own = rowsOf(ns);
     for (Scored row : rows) {
-      Obs x = obs(hasFile, own, row.taskId(), cell.mode(), cell.k(), o.metric());
+      Obs x = o.fromJudgedRows() ? judged(row, o.metric())
+          : obs(hasFile, own, row.taskId(), cell.mode(), cell.k(), o.metric());
       if (x.value() == null) absences.add(row.taskId() + ": " + x.reason());
       else values.add(o.scale() * x.value());
     }

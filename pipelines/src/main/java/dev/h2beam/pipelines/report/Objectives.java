@@ -14,8 +14,8 @@ import java.util.TreeSet;
  * {@code not-comparable} when a condition C1–C5 fails or no objective can be compared. Never collapsed into one
  * score; the claim stays exploratory. A replicate with a metric absent on any task has no run value for it, and then
  * the objective is undecided with the absences named; time metrics compare only under one declared timing
- * environment. Score and pass are read from the judged rows exactly as the comparison above reads them (over the
- * tasks graded in both modes; ungraded tasks are listed as coverage absences), so their verdicts agree with it.
+ * environment. Score and pass are read from the judged rows, by the same rule: an ungraded row (judge-failed,
+ * run-missing, evidence-changed, ...) leaves its replicate without a run value, as the comparison above reads them.
  */
 final class Objectives {
   private Objectives() {}
@@ -32,26 +32,23 @@ final class Objectives {
     for (Objective o : objectives) {
       if (!failed.isEmpty()) {
         verdicts.add(new Verdict(o, none(o, "not-comparable", "failed " + String.join(", ", failed)), List.of()));
-      } else verdicts.add(verdict(c, replicas, o, table));
+      } else verdicts.add(verdict(c.k(), c.modes(), replicas, o, table));
     }
     return new Result(c.k(), c.modes(), verdicts, failed.isEmpty() ? relation(verdicts) : "not-comparable", failed);
   }
 
-  static Verdict verdict(Comparison.Result c, List<Comparison.Replica> replicas, Objective o, MetricTable table) {
+  /**
+   * One objective over the replicates, by one rule for every metric: each replicate's paired differences over the
+   * tasks both modes have rows for, and no run value for a replicate where the metric is absent on any of them (an
+   * ungraded row for score and pass, read from the judged rows; an absence in metrics.json for the others; {@code
+   * table} is not read for score and pass and may be null then).
+   */
+  static Verdict verdict(int k, ModePair modes, List<Comparison.Replica> replicas, Objective o, MetricTable table) {
     if (o.timed()) {
       String env = oneTimingEnvironment(replicas);
       if (env != null) return new Verdict(o, none(o, "not-comparable", env), List.of());
     }
-    ModePair modes = c.modes();
     Map<String, List<Double>> byReplicate = new LinkedHashMap<>();
-    if (o.fromJudgedRows()) {
-      for (Comparison.Pair p : c.pairs()) {
-        byReplicate.computeIfAbsent(p.namespace().dir(), x -> new ArrayList<>())
-            .add(o.metric().equals("score") ? p.score() : p.pass());
-      }
-      return new Verdict(o, Comparison.decide(o.metric(), modes, byReplicate, o.minEffect(), o.maximise(),
-          o.places()), List.of());
-    }
     List<String> absences = new ArrayList<>();
     int without = 0;
     int paired = 0;
@@ -59,20 +56,24 @@ final class Objectives {
     for (Comparison.Replica r : replicas) {
       if (r.first().isEmpty() || r.second().isEmpty()) continue;
       paired++;
-      if (!table.recorded(r.namespace())) {
+      if (!o.fromJudgedRows() && !table.recorded(r.namespace())) {
         absences.add(Comparison.where(r.namespace()) + ": no readable metrics.json (" + MetricTable.NO_FILE + ")");
         without++;
         onlyNotApplicable = false;
         continue;
       }
-      TreeSet<String> tasks = new TreeSet<>(r.first().stream().map(Scored::taskId).toList());
-      tasks.retainAll(r.second().stream().map(Scored::taskId).toList());
+      Map<String, Scored> firstRows = byTask(r.first());
+      Map<String, Scored> secondRows = byTask(r.second());
+      TreeSet<String> tasks = new TreeSet<>(firstRows.keySet());
+      tasks.retainAll(secondRows.keySet());
       // reason -> mode -> tasks, so that one line names every task absent for one reason in one mode
       Map<String, Map<String, TreeSet<String>>> absent = new TreeMap<>();
       List<Double> diffs = new ArrayList<>();
       for (String task : tasks) {
-        MetricTable.Obs a = table.obs(r.namespace(), task, modes.first(), c.k(), o.metric());
-        MetricTable.Obs b = table.obs(r.namespace(), task, modes.second(), c.k(), o.metric());
+        MetricTable.Obs a = o.fromJudgedRows() ? MetricTable.judged(firstRows.get(task), o.metric())
+            : table.obs(r.namespace(), task, modes.first(), k, o.metric());
+        MetricTable.Obs b = o.fromJudgedRows() ? MetricTable.judged(secondRows.get(task), o.metric())
+            : table.obs(r.namespace(), task, modes.second(), k, o.metric());
         note(absent, modes.firstName(), task, a);
         note(absent, modes.secondName(), task, b);
         if (a.value() != null && b.value() != null) diffs.add(o.scale() * (a.value() - b.value()));
@@ -98,6 +99,13 @@ final class Objectives {
     int fewest = byReplicate.values().stream().mapToInt(List::size).min().orElse(0);
     return new Verdict(o, new Comparison.Metric(o.metric(), byReplicate.size(), pairs, fewest, null, null,
         o.minEffect(), onlyNotApplicable ? "not-comparable" : "inconclusive", why), absences);
+  }
+
+  /** A mode's rows by task (the first row of a task). */
+  private static Map<String, Scored> byTask(List<Scored> rows) {
+    Map<String, Scored> out = new TreeMap<>();
+    for (Scored r : rows) out.putIfAbsent(r.taskId(), r);
+    return out;
   }
 
   /** Files an absent observation under its reason and mode. */

@@ -68,7 +68,8 @@ final class Replicates {
   }
 
   /**
-   * The replicate section's lines: one per replicate, then the mean with its standard error. Under aggregate
+   * The replicate section's lines: one per replicate, then the mean with its standard error, then the partial
+   * replicates (a task ungraded: an absence, never a zero) the mean includes over their graded tasks. Under aggregate
    * disclosure, when a replicate of a cell is a single graded task, every replicate figure of that cell and their
    * mean are withheld: the pooled line and the other replicates would otherwise give that task's score away.
    */
@@ -79,13 +80,17 @@ final class Replicates {
       for (Replicate r : c.replicates()) {
         String head = "  " + c.cell().name() + " seed=" + r.namespace().seedLabel() + " (" + r.namespace().name()
             + "): n=" + String.format("%3d", r.n()) + " | ungraded " + r.nUngraded() + " | ";
+        String partial = r.nUngraded() == 0 ? "" : " | partial: over " + r.n() + " of " + (r.n() + r.nUngraded())
+            + " tasks";
         if (r.score() == null) lines.add(head + "no graded task");
-        else if (withheld) lines.add(head + "score withheld | pass withheld");
+        else if (withheld) lines.add(head + "score withheld | pass withheld" + partial);
         else {
           lines.add(head + "score " + PyFormat.fixed(r.score(), 6, 2) + "% | pass " + PyFormat.fixed(r.pass(), 5, 1)
-              + "%");
+              + "%" + partial);
         }
       }
+      List<String> partial = c.replicates().stream().filter(r -> r.score() != null && r.nUngraded() > 0)
+          .map(r -> r.namespace().seedLabel()).toList();
       String head = "  " + c.cell().name() + ": " + c.valued() + " replicate" + (c.valued() == 1 ? "" : "s")
           + " with a graded task";
       if (c.valued() == 0) lines.add(head + " | no mean");
@@ -93,6 +98,11 @@ final class Replicates {
       else {
         lines.add(head + " | mean score " + PyFormat.fixed(c.meanScore(), 6, 2) + "% (" + se(c.scoreSe(), 2)
             + ") | mean pass " + PyFormat.fixed(c.meanPass(), 5, 1) + "% (" + se(c.passSe(), 1) + ")");
+      }
+      if (!partial.isEmpty()) {
+        lines.add("    " + partial.size() + " of them partial (seed " + String.join(", ", partial) + "): scored over"
+            + " their graded tasks only, which favours runs whose missing tasks would have failed; a comparison gives"
+            + " a partial replicate no run value");
       }
     }
     return lines;

@@ -117,7 +117,8 @@ final class Report {
     if (!coverage.isEmpty()) {
       lines.add("");
       lines.add("Tasks graded in " + (s.modes().size() > 2 ? "some modes but not in others" : "one mode but not the"
-          + " other") + " (absences, never zeros; left out of the paired comparison)");
+          + " other") + " (absences, never zeros; each leaves its replicate without a run value in the paired"
+          + " comparison)");
       lines.addAll(coverage);
     }
     List<Replicates.Cell> cells = Replicates.summarise(rowsByNs);

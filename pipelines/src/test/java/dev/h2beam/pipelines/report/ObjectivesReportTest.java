@@ -115,6 +115,35 @@ class ObjectivesReportTest {
     assertFalse(run.out().contains("has no readable metrics.json"), run.out());
   }
 
+  /**
+   * One rule for every objective: a task whose score is absent (an ungraded row: run-missing) leaves its replicate
+   * without a score, as an absent cost would, where score dropped that task pair, kept the seed and named nothing,
+   * while cost compared every pair; the replicate section says the replicate is partial.
+   */
+  @Test
+  void anUngradedTaskLeavesItsReplicateWithoutAScoreAsAnAbsentCostWould(@TempDir Path runs) throws Exception {
+    cell(runs, ObjectivesReportTest::tradeOff, Map.of());
+    Map<String, Object> missing = Fixtures.ungraded("ledger-2", "seq", 2);
+    missing.put("absence", "run-missing");
+    Fixtures.judged(runs.resolve("demo-oc-agg2-s2"), List.of(
+        Fixtures.graded("ledger-1", "agg", 2, "agg1", 2, 2), Fixtures.graded("ledger-1", "seq", 2, "c1", 1, 2),
+        Fixtures.graded("ledger-2", "agg", 2, "agg2", 2, 2), missing));
+    Fixtures.Run run = Fixtures.report("--namespaces=" + runs + "/demo-oc-agg2-s*", OBJECTIVES);
+    assertEquals(0, run.exit(), run.err());
+    String section = objectivesSection(run.out());
+    assertTrue(section.contains("  score (max, min effect 5 pt): no mean paired difference (it would leave out the"
+        + " replicates without a run value) | 2 replicates, 4 task pairs | inconclusive: no run value in 1 of 3"
+        + " replicates (a metric absent on any task has no run value; zero never stands in)\n    absent: seed 2"
+        + " (demo-oc-agg2-s2) sequential ledger-2: run-missing\n"), section);
+    assertTrue(section.contains("  cost (min, min effect 0.02 usd): mean paired difference +0.4200 usd"), section);
+    // the comparison's score and pass follow the same rule
+    assertTrue(run.out().contains("  score: no mean paired difference (it would leave out the replicates without a"
+        + " run value) | 2 replicates, 4 task pairs | inconclusive: no run value in 1 of 3 replicates"), run.out());
+    assertTrue(run.out().contains("  sequential k=2 seed=2 (demo-oc-agg2-s2): n=  1 | ungraded 1 | score withheld |"
+        + " pass withheld | partial: over 1 of 2 tasks\n"), run.out());
+    assertTrue(run.out().contains("    1 of them partial (seed 2): scored over their graded tasks only"), run.out());
+  }
+
   @Test
   void theDefaultObjectivesAreScoreAtMinEffectCostAndTotalTokens(@TempDir Path runs) throws Exception {
     cell(runs, ObjectivesReportTest::tradeOff, Map.of());

@@ -56,8 +56,9 @@ class ReportTest {
     rows.add(absent("t3", "agg", 2, "selection-failed"));
     rows.add(scored("t3", "seq", 2, "c2", 1, 1, true));
     String text = build(settings("demo-oc-agg2"), facts("demo-oc-agg2", rows, List.of())).text();
-    assertTrue(text.contains("Tasks graded in one mode but not the other (absences, never zeros; left out of the"
-        + " paired comparison)\n  k=2 seed=none (demo-oc-agg2): graded in parallel only: t2\n  k=2 seed=none"
+    assertTrue(text.contains("Tasks graded in one mode but not the other (absences, never zeros; each leaves its"
+        + " replicate without a run value in the paired comparison)\n  k=2 seed=none (demo-oc-agg2): graded in"
+        + " parallel only: t2\n  k=2 seed=none"
         + " (demo-oc-agg2): graded in sequential only: t3"), text);
   }
 
