@@ -136,7 +136,7 @@ final class Comparison {
         String lacking = p.isEmpty() ? modes.first() : modes.second();
         List<String> unjudged = new ArrayList<>();
         for (Replica r : bySeed.getOrDefault(seed, List.of())) {
-          if (r.summaries().stream().anyMatch(t -> t.modes().containsKey(lacking))) unjudged.add(r.namespace().dir());
+          if (TaskSummary.ran(r.summaries(), lacking)) unjudged.add(r.namespace().dir());
         }
         String head = "seed " + seed + " has a " + has + " replicate (" + String.join(", ", p.isEmpty() ? s : p) + ")";
         out.add(unjudged.isEmpty() ? head + " but no " + lacks + " one; an unpaired design is refused: run the "

@@ -285,6 +285,18 @@ final class Report {
       if (!f.judgedPresent() || f.rows().isEmpty()) {
         hints.put(key(ns.k(), ns.dir()), "  ! no judged rows at " + judged + " \u2014 run ./h2beam judge"
             + " --namespaces=" + ns.dir() + " for k=" + ns.k() + " first");
+        continue;
+      }
+      // a requested mode the sweep ran here (its summaries record it) that was never judged: left out of every figure
+      List<String> unjudged = new ArrayList<>();
+      for (String mode : s.modes()) {
+        if (f.rows().stream().noneMatch(r -> r.mode().equals(mode) && r.k() == ns.k())
+            && TaskSummary.ran(f.summaries(), mode)) unjudged.add(ModeK.human(mode));
+      }
+      if (!unjudged.isEmpty()) {
+        hints.put(key(ns.k(), ns.dir()), "  ! no judged " + String.join(", ", unjudged) + " rows at " + judged
+            + " although its summaries record that run, left out of every figure below \u2014 run ./h2beam judge"
+            + " --namespaces=" + ns.dir() + " --modes=" + String.join(",", unjudged));
       }
     }
     List<String> out = new ArrayList<>(hints.values());

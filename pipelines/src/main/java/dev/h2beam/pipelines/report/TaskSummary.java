@@ -41,6 +41,14 @@ public record TaskSummary(String path, String taskId, Map<String, ModeSpend> mod
     this(path, taskId, modes, Map.of());
   }
 
+  /**
+   * Whether any of the summaries records {@code mode}: the sweep ran it there, so a namespace without judged rows of
+   * it was not judged in it (or every task of it failed before selection, which the judge then says).
+   */
+  static boolean ran(List<TaskSummary> summaries, String mode) {
+    return summaries.stream().anyMatch(t -> t.modes().containsKey(mode));
+  }
+
   /** The summaries by task id, the first of each task (sorted by path) kept. */
   static Map<String, TaskSummary> byTask(List<TaskSummary> summaries) {
     Map<String, TaskSummary> out = new TreeMap<>();

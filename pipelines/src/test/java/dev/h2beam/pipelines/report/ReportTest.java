@@ -80,6 +80,16 @@ class ReportTest {
   }
 
   @Test
+  void aModeThatRanButWasNotJudgedIsNamedWithTheJudgeToRun() {
+    List<Scored> parallelOnly = both(2, "t1").stream().filter(r -> r.mode().equals("agg")).toList();
+    Report.Result r = build(settings("demo-oc-agg2-s8"), facts("demo-oc-agg2-s8", parallelOnly,
+        List.of(spend("t1", 0, 0, 0))));
+    assertTrue(r.text().startsWith("  ! no judged sequential rows at /runs/demo-oc-agg2-s8/judged.json although its"
+        + " summaries record that run, left out of every figure below \u2014 run ./h2beam judge"
+        + " --namespaces=/runs/demo-oc-agg2-s8 --modes=sequential\n"), r.text());
+  }
+
+  @Test
   void fellBackStagesComeFromTheSummaries() {
     String text = build(settings("demo-oc-agg2"), facts("demo-oc-agg2", both(2, "t1"),
         List.of(spend("t1", 0, 2, 0)))).text();
