@@ -30,11 +30,20 @@ final class Report {
    *
    * @param reportable false when no judged row matched: {@code message} says why and {@code text} holds only the
    *     hints and unreadable-file lines
+   * @param status the run record's: {@code reported}, {@code nothing-to-report} or {@link #NOT_REPLICATES}
    * @param restricted the restricted file's content under aggregate disclosure (a JSON tree, streamed into the file:
    *     over many namespaces it is the largest thing the report writes), else null
    */
   record Result(boolean reportable, String message, String text, String html, Map<String, Object> restricted,
-      List<ReadFailure> failures) {}
+      List<ReadFailure> failures, String status) {
+    Result(boolean reportable, String message, String text, String html, Map<String, Object> restricted,
+        List<ReadFailure> failures) {
+      this(reportable, message, text, html, restricted, failures, reportable ? "reported" : "nothing-to-report");
+    }
+  }
+
+  /** The run record's status of a report refused because its namespaces are not replicates. */
+  static final String NOT_REPLICATES = "not-replicates";
 
   static Result build(ReportSettings s, List<NamespaceFacts> facts, List<ReadFailure> failures) {
     Map<String, NamespaceFacts> byDir = new TreeMap<>();
@@ -57,7 +66,9 @@ final class Report {
       return new Result(false, nothing(s, included, byDir), String.join("\n", lines), null, null, fails);
     }
     String notReplicates = notReplicates(rowsByNs.keySet(), byDir);
-    if (notReplicates != null) return new Result(false, notReplicates, String.join("\n", lines), null, null, fails);
+    if (notReplicates != null) {
+      return new Result(false, notReplicates, String.join("\n", lines), null, null, fails, NOT_REPLICATES);
+    }
 
     // spend and fallbacks of the namespaces that report rows (harness2 skips a k without judged rows entirely)
     Map<ModeK, Integer> fellBack = new TreeMap<>();

@@ -58,7 +58,7 @@ final class ReportFiles {
       }
     }
     Map<String, Object> record = new LinkedHashMap<>();
-    record.put("status", r.reportable() ? "reported" : "nothing-to-report");
+    record.put("status", r.status());
     record.put("message", r.message());
     record.put("disclosure", s.disclosure().flag);
     record.put("namespaces", s.included().stream().map(NamespaceRef::dir).toList());

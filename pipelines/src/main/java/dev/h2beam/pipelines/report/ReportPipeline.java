@@ -206,7 +206,7 @@ public final class ReportPipeline {
       Report.Result r = Report.build(settings, unpacked, c.sideInput(failures));
       ReportFiles.write(Path.of(c.element()), r, settings, runRecord == null ? null : Path.of(runRecord));
       (r.reportable() ? written : nothing).inc();
-      c.output(r.reportable() ? "reported" : "nothing-to-report");
+      c.output(r.status());
     }
   }
 }

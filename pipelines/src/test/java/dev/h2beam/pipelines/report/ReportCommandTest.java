@@ -81,6 +81,12 @@ class ReportCommandTest {
         + " error, so nothing is reported. Report each set apart: narrow --namespaces, e.g. --namespaces="
         + runs.resolve("demo-oc-agg2-s1") + "," + runs.resolve("demo-oc-agg2-s2") + "\n" + runs.resolve("_report")
         + " keeps the earlier report, unchanged\n", run.err());
+    assertEquals("reported", dev.h2beam.adapters.files.Json.readMap(runs.resolve("_report/report.json"))
+        .get("status"), "the earlier report's record is kept");
+    Fixtures.Run fresh = Fixtures.report("--namespaces=" + runs + "/demo-oc-*", "--output=" + runs.resolve("fresh"));
+    assertEquals(1, fresh.exit(), fresh.out());
+    assertEquals("not-replicates", dev.h2beam.adapters.files.Json.readMap(runs.resolve("fresh/report.json"))
+        .get("status"));
     Fixtures.Run narrowed = Fixtures.report("--namespaces=" + runs + "/demo-oc-agg2-s[12]");
     assertEquals(0, narrowed.exit(), narrowed.err());
   }
