@@ -125,7 +125,12 @@ final class FolderTasks {
     }
     try (Stream<Path> s = Files.walk(dir)) {
       for (Path p : s.toList()) {
-        if (Files.isSymbolicLink(p)) {
+        if (p.getFileName().toString().indexOf('\uFFFD') >= 0) {
+          // the JVM shows a name that is not UTF-8 with U+FFFD and cannot name the file again by that text: every
+          // later step that reads it by its relative name (the run identity's digest, the copy into a workspace)
+          // would fail, after the sweep had begun
+          problems.add(p + ": its name is not valid UTF-8 (shown here with \uFFFD); rename it with a UTF-8 name");
+        } else if (Files.isSymbolicLink(p)) {
           problems.add(p + ": a symbolic link; copy the file in instead (links could reach outside the benchmark)");
         } else if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
           out.add(p);

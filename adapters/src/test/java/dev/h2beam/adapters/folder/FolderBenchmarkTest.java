@@ -125,6 +125,17 @@ class FolderBenchmarkTest {
   }
 
   @Test
+  void aSourceFileWhoseNameIsNotUtf8IsRefusedNamingIt() throws Exception {
+    Path root = copyExample();
+    Path source = root.resolve("tasks/ledgers/april/source");
+    // the JVM cannot write such a name itself: the shell's printf writes the bytes 0xE9 and 0xFF
+    Process p = new ProcessBuilder("sh", "-c", "cd \"$1\" && : > \"$(printf 'caf\\351-\\377.csv')\"", "sh",
+        source.toString()).inheritIO().start();
+    assertEquals(0, p.waitFor());
+    assertProblem(problems(() -> open(root)), source.toString(), "its name is not valid UTF-8", "rename it");
+  }
+
+  @Test
   void aSplitFileThatOverlapsOrNamesUnknownTasksIsRefused() throws IOException {
     Path root = copyExample();
     Files.writeString(root.resolve("splits.json"),
