@@ -185,14 +185,17 @@ public final class BenchCommand implements Command {
         + " ms, latency seed %d%n", o.getDomains(), o.getTasksPerDomain(), n, o.getK(),
         String.join(",", plan.config().modes()), o.getExecutorLatencyMs(), o.getSessionLatencyMs(),
         o.getLatencySeed());
+    // a resume of a finished sweep runs no pipeline (the client replays it): no runner setting, no ratio to a bound
+    boolean ranNothing = sessionsRun == 0 && executions == 0;
     out.printf("  runner %s, sessionLimit %d, rolloutLimit %d, phaseWidth %d, %s%n",
         o.getRunner() == null ? "DirectRunner" : o.getRunner().getSimpleName(), o.getSessionLimit(),
-        o.getRolloutLimit(), o.getPhaseWidth(), parallelism(o));
+        o.getRolloutLimit(), o.getPhaseWidth(), ranNothing ? "nothing ran (every task resumed)" : parallelism(o));
     printBounds(out, bounds);
     out.printf("  wall               %9.2f s  (the sweep, from plan to record; judge and report not included)%n",
         wallS);
-    out.printf("  wall / max(bounds) %9s    wall / harness2's form %s%n", ratio(wallS, bounds.maxMs()),
-        ratio(wallS, bounds.harness2FormMs()).strip());
+    out.printf("  wall / max(bounds) %9s    wall / harness2's form %s%n", ranNothing ? "n/a (nothing ran)"
+        : ratio(wallS, bounds.maxMs()), (ranNothing ? "n/a (nothing ran)" : ratio(wallS, bounds.harness2FormMs()))
+        .strip());
     double jvm = after.cpuSeconds() - before.cpuSeconds();
     double children = after.childCpuSeconds() - before.childCpuSeconds();
     if (workers != null && workers.any()) {
@@ -211,8 +214,8 @@ public final class BenchCommand implements Command {
         workers == null ? "" : "; this client's only, the cluster's workers ran the pipelines");
     out.printf("  files written      %9d under %s by the sweep = %.1f per task (new files; hard links to shared"
         + " evidence are not files written)%n", files, output, (double) files / n);
-    out.printf("  file names         %9d = %.1f per task (new names, hard links included)%n", names,
-        (double) names / n);
+    out.printf("  file names         %9d = %.1f per task (names added less names removed, hard links included; a"
+        + " file written in place of one it replaces adds none)%n", names, (double) names / n);
     out.printf("  peak memory        %9.1f MiB resident (VmHWM) at the sweep's end; heap peak %.1f MiB%s%n",
         after.peakRssKb() / 1024.0, heapPeakBytes() / 1048576.0, workers == null || !workers.any() ? ""
             : "; this client's, the workers' (each process's VmHWM in its life so far, from its board): "

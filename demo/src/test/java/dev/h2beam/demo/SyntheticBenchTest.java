@@ -86,6 +86,11 @@ class SyntheticBenchTest {
     String again = bench(out);
     assertTrue(again.contains("(0 sessions run, 64 expected)") && again.contains("(0 rollouts run, 56 expected)"),
         "the repeat resumes and runs nothing: " + again);
+    // and says so where a fresh run gives its runner's setting and its wall time over the bounds
+    assertTrue(again.contains(", nothing ran (every task resumed)\n") && again.contains("  wall / max(bounds) n/a"
+        + " (nothing ran)    wall / harness2's form n/a (nothing ran)\n"), again);
+    assertTrue(printed.contains(", targetParallelism ")
+        && printed.matches("(?s).*  wall / max\\(bounds\\) +[0-9.]+ .*"), printed);
   }
 
   @Test
