@@ -152,7 +152,12 @@ public final class FolderBenchmark implements Benchmark {
             + kind) + ": " + e.getMessage());
       }
     }
-    if (!problems.isEmpty()) throw new BenchmarkInvalid(problems);
+    if (!problems.isEmpty()) {
+      // its base harness and spec are there to check (check lists every problem at once, the base harness's too)
+      throw new BenchmarkInvalid(problems, file == null || !Files.isDirectory(base, LinkOption.NOFOLLOW_LINKS) ? null
+          : new FolderBenchmark(r, executions.toAbsolutePath().normalize(), file, tasks, stream, executor,
+              Clock.systemUTC(), kind, substrate));
+    }
     return new FolderBenchmark(r, executions.toAbsolutePath().normalize(), file, tasks, stream, executor,
         Clock.systemUTC(), kind, substrate);
   }

@@ -107,6 +107,28 @@ class CheckCommandTest {
   }
 
   @Test
+  void aTaskProblemDoesNotHideTheBaseHarnessesProblems() throws Exception {
+    Path root = tmp.resolve("b");
+    Files.createDirectories(root.resolve("base"));
+    Files.writeString(root.resolve("base/systemprompt.md"), "You total ledgers.\napi_key = \"Zq8vR2mT5xW9kLp3\"\n");
+    Files.createDirectories(root.resolve("base/notes"));
+    Files.writeString(root.resolve("base/notes/todo.txt"), "off the surface\n");
+    Files.createSymbolicLink(root.resolve("base/guardrails.md"), root.resolve("base/systemprompt.md"));
+    Files.createDirectories(root.resolve("tasks/d/t/source"));
+    Files.writeString(root.resolve("tasks/d/t/task.md"), "Do it.\n");
+    Files.writeString(root.resolve("tasks/d/t/source/big.csv"), "x".repeat(200));
+    Files.writeString(root.resolve("bench.json"), "{\"name\": \"b\", \"executor\": {\"kind\": \"chat\"},"
+        + " \"grader\": {\"kind\": \"expected\"}, \"prompts\": {\"work\": \"totals\"},"
+        + " \"limits\": {\"max_source_bytes\": 100}}");
+    String out = check(ENV, 1, "--bench=folder", "--benchRoot=" + root, "--config=" + config("http://127.0.0.1:9/v1"),
+        "--ping=false");
+    assertTrue(out.contains("big.csv: 200 bytes, over limits.max_source_bytes"), out);
+    assertTrue(out.contains("systemprompt.md line 2, field api_key"), "the credential too: " + out);
+    assertTrue(out.contains("notes/todo.txt: not on the opencode surface"), out);
+    assertEquals(1, out.lines().filter(l -> l.contains("base/guardrails.md: ")).count(), "the link named once: " + out);
+  }
+
+  @Test
   void aMissingAgentCliIsReportedWithTheCommandThatInstallsIt() throws Exception {
     Path empty = tmp.resolve("no-tools");
     String out = check(ENV, 1, "--bench=folder", "--benchRoot=" + EXAMPLE, "--config=" + config("http://127.0.0.1:9/v1"),
