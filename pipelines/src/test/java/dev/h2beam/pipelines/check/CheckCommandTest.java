@@ -91,15 +91,24 @@ class CheckCommandTest {
     }
   }
 
-  @Test
-  void benchmarkProblemsAndAMissingGradingFileAreListed() throws Exception {
+  /**
+   * A one-task folder benchmark in {@code b/}: its base's system prompt is {@code systemPrompt}, its bench.json ends
+   * with {@code more} (further keys, each with a leading comma), and it has no grading file.
+   */
+  private Path oneTaskBench(String systemPrompt, String more) throws Exception {
     Path root = tmp.resolve("b");
     Files.createDirectories(root.resolve("base"));
-    Files.writeString(root.resolve("base/systemprompt.md"), "You total ledgers.\n");
+    Files.writeString(root.resolve("base/systemprompt.md"), systemPrompt);
     Files.createDirectories(root.resolve("tasks/d/t"));
     Files.writeString(root.resolve("tasks/d/t/task.md"), "Do it.\n");
     Files.writeString(root.resolve("bench.json"), "{\"name\": \"b\", \"executor\": {\"kind\": \"chat\"},"
-        + " \"grader\": {\"kind\": \"expected\"}, \"prompts\": {\"work\": \"totals\"}}");
+        + " \"grader\": {\"kind\": \"expected\"}, \"prompts\": {\"work\": \"totals\"}" + more + "}");
+    return root;
+  }
+
+  @Test
+  void benchmarkProblemsAndAMissingGradingFileAreListed() throws Exception {
+    Path root = oneTaskBench("You total ledgers.\n", "");
     String out = check(ENV, 1, "--bench=folder", "--benchRoot=" + root, "--config=" + config("http://127.0.0.1:9/v1"),
         "--ping=false");
     assertTrue(out.contains("grading/expected.txt: missing"), out);
@@ -108,18 +117,13 @@ class CheckCommandTest {
 
   @Test
   void aTaskProblemDoesNotHideTheBaseHarnessesProblems() throws Exception {
-    Path root = tmp.resolve("b");
-    Files.createDirectories(root.resolve("base"));
-    Files.writeString(root.resolve("base/systemprompt.md"), "You total ledgers.\napi_key = \"Zq8vR2mT5xW9kLp3\"\n");
+    Path root = oneTaskBench("You total ledgers.\napi_key = \"Zq8vR2mT5xW9kLp3\"\n",
+        ", \"limits\": {\"max_source_bytes\": 100}");
     Files.createDirectories(root.resolve("base/notes"));
     Files.writeString(root.resolve("base/notes/todo.txt"), "off the surface\n");
     Files.createSymbolicLink(root.resolve("base/guardrails.md"), root.resolve("base/systemprompt.md"));
     Files.createDirectories(root.resolve("tasks/d/t/source"));
-    Files.writeString(root.resolve("tasks/d/t/task.md"), "Do it.\n");
     Files.writeString(root.resolve("tasks/d/t/source/big.csv"), "x".repeat(200));
-    Files.writeString(root.resolve("bench.json"), "{\"name\": \"b\", \"executor\": {\"kind\": \"chat\"},"
-        + " \"grader\": {\"kind\": \"expected\"}, \"prompts\": {\"work\": \"totals\"},"
-        + " \"limits\": {\"max_source_bytes\": 100}}");
     String out = check(ENV, 1, "--bench=folder", "--benchRoot=" + root, "--config=" + config("http://127.0.0.1:9/v1"),
         "--ping=false");
     assertTrue(out.contains("big.csv: 200 bytes, over limits.max_source_bytes"), out);
