@@ -15,9 +15,14 @@ import java.util.Set;
  */
 record Objective(String metric, boolean maximise, double minEffect) implements Serializable {
 
-  /** The default {@code --objectives} with the score's minimum effect from {@code --minEffect}. */
+  /**
+   * The default {@code --objectives} with the score's minimum effect from {@code --minEffect}: what the output scores,
+   * and what the mode spent for it in money and in tokens (the mode's every rollout and session: a free local model
+   * costs a known $0, its tokens are then the cost that tells modes apart, and work that calls no model spends a
+   * known 0 of them, where the chosen rollout's {@code total_tokens} of a script is not recorded at all).
+   */
   static String defaults(double scoreMinEffect) {
-    return "score:max:" + Disclosure.number(scoreMinEffect) + ",cost:min:0.01,total_tokens:min:1000";
+    return "score:max:" + Disclosure.number(scoreMinEffect) + ",cost:min:0.01,mode_tokens:min:1000";
   }
 
   private static final Set<String> POINTS = Set.of("score", "pass", "quality");

@@ -48,7 +48,7 @@ public interface ReportOptions extends PipelineOptions {
   @Description("Comma list of objectives metric:max|min:minEffect every pair of modes is compared on, each with its"
       + " own paired-difference verdict (score, pass and quality in percentage points, tokens in tokens, cost in usd,"
       + " times in seconds, turns, tool calls and retries in counts). Unset: score:max:<--minEffect>,cost:min:0.01,"
-      + "total_tokens:min:1000.")
+      + "mode_tokens:min:1000.")
   String getObjectives();
 
   void setObjectives(String value);
