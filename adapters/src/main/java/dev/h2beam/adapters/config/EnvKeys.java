@@ -8,8 +8,8 @@ import java.util.TreeMap;
 
 /**
  * The key values this process holds in its environment: every variable named as a credential ({@code *_KEY},
- * {@code *_API_KEY}, {@code *TOKEN}, {@code *SECRET}, {@code *PASSWORD}, in any case) whose value is long enough to be
- * one. An endpoint's {@code api_key_env} is such a name in practice ({@code OPENAI_API_KEY}, {@code VLLM_API_KEY}), and
+ * {@code *_API_KEY}, {@code *TOKEN}, {@code *SECRET}, {@code *PASSWORD}, in any case) whose value is shaped like one
+ * ({@link #secretShaped}). An endpoint's {@code api_key_env} is such a name in practice ({@code OPENAI_API_KEY}, {@code VLLM_API_KEY}), and
  * a local server's key ({@code token-abc123…}) has no provider shape for {@link KeyShapes} to see: its exact value is
  * what a screen looks for. Only names are ever shown, never values.
  */
@@ -28,12 +28,22 @@ public final class EnvKeys {
   public static List<Held> of(Map<String, String> env) {
     List<Held> out = new ArrayList<>();
     for (Map.Entry<String, String> e : new TreeMap<>(env).entrySet()) {
-      String v = e.getValue();
-      if (v == null || v.strip().length() < MIN_CHARS || !namedAsKey(e.getKey())) continue;
-      out.add(new Held(e.getKey(), v.strip()));
+      String v = e.getValue() == null ? "" : e.getValue().strip();
+      if (!namedAsKey(e.getKey()) || !secretShaped(v)) continue;
+      out.add(new Held(e.getKey(), v));
     }
     out.sort((a, b) -> Integer.compare(b.value().length(), a.value().length()));
     return List.copyOf(out);
+  }
+
+  /**
+   * Whether a value can be a secret to look for: {@link #MIN_CHARS} or more, one word, with a digit, and not a path or
+   * an address. A setting that merely has a key-like name ({@code SORT_KEY=lastname}, {@code APT_KEY=/etc/apt/...})
+   * would otherwise make every text that mentions it a credential.
+   */
+  static boolean secretShaped(String v) {
+    return v.length() >= MIN_CHARS && v.chars().noneMatch(Character::isWhitespace) && v.chars().anyMatch(
+        Character::isDigit) && !v.startsWith("/") && !v.startsWith("~") && !v.contains("://");
   }
 
   /** Whether a variable's name says it holds a credential. */

@@ -40,7 +40,8 @@ class KeyShapesTest {
   void environmentKeysAreTheLongValuesOfVariablesNamedAsKeys() {
     List<EnvKeys.Held> held = EnvKeys.of(java.util.Map.of("OPENAI_API_KEY", "sk-0123456789", "HF_TOKEN",
         "hf_abcdefghijkl0123456789", "DB_PASSWORD", "hunter2hunter2", "SHORT_KEY", "x", "HOME", "/home/someone-long",
-        "PATH", "/usr/local/bin:/usr/bin"));
+        "PATH", "/usr/local/bin:/usr/bin", "SORT_KEY", "lastname", "APT_KEY", "/etc/apt/trusted2.gpg",
+        "SIGNING_KEY_URL", "https://example.org/key1.asc"));
     assertEquals(List.of("HF_TOKEN", "DB_PASSWORD", "OPENAI_API_KEY"), held.stream().map(EnvKeys.Held::variable)
         .toList(), "longest value first");
   }
