@@ -25,6 +25,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -101,8 +102,13 @@ class FolderInputsIdentityTest {
 
   /** The same command is refused with a message holding each of {@code named}, and nothing is written. */
   private void refusedNaming(String... named) throws Exception {
+    refusedNaming(this::sweep, named);
+  }
+
+  /** {@code sweep} is refused with a message holding each of {@code named}, and nothing is written. */
+  private void refusedNaming(Executable sweep, String... named) throws Exception {
     Map<String, String> before = runsTree();
-    UsageError e = assertThrows(UsageError.class, this::sweep);
+    UsageError e = assertThrows(UsageError.class, sweep);
     assertTrue(e.getMessage().contains(configJson() + " records a different run identity ("), e.getMessage());
     for (String n : named) assertTrue(e.getMessage().contains(n), "'" + n + "' not named in: " + e.getMessage());
     assertTrue(e.getMessage().contains("use a new --runsRoot"), e.getMessage());
@@ -186,11 +192,8 @@ class FolderInputsIdentityTest {
         && m.keySet().equals(Set.of("ledgers/march", "ledgers/april")), Files.readString(configJson()));
     String was = Files.readString(check);
     Files.writeString(check, "# edited after\n", StandardOpenOption.APPEND);
-    Map<String, String> before = runsTree();
-    UsageError e = assertThrows(UsageError.class, this::sweepGated);
-    assertTrue(e.getMessage().contains("task ledgers/march (its checks folder, which the gated mode's method runs: "
-        + bench.resolve("tasks/ledgers/march/checks")), e.getMessage());
-    assertEquals(before, runsTree(), "a refused re-run wrote under the runs root");
+    refusedNaming(this::sweepGated, "task ledgers/march (its checks folder, which the gated mode's method runs: "
+        + bench.resolve("tasks/ledgers/march/checks"));
     resumesDoingNothing(); // the modes that never read the checks still resume
     Files.writeString(check, was);
     Map<String, String> journals = journals();
