@@ -122,12 +122,12 @@ public final class FolderBenchmark implements Benchmark {
           + " the " + substrate + " substrate: pass --substrate=" + substrate);
     }
     Path base = r.resolve(baseFolder(substrate));
+    // what is in it (links, files off the surface, credentials) is the base harness check's, which the sweep and
+    // check run on every benchmark (BaseHarness)
     if (!Files.isDirectory(base, LinkOption.NOFOLLOW_LINKS)) {
       problems.add(base + ": missing; put the base harness there (" + (substrate.equals("cx")
           ? "the Codex surface: AGENTS.md, .agents/skills/, scripts/, .codex/" : "the OpenCode surface:"
               + " systemprompt.md, guardrails.md, skills/, scripts/, ...") + ")");
-    } else {
-      FolderTasks.walk(base, problems);
     }
     LeakGlobs leaks = new LeakGlobs(file == null ? BenchFile.DEFAULT_LEAK_GLOBS : file.leakGlobs());
     LinkedHashMap<String, Path> tasks = FolderTasks.scan(r, leaks, file == null ? 1 << 20 : file.maxSourceBytes(),

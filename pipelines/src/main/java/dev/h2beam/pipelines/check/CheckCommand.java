@@ -25,7 +25,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -111,15 +110,9 @@ public final class CheckCommand implements Command {
       for (String p : e.problems()) {
         if (configRead || !(p.contains("needs roles.") && p.contains("--config"))) fails.add(p);
       }
-      // every problem at once: the base harness's too (a credential, a file off the surface), which the sweep
-      // would refuse next; a file the benchmark named already (a symbolic link) is not named twice
-      if (e.partial().isPresent()) {
-        Set<String> named = new HashSet<>();
-        for (String f : fails) named.add(f.substring(0, Math.max(0, f.indexOf(": "))));
-        for (String p : BaseHarness.problems(e.partial().get())) {
-          if (!named.contains(p.substring(0, Math.max(0, p.indexOf(": "))))) fails.add(p);
-        }
-      }
+      // every problem at once: the base harness's too (a credential, a link, a file off the surface), which the
+      // sweep would refuse next
+      e.partial().ifPresent(partial -> fails.addAll(BaseHarness.problems(partial)));
     } catch (Exception e) {
       fails.add("--bench=" + o.getBench() + " at " + root + " cannot be opened: " + e.getMessage());
     }
