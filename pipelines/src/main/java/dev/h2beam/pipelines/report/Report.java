@@ -137,6 +137,7 @@ final class Report {
     lines.add("Replicates (replicate-mean/v1: one value per namespace; the spread across seeds is a standard error,"
         + " unknown with one replicate)");
     lines.addAll(Replicates.lines(cells, aggregate));
+    lines.addAll(uncheckedCohort(rowsByNs.keySet(), byDir));
     lines.addAll(JudgeSpread.lines(rowsByNs, cells, aggregate));
 
     MetricTable table = new MetricTable(byDir);
@@ -253,6 +254,47 @@ final class Report {
         + " record more differences (" + String.join("; ", why) + "); their figures would be pooled into one mean"
         + " and one standard error, so nothing is reported. Report each set apart: narrow --namespaces, e.g."
         + " --namespaces=" + String.join(",", largest.stream().map(NamespaceRef::dir).toList());
+  }
+
+  /**
+   * What the replicate check ({@link #notReplicates}) could not compare, for each k with two or more reported
+   * namespaces: a key of the cohort that some of them do not record (an older h2beam's config.json), and the
+   * namespaces that record no cohort at all (harness2's config.json). Said rather than passed over, so that a reader
+   * knows which conditions of "replicates differ only in seed" rest on the namespaces' names alone.
+   */
+  static List<String> uncheckedCohort(Set<NamespaceRef> reported, Map<String, NamespaceFacts> byDir) {
+    List<String> out = new ArrayList<>();
+    for (int k : new TreeSet<>(reported.stream().map(NamespaceRef::k).toList())) {
+      List<NamespaceRef> atK = reported.stream().filter(ns -> ns.k() == k).toList();
+      if (atK.size() < 2) continue;
+      Map<NamespaceRef, Set<String>> keys = new LinkedHashMap<>();
+      List<String> none = new ArrayList<>();
+      for (NamespaceRef ns : atK) {
+        RunIdentity id = facts(byDir, ns).identity();
+        if (id == null || id.cohort() == null) none.add(ns.name());
+        else keys.put(ns, cohortOf(id).keySet());
+      }
+      TreeMap<String, List<String>> lacking = new TreeMap<>();
+      Set<String> any = new TreeSet<>();
+      keys.values().forEach(any::addAll);
+      for (String key : any) {
+        for (Map.Entry<NamespaceRef, Set<String>> e : keys.entrySet()) {
+          if (!e.getValue().contains(key)) lacking.computeIfAbsent(key, x -> new ArrayList<>()).add(e.getKey().name());
+        }
+      }
+      if (none.isEmpty() && lacking.isEmpty()) continue;
+      if (out.isEmpty()) {
+        out.add("");
+        out.add("Replicate check, not compared (a config.json that does not record it; older h2beam or harness2):");
+      }
+      if (!none.isEmpty()) {
+        out.add("  k=" + k + ": " + String.join(", ", none) + " record" + (none.size() == 1 ? "s" : "")
+            + " no task set, inputs or settings: compared with the others by seed and name only");
+      }
+      lacking.forEach((key, names) -> out.add("  k=" + k + ": " + key + " (not recorded by " + String.join(", ",
+          names) + ")"));
+    }
+    return out;
   }
 
   private static Map<String, Object> cohortOf(RunIdentity id) {

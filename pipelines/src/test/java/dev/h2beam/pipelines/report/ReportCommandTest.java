@@ -67,6 +67,7 @@ class ReportCommandTest {
     }
     Fixtures.Run pooled = Fixtures.report("--namespaces=" + runs + "/demo-oc-*");
     assertEquals(0, pooled.exit(), pooled.err());
+    assertFalse(pooled.out().contains("Replicate check, not compared"), pooled.out());
     // a smoke run of one task beside them, with another digest of its base harness
     Path smoke = runs.resolve("demo-oc-agg2-s3");
     recorded(smoke, "tasks", List.of(List.of("d", "ledger-1")));
@@ -89,6 +90,33 @@ class ReportCommandTest {
         .get("status"));
     Fixtures.Run narrowed = Fixtures.report("--namespaces=" + runs + "/demo-oc-agg2-s[12]");
     assertEquals(0, narrowed.exit(), narrowed.err());
+  }
+
+  /**
+   * A key one replicate's config.json does not record (an older h2beam's) is not compared, and a config.json with no
+   * cohort (harness2's) is compared by name only: the report pools them, and says which conditions it could not check.
+   */
+  @Test
+  void aReplicateCheckThatCouldNotCompareAKeySaysSo(@TempDir Path runs) throws Exception {
+    replicates(runs);
+    for (int seed = 1; seed <= 2; seed++) {
+      recorded(runs.resolve("demo-oc-agg2-s" + seed), "input_digests", java.util.Map.of("base", "b1"));
+    }
+    recorded(runs.resolve("demo-oc-agg2-s1"), "gate", "sign-rule");
+    Fixtures.Run run = Fixtures.report("--namespaces=" + runs + "/demo-oc-*");
+    assertEquals(0, run.exit(), run.err());
+    assertTrue(run.out().contains("\nReplicate check, not compared (a config.json that does not record it; older"
+        + " h2beam or harness2):\n  k=2: gate (not recorded by demo-oc-agg2-s2, demo-oc-agg2-s3)\n"
+        + "  k=2: input_digests.base (not recorded by demo-oc-agg2-s3)\n"), run.out());
+    // harness2's config.json records none of the cohort's keys
+    Files.writeString(runs.resolve("demo-oc-agg2-s3/config.json"), "{\"seed\": 3}\n");
+    run = Fixtures.report("--namespaces=" + runs + "/demo-oc-*");
+    assertEquals(0, run.exit(), run.err());
+    assertTrue(run.out().contains("  k=2: demo-oc-agg2-s3 records no task set, inputs or settings: compared with the"
+        + " others by seed and name only\n  k=2: gate (not recorded by demo-oc-agg2-s2)\n"), run.out());
+    // one namespace alone has nothing to compare with
+    Fixtures.Run one = Fixtures.report("--namespaces=" + runs + "/demo-oc-agg2-s3");
+    assertFalse(one.out().contains("Replicate check"), one.out());
   }
 
   @Test
