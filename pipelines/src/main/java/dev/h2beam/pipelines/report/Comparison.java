@@ -135,12 +135,18 @@ final class Comparison {
         String lacks = p.isEmpty() ? modes.firstName() : modes.secondName();
         String lacking = p.isEmpty() ? modes.first() : modes.second();
         List<String> unjudged = new ArrayList<>();
+        boolean unselected = false;
         for (Replica r : bySeed.getOrDefault(seed, List.of())) {
           if (TaskSummary.ran(r.summaries(), lacking)) unjudged.add(r.namespace().dir());
+          unselected |= TaskSummary.failedBeforeSelection(r.summaries(), lacking);
         }
         String head = "seed " + seed + " has a " + has + " replicate (" + String.join(", ", p.isEmpty() ? s : p) + ")";
-        out.add(unjudged.isEmpty() ? head + " but no " + lacks + " one; an unpaired design is refused: run the "
-            + lacks + " mode for seed " + seed + ", or leave the seed out of --namespaces"
+        String why = unselected ? " but no " + lacks + " one: every task of its " + lacks + " run failed before"
+            + " selection (see the summaries' errors); an unpaired design is refused: re-run the " + lacks
+            + " mode for seed " + seed + " once the cause is fixed, or leave the seed out of --namespaces"
+            : " but no " + lacks + " one; an unpaired design is refused: run the " + lacks + " mode for seed " + seed
+            + ", or leave the seed out of --namespaces";
+        out.add(unjudged.isEmpty() ? head + why
             : head + " and its " + lacks + " run, which its summaries record, is not judged: run ./h2beam judge"
             + " --namespaces=" + String.join(",", unjudged) + " --modes=" + lacks);
       }

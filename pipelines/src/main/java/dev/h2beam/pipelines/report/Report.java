@@ -340,17 +340,27 @@ final class Report {
             + " --namespaces=" + ns.dir() + " for k=" + ns.k() + " first");
         continue;
       }
-      // a requested mode the sweep ran here (its summaries record it) that was never judged: left out of every figure
+      // a requested mode the sweep ran here to its selection (its summaries record finals) that was never judged,
+      // or that failed before selection on every task: left out of every figure, each with its own fix
       List<String> unjudged = new ArrayList<>();
+      List<String> unselected = new ArrayList<>();
       for (String mode : s.modes()) {
-        if (f.rows().stream().noneMatch(r -> r.mode().equals(mode) && r.k() == ns.k())
-            && TaskSummary.ran(f.summaries(), mode)) unjudged.add(ModeK.human(mode));
+        if (f.rows().stream().anyMatch(r -> r.mode().equals(mode) && r.k() == ns.k())) continue;
+        if (TaskSummary.ran(f.summaries(), mode)) unjudged.add(ModeK.human(mode));
+        else if (TaskSummary.failedBeforeSelection(f.summaries(), mode)) unselected.add(ModeK.human(mode));
       }
+      List<String> said = new ArrayList<>();
       if (!unjudged.isEmpty()) {
-        hints.put(key(ns.k(), ns.dir()), "  ! no judged " + String.join(", ", unjudged) + " rows at " + judged
+        said.add("  ! no judged " + String.join(", ", unjudged) + " rows at " + judged
             + " although its summaries record that run, left out of every figure below \u2014 run ./h2beam judge"
             + " --namespaces=" + ns.dir() + " --modes=" + String.join(",", unjudged));
       }
+      if (!unselected.isEmpty()) {
+        said.add("  ! no " + String.join(", ", unselected) + " rows at " + judged + ": every task of "
+            + (unselected.size() == 1 ? "that mode" : "those modes") + " failed before selection (its summaries"
+            + " record no finals; see their errors), so nothing of it can be judged; left out of every figure below");
+      }
+      if (!said.isEmpty()) hints.put(key(ns.k(), ns.dir()), String.join("\n", said));
     }
     List<String> out = new ArrayList<>(hints.values());
     for (ReadFailure f : fails) out.add(f.line());

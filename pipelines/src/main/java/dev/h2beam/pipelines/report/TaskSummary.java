@@ -42,11 +42,19 @@ public record TaskSummary(String path, String taskId, Map<String, ModeSpend> mod
   }
 
   /**
-   * Whether any of the summaries records {@code mode}: the sweep ran it there, so a namespace without judged rows of
-   * it was not judged in it (or every task of it failed before selection, which the judge then says).
+   * Whether any of the summaries records finals of {@code mode}: the sweep ran it there to its selection, so a
+   * namespace without judged rows of it was not judged in it.
    */
   static boolean ran(List<TaskSummary> summaries, String mode) {
-    return summaries.stream().anyMatch(t -> t.modes().containsKey(mode));
+    return summaries.stream().anyMatch(t -> !t.finals(mode).isEmpty());
+  }
+
+  /**
+   * Whether the summaries record {@code mode} but none of them its finals: every task of it failed before selection,
+   * so there is nothing of it to judge (the judge says the same), and the judge is not the fix.
+   */
+  static boolean failedBeforeSelection(List<TaskSummary> summaries, String mode) {
+    return !ran(summaries, mode) && summaries.stream().anyMatch(t -> t.modes().containsKey(mode));
   }
 
   /** The summaries by task id, the first of each task (sorted by path) kept. */

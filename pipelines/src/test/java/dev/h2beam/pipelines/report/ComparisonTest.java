@@ -144,11 +144,28 @@ class ComparisonTest {
     TaskSummary.ModeSpend m = new TaskSummary.ModeSpend(0, 0.0, 0.0);
     Comparison.Replica judgedOnce = replica("demo-oc-agg2-s2", t(4), t());
     judgedOnce = new Comparison.Replica(judgedOnce.namespace(), judgedOnce.first(), judgedOnce.second(), ID,
-        List.of(new TaskSummary("/s/t0", "t0", java.util.Map.of("agg", m, "seq", m))));
+        List.of(new TaskSummary("/s/t0", "t0", java.util.Map.of("agg", m, "seq", m),
+            java.util.Map.of("agg", List.of("agg1"), "seq", List.of("c1")))));
     Comparison.Result c = compare(replica("demo-oc-agg2-s1", t(4), t(2)), judgedOnce);
     assertEquals("not-comparable", c.relation());
     assertEquals("seed 2 has a parallel replicate (demo-oc-agg2-s2) and its sequential run, which its summaries"
         + " record, is not judged: run ./h2beam judge --namespaces=/runs/demo-oc-agg2-s2 --modes=sequential",
+        failures(c, "C2"));
+  }
+
+  /** The other mode ran but failed before selection on every task: no judge can help; the cause must be fixed. */
+  @Test
+  void aSeedWhoseOtherModeFailedBeforeSelectionSaysSo() {
+    TaskSummary.ModeSpend m = new TaskSummary.ModeSpend(0, 0.0, 0.0);
+    Comparison.Replica judgedOnce = replica("demo-oc-agg2-s2", t(4), t());
+    judgedOnce = new Comparison.Replica(judgedOnce.namespace(), judgedOnce.first(), judgedOnce.second(), ID,
+        List.of(new TaskSummary("/s/t0", "t0", java.util.Map.of("agg", m, "seq", m),
+            java.util.Map.of("agg", List.of("agg1")))));
+    Comparison.Result c = compare(replica("demo-oc-agg2-s1", t(4), t(2)), judgedOnce);
+    assertEquals("not-comparable", c.relation());
+    assertEquals("seed 2 has a parallel replicate (demo-oc-agg2-s2) but no sequential one: every task of its"
+        + " sequential run failed before selection (see the summaries' errors); an unpaired design is refused:"
+        + " re-run the sequential mode for seed 2 once the cause is fixed, or leave the seed out of --namespaces",
         failures(c, "C2"));
   }
 

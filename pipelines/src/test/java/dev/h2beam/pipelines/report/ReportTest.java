@@ -82,11 +82,30 @@ class ReportTest {
   @Test
   void aModeThatRanButWasNotJudgedIsNamedWithTheJudgeToRun() {
     List<Scored> parallelOnly = both(2, "t1").stream().filter(r -> r.mode().equals("agg")).toList();
+    TaskSummary.ModeSpend m = new TaskSummary.ModeSpend(0, 0, 0);
+    TaskSummary selected = new TaskSummary("/s/t1", "t1", Map.of("agg", m, "seq", m),
+        Map.of("agg", List.of("agg1", "agg2"), "seq", List.of("c1", "c2")));
     Report.Result r = build(settings("demo-oc-agg2-s8"), facts("demo-oc-agg2-s8", parallelOnly,
-        List.of(spend("t1", 0, 0, 0))));
+        List.of(selected)));
     assertTrue(r.text().startsWith("  ! no judged sequential rows at /runs/demo-oc-agg2-s8/judged.json although its"
         + " summaries record that run, left out of every figure below \u2014 run ./h2beam judge"
         + " --namespaces=/runs/demo-oc-agg2-s8 --modes=sequential\n"), r.text());
+  }
+
+  /**
+   * A mode the summaries record but whose every task failed before selection (no finals: the mode's record holds
+   * only its error) has nothing to judge: the hint says so, and does not send the user to the judge, which would
+   * say "nothing to judge".
+   */
+  @Test
+  void aModeThatFailedBeforeSelectionOnEveryTaskIsNotSentToTheJudge() {
+    List<Scored> parallelOnly = both(2, "t1").stream().filter(r -> r.mode().equals("agg")).toList();
+    Report.Result r = build(settings("demo-oc-agg2-s8"), facts("demo-oc-agg2-s8", parallelOnly,
+        List.of(spend("t1", 0, 0, 0))));
+    assertTrue(r.text().startsWith("  ! no sequential rows at /runs/demo-oc-agg2-s8/judged.json: every task of that"
+        + " mode failed before selection (its summaries record no finals; see their errors), so nothing of it can be"
+        + " judged; left out of every figure below\n"), r.text());
+    assertFalse(r.text().contains("--modes=sequential"), r.text());
   }
 
   @Test
