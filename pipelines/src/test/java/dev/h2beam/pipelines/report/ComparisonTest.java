@@ -139,14 +139,21 @@ class ComparisonTest {
         + " refused: run the sequential mode for seed 2, or leave the seed out of --namespaces", failures(c, "C2"));
   }
 
-  @Test
-  void aSeedWhoseOtherModeRanButWasNotJudgedNamesTheJudgeToRun() {
+  /**
+   * Seed 2's replicate judged in parallel only, whose one summary records both modes with the given finals, beside a
+   * seed 1 judged in both.
+   */
+  private static Comparison.Result judgedOnce(java.util.Map<String, List<String>> finals) {
     TaskSummary.ModeSpend m = new TaskSummary.ModeSpend(0, 0.0, 0.0);
     Comparison.Replica judgedOnce = replica("demo-oc-agg2-s2", t(4), t());
     judgedOnce = new Comparison.Replica(judgedOnce.namespace(), judgedOnce.first(), judgedOnce.second(), ID,
-        List.of(new TaskSummary("/s/t0", "t0", java.util.Map.of("agg", m, "seq", m),
-            java.util.Map.of("agg", List.of("agg1"), "seq", List.of("c1")))));
-    Comparison.Result c = compare(replica("demo-oc-agg2-s1", t(4), t(2)), judgedOnce);
+        List.of(new TaskSummary("/s/t0", "t0", java.util.Map.of("agg", m, "seq", m), finals)));
+    return compare(replica("demo-oc-agg2-s1", t(4), t(2)), judgedOnce);
+  }
+
+  @Test
+  void aSeedWhoseOtherModeRanButWasNotJudgedNamesTheJudgeToRun() {
+    Comparison.Result c = judgedOnce(java.util.Map.of("agg", List.of("agg1"), "seq", List.of("c1")));
     assertEquals("not-comparable", c.relation());
     assertEquals("seed 2 has a parallel replicate (demo-oc-agg2-s2) and its sequential run, which its summaries"
         + " record, is not judged: run ./h2beam judge --namespaces=/runs/demo-oc-agg2-s2 --modes=sequential",
@@ -156,12 +163,7 @@ class ComparisonTest {
   /** The other mode ran but failed before selection on every task: no judge can help; the cause must be fixed. */
   @Test
   void aSeedWhoseOtherModeFailedBeforeSelectionSaysSo() {
-    TaskSummary.ModeSpend m = new TaskSummary.ModeSpend(0, 0.0, 0.0);
-    Comparison.Replica judgedOnce = replica("demo-oc-agg2-s2", t(4), t());
-    judgedOnce = new Comparison.Replica(judgedOnce.namespace(), judgedOnce.first(), judgedOnce.second(), ID,
-        List.of(new TaskSummary("/s/t0", "t0", java.util.Map.of("agg", m, "seq", m),
-            java.util.Map.of("agg", List.of("agg1")))));
-    Comparison.Result c = compare(replica("demo-oc-agg2-s1", t(4), t(2)), judgedOnce);
+    Comparison.Result c = judgedOnce(java.util.Map.of("agg", List.of("agg1")));
     assertEquals("not-comparable", c.relation());
     assertEquals("seed 2 has a parallel replicate (demo-oc-agg2-s2) but no sequential one: every task of its"
         + " sequential run failed before selection (see the summaries' errors); an unpaired design is refused:"
