@@ -296,6 +296,12 @@ public final class ProgressView implements AutoCloseable {
         m.add(row);
       }
     }
+    if (bases >= tasks && modes.values().stream().allMatch(m -> m.finished() >= m.tasks)) {
+      // every task of every mode finished: what a board still counts in flight is older than its chains' ends (a
+      // worker rewrites its board every few seconds, the chain's end is reported at once), and nothing is left to run
+      sessions = 0;
+      rollouts = 0;
+    }
     return new Snapshot(now - startedMs, tasks, Math.min(bases, tasks), basesFailed, modes, rows, sessions,
         rollouts, workers, silent, sessionsDone, rolloutsDone, sessionsFailed, rolloutsFailed, spend, unknownCost,
         tokensIn, tokensOut, tokensUncounted, endpoints);

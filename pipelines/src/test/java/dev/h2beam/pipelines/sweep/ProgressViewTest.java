@@ -78,6 +78,26 @@ class ProgressViewTest {
     assertEquals(2, s.modes().get("agg").running);
   }
 
+  /**
+   * A worker's board lags its chains' ends by up to its rewrite interval: once every task of every mode has
+   * finished, what such a board still counts in flight is not shown beside "all finished".
+   */
+  @Test
+  void nothingIsInFlightOnceEveryTaskOfEveryModeHasFinished() throws Exception {
+    ProgressView v = view(ProgressView.Style.LINES);
+    board("w1", "tok", now.get(), 1, 2, chain("agg", "d01", 2, 0, "") + "," + chain("agg", "d02", 2, 0, "")
+        + "," + chain("seq", "d01", 2, 0, ""));
+    board("w2", "tok", now.get(), 0, 0, chain("seq", "d02", 1, 0, "d02-t02"));
+    ProgressView.Snapshot running = v.read();
+    assertEquals(1, running.sessionsInFlight(), "a task still runs: the boards' counts stand");
+    assertEquals(2, running.rolloutsInFlight());
+    board("w2", "tok", now.get(), 0, 0, chain("seq", "d02", 2, 0, ""));
+    ProgressView.Snapshot done = v.read();
+    assertEquals(0, done.sessionsInFlight());
+    assertEquals(0, done.rolloutsInFlight());
+    assertTrue(v.lines(done, true).get(0).contains("in flight 0 sessions, 0 rollouts"), v.lines(done, true).get(0));
+  }
+
   @Test
   void boardsOfThisRunAddUpAndTheNewestReportOfAChainWins() throws Exception {
     Files.writeString(audit.resolve("sessions.w1.jsonl"), "{\"cost_usd\":5.0}\n"); // an earlier run's
