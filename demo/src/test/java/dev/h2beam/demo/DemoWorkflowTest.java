@@ -30,6 +30,25 @@ class DemoWorkflowTest {
     ScriptedFaultsChannelProvider.override = label -> null;
   }
 
+  /**
+   * The README's replicate recipe: the demo at seeds 1, 2 and 3 into one folder, then one report over the three.
+   * Each seed orders the tasks its own way; the run identity must not, or the report refuses its own recipe as
+   * "not replicates".
+   */
+  @Test
+  void theReadmesReplicatesDifferOnlyInSeedAndAreReportedTogether(@TempDir Path out) throws Exception {
+    for (int seed = 1; seed <= 3; seed++) assertEquals(0, demo(out, "--seed=" + seed));
+    java.io.ByteArrayOutputStream text = new java.io.ByteArrayOutputStream();
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    int exit = new dev.h2beam.pipelines.report.ReportCommand().run(new String[] {"--namespaces="
+        + out.resolve("runs") + "/demo-oc-agg2-s*", "--output=" + out.resolve("replicates")},
+        new java.io.PrintStream(text, true, java.nio.charset.StandardCharsets.UTF_8),
+        new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+    assertEquals(0, exit, err.toString(java.nio.charset.StandardCharsets.UTF_8));
+    assertTrue(text.toString(java.nio.charset.StandardCharsets.UTF_8).contains("| 3 replicates, 6 task pairs"),
+        text.toString(java.nio.charset.StandardCharsets.UTF_8));
+  }
+
   @Test
   void aTamperedAdoptedHarnessReRunsOnlyThatTask(@TempDir Path out) throws Exception {
     assertEquals(0, demo(out));

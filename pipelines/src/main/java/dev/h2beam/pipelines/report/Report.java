@@ -250,10 +250,15 @@ final class Report {
       }
     }
     if (why.isEmpty()) return null;
+    // h2beam from db19a80 until this mend digested the prompts in the stream's order, which follows the seed
+    boolean prompts = why.stream().anyMatch(w -> w.contains(": input_digests.prompts differs: "));
     return "not replicates: replicates are runs that differ only in seed, and these namespaces' config.json files"
         + " record more differences (" + String.join("; ", why) + "); their figures would be pooled into one mean"
         + " and one standard error, so nothing is reported. Report each set apart: narrow --namespaces, e.g."
-        + " --namespaces=" + String.join(",", largest.stream().map(NamespaceRef::dir).toList());
+        + " --namespaces=" + String.join(",", largest.stream().map(NamespaceRef::dir).toList())
+        + (prompts ? ". (h2beam of 2026-12-06 morning recorded input_digests.prompts in the seed's task order, so"
+        + " its replicates differ there though their inputs do not: re-run each namespace's sweep command, which"
+        + " runs nothing and records it anew.)" : "");
   }
 
   /**

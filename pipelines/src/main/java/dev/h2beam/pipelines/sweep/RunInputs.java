@@ -79,9 +79,18 @@ final class RunInputs {
   /**
    * The digest of what the benchmark puts into the method's prompts and withholds from them: each task's prompt
    * slots (for a folder benchmark, bench.json's {@code prompts}) and its spec's leak globs, domain word, reserved
-   * scripts and deliverable settings. Editing them changes the method's work as much as editing a task.
+   * scripts and deliverable settings. Editing them changes the method's work as much as editing a task. The tasks
+   * are taken by id, whatever their order: the stream's order follows the seed, and replicates differ in seed only.
    */
   static String prompts(Benchmark bench, List<String> tasks) {
+    return promptsInOrder(bench, new ArrayList<>(new TreeSet<>(tasks)));
+  }
+
+  /**
+   * {@link #prompts} over {@code tasks} in the order given: what h2beam recorded before it sorted them (in the
+   * stream's order, so the digest changed with the seed); kept to recognise such a record ({@link #legacyPrompts}).
+   */
+  static String promptsInOrder(Benchmark bench, List<String> tasks) {
     MessageDigest sha = Hashes.digest("SHA-256");
     BenchSpec spec = bench.spec();
     List<String> settings = new ArrayList<>(List.of(spec.domainWord(), String.valueOf(spec.allowSubagents()),
@@ -103,6 +112,15 @@ final class RunInputs {
       }
     }
     return Hashes.hex(sha.digest());
+  }
+
+  /**
+   * Whether {@code recorded}, a {@link #PROMPTS} digest that differs from today's, is the one an earlier h2beam
+   * recorded for these inputs in the stream's order ({@code stream}): the same inputs, to be recorded anew rather
+   * than refused as changed.
+   */
+  static boolean legacyPrompts(Object recorded, Benchmark bench, List<String> stream) {
+    return recorded instanceof String r && r.equals(promptsInOrder(bench, stream));
   }
 
   /** The digest of one task: its instruction, then every file of its source folder (if it has one). */
@@ -145,14 +163,15 @@ final class RunInputs {
    * nothing did. A task only one side has is not listed: the task list is compared on its own.
    */
   @SuppressWarnings("unchecked")
-  static List<String> changes(Object before, Map<String, Object> now, Benchmark bench) {
+  static List<String> changes(Object before, Map<String, Object> now, Benchmark bench, List<String> stream) {
     // a digest recorded before PROMPTS existed has none to compare; Sweep records it then
     List<String> out = new ArrayList<>();
     Map<String, Object> old = before instanceof Map ? (Map<String, Object>) before : Map.of();
     if (!now.get("base").equals(old.get("base"))) {
       out.add("the base harness " + bench.baseHarness() + " (a file in it was edited, added or removed)");
     }
-    if (old.containsKey(PROMPTS) && !old.get(PROMPTS).equals(now.get(PROMPTS))) {
+    if (old.containsKey(PROMPTS) && !old.get(PROMPTS).equals(now.get(PROMPTS))
+        && !legacyPrompts(old.get(PROMPTS), bench, stream)) {
       out.add("the benchmark's words in the method's prompts or what it withholds from them (for a folder benchmark,"
           + " bench.json's prompts or leak_globs)");
     }

@@ -430,7 +430,8 @@ public final class Sweep {
             continue;
           }
           if (key.equals(RunInputs.KEY)) {
-            List<String> changes = RunInputs.changes(old.get(key), (Map<String, Object>) id.get(key), plan.bench());
+            List<String> changes = RunInputs.changes(old.get(key), (Map<String, Object>) id.get(key), plan.bench(),
+                ids);
             if (!changes.isEmpty()) throw new UsageError(RunInputs.refusal(file, changes));
             continue;
           }
@@ -455,6 +456,18 @@ public final class Sweep {
           }
         }
         if (recordPart(old, id, RunInputs.PROMPTS)) recorded.add(RunInputs.KEY + "." + RunInputs.PROMPTS);
+        Object prompts = ((Map<String, Object>) id.get(RunInputs.KEY)).get(RunInputs.PROMPTS);
+        if (old.get(RunInputs.KEY) instanceof Map<?, ?> digests && !prompts.equals(digests.get(RunInputs.PROMPTS))
+            && RunInputs.legacyPrompts(digests.get(RunInputs.PROMPTS), plan.bench(), ids)) {
+          // recorded in the stream's order, which follows the seed: the same inputs, recorded now in the form that
+          // is the same for every seed, so that this namespace's replicates agree on it
+          Map<String, Object> renewed = new LinkedHashMap<>((Map<String, Object>) digests);
+          renewed.put(RunInputs.PROMPTS, prompts);
+          old.put(RunInputs.KEY, renewed);
+          changed = true;
+          System.err.println("note: " + file + " recorded " + RunInputs.KEY + "." + RunInputs.PROMPTS + " in the"
+              + " seed's task order (an earlier h2beam); the same inputs, recorded now in the form every seed shares");
+        }
         // the gated mode's first run in this namespace: the checks it reads are recorded as they are now
         changed |= recordPart(old, id, RunInputs.CHECKS);
         if (!recorded.isEmpty()) {

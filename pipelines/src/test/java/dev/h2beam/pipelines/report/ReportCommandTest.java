@@ -119,6 +119,21 @@ class ReportCommandTest {
     assertFalse(one.out().contains("Replicate check"), one.out());
   }
 
+  /** Prompt digests that differ are refused, with what to do about those an earlier h2beam recorded. */
+  @Test
+  void promptDigestsThatDifferAreRefusedWithTheWayToRecordThemAnew(@TempDir Path runs) throws Exception {
+    replicates(runs);
+    for (int seed = 1; seed <= 3; seed++) {
+      recorded(runs.resolve("demo-oc-agg2-s" + seed), "input_digests", java.util.Map.of("prompts", "p" + seed % 2));
+    }
+    Fixtures.Run run = Fixtures.report("--namespaces=" + runs + "/demo-oc-*");
+    assertEquals(1, run.exit(), run.out());
+    assertTrue(run.err().contains("(k=2: input_digests.prompts differs: demo-oc-agg2-s1, demo-oc-agg2-s3 |"
+        + " demo-oc-agg2-s2)"), run.err());
+    assertTrue(run.err().contains("re-run each namespace's sweep command, which runs nothing and records it anew"),
+        run.err());
+  }
+
   @Test
   void theOutputFolderHoldsTextHtmlRestrictedFileAndRunRecord(@TempDir Path runs) throws Exception {
     replicates(runs);
