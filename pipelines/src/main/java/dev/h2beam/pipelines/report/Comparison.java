@@ -260,8 +260,11 @@ final class Comparison {
     String verdict = better > threshold ? "favors-" + modes.firstName() : better < -threshold
         ? "favors-" + modes.secondName() : "inconclusive";
     return new Metric(name, r, pairs, fewest, mean, se, threshold, verdict, verdict.equals("inconclusive")
-        ? "|" + PyFormat.signed(mean, places) + "| does not exceed the threshold" : "");
+        ? "|" + PyFormat.signed(mean, places) + "| " + NOT_OVER : "");
   }
+
+  /** Why a difference is inconclusive, after the difference itself (which is left out where it is withheld). */
+  private static final String NOT_OVER = "does not exceed the threshold";
 
   /** The comparison's section of the text report. */
   static List<String> lines(Result c, double minEffect, boolean aggregate) {
@@ -307,7 +310,9 @@ final class Comparison {
           .append(" = max(minEffect ").append(PyFormat.fixed(minEffect, 0, places)).append(", 2*se ")
           .append(m.se() == null ? "unknown" : PyFormat.fixed(SE_MULTIPLIER * m.se(), 0, places)).append(")");
     }
-    return b.append(" | ").append(m.verdict()).append(m.why().isEmpty() ? "" : ": " + m.why()).toString();
+    // a withheld mean is not given away by the verdict's reason either
+    String why = hidden && m.why().endsWith("| " + NOT_OVER) ? "the mean " + NOT_OVER : m.why();
+    return b.append(" | ").append(m.verdict()).append(why.isEmpty() ? "" : ": " + why).toString();
   }
 
   private static Map<String, Scored> graded(List<Scored> rows) {

@@ -102,7 +102,8 @@ final class Report {
     }
     List<Summary> summaries = Summary.summarise(all, picks(rowsByNs, byDir), fellBack, usd);
     boolean aggregate = s.disclosure() == Disclosure.AGGREGATE;
-    Predicate<Summary> withheld = x -> aggregate && x.n() == 1;
+    // one task's score, however many seeds graded it
+    Predicate<Summary> withheld = x -> aggregate && x.tasks() == 1;
     String title = title(s, rowsByNs.keySet());
     lines.addAll(Render.block(summaries, title, s.bench(), withheld));
     double improverSpend = 0;

@@ -17,12 +17,20 @@ import java.util.function.Function;
  * @param allPass percentage of graded rows that passed every criterion; null when none is graded
  * @param usd improver spend (stages + selection) from the task summaries, rounded to cents
  * @param metrics sorted distinct scoring units ({@code raw.metric}) of the graded rows
+ * @param tasks distinct tasks among the graded rows: over replicates one task has a row per seed, and a figure over
+ *     one task is that task's score, whatever {@code n}
  */
 record Summary(ModeK cell, int n, int nUngraded, Double score, Double allPass, int keptBase, int choseFinal,
-    int choseCandidate, int fellBack, double usd, List<String> metrics) {
+    int choseCandidate, int fellBack, double usd, List<String> metrics, int tasks) {
 
   Summary {
     metrics = List.copyOf(metrics);
+  }
+
+  /** A summary whose graded rows are each of another task. */
+  Summary(ModeK cell, int n, int nUngraded, Double score, Double allPass, int keptBase, int choseFinal,
+      int choseCandidate, int fellBack, double usd, List<String> metrics) {
+    this(cell, n, nUngraded, score, allPass, keptBase, choseFinal, choseCandidate, fellBack, usd, metrics, n);
   }
 
   String name() {
@@ -58,7 +66,7 @@ record Summary(ModeK cell, int n, int nUngraded, Double score, Double allPass, i
           (int) good.stream().filter(r -> pick.apply(r).equals("final")).count(),
           (int) good.stream().filter(r -> pick.apply(r).equals("candidate")).count(),
           fellBack.getOrDefault(e.getKey(), 0), PyFormat.round(usd.getOrDefault(e.getKey(), 0.0), 2),
-          new ArrayList<>(units)));
+          new ArrayList<>(units), (int) good.stream().map(Scored::taskId).distinct().count()));
     }
     return out;
   }

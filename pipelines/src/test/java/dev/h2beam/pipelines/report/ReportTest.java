@@ -62,6 +62,30 @@ class ReportTest {
         + " (demo-oc-agg2): graded in sequential only: t3"), text);
   }
 
+  /**
+   * Under aggregate disclosure one task over three seeds is still one task: its pooled score is that task's score
+   * (withheld like the replicate means it equals), and a withheld paired difference is not printed in the verdict's
+   * reason either.
+   */
+  @Test
+  void oneTaskOverSeveralSeedsIsWithheldInTheHeadlineAndTheVerdictsReason() {
+    List<NamespaceFacts> seeds = new ArrayList<>();
+    for (int seed = 1; seed <= 3; seed++) {
+      seeds.add(facts("demo-oc-agg2-s" + seed, List.of(scored("t1", "agg", 2, "agg1", 1, 2, false),
+          scored("t1", "seq", 2, "c1", 1, 2, false)), List.of()));
+    }
+    ReportSettings s = settings("demo-oc-agg2-s1", "demo-oc-agg2-s2", "demo-oc-agg2-s3");
+    String text = Report.build(s, seeds, List.of()).text();
+    assertTrue(text.contains("  parallel k=2: n=  3 | score withheld | picked output"), text);
+    assertFalse(text.contains("50.00"), text);
+    assertTrue(text.contains("| inconclusive: the mean does not exceed the threshold"), text);
+    assertFalse(text.contains("|+0.00|"), text);
+    String released = Report.build(settings(List.of("demo-oc-agg2-s1", "demo-oc-agg2-s2", "demo-oc-agg2-s3"),
+        List.of("agg", "seq"), List.of(), Disclosure.PER_TASK), seeds, List.of()).text();
+    assertTrue(released.contains("  parallel k=2: n=  3 | score  50.00%"), released);
+    assertTrue(released.contains("| inconclusive: |+0.00| does not exceed the threshold"), released);
+  }
+
   @Test
   void improverSpendSumsStageAndSelectionSpendOfTheReportedModes() {
     String text = build(settings("demo-oc-agg2"), facts("demo-oc-agg2", both(2, "t1", "t2"),
