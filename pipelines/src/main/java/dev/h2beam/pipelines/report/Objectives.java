@@ -145,7 +145,12 @@ final class Objectives {
     return new Comparison.Metric(o.metric(), 0, 0, 0, null, null, o.minEffect(), verdict, why);
   }
 
-  /** The relation over the vector: never a weighted sum, only agreement or disagreement of decided objectives. */
+  /**
+   * The relation over the vector: never a weighted sum, only agreement or disagreement of decided objectives. An
+   * objective left without a run value by absences is not known, and could go either way: beside it, the decided
+   * objectives that agree make no claim ({@code inconclusive}; {@link #unknownBeside}), so that a mode whose outcome
+   * is absent on every task is not favoured for what its failures did not spend.
+   */
   static String relation(List<Verdict> verdicts) {
     TreeSet<String> favoured = new TreeSet<>();
     boolean anyComparable = false;
@@ -155,8 +160,26 @@ final class Objectives {
       if (!verdict.equals("not-comparable")) anyComparable = true;
     }
     if (favoured.size() > 1) return "trade-off";
-    if (favoured.size() == 1) return favoured.first();
+    if (favoured.size() == 1) return unknown(verdicts).isEmpty() ? favoured.first() : "inconclusive";
     return anyComparable ? "inconclusive" : "not-comparable";
+  }
+
+  /** The objectives that absences left without a run value (not known, where a claim would need them). */
+  private static List<String> unknown(List<Verdict> verdicts) {
+    // not-comparable (a metric that does not apply to one side) is known not to apply, and makes no claim
+    return verdicts.stream().filter(v -> !v.absences().isEmpty() && v.metric().verdict().equals("inconclusive"))
+        .map(v -> v.objective().metric()).toList();
+  }
+
+  /**
+   * Why a relation that some decided objectives would give is inconclusive: empty unless it is, else the decided
+   * objectives and the unknown ones beside them.
+   */
+  static String unknownBeside(Result r, List<String> decided) {
+    List<String> unknown = unknown(r.verdicts());
+    if (decided.isEmpty() || unknown.isEmpty() || !r.relation().equals("inconclusive")) return "";
+    return " (" + String.join("; ", decided) + ", but " + String.join(", ", unknown) + " ha"
+        + (unknown.size() == 1 ? "s" : "ve") + " no run value in some replicate: not known, it could go either way)";
   }
 
   static List<String> lines(Result r, boolean aggregate) {
@@ -172,7 +195,7 @@ final class Objectives {
       if (v.metric().verdict().startsWith("favors-")) decided.add(o.metric() + " " + v.metric().verdict());
     }
     lines.add("  relation over objectives: " + r.relation()
-        + (r.relation().equals("trade-off") ? " (" + String.join("; ", decided) + ")" : "")
+        + (r.relation().equals("trade-off") ? " (" + String.join("; ", decided) + ")" : unknownBeside(r, decided))
         + (r.failed().isEmpty() ? "" : " (failed: " + String.join(", ", r.failed()) + ")")
         + " | claim: " + Comparison.CLAIM);
     return lines;

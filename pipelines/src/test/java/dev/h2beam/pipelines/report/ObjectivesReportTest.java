@@ -185,7 +185,30 @@ class ObjectivesReportTest {
         + " of 3 replicates (a metric absent on any task has no run value; zero never stands in)\n"
         + "    absent: seed 2 (demo-oc-agg2-s2) sequential ledger-2: " + reason + "\n"),
         section);
-    assertTrue(section.endsWith("  relation over objectives: favors-parallel | claim: exploratory"), section);
+    // score alone favours parallel; an unknown cost could go either way, so no claim is made beside it
+    assertTrue(section.endsWith(reason.equals("not-applicable")
+        ? "  relation over objectives: favors-parallel | claim: exploratory"
+        : "  relation over objectives: inconclusive (score favors-parallel, but cost has no run value in some"
+        + " replicate: not known, it could go either way) | claim: exploratory"), section);
+  }
+
+  /**
+   * A mode whose selection failed on every task has no score anywhere, and its failed sessions spent few tokens:
+   * it is not favoured for that. The score is not known, so the tokens alone make no claim.
+   */
+  @Test
+  void aModeWithoutAnyScoreIsNotFavouredForWhatItsFailuresDidNotSpend(@TempDir Path runs) throws Exception {
+    cell(runs, (seed, tm) -> Fixtures.metricRow(tm[0], tm[1], 2, Map.of("cost", 0.1, "total_tokens",
+        tm[1].equals("agg") ? 100.0 + seed : 5000.0), Map.of()), Map.of());
+    for (int seed = 1; seed <= 3; seed++) {
+      Fixtures.judged(runs.resolve("demo-oc-agg2-s" + seed), List.of(Fixtures.ungraded("ledger-1", "agg", 2),
+          Fixtures.graded("ledger-1", "seq", 2, "c1", 1, 2), Fixtures.ungraded("ledger-2", "agg", 2),
+          Fixtures.graded("ledger-2", "seq", 2, "c2", 1, 2)));
+    }
+    String section = section(runs, "--objectives=score:max:5,total_tokens:min:500");
+    assertTrue(section.contains("| favors-parallel\n"), section);
+    assertTrue(section.endsWith("  relation over objectives: inconclusive (total_tokens favors-parallel, but score"
+        + " has no run value in some replicate: not known, it could go either way) | claim: exploratory"), section);
   }
 
   @Test
