@@ -19,9 +19,11 @@ import java.util.function.Function;
  * @param metrics sorted distinct scoring units ({@code raw.metric}) of the graded rows
  * @param tasks distinct tasks among the graded rows: over replicates one task has a row per seed, and a figure over
  *     one task is that task's score, whatever {@code n}
+ * @param baseFinals of {@code choseFinal}, the rows whose final was a base rollout: the gated mode's final harness
+ *     when its gate kept the base (final, base and candidate stay a partition of the graded rows)
  */
 record Summary(ModeK cell, int n, int nUngraded, Double score, Double allPass, int keptBase, int choseFinal,
-    int choseCandidate, int fellBack, double usd, List<String> metrics, int tasks) {
+    int choseCandidate, int fellBack, double usd, List<String> metrics, int tasks, int baseFinals) {
 
   Summary {
     metrics = List.copyOf(metrics);
@@ -30,7 +32,7 @@ record Summary(ModeK cell, int n, int nUngraded, Double score, Double allPass, i
   /** A summary whose graded rows are each of another task. */
   Summary(ModeK cell, int n, int nUngraded, Double score, Double allPass, int keptBase, int choseFinal,
       int choseCandidate, int fellBack, double usd, List<String> metrics) {
-    this(cell, n, nUngraded, score, allPass, keptBase, choseFinal, choseCandidate, fellBack, usd, metrics, n);
+    this(cell, n, nUngraded, score, allPass, keptBase, choseFinal, choseCandidate, fellBack, usd, metrics, n, 0);
   }
 
   String name() {
@@ -62,11 +64,13 @@ record Summary(ModeK cell, int n, int nUngraded, Double score, Double allPass, i
         pass = PyFormat.round(100.0 * good.stream().filter(Scored::allPass).count() / good.size(), 2);
       }
       out.add(new Summary(e.getKey(), good.size(), e.getValue().size() - good.size(), score, pass,
-          (int) good.stream().filter(Scored::chosenIsBase).count(),
+          // a base rollout the gated mode delivered as its final is a final (Scored#pick), counted once
+          (int) good.stream().filter(r -> pick.apply(r).equals("base")).count(),
           (int) good.stream().filter(r -> pick.apply(r).equals("final")).count(),
           (int) good.stream().filter(r -> pick.apply(r).equals("candidate")).count(),
           fellBack.getOrDefault(e.getKey(), 0), PyFormat.round(usd.getOrDefault(e.getKey(), 0.0), 2),
-          new ArrayList<>(units), (int) good.stream().map(Scored::taskId).distinct().count()));
+          new ArrayList<>(units), (int) good.stream().map(Scored::taskId).distinct().count(),
+          (int) good.stream().filter(r -> r.chosenIsBase() && pick.apply(r).equals("final")).count()));
     }
     return out;
   }
@@ -83,7 +87,8 @@ record Summary(ModeK cell, int n, int nUngraded, Double score, Double allPass, i
     else if (bench.equals("lab")) {
       figures = "partial " + PyFormat.fixed(score, 6, 2) + "% | pass " + PyFormat.fixed(allPass, 5, 1) + "%";
     } else figures = "score " + PyFormat.fixed(score, 6, 2) + "%";
-    String pick = " | picked output: final " + choseFinal + " / candidate " + choseCandidate + " / base " + keptBase;
+    String pick = " | picked output: final " + choseFinal + (baseFinals == 0 ? "" : " (" + baseFinals + " the base,"
+        + " which the gate kept)") + " / candidate " + choseCandidate + " / base " + keptBase;
     String fb = fellBack > 0 ? " | fell back " + fellBack : "";
     String ug = nUngraded > 0 ? " | ungraded " + nUngraded : "";
     return "  " + name() + ": n=" + String.format("%3d", n) + " | " + figures + pick + fb + ug;

@@ -51,6 +51,20 @@ class SummaryLineTest {
         + " 3 | ungraded 1", s.line("jb", false));
   }
 
+  /**
+   * A gated task whose gate rejected every candidate delivers a shared base rollout as its final: one final, not
+   * also a base, so final, candidate and base add up to n; the line says how many finals were the base.
+   */
+  @Test
+  void aBaseTheGateKeptIsAFinalCountedOnce() {
+    Map<String, List<String>> finals = Map.of("t1", List.of("base2"), "t2", List.of("g3", "r1"), "t3", List.of("g3"));
+    List<Scored> rows = List.of(scored("t1", "gat", 2, "base2", 1, 1, true), scored("t2", "gat", 2, "g3", 1, 1, true),
+        scored("t3", "gat", 2, "g1", 1, 1, true));
+    Summary s = Summary.summarise(rows, r -> r.pick(finals.get(r.taskId())), Map.of(), Map.of()).get(0);
+    assertEquals("  gated k=2: n=  3 | score 100.00% | picked output: final 2 (1 the base, which the gate kept) /"
+        + " candidate 1 / base 0", s.line("jb", false));
+  }
+
   @Test
   void pickedOutputCountsFinalsCandidatesAndReferenceOutputs() {
     Summary s = one(List.of(scored("t1", "seq", 2, "c2", 1, 1, true), scored("t2", "seq", 2, "c3", 1, 1, true),
