@@ -120,6 +120,9 @@ final class Render {
     }
   }
 
+  /** The start of h2beam's executor spend line, up to its amount. */
+  static final String EXECUTOR_SPEND = "  executor (rollouts) spend across reported modes: $";
+
   /** {@link #spend(double, double, int, int)} with every cost known. */
   static List<String> spend(double improver, double executor) {
     return spend(improver, executor, 0, 0);
@@ -152,7 +155,7 @@ final class Render {
           + PyFormat.fixed(improver, 0, 2) + notKnown(improverUnknown, "stage(s) or selection(s)"));
     }
     if (showExecutor) {
-      lines.add("  executor (rollouts) spend across reported modes: $" + PyFormat.fixed(executor, 0, 2)
+      lines.add(EXECUTOR_SPEND + PyFormat.fixed(executor, 0, 2)
           + notKnown(executorUnknown, "rollout(s)"));
     }
     if (showDead) lines.add(deadBases(dead));

@@ -113,13 +113,24 @@ final class Report {
     Map<ModeK, Double> executorByCell = new TreeMap<>();
     for (Summary x : summaries) {
       improverSpend += x.usd();
-      double e = PyFormat.round(executor.getOrDefault(x.cell(), 0.0), 2);
-      executorByCell.put(x.cell(), e);
+      // summed as recorded and rounded once, where it is printed: cents rounded per cell drift with the cells
+      double e = executor.getOrDefault(x.cell(), 0.0);
+      executorByCell.put(x.cell(), PyFormat.round(e, 2));
       executorSpend += e;
       improverNotKnown += improverUnknown.getOrDefault(x.cell(), 0);
       executorNotKnown += executorUnknown.getOrDefault(x.cell(), 0);
     }
-    lines.addAll(Render.spend(improverSpend, executorSpend, improverNotKnown, executorNotKnown, deadBases));
+    List<String> spend = new ArrayList<>(Render.spend(improverSpend, executorSpend, improverNotKnown,
+        executorNotKnown, deadBases));
+    int executorLine = spend.indexOf(spend.stream().filter(l -> l.startsWith(Render.EXECUTOR_SPEND)).findFirst()
+        .orElse(null));
+    if (executorLine >= 0 && summaries.stream().map(x -> x.cell().mode()).distinct().count() > 1) {
+      // R = 4k per mode holds the task's k shared base rollouts in every mode's ledger: a sum over modes repeats them
+      spend.add(executorLine + 1, "    (each mode's ledger holds its tasks' k shared base rollouts, as the budget"
+          + " R = 4k counts them, so this sum over modes counts each base rollout once per mode; each ran, and was"
+          + " paid for, once)");
+    }
+    lines.addAll(spend);
     Map<ModeK, TaskSummary.TokenCount> reportedTokens = new TreeMap<>(ModeK.BY_K_THEN_MODE);
     for (Summary x : summaries) if (tokens.containsKey(x.cell())) reportedTokens.put(x.cell(), tokens.get(x.cell()));
     lines.addAll(Render.tokens(reportedTokens, deadBases));

@@ -129,7 +129,9 @@ class DeadBasesReportTest {
     ReportSettings s = ReportTest.settings(List.of("demo-oc-agg2", "demo-oc-agg3", "demo-oc-agg2-s9"),
         List.of("agg", "seq"), List.of(2), Disclosure.AGGREGATE);
     Report.Result r = Report.build(s, List.of(reported, otherK, unjudged), List.of());
-    assertTrue(r.text().contains("\n  executor (rollouts) spend across reported modes: $1.50\n  base rollouts of 2"
+    assertTrue(r.text().contains("\n  executor (rollouts) spend across reported modes: $1.50\n    (each mode's"
+        + " ledger holds its tasks' k shared base rollouts, as the budget R = 4k counts them, so this sum over modes"
+        + " counts each base rollout once per mode; each ran, and was paid for, once)\n  base rollouts of 2"
         + " task(s) whose every base failed (in no mode's spend): $0.75, and 1 rollout(s) whose cost is not known"
         + " (not counted, not zero)\n"), r.text());
     assertTrue(r.html().contains("base rollouts of 2 task(s) whose every base failed, in no mode&#39;s bar: $0.75"
@@ -161,7 +163,9 @@ class DeadBasesReportTest {
     String text = Files.readString(deadOut.resolve("report.txt"));
     // each mode: 3 stages of $0.50 and a $0.25 selection per task; $0.75 of rollouts per task
     String spend = "  improver (editors, composer, selection, reflection) spend across reported modes: $7.00\n"
-        + "  executor (rollouts) spend across reported modes: $3.00\n";
+        + "  executor (rollouts) spend across reported modes: $3.00\n"
+        + "    (each mode's ledger holds its tasks' k shared base rollouts, as the budget R = 4k counts them, so this"
+        + " sum over modes counts each base rollout once per mode; each ran, and was paid for, once)\n";
     assertTrue(text.contains("\n" + spend + LINE + "\n"), text);
     String html = Files.readString(deadOut.resolve("report.html"));
     assertTrue(html.contains(">base rollouts of 1 task(s) whose every base failed, in no mode&#39;s bar: $0.80 (+ 1"

@@ -103,6 +103,14 @@ class ReportTest {
     assertFalse(text.contains("improver (editors"), text);
   }
 
+  /** The executor spend is summed as recorded and rounded once: $0.0345 in each of two modes is $0.07, not $0.06. */
+  @Test
+  void executorSpendIsRoundedOnceNotPerMode() {
+    String text = build(settings("demo-oc-agg2"), facts("demo-oc-agg2", both(2, "t1"),
+        List.of(spend("t1", 0.0, 0, 0.0345)))).text();
+    assertTrue(text.contains("\n  executor (rollouts) spend across reported modes: $0.07\n"), text);
+  }
+
   @Test
   void aModeThatRanButWasNotJudgedIsNamedWithTheJudgeToRun() {
     List<Scored> parallelOnly = both(2, "t1").stream().filter(r -> r.mode().equals("agg")).toList();
