@@ -281,11 +281,30 @@ final class Comparison {
         lines.add("  " + cond.id() + " " + cond.title() + ": FAILS -- " + String.join("; ", cond.failures()));
       }
     }
+    lines.addAll(byDesign(c.modes()));
     for (Metric m : c.metrics()) lines.add("  " + m.name() + ": " + figures(m, c.modes(), minEffect, "pt", 2,
         aggregate));
     lines.add("  relation: " + c.relation() + (failed.isEmpty() ? "" : " (failed: " + String.join(", ", failed) + ")")
         + " | claim: " + CLAIM);
     return lines;
+  }
+
+  /**
+   * What differs between the two modes by design, beside the conditions (none fails for it, and none is hidden): the
+   * gated mode sees scores the blind modes never see (its tasks' checks, run on each episode, shown to its improver
+   * and deciding its gate), and runs no last selection, while its ledger's P counts the sessions its method may
+   * decline to call. Empty for parallel against sequential, which differ only in how they spend one budget.
+   */
+  static List<String> byDesign(ModePair modes) {
+    if (!modes.first().equals("gat") && !modes.second().equals("gat")) return List.of();
+    String blind = ModeK.human(modes.first().equals("gat") ? modes.second() : modes.first());
+    return List.of("  by design (disclosed; no condition fails for it): gated's improver is shown each episode's"
+        + " score from the task's checks (checks/), and its gate keeps a step only when those scores win; " + blind
+        + " sees no score. Where a task's checks apply the grader's rule, gated selects with the signal the judge"
+        + " grades by.",
+        "  by design: gated runs no last selection (it delivers its latest kept episode), where " + blind + " runs a"
+        + " selector session per task; P counts improver sessions budgeted, and a gated method may call fewer (its"
+        + " ledger's session_attempts say how many it made).");
   }
 
   /**

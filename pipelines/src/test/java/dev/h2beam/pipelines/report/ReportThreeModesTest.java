@@ -66,6 +66,14 @@ class ReportThreeModesTest {
     assertTrue(run.out().contains("\n  parallel k=2: n=  6 | score 100.00% | picked output: final 6 / candidate 0 /"
         + " base 0\n  sequential k=2: n=  6 | score  50.00% | picked output: final 6 / candidate 0 / base 0\n"
         + "  gated k=2: n=  6 | score  75.00% | picked output: final 3 / candidate 3 / base 0\n"), run.out());
+    // what differs by design is said in each pair with gated, and only there
+    String[] sections = run.out().split("\nComparison at k=2: ");
+    assertFalse(sections[1].contains("by design"), sections[1]);
+    for (int i = 2; i <= 3; i++) {
+      assertTrue(sections[i].contains("  by design (disclosed; no condition fails for it): gated's improver is shown"
+          + " each episode's score from the task's checks (checks/)"), sections[i]);
+      assertTrue(sections[i].contains("  by design: gated runs no last selection"), sections[i]);
+    }
     // parallel - gated: +0 and +50 pt per seed; sequential - gated: -50 and 0
     assertEquals(List.of(
         "Comparison at k=2: parallel vs sequential => relation: favors-parallel | claim: exploratory",
