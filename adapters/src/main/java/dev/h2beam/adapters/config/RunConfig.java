@@ -177,6 +177,23 @@ public final class RunConfig implements Serializable {
   }
 
   /**
+   * role name → its endpoint's {@code price_per_mtok} ({@code {"input": usd, "output": usd}}) for every configured
+   * role a sweep calls, in {@link #ROLES} order: for config.json's {@code prices}. The ledgers price each call when it
+   * is made, so a run resumed on other prices would hold two price lists.
+   */
+  public Map<String, Map<String, Object>> prices() {
+    Map<String, Map<String, Object>> out = new LinkedHashMap<>();
+    roles.forEach((role, r) -> {
+      if (!SWEEP_ROLES.contains(role)) return;
+      Map<String, Object> p = new LinkedHashMap<>();
+      p.put("input", r.endpoint().priceInputPerMtok());
+      p.put("output", r.endpoint().priceOutputPerMtok());
+      out.put(role, p);
+    });
+    return Collections.unmodifiableMap(out);
+  }
+
+  /**
    * The environment variables the configured roles' endpoints read their keys from, sorted; a run checks them before
    * it starts and passes them (by name) to the processes that need them.
    */

@@ -25,7 +25,7 @@ public record RunIdentity(String path, String executor, String improver, String 
    * metrics check it); {@code max_tasks} and {@code domains} (ways of choosing the tasks, which the task set records).
    */
   public static final List<String> COHORT_KEYS = List.of("method_version", "split",
-      "bench_provider", "roles", "role_settings", "gate");
+      "bench_provider", "roles", "role_settings", "prices", "gate");
 
   public RunIdentity {
     executor = blankToNull(executor);

@@ -21,12 +21,20 @@ final class RoleSettings {
   static final String KEY = "role_settings";
 
   /**
+   * config.json's key for the prices of each role's endpoint ({@code {role: {"input": usd, "output": usd}}} per
+   * million tokens): the ledgers price each call when it is made, so a resume on other prices would mix two price
+   * lists in one run's costs, and is refused like another setting.
+   */
+  static final String PRICES = "prices";
+
+  /**
    * Each setting that differs between {@code before} (as read from config.json) and {@code now}, as
-   * {@code roles.<role>.<setting> was X when this run began, now Y}; a role only one side has is not listed (the
-   * {@code roles} key tells that apart).
+   * {@code roles.<role>.<setting> was X when this run began, now Y} ({@code roles.<role>.<what> <setting>} when
+   * {@code what} says whose setting it is); a role only one side has is not listed (the {@code roles} key tells that
+   * apart).
    */
   @SuppressWarnings("unchecked")
-  static List<String> changes(Object before, Map<String, Map<String, Object>> now) {
+  static List<String> changes(Object before, Map<String, Map<String, Object>> now, String what) {
     List<String> out = new ArrayList<>();
     Map<String, Object> old = before instanceof Map ? (Map<String, Object>) before : Map.of();
     now.forEach((role, settings) -> {
@@ -37,7 +45,10 @@ final class RoleSettings {
       for (String name : names) {
         String a = shown(was.get(name));
         String b = shown(settings.get(name));
-        if (!a.equals(b)) out.add("roles." + role + "." + name + " was " + a + " when this run began, now " + b);
+        if (!a.equals(b)) {
+          out.add("roles." + role + "." + (what.isEmpty() ? "" : what + " ") + name + " was " + a
+              + " when this run began, now " + b);
+        }
       }
     });
     return out;
@@ -47,10 +58,14 @@ final class RoleSettings {
     return value == null ? "unset (the server's default)" : Json.canonical(value);
   }
 
-  /** The refusal for {@code changes} of the identity recorded in {@code file}, naming the configuration file. */
-  static String refusal(Path file, String configFile, List<String> changes) {
-    return file + " records a different run identity (" + KEY + "): in --config=" + configFile + ", "
+  /**
+   * The refusal for {@code changes} of the identity recorded in {@code file} under {@code key}, naming the
+   * configuration file.
+   */
+  static String refusal(Path file, String key, String configFile, List<String> changes) {
+    return file + " records a different run identity (" + key + "): in --config=" + configFile + ", "
         + String.join("; ", changes) + ". Restore the setting, or use a new --runsRoot (or --output) for a"
-        + " different experiment";
+        + " different experiment" + (key.equals(PRICES) ? " (its finished work was priced at the recorded prices)"
+        : "");
   }
 }

@@ -381,6 +381,7 @@ public final class Sweep {
     if (!rc.isEmpty()) {
       id.put("roles", rc.identity());
       id.put(RoleSettings.KEY, rc.settings());
+      id.put(RoleSettings.PRICES, rc.prices());
     }
     id.put("bench_provider", plan.config().bench());
     id.put("bench_root", plan.config().benchRoot());
@@ -435,9 +436,10 @@ public final class Sweep {
             if (!changes.isEmpty()) throw new UsageError(RunInputs.refusal(file, changes));
             continue;
           }
-          if (key.equals(RoleSettings.KEY)) {
-            List<String> changes = RoleSettings.changes(old.get(key), rc.settings());
-            if (!changes.isEmpty()) throw new UsageError(RoleSettings.refusal(file, o.getConfig(), changes));
+          if (key.equals(RoleSettings.KEY) || key.equals(RoleSettings.PRICES)) {
+            List<String> changes = RoleSettings.changes(old.get(key), (Map<String, Map<String, Object>>) id.get(key),
+                key.equals(RoleSettings.PRICES) ? "price_per_mtok of its endpoint" : "");
+            if (!changes.isEmpty()) throw new UsageError(RoleSettings.refusal(file, key, o.getConfig(), changes));
             // and compared whole below, so a recorded value of another shape is refused too
           }
           if (!Json.canonical(id.get(key)).equals(Json.canonical(old.get(key)))) {
@@ -448,7 +450,7 @@ public final class Sweep {
         }
         boolean changed = false;
         List<String> recorded = new ArrayList<>();
-        for (String key : List.of(RunInputs.KEY, RoleSettings.KEY)) {
+        for (String key : List.of(RunInputs.KEY, RoleSettings.KEY, RoleSettings.PRICES)) {
           // written before h2beam recorded them: nothing to check against; they are recorded from this run on
           if (id.containsKey(key) && !old.containsKey(key)) {
             old.put(key, id.get(key));
@@ -472,7 +474,9 @@ public final class Sweep {
         changed |= recordPart(old, id, RunInputs.CHECKS);
         if (!recorded.isEmpty()) {
           changed = true;
-          System.err.println("note: " + file + " predates " + String.join(" and ", recorded) + ", which are not"
+          String named = recorded.size() == 1 ? recorded.get(0) : String.join(", ", recorded.subList(0,
+              recorded.size() - 1)) + " and " + recorded.get(recorded.size() - 1);
+          System.err.println("note: " + file + " predates " + named + ", which are not"
               + " checked this run; recorded now, so a later re-run is refused when they change");
         }
         if (id.containsKey("gate") && !old.containsKey("gate")) {

@@ -218,11 +218,25 @@ class FolderInputsIdentityTest {
         "roles.executor.temperature was 0.0 when this run began, now 0.7");
   }
 
+  /**
+   * The ledgers price each call when it is made: a resume on other prices would hold two price lists in one run's
+   * costs, so it is refused naming the role, and the recorded prices are kept.
+   */
+  @Test
+  void otherPricesAreRefusedNamingTheRoleAndPrice() throws Exception {
+    assertEquals(Map.of("input", 1.0, "output", 2.0), ((Map<?, ?>) Json.readMap(configJson()).get("prices"))
+        .get("executor"));
+    Files.writeString(config, Files.readString(config).replace("output: 2.0", "output: 4.0"));
+    refusedNaming("(prices)", "--config=" + config, "roles.executor.price_per_mtok of its endpoint output was 2.0"
+        + " when this run began, now 4.0", "its finished work was priced at the recorded prices");
+  }
+
   @Test
   void aConfigJsonWrittenBeforeTheseKeysResumesAndRecordsThem() throws Exception {
     Map<String, Object> id = Json.readMap(configJson());
     Object digests = id.remove("input_digests");
     Object settings = id.remove("role_settings");
+    Object prices = id.remove("prices");
     Files.writeString(configJson(), Json.pretty(id) + "\n");
     PrintStream err = System.err;
     ByteArrayOutputStream said = new ByteArrayOutputStream();
@@ -233,11 +247,12 @@ class FolderInputsIdentityTest {
       System.setErr(err);
     }
     String note = said.toString(StandardCharsets.UTF_8);
-    assertTrue(note.contains("note: " + configJson() + " predates input_digests and role_settings, which are not"
-        + " checked this run; recorded now"), note);
+    assertTrue(note.contains("note: " + configJson() + " predates input_digests, role_settings and prices, which"
+        + " are not checked this run; recorded now"), note);
     Map<String, Object> now = Json.readMap(configJson());
     assertEquals(digests, now.get("input_digests"));
     assertEquals(settings, now.get("role_settings"));
+    assertEquals(prices, now.get("prices"));
     // and from then on they are checked
     Files.writeString(bench.resolve("base/guardrails.md"), "Never round.\n", StandardOpenOption.APPEND);
     refusedNaming("the base harness");
