@@ -29,9 +29,11 @@ public final class WriterLocks implements AutoCloseable {
     }
     StringBuilder what = new StringBuilder("sweep of");
     for (String m : plan.config().modes()) what.append(' ').append(plan.config().namespace(m));
+    // the summaries go into the parallel mode's namespace whichever modes run: a judge of it looks for its name
+    Path ns = plan.config().runs().resolve(plan.config().summaryNamespace().toString());
+    if (!plan.config().modes().contains("agg")) what.append(" (summaries in ").append(ns.getFileName()).append(')');
     WriterLocks locks = of(dirs, what.toString(), o.getLockWaitSeconds());
     // a judge writing judged.json of a namespace this sweep writes summaries into
-    Path ns = plan.config().runs().resolve(plan.config().summaryNamespace().toString());
     WriterLock.holder(ns).ifPresent(h -> {
       locks.close();
       throw new UsageError(ns + " is being judged by " + h + "; sweep again once the judge has finished");
@@ -39,10 +41,14 @@ public final class WriterLocks implements AutoCloseable {
     return locks;
   }
 
-  /** Refuses to judge a namespace that a live sweep is writing (its runs root's lock names it). */
+  /**
+   * Refuses to judge a namespace that a live sweep is writing (its runs root's lock names it, as one of the modes'
+   * namespaces or as where the summaries of a sweep without the parallel mode go).
+   */
   public static void refuseIfSwept(Path namespace) {
     String name = " " + namespace.getFileName() + " ";
-    WriterLock.holder(namespace.toAbsolutePath().getParent()).filter(h -> h.replace("(", " ").contains(name))
+    WriterLock.holder(namespace.toAbsolutePath().getParent())
+        .filter(h -> (" " + h.replace("(", " ").replace(")", " ") + " ").contains(name))
         .ifPresent(h -> {
           throw new UsageError(namespace + " is being swept by " + h + "; judge it once the sweep has finished");
         });

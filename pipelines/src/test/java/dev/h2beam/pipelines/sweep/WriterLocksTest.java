@@ -1,0 +1,76 @@
+package dev.h2beam.pipelines.sweep;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.h2beam.adapters.files.WriterLock;
+import dev.h2beam.pipelines.UsageError;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A judge is refused on a namespace a live sweep writes: one of the modes' namespaces the sweep's lock names, and
+ * the parallel mode's, where a sweep of the other modes alone writes its summaries.
+ */
+class WriterLocksTest {
+
+  /** The runs root locked by another live process (a sleeping child) for {@code what}. */
+  static Process lockedBy(Path runs, String what) throws Exception {
+    Process other = new ProcessBuilder("sleep", "60").start();
+    Files.createDirectories(runs);
+    Files.writeString(runs.resolve(WriterLock.FILE), "{\"what\": \"" + what + "\", \"host\": \"" + WriterLock.host()
+        + "\", \"pid\": " + other.pid() + ", \"started_at\": \"2026-01-01T00:00:00Z\", \"token\": \"t\"}");
+    return other;
+  }
+
+  @Test
+  void aSweepOfTheSequentialModeAloneKeepsTheJudgeOffTheNamespaceItsSummariesGoTo(@TempDir Path runs)
+      throws Exception {
+    Process other = lockedBy(runs, "sweep of synthetic-oc-seq1-s1 (summaries in synthetic-oc-agg1-s1)");
+    try {
+      UsageError e = assertThrows(UsageError.class,
+          () -> WriterLocks.refuseIfSwept(runs.resolve("synthetic-oc-agg1-s1")));
+      assertTrue(e.getMessage().contains("synthetic-oc-agg1-s1 is being swept by a sweep of synthetic-oc-seq1-s1"),
+          e.getMessage());
+      assertThrows(UsageError.class, () -> WriterLocks.refuseIfSwept(runs.resolve("synthetic-oc-seq1-s1")));
+      // a namespace whose name another's only starts with is not that one
+      assertDoesNotThrow(() -> WriterLocks.refuseIfSwept(runs.resolve("synthetic-oc-agg1")));
+    } finally {
+      other.destroy();
+    }
+  }
+
+  /** The sweep's own lock says where its summaries go when the parallel mode is not among its modes. */
+  @Test
+  void aSweepWithoutTheParallelModeNamesWhereItsSummariesGo(@TempDir Path tmp) throws Exception {
+    Path root = dev.h2beam.adapters.jobbench.JobBenchFixture.write(tmp.resolve("job-bench-eval"));
+    Path cfg = Files.writeString(tmp.resolve("c.yaml"), "endpoints:\n  m: {base_url: \"http://127.0.0.1:9/v1\"}\n"
+        + "roles:\n  executor: {endpoint: m, model: e}\n  improver: {endpoint: m, model: e}\n"
+        + "  selector: {endpoint: m, model: e}\n  reflector: {endpoint: m, model: e}\n");
+    SweepOptions o = org.apache.beam.sdk.options.PipelineOptionsFactory.fromArgs("--bench=jobbench",
+        "--benchRoot=" + root, "--runsRoot=" + tmp.resolve("runs"), "--config=" + cfg, "--k=1",
+        "--modes=sequential").as(SweepOptions.class);
+    Sweep.Plan plan = Sweep.plan(o, java.time.Instant.EPOCH);
+    try (WriterLocks locks = WriterLocks.forSweep(plan, o)) {
+      String what = dev.h2beam.adapters.files.Json.readTree(tmp.resolve("runs").resolve(WriterLock.FILE))
+          .path("what").asText();
+      assertTrue(what.equals("sweep of " + plan.config().namespace("seq") + " (summaries in "
+          + plan.config().summaryNamespace() + ")"), what);
+    }
+  }
+
+  @Test
+  void aSweepOfBothModesNamesEach(@TempDir Path runs) throws Exception {
+    Process other = lockedBy(runs, "sweep of demo-oc-agg2 demo-oc-seq2");
+    try {
+      assertThrows(UsageError.class, () -> WriterLocks.refuseIfSwept(runs.resolve("demo-oc-agg2")));
+      assertThrows(UsageError.class, () -> WriterLocks.refuseIfSwept(runs.resolve("demo-oc-seq2")));
+      assertDoesNotThrow(() -> WriterLocks.refuseIfSwept(runs.resolve("demo-oc-agg1")));
+    } finally {
+      other.destroy();
+    }
+  }
+}
