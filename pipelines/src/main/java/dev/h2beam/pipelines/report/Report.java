@@ -135,6 +135,9 @@ final class Report {
     for (Summary x : summaries) if (tokens.containsKey(x.cell())) reportedTokens.put(x.cell(), tokens.get(x.cell()));
     lines.addAll(Render.tokens(reportedTokens, deadBases));
     lines.addAll(Render.screened(screened));
+    MetricTable table = new MetricTable(byDir);
+    lines.addAll(vectors(summaries, rowsByNs, byDir, executorByCell, improverUnknown, executorUnknown, table,
+        withheld));
 
     List<String> coverage = coverage(rowsByNs, s.modes());
     if (!coverage.isEmpty()) {
@@ -152,7 +155,6 @@ final class Report {
     lines.addAll(uncheckedCohort(rowsByNs.keySet(), byDir));
     lines.addAll(JudgeSpread.lines(rowsByNs, cells, aggregate));
 
-    MetricTable table = new MetricTable(byDir);
     // the charts need nothing the comparisons below make: drawn on the core the writing step leaves idle
     Forked<String> charts = Forked.begin(() -> VectorCharts.render(rowsByNs, s.objectives(), table, aggregate));
     List<String> unrecorded = Objectives.unrecorded(new ArrayList<>(rowsByNs.keySet()), table);
@@ -201,6 +203,65 @@ final class Report {
         s.disclosure(), withheld, improverUnknown, executorUnknown, deadBases, reportedTokens), charts.join());
     Map<String, Object> restricted = aggregate ? Disclosure.restricted(rowsByNs, pairs, table) : null;
     return new Result(true, "", text, html, restricted, fails);
+  }
+
+  /**
+   * Each reported cell's own vector in one line: what it scored (withheld as in the block above) and what it spent,
+   * in money (each part, with the costs not known counted beside it), in budget (the rollouts and improver sessions
+   * its ledgers counted) and in time (the mode's wall-clock seconds from metrics.json, over the tasks that recorded
+   * them). Tokens have their own lines above. Never one number: the vector is shown, the paired comparisons below
+   * weigh each part apart.
+   */
+  static List<String> vectors(List<Summary> summaries, Map<NamespaceRef, List<Scored>> rowsByNs,
+      Map<String, NamespaceFacts> byDir, Map<ModeK, Double> executorUsd, Map<ModeK, Integer> improverUnknown,
+      Map<ModeK, Integer> executorUnknown, MetricTable table, Predicate<Summary> withheld) {
+    List<String> out = new ArrayList<>();
+    out.add("");
+    out.add("Each mode's vector (what it scored and what it spent over its reported tasks; never one number):");
+    for (Summary x : summaries) {
+      ModeK cell = x.cell();
+      int tasks = 0;
+      int rollouts = 0;
+      int sessions = 0;
+      int noBudget = 0;
+      double wall = 0;
+      int timed = 0;
+      for (Map.Entry<NamespaceRef, List<Scored>> e : rowsByNs.entrySet()) {
+        Map<String, TaskSummary> byTask = TaskSummary.byTask(facts(byDir, e.getKey()).summaries());
+        for (Scored r : e.getValue()) {
+          if (!r.mode().equals(cell.mode()) || r.k() != cell.k()) continue;
+          tasks++;
+          TaskSummary t = byTask.get(r.taskId());
+          TaskSummary.Budget b = t == null ? null : t.mode(cell.mode()).budget();
+          if (b == null) noBudget++;
+          else {
+            rollouts += b.rollouts();
+            sessions += b.sessions();
+          }
+          MetricTable.Obs w = table.obs(e.getKey(), r.taskId(), cell.mode(), cell.k(), "mode_wall_s");
+          if (w.value() != null) {
+            wall += w.value();
+            timed++;
+          }
+        }
+      }
+      String score = x.score() == null ? "no graded task" : withheld.test(x) ? "score withheld"
+          : "score " + PyFormat.fixed(x.score(), 0, 2) + "%";
+      out.add("  " + cell.name() + ": " + score + " (" + x.n() + " graded, " + x.nUngraded() + " ungraded)"
+          + " | improver $" + PyFormat.fixed(x.usd(), 0, 2) + unknown(improverUnknown.getOrDefault(cell, 0))
+          + " | executor $" + PyFormat.fixed(executorUsd.getOrDefault(cell, 0.0), 0, 2)
+          + unknown(executorUnknown.getOrDefault(cell, 0))
+          + " | " + rollouts + " rollouts and " + sessions + " improver sessions budgeted over " + (tasks - noBudget)
+          + " task(s)" + (noBudget == 0 ? "" : " (" + noBudget + " record no ledger counts)")
+          + " | mode wall " + (timed == 0 ? "not recorded" : PyFormat.fixed(wall, 0, 1) + " s"
+          + (timed == tasks ? "" : " over " + timed + " of " + tasks + " tasks (the rest not recorded)")));
+    }
+    return out;
+  }
+
+  /** {@code (+N not known)} beside a cost that leaves N costs out; nothing when none. */
+  private static String unknown(int n) {
+    return n == 0 ? "" : " (+" + n + " not known)";
   }
 
   /**
