@@ -310,8 +310,9 @@ public final class JudgeCommand implements Command {
     String modesFlag = Flags.modesFlag(modes, JudgeOptions.DEFAULT_MODES); // the report's default is the judge's
     for (List<String> cell : byCell.values()) {
       String glob = cell.size() > LISTED ? glob(cell) : null;
-      out.println("next:   ./h2beam report --namespaces=" + (glob != null ? "'" + glob + "'" : String.join(",", cell))
-          + modesFlag);
+      // a glob is quoted so the shell leaves it to h2beam; any path so that it pastes whole
+      out.println("next:   ./h2beam report --namespaces=" + Flags.shellWord(glob != null ? glob
+          : String.join(",", cell)) + modesFlag);
     }
   }
 

@@ -60,9 +60,9 @@ public final class SweepCommand implements Command {
    */
   public static String judgeCommand(Sweep.Plan plan, String config) {
     var c = plan.config();
-    return "./h2beam judge --namespaces=" + c.runs().resolve(c.summaryNamespace().toString())
-        + Flags.modesFlag(c.modes(), JudgeOptions.DEFAULT_MODES)
-        + (config == null || config.isBlank() ? "" : " --config=" + config);
+    return "./h2beam judge --namespaces=" + Flags.shellWord(c.runs().resolve(c.summaryNamespace().toString())
+        .toString()) + Flags.modesFlag(c.modes(), JudgeOptions.DEFAULT_MODES)
+        + (config == null || config.isBlank() ? "" : " --config=" + Flags.shellWord(config));
   }
 
   /** The same without a configuration file. */
