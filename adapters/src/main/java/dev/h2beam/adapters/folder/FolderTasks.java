@@ -27,6 +27,9 @@ final class FolderTasks {
 
   static final String NAME = "[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}";
 
+  /** {@link #NAME} in words, its length limit included (a name of letters only can still be too long). */
+  static final String NAME_RULE = "1 to 100 letters, digits, _, . or - (not starting with . or -)";
+
   /** Task id → task folder, in stream order (domain, then task, by code point). */
   static LinkedHashMap<String, Path> scan(Path root, LeakGlobs leaks, long maxSourceBytes, List<String> problems) {
     LinkedHashMap<String, Path> tasks = new LinkedHashMap<>();
@@ -45,7 +48,7 @@ final class FolderTasks {
         continue;
       }
       if (!d.matches(NAME)) {
-        problems.add(domain + ": domain name must be letters, digits, _, . or - (it is part of every task id)");
+        problems.add(domain + ": domain name must be " + NAME_RULE + " (it is part of every task id)");
         continue;
       }
       List<Path> ts = children(domain, problems);
@@ -57,7 +60,7 @@ final class FolderTasks {
           continue;
         }
         if (!t.matches(NAME)) {
-          problems.add(task + ": task name must be letters, digits, _, . or - (it is part of the task id)");
+          problems.add(task + ": task name must be " + NAME_RULE + " (it is part of the task id)");
           continue;
         }
         checkTask(task, leaks, maxSourceBytes, problems);

@@ -116,6 +116,16 @@ class FolderBenchmarkTest {
     assertEquals(1, p.size(), p.toString());
   }
 
+  /** A name of letters only that is too long is refused for its length, which the message states. */
+  @Test
+  void aTooLongTaskNameIsRefusedSayingHowLongANameMayBe() throws IOException {
+    Path root = copyExample();
+    Files.move(root.resolve("tasks/ledgers/march"), root.resolve("tasks/ledgers/" + "t".repeat(130)));
+    Files.delete(root.resolve("splits.json"));
+    assertProblem(problems(() -> open(root)), "t".repeat(130) + ": task name must be 1 to 100 letters, digits, _, ."
+        + " or -");
+  }
+
   @Test
   void symbolicLinksAreRefusedNotFollowed() throws IOException {
     Path root = copyExample();
