@@ -17,6 +17,7 @@ import dev.h2beam.pipelines.UsageError;
 import dev.h2beam.pipelines.sweep.FlinkCluster;
 import dev.h2beam.pipelines.sweep.Sweep;
 import dev.h2beam.pipelines.sweep.WriterLocks;
+import dev.h2beam.transforms.summary.SummaryFile;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -476,6 +477,14 @@ public final class JudgeCommand implements Command {
   }
 
   /** Whether the namespace holds a summary at all: the first one found will do (a namespace may hold thousands). */
+  /** The task folders of {@code ns} that hold a mode's part of a summary ({@code summary.<mode>.json}). */
+  private static long partedTasks(Path ns) throws IOException {
+    try (Stream<Path> s = Files.list(ns)) {
+      return s.filter(d -> Namespace.MODES.stream().anyMatch(m -> Files.isRegularFile(SummaryFile.part(
+          d.resolve("summary.json"), m)))).count();
+    }
+  }
+
   private static boolean hasSummary(Path ns) throws IOException {
     try (Stream<Path> s = Files.list(ns)) {
       return s.anyMatch(d -> Files.isRegularFile(d.resolve("summary.json")));
@@ -505,8 +514,13 @@ public final class JudgeCommand implements Command {
             + " moved?); pass the parallel namespace; nothing was written");
       }
       if (!hasSummary(summary)) {
+        long parted = partedTasks(summary);
         throw new UsageError("--namespaces: " + summary + " holds no <task>/summary.json, so there is nothing to"
-            + " judge there (is its sweep still running, or is this the wrong runs folder?); nothing was written");
+            + " judge there " + (parted == 0 ? "(is its sweep still running, or is this the wrong runs folder?)"
+            : "yet: " + parted + " task folder(s) hold the parts one is merged from (summary.<mode>.json, each a mode"
+            + " that finished), which the sweep merges as a task ends; its sweep was stopped before that, or is still"
+            + " running: run the same sweep command again (it resumes, running nothing that finished, and merges"
+            + " them)") + "; nothing was written");
       }
       writable(summary);
       out.add(summary);

@@ -588,6 +588,14 @@ class JudgeCommandTest {
     assertEquals("--namespaces: " + empty + " holds no <task>/summary.json, so there is nothing to judge there (is"
         + " its sweep still running, or is this the wrong runs folder?); nothing was written", none.getMessage());
     assertTrue(!Files.exists(runs.resolve("config.json")) && !Files.exists(empty.resolve("config.json")));
+    // a sweep stopped before a task's end leaves its finished modes' parts, and no summary.json yet
+    Files.createDirectories(empty.resolve("t1"));
+    Files.writeString(empty.resolve("t1/summary.agg.json"), "{}\n");
+    UsageError parted = assertThrows(UsageError.class, () -> judge("--namespaces=" + empty));
+    assertTrue(parted.getMessage().contains("holds no <task>/summary.json, so there is nothing to judge there yet: 1"
+        + " task folder(s) hold the parts one is merged from (summary.<mode>.json, each a mode that finished)"),
+        parted.getMessage());
+    assertTrue(parted.getMessage().contains("run the same sweep command again"), parted.getMessage());
     Files.createDirectories(runs.resolve("demo-oc-seq1"));
     assertEquals(0, judge("--namespaces=" + runs.resolve("demo-oc-seq1")), "a sequential namespace stands for its"
         + " parallel sibling");
