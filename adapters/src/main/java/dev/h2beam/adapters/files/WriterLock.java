@@ -2,9 +2,11 @@ package dev.h2beam.adapters.files;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -15,6 +17,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -25,6 +28,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 /**
  * One writer at a time for a folder (a runs root, a library, a benchmark root, a namespace being judged), across
@@ -168,8 +172,7 @@ public final class WriterLock implements AutoCloseable {
       me.put("command", Command.LINE);
       me.put("token", token);
       try {
-        Files.write(file, (Json.pretty(me) + "\n").getBytes(StandardCharsets.UTF_8), StandardOpenOption.CREATE_NEW,
-            StandardOpenOption.WRITE);
+        create(file, (Json.pretty(me) + "\n").getBytes(StandardCharsets.UTF_8));
         WriterLock lock = new WriterLock(file, token);
         synchronized (HELD) {
           if (!exiting) {
@@ -191,8 +194,36 @@ public final class WriterLock implements AutoCloseable {
           sleep(Duration.ofMillis(500));
           continue;
         }
-        throw new Held(heldBy(dir, file));
+        throw new Held(heldBy(dir, file, stale));
       }
+    }
+  }
+
+  /** How a lock's record reaches its new file: as it is, wrapped only by tests to fail part-way (a full disk). */
+  static volatile UnaryOperator<OutputStream> writing = UnaryOperator.identity();
+
+  /**
+   * Creates {@code file} holding {@code record}. A write that fails once the file exists (a full disk lets the file be
+   * created but not written) removes it again, when it still holds a part of this record: an empty lock left behind
+   * refused every command for the staleness limit, naming a writer that did not exist.
+   */
+  private static void create(Path file, byte[] record) throws IOException {
+    OutputStream created = Files.newOutputStream(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    try (OutputStream out = writing.apply(created)) {
+      out.write(record);
+    } catch (IOException e) {
+      created.close();
+      FileSystemException failed = new FileSystemException(file.toString(), null, e.getMessage());
+      failed.initCause(e);
+      try {
+        byte[] seen = Files.readAllBytes(file);
+        if (Arrays.equals(seen, 0, seen.length, record, 0, Math.min(seen.length, record.length))) {
+          Files.deleteIfExists(file);
+        }
+      } catch (IOException left) {
+        failed.addSuppressed(left);
+      }
+      throw failed;
     }
   }
 
@@ -298,13 +329,13 @@ public final class WriterLock implements AutoCloseable {
    * The refusal for a folder whose lock a live writer holds: its holder, or the cluster job it submitted, which may
    * run on after its client (then: how to cancel it, or when to delete the lock).
    */
-  private static String heldBy(Path dir, Path file) {
-    ClusterJob j = null;
-    try {
-      j = ClusterJob.from(Json.readTree(file));
-    } catch (IOException e) {
-      // unreadable or gone: described below as it is
+  private static String heldBy(Path dir, Path file, Duration stale) {
+    Optional<JsonNode> record = recordOf(file);
+    if (record.isEmpty()) {
+      return dir + " is locked by " + file + ", which " + NO_RECORD + "; left alone, it is taken over once it is "
+          + stale.toSeconds() + " s old";
     }
+    ClusterJob j = ClusterJob.from(record.get());
     if (j != null) {
       ClusterJob.State state = j.state();
       if (state.phase() == ClusterJob.Phase.RUNNING) {
@@ -322,13 +353,28 @@ public final class WriterLock implements AutoCloseable {
         + " to wait), or use another folder; if that process is really gone, delete " + file;
   }
 
+  /** What a lock file without a record is, and what to do about it. */
+  private static final String NO_RECORD = "holds no writer record (empty or unreadable: a writer that failed while"
+      + " taking it?); delete it if no h2beam is running";
+
   static String describe(Path file) {
+    Optional<JsonNode> record = recordOf(file);
+    if (record.isEmpty()) return "a lock file that " + NO_RECORD + " (" + file + ")";
+    JsonNode n = record.get();
+    return "a " + n.path("what").asText("h2beam") + " (host " + n.path("host").asText("?") + ", pid "
+        + n.path("pid").asText("?") + ", started " + n.path("started_at").asText("?") + ")";
+  }
+
+  /**
+   * The writer record in a lock file; empty when it holds none: an empty file (a writer that failed between creating
+   * and writing it), one that is not a JSON object, or one that is gone.
+   */
+  private static Optional<JsonNode> recordOf(Path file) {
     try {
       JsonNode n = Json.readTree(file);
-      return "a " + n.path("what").asText("h2beam") + " (host " + n.path("host").asText("?") + ", pid "
-          + n.path("pid").asText("?") + ", started " + n.path("started_at").asText("?") + ")";
+      return n != null && n.isObject() ? Optional.of(n) : Optional.empty();
     } catch (IOException e) {
-      return "another h2beam process (its lock file " + file + " is unreadable)";
+      return Optional.empty();
     }
   }
 

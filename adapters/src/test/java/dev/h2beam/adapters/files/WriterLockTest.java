@@ -99,6 +99,66 @@ class WriterLockTest {
     assertFalse(Files.exists(dir.resolve(WriterLock.FILE)), "released on close");
   }
 
+  /**
+   * A full disk lets the lock file be created but not written: the failed acquire names the file and removes it
+   * (an empty lock left behind refused every command for 3 minutes), but leaves a file that is no longer its own.
+   */
+  @Test
+  void aLockThatCouldNotBeWrittenIsRemovedWhenItIsStillOurs() throws Exception {
+    Path file = dir.resolve(WriterLock.FILE);
+    try {
+      WriterLock.writing = out -> failingAfter(out, 0, null);
+      java.io.IOException e = assertThrows(java.io.IOException.class,
+          () -> WriterLock.acquire(dir, "report", Duration.ZERO));
+      assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("No space left on device"),
+          e.getMessage());
+      assertFalse(Files.exists(file), "the empty lock it created is gone");
+      WriterLock.writing = out -> failingAfter(out, 7, null);
+      assertThrows(java.io.IOException.class, () -> WriterLock.acquire(dir, "report", Duration.ZERO));
+      assertFalse(Files.exists(file), "the part-written lock it created is gone");
+      WriterLock.writing = out -> failingAfter(out, 0, file);
+      assertThrows(java.io.IOException.class, () -> WriterLock.acquire(dir, "report", Duration.ZERO));
+      assertEquals("{\"token\": \"other\"}", Files.readString(file), "another writer's file stays");
+      Files.delete(file);
+    } finally {
+      WriterLock.writing = java.util.function.UnaryOperator.identity();
+    }
+    try (WriterLock lock = WriterLock.acquire(dir, "report", Duration.ZERO)) {
+      assertTrue(Files.readString(file).contains("\"what\": \"report\""));
+    }
+  }
+
+  /**
+   * A stream that writes {@code n} bytes and then fails as a full disk does; with {@code replaced}, another writer's
+   * record is put in that file first.
+   */
+  static java.io.OutputStream failingAfter(java.io.OutputStream out, int n, Path replaced) {
+    return new java.io.FilterOutputStream(out) {
+      @Override public void write(byte[] b, int off, int len) throws java.io.IOException {
+        out.write(b, off, Math.min(n, len));
+        out.flush();
+        if (replaced != null) Files.writeString(replaced, "{\"token\": \"other\"}");
+        throw new java.io.IOException("No space left on device");
+      }
+    };
+  }
+
+  /** An empty lock is refused as what it is, not as a live writer with unknown fields, and taken over once old. */
+  @Test
+  void anEmptyLockIsReportedAsHoldingNoRecordAndTakenOverOnceStale() throws Exception {
+    Path file = dir.resolve(WriterLock.FILE);
+    Files.writeString(file, "");
+    WriterLock.Held e = assertThrows(WriterLock.Held.class, () -> WriterLock.acquire(dir, "report", Duration.ZERO));
+    assertTrue(e.getMessage().contains(file + ", which holds no writer record (empty or unreadable")
+        && e.getMessage().contains("delete it if no h2beam is running") && !e.getMessage().contains("?,"),
+        e.getMessage());
+    assertTrue(WriterLock.holder(dir).orElseThrow().contains("holds no writer record"));
+    Files.setLastModifiedTime(file, FileTime.from(Instant.now().minusSeconds(3600)));
+    try (WriterLock lock = WriterLock.acquire(dir, "report", Duration.ZERO)) {
+      assertTrue(Files.readString(file).contains(WriterLock.host()));
+    }
+  }
+
   @Test
   void aHolderOnAnotherHostIsLiveWhileItsHeartbeatIsFresh() throws Exception {
     holder("another-host", 1);
