@@ -1,5 +1,6 @@
 package dev.h2beam.pipelines;
 
+import dev.h2beam.adapters.files.DiskFull;
 import dev.h2beam.adapters.files.Scratch;
 import dev.h2beam.adapters.plugin.Registry;
 import java.io.PrintStream;
@@ -60,15 +61,27 @@ public final class Main {
     } catch (UsageError | IllegalArgumentException e) {
       // a message-less exception would print "error: null"; its type is what there is to say
       err.println("error: " + (e.getMessage() == null ? e.getClass().getSimpleName() + " (no message)"
-          : e.getMessage()));
+          : e.getMessage()) + (e.getMessage() != null && e.getMessage().contains(DiskFull.REASON)
+          ? "; free space and re-run the same command" : ""));
       return 1;
     } catch (Exception e) {
-      // the trace for a report, then the line a user reads: a worker's refusal on a cluster comes wrapped in the
-      // runner's and the cluster's exceptions, a hundred lines above
-      e.printStackTrace(err);
-      err.println("error: " + c.name() + " failed: " + innermost(e));
+      return failed(c.name(), e, err);
+    }
+  }
+
+  /** Says on {@code err} why command {@code name} ended with {@code e}; returns the exit code, 1. */
+  static int failed(String name, Exception e, PrintStream err) {
+    // a full disk is no bug: one line naming the file, no trace (the user frees space and runs the command again)
+    java.util.Optional<String> full = DiskFull.line(e);
+    if (full.isPresent()) {
+      err.println("error: " + name + " " + full.get());
       return 1;
     }
+    // the trace for a report, then the line a user reads: a worker's refusal on a cluster comes wrapped in the
+    // runner's and the cluster's exceptions, a hundred lines above
+    e.printStackTrace(err);
+    err.println("error: " + name + " failed: " + innermost(e));
+    return 1;
   }
 
   /** The innermost cause of a failure: by its message alone where h2beam threw it, else as the JVM names it. */

@@ -84,4 +84,29 @@ class MainTest {
     assertEquals("java.net.URISyntaxException: Illegal character in path at index 1: a b",
         Main.innermost(new RuntimeException("Pipeline execution failed", jdk)));
   }
+
+  /**
+   * A full disk is no bug: one line naming the file and saying that a re-run resumes, no trace; a genuine failure
+   * still prints its trace above its last line.
+   */
+  @Test
+  void aFullDiskIsOneLineNamingTheFileAndTheResume() {
+    java.nio.file.FileSystemException full =
+        new java.nio.file.FileSystemException("/r/ns/t/summary.agg.json", null, "No space left on device");
+    PrintStream stream = new PrintStream(err, true, StandardCharsets.UTF_8);
+    assertEquals(1, Main.failed("sweep", new org.apache.beam.sdk.Pipeline.PipelineExecutionException(
+        new java.io.IOException(full.toString(), full)), stream));
+    assertEquals("error: sweep could not write /r/ns/t/summary.agg.json (No space left on device): free space and"
+        + " re-run the same command; finished work is kept and resumed\n", err.toString(StandardCharsets.UTF_8));
+    err.reset();
+    assertEquals(1, Main.failed("judge", new RuntimeException(new java.io.IOException("No space left on device")),
+        stream));
+    assertEquals("error: judge ran out of disk space (No space left on device): free space and re-run the same"
+        + " command; finished work is kept and resumed\n", err.toString(StandardCharsets.UTF_8));
+    err.reset();
+    assertEquals(1, Main.failed("report", new RuntimeException(new IllegalStateException("a bug")), stream));
+    String bug = err.toString(StandardCharsets.UTF_8);
+    assertTrue(bug.contains("\tat ") && bug.endsWith("error: report failed: a bug\n"),
+        bug);
+  }
 }

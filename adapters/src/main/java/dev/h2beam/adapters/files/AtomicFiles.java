@@ -157,6 +157,9 @@ public final class AtomicFiles {
       try (out) {
         body.writeTo(out);
         written = true;
+      } catch (IOException e) {
+        // a full disk fails the write without naming the file: the failure line names the one being written
+        throw DiskFull.naming(target, e);
       } finally {
         if (!written) Files.deleteIfExists(tmp);
       }

@@ -58,6 +58,27 @@ class AtomicFilesTest {
     }
   }
 
+  /** A full disk fails a write without naming the file; the failure names the target and leaves no temp file. */
+  @Test
+  void aFullDiskNamesTheFileBeingWritten(@TempDir Path dir) throws Exception {
+    Path f = dir.resolve("summary.agg.json");
+    java.nio.file.FileSystemException e = assertThrows(java.nio.file.FileSystemException.class,
+        () -> AtomicFiles.write(f, false, out -> {
+          out.write('{');
+          throw new IOException(DiskFull.REASON);
+        }));
+    assertEquals(f.toString(), e.getFile());
+    assertEquals("could not write " + f + " (No space left on device): free space and re-run the same command;"
+        + " finished work is kept and resumed", DiskFull.line(new RuntimeException(e)).orElseThrow());
+    try (Stream<Path> s = Files.list(dir)) {
+      assertEquals(List.of(), s.toList());
+    }
+    IOException other = assertThrows(IOException.class, () -> AtomicFiles.write(f, false, out -> {
+      throw new IOException("Input/output error");
+    }));
+    assertFalse(other instanceof java.nio.file.FileSystemException, "other failures are passed on as they are");
+  }
+
   @Test
   void createIfAbsentNeverReplacesAFile(@TempDir Path dir) throws Exception {
     Path f = dir.resolve("a/b.txt");
