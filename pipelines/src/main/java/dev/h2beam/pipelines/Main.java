@@ -21,6 +21,7 @@ public final class Main {
 
   public static void main(String[] args) {
     Registry.atStart();
+    StopRequest.listen(System.err);
     System.exit(run(args, System.out, System.err));
   }
 
@@ -71,6 +72,8 @@ public final class Main {
 
   /** Says on {@code err} why command {@code name} ended with {@code e}; returns the exit code, 1. */
   static int failed(String name, Exception e, PrintStream err) {
+    // the stop was said as it came: the work it cancelled is no failure, and the exit keeps the signal's code
+    if (StopRequest.requested()) return 1;
     // a full disk is no bug: one line naming the file, no trace (the user frees space and runs the command again)
     java.util.Optional<String> full = DiskFull.line(e);
     if (full.isPresent()) {
