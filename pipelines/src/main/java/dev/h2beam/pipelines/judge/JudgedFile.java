@@ -3,7 +3,6 @@ package dev.h2beam.pipelines.judge;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Json;
-import dev.h2beam.pipelines.Modes;
 import dev.h2beam.pipelines.files.FileShapes;
 import dev.h2beam.pipelines.files.JsonParts;
 import java.io.IOException;
@@ -25,9 +24,12 @@ public final class JudgedFile {
   /** The judged base rollouts ({@code judge --bases}). */
   public static final String BASES_FILE = "base_judged.json";
 
-  /** judged.json's row order: (task, mode, k), modes in the fixed order agg, seq, gat. */
+  /**
+   * judged.json's row order, harness2's (spec §2.12): sorted by (task_id, mode, k), the mode token by its text, as
+   * Python sorts it (agg, gat, seq where the gated mode ran; the reports list modes in their fixed order).
+   */
   private static final Comparator<JudgedRow> ORDER = Comparator.comparing(JudgedRow::taskId)
-      .thenComparing(JudgedRow::mode, Modes.ORDER).thenComparingInt(JudgedRow::k);
+      .thenComparing(JudgedRow::mode).thenComparingInt(JudgedRow::k);
 
   /** The rows of an existing judged.json, none when it does not exist; an unreadable file is an IOException. */
   public static List<JudgedRow> read(Path file, String namespace) throws IOException {

@@ -39,8 +39,8 @@ class JudgeGatedModeTest {
         console.toString(StandardCharsets.UTF_8));
 
     List<Map<String, Object>> rows = JudgeCommandTest.rows(ns);
-    assertEquals(List.of("agg", "seq", "gat", "agg", "seq", "gat"), rows.stream().map(r -> r.get("mode")).toList(),
-        "modes in the fixed order within each task");
+    assertEquals(List.of("agg", "gat", "seq", "agg", "gat", "seq"), rows.stream().map(r -> r.get("mode")).toList(),
+        "sorted by (task_id, mode, k) as harness2 sorts them: the mode token by its text (spec §2.12)");
     Map<String, Object> g = JudgeCommandTest.row(ns, "ledger-2", "gat");
     assertEquals("g2", g.get("label"));
     assertEquals("demo-oc-agg2/ledger-2/g2", g.get("run_id"));
