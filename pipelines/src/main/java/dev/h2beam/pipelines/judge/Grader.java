@@ -32,6 +32,15 @@ public interface Grader extends AutoCloseable {
   }
 
   /**
+   * Whether the judge keeps each grade of this grader as it is made ({@link KeptGrades}), so that a judge stopped
+   * part-way serves it next time instead of calling the grader again: by default a grader that waits on something
+   * outside the JVM (a model, a process); one that keeps its own answers says no.
+   */
+  default boolean keepsGrades() {
+    return !inProcess();
+  }
+
+  /**
    * Lets go of what the grader holds (a model client). The judge's workers call it once, when the last worker of the
    * job that opened the grader is torn down in this JVM ({@link OpenedGraders}), perhaps while a call the judge
    * abandoned at its timeout runs on; that call's answer is no longer read.

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.IntConsumer;
 
 /**
  * The workers that grade one shard's selections: up to {@code workers} of them take the selections one after
@@ -56,6 +57,8 @@ final class GradingWorkers implements AutoCloseable {
   private final Graders graders;
   private final Duration timeout;
   private final int repeats;
+  /** Whether each grade is served from, or kept in, the namespace's kept grades ({@link KeptGrades}). */
+  private final boolean keep;
   private final ExecutorService calls;
   private final ExecutorService threads;
 
@@ -68,7 +71,14 @@ final class GradingWorkers implements AutoCloseable {
    * @param repeats how many times each selection is graded ({@link Judging#repeated})
    */
   GradingWorkers(int workers, Function<String, Semaphore> limits, Graders graders, Duration timeout, int repeats) {
+    this(workers, limits, graders, timeout, repeats, false);
+  }
+
+  /** The same, with {@code keep} telling whether grades are served from and kept in {@link KeptGrades}. */
+  GradingWorkers(int workers, Function<String, Semaphore> limits, Graders graders, Duration timeout, int repeats,
+      boolean keep) {
     this.workers = workers;
+    this.keep = keep;
     this.limits = limits;
     this.graders = graders;
     this.timeout = timeout;
@@ -81,11 +91,11 @@ final class GradingWorkers implements AutoCloseable {
    * The judge's workers: {@code --graderConcurrency} of them per shard, under a limit of as many permits per grader
    * in this process ({@link Limits}), each call of a grader that is not in process within
    * {@code --graderTimeoutSeconds}, and the graders those of the job's other workers in this JVM use
-   * ({@link OpenedGraders}).
+   * ({@link OpenedGraders}); each grade served from, or kept in, the namespace's {@link KeptGrades}.
    */
   static GradingWorkers of(JudgePipeline.Config c) {
     return new GradingWorkers(c.concurrency(), grader -> Limits.of("grader:" + grader, c.concurrency()),
-        OpenedGraders.join(c.job(), c.settings()), Duration.ofSeconds(c.timeoutSeconds()), c.repeats());
+        OpenedGraders.join(c.job(), c.settings()), Duration.ofSeconds(c.timeoutSeconds()), c.repeats(), true);
   }
 
   /**
@@ -94,14 +104,16 @@ final class GradingWorkers implements AutoCloseable {
    * finished), and the call then fails with that worker's failure as its cause, the first one when several failed.
    */
   List<JudgedRow> grade(List<SelectionItem> items) throws InterruptedException, ExecutionException {
-    return grade(items, new MetricVector.Seen[items.size()]);
+    return grade(items, new MetricVector.Seen[items.size()], new int[items.size()]);
   }
 
   /**
    * As {@link #grade(List)}, with {@code seen[i]} set to what grading {@code items.get(i)} saw of its chosen run
-   * ({@link Judging}), left null where it looked at none. {@code seen} is as long as {@code items}.
+   * ({@link Judging}), left null where it looked at none, and {@code served[i]} to the mask of its repeats whose
+   * grades were served from {@link KeptGrades} (bit {@code r} for repeat {@code r}). Both are as long as
+   * {@code items}.
    */
-  List<JudgedRow> grade(List<SelectionItem> items, MetricVector.Seen[] seen)
+  List<JudgedRow> grade(List<SelectionItem> items, MetricVector.Seen[] seen, int[] served)
       throws InterruptedException, ExecutionException {
     JudgedRow[] rows = new JudgedRow[items.size()];
     AtomicInteger next = new AtomicInteger();
@@ -114,7 +126,7 @@ final class GradingWorkers implements AutoCloseable {
         try {
           for (int i; failed.get() == null && (i = next.getAndIncrement()) < rows.length; ) {
             int row = i;
-            rows[i] = worker.row(items.get(i), m -> seen[row] = m);
+            rows[i] = worker.row(items.get(i), m -> seen[row] = m, r -> served[row] |= 1 << r);
           }
         } catch (RuntimeException | Error e) {
           // recorded before the permit is given back, so a worker that waited for it sees the failure after its row
@@ -153,7 +165,7 @@ final class GradingWorkers implements AutoCloseable {
      * held when it is that grader's, else that one given back and this one taken; any other call takes a permit of
      * its own ({@link Judging#judge}), once the worker has given back the one it held.
      */
-    JudgedRow row(SelectionItem item, Consumer<MetricVector.Seen> seen) {
+    JudgedRow row(SelectionItem item, Consumer<MetricVector.Seen> seen, IntConsumer served) {
       if (!item.ok()) return Judging.judge(item, null, Duration.ZERO, calls);
       Grader grader;
       try {
@@ -172,7 +184,7 @@ final class GradingWorkers implements AutoCloseable {
       }
       // only the opening is this row's "cannot open": a grader's own failures are absences inside Judging, and
       // anything else thrown there is a bug that fails the shard rather than a row that names the wrong cause
-      return Judging.repeated(item, grader, timeout, calls, limit, repeats, seen);
+      return Judging.repeated(item, grader, timeout, calls, limit, repeats, seen, keep ? served : null);
     }
 
     /** Gives back the permit the worker holds, if any. */

@@ -66,6 +66,11 @@ final class JobBenchGrader implements Grader {
     return "jobbench:" + command;
   }
 
+  /** No: the judge's complete reports are kept and served already ({@link #detailsFile}). */
+  @Override public boolean keepsGrades() {
+    return false;
+  }
+
   /** Where this judge's report of a run is cached. */
   Path detailsFile(Path runDir) {
     return JobBenchLayout.judgeDirOf(runDir).resolve(key + "_judge.json");

@@ -376,6 +376,11 @@ public final class JudgeCommand implements Command {
         byNs.put(String.valueOf(r.get("namespace")), r);
       }
     }
+    long kept = byNs.values().stream().mapToLong(r -> ((Number) r.getOrDefault("kept_served", 0)).longValue()).sum();
+    if (kept > 0) {
+      System.err.println("judge: " + kept + " grade(s) kept from an earlier judge that stopped, served without calling"
+          + " the grader");
+    }
     List<String> why = new ArrayList<>();
     int newRows = 0;
     int notGraded = 0;
@@ -460,13 +465,17 @@ public final class JudgeCommand implements Command {
   static final List<String> OWN_FILES = List.of(JudgedFile.FILE, MetricVector.FILE, JudgedFile.BASES_FILE);
 
   /**
-   * Removes the temp files a judge killed mid-write left beside its own files ({@link AtomicFiles#isLeftover}): the
-   * files themselves still hold their last complete version, and no other writer makes those temps, so under the
-   * namespaces' writer locks they are nobody's. A sweep's files (config.json) are left to the sweep.
+   * Removes the temp files a judge killed mid-write left beside its own files ({@link AtomicFiles#isLeftover}) and
+   * among its kept grades ({@link KeptGrades}): the files themselves still hold their last complete version, and no
+   * other writer makes those temps, so under the namespaces' writer locks they are nobody's. A sweep's files
+   * (config.json) are left to the sweep.
    */
   private static void removeHalfWritten(Iterable<String> namespaces) throws IOException {
     List<Path> removed = new ArrayList<>();
-    for (String ns : namespaces) removed.addAll(AtomicFiles.removeLeftovers(Paths.get(ns), OWN_FILES));
+    for (String ns : namespaces) {
+      removed.addAll(AtomicFiles.removeLeftovers(Paths.get(ns), OWN_FILES));
+      removed.addAll(KeptGrades.removeLeftovers(ns));
+    }
     AtomicFiles.removedMessage(removed, "judge").ifPresent(System.err::println);
   }
 

@@ -85,12 +85,15 @@ public final class JudgePipeline {
 
   /**
    * What a grading step sends a namespace's writer: its rows, and the spend of each (by {@link JudgedRow#key()}) as
-   * the summary the row was graded from records it, so that the writer need not read every summary again.
+   * the summary the row was graded from records it, so that the writer need not read every summary again; and, row
+   * by row, the mask of the repeats whose grades were served from {@link KeptGrades} rather than made this run.
    */
-  public record Graded(List<JudgedRow> rows, Map<String, MetricVector.Spend> spend) implements Serializable {
+  public record Graded(List<JudgedRow> rows, Map<String, MetricVector.Spend> spend, List<Integer> served)
+      implements Serializable {
     public Graded {
       rows = List.copyOf(rows);
       spend = new TreeMap<>(spend);
+      served = List.copyOf(served);
     }
   }
 
@@ -204,22 +207,25 @@ public final class JudgePipeline {
       // one element per namespace of the shard, not one per row: the runner's grouping then keeps, looks up and copies
       // a namespace's rows as one value (per row, that bookkeeping cost more than the rows' coding)
       Map<String, List<JudgedRow>> byNamespace = new LinkedHashMap<>();
+      Map<String, List<Integer>> servedBy = new HashMap<>();
       MetricVector.Seen[] seen = new MetricVector.Seen[items.size()];
-      List<JudgedRow> rows = workers.grade(items, seen);
+      int[] served = new int[items.size()];
+      List<JudgedRow> rows = workers.grade(items, seen, served);
       for (int i = 0; i < rows.size(); i++) {
         JudgedRow row = rows.get(i);
         (row.graded() ? graded : ungraded).inc();
         byNamespace.computeIfAbsent(row.namespace(), n -> new ArrayList<>()).add(row);
+        servedBy.computeIfAbsent(row.namespace(), n -> new ArrayList<>()).add(served[i]);
         MetricVector.carry(spend.get(row.namespace()), row.key(), items.get(i).runDir(), seen[i]);
       }
       if (problems != null) {
         // every summary of these namespaces is in this shard: nothing of theirs needs the grouping, whose runner
         // held every namespace's rows, coded, until the last shard was graded (BENCHMARKS.md, issue 12)
-        NamespaceWrite.whole(c, byNamespace, problems, spend);
+        NamespaceWrite.whole(c, byNamespace, problems, spend, servedBy);
         return;
       }
       for (Map.Entry<String, List<JudgedRow>> e : byNamespace.entrySet()) {
-        Graded g = new Graded(e.getValue(), spend.getOrDefault(e.getKey(), Map.of()));
+        Graded g = new Graded(e.getValue(), spend.getOrDefault(e.getKey(), Map.of()), servedBy.get(e.getKey()));
         out.get(ROWS).output(KV.of(e.getKey(), CoderUtils.encodeToByteArray(GRADED, g)));
       }
     }
@@ -301,14 +307,16 @@ public final class JudgePipeline {
       String ns = group.getKey();
       List<JudgedRow> fresh = new ArrayList<>();
       Map<String, MetricVector.Spend> spend = new HashMap<>();
+      List<Integer> served = new ArrayList<>();
       for (byte[] packed : group.getValue().getAll(rowTag)) {
         Graded g = CoderUtils.decodeFromByteArray(GRADED, packed);
         fresh.addAll(g.rows());
         spend.putAll(g.spend());
+        served.addAll(g.served());
       }
       List<String> problems = new ArrayList<>();
       group.getValue().getAll(problemTag).forEach(problems::add);
-      NamespaceWrite.write(c, ns, fresh, problems, spend);
+      NamespaceWrite.write(c, ns, fresh, problems, spend, served);
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.h2beam.pipelines.judge;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -20,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 
 /**
  * Judges one selection (spec §13.1): a selection that did not complete is never sent to the grader; a chosen run
@@ -52,6 +54,17 @@ public final class Judging {
    */
   static JudgedRow judge(SelectionItem s, Grader grader, Duration timeout, ExecutorService pool, Semaphore limit,
       Consumer<MetricVector.Seen> seen) {
+    return judge(s, grader, timeout, pool, limit, seen, 0, null);
+  }
+
+  /**
+   * As {@link #judge(SelectionItem, Grader, Duration, ExecutorService, Semaphore, Consumer)}, and, when
+   * {@code served} is not null and the grader {@linkplain Grader#keepsGrades keeps its grades}, the grade of this
+   * {@code repeat} is served from what a judge that stopped kept ({@link KeptGrades}), {@code served} then given the
+   * repeat, or else kept as soon as it is graded.
+   */
+  static JudgedRow judge(SelectionItem s, Grader grader, Duration timeout, ExecutorService pool, Semaphore limit,
+      Consumer<MetricVector.Seen> seen, int repeat, IntConsumer served) {
     if (!s.ok()) return absent(s, Absence.SELECTION_FAILED, SELECTION_FAILED);
     Path runDir = Paths.get(s.runDir());
     Optional<String> changed;
@@ -64,12 +77,32 @@ public final class Judging {
       seen.accept(MetricVector.Seen.NO_RUN_DIR);
       return absent(s, Absence.RUN_MISSING, "the chosen run directory " + runDir + " is missing");
     }
+    JsonNode[] checked = new JsonNode[1];
     try {
-      changed = EvidenceCheck.changed(s, runDir, marker, mark -> seen.accept(MetricVector.Seen.of(mark)));
+      changed = EvidenceCheck.changed(s, runDir, marker, mark -> {
+        checked[0] = mark;
+        seen.accept(MetricVector.Seen.of(mark));
+      });
     } catch (IOException e) {
       changed = Optional.of("its deliverables cannot be read: " + e.getMessage());
     }
     if (changed.isPresent()) return absent(s, Absence.EVIDENCE_CHANGED, changed.get());
+    KeptGrades.Grade kept = served == null || !grader.keepsGrades() ? null
+        : KeptGrades.of(s, KeptGrades.evidence(runDir, checked[0]), grader.identity(), repeat);
+    Optional<Map<String, Object>> earlier = kept == null ? Optional.empty() : kept.served();
+    if (earlier.isPresent()) {
+      served.accept(repeat);
+      return scored(s, earlier);
+    }
+    JudgedRow row = called(s, grader, runDir, timeout, pool, limit);
+    // only a usable grade is kept: a failed one is tried again
+    if (kept != null && row.graded()) kept.keep(row.raw());
+    return row;
+  }
+
+  /** The row of one call of the grader, on the caller's thread or on one of {@code pool}'s ({@link #judge}). */
+  private static JudgedRow called(SelectionItem s, Grader grader, Path runDir, Duration timeout, ExecutorService pool,
+      Semaphore limit) {
     Optional<Map<String, Object>> score;
     if (grader.inProcess()) {
       try {
@@ -175,9 +208,15 @@ public final class Judging {
    */
   static JudgedRow repeated(SelectionItem s, Grader grader, Duration timeout, ExecutorService pool, Semaphore limit,
       int repeats, Consumer<MetricVector.Seen> seen) {
-    if (repeats <= 1) return judge(s, grader, timeout, pool, limit, seen);
+    return repeated(s, grader, timeout, pool, limit, repeats, seen, null);
+  }
+
+  /** The same, each repeat's grade served or kept as {@link #judge} serves or keeps it when {@code served} is given. */
+  static JudgedRow repeated(SelectionItem s, Grader grader, Duration timeout, ExecutorService pool, Semaphore limit,
+      int repeats, Consumer<MetricVector.Seen> seen, IntConsumer served) {
+    if (repeats <= 1) return judge(s, grader, timeout, pool, limit, seen, 0, served);
     List<JudgedRow> rows = new ArrayList<>();
-    for (int i = 0; i < repeats; i++) rows.add(judge(s, grader, timeout, pool, limit, seen));
+    for (int i = 0; i < repeats; i++) rows.add(judge(s, grader, timeout, pool, limit, seen, i, served));
     List<JudgedRow> graded = rows.stream().filter(JudgedRow::graded).toList();
     if (graded.isEmpty()) {
       // the first repeat's absence, with every repeat's own (what each cost, where it says)

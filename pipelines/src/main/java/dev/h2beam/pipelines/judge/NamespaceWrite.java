@@ -24,12 +24,12 @@ final class NamespaceWrite {
    * writer would write.
    */
   static void whole(JudgePipeline.Config c, Map<String, List<JudgedRow>> rows, Map<String, List<String>> problems,
-      Map<String, Map<String, MetricVector.Spend>> spend) throws IOException {
+      Map<String, Map<String, MetricVector.Spend>> spend, Map<String, List<Integer>> served) throws IOException {
     TreeMap<String, List<JudgedRow>> written = new TreeMap<>(rows);
     problems.keySet().forEach(ns -> written.putIfAbsent(ns, List.of()));
     for (Map.Entry<String, List<JudgedRow>> e : written.entrySet()) {
       write(c, e.getKey(), asCoded(e.getValue()), problems.getOrDefault(e.getKey(), List.of()),
-          spend.getOrDefault(e.getKey(), Map.of()));
+          spend.getOrDefault(e.getKey(), Map.of()), served.getOrDefault(e.getKey(), List.of()));
     }
   }
 
@@ -70,18 +70,28 @@ final class NamespaceWrite {
    * the judge was never called for (no selection, a missing run, no deliverable) costs nothing.
    */
   static Map<String, Object> judgeSpend(List<JudgedRow> fresh) {
+    return judgeSpend(fresh, List.of());
+  }
+
+  /**
+   * The same, leaving out the grades {@code served} (row by row, a mask of repeats) says were served from
+   * {@link KeptGrades}: the judge that made them paid for them, not this run.
+   */
+  static Map<String, Object> judgeSpend(List<JudgedRow> fresh, List<Integer> served) {
     double usd = 0;
     long priced = 0;
     long unknown = 0;
-    for (JudgedRow r : fresh) {
+    for (int row = 0; row < fresh.size(); row++) {
+      JudgedRow r = fresh.get(row);
+      int kept = row < served.size() ? served.get(row) : 0;
       // each repeat is one grade; an ungraded row stands for the grade that failed, by its absence
       List<?> grades = r.raw().get("repeat_raw") instanceof List<?> repeats ? repeats
           : List.of(r.graded() || r.raw().containsKey("judge_cost_usd") ? r.raw()
               : Map.of("absence", r.absence() == null ? "" : r.absence()));
       boolean known = false;
       boolean notKnown = false;
-      for (Object grade : grades) {
-        if (!(grade instanceof Map<?, ?> m)) continue;
+      for (int i = 0; i < grades.size(); i++) {
+        if ((kept >> i & 1) != 0 || !(grades.get(i) instanceof Map<?, ?> m)) continue;
         if (m.get("judge_cost_usd") instanceof Number n) {
           usd += n.doubleValue();
           known = true;
@@ -102,9 +112,13 @@ final class NamespaceWrite {
     return m;
   }
 
-  /** Writes one namespace from its fresh rows, its unreadable summaries and its rows' spend. */
+  /**
+   * Writes one namespace from its fresh rows, its unreadable summaries, its rows' spend and, row by row, the mask of
+   * the repeats whose grades were served from {@link KeptGrades}; once its judged.json (or base_judged.json) holds the
+   * rows, the grades kept for them are removed.
+   */
   static void write(JudgePipeline.Config c, String ns, List<JudgedRow> fresh, List<String> unsorted,
-      Map<String, MetricVector.Spend> spend) throws IOException {
+      Map<String, MetricVector.Spend> spend, List<Integer> served) throws IOException {
     List<String> problems = new ArrayList<>(unsorted);
     problems.sort(null);
     Map<String, Object> result = new LinkedHashMap<>();
@@ -112,7 +126,8 @@ final class NamespaceWrite {
     result.put("new_rows", fresh.size());
     result.put("new_graded", fresh.stream().filter(JudgedRow::graded).count());
     result.put("unreadable", problems);
-    if ("rubric".equals(c.graders().get(ns))) result.putAll(judgeSpend(fresh));
+    result.put("kept_served", KeptGrades.count(served));
+    if ("rubric".equals(c.graders().get(ns))) result.putAll(judgeSpend(fresh, served));
     if (c.bases()) {
       result.putAll(JudgedFile.writeBases(Paths.get(ns), fresh));
     } else {
@@ -124,6 +139,7 @@ final class NamespaceWrite {
             "rubric".equals(c.graders().get(ns)), spend).toString());
       }
     }
+    if (!result.containsKey("error")) KeptGrades.forget(ns, fresh);
     String name = Integer.toHexString(ns.hashCode()) + "-" + Paths.get(ns).getFileName() + ".json";
     AtomicFiles.writeString(Paths.get(c.resultsDir()).resolve(name), Json.pretty(result));
   }

@@ -41,7 +41,8 @@ class JudgePipelineTest {
         new JudgedRow("ns", "t3", "agg", 1, null, null, false, null, null, null, null, null, null),
         JudgedRow.absent("ns", "t4", "gat", 3, "g3", "r4", false, Absence.RUN_MISSING, "gone"));
     JudgePipeline.Graded whole = CoderUtils.decodeFromByteArray(JudgePipeline.GRADED,
-        CoderUtils.encodeToByteArray(JudgePipeline.GRADED, new JudgePipeline.Graded(rows, Map.of())));
+        CoderUtils.encodeToByteArray(JudgePipeline.GRADED,
+            new JudgePipeline.Graded(rows, Map.of(), java.util.Collections.nCopies(rows.size(), 0))));
     List<JudgedRow> together = NamespaceWrite.asCoded(rows);
     for (int i = 0; i < rows.size(); i++) {
       JudgedRow coded = together.get(i);
@@ -68,7 +69,7 @@ class JudgePipelineTest {
     spend.put("e", new MetricVector.Spend("/r/e", 0.5, 0.25, 0.125, null, 0.0, null, null, "spend-unaccounted",
         MetricVector.Seen.NO_RUN_DIR));
     JudgePipeline.Graded back = CoderUtils.decodeFromByteArray(JudgePipeline.GRADED,
-        CoderUtils.encodeToByteArray(JudgePipeline.GRADED, new JudgePipeline.Graded(List.of(), spend)));
+        CoderUtils.encodeToByteArray(JudgePipeline.GRADED, new JudgePipeline.Graded(List.of(), spend, List.of())));
     assertEquals(spend, back.spend());
   }
 }
