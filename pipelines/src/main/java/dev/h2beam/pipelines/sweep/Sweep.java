@@ -204,7 +204,13 @@ public final class Sweep {
     try {
       bench = provider.open(benchRoot, settings, runConfig);
     } catch (BenchmarkInvalid e) {
-      throw new UsageError("--bench=" + o.getBench() + " at " + benchRoot + " has " + e.getMessage());
+      // every problem at once, as check lists them: the base harness's too (a link, a file too large or off the
+      // surface, a credential), which this refusal would otherwise name only once the tasks' were fixed
+      List<String> problems = new ArrayList<>(e.problems());
+      e.partial().filter(b -> Files.isDirectory(b.baseHarness()))
+          .ifPresent(b -> problems.addAll(BaseHarness.problems(b)));
+      throw new UsageError("--bench=" + o.getBench() + " at " + benchRoot + " has " + problems.size()
+          + " problem(s):\n  " + String.join("\n  ", problems));
     } catch (Exception e) {
       throw new UsageError("cannot open --bench=" + o.getBench() + " at " + benchRoot + ": " + e.getMessage());
     }

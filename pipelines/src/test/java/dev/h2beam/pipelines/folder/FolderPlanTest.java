@@ -48,6 +48,15 @@ class FolderPlanTest {
     assertTrue(e.getMessage().contains("[improver, selector, reflector]"), e.getMessage());
   }
 
+  /** A sweep of the benchmark at {@code root}, every role configured, refused. */
+  UsageError refusedWithEveryRole(Path root) throws Exception {
+    Path cfg = tmp.resolve("c.yaml");
+    Files.writeString(cfg, "endpoints:\n  m: {base_url: \"http://127.0.0.1:9/v1\"}\nroles:\n"
+        + "  executor: {endpoint: m, model: e}\n  improver: {endpoint: m, model: e}\n"
+        + "  selector: {endpoint: m, model: e}\n  reflector: {endpoint: m, model: e}\n");
+    return refused("--bench=folder", "--benchRoot=" + root, "--runsRoot=" + tmp.resolve("runs"), "--config=" + cfg);
+  }
+
   @Test
   void anInvalidBaseHarnessIsRefusedNamingEachFile() throws Exception {
     Path root = copy();
@@ -55,15 +64,29 @@ class FolderPlanTest {
     Files.writeString(root.resolve("base/notes/todo.txt"), "later\n");
     Files.createDirectories(root.resolve("base/skills/totals"));
     Files.writeString(root.resolve("base/skills/totals/SKILL.md"), "---\nname: other\n---\nno description\n");
-    Path cfg = tmp.resolve("c.yaml");
-    Files.writeString(cfg, "endpoints:\n  m: {base_url: \"http://127.0.0.1:9/v1\"}\nroles:\n"
-        + "  executor: {endpoint: m, model: e}\n  improver: {endpoint: m, model: e}\n"
-        + "  selector: {endpoint: m, model: e}\n  reflector: {endpoint: m, model: e}\n");
-    UsageError e = refused("--bench=folder", "--benchRoot=" + root, "--runsRoot=" + tmp.resolve("runs"),
-        "--config=" + cfg);
+    UsageError e = refusedWithEveryRole(root);
     assertTrue(e.getMessage().contains("notes/todo.txt: not on the opencode surface"), e.getMessage());
     assertTrue(e.getMessage().contains("totals"), e.getMessage());
     assertFalse(Files.exists(root.resolve("runs")), "nothing is written into the benchmark folder");
+  }
+
+  /**
+   * A task's problem does not hide the base harness's: a source over the limit and a link and a file off the surface
+   * in the base harness are all named by the first refusal, as check names them (a user fixed the task, only to be
+   * told of the base harness on the next run).
+   */
+  @Test
+  void aTaskProblemDoesNotHideTheBaseHarnessesProblems() throws Exception {
+    Path root = copy();
+    Files.writeString(root.resolve("tasks/ledgers/march/source/big.csv"), "x".repeat(2_000_000));
+    Files.createDirectories(root.resolve("base/notes"));
+    Files.writeString(root.resolve("base/notes/todo.txt"), "later\n");
+    Files.createSymbolicLink(root.resolve("base/skills_link"), root.resolve("base"));
+    UsageError e = refusedWithEveryRole(root);
+    assertTrue(e.getMessage().contains("big.csv"), e.getMessage());
+    assertTrue(e.getMessage().contains("notes/todo.txt: not on the opencode surface"), e.getMessage());
+    assertTrue(e.getMessage().contains("skills_link"), e.getMessage());
+    assertFalse(Files.exists(tmp.resolve("runs")), "nothing is written");
   }
 
   @Test
