@@ -3,6 +3,7 @@ package dev.h2beam.pipelines.report;
 import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.Scratch;
+import dev.h2beam.adapters.files.WriterLock;
 import dev.h2beam.pipelines.BeamRegistry;
 import dev.h2beam.pipelines.Command;
 import dev.h2beam.pipelines.DirectThreads;
@@ -78,6 +79,12 @@ public final class ReportCommand implements Command {
       throw new UsageError("--output=" + dir + " holds " + String.join(", ", foreign) + ", which no h2beam report"
           + " wrote (there is no report.json record of one beside them), and a report writes files of those names:"
           + " give --output a folder of its own, or move them away");
+    }
+    // a judge writing one of the namespaces now: this report reads the judged.json it had before, whole (the judge
+    // replaces it in one move), and says so rather than passing a figure that is about to change as the latest
+    for (NamespaceRef ns : s.included()) {
+      WriterLock.holder(Path.of(ns.dir())).ifPresent(h -> err.println("note: " + ns.dir() + " is being written by "
+          + h + "; this report reads its judged.json as it was before that began: report again once it has ended"));
     }
     // the lock is ours: what a killed report left (its scratch folder, its files' temps) is nobody's now
     Scratch.clean(dir);

@@ -119,6 +119,26 @@ class ReportCommandTest {
     assertFalse(one.out().contains("Replicate check"), one.out());
   }
 
+  /** A report while a judge writes one of its namespaces says so: the figures are those before that judge. */
+  @Test
+  void aReportBesideAJudgeOfItsNamespaceSaysItReadsTheEarlierGrades(@TempDir Path runs) throws Exception {
+    replicates(runs);
+    Path ns = runs.resolve("demo-oc-agg2-s1");
+    Process judge = new ProcessBuilder("sleep", "60").start();
+    try {
+      Files.writeString(ns.resolve(WriterLock.FILE), "{\"what\": \"judge\", \"host\": \"" + WriterLock.host()
+          + "\", \"pid\": " + judge.pid() + ", \"started_at\": \"2026-01-01T00:00:00Z\", \"token\": \"t\"}");
+      Fixtures.Run run = Fixtures.report("--namespaces=" + ns);
+      assertEquals(0, run.exit(), run.err());
+      assertTrue(run.err().contains("note: " + ns + " is being written by a judge (host "), run.err());
+      assertTrue(run.err().contains("this report reads its judged.json as it was before that began"), run.err());
+    } finally {
+      judge.destroy();
+      judge.waitFor();
+    }
+    assertFalse(Fixtures.report("--namespaces=" + ns).err().contains("is being written"), "said only while it is");
+  }
+
   /** Prompt digests that differ are refused, with what to do about those an earlier h2beam recorded. */
   @Test
   void promptDigestsThatDifferAreRefusedWithTheWayToRecordThemAnew(@TempDir Path runs) throws Exception {
