@@ -135,9 +135,7 @@ final class Report {
     for (Summary x : summaries) if (tokens.containsKey(x.cell())) reportedTokens.put(x.cell(), tokens.get(x.cell()));
     lines.addAll(Render.tokens(reportedTokens, deadBases));
     lines.addAll(Render.screened(screened));
-    MetricTable table = new MetricTable(byDir);
-    lines.addAll(vectors(summaries, rowsByNs, byDir, executorByCell, improverUnknown, executorUnknown, table,
-        withheld));
+    lines.addAll(vectors(summaries, rowsByNs, byDir, executorByCell, improverUnknown, executorUnknown, withheld));
 
     List<String> coverage = coverage(rowsByNs, s.modes());
     if (!coverage.isEmpty()) {
@@ -155,6 +153,7 @@ final class Report {
     lines.addAll(uncheckedCohort(rowsByNs.keySet(), byDir));
     lines.addAll(JudgeSpread.lines(rowsByNs, cells, aggregate));
 
+    MetricTable table = new MetricTable(byDir);
     // the charts need nothing the comparisons below make: drawn on the core the writing step leaves idle
     Forked<String> charts = Forked.begin(() -> VectorCharts.render(rowsByNs, s.objectives(), table, aggregate));
     List<String> unrecorded = Objectives.unrecorded(new ArrayList<>(rowsByNs.keySet()), table);
@@ -207,25 +206,25 @@ final class Report {
 
   /**
    * Each reported cell's own vector in one line: what it scored (withheld as in the block above) and what it spent,
-   * in money (each part, with the costs not known counted beside it), in budget (the rollouts and improver sessions
-   * its ledgers counted) and in time (the mode's wall-clock seconds from metrics.json, over the tasks that recorded
-   * them). Tokens have their own lines above. Never one number: the vector is shown, the paired comparisons below
-   * weigh each part apart.
+   * in money (each part, with the costs not known counted beside it) and in budget (the rollouts and improver
+   * sessions its ledgers counted). Tokens have their own lines above. Wall-clock time is not here: it differs from
+   * one run of the same inputs to the next, and the report's files do not (metrics.json holds each task's, and
+   * {@code --objectives} compares it). Never one number: the vector is shown, the paired comparisons below weigh each
+   * part apart.
    */
   static List<String> vectors(List<Summary> summaries, Map<NamespaceRef, List<Scored>> rowsByNs,
       Map<String, NamespaceFacts> byDir, Map<ModeK, Double> executorUsd, Map<ModeK, Integer> improverUnknown,
-      Map<ModeK, Integer> executorUnknown, MetricTable table, Predicate<Summary> withheld) {
+      Map<ModeK, Integer> executorUnknown, Predicate<Summary> withheld) {
     List<String> out = new ArrayList<>();
     out.add("");
-    out.add("Each mode's vector (what it scored and what it spent over its reported tasks; never one number):");
+    out.add("Each mode's vector (what it scored and what it spent over its reported tasks; never one number; each"
+        + " task's wall-clock time is in metrics.json, compared with --objectives=...,mode_wall_s:min:<s>):");
     for (Summary x : summaries) {
       ModeK cell = x.cell();
       int tasks = 0;
       int rollouts = 0;
       int sessions = 0;
       int noBudget = 0;
-      double wall = 0;
-      int timed = 0;
       for (Map.Entry<NamespaceRef, List<Scored>> e : rowsByNs.entrySet()) {
         Map<String, TaskSummary> byTask = TaskSummary.byTask(facts(byDir, e.getKey()).summaries());
         for (Scored r : e.getValue()) {
@@ -238,11 +237,6 @@ final class Report {
             rollouts += b.rollouts();
             sessions += b.sessions();
           }
-          MetricTable.Obs w = table.obs(e.getKey(), r.taskId(), cell.mode(), cell.k(), "mode_wall_s");
-          if (w.value() != null) {
-            wall += w.value();
-            timed++;
-          }
         }
       }
       String score = x.score() == null ? "no graded task" : withheld.test(x) ? "score withheld"
@@ -252,9 +246,7 @@ final class Report {
           + " | executor $" + PyFormat.fixed(executorUsd.getOrDefault(cell, 0.0), 0, 2)
           + unknown(executorUnknown.getOrDefault(cell, 0))
           + " | " + rollouts + " rollouts and " + sessions + " improver sessions budgeted over " + (tasks - noBudget)
-          + " task(s)" + (noBudget == 0 ? "" : " (" + noBudget + " record no ledger counts)")
-          + " | mode wall " + (timed == 0 ? "not recorded" : PyFormat.fixed(wall, 0, 1) + " s"
-          + (timed == tasks ? "" : " over " + timed + " of " + tasks + " tasks (the rest not recorded)")));
+          + " task(s)" + (noBudget == 0 ? "" : " (" + noBudget + " record no ledger counts)"));
     }
     return out;
   }
