@@ -460,11 +460,6 @@ class FlinkClusterIT {
   }
 
   /**
-   * Rollouts by the real Codex CLI on both TaskManagers, on an endpoint with room for two calls: each worker runs up
-   * to four rollouts at once, but every CLI call goes through its worker's relay, which takes that worker's one slot,
-   * so the model never sees more than two at once. (Without the relay four rollouts on one worker would call at once.)
-   */
-  /**
    * The model calls recorded under {@code out} that failed (cut off, or answered with an error status), each as its
    * file and record: what a rare failed call said, where an assertion that none failed fails (at most five).
    */
@@ -483,6 +478,11 @@ class FlinkClusterIT {
     return sb.length() == 0 ? "" : "\nfailed model calls recorded:" + sb;
   }
 
+  /**
+   * Rollouts by the real Codex CLI on both TaskManagers, on an endpoint with room for two calls: each worker runs up
+   * to four rollouts at once, but every CLI call goes through its worker's relay, which takes that worker's one slot,
+   * so the model never sees more than two at once. (Without the relay four rollouts on one worker would call at once.)
+   */
   @Test
   void agentCliRolloutsHoldTheEndpointsConcurrencyForTheWholeJob(@TempDir Path out) throws Exception {
     String key = System.getenv(KEY_VAR);

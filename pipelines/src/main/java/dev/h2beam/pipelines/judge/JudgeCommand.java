@@ -485,7 +485,6 @@ public final class JudgeCommand implements Command {
     }
   }
 
-  /** Whether the namespace holds a summary at all: the first one found will do (a namespace may hold thousands). */
   /** The task folders of {@code ns} that hold a mode's part of a summary ({@code summary.<mode>.json}). */
   private static long partedTasks(Path ns) throws IOException {
     try (Stream<Path> s = Files.list(ns)) {
@@ -494,6 +493,7 @@ public final class JudgeCommand implements Command {
     }
   }
 
+  /** Whether the namespace holds a summary at all: the first one found will do (a namespace may hold thousands). */
   private static boolean hasSummary(Path ns) throws IOException {
     try (Stream<Path> s = Files.list(ns)) {
       return s.anyMatch(d -> Files.isRegularFile(d.resolve("summary.json")));
