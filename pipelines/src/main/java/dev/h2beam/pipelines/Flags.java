@@ -24,14 +24,6 @@ public final class Flags {
         : " --modes=" + String.join(",", tokens.stream().map(Namespace::modeName).toList());
   }
 
-  /**
-   * {@code s} as one word of a POSIX shell command line a user can paste: as it is when it holds only characters no
-   * shell treats specially, else in single quotes (a quote inside it closed, escaped and reopened).
-   */
-  public static String shellWord(String s) {
-    return s.matches("[A-Za-z0-9_./:=,@%+-]+") ? s : "'" + s.replace("'", "'\\''") + "'";
-  }
-
   /** The non-blank, trimmed parts of a comma list. */
   public static List<String> split(String s) {
     if (s == null || s.isBlank()) return List.of();

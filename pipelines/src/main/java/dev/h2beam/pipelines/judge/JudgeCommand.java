@@ -1,5 +1,6 @@
 package dev.h2beam.pipelines.judge;
 
+import dev.h2beam.adapters.exec.Shell;
 import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.Scratch;
@@ -312,7 +313,7 @@ public final class JudgeCommand implements Command {
     for (List<String> cell : byCell.values()) {
       String glob = cell.size() > LISTED ? glob(cell) : null;
       // a glob is quoted so the shell leaves it to h2beam; any path so that it pastes whole
-      out.println("next:   ./h2beam report --namespaces=" + Flags.shellWord(glob != null ? glob
+      out.println("next:   ./h2beam report --namespaces=" + Shell.word(glob != null ? glob
           : String.join(",", cell)) + modesFlag);
     }
   }

@@ -1,6 +1,7 @@
 package dev.h2beam.pipelines.sweep;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.h2beam.adapters.exec.Shell;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.model.Namespace;
 import dev.h2beam.pipelines.Command;
@@ -60,9 +61,9 @@ public final class SweepCommand implements Command {
    */
   public static String judgeCommand(Sweep.Plan plan, String config) {
     var c = plan.config();
-    return "./h2beam judge --namespaces=" + Flags.shellWord(c.runs().resolve(c.summaryNamespace().toString())
+    return "./h2beam judge --namespaces=" + Shell.word(c.runs().resolve(c.summaryNamespace().toString())
         .toString()) + Flags.modesFlag(c.modes(), JudgeOptions.DEFAULT_MODES)
-        + (config == null || config.isBlank() ? "" : " --config=" + Flags.shellWord(config));
+        + (config == null || config.isBlank() ? "" : " --config=" + Shell.word(config));
   }
 
   /** The same without a configuration file. */

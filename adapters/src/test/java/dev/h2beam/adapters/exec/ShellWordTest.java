@@ -1,11 +1,14 @@
-package dev.h2beam.pipelines;
+package dev.h2beam.adapters.exec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
-/** A printed next command pastes whole: each path or glob in it is read back by a real shell as it was. */
+/**
+ * A word for a command line people paste (a printed next command): each path or glob is read back by a real shell as
+ * it was, and a plain one stays plain.
+ */
 class ShellWordTest {
 
   /** What {@code sh} makes of {@code word} as one argument. */
@@ -20,9 +23,9 @@ class ShellWordTest {
   void aPathWithSpacesQuotesAndUnicodeIsReadBackAsItWas() throws Exception {
     for (String s : new String[] {"/tmp/runs/demo-oc-agg2", "/tmp/sp ace/ü ñ 日本 'q\"x/s", "/runs/demo-oc-agg2-s*",
         "it's", "a$b`c`\\d", "/runs/a,/runs/b"}) {
-      assertEquals(s, throughTheShell(Flags.shellWord(s)), Flags.shellWord(s));
+      assertEquals(s, throughTheShell(Shell.word(s)), Shell.word(s));
     }
-    assertEquals("/tmp/runs/demo-oc-agg2", Flags.shellWord("/tmp/runs/demo-oc-agg2"), "a plain path stays plain");
-    assertEquals("'/runs/demo-oc-agg2-s*'", Flags.shellWord("/runs/demo-oc-agg2-s*"), "a glob is left to h2beam");
+    assertEquals("/tmp/runs/demo-oc-agg2", Shell.word("/tmp/runs/demo-oc-agg2"), "a plain path stays plain");
+    assertEquals("'/runs/demo-oc-agg2-s*'", Shell.word("/runs/demo-oc-agg2-s*"), "a glob is left to h2beam");
   }
 }
