@@ -120,9 +120,6 @@ final class Render {
     }
   }
 
-  /** The start of h2beam's executor spend line, up to its amount. */
-  static final String EXECUTOR_SPEND = "  executor (rollouts) spend across reported modes: $";
-
   /** {@link #spend(double, double, int, int)} with every cost known. */
   static List<String> spend(double improver, double executor) {
     return spend(improver, executor, 0, 0);
@@ -144,6 +141,16 @@ final class Render {
    */
   static List<String> spend(double improver, double executor, int improverUnknown, int executorUnknown,
       DeadBaseSpend dead) {
+    return spend(improver, executor, improverUnknown, executorUnknown, dead, false);
+  }
+
+  /**
+   * The same; with {@code overModes} (the executor line sums more than one mode), a note under the executor line that
+   * each shared base rollout is in that sum once per mode, as every mode's ledger holds it (R = 4k counts it), though
+   * it ran, and was paid for, once.
+   */
+  static List<String> spend(double improver, double executor, int improverUnknown, int executorUnknown,
+      DeadBaseSpend dead, boolean overModes) {
     List<String> lines = new ArrayList<>();
     boolean showImprover = improver != 0 || improverUnknown > 0;
     boolean showExecutor = executor != 0 || executorUnknown > 0;
@@ -155,8 +162,12 @@ final class Render {
           + PyFormat.fixed(improver, 0, 2) + notKnown(improverUnknown, "stage(s) or selection(s)"));
     }
     if (showExecutor) {
-      lines.add(EXECUTOR_SPEND + PyFormat.fixed(executor, 0, 2)
+      lines.add("  executor (rollouts) spend across reported modes: $" + PyFormat.fixed(executor, 0, 2)
           + notKnown(executorUnknown, "rollout(s)"));
+      if (overModes) {
+        lines.add("    (each mode's ledger holds its tasks' k shared base rollouts, as the budget R = 4k counts them,"
+            + " so this sum over modes counts each base rollout once per mode; each ran, and was paid for, once)");
+      }
     }
     if (showDead) lines.add(deadBases(dead));
     return lines;

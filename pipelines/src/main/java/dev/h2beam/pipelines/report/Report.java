@@ -120,17 +120,8 @@ final class Report {
       improverNotKnown += improverUnknown.getOrDefault(x.cell(), 0);
       executorNotKnown += executorUnknown.getOrDefault(x.cell(), 0);
     }
-    List<String> spend = new ArrayList<>(Render.spend(improverSpend, executorSpend, improverNotKnown,
-        executorNotKnown, deadBases));
-    int executorLine = spend.indexOf(spend.stream().filter(l -> l.startsWith(Render.EXECUTOR_SPEND)).findFirst()
-        .orElse(null));
-    if (executorLine >= 0 && summaries.stream().map(x -> x.cell().mode()).distinct().count() > 1) {
-      // R = 4k per mode holds the task's k shared base rollouts in every mode's ledger: a sum over modes repeats them
-      spend.add(executorLine + 1, "    (each mode's ledger holds its tasks' k shared base rollouts, as the budget"
-          + " R = 4k counts them, so this sum over modes counts each base rollout once per mode; each ran, and was"
-          + " paid for, once)");
-    }
-    lines.addAll(spend);
+    lines.addAll(Render.spend(improverSpend, executorSpend, improverNotKnown, executorNotKnown, deadBases,
+        summaries.stream().map(x -> x.cell().mode()).distinct().count() > 1));
     Map<ModeK, TaskSummary.TokenCount> reportedTokens = new TreeMap<>(ModeK.BY_K_THEN_MODE);
     for (Summary x : summaries) if (tokens.containsKey(x.cell())) reportedTokens.put(x.cell(), tokens.get(x.cell()));
     lines.addAll(Render.tokens(reportedTokens, deadBases));
@@ -219,6 +210,9 @@ final class Report {
     out.add("");
     out.add("Each mode's vector (what it scored and what it spent over its reported tasks; never one number; each"
         + " task's wall-clock time is in metrics.json, compared with --objectives=...,mode_wall_s:min:<s>):");
+    // each namespace's summaries by task, once for every cell (a report may read 100 namespaces of 500 tasks)
+    Map<NamespaceRef, Map<String, TaskSummary>> byTaskOf = new LinkedHashMap<>();
+    for (NamespaceRef ns : rowsByNs.keySet()) byTaskOf.put(ns, TaskSummary.byTask(facts(byDir, ns).summaries()));
     for (Summary x : summaries) {
       ModeK cell = x.cell();
       int tasks = 0;
@@ -226,7 +220,7 @@ final class Report {
       int sessions = 0;
       int noBudget = 0;
       for (Map.Entry<NamespaceRef, List<Scored>> e : rowsByNs.entrySet()) {
-        Map<String, TaskSummary> byTask = TaskSummary.byTask(facts(byDir, e.getKey()).summaries());
+        Map<String, TaskSummary> byTask = byTaskOf.get(e.getKey());
         for (Scored r : e.getValue()) {
           if (!r.mode().equals(cell.mode()) || r.k() != cell.k()) continue;
           tasks++;
