@@ -62,8 +62,7 @@ public final class Main {
     } catch (UsageError | IllegalArgumentException e) {
       // a message-less exception would print "error: null"; its type is what there is to say
       err.println("error: " + (e.getMessage() == null ? e.getClass().getSimpleName() + " (no message)"
-          : e.getMessage()) + (e.getMessage() != null && e.getMessage().contains(DiskFull.REASON)
-          ? "; free space and re-run the same command" : ""));
+          : e.getMessage()));
       return 1;
     } catch (Exception e) {
       return failed(c.name(), e, err);

@@ -1,5 +1,6 @@
 package dev.h2beam.pipelines.sweep;
 
+import dev.h2beam.adapters.files.DiskFull;
 import dev.h2beam.adapters.files.WriterLock;
 import dev.h2beam.pipelines.UsageError;
 import java.io.IOException;
@@ -67,8 +68,13 @@ public final class WriterLocks implements AutoCloseable {
       throw new UsageError(e.getMessage());
     } catch (IOException e) {
       locks.close();
-      throw new UsageError("cannot take the writer lock: " + e.getMessage());
+      throw new UsageError(lockFailure(e));
     }
+  }
+
+  /** Why a lock could not be taken: a full disk as such (the lock file named, and what to do), else the failure. */
+  static String lockFailure(IOException e) {
+    return "cannot take the writer lock: " + DiskFull.line(e).orElse(e.getMessage());
   }
 
   @Override public void close() {

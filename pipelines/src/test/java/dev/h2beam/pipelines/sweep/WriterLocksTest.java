@@ -62,6 +62,18 @@ class WriterLocksTest {
     }
   }
 
+  /** A lock that a full disk kept from being written is refused as a full disk: the file, and what to do. */
+  @Test
+  void aLockAFullDiskKeptFromBeingWrittenSaysSo() {
+    java.nio.file.FileSystemException full = new java.nio.file.FileSystemException("/r/.h2beam.lock", null,
+        "No space left on device");
+    assertTrue(WriterLocks.lockFailure(full).equals("cannot take the writer lock: could not write /r/.h2beam.lock (No"
+        + " space left on device): free space and re-run the same command; finished work is kept and resumed"),
+        WriterLocks.lockFailure(full));
+    assertTrue(WriterLocks.lockFailure(new java.io.IOException("Permission denied"))
+        .equals("cannot take the writer lock: Permission denied"));
+  }
+
   @Test
   void aSweepOfBothModesNamesEach(@TempDir Path runs) throws Exception {
     Process other = lockedBy(runs, "sweep of demo-oc-agg2 demo-oc-seq2");
