@@ -108,6 +108,15 @@ public final class AtomicFiles {
    */
   public static java.util.List<Path> removeLeftovers(Path dir, java.util.Collection<String> targets)
       throws IOException {
+    return removeLeftovers(dir, name -> targets.stream().anyMatch(t -> name.startsWith("." + t + ".")));
+  }
+
+  /**
+   * The same for the temps whose names {@code ofTarget} accepts: every temp in {@code dir} for the one writer of all
+   * its files (a folder of kept grades).
+   */
+  public static java.util.List<Path> removeLeftovers(Path dir, java.util.function.Predicate<String> ofTarget)
+      throws IOException {
     java.util.List<Path> removed = new java.util.ArrayList<>();
     if (!Files.isDirectory(dir)) return removed;
     // the names only (a namespace holds a folder per task), then a path for each temp among them, sorted
@@ -115,7 +124,7 @@ public final class AtomicFiles {
     if (names == null) throw new IOException("cannot list " + dir);
     java.util.List<Path> temps = new java.util.ArrayList<>();
     for (String name : names) {
-      if (isLeftover(name) && targets.stream().anyMatch(t -> name.startsWith("." + t + "."))) {
+      if (isLeftover(name) && ofTarget.test(name)) {
         temps.add(dir.resolve(name));
       }
     }

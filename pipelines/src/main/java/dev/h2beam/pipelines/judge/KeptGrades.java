@@ -7,10 +7,8 @@ import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.Runmark;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -144,19 +142,7 @@ final class KeptGrades {
    * only a judge writes there, under the namespace's writer lock, which the caller holds.
    */
   static List<Path> removeLeftovers(String namespace) throws IOException {
-    List<Path> removed = new ArrayList<>();
-    Path dir = dir(namespace);
-    String[] names = dir.toFile().list();
-    if (names == null) return removed;
-    for (String name : names) {
-      Path p = dir.resolve(name);
-      if (AtomicFiles.isLeftover(name) && Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
-        Files.delete(p);
-        removed.add(p);
-      }
-    }
-    removed.sort(null);
-    return removed;
+    return AtomicFiles.removeLeftovers(dir(namespace), name -> true);
   }
 
   /** How many grades {@code served} (a mask of repeats per row) says were served. */
