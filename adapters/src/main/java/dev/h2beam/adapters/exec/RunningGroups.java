@@ -114,8 +114,9 @@ final class RunningGroups {
       left = new ArrayList<>(LIVE);
     }
     if (left.isEmpty()) return;
-    System.err.println("h2beam: killing " + left.size() + " program(s) still running at the exit; their rollouts"
-        + " and sessions were not recorded and run again when the same command is run again");
+    System.err.println("h2beam: killing " + left.size() + " program(s) still running at the exit; what they were"
+        + " doing (a rollout, a session, a grade or a check) was not recorded, and is done again when the same command"
+        + " is run again");
     for (ProcessGroup g : left) g.killFromElsewhere();
   }
 }
