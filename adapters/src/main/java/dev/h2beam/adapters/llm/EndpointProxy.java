@@ -53,11 +53,13 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>The relay holds the endpoint's key, so the CLI never has it: opened with the key ({@link #open(Endpoint, Path,
  * Map)}), it gives the CLI a {@link #token} of its own in the key's place, good for this relay only, and refuses a
- * request that does not carry it. It puts the key where the token was, and takes the key out of an error reply that
- * echoes it. An agent told to print its environment, or a harness that asks it to, prints only the token, which is
- * worth nothing once the run ends. Otherwise the relay changes nothing in what passes: method, path, query, headers
- * and body go on as they came, and the reply comes back as it is streamed, flushed piece by piece, except that it
- * asks the endpoint for an uncompressed reply so that the usage can be read. It never logs or writes the key. The
+ * request that does not carry it in a key header ({@code Authorization}, {@code api-key}, {@code x-api-key}). It puts
+ * the key there and nowhere else (a request with the token in its target or another header is refused, as is one
+ * outside the base URL's path: either would let a reply that echoes the request hand the agent the key), and takes the
+ * key out of every reply. An agent told to print its environment, or a harness that asks it to, prints only the
+ * token, which is worth nothing once the run ends. Otherwise the relay changes nothing in what passes: method, path,
+ * query, headers and body go on as they came, and the reply comes back as it is streamed, flushed line by line,
+ * except that it asks the endpoint for an uncompressed reply so that the usage can be read. It never logs or writes the key. The
  * CLI's own retries each count as a request. A relay serves one run and is closed with it: a request still waiting for
  * a slot is then dropped, and a reply still streaming is cut, releasing its slot. It reads the CLI's connections itself
  * ({@link RelayWire}), so it also sees the CLI leave: a request whose client left while it waited (the CLI's own
@@ -219,7 +221,8 @@ public final class EndpointProxy implements AutoCloseable {
    * and held its slot, its method, path and status (null when it got no reply: the endpoint was not reached, or the
    * run ended first), the tokens its reply reported (null when none), and why it ended without its reply
    * ({@code the client left} while it waited, {@code the run ended}, {@code the endpoint's reply broke off},
-   * {@code it did not carry its run's token}; else null).
+   * {@code it did not carry its run's token}, {@code it carried its run's token outside a key header},
+   * {@code its target is not under the endpoint's path}; else null).
    */
   public static EndpointProxy open(Endpoint endpoint, Path callLog) throws IOException {
     return new EndpointProxy(endpoint, callLog, null);
@@ -258,11 +261,56 @@ public final class EndpointProxy implements AutoCloseable {
     return hex.toString();
   }
 
-  /** Whether the request carries this relay's token, in a header or its target; always when it holds no key. */
+  /**
+   * The headers a key travels in (OpenAI's {@code Authorization: Bearer}, Azure's {@code api-key}, Anthropic's
+   * {@code x-api-key}): the only places the relay puts it. Put wherever the token stood (a header of the agent's
+   * choosing, the target's path or query), the key would come back to the agent in any reply that echoes the request.
+   */
+  private static final Set<String> KEY_HEADERS = Set.of("authorization", "api-key", "x-api-key");
+
+  /** Whether the request carries this relay's token in a key header; always when it holds no key. */
   private boolean carriesToken(RelayWire.Request r) {
-    if (token == null || r.target().contains(token)) return true;
-    for (Map.Entry<String, String> h : r.headers()) if (h.getValue().contains(token)) return true;
+    if (token == null) return true;
+    for (Map.Entry<String, String> h : r.headers()) {
+      if (KEY_HEADERS.contains(h.getKey().toLowerCase(Locale.ROOT)) && h.getValue().contains(token)) return true;
+    }
     return false;
+  }
+
+  /** Where else than a key header the request carries the token (its target, or a header named), or null. */
+  private String tokenElsewhere(RelayWire.Request r) {
+    if (token == null) return null;
+    if (r.target().contains(token)) return "its target";
+    for (Map.Entry<String, String> h : r.headers()) {
+      if (!KEY_HEADERS.contains(h.getKey().toLowerCase(Locale.ROOT)) && h.getValue().contains(token)) {
+        return "header " + h.getKey();
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Whether {@code target} is under the endpoint's own path ({@code /v1} and below), with no dot segment and no
+   * encoded dot, slash or backslash: the relay reaches nothing else on the endpoint's host with the key.
+   */
+  boolean underBase(String target) {
+    int q = target.indexOf('?');
+    String path = q < 0 ? target : target.substring(0, q);
+    String lower = path.toLowerCase(Locale.ROOT);
+    if (!path.startsWith("/") || lower.contains("%2e") || lower.contains("%2f") || lower.contains("%5c")
+        || path.contains("\\")) {
+      return false;
+    }
+    for (String segment : path.split("/", -1)) if (segment.equals(".") || segment.equals("..")) return false;
+    String base = basePath();
+    return base.isEmpty() || path.equals(base) || path.startsWith(base + "/");
+  }
+
+  /** The endpoint's own path without a trailing slash: {@code /v1}, or empty for none. */
+  private String basePath() {
+    String base = upstream.getRawPath() == null ? "" : upstream.getRawPath();
+    while (base.endsWith("/")) base = base.substring(0, base.length() - 1);
+    return base;
   }
 
   /** {@code text} with the token replaced by the key, for the endpoint; unchanged when the relay holds no key. */
@@ -405,6 +453,19 @@ public final class EndpointProxy implements AutoCloseable {
               + " in place of the key");
           return;
         }
+        String elsewhere = tokenElsewhere(relayed.request);
+        if (elsewhere != null || !underBase(relayed.request.target())) {
+          // the key goes in a key header only, and only to the endpoint's own path: sent anywhere else, it may come
+          // back to the agent (a route that echoes the request) or reach what the endpoint's host serves besides
+          call.dropped = elsewhere != null ? "it carried its run's token outside a key header"
+              : "its target is not under the endpoint's path";
+          fail(out, relayed.keepAlive, elsewhere != null ? 400 : 404, elsewhere != null
+              ? "h2beam's relay for endpoint " + endpoint.name() + " puts the key only in the Authorization, api-key"
+                  + " or x-api-key header; this request carries its token in " + elsewhere
+              : "h2beam's relay for endpoint " + endpoint.name() + " sends on only requests under "
+                  + (basePath().isEmpty() ? "/" : basePath()) + " (the path of its base_url), with no dot segment");
+          return;
+        }
         slots.acquire();
         try {
           if (rate != null) rate.awaitTurn();
@@ -457,12 +518,14 @@ public final class EndpointProxy implements AutoCloseable {
     HttpRequest request;
     try {
       HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(upstream.getScheme() + "://"
-              + upstream.getRawAuthority() + keyed(in.target())))
+              + upstream.getRawAuthority() + in.target()))
           .timeout(Duration.ofSeconds(endpoint.timeoutSeconds()))
           .method(in.method(), body.length == 0 ? HttpRequest.BodyPublishers.noBody()
               : HttpRequest.BodyPublishers.ofByteArray(body));
       for (Map.Entry<String, String> h : in.headers()) {
-        if (!NOT_RELAYED.contains(h.getKey().toLowerCase(Locale.ROOT))) b.header(h.getKey(), keyed(h.getValue()));
+        String name = h.getKey().toLowerCase(Locale.ROOT);
+        if (!NOT_RELAYED.contains(name)) b.header(h.getKey(), KEY_HEADERS.contains(name) ? keyed(h.getValue())
+            : h.getValue());
       }
       request = b.build();
     } catch (IllegalArgumentException e) {
@@ -506,6 +569,8 @@ public final class EndpointProxy implements AutoCloseable {
         to.close();
         return;
       }
+      // a success that echoes the request (a gateway's debug route) would hand the agent the key: taken out too
+      KeyScrub scrub = key == null ? null : new KeyScrub(key);
       byte[] buf = new byte[16 << 10];
       while (true) {
         int n;
@@ -517,8 +582,17 @@ public final class EndpointProxy implements AutoCloseable {
         }
         if (n < 0) break;
         usage.feed(buf, n);
-        to.write(buf, 0, n);
+        if (scrub == null) {
+          to.write(buf, 0, n);
+        } else {
+          byte[] now = scrub.pass(buf, n);
+          to.write(now, 0, now.length);
+        }
         if (Thread.interrupted()) throw new InterruptedException("the reply was cut while it streamed");
+      }
+      if (scrub != null) {
+        byte[] rest = scrub.rest();
+        to.write(rest, 0, rest.length);
       }
       to.close();
     } catch (IOException e) {

@@ -141,6 +141,70 @@ class EndpointProxyTest {
     }
   }
 
+  /**
+   * An endpoint route that echoes the request in a success (a gateway's debug route) gives the agent nothing: the relay
+   * puts the key only in the key header, takes it out of every reply, and sends on nothing that carries the token
+   * elsewhere (a header of the agent's choosing, the path) or goes outside the base URL's path.
+   */
+  @Test
+  void theKeyGoesOnlyInTheKeyHeaderToTheEndpointsPathAndNoReplyBringsItBack() throws Exception {
+    String key = "sk-real-key-0123456789abcdefghij";
+    try (ScriptedModelServer server = ScriptedModelServer.start(ScriptedModelServer.Brain.saying("x"))) {
+      ScriptedModelServer.Route echo = call -> call.send(200, "text/plain", "auth " + call.request().authorization()
+          + "\nmine " + call.exchange().getRequestHeaders().getFirst("X-Mine") + "\npath "
+          + call.exchange().getRequestURI());
+      server.route("/v1/echo", echo);
+      server.route("/other", echo);
+      Endpoint e = new Endpoint("held", server.baseUrl(), "H2B_RELAY_KEY", 2, 30, 1, 0, 0, 0, 0);
+      Path log = Files.createTempDirectory("h2beam-relay-echo").resolve("calls.jsonl");
+      try (EndpointProxy relay = EndpointProxy.open(e, log, Map.of("H2B_RELAY_KEY", key))) {
+        String token = relay.token();
+        HttpResponse<String> ok = CLIENT.send(HttpRequest.newBuilder(URI.create(relay.baseUrl() + "/echo?q=1"))
+            .header("Authorization", "Bearer " + token).header("X-Mine", "plain").GET().build(),
+            HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, ok.statusCode(), ok.body());
+        assertEquals("auth Bearer [redacted key]\nmine plain\npath /v1/echo?q=1", ok.body());
+        assertEquals("Bearer " + key, server.requests().get(0).authorization(), "the endpoint got the key");
+
+        HttpResponse<String> header = CLIENT.send(HttpRequest.newBuilder(URI.create(relay.baseUrl() + "/echo"))
+            .header("Authorization", "Bearer " + token).header("X-Mine", token).GET().build(),
+            HttpResponse.BodyHandlers.ofString());
+        assertEquals(400, header.statusCode(), header.body());
+        assertTrue(header.body().contains("carries its token in header X-Mine"), header.body());
+        HttpResponse<String> path = CLIENT.send(HttpRequest.newBuilder(URI.create(relay.baseUrl() + "/echo/" + token))
+            .header("Authorization", "Bearer " + token).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(400, path.statusCode(), path.body());
+        assertTrue(path.body().contains("carries its token in its target"), path.body());
+        String root = relay.baseUrl().substring(0, relay.baseUrl().length() - "/v1".length());
+        for (String outside : List.of("/other", "/v1/%2e%2e/other", "/v1x/echo")) {
+          HttpResponse<String> r = CLIENT.send(HttpRequest.newBuilder(URI.create(root + outside))
+              .header("Authorization", "Bearer " + token).GET().build(), HttpResponse.BodyHandlers.ofString());
+          assertEquals(404, r.statusCode(), outside + ": " + r.body());
+          assertTrue(r.body().contains("only requests under /v1"), r.body());
+        }
+        assertEquals(1, server.requests().size(), "nothing refused went on: " + server.requests());
+      }
+      String calls = Files.readString(log);
+      assertFalse(calls.contains(key), calls);
+      assertEquals(2, calls.lines().filter(l -> l.contains("outside a key header")).count(), calls);
+      assertEquals(3, calls.lines().filter(l -> l.contains("not under the endpoint's path")).count(), calls);
+    }
+  }
+
+  @Test
+  void aTargetIsUnderTheBasePathOnlyWithNoDotSegmentOrEncodedSeparator() throws Exception {
+    Endpoint e = new Endpoint("p", "http://127.0.0.1:9/v1/", "", 1, 30, 1, 0, 0, 0, 0);
+    try (EndpointProxy relay = EndpointProxy.open(e, null)) {
+      for (String in : List.of("/v1", "/v1/chat/completions", "/v1/responses?x=/..", "/v1/models")) {
+        assertTrue(relay.underBase(in), in);
+      }
+      for (String out : List.of("/", "/v2/x", "/v1x", "/v1/../admin", "/v1/./x", "/v1/%2E%2e/x", "/v1/a%2fb",
+          "/v1/a%5Cb", "/v1\\..\\x", "http://elsewhere/v1/x", "*")) {
+        assertFalse(relay.underBase(out), out);
+      }
+    }
+  }
+
   @Test
   void theOutcomesOfARunsCallsAreCountedAndTheServerIsQuestionedOnlyWhenNothingAnswered() {
     Endpoint e = new Endpoint("o", "http://127.0.0.1:9/v1", "", 1, 30, 1, 0, 0, 0, 0);
