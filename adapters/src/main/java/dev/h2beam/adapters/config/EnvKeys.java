@@ -73,6 +73,16 @@ public final class EnvKeys {
     current = was;
   }
 
+  /** What stands in a text or file for a held key's value that was taken out of it. */
+  public static final String REDACTED = "[redacted key]";
+
+  /** {@code text} with every held key's value replaced by {@link #REDACTED}; {@code text} itself when it holds none. */
+  public static String redact(String text) {
+    if (text == null) return null;
+    for (Held h : current) if (text.contains(h.value())) text = text.replace(h.value(), REDACTED);
+    return text;
+  }
+
   /** The first held key whose value {@code text} contains, or null. */
   public static Held foundIn(String text) {
     for (Held h : current) if (text.contains(h.value())) return h;

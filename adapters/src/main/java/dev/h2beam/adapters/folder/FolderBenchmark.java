@@ -3,6 +3,8 @@ package dev.h2beam.adapters.folder;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.h2beam.adapters.bench.Benchmark;
 import dev.h2beam.adapters.bench.BenchmarkInvalid;
+import dev.h2beam.adapters.config.EnvKeys;
+import dev.h2beam.adapters.config.KeysOutOfRuns;
 import dev.h2beam.adapters.config.RunConfig;
 import dev.h2beam.adapters.exec.ExecRequest;
 import dev.h2beam.adapters.exec.ExecResult;
@@ -259,10 +261,12 @@ public final class FolderBenchmark implements Benchmark {
       Path harness = harnessDir == null ? baseHarness() : harnessDir.toAbsolutePath();
       ExecResult r = executor.run(new ExecRequest(task, taskPrompt(task), taskFiles(task).orElse(null), harness,
           runDir, file.deliverable(), Duration.ofSeconds(file.timeoutSeconds())));
+      KeysOutOfRuns.Found leaked = KeysOutOfRuns.scrub(runDir);
+      if (leaked.any()) System.err.println(leaked.warning(runId + " of " + task));
       if (!r.ok()) {
         // left unmarked: a resume runs it again; the cause travels in the dead rollout's error
         throw new RolloutFailed(executorKind + " executor " + r.errorClass() + " in " + runDir + ": "
-            + r.error(), r.costUsd(), r.costKnown(), r.tokens());
+            + EnvKeys.redact(r.error()), r.costUsd(), r.costKnown(), r.tokens());
       }
       Path deliverable = runDir.resolve("output").resolve(file.deliverable());
       if (!Files.isRegularFile(deliverable, LinkOption.NOFOLLOW_LINKS)) {

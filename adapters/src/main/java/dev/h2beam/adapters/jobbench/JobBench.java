@@ -3,6 +3,8 @@ package dev.h2beam.adapters.jobbench;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.h2beam.adapters.bench.Benchmark;
 import dev.h2beam.adapters.bench.BenchmarkInvalid;
+import dev.h2beam.adapters.config.EnvKeys;
+import dev.h2beam.adapters.config.KeysOutOfRuns;
 import dev.h2beam.adapters.config.RunConfig;
 import dev.h2beam.adapters.exec.ExecRequest;
 import dev.h2beam.adapters.exec.ExecResult;
@@ -197,10 +199,12 @@ final class JobBench implements Benchmark {
       ExecResult r = executor.run(new ExecRequest(task, taskPrompt(task), taskFiles(task).orElse(null), harness,
           traj, REPLY_FILE, timeout));
       collectOutput(traj.resolve("output"), out);
+      KeysOutOfRuns.Found leaked = KeysOutOfRuns.scrub(traj, out);
+      if (leaked.any()) System.err.println(leaked.warning(runId + " of " + task));
       if (!r.ok()) {
         // left unmarked: a resume runs it again; the cause travels in the dead rollout's error
-        throw new RolloutFailed("the executor " + r.errorClass() + " in " + traj + ": " + r.error(), r.costUsd(),
-            r.costKnown(), r.tokens());
+        throw new RolloutFailed("the executor " + r.errorClass() + " in " + traj + ": " + EnvKeys.redact(r.error()),
+            r.costUsd(), r.costKnown(), r.tokens());
       }
       if (!JobBenchLayout.delivered(out)) {
         throw new RolloutFailed("the executor left no file in its output folder for " + task + " (" + traj

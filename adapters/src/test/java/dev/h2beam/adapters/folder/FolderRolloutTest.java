@@ -76,6 +76,43 @@ class FolderRolloutTest {
     assertTrue(b.artifactsIntact(again.runDir()));
   }
 
+  /**
+   * A rollout that got hold of a key h2beam holds (an agent that read h2beam's environment) and wrote it into its
+   * answer and trajectory leaves neither holding it, nor its failure's message, and the marker's digest is the
+   * scrubbed answer's: nothing downstream ever reads the value.
+   */
+  @Test
+  void aKeyARolloutWroteIsTakenOutOfItsFilesBeforeAnythingReadsThem() throws Exception {
+    String key = "sk-leaked-0123456789abcdefXYZ";
+    Path found = tmp.resolve("found.txt");
+    Files.writeString(found, key);
+    java.util.List<dev.h2beam.adapters.config.EnvKeys.Held> was =
+        dev.h2beam.adapters.config.EnvKeys.use(Map.of("H2B_LEAK_API_KEY", key));
+    java.io.PrintStream err = System.err;
+    java.io.ByteArrayOutputStream warned = new java.io.ByteArrayOutputStream();
+    try {
+      System.setErr(new java.io.PrintStream(warned, true, java.nio.charset.StandardCharsets.UTF_8));
+      FolderBenchmark b = bench("echo \"key $(cat " + found + ")\" > {output}/answer.md; cat " + found);
+      Rollout r = b.execute("d/t", null, "ns/d__t/base1");
+      assertEquals("key [redacted key]\n", b.deliverableText(r.runDir()));
+      try (Stream<Path> files = Files.walk(r.runDir())) {
+        for (Path f : files.filter(Files::isRegularFile).toList()) {
+          assertFalse(Files.readString(f, java.nio.charset.StandardCharsets.ISO_8859_1).contains(key), f.toString());
+        }
+      }
+      assertTrue(b.artifactsIntact(r.runDir()), "the marker records the scrubbed answer");
+      assertTrue(warned.toString().contains("wrote the value of $H2B_LEAK_API_KEY into 3 file(s) (base1/output/answer.md, base1/stdout.txt, base1/trajectory.md)")
+          && !warned.toString().contains(key), warned.toString());
+
+      FolderBenchmark failing = bench("cat " + found + " >&2; exit 3");
+      RolloutFailed e = assertThrows(RolloutFailed.class, () -> failing.execute("d/t", null, "ns/d__t/base2"));
+      assertFalse(e.getMessage().contains(key), e.getMessage());
+    } finally {
+      System.setErr(err);
+      dev.h2beam.adapters.config.EnvKeys.restore(was);
+    }
+  }
+
   @Test
   void aChangedDeliverableOrHarnessIsRolledAgain() throws Exception {
     FolderBenchmark b = bench(HELLO);
