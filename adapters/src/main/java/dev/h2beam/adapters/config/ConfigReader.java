@@ -272,7 +272,12 @@ final class ConfigReader {
     String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
     if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null
         || uri.getRawQuery() != null || uri.getRawFragment() != null) {
-      problem(path, "must be an absolute http(s) URL without query or fragment, got " + shown(node) + "; " + advice);
+      // a query or fragment is not quoted back: it may carry a key (?api-key=...)
+      int cut = raw.length();
+      for (char c : new char[] {'?', '#'}) if (raw.indexOf(c) >= 0) cut = Math.min(cut, raw.indexOf(c));
+      String url = cut < raw.length() ? shown(com.fasterxml.jackson.databind.node.TextNode.valueOf(raw.substring(0,
+          cut))) + " followed by a query or fragment (not shown: it may hold a key)" : shown(node);
+      problem(path, "must be an absolute http(s) URL without query or fragment, got " + url + "; " + advice);
       return null;
     }
     String url = raw;
@@ -292,6 +297,13 @@ final class ConfigReader {
       // not quoted back: a value here that is not a variable name may be the key itself
       problem(path, "must be the name of an environment variable ([A-Za-z_][A-Za-z0-9_]*), e.g. OPENAI_API_KEY;"
           + " the value is not shown in case it is the key itself: if it is, " + KEY_ADVICE);
+      return "";
+    }
+    EnvKeys.Held held = EnvKeys.foundIn(name);
+    if (held != null) {
+      // a variable's value given where its name belongs: not quoted back, and the variable named instead
+      problem(path, "holds the value of the environment variable " + held.variable() + ", not a variable's name;"
+          + " write api_key_env: " + held.variable());
       return "";
     }
     return name;
@@ -389,11 +401,13 @@ final class ConfigReader {
     return path.isEmpty() ? seg : path + "." + seg;
   }
 
-  /** A value as the message quotes it: clipped, and never when it is shaped like a key. */
+  /** A value as the message quotes it: clipped, and never when it is shaped like a key or holds a held key's value. */
   private static String shown(JsonNode node) {
     if (node.isTextual()) {
       String s = node.asText();
       if (KeyShapes.containsKey(s)) return "a value shaped like a key (not shown)";
+      if (EnvKeys.foundIn(s) != null) return "the value of the environment variable " + EnvKeys.foundIn(s).variable()
+          + " (not shown)";
       String clipped = s.length() > SHOWN_CHARS ? s.substring(0, SHOWN_CHARS) + "…" : s;
       return "\"" + clipped.replaceAll("\\p{Cntrl}", "?") + "\"";
     }

@@ -259,6 +259,33 @@ class RunConfigTest {
   }
 
   @Test
+  void aQueryInTheBaseUrlIsRefusedWithoutQuotingIt() {
+    ConfigError e = refused("""
+        endpoints: {local: {base_url: "http://h:8000/v1?api-key=tok3nABCdef99#x"}}
+        roles: {improver: {endpoint: local, model: m}}
+        """);
+    assertFalse(e.getMessage().contains("tok3nABCdef99"), e.getMessage());
+    assertTrue(e.getMessage().contains("got \"http://h:8000/v1\" followed by a query or fragment (not shown: it may"
+        + " hold a key)"), e.getMessage());
+  }
+
+  /** A key's value given where its variable's name belongs is a name in form, but never quoted back, nor sought. */
+  @Test
+  void aKeyVariableThatHoldsAHeldKeysValueIsNotEchoedAndTheVariableIsNamed() {
+    List<EnvKeys.Held> was = EnvKeys.use(Map.of("VLLM_API_KEY", "tok3nABCdef99"));
+    try {
+      ConfigError e = refused("""
+          endpoints: {local: {base_url: "http://h/v1", api_key_env: "tok3nABCdef99"}}
+          roles: {improver: {endpoint: local, model: m}}
+          """);
+      assertEquals(List.of("cfg.yaml: endpoints.local.api_key_env: holds the value of the environment variable"
+          + " VLLM_API_KEY, not a variable's name; write api_key_env: VLLM_API_KEY"), e.problems());
+    } finally {
+      EnvKeys.restore(was);
+    }
+  }
+
+  @Test
   void aSyntaxErrorNamesTheLineWithoutQuotingTheSource() {
     ConfigError e = refused("""
         endpoints:
