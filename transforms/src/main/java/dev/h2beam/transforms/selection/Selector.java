@@ -200,13 +200,23 @@ public final class Selector {
         + "Open every candidate, then choose exactly one of these ids: " + ids + ".\n";
   }
 
+  /** The marker a deliverable's text ends with when its reading was cut ({@code TextFiles.readCapped}). */
+  private static final java.util.regex.Pattern CUT = java.util.regex.Pattern.compile(
+      "…\\(\\+([0-9]+) chars — render truncation\\)\\s*$");
+
   /**
    * The first line of a candidate's file (spec §7.2): its id, its size in chars and lines (digits grouped by commas),
    * and that nothing was trimmed. Written out, not formatted: a format string was parsed for every candidate shown.
+   * A deliverable whose reading was cut (longer than the benchmark shows) is said to be cut, with how much of it is
+   * shown: telling the selector it has the whole of it would be false.
    */
   static String candidateHeader(String id, String text, String deliverableWord) {
     long lines = text.isEmpty() ? 0 : text.split("\n", -1).length - (text.endsWith("\n") ? 1 : 0);
-    return "<!-- candidate " + id + ": " + Py.commas(text.length()) + " chars, " + Py.commas(lines)
-        + " lines. This is the complete " + deliverableWord + ", nothing trimmed. -->\n";
+    java.util.regex.Matcher cut = CUT.matcher(text);
+    String whole = cut.find() ? "This is the beginning of the " + deliverableWord + ", cut after "
+        + Py.commas(cut.start()) + " of its " + Py.commas(cut.start() + Long.parseLong(cut.group(1)))
+        + " chars (the rest is not shown)." : "This is the complete " + deliverableWord + ", nothing trimmed.";
+    return "<!-- candidate " + id + ": " + Py.commas(text.length()) + " chars, " + Py.commas(lines) + " lines. "
+        + whole + " -->\n";
   }
 }

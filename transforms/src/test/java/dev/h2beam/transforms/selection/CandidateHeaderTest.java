@@ -21,4 +21,12 @@ class CandidateHeaderTest {
     assertEquals("<!-- candidate A: 2,235 chars, 1,001 lines. This is the complete answer, nothing trimmed. -->\n",
         Selector.candidateHeader("A", "x".repeat(1234) + "\n".repeat(1001), "answer"));
   }
+
+  /** A deliverable whose reading was cut is not called complete: the header says where it was cut, and of how much. */
+  @Test
+  void aCutDeliverableIsSaidToBeCut() {
+    String text = "y".repeat(2000) + "…(+2800189 chars — render truncation)";
+    assertEquals("<!-- candidate B: 2,037 chars, 1 lines. This is the beginning of the answer, cut after 2,000 of its"
+        + " 2,802,189 chars (the rest is not shown). -->\n", Selector.candidateHeader("B", text, "answer"));
+  }
 }
