@@ -24,12 +24,12 @@ import java.util.TreeSet;
  * @param maxSourceBytes the largest source file a task may ship (larger ones are refused at start, naming the file)
  */
 public record BenchFile(String name, Map<String, Object> executor, String deliverable, Map<String, Object> grader,
-    BenchPrompts prompts, List<String> leakGlobs, int timeoutSeconds, long maxSourceBytes) {
+    BenchPrompts prompts, List<String> leakGlobs, int timeoutSeconds, long maxSourceBytes, boolean allowSubagents) {
 
   public static final String FILE = "bench.json";
   static final List<String> DEFAULT_LEAK_GLOBS = List.of("expected.txt", "rubric.json");
   static final Set<String> TOP = Set.of("name", "executor", "deliverable", "grader", "prompts", "leak_globs",
-      "limits");
+      "limits", "allow_subagents");
   static final Set<String> PROMPTS = Set.of("work", "domain_word", "inv_levers", "dom_levers", "yardstick",
       "deliverable_word", "domain_guidance", "selection_checks", "selection_lead");
   static final Set<String> LIMITS = Set.of("timeout_seconds", "max_source_bytes");
@@ -110,8 +110,17 @@ public record BenchFile(String name, Map<String, Object> executor, String delive
         maxSource = whole(limits, "max_source_bytes", at, "limits.", 1, 1L << 30, maxSource, problems);
       }
     }
+    // harness2's allow_subagents (spec §2.3): a benchmark says whether its harnesses may hold sub_agents/; off unless
+    // it does, as in harness2, since a sub-agent is a second model loop the executor's limits and costs must allow for
+    JsonNode sub = n.get("allow_subagents");
+    boolean allowSubagents = sub != null && sub.isBoolean() && sub.booleanValue();
+    if (sub != null && !sub.isBoolean()) problems.add(at + ": allow_subagents: must be true or false");
+    if (allowSubagents && "codex".equals(executor.get("kind"))) {
+      problems.add(at + ": allow_subagents: the codex executor has no sub-agents (they are OpenCode's,"
+          + " .opencode/agent/); drop the key or use the opencode executor");
+    }
     if (problems.size() > before) return null;
-    return new BenchFile(name, executor, deliverable, grader, prompts, globs, timeout, maxSource);
+    return new BenchFile(name, executor, deliverable, grader, prompts, globs, timeout, maxSource, allowSubagents);
   }
 
   private static Map<String, Object> kindObject(JsonNode n, String key, String at, List<String> problems,

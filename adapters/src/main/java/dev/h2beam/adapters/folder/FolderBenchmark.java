@@ -86,7 +86,7 @@ public final class FolderBenchmark implements Benchmark {
     this.spec = new BenchSpec(file.name(), substrate.equals("cx") ? "codex_root" : "workspace_agents_md",
         file.prompts(),
         Map.of("proposer", ChannelSpec.of("openai", "improver"), "selector", ChannelSpec.of("openai", "selector")),
-        file.prompts().domainWord(), file.leakGlobs(), false, Set.of(), null, false, 50_000);
+        file.prompts().domainWord(), file.leakGlobs(), file.allowSubagents(), Set.of(), null, false, 50_000);
   }
 
   /**

@@ -166,6 +166,13 @@ class FolderBenchmarkTest {
     assertProblem(p, "executor.kind", "nope", "not known", "known: [chat, codex");
     assertProblem(p, "grader.x", "unknown key");
     assertProblem(p, "limits.timeout_seconds", "whole number");
+
+    Files.writeString(root.resolve("bench.json"), "{\"name\": \"b\", \"executor\": {\"kind\": \"codex\"},"
+        + " \"grader\": {\"kind\": \"expected\"}, \"prompts\": {\"work\": \"w\"}, \"allow_subagents\": true}");
+    assertProblem(problems(() -> open(root)), "allow_subagents", "the codex executor has no sub-agents");
+    Files.writeString(root.resolve("bench.json"), "{\"name\": \"b\", \"executor\": {\"kind\": \"chat\"},"
+        + " \"grader\": {\"kind\": \"expected\"}, \"prompts\": {\"work\": \"w\"}, \"allow_subagents\": \"yes\"}");
+    assertProblem(problems(() -> open(root)), "allow_subagents", "true or false");
   }
 
   /** A bench.json that does not parse is named with where the parser stopped, and none of its text is quoted. */

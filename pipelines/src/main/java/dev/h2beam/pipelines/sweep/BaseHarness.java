@@ -76,7 +76,13 @@ public final class BaseHarness {
           scratch);
       bench.validateTree(tree);
     } catch (HarnessRejected e) {
-      for (String p : e.getMessage().split(" \\| ")) problems.add(bench.baseHarness() + ": " + p);
+      for (String p : e.getMessage().split(" \\| ")) {
+        // the benchmark's own setting, which an improver's refusal cannot point at: here the user can change it
+        boolean sub = p.startsWith("sub_agents are not available")
+            && bench instanceof dev.h2beam.adapters.folder.FolderBenchmark;
+        problems.add(bench.baseHarness() + ": " + p + (sub ? "; a folder benchmark allows them with"
+            + " \"allow_subagents\": true in bench.json (OpenCode executors only)" : ""));
+      }
     }
     // these name a file by its path in the harness, as they do for an improver's edit: here the harness is a folder
     // of the benchmark's, named first

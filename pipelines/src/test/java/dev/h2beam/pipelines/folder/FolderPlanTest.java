@@ -1,5 +1,6 @@
 package dev.h2beam.pipelines.folder;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -87,6 +88,30 @@ class FolderPlanTest {
     assertTrue(e.getMessage().contains("notes/todo.txt: not on the opencode surface"), e.getMessage());
     assertTrue(e.getMessage().contains("skills_link"), e.getMessage());
     assertFalse(Files.exists(tmp.resolve("runs")), "nothing is written");
+  }
+
+  /**
+   * Sub-agents in a folder benchmark's base harness are refused, as in harness2, unless its bench.json allows them;
+   * the refusal says so, since the user (not an improver) can change it.
+   */
+  @Test
+  void subAgentsAreRefusedSayingHowTheBenchmarkAllowsThem() throws Exception {
+    Path root = copy();
+    Files.createDirectories(root.resolve("base/sub_agents/checker"));
+    Files.writeString(root.resolve("base/sub_agents/checker/AGENT.md"), "---\ndescription: checks the total\n"
+        + "mode: subagent\n---\nRe-add the amounts.\n");
+    UsageError e = refusedWithEveryRole(root);
+    assertTrue(e.getMessage().contains("sub_agents are not available on this deployment: ['checker']; a folder"
+        + " benchmark allows them with \"allow_subagents\": true in bench.json"), e.getMessage());
+
+    Path bench = root.resolve("bench.json");
+    Files.writeString(bench, Files.readString(bench).replaceFirst("\\{", "{\"allow_subagents\": true, "));
+    dev.h2beam.adapters.config.RunConfig cfg = dev.h2beam.adapters.config.RunConfig.parse("endpoints:\n  m:"
+        + " {base_url: \"http://127.0.0.1:9/v1\"}\nroles:\n  executor: {endpoint: m, model: e}\n", "c.yaml");
+    dev.h2beam.adapters.folder.FolderBenchmark b = dev.h2beam.adapters.folder.FolderBenchmark.open(root,
+        tmp.resolve("exec"), "all", cfg, java.util.Map.of());
+    assertTrue(b.spec().allowSubagents());
+    assertEquals(java.util.List.of(), dev.h2beam.pipelines.sweep.BaseHarness.problems(b));
   }
 
   @Test
