@@ -181,6 +181,7 @@ public final class JudgeCommand implements Command {
     TreeMap<String, String> graders = new TreeMap<>();
     List<String> refused = new ArrayList<>();
     Map<String, String> identities = new LinkedHashMap<>();
+    Map<String, JudgeIdentity.Recorded> records = new LinkedHashMap<>();
     List<String> swept = new ArrayList<>();
     int skipped = 0;
     FolderFlags.entries(o, "--namespaces", o.getNamespaces(), "runs/demo/runs/demo-oc-agg2");
@@ -209,22 +210,17 @@ public final class JudgeCommand implements Command {
       } catch (Exception e) {
         throw new UsageError("cannot open grader " + name + " for " + ns + ": " + e.getMessage());
       }
-      Path config = ns.resolve("config.json");
-      boolean sweptHere = false;
-      if (Files.isRegularFile(config)) {
-        Object recorded;
-        try {
-          Map<String, Object> identity = Json.readMap(config);
-          recorded = identity.get("judge");
-          // every h2beam sweep records its benchmark provider before its first rollout; harness2 never does
-          sweptHere = identity.containsKey("bench_provider");
-        } catch (IOException e) {
-          throw new UsageError(config + " is unreadable (" + e.getMessage() + "); move it aside or repair it");
-        }
-        if (recorded != null && !String.valueOf(recorded).isEmpty() && !recorded.equals(graderIdentity)) {
-          refused.add(ns + " was judged by '" + recorded + "', not '" + graderIdentity + "'");
-          continue;
-        }
+      JudgeIdentity.Recorded recorded;
+      Optional<String> refusal;
+      try {
+        recorded = JudgeIdentity.read(ns);
+        refusal = JudgeIdentity.refusal(ns, recorded, graderIdentity);
+      } catch (IOException e) {
+        throw new UsageError(e.getMessage() + "; move it aside or repair it");
+      }
+      if (refusal.isPresent()) {
+        refused.add(refusal.get());
+        continue;
       }
       if (!o.getBases()) {
         try {
@@ -238,18 +234,20 @@ public final class JudgeCommand implements Command {
       }
       graders.put(ns.toString(), name);
       identities.put(ns.toString(), graderIdentity);
-      if (sweptHere) swept.add(ns.toString());
+      records.put(ns.toString(), recorded);
+      if (recorded.swept()) swept.add(ns.toString());
     }
     if (!refused.isEmpty()) {
       throw new UsageError("judging with a different judge is refused, so one judged.json never mixes two"
-          + " instruments: " + String.join("; ", refused) + ". Choose a new runs dir for the new judge.");
+          + " instruments: " + String.join("; ", refused) + ". To grade with the new judge, move those grades aside"
+          + " (or judge a copy of the namespace without them); nothing was written");
     }
     for (Map.Entry<String, String> e : identities.entrySet()) {
       Path ns = Paths.get(e.getKey());
       try {
-        recordIdentity(ns, e.getValue());
+        JudgeIdentity.record(ns, records.get(e.getKey()), e.getValue());
       } catch (IOException x) {
-        throw new UsageError(JudgedFile.cannotWrite(ns.resolve("config.json"), x));
+        throw new UsageError(JudgedFile.cannotWrite(records.get(e.getKey()).file(ns), x));
       }
     }
     return new Plan(graders, settings, skipped, swept);
@@ -284,15 +282,6 @@ public final class JudgeCommand implements Command {
       throw new UsageError("reference egress refused; nothing was sent and nothing written:\n  "
           + String.join("\n  ", problems));
     }
-  }
-
-  /** Records the judge identity in config.json on first judging; other keys are kept. */
-  static void recordIdentity(Path ns, String identity) throws IOException {
-    Path config = ns.resolve("config.json");
-    Map<String, Object> m = Files.isRegularFile(config) ? Json.readMap(config) : new LinkedHashMap<>();
-    if (identity.equals(m.get("judge"))) return;
-    m.put("judge", identity);
-    AtomicFiles.writeString(config, Json.pretty(m) + "\n");
   }
 
   /**
@@ -463,7 +452,8 @@ public final class JudgeCommand implements Command {
   }
 
   /** The files only the judge writes in a namespace, each by one judge at a time (the namespace's writer lock). */
-  static final List<String> OWN_FILES = List.of(JudgedFile.FILE, MetricVector.FILE, JudgedFile.BASES_FILE);
+  static final List<String> OWN_FILES = List.of(JudgedFile.FILE, MetricVector.FILE, JudgedFile.BASES_FILE,
+      JudgeIdentity.FILE);
 
   /**
    * Removes the temp files a judge killed mid-write left beside its own files ({@link AtomicFiles#isLeftover}) and

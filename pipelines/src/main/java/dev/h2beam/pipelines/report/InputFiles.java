@@ -6,6 +6,7 @@ import dev.h2beam.adapters.files.TextFiles;
 import dev.h2beam.adapters.model.Namespace;
 import dev.h2beam.adapters.model.Tokens;
 import dev.h2beam.pipelines.files.FileShapes;
+import dev.h2beam.pipelines.judge.JudgeIdentity;
 import dev.h2beam.pipelines.judge.MetricVector;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -17,16 +18,17 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Parses the three files the report reads: {@code judged.json}, a task's {@code summary.json} and the namespace's
- * {@code config.json}, written by h2beam or by harness2 (legacy {@code arm}/{@code arms} keys, any key order).
+ * Parses the files the report reads: {@code judged.json}, a task's {@code summary.json} and the namespace's
+ * {@code config.json}, written by h2beam or by harness2 (legacy {@code arm}/{@code arms} keys, any key order), and
+ * h2beam's own {@code metrics.json} and {@value JudgeIdentity#FILE}.
  * Malformed content is an {@link IOException} naming what is wrong; the caller turns it into a failure record.
  */
 final class InputFiles {
   private InputFiles() {}
 
-  enum Kind { JUDGED, SUMMARY, CONFIG, METRICS }
+  enum Kind { JUDGED, SUMMARY, CONFIG, METRICS, JUDGE }
 
-  /** Which of the three a path is, or null for any other file. */
+  /** Which of them a path is, or null for any other file. */
   static Kind kindOf(String path) {
     String name = Path.of(path).getFileName().toString();
     return switch (name) {
@@ -34,6 +36,7 @@ final class InputFiles {
       case "summary.json" -> Kind.SUMMARY;
       case "config.json" -> Kind.CONFIG;
       case "metrics.json" -> Kind.METRICS;
+      case JudgeIdentity.FILE -> Kind.JUDGE;
       default -> null;
     };
   }
@@ -153,6 +156,18 @@ final class InputFiles {
     return new RunIdentity(path, identity(root.get("executor")), identity(root.get("improver")),
         identity(root.get("judge")), seed != null && seed.isIntegralNumber() ? seed.asLong() : null,
         identity(timing), timing != null && timing.path("mixed").asBoolean(false), cohort(root));
+  }
+
+  /**
+   * {@value JudgeIdentity#FILE}: the judge h2beam graded a namespace with whose config.json harness2's sweep wrote
+   * (that file's {@code judge} names the judge harness2's sweep was started for), or null when it records none.
+   */
+  static String judge(String text) throws IOException {
+    JsonNode judge = Json.readTree(text).get("judge");
+    if (judge != null && !judge.isNull() && !judge.isTextual()) {
+      throw new IOException("judge must be text, found " + judge.getNodeType());
+    }
+    return judge == null || judge.isNull() ? null : judge.asText();
   }
 
   /**

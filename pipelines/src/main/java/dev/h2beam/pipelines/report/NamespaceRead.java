@@ -1,6 +1,7 @@
 package dev.h2beam.pipelines.report;
 
 import dev.h2beam.adapters.files.TextFiles;
+import dev.h2beam.pipelines.judge.JudgeIdentity;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
@@ -20,16 +21,16 @@ record NamespaceRead(PackedFacts facts, List<ReadFailure> failures, int filesRea
   }
 
   /**
-   * Reads the namespace folder {@code dir}: its judged.json, config.json, metrics.json and every {@code
-   * <task>/summary.json}. The facts are packed here: the runner holds every namespace's output until the report is
-   * written, and as objects (over a million of them on 100 namespaces x 500 tasks) they outlived young collections
-   * while the namespaces were read, each of which copied them again.
+   * Reads the namespace folder {@code dir}: its judged.json, config.json, metrics.json, {@value JudgeIdentity#FILE}
+   * and every {@code <task>/summary.json}. The facts are packed here: the runner holds every namespace's output until
+   * the report is written, and as objects (over a million of them on 100 namespaces x 500 tasks) they outlived young
+   * collections while the namespaces were read, each of which copied them again.
    */
   static NamespaceRead of(String dir) {
     Path ns = Path.of(dir).toAbsolutePath().normalize();
     List<ReadFailure> failures = new ArrayList<>();
     List<Path> files = new ArrayList<>(List.of(ns.resolve("judged.json"), ns.resolve("config.json"),
-        ns.resolve("metrics.json")));
+        ns.resolve("metrics.json"), ns.resolve(JudgeIdentity.FILE)));
     // every entry, not only the folders: a look at each entry cost as much as reading its summary; an entry that
     // is not a folder has no summary.json to read (below)
     try (DirectoryStream<Path> tasks = Files.newDirectoryStream(ns)) {
@@ -42,6 +43,7 @@ record NamespaceRead(PackedFacts facts, List<ReadFailure> failures, int filesRea
     List<Scored> rows = new ArrayList<>();
     List<TaskSummary> summaries = new ArrayList<>();
     RunIdentity identity = null;
+    String judgedBy = null;
     List<MetricRow> metrics = new ArrayList<>();
     boolean metricsRead = false;
     for (Path f : files) {
@@ -68,6 +70,7 @@ record NamespaceRead(PackedFacts facts, List<ReadFailure> failures, int filesRea
           }
           case SUMMARY -> summaries.add(InputFiles.summary(path, TextFiles.utf8(utf8, path)));
           case CONFIG -> identity = InputFiles.config(path, TextFiles.utf8(utf8, path));
+          case JUDGE -> judgedBy = InputFiles.judge(TextFiles.utf8(utf8, path));
           case METRICS -> {
             metrics.addAll(InputFiles.metrics(path, utf8));
             metricsRead = true;
@@ -80,6 +83,8 @@ record NamespaceRead(PackedFacts facts, List<ReadFailure> failures, int filesRea
         failures.add(ReadFailure.of(path, "parse " + kind.name().toLowerCase(Locale.ROOT), e));
       }
     }
+    // h2beam's record of the judge it graded a harness2 namespace with names the instrument of its judged.json
+    if (judgedBy != null && identity != null) identity = identity.withJudge(judgedBy);
     PackedFacts facts = read == 0 ? null : PackedFacts.pack(new NamespaceFacts(ns.toString(), judged, rows,
         summaries, identity, metricsRead, metrics));
     return new NamespaceRead(facts, failures, read);

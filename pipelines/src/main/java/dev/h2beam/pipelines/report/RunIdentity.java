@@ -46,6 +46,11 @@ public record RunIdentity(String path, String executor, String improver, String 
     this(path, executor, improver, judge, seed, null, false, null);
   }
 
+  /** The same identity with another judge: the one h2beam recorded where harness2's config.json names its own. */
+  public RunIdentity withJudge(String other) {
+    return new RunIdentity(path, executor, improver, other, seed, timing, timingMixed, cohort);
+  }
+
   private static String blankToNull(String s) {
     return s == null || s.isBlank() ? null : s;
   }

@@ -497,12 +497,68 @@ class JudgeCommandTest {
   }
 
   @Test
-  void aDifferentJudgeIsRefusedBeforeAnythingRuns() throws Exception {
+  void aDifferentJudgeIsRefusedBeforeAnythingRunsWhileTheNamespaceHoldsItsGrades() throws Exception {
     Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1)));
     Files.writeString(ns.resolve("config.json"), "{\"judge\": \"someone-else\"}");
+    Files.writeString(ns.resolve("judged.json"), "[]");
     UsageError e = assertThrows(UsageError.class, () -> judge("--namespaces=" + ns));
-    assertTrue(e.getMessage().contains("Choose a new runs dir"), e.getMessage());
-    assertTrue(!Files.exists(ns.resolve("judged.json")));
+    assertTrue(e.getMessage().contains(ns + " holds grades (judged.json) of the judge 'someone-else' its config.json"
+        + " records, not of 'scripted:v1'. To grade with the new judge, move those grades aside"), e.getMessage());
+    assertEquals("[]", Files.readString(ns.resolve("judged.json")));
+  }
+
+  @Test
+  void aRecordedJudgeWithoutGradesDoesNotBindAndIsReplaced() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1)));
+    Files.writeString(ns.resolve("config.json"), "{\"judge\": \"someone-else\"}");
+    assertEquals(0, judge("--namespaces=" + ns), out());
+    assertEquals("scripted:v1", Json.readMap(ns.resolve("config.json")).get("judge"));
+  }
+
+  /** config.json as a harness2 CLI sweep writes it when it starts (spec §3.6), the judge model included. */
+  static String harness2Config() {
+    return "{\n  \"method_version\": 2,\n  \"executor\": \"vertex_ai/glm-5\",\n  \"improver\":"
+        + " \"vertex_ai/gemini-3.5-flash\",\n  \"judge\": \"vertex_ai/gemini-3.5-pro\",\n  \"project\": \"p\",\n"
+        + "  \"location\": \"global\",\n  \"judge_endpoint\": \"\",\n  \"endpoint\": \"\",\n  \"split\": \"all\",\n"
+        + "  \"tasks\": [[\"accounting\", \"t1\"]],\n  \"max_tasks\": null,\n  \"domains\": [],\n  \"seed\": null\n}\n";
+  }
+
+  @Test
+  void aNeverJudgedHarness2SweepIsJudgedAndItsConfigLeftByteForByte() throws Exception {
+    Path ns = Namespaces.python(runs, "jb-oc-agg1", 1, Map.of("t1", score(1, 1)));
+    Files.writeString(ns.resolve("config.json"), harness2Config());
+    assertEquals(0, judge("--namespaces=" + ns), out());
+    assertEquals(2, rows(ns).size());
+    assertEquals(harness2Config(), Files.readString(ns.resolve("config.json")), "harness2 compares it whole");
+    assertEquals("scripted:v1", Json.readMap(ns.resolve(JudgeIdentity.FILE)).get("judge"));
+    // h2beam's own record binds its judged.json from now on: the same judge again, another refused
+    assertEquals(0, judge("--namespaces=" + ns), out());
+    UsageError e = assertThrows(UsageError.class, () -> judge("--namespaces=" + ns, "--grader=noop"));
+    assertTrue(e.getMessage().contains("of the judge 'scripted:v1' its " + JudgeIdentity.FILE + " records, not of"
+        + " 'noop'"), e.getMessage());
+    assertEquals(harness2Config(), Files.readString(ns.resolve("config.json")));
+  }
+
+  @Test
+  void aHarness2NamespaceItsOwnJudgeGradedIsRefusedNamingTheJudgeItWasRecordedFor() throws Exception {
+    Path ns = Namespaces.python(runs, "jb-oc-agg1", 1, Map.of("t1", score(1, 1)));
+    Files.writeString(ns.resolve("config.json"), harness2Config());
+    Files.writeString(ns.resolve("judged.json"), "[]");
+    UsageError e = assertThrows(UsageError.class, () -> judge("--namespaces=" + ns));
+    assertTrue(e.getMessage().contains("holds grades (judged.json) of the judge 'vertex_ai/gemini-3.5-pro' its"
+        + " config.json (harness2's, written as its sweep started) records, not of 'scripted:v1'"), e.getMessage());
+    assertFalse(e.getMessage().contains("judged by"), e.getMessage());
+    assertFalse(Files.exists(ns.resolve(JudgeIdentity.FILE)));
+    assertEquals(harness2Config(), Files.readString(ns.resolve("config.json")));
+  }
+
+  @Test
+  void gradesAStoppedJudgeKeptBindTheNamespaceToItsJudge() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1)));
+    Files.writeString(ns.resolve("config.json"), "{\"judge\": \"someone-else\"}");
+    Files.createDirectories(ns.resolve(KeptGrades.DIR)).resolve("a.json").toFile().createNewFile();
+    UsageError e = assertThrows(UsageError.class, () -> judge("--namespaces=" + ns));
+    assertTrue(e.getMessage().contains("holds grades (" + KeptGrades.DIR + "/)"), e.getMessage());
   }
 
   @Test

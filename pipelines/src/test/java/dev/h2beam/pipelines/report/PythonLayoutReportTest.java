@@ -3,6 +3,7 @@ package dev.h2beam.pipelines.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.h2beam.pipelines.judge.JudgeIdentity;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -37,5 +38,21 @@ class PythonLayoutReportTest {
     assertTrue(run.out().contains("judge identity unknown: demo-oc-agg2 has no config.json"), run.out());
     Path report = runs.resolve("_report");
     assertTrue(run.out().startsWith(Files.readString(report.resolve("report.txt"))), run.out());
+  }
+
+  @Test
+  void theJudgeH2beamRecordedBesideAHarness2ConfigIsTheJudgeC3Compares(@TempDir Path runs) throws Exception {
+    for (String name : List.of("demo-oc-agg2-s1", "demo-oc-agg2-s2")) {
+      Path ns = Fixtures.namespace(runs, name);
+      Fixtures.summary(ns, "ledger-1", 2, 0.0, 0.0, List.of(), 0.0);
+      Fixtures.judged(ns, List.of(Fixtures.graded("ledger-1", "agg", 2, "agg1", 1, 1),
+          Fixtures.graded("ledger-1", "seq", 2, "c1", 1, 1)));
+      // as harness2's sweep wrote it: the judge it was started for
+      Fixtures.config(ns, "vertex_ai/glm-5", "vertex_ai/flash", "vertex_ai/pro", name.endsWith("1") ? 1L : 2L);
+    }
+    Files.writeString(runs.resolve("demo-oc-agg2-s1").resolve(JudgeIdentity.FILE), "{\"judge\": \"expected:exact\"}");
+    Fixtures.Run run = Fixtures.report("--namespaces=" + runs.resolve("demo-oc-agg2-*"));
+    assertTrue(run.out().contains("judge differs across replicates: expected:exact (demo-oc-agg2-s1); vertex_ai/pro"
+        + " (demo-oc-agg2-s2)"), run.out());
   }
 }
