@@ -1,5 +1,6 @@
 package dev.h2beam.pipelines.judge;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.h2beam.adapters.exec.Env;
 import dev.h2beam.adapters.exec.ProcessResult;
 import dev.h2beam.adapters.exec.ProcessRunner;
@@ -7,6 +8,7 @@ import dev.h2beam.adapters.exec.ProcessSpec;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.Scratch;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -16,7 +18,7 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Runs a user's scoring command ({@code sh -c <command>}) in the run dir, for benchmarks whose graders are external
- * programs. It reads {@code {"n_passed": .., "n_criteria": ..}} (and anything else, kept as raw) from the command's
+ * programs: {@code --graderCommand}, or the command a folder benchmark's bench.json declares. It reads {@code {"n_passed": .., "n_criteria": ..}} (and anything else, kept as raw) from the command's
  * standard output; the task id and run dir are in {@code H2BEAM_TASK} and {@code H2BEAM_RUN_DIR}. A non-zero exit or
  * output that is not a JSON object is an error; empty output is "nothing"; the timeout (or the judge cancelling the
  * call) kills the command's whole process group.
@@ -39,7 +41,9 @@ public final class CommandGrader implements Grader {
   /** @param scratch where the grader's output files go (the namespace's {@link Scratch} folder), or null for /tmp */
   CommandGrader(String command, Duration timeout, Path scratch) {
     if (command == null || command.isBlank()) {
-      throw new IllegalArgumentException("--grader=command needs --graderCommand='<command printing a score JSON>'");
+      throw new IllegalArgumentException("the command grader has no command: give --graderCommand='<command printing"
+          + " a score JSON>', or declare it in the folder benchmark's bench.json as \"grader\": {\"kind\":"
+          + " \"command\", \"command\": \"...\"}");
     }
     this.command = command;
     this.timeout = timeout;
@@ -89,9 +93,24 @@ public final class CommandGrader implements Grader {
       return "command";
     }
 
-    @Override public Grader open(Path namespaceDir, Map<String, String> settings) {
-      return new CommandGrader(settings.get("command"),
-          Duration.ofSeconds(Long.parseLong(settings.getOrDefault("timeoutSeconds", "1800"))), Scratch.of(namespaceDir));
+    @Override public Grader open(Path namespaceDir, Map<String, String> settings) throws IOException {
+      return new CommandGrader(command(namespaceDir, settings), Duration.ofSeconds(Long.parseLong(
+          settings.getOrDefault("timeoutSeconds", "1800"))), Scratch.of(namespaceDir));
+    }
+
+    /**
+     * The command to run: {@code --graderCommand}, which overrides; else the one the namespace's folder benchmark
+     * declares in bench.json ({@code "grader": {"kind": "command", "command": ...}}), so that the judge the sweep
+     * prints runs as it is; else null (the grader names both).
+     */
+    static String command(Path namespaceDir, Map<String, String> settings) throws IOException {
+      String flag = settings.get("command");
+      if (flag != null && !flag.isBlank()) return flag;
+      Optional<Path> root = GraderProvider.benchRoot(namespaceDir, settings);
+      if (root.isEmpty() || !Files.isRegularFile(root.get().resolve("bench.json"))) return null;
+      JsonNode grader = FolderGrading.of(namespaceDir, settings).grader();
+      return "command".equals(grader.path("kind").asText()) && grader.path("command").isTextual()
+          ? grader.get("command").asText() : null;
     }
   }
 }

@@ -16,7 +16,9 @@ import dev.h2beam.pipelines.judge.JudgeCommand;
 import dev.h2beam.pipelines.judge.JudgeOptions;
 import dev.h2beam.pipelines.report.ReportCommand;
 import dev.h2beam.pipelines.sweep.Sweep;
+import dev.h2beam.pipelines.sweep.SweepCommand;
 import dev.h2beam.pipelines.sweep.SweepOptions;
+import dev.h2beam.transforms.evidence.FileTrees;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -232,6 +234,33 @@ class FolderSweepTest {
     String secret = System.getenv(KEY_VAR);
     assertTrue(secret != null && secret.length() > 8, "the pom sets " + KEY_VAR);
     assertEquals(List.of(), FilesHolding.containing(tmp, secret));
+  }
+
+  @Test
+  void theJudgeTheSweepPrintsRunsTheCommandGraderItsBenchJsonDeclares(@TempDir Path tmp) throws Exception {
+    Path bench = tmp.resolve("bench");
+    FileTrees.copy(EXAMPLE, bench);
+    Path grade = Files.writeString(tmp.resolve("grade.sh"), "echo '{\"n_passed\": 1, \"n_criteria\": 1}'\n");
+    Path benchJson = bench.resolve("bench.json");
+    Files.writeString(benchJson, Files.readString(benchJson).replace("\"grader\": {\"kind\": \"expected\"}",
+        "\"grader\": {\"kind\": \"command\", \"command\": \"sh " + grade + "\"}"));
+    Path runs = tmp.resolve("runs");
+    Path config = config(tmp);
+    SweepOptions o = PipelineOptionsFactory.fromArgs("--bench=folder", "--benchRoot=" + bench, "--config=" + config,
+        "--runsRoot=" + runs, "--k=1", "--modes=parallel", "--sessionRetryWaitSeconds=0").as(SweepOptions.class);
+    Sweep.Plan plan = Sweep.plan(o, Instant.parse("2026-01-01T00:00:00Z"));
+    Sweep.run(plan, o);
+    String printed = SweepCommand.judgeCommand(plan, config.toString());
+    assertTrue(printed.startsWith("./h2beam judge "), printed);
+    assertFalse(printed.contains("--grader"), printed);
+    // the printed line, as the user pastes it: no --graderCommand, the bench.json's command runs
+    JudgeOptions j = PipelineOptionsFactory.fromArgs(printed.substring("./h2beam judge ".length()).split(" "))
+        .as(JudgeOptions.class);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    assertEquals(0, JudgeCommand.run(j, new PrintStream(out, true, StandardCharsets.UTF_8)), out.toString());
+    assertTrue(out.toString(StandardCharsets.UTF_8).contains("4 graded"), out.toString(StandardCharsets.UTF_8));
+    assertEquals("command:sh " + grade, Json.readTree(runs.resolve("signed_sums-oc-agg1/config.json")).path("judge")
+        .asText());
   }
 
   @Test
