@@ -34,10 +34,20 @@ final class Comparison {
    * A comparability condition and every reason it fails (none when it holds).
    *
    * @param unchecked what the condition could not be checked on (it is not counted against the pair), or ""
+   * @param compared false when nothing it compares was recorded: the condition is not compared, never failed
    */
-  record Condition(String id, String title, List<String> failures, String unchecked) {
+  record Condition(String id, String title, List<String> failures, String unchecked, boolean compared) {
+    Condition(String id, String title, List<String> failures, String unchecked) {
+      this(id, title, failures, unchecked, true);
+    }
+
     Condition(String id, String title, List<String> failures) {
       this(id, title, failures, "");
+    }
+
+    /** A condition on declared identities ({@link #sameIdentity}): what differs fails it, what is unknown does not. */
+    static Condition of(String id, String title, IdentityCheck check) {
+      return new Condition(id, title, check.differs(), String.join("; ", check.unknown()), check.compared());
     }
 
     boolean holds() {
@@ -71,10 +81,10 @@ final class Comparison {
     List<Condition> conditions = List.of(
         new Condition("C1", "same task set", sameTasks(modes, replicas)),
         new Condition("C2", "matched seeds, one replicate per seed on both sides", matchedSeeds(modes, replicas)),
-        new Condition("C3", "same judge identity", sameIdentity(replicas, "judge", RunIdentity::judge)),
-        new Condition("C4", "same declared executor and improver identity", concat(
-            sameIdentity(replicas, "executor", RunIdentity::executor),
-            sameIdentity(replicas, "improver", RunIdentity::improver))),
+        Condition.of("C3", "same judge identity", sameIdentity(replicas, "judge", RunIdentity::judge)),
+        Condition.of("C4", "same declared executor and improver identity",
+            sameIdentity(replicas, "executor", RunIdentity::executor)
+                .and(sameIdentity(replicas, "improver", RunIdentity::improver))),
         new Condition("C5", "equal budget, R = 4k = " + TaskSummary.Budget.at(k).rollouts() + " rollouts and P = 3k = "
             + TaskSummary.Budget.at(k).sessions() + " improver sessions per task in each mode's ledger",
             equalBudget(k, modes, replicas, unchecked), String.join("; ", unchecked)));
@@ -196,27 +206,40 @@ final class Comparison {
     return b == null ? "records no ledger counts" : b.toString();
   }
 
-  /** One declared identity across every replicate: known everywhere, and the same value. */
-  static List<String> sameIdentity(List<Replica> replicas, String what, Function<RunIdentity, String> field) {
-    List<String> out = new ArrayList<>();
+  /**
+   * What {@link #sameIdentity} found: the values that differ (a failure), the replicates that record none (an
+   * absence, not compared: the two modes of one namespace share one config.json, so they cannot differ within a
+   * replicate, and an unrecorded value across replicates is unknown, not different), and whether any was compared.
+   */
+  record IdentityCheck(List<String> differs, List<String> unknown, boolean compared) {
+    IdentityCheck and(IdentityCheck other) {
+      return new IdentityCheck(concat(differs, other.differs), concat(unknown, other.unknown),
+          compared || other.compared);
+    }
+  }
+
+  /** One declared identity across every replicate: every value recorded is the same; an unrecorded one is unknown. */
+  static IdentityCheck sameIdentity(List<Replica> replicas, String what, Function<RunIdentity, String> field) {
+    List<String> unknown = new ArrayList<>();
     Map<String, List<String>> values = new TreeMap<>();
     for (Replica r : replicas) {
       if (r.first().isEmpty() && r.second().isEmpty()) continue;
       if (r.identity() == null) {
-        out.add(what + " identity unknown: " + r.namespace().name() + " has no config.json");
+        unknown.add(what + " identity unknown: " + r.namespace().name() + " has no config.json");
         continue;
       }
       String v = field.apply(r.identity());
-      if (v == null) out.add(what + " identity unknown: the config.json of " + r.namespace().name() + " records no "
-          + what);
+      if (v == null) unknown.add(what + " identity unknown: the config.json of " + r.namespace().name()
+          + " records no " + what);
       else values.computeIfAbsent(v, x -> new ArrayList<>()).add(r.namespace().name());
     }
+    List<String> differs = new ArrayList<>();
     if (values.size() > 1) {
       List<String> each = new ArrayList<>();
       values.forEach((v, ns) -> each.add(v + " (" + String.join(", ", ns) + ")"));
-      out.add(what + " differs across replicates: " + String.join("; ", each));
+      differs.add(what + " differs across replicates: " + String.join("; ", each));
     }
-    return out;
+    return new IdentityCheck(differs, unknown, !values.isEmpty());
   }
 
   static List<Pair> pairs(int k, ModePair modes, List<Replica> replicas) {
@@ -273,7 +296,10 @@ final class Comparison {
         + " (paired-difference/v1; claim: " + CLAIM + ")");
     List<String> failed = new ArrayList<>();
     for (Condition cond : c.conditions()) {
-      if (cond.holds()) {
+      if (cond.holds() && !cond.compared()) {
+        // an absence is not a failure: said as what it is, and the pair is compared on the other conditions
+        lines.add("  " + cond.id() + " " + cond.title() + ": not compared -- " + cond.unchecked());
+      } else if (cond.holds()) {
         lines.add("  " + cond.id() + " " + cond.title() + ": holds"
             + (cond.unchecked().isEmpty() ? "" : " (not checked on " + cond.unchecked() + ")"));
       } else {

@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * The identity a namespace's {@code config.json} declares (spec §3.6): executor, improver and judge, each null
- * when not recorded. Comparability conditions C3 and C4 are read from here; unknown identity never counts as equal.
+ * when not recorded. Comparability conditions C3 and C4 are read from here; an unknown identity is not compared: it
+ * counts neither as equal nor as different.
  *
  * @param timing the declared timing environment ({@code timing}: runner, machine, workers, limits) as canonical
  *     JSON, or null when not recorded; time metrics compare only under one such environment

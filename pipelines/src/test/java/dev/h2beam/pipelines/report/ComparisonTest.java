@@ -190,11 +190,25 @@ class ComparisonTest {
   }
 
   @Test
-  void anUnrecordedJudgeIsUnknownAndNotComparable() {
+  void anUnrecordedJudgeIsNotComparedAndNeverAFailure() {
     RunIdentity noJudge = new RunIdentity("c", "demo/oc", "opencode:m", "", null);
     Comparison.Result c = compare(replica("demo-oc-agg2-s1", noJudge, t(4), t(2)));
-    assertEquals("not-comparable", c.relation());
-    assertEquals("judge identity unknown: the config.json of demo-oc-agg2-s1 records no judge", failures(c, "C3"));
+    assertEquals("", failures(c, "C3"));
+    assertEquals("inconclusive", c.relation(), "one replicate: the comparison runs, and cannot favour a mode");
+    String text = String.join("\n", Comparison.lines(c, 5.0, true));
+    assertTrue(text.contains("  C3 same judge identity: not compared -- judge identity unknown: the config.json of"
+        + " demo-oc-agg2-s1 records no judge"), text);
+  }
+
+  @Test
+  void anIdentityOneReplicateDoesNotRecordIsNotCheckedOnItWhileTheRecordedOnesAgree() {
+    RunIdentity noJudge = new RunIdentity("c", "demo/oc", "opencode:m", "", null);
+    Comparison.Result c = compare(replica("demo-oc-agg2-s1", t(4), t(2)),
+        replica("demo-oc-agg2-s2", noJudge, t(4), t(2)));
+    assertEquals("", failures(c, "C3"));
+    String text = String.join("\n", Comparison.lines(c, 5.0, true));
+    assertTrue(text.contains("  C3 same judge identity: holds (not checked on judge identity unknown: the config.json"
+        + " of demo-oc-agg2-s2 records no judge)"), text);
   }
 
   @Test
@@ -208,10 +222,14 @@ class ComparisonTest {
   }
 
   @Test
-  void aMissingConfigMakesExecutorAndImproverUnknownAndNotComparable() {
+  void aMissingConfigLeavesExecutorAndImproverNotComparedNotFailed() {
     Comparison.Result c = compare(replica("demo-oc-agg2-s1", null, t(4), t(2)));
-    assertEquals("executor identity unknown: demo-oc-agg2-s1 has no config.json; improver identity unknown:"
-        + " demo-oc-agg2-s1 has no config.json", failures(c, "C4"));
+    assertEquals("", failures(c, "C4"));
+    String text = String.join("\n", Comparison.lines(c, 5.0, true));
+    assertTrue(text.contains("  C4 same declared executor and improver identity: not compared -- executor identity"
+        + " unknown: demo-oc-agg2-s1 has no config.json; improver identity unknown: demo-oc-agg2-s1 has no"
+        + " config.json"), text);
+    assertTrue(!text.contains("FAILS"), text);
   }
 
   @Test
