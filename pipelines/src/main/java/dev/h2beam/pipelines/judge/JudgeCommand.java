@@ -195,7 +195,10 @@ public final class JudgeCommand implements Command {
     }
     Map<Path, String> names = new LinkedHashMap<>();
     for (Path ns : judgeable(expand(o.getNamespaces()))) {
-      names.put(ns, o.getGrader().isBlank() ? defaultGrader(ns, settings) : o.getGrader());
+      String name = o.getGrader().isBlank() ? defaultGrader(ns, settings) : o.getGrader();
+      // a --grader given was checked above; a default is named with where it came from, never as a flag
+      if (!GraderProvider.all().containsKey(name)) throw new UsageError(unknownDefault(ns, name, settings));
+      names.put(ns, name);
     }
     refuseUngrantedEgress(names, settings);
     for (Map.Entry<Path, String> entry : names.entrySet()) {
@@ -593,6 +596,20 @@ public final class JudgeCommand implements Command {
       }
     }
     return provider != null && GraderProvider.all().containsKey(provider) ? provider : benchOf(ns);
+  }
+
+  /**
+   * Why a namespace judged without {@code --grader} has no grader: the name the judge fell back to, where that came
+   * from (a folder benchmark's bench.json, else the benchmark the namespace's name records), and what to pass.
+   */
+  static String unknownDefault(Path ns, String name, Map<String, String> settings) {
+    boolean fromBench = name.equals(FolderGrading.defaultGrader(ns, settings));
+    return ns.getFileName() + ": no --grader was given, and the grader the judge falls back to, '" + name + "' ("
+        + (fromBench ? "the grader kind its benchmark's bench.json declares"
+            : "the benchmark its name records, which has no grader of its own") + "), is not a known grader; known: "
+        + GraderProvider.all().keySet() + ". Pass --grader=NAME (e.g. --grader=command --graderCommand='<command"
+        + " printing a score JSON>')" + (fromBench ? "" : ", or --benchRoot=<its folder benchmark> to use the grader"
+        + " its bench.json declares");
   }
 
   /** The benchmark a namespace folder's name records ({@code <bench>-<sub>-<mode><k>[-s<seed>]}). */

@@ -784,6 +784,20 @@ class JudgeCommandTest {
   }
 
   @Test
+  void aBenchmarkWithoutAGraderOfItsOwnNamesWhereTheFallbackCameFromNotAFlag() throws Exception {
+    Path ns = Namespaces.python(runs, "dogf_sums-oc-agg1", 1, Map.of("t1", score(1, 1)));
+    JudgeOptions o = PipelineOptionsFactory.fromArgs("--namespaces=" + ns).as(JudgeOptions.class);
+    UsageError e = assertThrows(UsageError.class, () -> JudgeCommand.run(o, new PrintStream(console)));
+    assertTrue(e.getMessage().startsWith("dogf_sums-oc-agg1: no --grader was given, and the grader the judge falls"
+        + " back to, 'dogf_sums' (the benchmark its name records, which has no grader of its own), is not a known"
+        + " grader; known: ["), e.getMessage());
+    assertTrue(e.getMessage().endsWith("Pass --grader=NAME (e.g. --grader=command --graderCommand='<command printing a"
+        + " score JSON>'), or --benchRoot=<its folder benchmark> to use the grader its bench.json declares"),
+        e.getMessage());
+    assertFalse(e.getMessage().contains("--grader=dogf_sums"), e.getMessage());
+  }
+
+  @Test
   void badOptionsNameTheFlag() {
     assertTrue(assertThrows(UsageError.class, () -> judge("--namespaces=" + root.resolve("nope")))
         .getMessage().contains("--namespaces"));
