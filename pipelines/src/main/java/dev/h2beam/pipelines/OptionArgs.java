@@ -156,6 +156,9 @@ public final class OptionArgs {
         throw new UsageError("--" + name + " has no value; give it as --" + name + "=VALUE (a value after a space is"
             + " not read), expected " + form(name, getter));
       }
+      if (!fits(type, value) && outOfRange(type, value)) {
+        throw new UsageError("--" + name + "=" + value + " is out of range; expected " + range(name, type));
+      }
       if (!fits(type, value)) {
         throw new UsageError("--" + name + "=" + value + (value.isEmpty() ? " has no value" : " is not valid")
             + "; expected " + form(name, getter));
@@ -208,6 +211,24 @@ public final class OptionArgs {
     } catch (NumberFormatException e) {
       return false;
     }
+  }
+
+  /** A whole number too large or too small for a whole-number option's type. */
+  private static boolean outOfRange(Class<?> type, String value) {
+    boolean whole = type == int.class || type == Integer.class || type == long.class || type == Long.class;
+    return whole && value.strip().matches("[-+]?[0-9]+");
+  }
+
+  /**
+   * The range of a whole-number option, with an example. {@code --seed} says why it is narrower than harness2's,
+   * whose {@code --seed} is a Python int of any size: h2beam's seeds are 64-bit throughout (the namespace name, the
+   * shuffle, config.json), and seeding CPython's generator from a larger int is not implemented (spec §19.1).
+   */
+  private static String range(String name, Class<?> type) {
+    boolean isInt = type == int.class || type == Integer.class;
+    String text = "a whole number from " + (isInt ? Integer.MIN_VALUE : Long.MIN_VALUE) + " to "
+        + (isInt ? Integer.MAX_VALUE : Long.MAX_VALUE) + ", e.g. --" + name + (isInt ? "=2" : "=7");
+    return name.equals("seed") ? text + " (harness2 takes any integer; h2beam's seeds are 64-bit)" : text;
   }
 
   /** The expected form of a value, with an example; for text, what the option is for. */
