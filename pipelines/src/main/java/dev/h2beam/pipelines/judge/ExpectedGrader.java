@@ -14,7 +14,9 @@ import java.util.Optional;
  * Exact comparison ignores only trailing line breaks; with {@code normalize} (bench.json {@code grader.normalize}),
  * runs of white space count as one space, leading and trailing space is dropped and case is ignored. One criterion:
  * {@code n_passed}/{@code n_criteria} is 1/1 or 0/1. A run that delivered nothing is a real 0/1
- * ({@code no_output: true}); a missing expected.txt is a judge failure (an absence), never a zero.
+ * ({@code no_output: true}), as harness2's JobBench adapter scores a run with no output (spec §12.3); a run whose
+ * deliverable lies at its root rather than in {@code output/} was written in another layout, not left undelivered,
+ * so it is a judge failure naming both places, as is a missing expected.txt: an absence, never a zero.
  */
 final class ExpectedGrader implements Grader {
   static final int MAX_CHARS = 1_000_000;
@@ -45,6 +47,12 @@ final class ExpectedGrader implements Grader {
     raw.put("metric", identity());
     Path answer = folder.deliverable(runDir);
     if (!Files.isRegularFile(answer)) {
+      Path atRoot = runDir.resolve(folder.deliverable());
+      if (Files.isRegularFile(atRoot)) {
+        throw new IOException(answer + " is missing, but " + atRoot + " is there: a folder benchmark's run keeps its"
+            + " deliverable in output/, so this run was written in another layout; move the file into output/ to"
+            + " grade it (not graded as a zero)");
+      }
       raw.put("n_passed", 0);
       raw.put("all_pass", false);
       raw.put("no_output", true);
