@@ -56,14 +56,15 @@ import java.util.concurrent.TimeUnit;
  * request that does not carry it in a key header ({@code Authorization}, {@code api-key}, {@code x-api-key}). It puts
  * the key there and nowhere else (a request with the token in its target or another header is refused, as is one
  * outside the base URL's path: either would let a reply that echoes the request hand the agent the key), and takes the
- * key out of every reply. An agent told to print its environment, or a harness that asks it to, prints only the
- * token, which is worth nothing once the run ends. Otherwise the relay changes nothing in what passes: method, path,
- * query, headers and body go on as they came, and the reply comes back as it is streamed, flushed line by line,
- * except that it asks the endpoint for an uncompressed reply so that the usage can be read. It never logs or writes the key. The
- * CLI's own retries each count as a request. A relay serves one run and is closed with it: a request still waiting for
- * a slot is then dropped, and a reply still streaming is cut, releasing its slot. It reads the CLI's connections itself
- * ({@link RelayWire}), so it also sees the CLI leave: a request whose client left while it waited (the CLI's own
- * timeout ran out, and it retries) is dropped unsent, and a reply whose client left is cut.
+ * key out of every reply. An agent told to print its environment, or a harness that asks it to, prints only the token,
+ * which is worth nothing once the run ends. Otherwise the relay changes nothing in what passes: method, path, query,
+ * headers and body go on as they came, and the reply comes back as it is streamed (flushed as it comes, a line at a
+ * time when the relay holds a key), except that it asks the endpoint for an uncompressed reply so that the usage can be
+ * read. It never logs or writes the key. The CLI's own retries each count as a request. A relay serves one run and is
+ * closed with it: a request still waiting for a slot is then dropped, and a reply still streaming is cut, releasing its
+ * slot. It reads the CLI's connections itself ({@link RelayWire}), so it also sees the CLI leave: a request whose
+ * client left while it waited (the CLI's own timeout ran out, and it retries) is dropped unsent, and a reply whose
+ * client left is cut.
  */
 public final class EndpointProxy implements AutoCloseable {
   /** The name of a rollout's call log in its run folder, whichever executor made the calls. */

@@ -101,7 +101,8 @@ class FolderRolloutTest {
         }
       }
       assertTrue(b.artifactsIntact(r.runDir()), "the marker records the scrubbed answer");
-      assertTrue(warned.toString().contains("wrote the value of $H2B_LEAK_API_KEY into 3 file(s) (base1/output/answer.md, base1/stdout.txt, base1/trajectory.md)")
+      assertTrue(warned.toString().contains("wrote the value of $H2B_LEAK_API_KEY into 3 file(s)"
+          + " (base1/output/answer.md, base1/stdout.txt, base1/trajectory.md)")
           && !warned.toString().contains(key), warned.toString());
 
       FolderBenchmark failing = bench("cat " + found + " >&2; exit 3");

@@ -26,7 +26,9 @@ class KeyScrubTest {
   void theKeyIsTakenOutWhereverTheReadsCutIt() {
     String reply = "data: {\"echo\": \"Bearer " + KEY + "\"}\n\ndata: " + KEY + KEY + "\n\ndata: [DONE]\n\nend " + KEY;
     String want = reply.replace(KEY, "[redacted key]");
-    for (int piece = 1; piece <= reply.length(); piece++) assertEquals(want, through(reply, piece), "pieces of " + piece);
+    for (int piece = 1; piece <= reply.length(); piece++) {
+      assertEquals(want, through(reply, piece), "pieces of " + piece);
+    }
   }
 
   @Test

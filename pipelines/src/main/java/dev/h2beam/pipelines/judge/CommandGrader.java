@@ -18,10 +18,11 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Runs a user's scoring command ({@code sh -c <command>}) in the run dir, for benchmarks whose graders are external
- * programs: {@code --graderCommand}, or the command a folder benchmark's bench.json declares. It reads {@code {"n_passed": .., "n_criteria": ..}} (and anything else, kept as raw) from the command's
- * standard output; the task id and run dir are in {@code H2BEAM_TASK} and {@code H2BEAM_RUN_DIR}. A non-zero exit or
- * output that is not a JSON object is an error; empty output is "nothing"; the timeout (or the judge cancelling the
- * call) kills the command's whole process group.
+ * programs: {@code --graderCommand}, or the command a folder benchmark's bench.json declares. It reads {@code
+ * {"n_passed": .., "n_criteria": ..}} (and anything else, kept as raw) from the command's standard output; the task id
+ * and run dir are in {@code H2BEAM_TASK} and {@code H2BEAM_RUN_DIR}. A non-zero exit or output that is not a JSON
+ * object is an error; empty output is "nothing"; the timeout (or the judge cancelling the call) kills the command's
+ * whole process group.
  *
  * <p>Environment: the command <em>inherits the judge's whole environment</em>, plus the two variables above. Unlike
  * an executor's agent, the grader is the user's own trusted program on the judge side, which may need its own keys
