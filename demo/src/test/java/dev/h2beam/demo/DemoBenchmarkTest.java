@@ -88,6 +88,23 @@ class DemoBenchmarkTest {
     assertEquals("Total: 20.25\n", answer(demo.execute("ledger-2", fixed, "demo-oc-agg2/ledger-2/inv1")));
   }
 
+  /** A harness script that prints a key h2beam holds leaves neither the answer nor the trajectory holding it. */
+  @Test
+  void aKeyAScriptPrintsGoesNoFurtherThanItsOutput() throws Exception {
+    String key = "sk-demo-leak-0123456789ab";
+    List<dev.h2beam.adapters.config.EnvKeys.Held> was =
+        dev.h2beam.adapters.config.EnvKeys.use(Map.of("H2B_DEMO_API_KEY", key));
+    try {
+      DemoBenchmark demo = demo();
+      Path harness = harnessWithScript("leaky", "echo \"Total: " + key + "\"\n");
+      Rollout r = demo.execute("ledger-1", harness, "r/inv1");
+      assertEquals("Total: [redacted key]\n", answer(r));
+      assertFalse(demo.trajectory(r.runDir(), 50_000).contains(key));
+    } finally {
+      dev.h2beam.adapters.config.EnvKeys.restore(was);
+    }
+  }
+
   @Test
   void rolloutDeliversAnswerTrajectoryAndMarker() throws Exception {
     DemoBenchmark demo = demo();

@@ -47,6 +47,34 @@ public final class KeysOutOfRuns {
   }
 
   /**
+   * {@code bytes} (a program's output h2beam is about to write) without any held key's value, each replaced by
+   * {@link EnvKeys#REDACTED}; with a warning naming the variables and {@code rollout} when one was there.
+   */
+  public static byte[] scrub(byte[] bytes, String rollout) {
+    List<EnvKeys.Held> held = EnvKeys.current();
+    if (held.isEmpty()) return bytes;
+    String text = new String(bytes, StandardCharsets.ISO_8859_1);
+    TreeSet<String> variables = new TreeSet<>();
+    text = replaced(text, held, variables);
+    if (variables.isEmpty()) return bytes;
+    System.err.println(new Found(List.of("its output"), variables, List.of()).warning(rollout));
+    return text.getBytes(StandardCharsets.ISO_8859_1);
+  }
+
+  /** {@code text} (bytes as ISO-8859-1 chars) with each held value replaced; the variables found go in {@code into}. */
+  private static String replaced(String text, List<EnvKeys.Held> held, TreeSet<String> into) {
+    for (EnvKeys.Held h : held) {
+      // ISO-8859-1 maps each byte to one char and back, so a file that is not UTF-8 keeps its other bytes as they
+      // were; a key's UTF-8 bytes are found and replaced as the same chars
+      String value = new String(h.value().getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
+      if (!text.contains(value)) continue;
+      into.add(h.variable());
+      text = text.replace(value, EnvKeys.REDACTED);
+    }
+    return text;
+  }
+
+  /**
    * Rewrites every regular file under {@code dirs} that holds a held key's value (symbolic links are not followed),
    * in place: the rollout is not yet marked complete, so a crash in the middle leaves it to be rolled again.
    */
@@ -67,18 +95,9 @@ public final class KeysOutOfRuns {
           unread.add(f.toString());
           continue;
         }
-        // ISO-8859-1 maps each byte to one char and back, so a file that is not UTF-8 keeps its other bytes as they
-        // were; a key's UTF-8 bytes are found and replaced as the same chars
-        String text = new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1);
-        boolean found = false;
-        for (EnvKeys.Held h : held) {
-          String value = new String(h.value().getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
-          if (!text.contains(value)) continue;
-          found = true;
-          variables.add(h.variable());
-          text = text.replace(value, EnvKeys.REDACTED);
-        }
-        if (!found) continue;
+        String read = new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1);
+        String text = replaced(read, held, variables);
+        if (text.equals(read)) continue;
         Files.write(f, text.getBytes(StandardCharsets.ISO_8859_1));
         Path named = dir.toAbsolutePath().getParent();
         files.add(named == null ? f.toString() : named.relativize(f.toAbsolutePath()).toString());
