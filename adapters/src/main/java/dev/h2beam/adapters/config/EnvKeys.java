@@ -1,6 +1,10 @@
 package dev.h2beam.adapters.config;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -19,8 +23,51 @@ public final class EnvKeys {
   /** Shorter values are not looked for: a placeholder ({@code x}, {@code none}) would be found in every text. */
   public static final int MIN_CHARS = 8;
 
-  /** A variable and the key value it holds. */
-  public record Held(String variable, String value) {}
+  /**
+   * A variable, the key value it holds, and the forms of that value a screen looks for: the value itself, its base64
+   * (standard and URL-safe, alone and at each of the three alignments it can take inside a longer encoded text) and
+   * its hex in lower and upper case. A key pasted encoded is still the key.
+   */
+  public record Held(String variable, String value, List<String> forms) {
+    public Held {
+      forms = List.copyOf(forms);
+    }
+
+    /** The variable's value and every encoded form of it. */
+    public Held(String variable, String value) {
+      this(variable, value, encodings(value));
+    }
+
+    /** Whether {@code text} holds the value or an encoded form of it. */
+    boolean in(String text) {
+      for (String f : forms) if (text.contains(f)) return true;
+      return false;
+    }
+  }
+
+  /** The value first, then its encodings; each form at least as long as the value (a short form matches prose). */
+  static List<String> encodings(String value) {
+    byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+    LinkedHashSet<String> out = new LinkedHashSet<>();
+    out.add(value);
+    HexFormat hex = HexFormat.of();
+    out.add(hex.formatHex(bytes));
+    out.add(hex.withUpperCase().formatHex(bytes));
+    for (Base64.Encoder enc : List.of(Base64.getEncoder(), Base64.getUrlEncoder())) {
+      out.add(enc.encodeToString(bytes)); // alone, padded
+      for (int lead = 0; lead < 3; lead++) {
+        // inside a longer text: lead bytes before the value share its first characters, the bytes after it its
+        // last one, so only the characters that its bytes alone decide are looked for
+        byte[] shifted = new byte[lead + bytes.length];
+        System.arraycopy(bytes, 0, shifted, lead, bytes.length);
+        String s = enc.withoutPadding().encodeToString(shifted);
+        int from = lead == 0 ? 0 : lead + 1;
+        int to = shifted.length % 3 == 0 ? s.length() : s.length() - 1;
+        if (to - from >= value.length()) out.add(s.substring(from, to));
+      }
+    }
+    return List.copyOf(out);
+  }
 
   private static volatile List<Held> current = of(System.getenv());
 
@@ -83,9 +130,14 @@ public final class EnvKeys {
     return text;
   }
 
-  /** The first held key whose value {@code text} contains, or null. */
+  /**
+   * The first held key whose value, or an encoding of it ({@link Held#forms}), {@code text} contains, with or without
+   * its hidden characters ({@link HiddenChars}: a UTF-16 file's NULs, a zero-width space inside the key); or null.
+   */
   public static Held foundIn(String text) {
-    for (Held h : current) if (text.contains(h.value())) return h;
+    if (current.isEmpty()) return null;
+    String seen = HiddenChars.strip(text);
+    for (Held h : current) if (h.in(text) || seen != text && h.in(seen)) return h;
     return null;
   }
 }

@@ -1,6 +1,7 @@
 package dev.h2beam.transforms.safety;
 
 import dev.h2beam.adapters.config.EnvKeys;
+import dev.h2beam.adapters.config.HiddenChars;
 import dev.h2beam.adapters.config.KeyShapes;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -24,7 +25,8 @@ import java.util.regex.Pattern;
  * lines below ({@code tokens:} then {@code - …} items, or a JSON array across lines); or any value shaped like a
  * provider key ({@link KeyShapes}: {@code sk-…}, {@code AKIA…}, {@code ghp_…}, a PEM private key block); or the exact
  * value of a key this process holds in its environment ({@link EnvKeys}: a local server's key has no provider shape),
- * named by its variable.
+ * or its base64 or hex, named by its variable. Hidden characters (a UTF-16 file's NULs, a zero-width space inside a
+ * key) do not hide a key: the text is also screened without them.
  *
  * <p>The screen aims for few false positives: the word "token" in prose, a key read from {@code $VAR}, {@code
  * ${VAR}}, {@code <placeholder>} or {@code os.environ}, and short or numeric values are not findings. A finding names
@@ -94,8 +96,22 @@ public final class CredentialScreen {
     return out;
   }
 
-  /** Every credential in {@code text}, at most one per line, in line order. */
+  /**
+   * Every credential in {@code text}, at most one per line, in line order. The text is screened as it is and, when
+   * it has any, without its hidden characters ({@link HiddenChars}: a UTF-16 file's NULs, a zero-width space inside a
+   * key): removing them never removes a line break, so the line numbers of both agree.
+   */
   public static List<Hit> hits(String text) {
+    List<Hit> out = visibleHits(text);
+    String seen = HiddenChars.strip(text);
+    if (seen == text) return out;
+    for (Hit h : visibleHits(seen)) if (out.stream().noneMatch(o -> o.line() == h.line())) out.add(h);
+    out.sort(Comparator.comparingInt(Hit::line));
+    return out;
+  }
+
+  /** {@link #hits} of the text as it is. */
+  private static List<Hit> visibleHits(String text) {
     // A text with no credential word and nothing key-shaped has no line with one (each line's lower case is a piece of
     // the text's: the words and markers are ASCII, and only the final sigma lowers by its context), so no line can
     // match: nearly every harness file and lesson screened, once each, without splitting it into lines

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.h2beam.adapters.config.EnvKeys;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -172,5 +173,45 @@ class CredentialScreenTest {
       if (!byLine.isEmpty()) found++;
     }
     assertTrue(found > 500, "texts with a credential: " + found);
+  }
+
+  /** dogE D7: trivial variants of a held value, each found and named by its variable, never shown. */
+  @ParameterizedTest
+  @ValueSource(strings = {
+    "UTF-16LE:key sk-canary-E9x7", // the file's bytes in UTF-16LE, read as UTF-8 (a NUL after each letter)
+    "key sk\u200b-canary-E9x7",
+    "key sk-can\u2060ary-E9x7\ufeff",
+    "key c2stY2FuYXJ5LUU5eDc=", // base64 of the value alone
+    "key c2stY2FuYXJ5LUU5eDc", // the same without padding
+    "blob a2V5OnNrLWNhbmFyeS1FOXg3Cg==", // base64 of "key:sk-canary-E9x7\n": one lead byte
+    "blob eDpzay1jYW5hcnktRTl4Nw==", // "x:sk-canary-E9x7": two
+    "blob eHg6c2stY2FuYXJ5LUU5eDc", // "xx:sk-canary-E9x7": three, the alignment of the value alone
+    "key 736b2d63616e6172792d45397837",
+    "key 736B2D63616E6172792D45397837"
+  })
+  void aHeldValueIsFoundThroughHiddenCharactersAndEncodings(String line) {
+    List<EnvKeys.Held> was = EnvKeys.use(Map.of("CANARY_API_KEY", "sk-canary-E9x7"));
+    try {
+      if (line.startsWith("UTF-16LE:")) {
+        line = new String(line.substring(9).getBytes(StandardCharsets.UTF_16LE), StandardCharsets.UTF_8);
+      }
+      List<String> found = scan("# notes\n" + line + "\n");
+      assertEquals(1, found.size(), line + " -> " + found);
+      assertTrue(found.get(0).startsWith("scripts/x.sh line 2 (the value of $CANARY_API_KEY) holds"), found.get(0));
+      assertFalse(found.get(0).contains("canary"), found.get(0));
+    } finally {
+      EnvKeys.restore(was);
+    }
+  }
+
+  @Test
+  void otherEncodedTextAndHiddenCharactersInProseAreNotFindings() {
+    List<EnvKeys.Held> was = EnvKeys.use(Map.of("CANARY_API_KEY", "sk-canary-E9x7"));
+    try {
+      assertEquals(List.of(), scan("logo: aGVsbG8gd29ybGQgaGVsbG8gd29ybGQ=\nhash 736b2d63616e6172792d\n"));
+      assertEquals(List.of(), scan("Zero\u200bwidth joiners in prose\u00ad are fine\n"));
+    } finally {
+      EnvKeys.restore(was);
+    }
   }
 }
