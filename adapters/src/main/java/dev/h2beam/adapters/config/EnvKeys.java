@@ -140,4 +140,15 @@ public final class EnvKeys {
     for (Held h : current) if (h.in(text) || seen != text && h.in(seen)) return h;
     return null;
   }
+
+  /**
+   * {@code text} with every held key's value and every provider-shaped key ({@link KeyShapes#redact}) replaced by
+   * {@code [redacted key]}: for a message that quotes what a model or a user wrote (a path, a file name), which may
+   * hold a key.
+   */
+  public static String redact(String text) {
+    String out = text;
+    for (Held h : current) for (String f : h.forms()) out = out.replace(f, "[redacted key]");
+    return KeyShapes.redact(out);
+  }
 }

@@ -59,11 +59,12 @@ public final class BaseHarness {
       return problems;
     }
     for (String rel : PathOrder.skipped(bench.baseHarness())) {
-      problems.add(bench.baseHarness().resolve(rel) + ": a symbolic link or special file; a harness holds regular"
-          + " files only (links are never followed): replace it with the file it points to, or remove it");
+      problems.add(bench.baseHarness().resolve(CredentialScreen.redact(rel)) + ": a symbolic link or special file; a"
+          + " harness holds regular files only (links are never followed): replace it with the file it points to,"
+          + " or remove it");
     }
     for (String rel : offSurface) {
-      problems.add(bench.baseHarness().resolve(rel) + ": not on the " + bench.surface().name()
+      problems.add(bench.baseHarness().resolve(CredentialScreen.redact(rel)) + ": not on the " + bench.surface().name()
           + " surface (always-on files " + bench.surface().alwaysOn() + ", skills/<name>/SKILL.md,"
           + " sub_agents/<name>/AGENT.md, scripts/<snake_name>.py, ...); move or remove it");
     }
@@ -86,7 +87,10 @@ public final class BaseHarness {
     }
     // these name a file by its path in the harness, as they do for an improver's edit: here the harness is a folder
     // of the benchmark's, named first
-    for (String p : CredentialScreen.findings(tree)) problems.add(bench.baseHarness() + ": " + p);
+    // a file off the surface is not read, but its name is shown like the others': a key in it is a finding too
+    LinkedHashMap<String, String> named = new LinkedHashMap<>(tree);
+    for (String rel : offSurface) named.putIfAbsent(rel, "");
+    for (String p : CredentialScreen.findings(named)) problems.add(bench.baseHarness() + ": " + p);
     return problems;
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.h2beam.adapters.config.EnvKeys;
 import dev.h2beam.adapters.llm.ScriptedModelServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -11,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.List;
 import java.util.Map;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.junit.jupiter.api.Test;
@@ -214,5 +216,28 @@ class CheckCommandTest {
     Files.writeString(rubric, "{\"criteria\": []}");
     String out = check(ENV, 1, "--bench=folder", "--benchRoot=" + root, "--config=" + judgeConfig(""), "--ping=false");
     assertTrue(out.contains("FAIL: " + rubric + ": must be {\"criteria\": [{\"id\": ..."), out);
+  }
+
+  /** dogE D3: a key in a base harness file's name, on the surface and off it, fails the check, shown redacted. */
+  @Test
+  void aKeyInABaseHarnessFileNameIsAFailureThatNeverShowsTheKey() throws Exception {
+    String key = "sk-canary-E9x7";
+    List<EnvKeys.Held> was = EnvKeys.use(Map.of("CANARY_API_KEY", key));
+    try {
+      Path root = oneTaskBench("You total ledgers.\n", "");
+      Files.createDirectories(root.resolve("base/skills/ok/scripts"));
+      Files.writeString(root.resolve("base/skills/ok/scripts/" + key), "hi\n");
+      Files.createDirectories(root.resolve("base/skills/" + key));
+      Files.writeString(root.resolve("base/skills/" + key + "/SKILL.md"), "---\ndescription: x\n---\n");
+      String out = check(ENV, 1, "--bench=folder", "--benchRoot=" + root, "--config=" + config("http://127.0.0.1:9/v1"),
+          "--ping=false");
+      assertTrue(out.contains("skills/ok/scripts/[redacted key] holds what looks like a credential in its name (the"
+          + " value of $CANARY_API_KEY)"), out);
+      assertTrue(out.contains("skills/[redacted key]/SKILL.md holds what looks like a credential in its name"), out);
+      assertTrue(out.contains("skills/[redacted key]/SKILL.md: not on the opencode surface"), out);
+      assertFalse(out.contains(key), out);
+    } finally {
+      EnvKeys.restore(was);
+    }
   }
 }

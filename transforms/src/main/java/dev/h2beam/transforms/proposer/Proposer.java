@@ -19,17 +19,21 @@ import dev.h2beam.transforms.safety.CredentialScreen;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
+import java.util.stream.Stream;
 
 /**
  * Makes improver, selector and reflector calls (spec §10.1–§10.4). Each call runs in a fresh working folder with the
@@ -355,14 +359,23 @@ public final class Proposer {
    * Replaces the text of every file of {@code files} (relative to {@code dir}) that holds a credential by the
    * credential screen's rules ({@link CredentialScreen}), or that is too large or cannot be read to be screened, by a
    * note saying it was withheld and why, and returns why, one entry per finding ({@code .env line 1, field
-   * OPENAI_API_KEY (sk-…): a literal credential}: the file, line and field, never the value), in path order. A
-   * file the session left is kept in the audit trail and replayed from it; the note never holds what the screen
-   * finds, so a folder withheld once screens clean.
+   * OPENAI_API_KEY (sk-…): a literal credential}: the file, line and field, never the value), in path order. A file
+   * or folder whose name holds a key is deleted instead, and the file named with the key redacted. A file the session
+   * left is kept in the audit trail and replayed from it; the note never holds what the screen finds, so a folder
+   * withheld once screens clean.
    */
   static List<String> withhold(Path dir, List<String> files) throws IOException {
     List<String> out = new ArrayList<>();
-    for (String rel : new java.util.TreeSet<>(files)) {
-      Path f = dir.resolve(rel);
+    for (String file : new java.util.TreeSet<>(files)) {
+      Path f = dir.resolve(file);
+      String rel = CredentialScreen.redact(file);
+      Optional<String> named = CredentialScreen.inPath(file);
+      if (named.isPresent()) {
+        // a name cannot hold a note in place of the key: the file goes, and the record names it redacted
+        Files.deleteIfExists(f);
+        out.add(rel + ": its name holds what looks like a credential (" + named.get() + ")");
+        continue;
+      }
       List<String> why;
       String where;
       try {
@@ -392,7 +405,22 @@ public final class Proposer {
           + " read secrets from the environment at run time.]\n", StandardCharsets.UTF_8);
       out.addAll(why);
     }
+    removeKeyNamedFolders(dir);
     return out;
+  }
+
+  /**
+   * Deletes every folder under {@code dir} whose path holds a key: the files under it went above (their paths held
+   * the key too), and the folder's name would otherwise keep the key in the audit trail.
+   */
+  private static void removeKeyNamedFolders(Path dir) throws IOException {
+    List<Path> named;
+    try (Stream<Path> walk = Files.walk(dir)) {
+      named = walk.filter(d -> !d.equals(dir) && Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS))
+          .filter(d -> CredentialScreen.inPath(dir.relativize(d).toString()).isPresent())
+          .sorted(Comparator.reverseOrder()).toList();
+    }
+    for (Path d : named) FileTrees.deleteQuietly(d);
   }
 
   /**

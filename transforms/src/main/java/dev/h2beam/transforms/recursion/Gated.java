@@ -119,7 +119,7 @@ public final class Gated {
       step.put("step", j);
       step.put("label", label);
       List<Object> mutationJson = new ArrayList<>();
-      for (Mutation m : mutations) mutationJson.add(m.toJson());
+      for (Mutation m : shown(mutations)) mutationJson.add(m.toJson());
       step.put("mutations", mutationJson);
       step.put("notes", Stage.clip(proposal.notes(), 400));
       Decision d;
@@ -209,14 +209,15 @@ public final class Gated {
   }
 
   /**
-   * The refused mutations as the next proposals may see them: a file holding a credential is shown without its text
-   * (the rejected history reaches prompts and the audit trail; a key never does).
+   * The mutations as the step's record and the next proposals may see them: a file holding a credential is shown
+   * without its text, and a key in a path is redacted (the rejected history reaches prompts, the summary and the
+   * audit trail; a key never does).
    */
   static List<Mutation> shown(List<Mutation> mutations) {
     List<Mutation> out = new ArrayList<>();
     for (Mutation m : mutations) {
-      boolean key = m.text() != null && !CredentialScreen.findings(Map.of(m.path(), m.text())).isEmpty();
-      out.add(key ? new Mutation(m.op(), m.path(), WITHHELD) : m);
+      boolean key = m.text() != null && !CredentialScreen.hits(m.text()).isEmpty();
+      out.add(new Mutation(m.op(), CredentialScreen.redact(m.path()), key ? WITHHELD : m.text()));
     }
     return out;
   }

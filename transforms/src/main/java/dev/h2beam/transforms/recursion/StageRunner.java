@@ -145,8 +145,12 @@ public final class StageRunner {
         + (rejected.isEmpty() ? "" : "; " + holds(surface));
   }
 
+  /**
+   * The first six off-surface paths as a refusal names them, each {@link CredentialScreen#redact redacted}: the
+   * improver chose the names, and the reason reaches the console, the summary and later prompts.
+   */
   private static List<String> first(List<String> rejected) {
-    return rejected.subList(0, Math.min(6, rejected.size()));
+    return rejected.subList(0, Math.min(6, rejected.size())).stream().map(CredentialScreen::redact).toList();
   }
 
   /** Why a proposal with files off the editable surface is refused, naming the first six and what a harness holds. */

@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  * provider key ({@link KeyShapes}: {@code sk-…}, {@code AKIA…}, {@code ghp_…}, a PEM private key block); or the exact
  * value of a key this process holds in its environment ({@link EnvKeys}: a local server's key has no provider shape),
  * or its base64 or hex, named by its variable. Hidden characters (a UTF-16 file's NULs, a zero-width space inside a
- * key) do not hide a key: the text is also screened without them.
+ * key) do not hide a key: the text is also screened without them. A key in a file's name is a finding as well.
  *
  * <p>The screen aims for few false positives: the word "token" in prose, a key read from {@code $VAR}, {@code
  * ${VAR}}, {@code <placeholder>} or {@code os.environ}, and short or numeric values are not findings. A finding names
@@ -83,17 +83,44 @@ public final class CredentialScreen {
 
   /**
    * Returns one problem per credential in {@code tree} (relative path → text), naming the file, line and field and
-   * saying what to do, never repeating the secret. Paths are visited in sorted order.
+   * saying what to do, never repeating the secret. A path that itself holds a key (a file named after the key's
+   * value) is a finding too, and every path is shown {@link #redact redacted}. Paths are visited in sorted order.
    */
   public static List<String> findings(Map<String, String> tree) {
     List<String> out = new ArrayList<>();
     for (Map.Entry<String, String> file : new TreeMap<>(tree).entrySet()) {
+      String path = redact(file.getKey());
+      Optional<String> named = inPath(file.getKey());
+      if (named.isPresent()) {
+        out.add(path + " holds what looks like a credential in its name (" + named.get() + "); harness trees must"
+            + " never carry credentials, in a file's name or its text: " + WHAT_TO_DO);
+      }
       for (Hit h : hits(file.getValue())) {
-        out.add(file.getKey() + " " + h.where() + " holds what looks like a literal credential; harness trees must"
+        out.add(path + " " + h.where() + " holds what looks like a literal credential; harness trees must"
             + " never carry credentials: " + WHAT_TO_DO);
       }
     }
     return out;
+  }
+
+  /**
+   * What a relative path holds in its name, shown without the value ({@code the value of $VAR}, {@code sk-…}), if it
+   * holds a key: a held key's value or an encoding of it, or a provider-shaped key. A file name reaches the same
+   * listings, diffs and prompts its text does.
+   */
+  public static Optional<String> inPath(String path) {
+    EnvKeys.Held held = EnvKeys.foundIn(path);
+    if (held != null) return Optional.of("the value of $" + held.variable());
+    return KeyShapes.sample(path);
+  }
+
+  /**
+   * {@code text} with every held key's value and every provider-shaped key replaced by {@code [redacted key]}: for
+   * any reason or listing that quotes a path or a name the improver or a method chose, built before it reaches the
+   * console, a summary or a later prompt.
+   */
+  public static String redact(String text) {
+    return EnvKeys.redact(text);
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.h2beam.transforms.tree;
 
+import dev.h2beam.adapters.config.EnvKeys;
 import dev.h2beam.adapters.files.PathOrder;
 import dev.h2beam.adapters.files.TextFiles;
 import dev.h2beam.adapters.files.WrittenTrees;
@@ -62,8 +63,8 @@ public final class TreeIO {
     if (files == null) {
       PathOrder.Listing listing = PathOrder.list(dir);
       for (String rel : listing.skipped()) {
-        System.err.println("h2beam: skipped " + dir.resolve(rel) + " in a harness tree (a symbolic link or special"
-            + " file; links are never followed)");
+        System.err.println("h2beam: skipped " + dir.resolve(EnvKeys.redact(rel)) + " in a harness tree (a symbolic"
+            + " link or special file; links are never followed)");
       }
       files = listing.files();
     }

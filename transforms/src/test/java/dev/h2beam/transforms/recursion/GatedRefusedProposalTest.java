@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.h2beam.adapters.config.EnvKeys;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.model.ChannelSpec;
 import dev.h2beam.adapters.model.Namespace;
 import dev.h2beam.adapters.model.RunView;
 import dev.h2beam.adapters.model.SessionResult;
 import dev.h2beam.adapters.proposer.ProposerChannel;
+import dev.h2beam.transforms.gated.GatedMethod;
 import dev.h2beam.transforms.gated.ImproverMethod;
 import dev.h2beam.transforms.gated.Policies;
 import dev.h2beam.transforms.proposer.Limits;
@@ -21,6 +23,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,11 +41,27 @@ class GatedRefusedProposalTest {
 
   @TempDir Path root;
 
-  @Test
-  void aRefusedEditIsARefusedProposalFedBackWithoutTheKey() throws Exception {
+  /**
+   * The gated mode on {@link #TASK} at k = 1 over a two-file base, with {@code method}, its sessions served by
+   * {@code channel} through a real proposer, its runs under {@code runs} and its benchmark's files under {@code root}.
+   */
+  static ModeResult gated(Path root, Path runs, ProposerChannel channel, GatedMethod method) throws Exception {
     GatedSessionCostTest.Bench bench = new GatedSessionCostTest.Bench(root);
     Path checks = Files.createDirectories(root.resolve("checks"));
     Files.writeString(checks.resolve("check.sh"), "echo 'score: 1'\n");
+    Proposer proposer = new Proposer(channel, ChannelSpec.of("scripted", "model-1"), TaskScope.auditDir(runs, NS),
+        null, 2, Limits.of("sessions", 1), Duration.ZERO);
+    TaskScope s = new TaskScope(bench, TASK, 1, NS, runs, proposer, proposer, proposer, Limits.of("rollouts", 1), 1,
+        null, Faults.NONE);
+    List<RunView> bases = List.of(Roller.roll(s, "base1", null));
+    LinkedHashMap<String, String> base = new LinkedHashMap<>();
+    base.put("systemprompt.md", "You reconcile ledgers.\n");
+    base.put("guardrails.md", "- Check the totals.\n");
+    return Gated.run(s, base, bases, method, Policies.SCORE_COMPARISON, 0);
+  }
+
+  @Test
+  void aRefusedEditIsARefusedProposalFedBackWithoutTheKey() throws Exception {
     List<String> missions = new ArrayList<>();
     ProposerChannel channel = (cwd, mission, system, label, timeout) -> {
       missions.add(label + "\n" + mission);
@@ -56,15 +75,7 @@ class GatedRefusedProposalTest {
       return SessionResult.reply("<notes>one more check</notes>", 0.1);
     };
     Path runs = root.resolve("runs");
-    Proposer proposer = new Proposer(channel, ChannelSpec.of("scripted", "model-1"), TaskScope.auditDir(runs, NS),
-        null, 2, Limits.of("sessions", 1), Duration.ZERO);
-    TaskScope s = new TaskScope(bench, TASK, 1, NS, runs, proposer, proposer, proposer, Limits.of("rollouts", 1), 1,
-        null, Faults.NONE);
-    List<RunView> bases = List.of(Roller.roll(s, "base1", null));
-    LinkedHashMap<String, String> base = new LinkedHashMap<>();
-    base.put("systemprompt.md", "You reconcile ledgers.\n");
-    base.put("guardrails.md", "- Check the totals.\n");
-    ModeResult res = Gated.run(s, base, bases, new ImproverMethod(), Policies.SCORE_COMPARISON, 0);
+    ModeResult res = gated(root, runs, channel, new ImproverMethod());
 
     JsonNode gate = Json.MAPPER.valueToTree(res.toJson()).path("gate");
     JsonNode step1 = gate.at("/steps/0");
@@ -90,6 +101,51 @@ class GatedRefusedProposalTest {
       for (Path f : walk.filter(Files::isRegularFile).toList()) {
         assertFalse(Files.readString(f).contains(KEY), f + " holds the key");
       }
+    }
+  }
+
+  /**
+   * dogE D3: a key in a file's name (the value of a key this process holds), on the surface and off it, refuses the
+   * proposal; the refusal, the step's record, the next missions and every file and folder name under the runs root
+   * show it redacted.
+   */
+  @Test
+  void aKeyInAProposedFileNameIsRefusedAndNeverShown() throws Exception {
+    String key = "sk-canary-E9x7";
+    List<EnvKeys.Held> was = EnvKeys.use(Map.of("CANARY_API_KEY", key));
+    try {
+      List<String> missions = new ArrayList<>();
+      ProposerChannel channel = (cwd, mission, system, label, timeout) -> {
+        missions.add(label + "\n" + mission);
+        Path harness = cwd.resolve("context/harness");
+        if (label.startsWith("g1.")) {
+          Files.createDirectories(harness.resolve("skills/ok/scripts"));
+          Files.writeString(harness.resolve("skills/ok/scripts/" + key), "echo hi\n");
+          Files.createDirectories(harness.resolve("skills/" + key));
+          Files.writeString(harness.resolve("skills/" + key + "/SKILL.md"), "---\ndescription: x\n---\n");
+        }
+        Files.writeString(harness.resolve("guardrails.md"), "- Re-add the column (" + label + ").\n");
+        return SessionResult.reply("<notes>named</notes>", 0.1);
+      };
+      Path runs = root.resolve("runs");
+      ModeResult res = gated(root, runs, channel, new ImproverMethod());
+
+      JsonNode step1 = Json.MAPPER.valueToTree(res.toJson()).at("/gate/steps/0");
+      assertEquals("refused", step1.path("proposal").asText(), step1.toString());
+      String reason = step1.at("/decision/reason").asText();
+      assertTrue(reason.startsWith("proposal refused before rolling: withheld from the record: skills/ok/scripts/"
+          + "[redacted key]: its name holds what looks like a credential (the value of $CANARY_API_KEY);"
+          + " skills/[redacted key]/SKILL.md: its name holds"), reason);
+      assertFalse(Json.MAPPER.writeValueAsString(res.toJson()).contains(key), "the mode's record holds the key");
+      for (String m : missions) assertFalse(m.contains(key), "a mission holds the key");
+      try (Stream<Path> walk = Files.walk(runs)) {
+        for (Path f : walk.toList()) {
+          assertFalse(runs.relativize(f).toString().contains(key), f + " is named after the key");
+          if (Files.isRegularFile(f)) assertFalse(Files.readString(f).contains(key), f + " holds the key");
+        }
+      }
+    } finally {
+      EnvKeys.restore(was);
     }
   }
 }

@@ -175,6 +175,35 @@ class CredentialScreenTest {
     assertTrue(found > 500, "texts with a credential: " + found);
   }
 
+  /** dogE D3: a key held in a file's name, as in {@code skills/ok/scripts/sk-canary-E9x7} in a base harness. */
+  @Test
+  void aKeyInAFileNameIsAFindingThatNeverShowsTheKey() {
+    String key = "sk-canary-E9x7";
+    List<EnvKeys.Held> was = EnvKeys.use(Map.of("CANARY_API_KEY", key));
+    try {
+      LinkedHashMap<String, String> tree = new LinkedHashMap<>();
+      tree.put("systemprompt.md", "You reconcile ledgers.\n");
+      tree.put("skills/ok/scripts/" + key, "hi\n");
+      tree.put("skills/ok/scripts/sk-abcdefghijklmnopqrstuvwx1.sh", "echo hi\n");
+      List<String> found = CredentialScreen.findings(tree);
+      assertEquals(2, found.size(), found.toString());
+      assertTrue(found.get(0).startsWith("skills/ok/scripts/[redacted key].sh holds what looks like a credential in"
+          + " its name (sk-…)"), found.get(0));
+      assertTrue(found.get(1).startsWith("skills/ok/scripts/[redacted key] holds what looks like a credential in its"
+          + " name (the value of $CANARY_API_KEY); harness trees must never carry credentials"), found.get(1));
+      for (String f : found) assertFalse(f.contains(key) || f.contains("abcdefghij"), f);
+      // a key in the name and in the text: two findings, both with the path redacted
+      List<String> both = CredentialScreen.findings(Map.of("scripts/" + key + ".sh", "echo " + key + "\n"));
+      assertEquals(2, both.size(), both.toString());
+      assertTrue(both.get(1).startsWith("scripts/[redacted key].sh line 1 (the value of $CANARY_API_KEY)"),
+          both.get(1));
+      assertEquals("off the surface: [skills/[redacted key]/SKILL.md]",
+          CredentialScreen.redact("off the surface: [skills/" + key + "/SKILL.md]"));
+    } finally {
+      EnvKeys.restore(was);
+    }
+  }
+
   /** dogE D7: trivial variants of a held value, each found and named by its variable, never shown. */
   @ParameterizedTest
   @ValueSource(strings = {
