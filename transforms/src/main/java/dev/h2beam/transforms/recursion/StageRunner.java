@@ -167,11 +167,15 @@ public final class StageRunner {
   }
 
   /**
-   * Accepts a proposed tree (autotrigger repair, then every check); returns whether it equals the fallback. Throws
-   * {@link HarnessRejected} with an actionable message otherwise.
+   * Accepts a proposed tree (the editable surface, autotrigger repair, then every check); returns whether it equals
+   * the fallback. Throws {@link HarnessRejected} with an actionable message otherwise. A stage's tree was read from
+   * the surface already; a gated method's mutations were not, and a file off it would be written to a rollout's
+   * folder.
    */
   static boolean accept(TaskScope s, LinkedHashMap<String, String> tree, Map<String, String> fallback) {
     SurfaceSpec surface = s.bench().surface();
+    List<String> off = tree.keySet().stream().filter(p -> !TreeIO.isRead(surface, p)).toList();
+    if (!off.isEmpty()) throw new HarnessRejected(offSurface(surface, off));
     List<String> repaired = Autotrigger.repair(surface, tree);
     if (!repaired.isEmpty()) System.err.println("  [" + s.task() + "] auto-triggered skill(s): " + repaired);
     boolean kept = DiffSummary.of(fallback, tree).unchanged();

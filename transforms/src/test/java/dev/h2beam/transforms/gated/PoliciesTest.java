@@ -71,6 +71,12 @@ class PoliciesTest {
         () -> Mutation.apply(from, List.of(Mutation.create("a.md", "x")))).getMessage().contains("update it"));
     assertTrue(assertThrows(IllegalArgumentException.class,
         () -> Mutation.apply(from, List.of(Mutation.remove("z.md")))).getMessage().contains("no such file"));
+    assertTrue(assertThrows(IllegalArgumentException.class,
+        () -> Mutation.apply(from, List.of(Mutation.create("./c.md", "4")))).getMessage()
+        .startsWith("create ./c.md: the path has a '.' segment"));
+    assertTrue(assertThrows(IllegalArgumentException.class,
+        () -> Mutation.apply(from, List.of(Mutation.remove("a/../../b.md")))).getMessage()
+        .startsWith("remove a/../../b.md: the path escapes the harness tree"));
     assertThrows(IllegalArgumentException.class, () -> new Mutation(Mutation.Op.REMOVE, "a.md", "text"));
     assertThrows(IllegalArgumentException.class, () -> new Mutation(Mutation.Op.UPDATE, "a.md", null));
   }
