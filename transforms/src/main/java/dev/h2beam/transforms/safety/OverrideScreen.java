@@ -1,8 +1,12 @@
 package dev.h2beam.transforms.safety;
 
+import dev.h2beam.adapters.config.HiddenChars;
+import java.text.Normalizer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -10,36 +14,89 @@ import java.util.regex.Pattern;
  * Screens untrusted text (a request, source material, a lesson) before the method keeps it or shows it to a model:
  * instruction overrides, forged system prompts, chat-template control tokens, and credentials. Text with findings is
  * skipped, not repaired, because no rewrite can be trusted to remove every way of speaking as the prompt's author.
+ *
+ * <p>This is a heuristic on top of fencing, not the defence: every untrusted text reaches a prompt fenced
+ * ({@link Fence}), and the fence is what keeps a text from speaking as the prompt. The screen only keeps the common
+ * phrasings out of what the method stores and shows again (a lesson is shown to every later improver). To make the
+ * cheap evasions fail, it matches a normalised copy of the text: NFKC (full-width letters, ligatures), without hidden
+ * characters ({@link HiddenChars}: {@code Ign\u200bore}), with white space collapsed and in lower case. It knows
+ * the override verbs (ignore, disregard, forget, override, skip, bypass) with what they aim at (previous, prior,
+ * earlier, above, original, system ... instructions, rules, prompt, guidelines), the same in German, French, Spanish,
+ * Italian and Portuguese, a forged {@code system prompt:} (or {@code -}, {@code —}) at a line start, and the control
+ * tokens of the common chat templates. Prose that only mentions instructions ("the previous instructions were
+ * unclear") has no override verb aimed at them and is not a finding.
  */
 public final class OverrideScreen {
 
   private record Rule(Pattern pattern, String reason) {}
 
+  private static final String OVERRIDE = "tries to override the prompt's instructions";
+
+  /** Not after a negation: "do not ignore the previous instructions" asks for the opposite of an override. */
+  private static final String NOT_NEGATED = "(?<!\\b(?:not|never|don't|don’t|dont|do not) )";
+
+  private static final String VERB = "(?:ignore|disregard|forget|override|skip|bypass)";
+  private static final String DET = "(?:all|any|every|each|of|your|the|these|those|my|our)";
+  private static final String AIM = "(?:previous|prior|earlier|above|preceding|original|system|initial|former"
+      + "|foregoing|old)";
+  private static final String WHAT = "(?:instructions?|directions?|directives?|rules?|prompts?|guidelines?|guidance"
+      + "|commands?|orders?)";
+
+  private static final int FLAGS = Pattern.UNICODE_CHARACTER_CLASS | Pattern.MULTILINE;
+
+  private static Pattern rule(String regex) {
+    return Pattern.compile(regex, FLAGS);
+  }
+
+  /** Every rule, over the normalised text ({@link Normalised}): lower case, one space for each run of white space. */
   private static final List<Rule> RULES = List.of(
-      new Rule(Pattern.compile("(?i)\\bignore\\s+(?:all\\s+)?(?:the\\s+)?previous\\s+instructions\\b"),
-          "tries to override the prompt's instructions"),
-      new Rule(Pattern.compile("(?i)\\bignore\\s+the\\s+above\\b"), "tries to override the prompt's instructions"),
-      new Rule(Pattern.compile("(?i)\\bdisregard\\s+(?:all\\s+)?(?:previous|prior)\\s+instructions\\b"),
-          "tries to override the prompt's instructions"),
-      new Rule(Pattern.compile("(?im)^[ \\t>]*(?:new[ \\t]+)?system[ \\t]+prompt[ \\t]*:"), "forges a system prompt"),
-      new Rule(Pattern.compile(
-              "<\\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|begin_of_text|end_of_text"
-                  + "|start_header_id|end_header_id|eot_id)\\|>|\\[/?INST\\]|<</?SYS>>"),
+      // ignore all previous instructions, forget your instructions, override the system prompt
+      new Rule(rule(NOT_NEGATED + "\\b" + VERB + " (?:(?:" + DET + " ){0,3}(?:" + AIM + " ){1,2}|(?:" + DET
+          + " ){0,2}(?:all|any|every|your) )" + WHAT + "\\b"), OVERRIDE),
+      // ignore the instructions above, disregard any rules given before
+      new Rule(rule(NOT_NEGATED + "\\b" + VERB + " (?:" + DET + " ){0,3}" + WHAT
+          + " (?:above|before this|given (?:above|before|earlier)|you (?:were|have been) given)\\b"), OVERRIDE),
+      // ignore the above, disregard everything above
+      new Rule(rule(NOT_NEGATED + "\\b(?:ignore|disregard|forget) (?:all )?(?:of )?(?:the |everything )?above\\b"),
+          OVERRIDE),
+      // German: ignoriere alle vorherigen Anweisungen, vergiss deine Anweisungen
+      new Rule(rule("\\b(?:ignoriere|ignorier|ignorieren sie|vergiss|vergessen sie|missachte|missachten sie)"
+          + " (?:(?:alle|die|deine|ihre|sämtliche) ){0,2}(?:(?:vorherigen|vorigen|früheren|obigen|vorangegangenen"
+          + "|ursprünglichen|bisherigen|alten) |(?<=(?:alle|deine|ihre|sämtliche) ))(?:anweisungen|instruktionen"
+          + "|befehle|regeln|vorgaben|richtlinien)\\b"), OVERRIDE),
+      // French: ignore toutes les instructions précédentes, oubliez vos consignes
+      new Rule(rule("\\b(?:ignore|ignores|ignorez|oublie|oublies|oubliez)"
+          + " (?:(?:toutes? les|tes|vos) (?:instructions|consignes|directives|règles)\\b|(?:les )?(?:instructions"
+          + "|consignes|directives|règles) (?:précédentes|antérieures|ci-dessus|initiales|d'origine)\\b)"), OVERRIDE),
+      // Spanish: ignora todas las instrucciones anteriores, olvida tus instrucciones
+      new Rule(rule("\\b(?:ignora|ignore|ignoren|olvida|olvide|olviden|omite|descarta)"
+          + " (?:(?:todas las|tus|sus) (?:instrucciones|indicaciones|reglas|directrices|órdenes)\\b|(?:las )?"
+          + "(?:instrucciones|indicaciones|reglas|directrices|órdenes) (?:anteriores|previas|de arriba"
+          + "|originales)\\b)"), OVERRIDE),
+      // Italian and Portuguese: ignora tutte le istruzioni precedenti, ignore todas as instruções anteriores
+      new Rule(rule("\\b(?:ignora|ignorate|dimentica|ignore|esqueça|esqueca) (?:(?:tutte le|le|todas as|as|suas"
+          + "|tuas) )?(?:istruzioni|regole|instruções|instrucoes|regras) (?:precedenti|anteriori|anteriores"
+          + "|prévias|previas)\\b"), OVERRIDE),
+      new Rule(rule("^[ >]*(?:new |updated |real )?system prompt ?(?::|[-–—](?!\\w))"), "forges a system prompt"),
+      new Rule(rule("< ?\\| ?(?:im_start|im_end|im_sep|system|user|assistant|endoftext|begin_of_text|end_of_text"
+              + "|start_header_id|end_header_id|eot_id) ?\\| ?>|\\[/?inst\\]|<</?sys>>|<(?:start|end)_of_turn>"),
           "carries a chat-template control token"));
 
   private OverrideScreen() {}
 
   /**
    * Returns the reasons {@code text} must not be trusted, in line order, e.g. {@code line 3 tries to override the
-   * prompt's instructions ("Ignore all previous instructions")}; empty when the text is clean.
+   * prompt's instructions ("ignore all previous instructions")}; empty when the text is clean. The line is the
+   * original text's; the quote is the normalised match, so it shows no hidden character.
    */
   public static List<String> findings(String text) {
+    Normalised n = Normalised.of(text);
     List<Finding> found = new ArrayList<>();
     for (Rule rule : RULES) {
-      Matcher m = rule.pattern.matcher(text);
+      Matcher m = rule.pattern.matcher(n.text);
       while (m.find()) {
-        String quoted = m.group().strip().replaceAll("\\s+", " ");
-        found.add(new Finding(lineOf(text, m.start()), rule.reason + " (\"" + quoted + "\")"));
+        String quoted = m.group().strip();
+        found.add(new Finding(lineOf(text, n.origin[m.start()]), rule.reason + " (\"" + quoted + "\")"));
       }
     }
     for (CredentialScreen.Hit h : CredentialScreen.hits(text)) {
@@ -53,11 +110,69 @@ public final class OverrideScreen {
 
   private record Finding(int line, String reason) {}
 
+  /**
+   * The text the rules read, and for each of its characters the offset in the original text it came from, so a
+   * finding names the original line. Each base character and the combining marks after it are NFKC-normalised and
+   * lower-cased together (so a decomposed accent still composes); hidden characters are dropped; every run of white
+   * space within a line becomes one space, and every line break one {@code \n}.
+   */
+  private record Normalised(String text, int[] origin) {
+    static Normalised of(String text) {
+      StringBuilder out = new StringBuilder(text.length());
+      int[] origin = new int[text.length() + 1];
+      int i = 0;
+      while (i < text.length()) {
+        int start = i;
+        int cp = text.codePointAt(i);
+        i += Character.charCount(cp);
+        if (HiddenChars.isHidden(cp)) continue;
+        if (isLineBreak(cp)) {
+          if (cp == '\n' && start > 0 && text.charAt(start - 1) == '\r') continue;
+          origin = put(out, origin, '\n', start);
+          continue;
+        }
+        if (Character.isWhitespace(cp) || Character.isSpaceChar(cp)) {
+          if (out.length() > 0 && out.charAt(out.length() - 1) != ' ' && out.charAt(out.length() - 1) != '\n') {
+            origin = put(out, origin, ' ', start);
+          }
+          continue;
+        }
+        while (i < text.length() && isMark(text.codePointAt(i))) i += Character.charCount(text.codePointAt(i));
+        String chunk = Normalizer.normalize(text.substring(start, i), Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);
+        for (int k = 0; k < chunk.length(); k++) {
+          char c = chunk.charAt(k);
+          // NFKC can turn a character into white space (a non-breaking space): collapse it with the rest
+          if (Character.isWhitespace(c) && out.length() > 0 && out.charAt(out.length() - 1) == ' ') continue;
+          origin = put(out, origin, Character.isWhitespace(c) ? ' ' : c, start);
+        }
+      }
+      return new Normalised(out.toString(), origin);
+    }
+
+    private static int[] put(StringBuilder out, int[] origin, char c, int from) {
+      if (out.length() >= origin.length) origin = Arrays.copyOf(origin, origin.length * 2 + 1);
+      origin[out.length()] = from;
+      out.append(c);
+      return origin;
+    }
+
+    private static boolean isLineBreak(int cp) {
+      return cp == '\n' || cp == '\r' || cp == 0x0B || cp == 0x0C || cp == 0x85 || cp == 0x2028 || cp == 0x2029;
+    }
+
+    private static boolean isMark(int cp) {
+      int t = Character.getType(cp);
+      return t == Character.NON_SPACING_MARK || t == Character.COMBINING_SPACING_MARK
+          || t == Character.ENCLOSING_MARK;
+    }
+  }
+
+  /** The line (from 1) of {@code offset}, counting the line breaks {@link CredentialScreen} counts ({@code \\R}). */
   private static int lineOf(String text, int offset) {
     int line = 1;
     for (int i = 0; i < offset; i++) {
       char c = text.charAt(i);
-      if (c == '\n' || (c == '\r' && (i + 1 >= text.length() || text.charAt(i + 1) != '\n'))) line++;
+      if (Normalised.isLineBreak(c) && !(c == '\r' && i + 1 < text.length() && text.charAt(i + 1) == '\n')) line++;
     }
     return line;
   }
