@@ -123,13 +123,6 @@ public final class EnvKeys {
   /** What stands in a text or file for a held key's value that was taken out of it. */
   public static final String REDACTED = "[redacted key]";
 
-  /** {@code text} with every held key's value replaced by {@link #REDACTED}; {@code text} itself when it holds none. */
-  public static String redact(String text) {
-    if (text == null) return null;
-    for (Held h : current) if (text.contains(h.value())) text = text.replace(h.value(), REDACTED);
-    return text;
-  }
-
   /**
    * The first held key whose value, or an encoding of it ({@link Held#forms}), {@code text} contains, with or without
    * its hidden characters ({@link HiddenChars}: a UTF-16 file's NULs, a zero-width space inside the key); or null.
@@ -147,8 +140,9 @@ public final class EnvKeys {
    * hold a key.
    */
   public static String redact(String text) {
+    if (text == null) return null;
     String out = text;
-    for (Held h : current) for (String f : h.forms()) out = out.replace(f, "[redacted key]");
+    for (Held h : current) for (String f : h.forms()) out = out.replace(f, REDACTED);
     return KeyShapes.redact(out);
   }
 }
