@@ -15,7 +15,8 @@ public final class Benchmarks {
 
   /** The provider named {@code name}; an error naming the known ones when there is none. */
   public static BenchmarkProvider named(String name) {
-    return Registry.named(all(), name, "--bench=" + name + " is not a known benchmark", "");
+    return Registry.named(BenchmarkProvider.class, all(), name, "--bench=" + name + " is not a known benchmark",
+        "");
   }
 
   public static List<String> names() {

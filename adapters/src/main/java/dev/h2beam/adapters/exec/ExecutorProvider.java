@@ -32,6 +32,6 @@ public interface ExecutorProvider {
 
   /** The provider called {@code name}; an error naming the known kinds otherwise. */
   static ExecutorProvider named(String name) {
-    return Registry.named(all(), name, "executor kind '" + name + "' is not known", "");
+    return Registry.named(ExecutorProvider.class, all(), name, "executor kind '" + name + "' is not known", "");
   }
 }

@@ -30,7 +30,7 @@ public interface ChannelProvider {
 
   /** The provider for {@code kind}; an error naming the known kinds when there is none. */
   static ChannelProvider forKind(String kind) {
-    return Registry.named(Registry.byName(ChannelProvider.class, ChannelProvider::kind), kind,
+    return Registry.named(ChannelProvider.class, Registry.byName(ChannelProvider.class, ChannelProvider::kind), kind,
         "no proposer channel of kind '" + kind + "'", "");
   }
 }

@@ -58,6 +58,7 @@ public interface GraderProvider {
 
   /** The provider called {@code name}; an error naming the known graders otherwise. */
   static GraderProvider named(String name) {
-    return Registry.named(all(), name, "--grader=" + name + " is not a known grader", "");
+    return Registry.named(GraderProvider.class, all(), name, "--grader=" + name + " is not a known grader",
+        "");
   }
 }

@@ -16,7 +16,7 @@ public final class GatedMethods {
 
   /** The method named {@code name}; an error naming the flag and the known ones when there is none. */
   public static GatedMethod named(String name) {
-    return Registry.named(all(), name, "--method=" + name + " is not a known gated method",
+    return Registry.named(GatedMethod.class, all(), name, "--method=" + name + " is not a known gated method",
         "(a method's jar is added with H2BEAM_EXTRA_CLASSPATH=<jar> ./h2beam ..., and registers the method in"
         + " META-INF/services/" + GatedMethod.class.getName() + ")");
   }

@@ -88,6 +88,7 @@ public final class Policies {
 
   /** The policy named {@code name}; an error naming the flag and the known ones when there is none. */
   public static SelectionPolicy named(String name) {
-    return Registry.named(all(), name, "--policy=" + name + " is not a known selection policy", "");
+    return Registry.named(SelectionPolicy.class, all(), name, "--policy=" + name + " is not a known selection policy",
+        "");
   }
 }
