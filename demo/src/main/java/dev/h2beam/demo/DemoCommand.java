@@ -112,6 +112,9 @@ public final class DemoCommand implements Command {
     AtomicFiles.writeString(demoJson, Json.pretty(demo) + "\n");
     int[] df = Sweep.doneFailed(record);
     System.out.println("Demo: " + df[0] + " tasks completed; " + df[1] + " failed. " + demoJson);
+    // what the sweep's end says of stages that fell back and gated methods that failed: a demo of a plug-in method
+    // is where its author first runs it
+    SweepCommand.stages(plan, record).lines().forEach(System.out::println);
     int judgedAndReported = judgeAndReport(o, args, plan, output, "demo");
     return df[1] > 0 ? 1 : judgedAndReported;
   }

@@ -189,6 +189,30 @@ class DemoOptionsTest {
   }
 
   /**
+   * dogF #4: a gated method that failed in every step (it threw, returned null) looked like a cautious one: "0 failed"
+   * and nothing said. The end counts the gated steps whose method failed, with the first error and its task.
+   */
+  @Test
+  void theGatedStepsWhoseMethodFailedAreCounted(@org.junit.jupiter.api.io.TempDir java.nio.file.Path d)
+      throws Exception {
+    var plan = stagesPlan(d);
+    summary(d, "dom__a", "{\"modes\": {\"gat\": {\"stages\": [], \"gate\": {\"steps\": [{\"method_errors\":"
+        + " [\"propose(g1) failed: IllegalStateException: boom\"]}, {\"method_errors\": [\"propose(g2) returned"
+        + " null\"]}, {}]}}}}");
+    java.util.Map<String, Object> record = java.util.Map.of("domains", java.util.List.of(java.util.Map.of("tasks",
+        java.util.List.of(java.util.Map.of("task", "dom/a", "status", "ok")))));
+    var st = dev.h2beam.pipelines.sweep.SweepCommand.stages(plan, record);
+    org.junit.jupiter.api.Assertions.assertEquals(3, st.gatedSteps());
+    org.junit.jupiter.api.Assertions.assertEquals(2, st.methodFailed());
+    String all = String.join("\n", st.lines());
+    assertTrue(all.startsWith("methods: in 2 of 3 gated steps of the 1 task(s) run now the --method failed"), all);
+    assertTrue(all.endsWith("e.g. dom/a: propose(g1) failed: IllegalStateException: boom"), all);
+    String every = String.join("\n", new dev.h2beam.pipelines.sweep.SweepCommand.Stages(0, 0, 0, "", 1, null, 3, 3,
+        "dom/a: propose(g1) returned null").lines());
+    assertTrue(every.contains("warning: the gated method failed in every step"), every);
+  }
+
+  /**
    * A sweep refused by another's lock prints the refusal alone: its opening line ("sweep ...: N task(s)") came first,
    * as if it had started, and only then the lock's error.
    */

@@ -74,21 +74,42 @@ public final class SweepCommand implements Command {
   /**
    * What the summaries of the tasks this run finished say of their improver stages: how many there were, how many
    * fell back, how many of those because their edits were refused (the session answered: {@code "refused": true})
-   * with the first such stage's error, of how many tasks, and one summary that holds a fallen-back stage. Tasks
-   * skipped as done before are not read again (a large sweep's resume reads nothing); an unreadable summary is passed
-   * over.
+   * with the first such stage's error, of how many tasks, and one summary that holds a fallen-back stage; and of
+   * the gated mode's steps, in how many the method failed (threw, returned null, scored NaN), with the first such
+   * error and its task. Tasks skipped as done before are not read again (a large sweep's resume reads nothing); an
+   * unreadable summary is passed over.
    */
-  public record Stages(int stages, int fellBack, int refused, String firstRefusal, int tasks, Path example) {
+  public record Stages(int stages, int fellBack, int refused, String firstRefusal, int tasks, Path example,
+      int gatedSteps, int methodFailed, String firstMethodError) {
+
+    /** Of a sweep whose gated steps' methods all worked, or that ran no gated mode. */
+    public Stages(int stages, int fellBack, int refused, String firstRefusal, int tasks, Path example) {
+      this(stages, fellBack, refused, firstRefusal, tasks, example, 0, 0, "");
+    }
 
     /**
-     * The sweep's end lines on them: none when no stage fell back; else how many fell back and why, and, when every
-     * stage did, a warning that points at the improver role in --config only when sessions failed (a refused edit
-     * came from an endpoint that answered).
+     * The sweep's end lines on them: how many fell back and why, and, when every stage did, a warning that points
+     * at the improver role in --config only when sessions failed (a refused edit came from an endpoint that
+     * answered); then how many gated steps' methods failed, since a step whose method failed still ends as a
+     * cautious one would (a re-roll, or the worst score), and the run would otherwise look fine. None for neither.
      */
     public List<String> lines() {
-      if (fellBack == 0) return List.of();
-      int failed = fellBack - refused;
       List<String> out = new java.util.ArrayList<>();
+      if (fellBack > 0) fellBackLines(out);
+      if (methodFailed > 0) {
+        out.add("methods: in " + methodFailed + " of " + gatedSteps + " gated steps of the " + tasks + " task(s) run"
+            + " now the --method failed (it threw, returned null or gave a score that is not a number; each step's"
+            + " method_errors are in its task's summary.json), e.g. " + firstMethodError);
+        if (methodFailed == gatedSteps) {
+          out.add("warning: the gated method failed in every step, so the gated mode's results are not the method's:"
+              + " fix the method (its errors are above and on stderr) and run again");
+        }
+      }
+      return out;
+    }
+
+    private void fellBackLines(List<String> out) {
+      int failed = fellBack - refused;
       out.add("stages: " + fellBack + " of " + stages + " improver stages of the " + tasks + " task(s) run now fell"
           + " back to the harness they were to edit (" + (refused == 0 ? "their sessions failed"
           : failed == 0 ? "their edits were refused" : failed + " because their sessions failed, " + refused
@@ -101,7 +122,6 @@ public final class SweepCommand implements Command {
             : "check the improver role in --config (its endpoint, model and key) and the errors above"
             + (refused == 0 ? "" : "; the other " + refused + " stage(s)' edits were refused (above)")));
       }
-      return out;
     }
   }
 
@@ -115,6 +135,9 @@ public final class SweepCommand implements Command {
     String firstRefusal = "";
     int tasks = 0;
     Path example = null;
+    int gatedSteps = 0;
+    int methodFailed = 0;
+    String firstMethodError = "";
     for (Object d : (List<Object>) record.getOrDefault("domains", List.of())) {
       for (Object t : (List<Object>) ((Map<String, Object>) d).getOrDefault("tasks", List.of())) {
         Map<String, Object> row = (Map<String, Object>) t;
@@ -138,10 +161,18 @@ public final class SweepCommand implements Command {
               }
             }
           }
+          for (JsonNode step : mode.path("gate").path("steps")) {
+            gatedSteps++;
+            JsonNode errors = step.path("method_errors");
+            if (errors.isArray() && !errors.isEmpty() && methodFailed++ == 0) {
+              firstMethodError = row.get("task") + ": " + errors.get(0).asText("");
+            }
+          }
         }
       }
     }
-    return new Stages(stages, fellBack, refused, firstRefusal, tasks, example);
+    return new Stages(stages, fellBack, refused, firstRefusal, tasks, example, gatedSteps, methodFailed,
+        firstMethodError);
   }
 
   public static void printDryRun(Sweep.Plan plan) {

@@ -25,7 +25,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalDouble;
 
 /**
  * The gated mode ({@code gat}, Reef's way, seed 003) on one task: 3k steps, one after another, each spending one
@@ -65,23 +64,20 @@ public final class Gated {
     int selected = 0;
     int refusedOrRejected = 0;
     int skipped = 0;
+    int methodFailed = 0;
+    PluginCalls calls = new PluginCalls(s, method, policy);
     for (int j = 1; j <= 3 * s.k(); j++) {
       String label = "g" + j;
       Path currentDir = harnesses.resolve(currentLabel);
       List<Sample> samples = new ArrayList<>();
-      for (RunView e : episodes) samples.add(sample(s, method, task, scores, e, harnessOf(e.label(), currentLabel)));
-      if (lastRejected != null) samples.add(sample(s, method, task, scores, lastRejected, lastRejected.label()));
+      for (RunView e : episodes) samples.add(sample(s, calls, task, scores, e, harnessOf(e.label(), currentLabel)));
+      if (lastRejected != null) samples.add(sample(s, calls, task, scores, lastRejected, lastRejected.label()));
       StepModels models = new StepModels(s, label, current, currentDir, episodes);
-      Proposal proposal;
+      PluginCalls.Proposed proposed = calls.propose(label, TreeEntry.of(current), samples, models, recent(rejected),
+          manifest);
+      Proposal proposal = proposed.proposal();
       List<String> failures = new ArrayList<>();
-      try {
-        proposal = method.propose(TreeEntry.of(current), samples, models, recent(rejected), manifest);
-        if (proposal == null) proposal = Proposal.none("the method proposed nothing");
-      } catch (Exception e) {
-        if (e instanceof InterruptedException || Thread.currentThread().isInterrupted()) throw e;
-        proposal = Proposal.none("the method failed: " + Roller.describe(e));
-        failures.add("propose failed: " + Roller.describe(e));
-      }
+      if (!proposed.failure().isEmpty()) failures.add(proposed.failure());
       // a session asked for whose stage never came back (it threw) failed: a fallen-back stage, as in the other modes
       // (kept_base false there too: the fallback is not an accepted tree), whose spend and attempts are not known; a
       // step that asked for none is a known nothing
@@ -128,14 +124,14 @@ public final class Gated {
         res.ledger.rollout(label, ep.costUsd(), ep.costKnown(), ep.tokens());
         res.rollouts.put(label, ep);
         res.trees.put(label, candidate);
-        Double cs = score(s, method, task, scores, ep, label);
+        Double cs = score(s, calls, task, scores, ep, label);
         List<Double> cand = new ArrayList<>();
         List<Double> cur = new ArrayList<>();
         for (RunView e : episodes) {
           cand.add(cs);
-          cur.add(score(s, method, task, scores, e, harnessOf(e.label(), currentLabel)));
+          cur.add(score(s, calls, task, scores, e, harnessOf(e.label(), currentLabel)));
         }
-        d = policy.decide(cand, cur, minWinMargin);
+        d = calls.decide(cand, cur, minWinMargin);
         step.put("proposal", "candidate");
         step.put("rollout", label);
         if (!ep.ok()) failures.add("episode " + label + " could not run: " + ep.error());
@@ -174,6 +170,17 @@ public final class Gated {
       }
       step.put("decision", d.toJson());
       step.put("current", currentLabel);
+      // what the method got wrong in this step (propose, or evaluate of an episode first scored here): the step still
+      // ran, so only these say that the method, not the harness, was the trouble
+      List<String> scoring = calls.drain();
+      failures.addAll(scoring);
+      List<String> methodErrors = new ArrayList<>();
+      if (!proposed.failure().isEmpty()) methodErrors.add(proposed.failure());
+      methodErrors.addAll(scoring);
+      if (!methodErrors.isEmpty()) {
+        step.put("method_errors", methodErrors);
+        methodFailed++;
+      }
       steps.add(step);
       manifest = new Manifest(j, failures);
       if (j == 1) s.faults().crashOnce(s.runsRoot(), s.task(), s.mode());
@@ -196,6 +203,7 @@ public final class Gated {
     gate.put("selected", selected);
     gate.put("rejected", refusedOrRejected);
     gate.put("skipped", skipped);
+    gate.put("method_failed", methodFailed);
     gate.put("steps", steps);
     res.gate = gate;
     res.similarity = null;
@@ -229,9 +237,9 @@ public final class Gated {
     return List.copyOf(all.subList(Math.max(0, all.size() - RECENT_REJECTIONS), all.size()));
   }
 
-  private static Sample sample(TaskScope s, GatedMethod method, GateTask task, Map<String, Double> scores, RunView e,
+  private static Sample sample(TaskScope s, PluginCalls calls, GateTask task, Map<String, Double> scores, RunView e,
       String harness) throws Exception {
-    Double score = score(s, method, task, scores, e, harness);
+    Double score = score(s, calls, task, scores, e, harness);
     if (!e.ok()) return new Sample(e.label(), harness, "", "(the episode could not run: " + e.error() + ")", score);
     Path dir = Paths.get(e.runDir());
     String deliverable = e.delivered() ? s.bench().deliverableText(dir) : "";
@@ -239,21 +247,15 @@ public final class Gated {
   }
 
   /** The method's score of an episode, once per episode; null when it could not run or could not be scored. */
-  private static Double score(TaskScope s, GatedMethod method, GateTask task, Map<String, Double> scores, RunView e,
+  private static Double score(TaskScope s, PluginCalls calls, GateTask task, Map<String, Double> scores, RunView e,
       String harness) throws Exception {
     if (scores.containsKey(e.label())) return scores.get(e.label());
     Double v = null;
     if (e.ok()) {
       Path dir = Paths.get(e.runDir());
       Map<String, String> files = e.delivered() ? s.bench().deliverableFiles(dir) : Map.of();
-      try {
-        OptionalDouble o = method.evaluate(task, new Episode(e.label(), harness, files,
-            s.bench().trajectory(dir, s.bench().spec().obsTrunc())));
-        v = o.isPresent() && Double.isFinite(o.getAsDouble()) ? o.getAsDouble() : null;
-      } catch (Exception ex) {
-        if (ex instanceof InterruptedException || Thread.currentThread().isInterrupted()) throw ex;
-        System.err.println("  [" + s.task() + "] gated: evaluate(" + e.label() + ") failed: " + Roller.describe(ex));
-      }
+      v = calls.evaluate(task, new Episode(e.label(), harness, files,
+          s.bench().trajectory(dir, s.bench().spec().obsTrunc())));
     }
     scores.put(e.label(), v);
     return v;

@@ -1,0 +1,135 @@
+package dev.h2beam.transforms.recursion;
+
+import dev.h2beam.adapters.plugin.BrokenProvider;
+import dev.h2beam.transforms.gated.Decision;
+import dev.h2beam.transforms.gated.Episode;
+import dev.h2beam.transforms.gated.GateTask;
+import dev.h2beam.transforms.gated.GatedMethod;
+import dev.h2beam.transforms.gated.Manifest;
+import dev.h2beam.transforms.gated.Models;
+import dev.h2beam.transforms.gated.Proposal;
+import dev.h2beam.transforms.gated.Rejection;
+import dev.h2beam.transforms.gated.Sample;
+import dev.h2beam.transforms.gated.SelectionPolicy;
+import dev.h2beam.transforms.gated.TreeEntry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalDouble;
+
+/**
+ * The gated mode's calls into its plug-ins, the method and the policy, and what their misbehaviour becomes. A method
+ * that throws, returns null or scores NaN failed that call: the step goes on (no proposal, or the worst score), and
+ * the failure is printed naming the method and kept for the step's record, so a method failing every call no longer
+ * looks like a cautious one. A plug-in built for another Java or h2beam ({@link LinkageError}) or a policy that
+ * returns no decision would fail every step alike, so the mode fails at once with one line naming it and its jar.
+ */
+final class PluginCalls {
+  private final TaskScope s;
+  private final GatedMethod method;
+  private final SelectionPolicy policy;
+  private final List<String> errors = new ArrayList<>();
+
+  PluginCalls(TaskScope s, GatedMethod method, SelectionPolicy policy) {
+    this.s = s;
+    this.method = method;
+    this.policy = policy;
+  }
+
+  /** A proposal, and why the method failed to make one ({@code ""} when it did not fail). */
+  record Proposed(Proposal proposal, String failure) {}
+
+  /** The method's proposal for step {@code label}; no proposal when it threw or returned null. */
+  Proposed propose(String label, List<TreeEntry> tree, List<Sample> samples, Models models, List<Rejection> rejected,
+      Manifest manifest) throws Exception {
+    try {
+      Proposal p = method.propose(tree, samples, models, rejected, manifest);
+      if (p != null) return new Proposed(p, "");
+      String why = "propose(" + label + ") returned null; return Proposal.none(reason) to propose nothing";
+      print(why);
+      return new Proposed(Proposal.none("the method proposed nothing: " + why), why);
+    } catch (LinkageError e) {
+      throw broken("propose", e);
+    } catch (Exception e) {
+      if (e instanceof InterruptedException || Thread.currentThread().isInterrupted()) throw e;
+      String why = "propose(" + label + ") failed: " + Roller.describe(e);
+      print(why);
+      return new Proposed(Proposal.none("the method failed: " + Roller.describe(e)), why);
+    }
+  }
+
+  /**
+   * The method's score of an episode; null when it could not score it, threw, or gave a score that is not a finite
+   * number (the last two are failures of the method, printed and kept for the step's record). A null score is the
+   * worst for every built-in policy.
+   */
+  Double evaluate(GateTask task, Episode episode) throws Exception {
+    OptionalDouble o;
+    try {
+      o = method.evaluate(task, episode);
+    } catch (LinkageError e) {
+      throw broken("evaluate", e);
+    } catch (Exception e) {
+      if (e instanceof InterruptedException || Thread.currentThread().isInterrupted()) throw e;
+      failed("evaluate(" + episode.label() + ") failed: " + Roller.describe(e));
+      return null;
+    }
+    if (o == null || o.isEmpty()) return null;
+    if (!Double.isFinite(o.getAsDouble())) {
+      failed("evaluate(" + episode.label() + ") returned " + o.getAsDouble() + ", not a finite score; counted as the"
+          + " worst score");
+      return null;
+    }
+    return o.getAsDouble();
+  }
+
+  /** The policy's decision on the pairs; a policy that answers null or fails ends the mode naming it. */
+  Decision decide(List<Double> candidate, List<Double> current, double minWinMargin) {
+    Decision d;
+    try {
+      d = policy.decide(candidate, current, minWinMargin);
+    } catch (LinkageError e) {
+      throw new BrokenPlugin(policyName() + " " + BrokenProvider.linkage(e, policy.getClass()), e);
+    }
+    if (d == null) {
+      throw new BrokenPlugin(policyName() + " returned no decision (null); a SelectionPolicy must return a"
+          + " Decision: fix the policy, or choose another with --policy", null);
+    }
+    return d;
+  }
+
+  /** The evaluate failures since the last call, oldest first (a step's record takes them). */
+  List<String> drain() {
+    List<String> out = List.copyOf(errors);
+    errors.clear();
+    return out;
+  }
+
+  private void failed(String why) {
+    print(why);
+    errors.add(why);
+  }
+
+  private void print(String why) {
+    System.err.println("  [" + s.task() + "] gated: method " + method.name() + ": " + why);
+  }
+
+  private BrokenPlugin broken(String call, LinkageError e) {
+    return new BrokenPlugin("gated method '" + method.name() + "' (--method=" + method.name() + ", from "
+        + BrokenProvider.source(method.getClass()) + ") failed in " + call + ": "
+        + BrokenProvider.linkage(e, method.getClass()), e);
+  }
+
+  private String policyName() {
+    return "selection policy '" + policy.name() + "' (--policy=" + policy.name() + ", from "
+        + BrokenProvider.source(policy.getClass()) + ")";
+  }
+
+  /** A plug-in that cannot work in this run at all: the mode fails with this one line. */
+  static final class BrokenPlugin extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    BrokenPlugin(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+}

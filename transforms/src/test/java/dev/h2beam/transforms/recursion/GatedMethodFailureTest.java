@@ -1,0 +1,185 @@
+package dev.h2beam.transforms.recursion;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.model.ChannelSpec;
+import dev.h2beam.adapters.model.Namespace;
+import dev.h2beam.adapters.model.RunView;
+import dev.h2beam.adapters.model.SessionResult;
+import dev.h2beam.transforms.gated.Decision;
+import dev.h2beam.transforms.gated.Episode;
+import dev.h2beam.transforms.gated.GateTask;
+import dev.h2beam.transforms.gated.GatedMethod;
+import dev.h2beam.transforms.gated.Manifest;
+import dev.h2beam.transforms.gated.Models;
+import dev.h2beam.transforms.gated.Mutation;
+import dev.h2beam.transforms.gated.Policies;
+import dev.h2beam.transforms.gated.Proposal;
+import dev.h2beam.transforms.gated.Rejection;
+import dev.h2beam.transforms.gated.Sample;
+import dev.h2beam.transforms.gated.SelectionPolicy;
+import dev.h2beam.transforms.gated.TreeEntry;
+import dev.h2beam.transforms.proposer.Limits;
+import dev.h2beam.transforms.proposer.Proposer;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.OptionalDouble;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * dogF #4, #5, #8, #10: a gated method that fails its calls, or a plug-in that cannot work here, is said so. A
+ * method that throws, returns null or scores NaN has each failure printed naming it, recorded in its step's
+ * {@code method_errors} and counted in {@code method_failed}, a NaN being the worst score; a method or policy built
+ * against another h2beam, or a policy that decides nothing, fails the mode in one line naming it and its jar.
+ */
+class GatedMethodFailureTest {
+  private static final String TASK = "ledger-1";
+  private static final Namespace NS = Namespace.of("gtest", "oc", "gat", 1);
+
+  @TempDir Path root;
+
+  /** A method whose propose and evaluate are given; its name is {@code name}. */
+  private record Scripted(String name, Step propose, Score evaluate) implements GatedMethod {
+    @Override public String description() {
+      return "a test method";
+    }
+
+    @Override public boolean needsChecks() {
+      return false;
+    }
+
+    @Override public Proposal propose(List<TreeEntry> tree, List<Sample> samples, Models models,
+        List<Rejection> rejected, Manifest manifest) throws Exception {
+      return propose.propose();
+    }
+
+    @Override public OptionalDouble evaluate(GateTask task, Episode episode) throws Exception {
+      return evaluate.evaluate();
+    }
+
+    interface Step {
+      Proposal propose() throws Exception;
+    }
+
+    interface Score {
+      OptionalDouble evaluate() throws Exception;
+    }
+  }
+
+  private static final Scripted.Step ADDS_A_RULE = () -> Proposal.of(List.of(Mutation.update("guardrails.md",
+      "- Check the totals twice.\n")), "one more check");
+
+  @Test
+  void aMethodFailingEveryCallIsPrintedNamedAndCountedPerStep() throws Exception {
+    Scripted m = new Scripted("boom", () -> {
+      throw new IllegalStateException("deliberate");
+    }, () -> OptionalDouble.of(Double.NaN));
+    String[] err = new String[1];
+    JsonNode gate = gate(m, Policies.SCORE_COMPARISON, err);
+    assertEquals(3, gate.path("method_failed").asInt(), gate.toString());
+    JsonNode step1 = gate.at("/steps/0");
+    assertEquals("none", step1.path("proposal").asText());
+    assertEquals("the method failed: IllegalStateException: deliberate", step1.path("notes").asText());
+    assertEquals(List.of("propose(g1) failed: IllegalStateException: deliberate",
+        "evaluate(base1) returned NaN, not a finite score; counted as the worst score"),
+        Json.MAPPER.convertValue(step1.path("method_errors"), List.class));
+    assertTrue(err[0].contains("  [ledger-1] gated: method boom: propose(g1) failed: IllegalStateException:"
+        + " deliberate\n"), err[0]);
+    assertTrue(err[0].contains("  [ledger-1] gated: method boom: evaluate(base1) returned NaN"), err[0]);
+    assertEquals(3, err[0].lines().filter(l -> l.contains("propose(")).count(), err[0]);
+  }
+
+  @Test
+  void aMethodReturningNullIsAFailureNotACautiousStep() throws Exception {
+    Scripted m = new Scripted("nothing", () -> null, () -> OptionalDouble.of(1));
+    String[] err = new String[1];
+    JsonNode gate = gate(m, Policies.SCORE_COMPARISON, err);
+    assertEquals(3, gate.path("method_failed").asInt(), gate.toString());
+    assertEquals("the method proposed nothing: propose(g1) returned null; return Proposal.none(reason) to propose"
+        + " nothing", gate.at("/steps/0/notes").asText());
+    assertTrue(err[0].contains("gated: method nothing: propose(g2) returned null"), err[0]);
+  }
+
+  @Test
+  void aMethodThatWorksHasNoErrorsAndPrintsNothing() throws Exception {
+    String[] err = new String[1];
+    JsonNode gate = gate(new Scripted("fine", ADDS_A_RULE, () -> OptionalDouble.of(1)), Policies.SCORE_COMPARISON,
+        err);
+    assertEquals(0, gate.path("method_failed").asInt(), gate.toString());
+    for (JsonNode step : gate.path("steps")) assertFalse(step.has("method_errors"), step.toString());
+    assertEquals("", err[0]);
+  }
+
+  @Test
+  void aMethodBuiltAgainstAnotherH2beamFailsTheModeInOneLine() {
+    Scripted m = new Scripted("stale", () -> {
+      throw new NoSuchMethodError("'dev.h2beam.transforms.gated.Proposal dev.h2beam.transforms.gated.Proposal.of("
+          + "java.util.List, java.lang.String, double)'");
+    }, () -> OptionalDouble.of(1));
+    PluginCalls.BrokenPlugin e = assertThrows(PluginCalls.BrokenPlugin.class,
+        () -> gate(m, Policies.SCORE_COMPARISON, new String[1]));
+    assertTrue(e.getMessage().startsWith("gated method 'stale' (--method=stale, from "), e.getMessage());
+    assertTrue(e.getMessage().contains(") failed in propose: built against another h2beam: rebuild it against this"
+        + " version (NoSuchMethodError: 'dev.h2beam.transforms.gated.Proposal"), e.getMessage());
+    assertFalse(e.getMessage().contains("\n"), e.getMessage());
+  }
+
+  @Test
+  void aPolicyThatDecidesNothingIsNamedWithTheFlag() {
+    SelectionPolicy silent = new SelectionPolicy() {
+      @Override public String name() {
+        return "silent";
+      }
+
+      @Override public String version() {
+        return "1";
+      }
+
+      @Override public Decision decide(List<Double> candidate, List<Double> current, double minWinMargin) {
+        return null;
+      }
+    };
+    PluginCalls.BrokenPlugin e = assertThrows(PluginCalls.BrokenPlugin.class,
+        () -> gate(new Scripted("fine", ADDS_A_RULE, () -> OptionalDouble.of(1)), silent, new String[1]));
+    assertTrue(e.getMessage().startsWith("selection policy 'silent' (--policy=silent, from "), e.getMessage());
+    assertTrue(e.getMessage().endsWith(") returned no decision (null); a SelectionPolicy must return a Decision: fix"
+        + " the policy, or choose another with --policy"), e.getMessage());
+  }
+
+  /** The gated mode's record of {@link #TASK} at k = 1 with {@code method} and {@code policy}; stderr in err[0]. */
+  private JsonNode gate(GatedMethod method, SelectionPolicy policy, String[] err) throws Exception {
+    GatedSessionCostTest.Bench bench = new GatedSessionCostTest.Bench(root);
+    Path runs = root.resolve("runs");
+    Proposer proposer = new Proposer((cwd, mission, system, label, timeout) -> SessionResult.reply("", 0),
+        ChannelSpec.of("scripted", "model-1"), TaskScope.auditDir(runs, NS), null, 2, Limits.of("sessions", 1),
+        Duration.ZERO);
+    TaskScope s = new TaskScope(bench, TASK, 1, NS, runs, proposer, proposer, proposer, Limits.of("rollouts", 1), 1,
+        null, Faults.NONE);
+    Files.createDirectories(root.resolve("checks"));
+    List<RunView> bases = List.of(Roller.roll(s, "base1", null));
+    LinkedHashMap<String, String> base = new LinkedHashMap<>();
+    base.put("systemprompt.md", "You reconcile ledgers.\n");
+    base.put("guardrails.md", "- Check the totals.\n");
+    PrintStream before = System.err;
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    try {
+      return Json.MAPPER.valueToTree(Gated.run(s, base, bases, method, policy, 0).toJson()).path("gate");
+    } finally {
+      System.setErr(before);
+      err[0] = bytes.toString(StandardCharsets.UTF_8);
+    }
+  }
+}
