@@ -59,6 +59,19 @@ class DemoOptionsTest {
     assertTrue(e.getMessage().contains("--inject"), e.getMessage());
   }
 
+  /** dogF #7: an injection that names a task or mode the run does not have would never fire: refused, naming it. */
+  @Test
+  void anInjectionOutsideTheRunIsRefusedNamingWhatIsMissing(@TempDir Path out) {
+    UsageError task = assertThrows(UsageError.class, () -> DemoRuns.demo(out,
+        "--inject=ledger-duplicate@ledger-9/parallel"));
+    assertTrue(task.getMessage().startsWith("--inject entry 'ledger-duplicate@ledger-9/agg' names task 'ledger-9',"
+        + " which this run does not have; its tasks: [ledger-1, ledger-2]"), task.getMessage());
+    UsageError mode = assertThrows(UsageError.class, () -> DemoRuns.demo(out, "--modes=parallel",
+        "--inject=ledger-duplicate@ledger-1/gated"));
+    assertEquals("--inject entry 'ledger-duplicate@ledger-1/gat' names mode gated, which this run does not run; add"
+        + " it to --modes", mode.getMessage());
+  }
+
   @Test
   void aBaseHarnessHoldingAGraderVerdictIsRefusedBeforeAnythingRuns(@TempDir Path out) throws Exception {
     DemoBenchmark.setUp(out);

@@ -133,8 +133,9 @@ public final class Sweep {
       throw new UsageError("--progressSeconds must be at least 1 (got " + o.getProgressSeconds() + ")");
     }
     List<String> modes = Flags.modes(o.getModes());
+    Faults faults;
     try {
-      Faults.parse(o.getInject());
+      faults = Faults.parse(o.getInject());
     } catch (IllegalArgumentException e) {
       throw new UsageError(e.getMessage());
     }
@@ -232,6 +233,13 @@ public final class Sweep {
       grouped = TaskStream.onlyDomains(grouped, Flags.split(o.getOnlyDomains()));
       stream = TaskStream.order(grouped, o.getSeed(), bench.referenceDomainOrder());
       if (o.getMaxTasks() != null) stream = TaskStream.maxTasks(stream, o.getMaxTasks());
+    } catch (IllegalArgumentException e) {
+      throw new UsageError(e.getMessage());
+    }
+    try {
+      List<String> tasks = new ArrayList<>();
+      stream.values().forEach(tasks::addAll);
+      faults.requireIn(tasks, modes);
     } catch (IllegalArgumentException e) {
       throw new UsageError(e.getMessage());
     }

@@ -112,7 +112,8 @@ public interface SweepOptions extends PipelineOptions {
 
   void setSessionRetryWaitSeconds(int value);
 
-  @Description("Deliberate faults for testing the guards: kind@task/mode,... (kinds: ledger-duplicate, crash-once).")
+  @Description("Deliberate faults for testing the guards: kind@task/mode,... (kinds: ledger-duplicate, crash-once;"
+      + " mode: parallel, sequential or gated, or agg, seq, gat; the task and mode must be in the run).")
   @Default.String("")
   String getInject();
 

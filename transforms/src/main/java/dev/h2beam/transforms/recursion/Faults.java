@@ -1,7 +1,9 @@
 package dev.h2beam.transforms.recursion;
 
+import dev.h2beam.adapters.model.Namespace;
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 
@@ -22,7 +24,11 @@ public final class Faults implements Serializable {
     this.entries = List.copyOf(entries);
   }
 
-  /** Parses {@code kind@task/mode} entries; an empty string means none. */
+  /**
+   * Parses {@code kind@task/mode} entries, the mode as a name or a token ({@code gated} or {@code gat}) and kept as
+   * the token the modes check for (a name used to match nothing, so the fault was silently never injected); an
+   * empty string means none.
+   */
   public static Faults parse(String spec) {
     if (spec == null || spec.isBlank()) return NONE;
     List<String> out = new ArrayList<>();
@@ -34,9 +40,39 @@ public final class Faults implements Serializable {
         throw new IllegalArgumentException("--inject entry '" + e + "' must look like kind@task/mode with kind one of "
             + KINDS);
       }
-      out.add(e);
+      String mode;
+      try {
+        mode = Namespace.modeToken(e.substring(slash + 1));
+      } catch (IllegalArgumentException x) {
+        throw new IllegalArgumentException("--inject entry '" + e + "': '" + e.substring(slash + 1) + "' is not a"
+            + " mode; use parallel, sequential or gated (or agg, seq, gat)");
+      }
+      out.add(e.substring(0, slash + 1) + mode);
     }
     return new Faults(out);
+  }
+
+  /**
+   * Refuses an entry whose task or mode this run does not have: such a fault would never fire, and the run would
+   * pass without testing the guard it was asked to test.
+   */
+  public void requireIn(Collection<String> tasks, List<String> modes) {
+    for (String e : entries) {
+      int at = e.indexOf('@');
+      int slash = e.lastIndexOf('/');
+      String task = e.substring(at + 1, slash);
+      String mode = e.substring(slash + 1);
+      if (!tasks.contains(task)) {
+        List<String> some = tasks.stream().limit(5).toList();
+        throw new IllegalArgumentException("--inject entry '" + e + "' names task '" + task + "', which this run does"
+            + " not have; its tasks: " + some + (tasks.size() > some.size() ? " and " + (tasks.size() - some.size())
+            + " more" : "") + " (see --dryRun=true)");
+      }
+      if (!modes.contains(mode)) {
+        throw new IllegalArgumentException("--inject entry '" + e + "' names mode " + Namespace.modeName(mode)
+            + ", which this run does not run; add it to --modes");
+      }
+    }
   }
 
   public boolean has(String kind, String task, String mode) {
