@@ -53,7 +53,8 @@ class RegistryTest {
   @Test
   void anUnknownNameIsRefusedNamingTheKnownOnesAndTheHint() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Registry.named(
-        BenchmarkProvider.class, Registry.byName(BenchmarkProvider.class, BenchmarkProvider::name), "nope", "--bench=nope is not known",
+        BenchmarkProvider.class, Registry.byName(BenchmarkProvider.class, BenchmarkProvider::name), "nope",
+        "--bench=nope is not known",
         "(add its jar)"));
     assertEquals("--bench=nope is not known; known: [folder, jobbench] (add its jar)", e.getMessage());
   }
@@ -73,8 +74,8 @@ class RegistryTest {
         + " this JVM is Java " + Runtime.version().feature() + ": rebuild it with --release "
         + Runtime.version().feature();
     assertTrue(err[0].contains("warning: " + newer), err[0]);
-    assertTrue(err[0].contains("no.such.Gone (not on the class path), registered as a BenchmarkProvider: no such class"),
-        err[0]);
+    assertTrue(err[0].contains("no.such.Gone (not on the class path), registered as a BenchmarkProvider: no such"
+        + " class"), err[0]);
     assertEquals(2, err[0].lines().count(), "each reported once: " + err[0]);
 
     IllegalArgumentException e = inLoader(jar, () -> assertThrows(IllegalArgumentException.class,
