@@ -36,7 +36,8 @@ public record BrokenProvider(String service, String provider, String source, Str
    * or a plug-in compiled against another h2beam (a method or class of that version that this one lacks).
    */
   public static String linkage(LinkageError e, Class<?> plugin) {
-    return cause(e, plugin.getClassLoader(), plugin.getName());
+    // the class that failed is one the plug-in uses, not the plug-in's (which loaded): its version is in the message
+    return cause(e, plugin.getClassLoader(), null);
   }
 
   /** The jar or folder {@code c} was loaded from. */
@@ -76,16 +77,17 @@ public record BrokenProvider(String service, String provider, String source, Str
     }
   }
 
+  /** Why {@code t}; {@code name} is the class that failed to load, or null when that is not known. */
   private static String cause(Throwable t, ClassLoader loader, String name) {
     if (t instanceof InvocationTargetException i && i.getCause() != null) {
       return "its constructor failed: " + cause(i.getCause(), loader, name);
     }
     if (t instanceof UnsupportedClassVersionError) {
-      int major = major(loader, name);
+      int major = name == null ? 0 : major(loader, name);
       int here = Runtime.version().feature();
       return (major > 44 ? "compiled for Java " + (major - 44) + " (class file " + major + ")"
-          : "compiled for a newer Java") + ", this JVM is Java " + here + ": rebuild it with --release " + here
-          + " (maven.compiler.release " + here + ")";
+          : "compiled for a newer Java (" + describe(t) + ")") + ", this JVM is Java " + here
+          + ": rebuild it with --release " + here + " (maven.compiler.release " + here + ")";
     }
     if (t instanceof IncompatibleClassChangeError) {
       // NoSuchMethodError, NoSuchFieldError, AbstractMethodError: it calls or implements what this h2beam lacks

@@ -28,7 +28,10 @@ import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** One rule for every plug-in kind: found by name, built-ins first, the first of a name wins, errors name the rest. */
+/**
+ * One rule for every plug-in kind: found by name, built-ins first, the first of a name wins, errors name the rest; a
+ * registration that cannot load or loses its name is reported with its jar and does not break the others.
+ */
 class RegistryTest {
 
   @Test

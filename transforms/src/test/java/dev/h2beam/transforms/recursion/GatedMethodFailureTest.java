@@ -123,7 +123,7 @@ class GatedMethodFailureTest {
   }
 
   @Test
-  void aMethodBuiltAgainstAnotherH2beamFailsTheModeInOneLine() {
+  void aMethodBuiltAgainstAnotherH2beamOrJavaFailsTheModeInOneLine() {
     Scripted m = new Scripted("stale", () -> {
       throw new NoSuchMethodError("'dev.h2beam.transforms.gated.Proposal dev.h2beam.transforms.gated.Proposal.of("
           + "java.util.List, java.lang.String, double)'");
@@ -134,6 +134,18 @@ class GatedMethodFailureTest {
     assertTrue(e.getMessage().contains(") failed in propose: built against another h2beam: rebuild it against this"
         + " version (NoSuchMethodError: 'dev.h2beam.transforms.gated.Proposal"), e.getMessage());
     assertFalse(e.getMessage().contains("\n"), e.getMessage());
+
+    Scripted newer = new Scripted("newer", ADDS_A_RULE, () -> {
+      throw new UnsupportedClassVersionError("plug/Helper has been compiled by a more recent version of the Java"
+          + " Runtime (class file version 69.0)");
+    });
+    PluginCalls.BrokenPlugin v = assertThrows(PluginCalls.BrokenPlugin.class,
+        () -> gate(newer, Policies.SCORE_COMPARISON, new String[1]));
+    assertTrue(v.getMessage().contains(") failed in evaluate: compiled for a newer Java (UnsupportedClassVersionError:"
+        + " plug/Helper has been compiled"), v.getMessage());
+    assertTrue(v.getMessage().endsWith(", this JVM is Java " + Runtime.version().feature() + ": rebuild it with"
+        + " --release " + Runtime.version().feature() + " (maven.compiler.release " + Runtime.version().feature()
+        + ")"), v.getMessage());
   }
 
   @Test
