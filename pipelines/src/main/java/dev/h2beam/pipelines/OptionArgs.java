@@ -50,7 +50,7 @@ public final class OptionArgs {
     boolean named = Arrays.stream(args).anyMatch(a -> a.startsWith("--appName=") || a.startsWith("--jobName="));
     if (!named) {
       parsed.setJobName("h2beam-" + command + "-" + JOB_TIME.format(java.time.Instant.now()) + "-"
-          + String.format("%08x", new java.security.SecureRandom().nextInt()));
+          + String.format(Locale.ROOT, "%08x", new java.security.SecureRandom().nextInt()));
     }
     FlinkMaster.requireUsable(parsed, FLINK_CONNECT_TIMEOUT);
     StagedJars.requireCurrent(parsed);

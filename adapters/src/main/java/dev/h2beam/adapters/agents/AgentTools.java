@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -181,7 +182,7 @@ public final class AgentTools {
     List<String> command = npmArgs(toolsDir, agents);
     Files.createDirectories(toolsDir);
     List<String> granted = new ArrayList<>(NPM_ENV);
-    env.keySet().stream().filter(k -> k.toLowerCase().startsWith("npm_config_")).sorted().forEach(granted::add);
+    env.keySet().stream().filter(k -> k.toLowerCase(Locale.ROOT).startsWith("npm_config_")).sorted().forEach(granted::add);
     Path out = Files.createTempFile("h2beam-npm-", ".out");
     Path err = Files.createTempFile("h2beam-npm-", ".err");
     try {

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -112,7 +113,7 @@ public final class CodexCli {
     t.append(name).append(" = \"");
     for (char c : value.toCharArray()) {
       if (c == '"' || c == '\\') t.append('\\').append(c);
-      else if (c < 0x20 || c == 0x7F) t.append(String.format("\\u%04X", (int) c));
+      else if (c < 0x20 || c == 0x7F) t.append(String.format(Locale.ROOT, "\\u%04X", (int) c));
       else t.append(c);
     }
     t.append("\"\n");

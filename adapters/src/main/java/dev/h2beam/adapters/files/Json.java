@@ -19,6 +19,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -170,7 +171,7 @@ public final class Json {
     }
 
     @Override public SerializableString getEscapeSequence(int ch) {
-      return new SerializedString(String.format("\\u%04x", ch));
+      return new SerializedString(String.format(Locale.ROOT, "\\u%04x", ch));
     }
   }
 

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -69,7 +70,7 @@ public final class TextFiles {
     if (!r.isError()) r = dec.flush(out);
     if (r.isError()) {
       int at = in.position();
-      throw new IOException(source + " is not UTF-8 text (byte 0x" + String.format("%02X", bytes[at] & 0xff)
+      throw new IOException(source + " is not UTF-8 text (byte 0x" + String.format(Locale.ROOT, "%02X", bytes[at] & 0xff)
           + " at offset " + at + " is invalid); save it as UTF-8");
     }
     return out.flip().toString();

@@ -2,6 +2,7 @@ package dev.h2beam.pipelines.report;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -79,7 +80,7 @@ final class Replicates {
       boolean withheld = withheld(c, aggregate);
       for (Replicate r : c.replicates()) {
         String head = "  " + c.cell().name() + " seed=" + r.namespace().seedLabel() + " (" + r.namespace().name()
-            + "): n=" + String.format("%3d", r.n()) + " | ungraded " + r.nUngraded() + " | ";
+            + "): n=" + String.format(Locale.ROOT, "%3d", r.n()) + " | ungraded " + r.nUngraded() + " | ";
         String partial = r.nUngraded() == 0 ? "" : " | partial: over " + r.n() + " of " + (r.n() + r.nUngraded())
             + " tasks";
         if (r.score() == null) lines.add(head + "no graded task");

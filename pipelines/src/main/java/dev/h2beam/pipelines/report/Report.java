@@ -10,6 +10,7 @@ import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -530,7 +531,7 @@ final class Report {
 
   /** Sort key by k, then text. */
   private static String key(int k, String rest) {
-    return String.format("%010d", k) + "\u0000" + rest;
+    return String.format(Locale.ROOT, "%010d", k) + "\u0000" + rest;
   }
 
   private static String join(List<Integer> ks) {

@@ -2,6 +2,7 @@ package dev.h2beam.pipelines.report;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -91,6 +92,6 @@ record Summary(ModeK cell, int n, int nUngraded, Double score, Double allPass, i
         + " which the gate kept)") + " / candidate " + choseCandidate + " / base " + keptBase;
     String fb = fellBack > 0 ? " | fell back " + fellBack : "";
     String ug = nUngraded > 0 ? " | ungraded " + nUngraded : "";
-    return "  " + name() + ": n=" + String.format("%3d", n) + " | " + figures + pick + fb + ug;
+    return "  " + name() + ": n=" + String.format(Locale.ROOT, "%3d", n) + " | " + figures + pick + fb + ug;
   }
 }

@@ -20,7 +20,7 @@ public record Mutation(Op op, String path, String text) {
     Objects.requireNonNull(path, "path");
     if (op == Op.REMOVE ? text != null : text == null) {
       throw new IllegalArgumentException("mutation " + op + " " + path + ": "
-          + (op == Op.REMOVE ? "a remove carries no text" : "a " + op.name().toLowerCase() + " needs the file's text"));
+          + (op == Op.REMOVE ? "a remove carries no text" : "a " + op.name().toLowerCase(Locale.ROOT) + " needs the file's text"));
     }
   }
 
@@ -100,7 +100,7 @@ public record Mutation(Op op, String path, String text) {
   /** The record form: op and path (the text lives in the candidate's harness folder). */
   public Map<String, Object> toJson() {
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("op", op.name().toLowerCase());
+    m.put("op", op.name().toLowerCase(Locale.ROOT));
     m.put("path", path);
     return m;
   }

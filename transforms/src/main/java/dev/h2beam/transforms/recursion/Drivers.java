@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -32,7 +33,7 @@ public final class Drivers {
     List<StageRunner.Request> proposals = new ArrayList<>();
     for (int i = 1; i <= k; i++) {
       for (String dim : List.of("INV", "DOM")) {
-        proposals.add(new StageRunner.Request(dim.toLowerCase() + i, dim,
+        proposals.add(new StageRunner.Request(dim.toLowerCase(Locale.ROOT) + i, dim,
             Prompts.propose(bp, dim, surface, k, i, null), base, bases, baseDir, s.library(), List.of(),
             Map.of()));
       }
@@ -88,7 +89,7 @@ public final class Drivers {
       Integer round = k > 1 ? t : null;
       List<StageRunner.Request> proposals = new ArrayList<>();
       for (String dim : List.of("INV", "DOM")) {
-        proposals.add(new StageRunner.Request(dim.toLowerCase() + t, dim,
+        proposals.add(new StageRunner.Request(dim.toLowerCase(Locale.ROOT) + t, dim,
             Prompts.propose(bp, dim, surface, k, t, round), current, bases, currentDir, s.library(),
             List.copyOf(history), new LinkedHashMap<>(decisions)));
       }

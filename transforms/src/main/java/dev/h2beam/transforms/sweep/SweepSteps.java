@@ -28,6 +28,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -307,7 +308,7 @@ public final class SweepSteps {
   /** A finished task's console line: {@code [domain] i/n status task  :: error}. */
   public static String line(TaskRow row) {
     TaskRef ref = row.ref();
-    return String.format("  [%s] %d/%d %-12s %s%s", ref.domain(), ref.position(), ref.domainSize(), row.status(),
+    return String.format(Locale.ROOT, "  [%s] %d/%d %-12s %s%s", ref.domain(), ref.position(), ref.domainSize(), row.status(),
         ref.task(), row.error().isEmpty() ? "" : "  :: " + row.error());
   }
 

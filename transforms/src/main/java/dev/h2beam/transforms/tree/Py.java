@@ -3,6 +3,7 @@ package dev.h2beam.transforms.tree;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -106,11 +107,11 @@ public final class Py {
       } else if (isPrintable(cp)) {
         b.appendCodePoint(cp);
       } else if (cp < 0x100) {
-        b.append(String.format("\\x%02x", cp));
+        b.append(String.format(Locale.ROOT, "\\x%02x", cp));
       } else if (cp < 0x10000) {
-        b.append(String.format("\\u%04x", cp));
+        b.append(String.format(Locale.ROOT, "\\u%04x", cp));
       } else {
-        b.append(String.format("\\U%08x", cp));
+        b.append(String.format(Locale.ROOT, "\\U%08x", cp));
       }
     });
     return b.append(q).toString();
@@ -126,7 +127,7 @@ public final class Py {
 
   /**
    * Python's {@code format(n, ",")}: the digits in groups of three, joined by commas ({@code 1,234,567}), as {@code
-   * String.format("%,d")} writes them in the root locale, without its formatter (half a percent of a sweep's CPU at
+   * String.format(Locale.ROOT, "%,d")} writes them in the root locale, without its formatter (half a percent of a sweep's CPU at
    * L = 0, one for every deliverable file listed in every stage's evidence).
    */
   public static String commas(long n) {
