@@ -181,7 +181,8 @@ public final class BenchCommand implements Command {
 
     int n = plan.taskCount();
     out.println();
-    out.printf(Locale.ROOT, "bench: %d domains x %d tasks = %d tasks, k=%d, modes %s, executor latency %s ms, session latency %s"
+    out.printf(Locale.ROOT,
+        "bench: %d domains x %d tasks = %d tasks, k=%d, modes %s, executor latency %s ms, session latency %s"
         + " ms, latency seed %d%n", o.getDomains(), o.getTasksPerDomain(), n, o.getK(),
         String.join(",", plan.config().modes()), o.getExecutorLatencyMs(), o.getSessionLatencyMs(),
         o.getLatencySeed());
@@ -191,7 +192,8 @@ public final class BenchCommand implements Command {
         o.getRunner() == null ? "DirectRunner" : o.getRunner().getSimpleName(), o.getSessionLimit(),
         o.getRolloutLimit(), o.getPhaseWidth(), ranNothing ? "nothing ran (every task resumed)" : parallelism(o));
     printBounds(out, bounds);
-    out.printf(Locale.ROOT, "  wall               %9.2f s  (the sweep, from plan to record; judge and report not included)%n",
+    out.printf(Locale.ROOT,
+        "  wall               %9.2f s  (the sweep, from plan to record; judge and report not included)%n",
         wallS);
     out.printf(Locale.ROOT, "  wall / max(bounds) %9s    wall / harness2's form %s%n", ranNothing ? "n/a (nothing ran)"
         : ratio(wallS, bounds.maxMs()), (ranNothing ? "n/a (nothing ran)" : ratio(wallS, bounds.harness2FormMs()))
@@ -202,21 +204,28 @@ public final class BenchCommand implements Command {
       printOnWorkers(out, workers, n, jvm, sessionsHeld, rolloutsHeld, from, to, sessionsRun, executions, bounds);
       if (master != null) printJobManager(out, managerBefore, managerAfter, n);
     } else {
-      out.printf(Locale.ROOT, "  sessions in flight: peak %d, mean %.2f (%d sessions run, %d expected); job-wide peak %d from the"
+      out.printf(Locale.ROOT,
+          "  sessions in flight: peak %d, mean %.2f (%d sessions run, %d expected); job-wide peak %d from the"
           + " journals%n", sessions.peak(), sessions.mean(), sessionsRun, bounds.sessions(), sessionsPeak);
-      out.printf(Locale.ROOT, "  rollouts in flight: peak %d, mean %.2f (%d rollouts run, %d expected); job-wide peak %d from the"
+      out.printf(Locale.ROOT,
+          "  rollouts in flight: peak %d, mean %.2f (%d rollouts run, %d expected); job-wide peak %d from the"
           + " journals%n", rollouts.peak(), rollouts.mean(), executions, bounds.rollouts(), rolloutsPeak);
-      out.printf(Locale.ROOT, "  CPU in the sweep   %9.2f s = h2beam (JVM) %.2f + rollout scripts %.2f; per task %.3f (h2beam %.3f)"
+      out.printf(Locale.ROOT,
+          "  CPU in the sweep   %9.2f s = h2beam (JVM) %.2f + rollout scripts %.2f; per task %.3f (h2beam %.3f)"
           + "%n", jvm + children, jvm, children, (jvm + children) / n, jvm / n);
     }
-    out.printf(Locale.ROOT, "  CPU of the process %9.2f s since start, judge and report included (JVM %.2f + children %.2f)%s%n",
+    out.printf(Locale.ROOT,
+        "  CPU of the process %9.2f s since start, judge and report included (JVM %.2f + children %.2f)%s%n",
         end.cpuSeconds() + end.childCpuSeconds(), end.cpuSeconds(), end.childCpuSeconds(),
         workers == null ? "" : "; this client's only, the cluster's workers ran the pipelines");
-    out.printf(Locale.ROOT, "  files written      %9d under %s by the sweep = %.1f per task (new files; hard links to shared"
+    out.printf(Locale.ROOT,
+        "  files written      %9d under %s by the sweep = %.1f per task (new files; hard links to shared"
         + " evidence are not files written)%n", files, output, (double) files / n);
-    out.printf(Locale.ROOT, "  file names         %9d = %.1f per task (names added less names removed, hard links included; a"
+    out.printf(Locale.ROOT,
+        "  file names         %9d = %.1f per task (names added less names removed, hard links included; a"
         + " file written in place of one it replaces adds none)%n", names, (double) names / n);
-    out.printf(Locale.ROOT, "  peak memory        %9.1f MiB resident (VmHWM) at the sweep's end; heap peak %.1f MiB%s%n",
+    out.printf(Locale.ROOT,
+        "  peak memory        %9.1f MiB resident (VmHWM) at the sweep's end; heap peak %.1f MiB%s%n",
         after.peakRssKb() / 1024.0, heapPeakBytes() / 1048576.0, workers == null || !workers.any() ? ""
             : "; this client's, the workers' (each process's VmHWM in its life so far, from its board): "
             + workers.peaks());
@@ -231,19 +240,23 @@ public final class BenchCommand implements Command {
    */
   static void printOnWorkers(PrintStream out, WorkerUsage workers, int n, double clientCpu, List<Instant[]> sessions,
       List<Instant[]> rollouts, Instant from, Instant to, int sessionsRun, int executions, SweepBounds bounds) {
-    out.printf(Locale.ROOT, "  sessions in flight: peak %d, mean %.2f from the journals (%d sessions run, %d expected); the"
+    out.printf(Locale.ROOT,
+        "  sessions in flight: peak %d, mean %.2f from the journals (%d sessions run, %d expected); the"
         + " cluster's workers ran them, not this client%n", InFlight.peak(sessions), InFlight.mean(sessions, from, to),
         sessionsRun, bounds.sessions());
-    out.printf(Locale.ROOT, "  rollouts in flight: peak %d, mean %.2f from the journals (%d rollouts run, %d expected)%n",
+    out.printf(Locale.ROOT,
+        "  rollouts in flight: peak %d, mean %.2f from the journals (%d rollouts run, %d expected)%n",
         InFlight.peak(rollouts), InFlight.mean(rollouts, from, to), executions, bounds.rollouts());
     if (!workers.known()) {
-      out.printf(Locale.ROOT, "  CPU in the sweep   unknown: the board of %s does not tell its CPU (an older h2beam or a platform"
+      out.printf(Locale.ROOT,
+          "  CPU in the sweep   unknown: the board of %s does not tell its CPU (an older h2beam or a platform"
           + " without /proc); this client %.2f s%n", String.join(", ", workers.unknown()), clientCpu);
       return;
     }
     double jvm = workers.cpuSeconds() + clientCpu;
     double children = workers.childCpuSeconds();
-    out.printf(Locale.ROOT, "  CPU in the sweep   %9.2f s = h2beam (JVMs) %.2f + rollout scripts %.2f; per task %.3f (h2beam %.3f)"
+    out.printf(Locale.ROOT,
+        "  CPU in the sweep   %9.2f s = h2beam (JVMs) %.2f + rollout scripts %.2f; per task %.3f (h2beam %.3f)"
         + "; h2beam = %d workers' %.2f (from their boards, each since it opened the sweep, the runner's threads"
         + " included) + this client's %.2f%n", jvm + children, jvm, children, (jvm + children) / n, jvm / n,
         workers.workers().size(), workers.cpuSeconds(), clientCpu);
@@ -264,16 +277,19 @@ public final class BenchCommand implements Command {
       return;
     }
     double s = after.seconds() - before.seconds();
-    out.printf(Locale.ROOT, "  JobManager CPU     %9.2f s in the sweep = %.3f per task (Status.JVM.CPU.Time before and after,"
+    out.printf(Locale.ROOT,
+        "  JobManager CPU     %9.2f s in the sweep = %.3f per task (Status.JVM.CPU.Time before and after,"
         + " each read after its refresh; the whole JobManager's: the job's submission, jar and scheduling, this"
         + " client's polling, and any other job's at the same time); not in h2beam's CPU above%n", s, s / n);
   }
 
   static void printBounds(PrintStream out, SweepBounds b) {
     String longest = b.longestMode();
-    out.printf(Locale.ROOT, "  critical path      %9.2f s  = base phase %.2f s + %d tasks x %s %.2f s (Sweep's schedule)%n",
+    out.printf(Locale.ROOT,
+        "  critical path      %9.2f s  = base phase %.2f s + %d tasks x %s %.2f s (Sweep's schedule)%n",
         b.criticalPathMs() / 1000, b.baseMs() / 1000, b.maxTasksPerDomain(), longest, b.modeMs(longest) / 1000);
-    out.printf(Locale.ROOT, "  harness2's form    %9.2f s  = %d tasks x (base %.2f s + %s %.2f s)%n", b.harness2FormMs() / 1000,
+    out.printf(Locale.ROOT,
+        "  harness2's form    %9.2f s  = %d tasks x (base %.2f s + %s %.2f s)%n", b.harness2FormMs() / 1000,
         b.maxTasksPerDomain(), b.baseMs() / 1000, longest, b.modeMs(longest) / 1000);
     out.printf(Locale.ROOT, "  session bound      %9.2f s  = %d sessions x %.1f ms / %d%n", b.sessionLimitMs() / 1000,
         b.sessions(), b.sessionMs(), b.sessionLimit());

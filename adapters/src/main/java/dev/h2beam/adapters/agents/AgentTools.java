@@ -182,7 +182,8 @@ public final class AgentTools {
     List<String> command = npmArgs(toolsDir, agents);
     Files.createDirectories(toolsDir);
     List<String> granted = new ArrayList<>(NPM_ENV);
-    env.keySet().stream().filter(k -> k.toLowerCase(Locale.ROOT).startsWith("npm_config_")).sorted().forEach(granted::add);
+    env.keySet().stream().filter(k -> k.toLowerCase(Locale.ROOT).startsWith("npm_config_")).sorted()
+        .forEach(granted::add);
     Path out = Files.createTempFile("h2beam-npm-", ".out");
     Path err = Files.createTempFile("h2beam-npm-", ".err");
     try {

@@ -70,8 +70,9 @@ public final class TextFiles {
     if (!r.isError()) r = dec.flush(out);
     if (r.isError()) {
       int at = in.position();
-      throw new IOException(source + " is not UTF-8 text (byte 0x" + String.format(Locale.ROOT, "%02X", bytes[at] & 0xff)
-          + " at offset " + at + " is invalid); save it as UTF-8");
+      throw new IOException(source + " is not UTF-8 text (byte 0x"
+          + String.format(Locale.ROOT, "%02X", bytes[at] & 0xff) + " at offset " + at
+          + " is invalid); save it as UTF-8");
     }
     return out.flip().toString();
   }

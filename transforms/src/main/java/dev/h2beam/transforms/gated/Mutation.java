@@ -20,7 +20,8 @@ public record Mutation(Op op, String path, String text) {
     Objects.requireNonNull(path, "path");
     if (op == Op.REMOVE ? text != null : text == null) {
       throw new IllegalArgumentException("mutation " + op + " " + path + ": "
-          + (op == Op.REMOVE ? "a remove carries no text" : "a " + op.name().toLowerCase(Locale.ROOT) + " needs the file's text"));
+          + (op == Op.REMOVE ? "a remove carries no text"
+              : "a " + op.name().toLowerCase(Locale.ROOT) + " needs the file's text"));
     }
   }
 

@@ -308,8 +308,8 @@ public final class SweepSteps {
   /** A finished task's console line: {@code [domain] i/n status task  :: error}. */
   public static String line(TaskRow row) {
     TaskRef ref = row.ref();
-    return String.format(Locale.ROOT, "  [%s] %d/%d %-12s %s%s", ref.domain(), ref.position(), ref.domainSize(), row.status(),
-        ref.task(), row.error().isEmpty() ? "" : "  :: " + row.error());
+    return String.format(Locale.ROOT, "  [%s] %d/%d %-12s %s%s", ref.domain(), ref.position(), ref.domainSize(),
+        row.status(), ref.task(), row.error().isEmpty() ? "" : "  :: " + row.error());
   }
 
   private static void replay(SweepContext c, TaskRef ref, String mode, Library lib) throws IOException {

@@ -127,7 +127,7 @@ public final class Py {
 
   /**
    * Python's {@code format(n, ",")}: the digits in groups of three, joined by commas ({@code 1,234,567}), as {@code
-   * String.format(Locale.ROOT, "%,d")} writes them in the root locale, without its formatter (half a percent of a sweep's CPU at
+   * String.format("%,d")} writes them in the root locale, without its formatter (half a percent of a sweep's CPU at
    * L = 0, one for every deliverable file listed in every stage's evidence).
    */
   public static String commas(long n) {
