@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Resolves {@code --namespaces} (directories or globs, comma separated) to summary namespaces. A sequential or gated
@@ -19,7 +20,9 @@ final class Namespaces {
   private Namespaces() {}
 
   static List<NamespaceRef> resolve(List<String> specs, Path cwd) {
-    Map<String, NamespaceRef> out = new LinkedHashMap<>();
+    // by path, as a glob lists them: the same namespaces named in another order (a comma list typed otherwise, two
+    // globs swapped) give the same report, byte for byte
+    Map<String, NamespaceRef> out = new TreeMap<>();
     for (String spec : specs) {
       if (FolderGlob.isGlob(spec)) {
         List<NamespaceRef> found = new ArrayList<>();

@@ -69,6 +69,17 @@ class NamespacesTest {
     assertEquals(List.of("demo-oc-agg2-s1", "demo-oc-agg2-s2"), refs.stream().map(NamespaceRef::name).toList());
   }
 
+  /** The namespaces come in path order, however the command line names them: the report's bytes follow it. */
+  @Test
+  void theOrderTheNamespacesAreNamedInChangesNothing(@TempDir Path runs) throws Exception {
+    for (String n : List.of("demo-oc-agg2-s1", "demo-oc-agg2-s2", "demo-oc-agg2-s3")) Fixtures.namespace(runs, n);
+    List<String> want = List.of("demo-oc-agg2-s1", "demo-oc-agg2-s2", "demo-oc-agg2-s3");
+    for (List<String> named : List.of(List.of("demo-oc-agg2-s3", "demo-oc-agg2-s1", "demo-oc-agg2-s2"),
+        List.of("demo-oc-agg2-s[23]", "demo-oc-agg2-s1"), List.of("*"))) {
+      assertEquals(want, Namespaces.resolve(named, runs).stream().map(NamespaceRef::name).toList(), named.toString());
+    }
+  }
+
   @Test
   void globMatchingNoNamespaceIsRefused(@TempDir Path runs) throws Exception {
     Fixtures.namespace(runs, "_report");
