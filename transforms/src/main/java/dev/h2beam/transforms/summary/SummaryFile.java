@@ -20,9 +20,9 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Reads and writes {@code summary.json} (spec §2.11, §8.4). A write merges with what is on disk under an exclusive
- * lock (a JVM lock plus an OS lock on {@code summary.lock}) and replaces the file by atomic rename. Modes, selections
- * and errors are always written in the fixed mode order (agg, seq, gat), so the file is the same whichever mode's
- * chain finished first.
+ * lock (a JVM lock plus an OS lock on {@code summary.lock}, removed once written) and replaces the file by atomic
+ * rename. Modes, selections and errors are always written in the fixed mode order (agg, seq, gat), so the file is the
+ * same whichever mode's chain finished first.
  */
 public final class SummaryFile {
   private SummaryFile() {}
@@ -49,8 +49,8 @@ public final class SummaryFile {
     jvm.lock();
     try {
       Files.createDirectories(abs.getParent());
-      try (FileChannel ch = FileChannel.open(abs.resolveSibling("summary.lock"), StandardOpenOption.CREATE,
-          StandardOpenOption.WRITE);
+      Path lockFile = abs.resolveSibling("summary.lock");
+      try (FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
           FileLock lock = ch.lock()) {
         Map<String, Object> old = Map.of();
         if (Files.isRegularFile(abs)) {
@@ -62,6 +62,9 @@ public final class SummaryFile {
         }
         Map<String, Object> merged = canonical(merge(old, result));
         AtomicFiles.writeString(abs, Json.pretty(merged));
+        // removed while held, so a task folder ends as a clean run leaves it (a resume left it behind): one process
+        // writes a runs folder at a time (its writer lock), so no other can be waiting on this file's lock
+        Files.deleteIfExists(lockFile);
         return merged;
       }
     } finally {
