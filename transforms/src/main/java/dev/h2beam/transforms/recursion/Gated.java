@@ -3,6 +3,7 @@ package dev.h2beam.transforms.recursion;
 import dev.h2beam.adapters.model.HarnessRejected;
 import dev.h2beam.adapters.model.RunView;
 import dev.h2beam.adapters.model.Tokens;
+import dev.h2beam.transforms.evidence.FileTrees;
 import dev.h2beam.transforms.gated.Decision;
 import dev.h2beam.transforms.gated.Episode;
 import dev.h2beam.transforms.gated.GateTask;
@@ -119,6 +120,9 @@ public final class Gated {
       step.put("mutations", mutationJson);
       step.put("notes", Stage.clip(proposal.notes(), 400));
       Decision d;
+      // a step is a candidate g<j> or a re-roll r<j>; an interrupted run may have left the other (a cancelled
+      // session made its step a re-roll): removed, so the resumed task's folder is a clean run's
+      FileTrees.deleteQuietly(harnesses.resolve((candidate != null ? "r" : "g") + j));
       if (candidate != null) {
         RunView ep = Roller.roll(s, label, candidate);
         res.ledger.rollout(label, ep.costUsd(), ep.costKnown(), ep.tokens());

@@ -97,6 +97,21 @@ class GatedPathEscapeTest {
     }
   }
 
+  /**
+   * dogG D3: a step an interrupted run took the other way (its session cancelled, so a re-roll, or the reverse) left
+   * that label's harness folder, which the resumed run never used: a step removes its other label's folder.
+   */
+  @Test
+  void aStepRemovesTheHarnessFolderItsOtherLabelLeft() throws Exception {
+    Path work = dev.h2beam.adapters.model.Namespace.of("gtest", "oc", "gat", 1)
+        .taskDir(root.resolve("a").resolve("b").resolve("runs"), "ledger-1");
+    Path leftover = Files.createDirectories(work.resolve("harnesses/g1")).resolve("systemprompt.md");
+    Files.writeString(leftover, "an interrupted run's candidate\n");
+    run(proposing(List.of(Mutation.create("../x", "x"), Mutation.create("../y", "y"), Mutation.create("../z", "z"))));
+    assertFalse(Files.exists(work.resolve("harnesses/g1")), "the interrupted run's g1 is gone");
+    assertTrue(Files.isDirectory(work.resolve("harnesses/r1")), "the step's own re-roll is there");
+  }
+
   @Test
   void anEmptySegmentOrAFileOffTheSurfaceIsRefusedNamingIt() throws Exception {
     ModeResult res = run(proposing(List.of(Mutation.create("skills//x.md", "x"), Mutation.create("notes.txt", "x"),
