@@ -273,8 +273,8 @@ public final class WriterLock implements AutoCloseable {
    * the takeover; false when another contender moved it first or its holder released it (just try to create again).
    *
    * <p>The aside file must stay after the takeover: it is what makes a second contender that judged the same holder
-   * stale fail its rename (its target name exists) instead of moving the fresh lock aside. It is removed when this
-   * lock is next taken over ({@link #removeOlderAsides}), so a folder keeps at most one.
+   * stale fail its rename (its target name exists) instead of moving the fresh lock aside. It is removed when the
+   * lock is released, or next taken over ({@link #removeOlderAsides}).
    */
   static boolean takeOver(Path file, String seen, String why) {
     Path aside = asideOf(file, seen);
@@ -312,10 +312,11 @@ public final class WriterLock implements AutoCloseable {
   /**
    * After this process took the lock over from the holder {@code displaced}, removes the aside files of holders taken
    * over before it: a contender still racing for one of those would have to have stalled through a whole later hold
-   * of the lock. Their names were made from tokens, so a leftover from a crash cannot pile up.
+   * of the lock. Their names were made from tokens, so a leftover from a crash cannot pile up. With {@code displaced}
+   * null (the lock released) it removes them all.
    */
   private static void removeOlderAsides(Path file, String displaced) {
-    Path keep = asideOf(file, displaced);
+    Path keep = displaced == null ? null : asideOf(file, displaced);
     try (java.util.stream.Stream<Path> siblings = Files.list(file.getParent())) {
       for (Path p : siblings.filter(p -> p.getFileName().toString().startsWith(FILE + ".stale-")).toList()) {
         if (!p.equals(keep)) Files.deleteIfExists(p);
@@ -463,10 +464,14 @@ public final class WriterLock implements AutoCloseable {
     if (token == null) return;
     try {
       JsonNode n = Json.readTree(file);
-      if (token.equals(n.path("token").asText())) Files.deleteIfExists(file);
+      if (!token.equals(n.path("token").asText())) return; // taken over after a long stall: not ours to tidy
+      Files.deleteIfExists(file);
     } catch (IOException e) {
-      // already gone
+      return; // already gone
     }
+    // the aside of a holder this one displaced (and any older one) goes too, so a folder a resumed run wrote ends as a
+    // clean run's: a contender still racing for it would have had to stall through this whole hold
+    removeOlderAsides(file, null);
   }
 
   /**
