@@ -19,13 +19,11 @@ import dev.h2beam.transforms.safety.CredentialScreen;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +31,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
-import java.util.stream.Stream;
 
 /**
  * Makes improver, selector and reflector calls (spec §10.1–§10.4). Each call runs in a fresh working folder with the
@@ -366,6 +363,7 @@ public final class Proposer {
    */
   static List<String> withhold(Path dir, List<String> files) throws IOException {
     List<String> out = new ArrayList<>();
+    List<String> keyNamed = new ArrayList<>();
     for (String file : new java.util.TreeSet<>(files)) {
       Path f = dir.resolve(file);
       String rel = CredentialScreen.redact(file);
@@ -374,6 +372,7 @@ public final class Proposer {
         // a name cannot hold a note in place of the key: the file goes, and the record names it redacted
         Files.deleteIfExists(f);
         out.add(rel + ": its name holds what looks like a credential (" + named.get() + ")");
+        keyNamed.add(file);
         continue;
       }
       List<String> why;
@@ -405,22 +404,28 @@ public final class Proposer {
           + " read secrets from the environment at run time.]\n", StandardCharsets.UTF_8);
       out.addAll(why);
     }
-    removeKeyNamedFolders(dir);
+    removeKeyNamedFolders(dir, keyNamed);
     return out;
   }
 
   /**
-   * Deletes every folder under {@code dir} whose path holds a key: the files under it went above (their paths held
-   * the key too), and the folder's name would otherwise keep the key in the audit trail.
+   * Deletes the outermost folder of each of {@code keyNamed} (files deleted above) whose own path holds a key: the
+   * folder's name would otherwise keep the key in the audit trail. Found from the files' paths, not by walking the
+   * folder again: every session's harvest comes here, and a second walk of its folder was a few percent of a sweep's
+   * CPU. (A folder named after a key that holds no file is not seen; nothing in it reaches a prompt.)
    */
-  private static void removeKeyNamedFolders(Path dir) throws IOException {
-    List<Path> named;
-    try (Stream<Path> walk = Files.walk(dir)) {
-      named = walk.filter(d -> !d.equals(dir) && Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS))
-          .filter(d -> CredentialScreen.inPath(dir.relativize(d).toString()).isPresent())
-          .sorted(Comparator.reverseOrder()).toList();
+  private static void removeKeyNamedFolders(Path dir, List<String> keyNamed) {
+    for (String file : keyNamed) {
+      String[] parts = file.split("/");
+      StringBuilder prefix = new StringBuilder();
+      for (int i = 0; i < parts.length - 1; i++) {
+        prefix.append(i == 0 ? "" : "/").append(parts[i]);
+        if (CredentialScreen.inPath(prefix.toString()).isPresent()) {
+          FileTrees.deleteQuietly(dir.resolve(prefix.toString()));
+          break;
+        }
+      }
     }
-    for (Path d : named) FileTrees.deleteQuietly(d);
   }
 
   /**
