@@ -61,15 +61,20 @@ public final class KeysOutOfRuns {
     return text.getBytes(StandardCharsets.ISO_8859_1);
   }
 
-  /** {@code text} (bytes as ISO-8859-1 chars) with each held value replaced; the variables found go in {@code into}. */
+  /**
+   * {@code text} (bytes as ISO-8859-1 chars) with each held value, and each encoded form the credential screen looks
+   * for ({@link EnvKeys.Held#forms}: base64, hex), replaced; the variables found go in {@code into}.
+   */
   private static String replaced(String text, List<EnvKeys.Held> held, TreeSet<String> into) {
     for (EnvKeys.Held h : held) {
-      // ISO-8859-1 maps each byte to one char and back, so a file that is not UTF-8 keeps its other bytes as they
-      // were; a key's UTF-8 bytes are found and replaced as the same chars
-      String value = new String(h.value().getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
-      if (!text.contains(value)) continue;
-      into.add(h.variable());
-      text = text.replace(value, EnvKeys.REDACTED);
+      for (String form : h.forms()) {
+        // ISO-8859-1 maps each byte to one char and back, so a file that is not UTF-8 keeps its other bytes as they
+        // were; a key's UTF-8 bytes are found and replaced as the same chars
+        String bytes = new String(form.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
+        if (!text.contains(bytes)) continue;
+        into.add(h.variable());
+        text = text.replace(bytes, EnvKeys.REDACTED);
+      }
     }
     return text;
   }

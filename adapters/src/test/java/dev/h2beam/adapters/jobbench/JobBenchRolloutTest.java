@@ -72,6 +72,43 @@ class JobBenchRolloutTest {
     assertFalse(Files.exists(tmp.resolve("job-bench-eval/runs")), "nothing is written into the checkout");
   }
 
+  /**
+   * A key a JobBench agent got hold of (here from a file; a real one could read h2beam's environment) leaves neither
+   * its work products nor its trajectory holding it, plain or base64-encoded, and the marker records the scrubbed
+   * products.
+   */
+  @Test
+  void aKeyTheAgentWroteIsTakenOutOfItsWorkProductsAndTrajectory() throws Exception {
+    String key = "sk-jobbench-leak-0123456789XYZ";
+    Path found = tmp.resolve("found.txt");
+    Files.writeString(found, key);
+    List<dev.h2beam.adapters.config.EnvKeys.Held> was =
+        dev.h2beam.adapters.config.EnvKeys.use(Map.of("H2B_JB_API_KEY", key));
+    java.io.PrintStream err = System.err;
+    try {
+      System.setErr(new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
+      JobBench b = bench(JobBenchFixture.AGENT + "; cat " + found + " > {output}/leak.txt; base64 < " + found
+          + " >> {output}/leak.txt; cat " + found);
+      Rollout r = b.execute(LEDGER, null, RUN);
+      Path traj = store().resolve("accountants/task1/model_traj").resolve(LABEL);
+      String encoded = java.util.Base64.getEncoder()
+          .encodeToString(key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      for (Path dir : List.of(r.runDir(), traj)) {
+        try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+          for (Path f : files.filter(Files::isRegularFile).toList()) {
+            String text = Files.readString(f, java.nio.charset.StandardCharsets.ISO_8859_1);
+            assertFalse(text.contains(key) || text.contains(encoded), f.toString());
+          }
+        }
+      }
+      assertEquals("[redacted key][redacted key]\n", Files.readString(r.runDir().resolve("leak.txt")));
+      assertTrue(b.artifactsIntact(r.runDir()), "the marker records the scrubbed work products");
+    } finally {
+      System.setErr(err);
+      dev.h2beam.adapters.config.EnvKeys.restore(was);
+    }
+  }
+
   @Test
   void aFinishedRolloutIsReusedWithItsRecordedSpend() throws Exception {
     JobBench b = bench(JobBenchFixture.AGENT + "; echo ran >> " + tmp.resolve("ran.log"));
