@@ -1,5 +1,6 @@
 package dev.h2beam.adapters.llm;
 
+import dev.h2beam.adapters.config.EnvKeys;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -15,13 +16,15 @@ final class KeyScrub {
   /** The most bytes of one line held back before they pass on (less the key's length less one, kept). */
   static final int HELD_AT_MOST = 64 << 10;
 
-  private static final byte[] REDACTED = "[redacted key]".getBytes(StandardCharsets.UTF_8);
-
-  private final byte[] key;
+  /** The key's UTF-8 bytes as ISO-8859-1 chars, and how many bytes they are. */
+  private final String latinKey;
+  private final int keyBytes;
   private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
 
   KeyScrub(String key) {
-    this.key = key.getBytes(StandardCharsets.UTF_8);
+    byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
+    this.latinKey = new String(bytes, StandardCharsets.ISO_8859_1);
+    this.keyBytes = bytes.length;
   }
 
   /** Takes {@code n} bytes of the reply; returns what may pass on now, without the key (empty while a line goes on). */
@@ -29,7 +32,7 @@ final class KeyScrub {
     pending.write(bytes, 0, n);
     byte[] all = pending.toByteArray();
     int cut = lastNewLine(all) + 1;
-    if (cut == 0 && all.length >= HELD_AT_MOST) cut = all.length - (key.length - 1);
+    if (cut == 0 && all.length >= HELD_AT_MOST) cut = all.length - (keyBytes - 1);
     if (cut <= 0) return new byte[0];
     pending.reset();
     pending.write(all, cut, all.length - cut);
@@ -48,28 +51,14 @@ final class KeyScrub {
     return -1;
   }
 
-  /** {@code b} with each occurrence of the key replaced; {@code b} itself when it holds none. */
+  /**
+   * {@code b} with each occurrence of the key replaced; {@code b} itself when it holds none. Read as ISO-8859-1 (one
+   * char per byte, and back), as {@code KeysOutOfRuns} reads a rollout's files: the reply's other bytes pass as they
+   * came, UTF-8 or not.
+   */
   private byte[] scrubbed(byte[] b) {
-    int at = indexOf(b, 0);
-    if (at < 0) return b;
-    ByteArrayOutputStream out = new ByteArrayOutputStream(b.length);
-    int from = 0;
-    while (at >= 0) {
-      out.write(b, from, at - from);
-      out.write(REDACTED, 0, REDACTED.length);
-      from = at + key.length;
-      at = indexOf(b, from);
-    }
-    out.write(b, from, b.length - from);
-    return out.toByteArray();
-  }
-
-  private int indexOf(byte[] b, int from) {
-    outer:
-    for (int i = from; i <= b.length - key.length; i++) {
-      for (int j = 0; j < key.length; j++) if (b[i + j] != key[j]) continue outer;
-      return i;
-    }
-    return -1;
+    String text = new String(b, StandardCharsets.ISO_8859_1);
+    if (!text.contains(latinKey)) return b;
+    return text.replace(latinKey, EnvKeys.REDACTED).getBytes(StandardCharsets.ISO_8859_1);
   }
 }
