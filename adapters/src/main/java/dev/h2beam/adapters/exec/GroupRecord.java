@@ -8,6 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -24,6 +26,10 @@ import org.slf4j.LoggerFactory;
  * <p>A process with the recorded pid but another start time is not the recorded one: the pid was handed out again,
  * which Linux does only once no process is left in the session of that id, so nothing of the earlier program runs.
  * Written only where there is a /proc (Linux) and the program has a session of its own ({@code setsid}).
+ *
+ * <p>The record is first written before the program starts, with a token the program gets in its environment
+ * ({@link #ENV}) and no pid yet. A JVM killed between the start and the pid's record leaves that first record: the
+ * program is then found by its token among the processes' environments, as is any of its descendants that kept it.
  */
 public final class GroupRecord {
   /**
@@ -34,26 +40,54 @@ public final class GroupRecord {
     static final Logger LOG = LoggerFactory.getLogger(GroupRecord.class);
   }
 
+  /** The source of tokens, made when the first is: only agents' rollouts have records. */
+  private static final class Tokens {
+    static final SecureRandom RANDOM = new SecureRandom();
+  }
+
   /** The record's name in the run folder. */
   public static final String FILE = "running.json";
+
+  /** The variable that carries a record's token in its program's environment. */
+  public static final String ENV = "H2BEAM_GROUP_TOKEN";
 
   private static final Path BOOT_ID = Path.of("/proc/sys/kernel/random/boot_id");
   private static final Path HOST = Path.of("/proc/sys/kernel/hostname");
 
   private GroupRecord() {}
 
-  /** Records the program {@code pid}, started just now, in {@code file}; nothing where there is no /proc. */
-  static void write(Path file, long pid) throws IOException {
-    long start = ProcessGroup.startTicks(pid);
+  /**
+   * Records, in {@code file}, a program about to start, with a new token for its environment.
+   *
+   * @return the token, or null where there is no /proc (nothing is recorded then)
+   */
+  static String starting(Path file) throws IOException {
     String boot = read(BOOT_ID);
-    if (boot.isEmpty()) return;
+    if (boot.isEmpty()) return null;
+    byte[] bytes = new byte[16];
+    Tokens.RANDOM.nextBytes(bytes);
+    String token = HexFormat.of().formatHex(bytes);
+    AtomicFiles.writeString(file, Json.canonical(record(token, boot, -1, -1)) + "\n");
+    return token;
+  }
+
+  /** Records the program {@code pid} of {@code token}, started just now, in {@code file}. */
+  static void write(Path file, String token, long pid) throws IOException {
+    // start ticks -1 when the program has already ended: a later look finds no process with this start time
+    AtomicFiles.writeString(file, Json.canonical(record(token, read(BOOT_ID), pid, ProcessGroup.startTicks(pid)))
+        + "\n");
+  }
+
+  private static Map<String, Object> record(String token, String boot, long pid, long start) {
     Map<String, Object> r = new LinkedHashMap<>();
-    r.put("pid", pid);
-    // -1 when the program has already ended: a later look finds no process with this start time
-    r.put("start_ticks", start);
+    if (pid > 0) {
+      r.put("pid", pid);
+      r.put("start_ticks", start);
+    }
+    r.put("token", token);
     r.put("boot_id", boot);
     r.put("host", read(HOST));
-    AtomicFiles.writeString(file, Json.canonical(r) + "\n");
+    return r;
   }
 
   /** Removes the record once the program's group is gone; a record that cannot be removed is only logged. */
@@ -83,20 +117,25 @@ public final class GroupRecord {
     } catch (IOException e) {
       r = null;
     }
-    if (r != null && r.path("pid").canConvertToLong()) stop(file, r);
+    if (r != null && (r.path("pid").canConvertToLong() || r.path("token").isTextual())) stop(file, r);
     Files.deleteIfExists(file);
     return true;
   }
 
   private static void stop(Path file, JsonNode r) {
-    long pid = r.path("pid").asLong();
+    long pid = r.path("pid").asLong(-1);
     String host = r.path("host").asText("");
     if (!r.path("boot_id").asText("").equals(read(BOOT_ID))) {
       // another boot of this machine ended the program; another machine's is out of reach
       if (!host.equals(read(HOST))) {
         Log.LOG.warn("{} records program {} running on host {}, which h2beam cannot stop from here; if it still"
-            + " runs, stop it there: it may write into the folder the rollout runs in again", file, pid, host);
+            + " runs, stop it there: it may write into the folder the rollout runs in again", file,
+            pid > 0 ? pid : "(pid not yet recorded)", host);
       }
+      return;
+    }
+    if (pid <= 0) {
+      stopByToken(file, r.path("token").asText());
       return;
     }
     long start = ProcessGroup.startTicks(pid);
@@ -105,6 +144,22 @@ public final class GroupRecord {
     if (killed > 0) {
       Log.LOG.warn("killed {} process(es) of the program recorded in {} (pid {}), left running by an h2beam that"
           + " was killed; the rollout runs again in a cleared folder", killed, file, pid);
+    }
+  }
+
+  /**
+   * Kills the sessions of the processes whose environment holds {@code token}: the program of a record written before
+   * its start, whose JVM was killed before the pid could be recorded (or before the program started at all, when
+   * none has it).
+   */
+  private static void stopByToken(Path file, String token) {
+    if (token.isEmpty()) return;
+    int killed = 0;
+    for (long sid : ProcessGroup.sessionsWithEnv(ENV + "=" + token)) killed += ProcessGroup.killSession(sid);
+    if (killed > 0) {
+      Log.LOG.warn("killed {} process(es) of the program recorded in {} (found by its token, its pid not yet"
+          + " recorded), left running by an h2beam that was killed; the rollout runs again in a cleared folder",
+          killed, file);
     }
   }
 

@@ -8,7 +8,10 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -289,6 +292,45 @@ final class ProcessGroup {
       // /proc changed while we read it; the next round reads it again.
     }
     return out;
+  }
+
+  /**
+   * The sessions of the live processes whose environment holds the entry {@code entry} ("NAME=value"), read from
+   * /proc; those of other users, whose environments cannot be read, are not among them.
+   */
+  static Set<Long> sessionsWithEnv(String entry) {
+    Set<Long> out = new TreeSet<>();
+    if (!Files.isDirectory(PROC)) return out;
+    byte[] wanted = entry.getBytes(StandardCharsets.UTF_8);
+    try (DirectoryStream<Path> ds = Files.newDirectoryStream(PROC)) {
+      for (Path p : ds) {
+        if (pid(p.getFileName().toString()) < 0) continue;
+        byte[] env;
+        try {
+          env = Files.readAllBytes(p.resolve("environ"));
+        } catch (IOException | SecurityException e) {
+          continue; // gone, or another user's
+        }
+        if (!holds(env, wanted)) continue;
+        long[] st = stat(p.resolve("stat"));
+        if (st != null && st[0] != 0) out.add(st[2]);
+      }
+    } catch (IOException e) {
+      // /proc changed while we read it: what was found is stopped, and the record is gone after
+    }
+    return out;
+  }
+
+  /** Whether {@code env}, entries each ended by a NUL, holds {@code entry} as one of them. */
+  static boolean holds(byte[] env, byte[] entry) {
+    int start = 0;
+    while (start < env.length) {
+      int end = start;
+      while (end < env.length && env[end] != 0) end++;
+      if (Arrays.equals(env, start, end, entry, 0, entry.length)) return true;
+      start = end + 1;
+    }
+    return false;
   }
 
   /** Whether a process's {@link #stat} shows it live, in the group or the session {@code pgid}. */

@@ -104,29 +104,40 @@ public final class ProcessRunner {
     }
 
     RunningGroups.starting(); // throws once the exit has begun: nothing starts then
+    // recorded before the start, with a token the program carries: a JVM killed before the pid's record leaves one
+    Path record = ownGroup ? spec.groupRecord() : null;
+    String token;
+    try {
+      token = record == null ? null : GroupRecord.starting(record);
+    } catch (IOException | RuntimeException e) {
+      RunningGroups.notStarted();
+      throw e;
+    }
+    if (token != null) pb.environment().put(GroupRecord.ENV, token);
     long t0 = System.nanoTime();
     Process p;
     try {
       p = pb.start();
     } catch (IOException e) {
       RunningGroups.notStarted();
+      if (token != null) GroupRecord.remove(record);
       throw new StartException("cannot run " + spec.command().get(0) + ": " + e.getMessage(), e);
     } catch (RuntimeException e) {
       RunningGroups.notStarted();
+      if (token != null) GroupRecord.remove(record);
       throw e;
     }
     ProcessGroup group = new ProcessGroup(p, ownGroup);
     RunningGroups.started(group);
-    Path record = ownGroup ? spec.groupRecord() : null;
     try {
-      if (record != null) GroupRecord.write(record, p.pid());
+      if (token != null) GroupRecord.write(record, token, p.pid());
       return await(spec, drainMs, p, group, t0);
     } catch (IOException e) {
       group.killAndWait(); // dead already unless the record could not be written
       throw e;
     } finally {
       RunningGroups.ended(group);
-      if (record != null) GroupRecord.remove(record);
+      if (token != null) GroupRecord.remove(record);
     }
   }
 

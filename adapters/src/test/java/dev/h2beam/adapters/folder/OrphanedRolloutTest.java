@@ -66,7 +66,7 @@ class OrphanedRolloutTest {
     long orphan = -1;
     try {
       orphan = firstPid(output);
-      // recorded just after it starts, so the agent may have written its pid file first
+      // recorded before it starts (a token), then with its pid: either record leads to the agent
       Path record = exec.resolve(RUN_ID).resolve(GroupRecord.FILE);
       for (int i = 0; i < 1000 && !Files.isRegularFile(record); i++) Thread.sleep(10);
       assertTrue(Files.isRegularFile(record), "the agent is recorded");
