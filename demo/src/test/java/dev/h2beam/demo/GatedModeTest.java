@@ -67,6 +67,32 @@ class GatedModeTest {
     assertTrue(e.getMessage().contains("records a different run identity (gate:"), e.getMessage());
   }
 
+  /**
+   * A mode added to a finished namespace re-runs its tasks, which replays the modes already done from the caches:
+   * their timing files keep the time of the run that did the work, or the vector's mode wall time would be a replay's.
+   */
+  @Test
+  void aModeAddedLaterKeepsTheTimingOfTheModesItReplays(@TempDir Path out) throws Exception {
+    assertEquals(0, demo(out, "--k=1"));
+    Path timing = out.resolve("runs/_audit/demo-oc-agg1/timing");
+    Map<String, String> before = new java.util.TreeMap<>();
+    for (String mode : List.of("agg", "seq")) {
+      for (String task : List.of("ledger-1", "ledger-2")) {
+        before.put(mode + "/" + task, Files.readString(timing.resolve(mode).resolve(task + ".json")));
+      }
+    }
+    Thread.sleep(20); // a rewritten file would hold other instants
+
+    assertEquals(0, demo(out, "--k=1", THREE));
+
+    for (Map.Entry<String, String> e : before.entrySet()) {
+      assertEquals(e.getValue(), Files.readString(timing.resolve(e.getKey() + ".json")), e.getKey() + " replayed");
+    }
+    for (String task : List.of("ledger-1", "ledger-2")) {
+      assertTrue(Files.isRegularFile(timing.resolve("gat").resolve(task + ".json")), "the new mode's time");
+    }
+  }
+
   @Test
   void aPolicyThatRejectsEverythingKeepsTheBaseAndEveryRejectionReachesTheNextProposal(@TempDir Path out)
       throws Exception {

@@ -4,7 +4,9 @@ import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.model.Namespace;
 import dev.h2beam.transforms.recursion.TaskScope;
+import dev.h2beam.transforms.summary.SummaryFile;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,8 +16,9 @@ import java.util.Map;
 /**
  * When one mode of one task ran, for the metric vector's mode wall time: {@code _audit/<ns>/timing/<mode>/<task>.json}
  * with start, end and wall seconds. Written when the mode runs (a resumed task keeps the file of the run that did the
- * work), kept out of summary.json so the summaries stay the same on every runner. Diagnostic for results: the judge
- * reads it as a measurement, never as an input of the method.
+ * work, and so does a mode replayed, unchanged, because its task re-runs for another mode), kept out of summary.json
+ * so the summaries stay the same on every runner. Diagnostic for results: the judge reads it as a measurement, never
+ * as an input of the method.
  */
 public final class ModeTiming {
   private ModeTiming() {}
@@ -35,7 +38,15 @@ public final class ModeTiming {
     return Namespace.slug(task) + ".json";
   }
 
-  static void write(SweepConfig config, String mode, String task, Instant started, Instant ended) {
+  /**
+   * Records the mode's time, unless the task's summary.json already records this mode's result and selection as
+   * {@code mode} and {@code selection} (a replay: a task re-run for a mode its summary lacks replays the others from
+   * the caches) and its timing file exists: then the file of the run that did the work is kept.
+   */
+  static void write(SweepConfig config, String mode, String task, Instant started, Instant ended, Path summary,
+      Object result, Object selection) {
+    Path file = file(config.runs(), config.summaryNamespace(), mode, task);
+    if (replayed(summary, mode, result, selection) && Files.isRegularFile(file)) return;
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("task_id", task);
     m.put("mode", mode);
@@ -43,9 +54,25 @@ public final class ModeTiming {
     m.put("ended_at", ended.toString());
     m.put("wall_s", Duration.between(started, ended).toNanos() / 1e9);
     try {
-      AtomicFiles.writeString(file(config.runs(), config.summaryNamespace(), mode, task), Json.pretty(m) + "\n");
+      AtomicFiles.writeString(file, Json.pretty(m) + "\n");
     } catch (IOException e) {
       System.err.println("h2beam: could not write the timing of " + mode + "/" + task + ": " + e.getMessage());
+    }
+  }
+
+  /** Whether {@code summary} records the mode's result and selection as given (none: a first run). */
+  @SuppressWarnings("unchecked")
+  static boolean replayed(Path summary, String mode, Object result, Object selection) {
+    if (!Files.isRegularFile(summary)) return false;
+    try {
+      Map<String, Object> s = SummaryFile.read(summary);
+      Object modes = s.get("modes");
+      Object sels = s.get("selections");
+      return modes instanceof Map && sels instanceof Map && result != null && selection != null
+          && Json.canonical(((Map<String, Object>) modes).get(mode)).equals(Json.canonical(result))
+          && Json.canonical(((Map<String, Object>) sels).get(mode)).equals(Json.canonical(selection));
+    } catch (IOException | RuntimeException e) {
+      return false; // unreadable: this run's time is the one known
     }
   }
 }

@@ -269,7 +269,8 @@ public final class SweepSteps {
     // so nothing is checkpointed and the retried element runs the mode again (reusing what completed)
     recordNothingIfCancelled(mode + " of " + ref.task());
     SummaryFile.writePart(c.summaryPath(ref.task()), mode, res);
-    ModeTiming.write(c.config, mode, ref.task(), started, java.time.Instant.now());
+    ModeTiming.write(c.config, mode, ref.task(), started, java.time.Instant.now(), c.summaryPath(ref.task()),
+        modes.get(mode), sels.get(mode));
     c.progress.finished(mode, ref.domain(), errors.isEmpty() ? "done" : "failed");
     return new ModeOutcome(ref, mode, before, false);
   }
