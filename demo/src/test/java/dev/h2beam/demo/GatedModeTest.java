@@ -93,6 +93,28 @@ class GatedModeTest {
     }
   }
 
+  /**
+   * A gated mode an older h2beam ran in the namespace read checks nobody recorded: the resume that records their
+   * digests now marks them unverified, so the report does not take today's checks as that work's.
+   */
+  @Test
+  void checksRecordedAfterAnOlderGatedRunAreMarkedUnverified(@TempDir Path out) throws Exception {
+    assertEquals(0, demo(out, "--k=1", THREE));
+    Path config = out.resolve("runs/demo-oc-agg1/config.json");
+    Map<String, Object> id = Json.readMap(config);
+    @SuppressWarnings("unchecked")
+    Map<String, Object> digests = (Map<String, Object>) id.get("input_digests");
+    assertTrue(digests.containsKey("checks"), digests.toString());
+    Object checks = digests.remove("checks"); // as an h2beam before the checks' digest left it
+    Files.writeString(config, Json.pretty(id) + "\n");
+
+    assertEquals(0, demo(out, "--k=1", THREE));
+
+    Map<String, Object> now = Json.readMap(config);
+    assertEquals(checks, ((Map<?, ?>) now.get("input_digests")).get("checks"));
+    assertEquals(List.of("input_digests.checks"), now.get("unverified"));
+  }
+
   @Test
   void aPolicyThatRejectsEverythingKeepsTheBaseAndEveryRejectionReachesTheNextProposal(@TempDir Path out)
       throws Exception {

@@ -1,6 +1,7 @@
 package dev.h2beam.demo;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -38,6 +39,28 @@ class SyntheticBenchTest {
     String text = printed.toString(StandardCharsets.UTF_8);
     assertEquals(0, exit, text);
     return text;
+  }
+
+  /**
+   * A resume refused as another experiment (here, another task set) writes nothing into the benchmark: the tasks it
+   * lacks are not added to the folder the namespace's input digests describe.
+   */
+  @Test
+  void aRefusedResumeOfAnotherTaskSetWritesNoTaskIntoTheBenchmark(@TempDir Path out) throws Exception {
+    List<String> one = List.of("--domains=1", "--tasksPerDomain=1", "--k=1", "--output=" + out,
+        "--sessionRetryWaitSeconds=0");
+    assertEquals(0, new BenchCommand().run(one.toArray(new String[0]), new PrintStream(new ByteArrayOutputStream(),
+        true, StandardCharsets.UTF_8)));
+    List<String> two = new ArrayList<>(one);
+    two.set(1, "--tasksPerDomain=2");
+    String text = org.junit.jupiter.api.Assertions.assertThrows(dev.h2beam.pipelines.UsageError.class,
+        () -> new BenchCommand().run(two.toArray(new String[0]), new PrintStream(new ByteArrayOutputStream(), true,
+            StandardCharsets.UTF_8))).getMessage();
+    assertTrue(text.contains("records a different run identity (tasks:"), text);
+    for (String folder : List.of("sources", "checks")) {
+      assertTrue(Files.isDirectory(out.resolve(folder).resolve("d01-t01")), folder);
+      assertFalse(Files.exists(out.resolve(folder).resolve("d01-t02")), folder + " gained the refused run's task");
+    }
   }
 
   @Test

@@ -177,8 +177,10 @@ final class InputFiles {
    */
   static String cohort(JsonNode root) {
     Map<String, Object> out = new TreeMap<>();
+    TreeSet<String> unverified = unverified(root);
     for (String key : RunIdentity.COHORT_KEYS) {
-      if (root.has(key)) out.put(key, Json.MAPPER.convertValue(root.get(key), Object.class));
+      if (root.has(key) && !unverified.contains(key)) out.put(key, Json.MAPPER.convertValue(root.get(key),
+          Object.class));
     }
     JsonNode tasks = root.get("tasks");
     if (tasks != null && tasks.isArray()) {
@@ -188,10 +190,33 @@ final class InputFiles {
     }
     JsonNode digests = root.get("input_digests");
     if (digests != null && digests.isObject()) {
-      digests.fields().forEachRemaining(e -> out.put("input_digests." + e.getKey(),
-          Json.MAPPER.convertValue(e.getValue(), Object.class)));
+      digests.fields().forEachRemaining(e -> {
+        if (!unverified.contains("input_digests." + e.getKey())) {
+          out.put("input_digests." + e.getKey(), Json.MAPPER.convertValue(e.getValue(), Object.class));
+        }
+      });
     }
+    if (!unverified.isEmpty()) out.put(RunIdentity.UNVERIFIED, new ArrayList<>(unverified));
     return out.isEmpty() ? null : Json.canonical(out);
+  }
+
+  /**
+   * The cohort keys config.json lists as {@code unverified}: recorded by a resume that could not check them against
+   * the work done before (an older h2beam's), so not the run's own. {@code input_digests} stands for each of its parts.
+   */
+  static TreeSet<String> unverified(JsonNode root) {
+    TreeSet<String> out = new TreeSet<>();
+    JsonNode list = root.get(RunIdentity.UNVERIFIED);
+    if (list == null || !list.isArray()) return out;
+    for (JsonNode n : list) {
+      String key = n.asText();
+      if (key.equals("input_digests") && root.path("input_digests").isObject()) {
+        root.get("input_digests").fieldNames().forEachRemaining(f -> out.add("input_digests." + f));
+      } else {
+        out.add(key);
+      }
+    }
+    return out;
   }
 
   /**

@@ -297,8 +297,12 @@ final class Report {
         if (ns.k() != k || id == null || id.cohort() == null) continue;
         Map<String, Object> cohort = cohortOf(id);
         cohorts.put(ns, cohort);
-        cohort.forEach((key, v) -> byKey.computeIfAbsent(key, x -> new LinkedHashMap<>())
-            .computeIfAbsent(Json.canonical(v), x -> new ArrayList<>()).add(ns));
+        cohort.forEach((key, v) -> {
+          if (!key.equals(RunIdentity.UNVERIFIED)) {
+            byKey.computeIfAbsent(key, x -> new LinkedHashMap<>()).computeIfAbsent(Json.canonical(v),
+                x -> new ArrayList<>()).add(ns);
+          }
+        });
       }
       for (Map.Entry<String, Map<String, List<NamespaceRef>>> e : byKey.entrySet()) {
         if (e.getValue().size() < 2) continue;
@@ -333,21 +337,37 @@ final class Report {
       List<NamespaceRef> atK = reported.stream().filter(ns -> ns.k() == k).toList();
       if (atK.size() < 2) continue;
       Map<NamespaceRef, Set<String>> keys = new LinkedHashMap<>();
+      Map<NamespaceRef, Set<String>> unverified = new LinkedHashMap<>();
       List<String> none = new ArrayList<>();
       for (NamespaceRef ns : atK) {
         RunIdentity id = facts(byDir, ns).identity();
-        if (id == null || id.cohort() == null) none.add(ns.name());
-        else keys.put(ns, cohortOf(id).keySet());
+        if (id == null || id.cohort() == null) {
+          none.add(ns.name());
+          continue;
+        }
+        Map<String, Object> cohort = cohortOf(id);
+        Set<String> u = new TreeSet<>();
+        if (cohort.get(RunIdentity.UNVERIFIED) instanceof List<?> l) l.forEach(x -> u.add(String.valueOf(x)));
+        Set<String> recorded = new TreeSet<>(cohort.keySet());
+        recorded.remove(RunIdentity.UNVERIFIED);
+        keys.put(ns, recorded);
+        unverified.put(ns, u);
       }
       TreeMap<String, List<String>> lacking = new TreeMap<>();
+      TreeMap<String, List<String>> unchecked = new TreeMap<>();
       Set<String> any = new TreeSet<>();
       keys.values().forEach(any::addAll);
+      unverified.values().forEach(any::addAll);
       for (String key : any) {
         for (Map.Entry<NamespaceRef, Set<String>> e : keys.entrySet()) {
-          if (!e.getValue().contains(key)) lacking.computeIfAbsent(key, x -> new ArrayList<>()).add(e.getKey().name());
+          if (unverified.get(e.getKey()).contains(key)) {
+            unchecked.computeIfAbsent(key, x -> new ArrayList<>()).add(e.getKey().name());
+          } else if (!e.getValue().contains(key)) {
+            lacking.computeIfAbsent(key, x -> new ArrayList<>()).add(e.getKey().name());
+          }
         }
       }
-      if (none.isEmpty() && lacking.isEmpty()) continue;
+      if (none.isEmpty() && lacking.isEmpty() && unchecked.isEmpty()) continue;
       if (out.isEmpty()) {
         out.add("");
         out.add("Replicate check, not compared (a config.json that does not record it; older h2beam or harness2):");
@@ -358,6 +378,9 @@ final class Report {
       }
       lacking.forEach((key, names) -> out.add("  k=" + k + ": " + key + " (not recorded by " + String.join(", ",
           names) + ")"));
+      unchecked.forEach((key, names) -> out.add("  k=" + k + ": " + key + " (recorded unverified by "
+          + String.join(", ", names) + ": by a resume, after work an older h2beam did under settings it did not"
+          + " record; config.json's \"unverified\")"));
     }
     return out;
   }

@@ -28,6 +28,12 @@ public record RunIdentity(String path, String executor, String improver, String 
   public static final List<String> COHORT_KEYS = List.of("method_version", "split",
       "bench_provider", "roles", "role_settings", "prices", "gate");
 
+  /**
+   * The cohort's entry listing the keys config.json records as {@code unverified} (left out of the cohort, and said
+   * by the report): a resume recorded them after work it could not check them against.
+   */
+  public static final String UNVERIFIED = "unverified";
+
   public RunIdentity {
     executor = blankToNull(executor);
     improver = blankToNull(improver);

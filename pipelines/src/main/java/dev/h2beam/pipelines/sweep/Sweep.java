@@ -25,6 +25,7 @@ import dev.h2beam.transforms.recursion.Faults;
 import dev.h2beam.transforms.resume.Leftovers;
 import dev.h2beam.transforms.resume.StoredCredentials;
 import dev.h2beam.transforms.stream.TaskStream;
+import dev.h2beam.transforms.summary.SummaryFile;
 import dev.h2beam.transforms.sweep.ClientReplay;
 import dev.h2beam.transforms.sweep.GateSettings;
 import dev.h2beam.transforms.sweep.ModeOutcome;
@@ -50,6 +51,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.apache.beam.runners.flink.FlinkPipelineOptions;
@@ -377,9 +379,39 @@ public final class Sweep {
    * among them the digests of the benchmark's inputs ({@link RunInputs}) and the roles' settings ({@link
    * RoleSettings}), so a resume over edited inputs or other settings is refused naming what changed.
    */
-  @SuppressWarnings("unchecked")
+  /**
+   * Writes or checks the namespace's run identity (config.json, spec §3.6), with h2beam's own keys beside harness2's:
+   * among them the digests of the benchmark's inputs ({@link RunInputs}) and the roles' settings ({@link
+   * RoleSettings}), so a resume over edited inputs or other settings is refused naming what changed.
+   */
   public static void checkIdentity(Plan plan, SweepOptions o) {
-    Path file = plan.config().runs().resolve(plan.config().summaryNamespace().toString()).resolve("config.json");
+    List<String> ids = new ArrayList<>();
+    plan.stream().forEach((d, ts) -> ids.addAll(ts));
+    writeOrCheck(identityFile(plan), identity(plan, o, true), plan, o, ids);
+  }
+
+  /**
+   * Before the benchmark prepares its files (a benchmark h2beam writes adds the tasks it lacks): refuses a resume of
+   * another experiment by what is known without them, so that a refused sweep writes nothing into the benchmark.
+   */
+  static void refuseOtherIdentity(Plan plan, SweepOptions o) {
+    Path file = identityFile(plan);
+    Map<String, Object> old = recordedIdentity(file);
+    if (old == null || !old.containsKey("method_version")) return;
+    List<String> ids = new ArrayList<>();
+    plan.stream().forEach((d, ts) -> ids.addAll(ts));
+    compareIdentity(file, old, identity(plan, o, false), plan, o, ids);
+  }
+
+  private static Path identityFile(Plan plan) {
+    return plan.config().runs().resolve(plan.config().summaryNamespace().toString()).resolve("config.json");
+  }
+
+  /**
+   * The run identity of this sweep; the input digests and the timing only when {@code digests} (the digests read the
+   * prepared files).
+   */
+  private static Map<String, Object> identity(Plan plan, SweepOptions o, boolean digests) {
     Map<String, Object> id = new LinkedHashMap<>();
     id.put("method_version", 2);
     String executor = plan.bench().executorIdentity();
@@ -406,17 +438,19 @@ public final class Sweep {
       ids.add(t);
     }));
     id.put("tasks", tasks);
-    try {
-      id.put(RunInputs.KEY, RunInputs.of(plan.bench(), ids, plan.config().modes().contains("gat")));
-    } catch (UncheckedIOException e) {
-      throw new UsageError(e.getMessage());
+    if (digests) {
+      try {
+        id.put(RunInputs.KEY, RunInputs.of(plan.bench(), ids, plan.config().modes().contains("gat")));
+      } catch (UncheckedIOException e) {
+        throw new UsageError(e.getMessage());
+      }
     }
     id.put("max_tasks", o.getMaxTasks());
     List<String> domains = new ArrayList<>(Flags.split(o.getOnlyDomains()));
     domains.sort(null);
     id.put("domains", domains);
     id.put("seed", o.getSeed());
-    id.put("timing", timing(plan, o));
+    if (digests) id.put("timing", timing(plan, o)); // never compared; read from the machine
     if (plan.config().modes().contains("gat")) {
       Map<String, Object> gate = new LinkedHashMap<>();
       gate.put("method", plan.config().gate().method());
@@ -424,44 +458,63 @@ public final class Sweep {
       gate.put("min_win_margin", plan.config().gate().minWinMargin());
       id.put("gate", gate);
     }
+    return id;
+  }
+
+  /** The namespace's recorded run identity, or null when there is none yet. */
+  private static Map<String, Object> recordedIdentity(Path file) {
+    if (!Files.isRegularFile(file)) return null;
     try {
-      if (Files.isRegularFile(file)) {
-        Map<String, Object> old;
-        try {
-          old = Json.readMap(file);
-        } catch (IOException e) {
-          throw new UsageError(file + " is unreadable (" + e.getMessage() + "); move it aside or use a new --runsRoot");
-        }
+      return Json.readMap(file);
+    } catch (IOException e) {
+      throw new UsageError(file + " is unreadable (" + e.getMessage() + "); move it aside or use a new --runsRoot");
+    }
+  }
+
+  /**
+   * Refuses a resume whose run identity {@code id} differs from {@code old}, the recorded one, in a key both record
+   * (the input digests only when {@code id} has them).
+   */
+  @SuppressWarnings("unchecked")
+  private static void compareIdentity(Path file, Map<String, Object> old, Map<String, Object> id, Plan plan,
+      SweepOptions o, List<String> ids) {
+    for (String key : id.keySet()) {
+      // the judge is recorded later; where the benchmark lives may move; the timing environment may change
+      // (then times stop being comparable, below); keys an older h2beam did not write are not compared
+      if (key.equals("judge") || key.equals("bench_root") || key.equals("timing") || !old.containsKey(key)) {
+        continue;
+      }
+      if (key.equals(RunInputs.KEY)) {
+        List<String> changes = RunInputs.changes(old.get(key), (Map<String, Object>) id.get(key), plan.bench(), ids);
+        if (!changes.isEmpty()) throw new UsageError(RunInputs.refusal(file, changes));
+        continue;
+      }
+      if (key.equals(RoleSettings.KEY) || key.equals(RoleSettings.PRICES)) {
+        List<String> changes = RoleSettings.changes(old.get(key), (Map<String, Map<String, Object>>) id.get(key),
+            key.equals(RoleSettings.PRICES) ? "price_per_mtok of its endpoint" : "");
+        if (!changes.isEmpty()) throw new UsageError(RoleSettings.refusal(file, key, o.getConfig(), changes));
+        // and compared whole below, so a recorded value of another shape is refused too
+      }
+      if (!Json.canonical(id.get(key)).equals(Json.canonical(old.get(key)))) {
+        throw new UsageError(file + " records a different run identity (" + key + ": "
+            + Json.canonical(old.get(key)) + " now " + Json.canonical(id.get(key))
+            + "); use a new --runsRoot (or --output) for a different experiment");
+      }
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static void writeOrCheck(Path file, Map<String, Object> id, Plan plan, SweepOptions o, List<String> ids) {
+    try {
+      Map<String, Object> old = recordedIdentity(file);
+      if (old != null) {
         if (!old.containsKey("method_version")) {
           // written by a judge before any sweep of this namespace: complete it, keeping the recorded judge
           id.put("judge", old.getOrDefault("judge", ""));
           AtomicFiles.writeString(file, Json.pretty(id) + "\n");
           return;
         }
-        for (String key : id.keySet()) {
-          // the judge is recorded later; where the benchmark lives may move; the timing environment may change
-          // (then times stop being comparable, below); keys an older h2beam did not write are not compared
-          if (key.equals("judge") || key.equals("bench_root") || key.equals("timing") || !old.containsKey(key)) {
-            continue;
-          }
-          if (key.equals(RunInputs.KEY)) {
-            List<String> changes = RunInputs.changes(old.get(key), (Map<String, Object>) id.get(key), plan.bench(),
-                ids);
-            if (!changes.isEmpty()) throw new UsageError(RunInputs.refusal(file, changes));
-            continue;
-          }
-          if (key.equals(RoleSettings.KEY) || key.equals(RoleSettings.PRICES)) {
-            List<String> changes = RoleSettings.changes(old.get(key), (Map<String, Map<String, Object>>) id.get(key),
-                key.equals(RoleSettings.PRICES) ? "price_per_mtok of its endpoint" : "");
-            if (!changes.isEmpty()) throw new UsageError(RoleSettings.refusal(file, key, o.getConfig(), changes));
-            // and compared whole below, so a recorded value of another shape is refused too
-          }
-          if (!Json.canonical(id.get(key)).equals(Json.canonical(old.get(key)))) {
-            throw new UsageError(file + " records a different run identity (" + key + ": "
-                + Json.canonical(old.get(key)) + " now " + Json.canonical(id.get(key))
-                + "); use a new --runsRoot (or --output) for a different experiment");
-          }
-        }
+        compareIdentity(file, old, id, plan, o, ids);
         boolean changed = false;
         List<String> recorded = new ArrayList<>();
         for (String key : List.of(RunInputs.KEY, RoleSettings.KEY, RoleSettings.PRICES)) {
@@ -484,14 +537,25 @@ public final class Sweep {
           System.err.println("note: " + file + " recorded " + RunInputs.KEY + "." + RunInputs.PROMPTS + " in the"
               + " seed's task order (an earlier h2beam); the same inputs, recorded now in the form every seed shares");
         }
-        // the gated mode's first run in this namespace: the checks it reads are recorded as they are now
-        changed |= recordPart(old, id, RunInputs.CHECKS);
+        // the gated mode's first run in this namespace: the checks it reads are recorded as they are now; a gated
+        // mode an older h2beam ran here read checks nobody recorded
+        boolean gatedBefore = !(((Map<String, Object>) old.getOrDefault(RunInputs.KEY, Map.of()))
+            .containsKey(RunInputs.CHECKS)) && id.get(RunInputs.KEY) instanceof Map<?, ?> now
+            && now.containsKey(RunInputs.CHECKS) && anySummaryHas(file.getParent(), "gat");
+        if (recordPart(old, id, RunInputs.CHECKS)) {
+          changed = true;
+          if (gatedBefore) recorded.add(RunInputs.KEY + "." + RunInputs.CHECKS);
+        }
         if (!recorded.isEmpty()) {
           changed = true;
           String named = recorded.size() == 1 ? recorded.get(0) : String.join(", ", recorded.subList(0,
               recorded.size() - 1)) + " and " + recorded.get(recorded.size() - 1);
-          System.err.println("note: " + file + " predates " + named + ", which are not"
-              + " checked this run; recorded now, so a later re-run is refused when they change");
+          boolean worked = anySummary(file.getParent());
+          if (worked) old.put(UNVERIFIED, unverified(old.get(UNVERIFIED), recorded));
+          System.err.println("note: " + file + " predates " + named + ", which are not checked this run; recorded"
+              + " now, so a later re-run is refused when they change" + (worked ? "; the tasks it finished before"
+              + " may have run with others, so they are listed under \"" + UNVERIFIED + "\" and the report does not"
+              + " take them as that work's" : ""));
         }
         if (id.containsKey("gate") && !old.containsKey("gate")) {
           // the gated mode joins a namespace whose earlier sweeps ran only the others: record its settings now
@@ -510,6 +574,52 @@ public final class Sweep {
     } catch (IOException e) {
       throw new UsageError("cannot write " + file + ": " + e.getMessage() + "; choose a writable --runsRoot");
     }
+  }
+
+  /**
+   * config.json's list (h2beam's own key, which harness2 reads past) of the identity keys a resume recorded without
+   * being able to check them against the work already done; the report compares no replicate on them.
+   */
+  public static final String UNVERIFIED = "unverified";
+
+  /** {@code before}'s names (a list, or none) and {@code more}, sorted, each once. */
+  private static List<String> unverified(Object before, List<String> more) {
+    TreeSet<String> all = new TreeSet<>(more);
+    if (before instanceof List<?> l) l.forEach(x -> all.add(String.valueOf(x)));
+    return new ArrayList<>(all);
+  }
+
+  /** Whether a task folder of {@code namespace} holds a summary or a mode's part of one (work was done there). */
+  private static boolean anySummary(Path namespace) throws IOException {
+    return anySummaryHas(namespace, null);
+  }
+
+  /** The same, for a summary that records {@code mode} (any mode when null). */
+  private static boolean anySummaryHas(Path namespace, String mode) throws IOException {
+    if (!Files.isDirectory(namespace)) return false;
+    try (java.util.stream.Stream<Path> tasks = Files.list(namespace)) {
+      for (Path task : (Iterable<Path>) tasks.sorted()::iterator) {
+        if (!Files.isDirectory(task)) continue;
+        Path summary = task.resolve("summary.json");
+        if (mode == null ? Files.isRegularFile(summary) || anyPart(summary)
+            : Files.isRegularFile(SummaryFile.part(summary, mode))) {
+          return true;
+        }
+        if (mode != null && Files.isRegularFile(summary)) {
+          try {
+            if (SummaryFile.read(summary).get("modes") instanceof Map<?, ?> m && m.containsKey(mode)) return true;
+          } catch (IOException e) {
+            // unreadable: its task re-runs, and says so
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+  private static boolean anyPart(Path summary) {
+    for (String m : SummaryFile.MODE_ORDER) if (Files.isRegularFile(SummaryFile.part(summary, m))) return true;
+    return false;
   }
 
   /**
@@ -690,6 +800,8 @@ public final class Sweep {
     List<Path> leftovers = Leftovers.remove(plan.config());
     AtomicFiles.removedMessage(leftovers, "run").ifPresent(System.err::println);
     refuseStoredCredentials(plan);
+    // another experiment's resume is refused before the benchmark writes the tasks it lacks
+    refuseOtherIdentity(plan, o);
     plan.bench().prepare();
     BaseHarness.require(plan.bench(), plan.config().bench(), Scratch.of(plan.config().runs()));
     checkIdentity(plan, o);

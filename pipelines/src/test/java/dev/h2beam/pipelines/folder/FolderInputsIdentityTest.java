@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -253,6 +254,9 @@ class FolderInputsIdentityTest {
     assertEquals(digests, now.get("input_digests"));
     assertEquals(settings, now.get("role_settings"));
     assertEquals(prices, now.get("prices"));
+    // the work done before ran under settings nobody recorded: the report is told not to take these as its own
+    assertEquals(List.of("input_digests", "prices", "role_settings"), now.get("unverified"));
+    assertTrue(note.contains("listed under \"unverified\""), note);
     // and from then on they are checked
     Files.writeString(bench.resolve("base/guardrails.md"), "Never round.\n", StandardOpenOption.APPEND);
     refusedNaming("the base harness");

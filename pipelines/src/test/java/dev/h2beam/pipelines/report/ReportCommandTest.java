@@ -93,6 +93,33 @@ class ReportCommandTest {
   }
 
   /**
+   * Keys a resume recorded after an older h2beam's work ({@code unverified} in config.json) are not that work's: a
+   * price recorded so is neither taken as equal to the others' nor as a difference, and the report says which.
+   */
+  @Test
+  void keysRecordedUnverifiedAreNotComparedAndSaidSo(@TempDir Path runs) throws Exception {
+    replicates(runs);
+    for (int seed = 1; seed <= 3; seed++) {
+      recorded(runs.resolve("demo-oc-agg2-s" + seed), "prices", java.util.Map.of("improver",
+          java.util.Map.of("input", seed == 1 ? 5.0 : 1.0, "output", 2.0)));
+      recorded(runs.resolve("demo-oc-agg2-s" + seed), "input_digests", java.util.Map.of("base", "b1", "tasks", "t"));
+    }
+    // seed 1's older work ran at prices nobody recorded; the upgrade's resume recorded today's
+    recorded(runs.resolve("demo-oc-agg2-s1"), "unverified", List.of("input_digests", "prices"));
+    Fixtures.Run run = Fixtures.report("--namespaces=" + runs + "/demo-oc-*");
+    assertEquals(0, run.exit(), run.err());
+    assertTrue(run.out().contains("  k=2: input_digests.base (recorded unverified by demo-oc-agg2-s1: by a resume,"
+        + " after work an older h2beam did under settings it did not record; config.json's \"unverified\")\n"
+        + "  k=2: input_digests.tasks (recorded unverified by demo-oc-agg2-s1"), run.out());
+    assertTrue(run.out().contains("  k=2: prices (recorded unverified by demo-oc-agg2-s1:"), run.out());
+    // without the mark, the same prices are a difference
+    recorded(runs.resolve("demo-oc-agg2-s1"), "unverified", List.of());
+    run = Fixtures.report("--namespaces=" + runs + "/demo-oc-*");
+    assertEquals(1, run.exit(), run.out());
+    assertTrue(run.err().contains("k=2: prices differs"), run.err());
+  }
+
+  /**
    * A key one replicate's config.json does not record (an older h2beam's) is not compared, and a config.json with no
    * cohort (harness2's) is compared by name only: the report pools them, and says which conditions it could not check.
    */
