@@ -18,8 +18,10 @@ import java.util.regex.Pattern;
  * <p>This is a heuristic on top of fencing, not the defence: every untrusted text reaches a prompt fenced
  * ({@link Fence}), and the fence is what keeps a text from speaking as the prompt. The screen only keeps the common
  * phrasings out of what the method stores and shows again (a lesson is shown to every later improver). To make the
- * cheap evasions fail, it matches a normalised copy of the text: NFKC (full-width letters, ligatures), without hidden
- * characters ({@link HiddenChars}: {@code Ign\u200bore}), with white space collapsed and in lower case. It knows
+ * cheap evasions fail, it matches a normalised copy of the text: NFKC (full-width letters, ligatures), with the
+ * look-alike letters of other alphabets folded to Latin ({@link LookAlikes}: a Cyrillic {@code і} in {@code іgnore}),
+ * without hidden characters ({@link HiddenChars}: {@code Ign\u200bore}), with white space collapsed and in lower case;
+ * and, when the text has any, with its letter-spaced runs joined ({@code i g n o r e}, {@code i.g.n.o.r.e}). It knows
  * the override verbs (ignore, disregard, forget, override, skip, bypass) with what they aim at (previous, prior,
  * earlier, above, original, system ... instructions, rules, prompt, guidelines), the same in German, French, Spanish,
  * Italian and Portuguese, a forged {@code system prompt:} (or {@code -}, {@code —}) at a line start, and the control
@@ -28,7 +30,15 @@ import java.util.regex.Pattern;
  */
 public final class OverrideScreen {
 
-  private record Rule(Pattern pattern, String reason) {}
+  /**
+   * A rule: its pattern, and the same over a text whose letter-spaced runs are joined ({@link #spaced}), where a
+   * run's words may have lost the spaces between them.
+   */
+  private record Rule(Pattern pattern, Pattern joined, String reason) {
+    Rule(Pattern pattern, String reason) {
+      this(pattern, Pattern.compile(spaced(pattern.pattern()), FLAGS), reason);
+    }
+  }
 
   private static final String OVERRIDE = "tries to override the prompt's instructions";
 
@@ -91,12 +101,27 @@ public final class OverrideScreen {
    */
   public static List<String> findings(String text) {
     Normalised n = Normalised.of(text);
+    Joined joined = Joined.of(n.text);
     List<Finding> found = new ArrayList<>();
     for (Rule rule : RULES) {
       Matcher m = rule.pattern.matcher(n.text);
+      List<int[]> spans = new ArrayList<>();
       while (m.find()) {
         String quoted = m.group().strip();
         found.add(new Finding(lineOf(text, n.origin[m.start()]), rule.reason + " (\"" + quoted + "\")"));
+        spans.add(new int[] {m.start(), m.end()});
+      }
+      if (joined == null) continue;
+      Matcher j = rule.joined.matcher(joined.text);
+      while (j.find()) {
+        // only what a joined run takes part in: the rest of the text was matched above, and word boundaries there
+        // are not relaxed
+        if (!joined.inRun(j.start(), j.end())) continue;
+        int from = joined.from[j.start()];
+        int to = joined.from[j.end() - 1] + 1;
+        if (spans.stream().anyMatch(sp -> sp[0] < to && from < sp[1])) continue;
+        String quoted = n.text.substring(from, to).replace('\n', ' ').strip();
+        found.add(new Finding(lineOf(text, n.origin[from]), rule.reason + " (\"" + quoted + "\")"));
       }
     }
     for (CredentialScreen.Hit h : CredentialScreen.hits(text)) {
@@ -138,7 +163,8 @@ public final class OverrideScreen {
           continue;
         }
         while (i < text.length() && isMark(text.codePointAt(i))) i += Character.charCount(text.codePointAt(i));
-        String chunk = Normalizer.normalize(text.substring(start, i), Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);
+        String chunk = LookAlikes.fold(Normalizer.normalize(text.substring(start, i), Normalizer.Form.NFKC))
+            .toLowerCase(Locale.ROOT);
         for (int k = 0; k < chunk.length(); k++) {
           char c = chunk.charAt(k);
           // NFKC can turn a character into white space (a non-breaking space): collapse it with the rest
@@ -164,6 +190,104 @@ public final class OverrideScreen {
       int t = Character.getType(cp);
       return t == Character.NON_SPACING_MARK || t == Character.COMBINING_SPACING_MARK
           || t == Character.ENCLOSING_MARK;
+    }
+  }
+
+  /**
+   * {@code regex} for a text whose letter-spaced runs are joined: each space outside a character class becomes
+   * optional and word boundaries go ({@code i g n o r e  a l l} joins to {@code ignoreall}, and a run may start
+   * inside a word: {@code p l e a s e i g n o r e}). Only matches a joined run takes part in count, so the relaxed
+   * pattern never reads ordinary prose.
+   */
+  static String spaced(String regex) {
+    StringBuilder out = new StringBuilder(regex.length() + 16);
+    boolean inClass = false;
+    for (int i = 0; i < regex.length(); i++) {
+      char c = regex.charAt(i);
+      if (c == '\\' && i + 1 < regex.length()) {
+        char next = regex.charAt(++i);
+        if (next != 'b' || inClass) out.append(c).append(next);
+      } else if (c == ' ' && !inClass) {
+        out.append(" ?");
+      } else {
+        if (c == '[') inClass = true;
+        else if (c == ']') inClass = false;
+        out.append(c);
+      }
+    }
+    return out.toString();
+  }
+
+  /**
+   * The normalised text with each letter-spaced run joined: three or more letters that each stand alone (no letter or
+   * digit beside them), one to three {@link #GAP gap characters} apart, as in {@code i g n o r e}, {@code
+   * i.g.n.o.r.e} or {@code i-g-n}. {@code from} maps each character back into the normalised text; {@code runs} are
+   * the joined runs' spans. Prose's single-letter words ("a", "I") stand between longer words, so they seldom make a
+   * run, and a run only counts where a rule matches it.
+   */
+  private record Joined(String text, int[] from, List<int[]> runs) {
+    /** What may stand between the letters of a spaced-out word. */
+    private static final String GAP = " \n.,:;-_*+~/|\\'\"`·•∙‧";
+
+    /** The joined text, or null when {@code text} has no letter-spaced run (nearly every text: one pass, no copy). */
+    static Joined of(String text) {
+      StringBuilder out = null;
+      int[] from = null;
+      List<int[]> runs = null;
+      int copied = 0; // text before this is in out
+      int i = 0;
+      while (i < text.length()) {
+        if (!standsAlone(text, i)) {
+          i++;
+          continue;
+        }
+        List<Integer> letters = new ArrayList<>();
+        letters.add(i);
+        int end = i + 1;
+        while (true) {
+          int k = end;
+          while (k < text.length() && k - end < 3 && GAP.indexOf(text.charAt(k)) >= 0) k++;
+          if (k == end || k >= text.length() || !standsAlone(text, k)) break;
+          letters.add(k);
+          end = k + 1;
+        }
+        if (letters.size() >= 3) {
+          if (out == null) {
+            out = new StringBuilder(text.length());
+            from = new int[text.length()];
+            runs = new ArrayList<>();
+          }
+          for (int c = copied; c < i; c++) {
+            from[out.length()] = c;
+            out.append(text.charAt(c));
+          }
+          int start = out.length();
+          for (int at : letters) {
+            from[out.length()] = at;
+            out.append(text.charAt(at));
+          }
+          runs.add(new int[] {start, out.length()});
+          copied = end;
+        }
+        i = end;
+      }
+      if (out == null) return null;
+      for (int c = copied; c < text.length(); c++) {
+        from[out.length()] = c;
+        out.append(text.charAt(c));
+      }
+      return new Joined(out.toString(), from, runs);
+    }
+
+    /** Whether {@code [start, end)} of the joined text overlaps a joined run. */
+    boolean inRun(int start, int end) {
+      for (int[] r : runs) if (r[0] < end && start < r[1]) return true;
+      return false;
+    }
+
+    private static boolean standsAlone(String text, int i) {
+      return Character.isLetter(text.charAt(i)) && (i == 0 || !Character.isLetterOrDigit(text.charAt(i - 1)))
+          && (i + 1 == text.length() || !Character.isLetterOrDigit(text.charAt(i + 1)));
     }
   }
 
