@@ -3,6 +3,7 @@ package dev.h2beam.adapters.config;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -26,7 +27,8 @@ public final class EnvKeys {
   /**
    * A variable, the key value it holds, and the forms of that value a screen looks for: the value itself, its base64
    * (standard and URL-safe, alone and at each of the three alignments it can take inside a longer encoded text) and
-   * its hex in lower and upper case. A key pasted encoded is still the key.
+   * its hex in lower and upper case, and the value written backwards. A key pasted encoded or reversed is still the
+   * key.
    */
   public record Held(String variable, String value, List<String> forms) {
     public Held {
@@ -43,9 +45,69 @@ public final class EnvKeys {
       for (String f : forms) if (text.contains(f)) return true;
       return false;
     }
+
+    /** The value written backwards: the form {@link #splitIn} looks for beside the value. */
+    String reversed() {
+      return new StringBuilder(value).reverse().toString();
+    }
   }
 
-  /** The value first, then its encodings; each form at least as long as the value (a short form matches prose). */
+  /** A held key found split in a text: which key, where in the text its first character stands, whether reversed. */
+  public record Split(Held held, int at, boolean reversed) {}
+
+  /**
+   * Every place in {@code text} that holds a held key's value, or the value written backwards, with characters that
+   * split it standing between its own ({@link #splits}): a key broken across lines, written as string concatenation
+   * ({@code "sk-ab" + "cd"}, {@code 'sk-ab' 'cd'}, a shell line's {@code \}) or spaced out; in text order. An
+   * exact value is found there too, as a split with nothing between. Empty when no key is held.
+   */
+  public static List<Split> splitIn(String text) {
+    List<Split> out = new ArrayList<>();
+    for (Held h : current) {
+      for (boolean reversed : new boolean[] {false, true}) {
+        String form = reversed ? h.reversed() : h.value();
+        for (int at : splitAt(text, form)) out.add(new Split(h, at, reversed));
+      }
+    }
+    out.sort(Comparator.comparingInt(Split::at));
+    return out;
+  }
+
+  /**
+   * Whether {@code c} may stand inside a key split apart: white space (a line break), a quote, {@code +} or {@code .}
+   * (concatenation), a backslash (a continued line), or a hidden character ({@link HiddenChars}).
+   */
+  static boolean splits(char c) {
+    return Character.isWhitespace(c) || c == '"' || c == '\'' || c == '`' || c == '+' || c == '.' || c == '\\'
+        || HiddenChars.isHidden(c);
+  }
+
+  /** Where in {@code text} each occurrence of {@code form} starts, with {@link #splits} characters between its own. */
+  static List<Integer> splitAt(String text, String form) {
+    List<Integer> out = new ArrayList<>();
+    char first = form.charAt(0);
+    // found from its first character's occurrences (an intrinsic search): a text without it costs one scan
+    for (int i = text.indexOf(first); i >= 0; i = text.indexOf(first, i + 1)) {
+      int t = i + 1;
+      int k = 1;
+      while (k < form.length() && t < text.length()) {
+        char c = text.charAt(t);
+        if (c == form.charAt(k)) k++;
+        else if (!splits(c)) break;
+        t++;
+      }
+      if (k == form.length()) {
+        out.add(i);
+        i = t - 1;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The value first, then its encodings and the value reversed; each form at least as long as the value (a short form
+   * matches prose).
+   */
   static List<String> encodings(String value) {
     byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
     LinkedHashSet<String> out = new LinkedHashSet<>();
@@ -66,6 +128,7 @@ public final class EnvKeys {
         if (to - from >= value.length()) out.add(s.substring(from, to));
       }
     }
+    out.add(new StringBuilder(value).reverse().toString());
     return List.copyOf(out);
   }
 

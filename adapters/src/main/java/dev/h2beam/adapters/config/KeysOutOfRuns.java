@@ -63,7 +63,7 @@ public final class KeysOutOfRuns {
 
   /**
    * {@code text} (bytes as ISO-8859-1 chars) with each held value, and each encoded form the credential screen looks
-   * for ({@link EnvKeys.Held#forms}: base64, hex), replaced; the variables found go in {@code into}.
+   * for ({@link EnvKeys.Held#forms}: base64, hex, reversed), replaced; the variables found go in {@code into}.
    */
   private static String replaced(String text, List<EnvKeys.Held> held, TreeSet<String> into) {
     for (EnvKeys.Held h : held) {

@@ -25,8 +25,10 @@ import java.util.regex.Pattern;
  * lines below ({@code tokens:} then {@code - …} items, or a JSON array across lines); or any value shaped like a
  * provider key ({@link KeyShapes}: {@code sk-…}, {@code AKIA…}, {@code ghp_…}, a PEM private key block); or the exact
  * value of a key this process holds in its environment ({@link EnvKeys}: a local server's key has no provider shape),
- * or its base64 or hex, named by its variable. Hidden characters (a UTF-16 file's NULs, a zero-width space inside a
- * key) do not hide a key: the text is also screened without them. A key in a file's name is a finding as well.
+ * or its base64 or hex, named by its variable; the value is found reversed, and split apart too: across lines, as
+ * string concatenation ({@code "sk-ab" +} then {@code "cd"}) or with white space inside ({@link EnvKeys#splitIn}).
+ * Hidden characters (a UTF-16 file's NULs, a zero-width space inside a key) do not hide a key: the text is also
+ * screened without them. A key in a file's name is a finding as well.
  *
  * <p>The screen aims for few false positives: the word "token" in prose, a key read from {@code $VAR}, {@code
  * ${VAR}}, {@code <placeholder>} or {@code os.environ}, and short or numeric values are not findings. A finding names
@@ -143,8 +145,19 @@ public final class CredentialScreen {
     // the text's: the words and markers are ASCII, and only the final sigma lowers by its context), so no line can
     // match: nearly every harness file and lesson screened, once each, without splitting it into lines
     EnvKeys.Held held = EnvKeys.foundIn(text);
-    if (held == null && !namesCredential(text) && !KeyShapes.mayContainKey(text)) return new ArrayList<>();
+    List<EnvKeys.Split> split = EnvKeys.splitIn(text);
+    if (held == null && split.isEmpty() && !namesCredential(text) && !KeyShapes.mayContainKey(text)) {
+      return new ArrayList<>();
+    }
     List<Hit> out = hitsByLine(text);
+    // a held value split apart (across lines, by "+" or quotes, spaced out) or reversed: named where it starts
+    for (EnvKeys.Split s : split) {
+      int line = OverrideScreen.lineOf(text, s.at());
+      if (out.stream().noneMatch(o -> o.line() == line)) {
+        out.add(new Hit(line, "", "the value of $" + s.held().variable() + (s.reversed() ? ", reversed" : "")));
+      }
+    }
+    out.sort(Comparator.comparingInt(Hit::line));
     if (held != null) {
       // the exact value of a key this process holds: found wherever it stands, whatever its shape
       String[] lines = text.split("\\R", -1);

@@ -292,7 +292,7 @@ public final class OverrideScreen {
   }
 
   /** The line (from 1) of {@code offset}, counting the line breaks {@link CredentialScreen} counts ({@code \\R}). */
-  private static int lineOf(String text, int offset) {
+  static int lineOf(String text, int offset) {
     int line = 1;
     for (int i = 0; i < offset; i++) {
       char c = text.charAt(i);

@@ -243,4 +243,63 @@ class CredentialScreenTest {
       EnvKeys.restore(was);
     }
   }
+
+  /**
+   * A held value split apart, across lines, by string concatenation or white space inside it, or written backwards,
+   * is found where it starts and named by its variable, never shown.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {
+    "KEY = \"sk-canary-\" +\n    \"E9x7\";", // Java, JavaScript
+    "key = ('sk-can'\n       'ary-E9x7')", // Python's implicit concatenation
+    "export K=\"sk-canary\"\\\n\"-E9x7\"", // a shell line continued
+    "key sk-canary-\nE9x7", // broken by a line break
+    "key s k - c a n a r y - E 9 x 7",
+    "key sk-ca\tnary -E9x7",
+    "key $k = 'sk-canary' . '-E9x7';", // PHP
+    "key 7x9E-yranac-ks",
+    "key \"7x9E-yra\" +\n\"nac-ks\""
+  })
+  void aHeldValueSplitApartOrReversedIsFound(String split) {
+    List<EnvKeys.Held> was = EnvKeys.use(Map.of("CANARY_API_KEY", "sk-canary-E9x7"));
+    try {
+      List<String> found = scan("# notes\n" + split + "\n# end\n");
+      assertEquals(1, found.size(), split + " -> " + found);
+      assertTrue(found.get(0).startsWith("scripts/x.sh line 2 (the value of $CANARY_API_KEY"), found.get(0));
+      assertFalse(found.get(0).contains("canary") || found.get(0).contains("yranac"), found.get(0));
+    } finally {
+      EnvKeys.restore(was);
+    }
+  }
+
+  @Test
+  void aReversedHeldValueIsNamedSoAndRedacted() {
+    List<EnvKeys.Held> was = EnvKeys.use(Map.of("CANARY_API_KEY", "sk-canary-E9x7"));
+    try {
+      assertEquals(List.of(new CredentialScreen.Hit(1, "", "the value of $CANARY_API_KEY, reversed")),
+          CredentialScreen.hits("see 7x9E-yranac-ks"));
+      assertEquals("see [redacted key]", CredentialScreen.redact("see 7x9E-yranac-ks"));
+    } finally {
+      EnvKeys.restore(was);
+    }
+  }
+
+  /** Pieces of a held value with other text between them, or a value one character off, are not the value. */
+  @ParameterizedTest
+  @ValueSource(strings = {
+    "sk-canary- and later E9x7",
+    "sk-canary-E9x8",
+    "sk-canary-\n- E9x7",
+    "E9x7 sk-canary-",
+    "sk-canary-E9",
+    "canary: sk-\nE9x7 is not it"
+  })
+  void piecesOfAHeldValueWithTextBetweenAreNotFindings(String text) {
+    List<EnvKeys.Held> was = EnvKeys.use(Map.of("CANARY_API_KEY", "sk-canary-E9x7"));
+    try {
+      assertEquals(List.of(), scan("# notes\n" + text + "\n"), text);
+    } finally {
+      EnvKeys.restore(was);
+    }
+  }
 }
