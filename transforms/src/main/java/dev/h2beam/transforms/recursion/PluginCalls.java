@@ -12,6 +12,7 @@ import dev.h2beam.transforms.gated.Rejection;
 import dev.h2beam.transforms.gated.Sample;
 import dev.h2beam.transforms.gated.SelectionPolicy;
 import dev.h2beam.transforms.gated.TreeEntry;
+import dev.h2beam.transforms.safety.CredentialScreen;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalDouble;
@@ -43,7 +44,7 @@ final class PluginCalls {
       Manifest manifest) throws Exception {
     try {
       Proposal p = method.propose(tree, samples, models, rejected, manifest);
-      if (p != null) return new Proposed(p, "");
+      if (p != null) return new Proposed(withNotesRedacted(p), "");
       String why = "propose(" + label + ") returned null; return Proposal.none(reason) to propose nothing";
       print(why);
       return new Proposed(Proposal.none("the method proposed nothing: " + why), why);
@@ -51,9 +52,9 @@ final class PluginCalls {
       throw broken("propose", e);
     } catch (Exception e) {
       if (e instanceof InterruptedException || Thread.currentThread().isInterrupted()) throw e;
-      String why = "propose(" + label + ") failed: " + Roller.describe(e);
+      String why = "propose(" + label + ") failed: " + describe(e);
       print(why);
-      return new Proposed(Proposal.none("the method failed: " + Roller.describe(e)), why);
+      return new Proposed(Proposal.none("the method failed: " + describe(e)), why);
     }
   }
 
@@ -70,7 +71,7 @@ final class PluginCalls {
       throw broken("evaluate", e);
     } catch (Exception e) {
       if (e instanceof InterruptedException || Thread.currentThread().isInterrupted()) throw e;
-      failed("evaluate(" + episode.label() + ") failed: " + Roller.describe(e));
+      failed("evaluate(" + episode.label() + ") failed: " + describe(e));
       return null;
     }
     if (o == null || o.isEmpty()) return null;
@@ -95,6 +96,22 @@ final class PluginCalls {
           + " Decision: fix the policy, or choose another with --policy", null);
     }
     return d;
+  }
+
+  /**
+   * {@code p} with its notes {@link CredentialScreen#redact redacted}: free text the method wrote, which the step's
+   * record, the summary, the manifest and the next proposals' rejected history carry, and a method runs in h2beam's
+   * process, where it can read any key h2beam holds. Redacted before anything clips them, so no piece of a key is
+   * left at a cut.
+   */
+  private static Proposal withNotesRedacted(Proposal p) {
+    String notes = CredentialScreen.redact(p.notes());
+    return notes.equals(p.notes()) ? p : new Proposal(p.mutations(), notes);
+  }
+
+  /** A method's exception as its failure is recorded, {@link CredentialScreen#redact redacted} as its notes are. */
+  private static String describe(Exception e) {
+    return CredentialScreen.redact(Roller.describe(e));
   }
 
   /** The evaluate failures since the last call, oldest first (a step's record takes them). */

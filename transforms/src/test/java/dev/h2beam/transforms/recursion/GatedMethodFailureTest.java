@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.h2beam.adapters.config.EnvKeys;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.model.ChannelSpec;
 import dev.h2beam.adapters.model.Namespace;
@@ -32,9 +33,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -168,6 +173,50 @@ class GatedMethodFailureTest {
     assertTrue(e.getMessage().startsWith("selection policy 'silent' (--policy=silent, from "), e.getMessage());
     assertTrue(e.getMessage().endsWith(") returned no decision (null); a SelectionPolicy must return a Decision: fix"
         + " the policy, or choose another with --policy"), e.getMessage());
+  }
+
+  /**
+   * A method's notes and failures are free text it wrote in h2beam's process, where it can read a held key: the key,
+   * its base64 and its hex reach no file under the runs root, no record and no console line, each shown as
+   * {@code [redacted key]}; a note cut at 400 characters leaves no piece of it either.
+   */
+  @Test
+  void aKeyInAMethodsNotesOrFailuresReachesNoFile() throws Exception {
+    String key = "sk-canary-E9x7";
+    String b64 = Base64.getEncoder().encodeToString(key.getBytes(StandardCharsets.UTF_8));
+    String hex = HexFormat.of().formatHex(key.getBytes(StandardCharsets.UTF_8));
+    String notes = "found " + key + " (" + b64 + ", " + hex + ")";
+    int[] calls = {0};
+    Scripted m = new Scripted("leaky", () -> switch (++calls[0]) {
+      case 1 -> Proposal.none("nothing to do; " + notes);
+      case 2 -> Proposal.of(ADDS_A_RULE.propose().mutations(), "x".repeat(395) + key);
+      default -> throw new IllegalStateException("cannot use " + notes);
+    }, () -> {
+      throw new IllegalArgumentException("no score for " + notes);
+    });
+    List<EnvKeys.Held> was = EnvKeys.use(Map.of("CANARY_API_KEY", key));
+    try {
+      String[] err = new String[1];
+      JsonNode gate = gate(m, Policies.SCORE_COMPARISON, err);
+      try (Stream<Path> walk = Files.walk(root.resolve("runs"))) {
+        for (Path f : walk.filter(Files::isRegularFile).toList()) {
+          String text = Files.readString(f, StandardCharsets.ISO_8859_1);
+          for (String form : List.of(key, b64, hex)) assertFalse(text.contains(form), f + " holds the key");
+        }
+      }
+      assertEquals("nothing to do; found [redacted key] ([redacted key], [redacted key])",
+          gate.at("/steps/0/notes").asText(), gate.toString());
+      assertEquals("x".repeat(395) + "[reda", gate.at("/steps/1/notes").asText(), gate.toString());
+      assertTrue(gate.at("/steps/2/method_errors").toString().contains("cannot use found [redacted key]"),
+          gate.toString());
+      List<String> forms = List.of(key, b64, hex, "E9x7");
+      for (String f : forms) {
+        assertFalse(gate.toString().contains(f), "the gate's record holds " + f + ": " + gate);
+        assertFalse(err[0].contains(f), "the console holds " + f + ": " + err[0]);
+      }
+    } finally {
+      EnvKeys.restore(was);
+    }
   }
 
   /** The gated mode's record of {@link #TASK} at k = 1 with {@code method} and {@code policy}; stderr in err[0]. */
