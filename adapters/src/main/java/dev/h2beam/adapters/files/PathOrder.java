@@ -12,6 +12,7 @@ import java.nio.file.SecureDirectoryStream;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -91,9 +92,16 @@ public final class PathOrder {
 
   /**
    * What {@link #files} and {@link #skipped} give, from one walk of the tree: each entry's attributes are read once
-   * (without following links), where the two listings apart read them up to four times.
+   * (without following links), where the two listings apart read them up to four times. {@code bare} are the folders
+   * no listed file lies under (empty, or holding only skipped entries or {@code __pycache__} files), relative, in
+   * path order: a reader that knows a tree by its files sees nothing else of them, yet their names are on disk.
    */
-  public record Listing(List<String> files, List<String> skipped) {}
+  public record Listing(List<String> files, List<String> skipped, List<String> bare) {
+    /** A listing whose folders all hold a listed file, or whose bare folders do not matter to its reader. */
+    public Listing(List<String> files, List<String> skipped) {
+      this(files, skipped, List.of());
+    }
+  }
 
   /** Both listings of {@code root} at once; a missing root gives two empty lists. */
   public static Listing list(Path root) {
@@ -110,17 +118,18 @@ public final class PathOrder {
     }
     List<String> files = new ArrayList<>();
     List<String> skipped = new ArrayList<>();
+    List<String> bare = new ArrayList<>();
     try {
       boolean relative = false;
       if (top.isDirectory()) {
         try (DirectoryStream<Path> in = Files.newDirectoryStream(root)) {
           if (in instanceof SecureDirectoryStream<Path> secure) {
-            listIn(secure, root, "", 0, false, files, skipped);
+            listIn(secure, root, "", 0, false, files, skipped, bare);
             relative = true;
           }
         }
       }
-      if (!relative) walk(root, false, files, skipped);
+      if (!relative) walk(root, false, files, skipped, bare);
     } catch (DirectoryIteratorException e) {
       throw new UncheckedIOException("cannot list " + root, e.getCause());
     } catch (IOException e) {
@@ -128,7 +137,8 @@ public final class PathOrder {
     }
     files.sort(RELATIVE);
     skipped.sort(RELATIVE);
-    return new Listing(files, skipped);
+    bare.sort(RELATIVE);
+    return new Listing(files, skipped, bare);
   }
 
   /** Below this depth a tree is listed relative to its open folders; deeper by the JDK's walk (see {@link #listIn}). */
@@ -141,7 +151,7 @@ public final class PathOrder {
    * CPU (BENCHMARKS.md, issue 11). {@code inCache}: {@code in} is a {@code __pycache__} folder or below one.
    */
   private static void listIn(SecureDirectoryStream<Path> in, Path path, String prefix, int depth, boolean inCache,
-      List<String> files, List<String> skipped) throws IOException {
+      List<String> files, List<String> skipped, List<String> bare) throws IOException {
     for (Path entry : in) {
       Path name = entry.getFileName();
       String rel = prefix + name;
@@ -149,13 +159,15 @@ public final class PathOrder {
           in.getFileAttributeView(name, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS).readAttributes();
       if (a.isDirectory()) {
         boolean cache = inCache || name.toString().equals("__pycache__");
+        int listed = files.size();
         if (depth + 1 >= RELATIVE_DEPTH) {
-          walkBelow(path.resolve(name), rel + "/", cache, files, skipped);
+          walkBelow(path.resolve(name), rel + "/", cache, files, skipped, bare);
         } else {
           try (SecureDirectoryStream<Path> sub = in.newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS)) {
-            listIn(sub, path.resolve(name), rel + "/", depth + 1, cache, files, skipped);
+            listIn(sub, path.resolve(name), rel + "/", depth + 1, cache, files, skipped, bare);
           }
         }
+        if (files.size() == listed) bare.add(rel);
       } else if (!a.isRegularFile()) {
         skipped.add(rel);
       } else if (!inCache) {
@@ -165,32 +177,39 @@ public final class PathOrder {
   }
 
   /** The JDK's walk of the folder {@code dir} (relative path {@code prefix}) into the two lists. */
-  private static void walkBelow(Path dir, String prefix, boolean inCache, List<String> files, List<String> skipped)
-      throws IOException {
+  private static void walkBelow(Path dir, String prefix, boolean inCache, List<String> files, List<String> skipped,
+      List<String> bare) throws IOException {
     List<String> f = new ArrayList<>();
     List<String> s = new ArrayList<>();
-    walk(dir, inCache, f, s);
+    List<String> b = new ArrayList<>();
+    walk(dir, inCache, f, s, b);
     for (String rel : f) files.add(prefix + rel);
     for (String rel : s) skipped.add(prefix + rel);
+    for (String rel : b) bare.add(prefix + rel);
   }
 
   /**
    * The JDK's walk of {@code root} into the two lists, paths relative to it; {@code inCache}: {@code root} is below a
    * {@code __pycache__} folder. A root that is a link is one skipped entry, the empty path.
    */
-  private static void walk(Path root, boolean inCache, List<String> files, List<String> skipped) throws IOException {
+  private static void walk(Path root, boolean inCache, List<String> files, List<String> skipped, List<String> bare)
+      throws IOException {
     Files.walkFileTree(root, new SimpleFileVisitor<>() {
       /** How deep the walk is inside a {@code __pycache__} folder: its files are no files, its links still links. */
       private int cacheDepth = inCache ? 1 : 0;
+      /** For each folder open in the walk, how many files were listed when it was entered. */
+      private final ArrayDeque<Integer> listed = new ArrayDeque<>();
 
       @Override public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
         if (cacheDepth > 0 || (!dir.equals(root) && dir.getFileName().toString().equals("__pycache__"))) cacheDepth++;
+        listed.push(files.size());
         return FileVisitResult.CONTINUE;
       }
 
       @Override public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
         if (e != null) throw e;
         if (cacheDepth > 0) cacheDepth--;
+        if (listed.pop() == files.size() && !dir.equals(root)) bare.add(relative(root, dir));
         return FileVisitResult.CONTINUE;
       }
 

@@ -127,6 +127,30 @@ class PathOrderTest {
     assertEquals(List.of(deep + "link"), l.skipped());
   }
 
+  /**
+   * The folders no listed file lies under (empty, holding only a link or compiled Python) are listed bare, in path
+   * order, above the relative depth and below it; a folder with a file anywhere below it is not.
+   */
+  @Test
+  void foldersNoFileLiesUnderAreListedBare() throws Exception {
+    touch(dir, "a/b.txt");
+    Files.createDirectories(dir.resolve("a/empty"));
+    Files.createDirectories(dir.resolve("e/f"));
+    touch(dir, "m/__pycache__/x.pyc");
+    Files.createDirectories(dir.resolve("l"));
+    Files.createSymbolicLink(dir.resolve("l/to-a"), dir.resolve("a"));
+    StringBuilder deep = new StringBuilder();
+    for (int i = 0; i < 70; i++) deep.append("d").append(i).append('/');
+    touch(dir, deep + "f.txt");
+    Files.createDirectories(dir.resolve(deep + "empty/below"));
+
+    PathOrder.Listing l = PathOrder.list(dir);
+
+    assertEquals(List.of("a/empty", deep + "empty", deep + "empty/below", "e", "e/f", "l", "m", "m/__pycache__"),
+        l.bare());
+    assertEquals(List.of("a/b.txt", deep + "f.txt"), l.files());
+  }
+
   /** A root that is a link to a folder is one skipped entry, the empty path, and no file: it is never followed. */
   @Test
   void aRootThatIsALinkIsNotFollowed() throws Exception {

@@ -151,7 +151,8 @@ public final class FileTrees {
    * folder is used up, and copying a harvested harness out of it was a percent or two of a sweep's CPU at L = 0
    * (BENCHMARKS.md, issue 11). {@code to} must not exist. Copied as {@link #copyRefusingLinks} copies when the folder
    * holds compiled Python ({@code .pyc}, which a copy leaves out) or cannot be renamed there (another file system).
-   * What a rename keeps that a copy would not, {@code __pycache__} folders and empty folders, no listing shows.
+   * What a rename keeps that a copy would not, {@code __pycache__} folders and empty folders, no listed file shows
+   * (the listing's bare folders do).
    */
   public static List<String> moveRefusingLinks(Path from, Path to) throws IOException {
     PathOrder.Listing listing = refusingLinks(from);

@@ -292,7 +292,10 @@ public final class HeldTree {
 
   /** The same files in the same order, each held or not alike, with the same bytes and mode when held. */
   boolean sameAs(HeldTree other) {
-    if (!listing.equals(other.listing)) return false;
+    // the files and skipped entries: bare folders hold no file, and a tree placed by name never lists them
+    if (!listing.files().equals(other.listing.files()) || !listing.skipped().equals(other.listing.skipped())) {
+      return false;
+    }
     for (int i = 0; i < bytes.length; i++) {
       if (!Arrays.equals(bytes[i], other.bytes[i]) || !Objects.equals(modes[i], other.modes[i])) return false;
     }

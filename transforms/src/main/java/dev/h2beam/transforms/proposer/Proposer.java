@@ -231,7 +231,7 @@ public final class Proposer {
       // so that a credential an older entry kept is withheld here too and the replay is refused as the session was
       java.util.TreeSet<String> withheld = new java.util.TreeSet<>();
       for (com.fasterxml.jackson.databind.JsonNode w : m.path(WITHHELD)) withheld.add(w.asText());
-      if (Files.isDirectory(workspace)) withheld.addAll(withhold(workspace, PathOrder.files(workspace)));
+      if (Files.isDirectory(workspace)) withheld.addAll(withhold(workspace, PathOrder.list(workspace)));
       journalIfLost(label, base, m);
       return new Reply(label, text, true, m.path("cost_usd").asDouble(), m.path("wall_s").asDouble(),
           m.path("attempts").asInt(), true, spec.kind(), "", response, Files.isDirectory(workspace) ? workspace : null,
@@ -331,7 +331,7 @@ public final class Proposer {
     }
     // every file the session left is screened before it leaves the session's folder, off the editable surface too
     // (a refused proposal's folder is kept as its audit record): a credential is never kept under the runs root
-    List<String> withheld = withhold(from, PathOrder.files(from));
+    List<String> withheld = withhold(from, PathOrder.list(from));
     if (auditDir == null) {
       Path keep = Scratch.newDir(scratch, "h2beam-harvest-");
       return new Harvested(keep, FileTrees.copyRefusingLinks(from, keep), withheld);
@@ -353,18 +353,18 @@ public final class Proposer {
   static final long SCREENED_BYTES = 8L << 20;
 
   /**
-   * Replaces the text of every file of {@code files} (relative to {@code dir}) that holds a credential by the
-   * credential screen's rules ({@link CredentialScreen}), or that is too large or cannot be read to be screened, by a
-   * note saying it was withheld and why, and returns why, one entry per finding ({@code .env line 1, field
-   * OPENAI_API_KEY (sk-…): a literal credential}: the file, line and field, never the value), in path order. A file
-   * or folder whose name holds a key is deleted instead, and the file named with the key redacted. A file the session
+   * Replaces the text of every file of {@code listing} (of {@code dir}) that holds a credential by the credential
+   * screen's rules ({@link CredentialScreen}), or that is too large or cannot be read to be screened, by a note saying
+   * it was withheld and why, and returns why, one entry per finding ({@code .env line 1, field OPENAI_API_KEY (sk-…):
+   * a literal credential}: the file, line and field, never the value), in path order. A file or folder whose name
+   * holds a key is deleted instead, an empty folder too, and the file named with the key redacted. A file the session
    * left is kept in the audit trail and replayed from it; the note never holds what the screen finds, so a folder
    * withheld once screens clean.
    */
-  static List<String> withhold(Path dir, List<String> files) throws IOException {
+  static List<String> withhold(Path dir, PathOrder.Listing listing) throws IOException {
     List<String> out = new ArrayList<>();
     List<String> keyNamed = new ArrayList<>();
-    for (String file : new java.util.TreeSet<>(files)) {
+    for (String file : new java.util.TreeSet<>(listing.files())) {
       Path f = dir.resolve(file);
       String rel = CredentialScreen.redact(file);
       Optional<String> named = CredentialScreen.inPath(file);
@@ -404,26 +404,34 @@ public final class Proposer {
           + " read secrets from the environment at run time.]\n", StandardCharsets.UTF_8);
       out.addAll(why);
     }
-    removeKeyNamedFolders(dir, keyNamed);
+    removeKeyNamedFolders(dir, keyNamed, listing.bare());
     return out;
   }
 
   /**
-   * Deletes the outermost folder of each of {@code keyNamed} (files deleted above) whose own path holds a key: the
-   * folder's name would otherwise keep the key in the audit trail. Found from the files' paths, not by walking the
-   * folder again: every session's harvest comes here, and a second walk of its folder was a few percent of a sweep's
-   * CPU. (A folder named after a key that holds no file is not seen; nothing in it reaches a prompt.)
+   * Deletes the outermost folder of each of {@code keyNamed} (files deleted above) whose own path holds a key, and
+   * of each of {@code bare} (folders no file lies under, an empty one the likeliest) that holds one: the folder's
+   * name would otherwise keep the key in the audit trail, and a harvest moves a session's folder whole, empty
+   * folders included. Found from the listing the screen already made, not by walking the folder again: every
+   * session's harvest comes here, and a second walk of its folder was a few percent of a sweep's CPU.
    */
-  private static void removeKeyNamedFolders(Path dir, List<String> keyNamed) {
-    for (String file : keyNamed) {
-      String[] parts = file.split("/");
-      StringBuilder prefix = new StringBuilder();
-      for (int i = 0; i < parts.length - 1; i++) {
-        prefix.append(i == 0 ? "" : "/").append(parts[i]);
-        if (CredentialScreen.inPath(prefix.toString()).isPresent()) {
-          FileTrees.deleteQuietly(dir.resolve(prefix.toString()));
-          break;
-        }
+  private static void removeKeyNamedFolders(Path dir, List<String> keyNamed, List<String> bare) {
+    for (String file : keyNamed) removeOutermostKeyNamed(dir, file.substring(0, Math.max(0, file.lastIndexOf('/'))));
+    for (String folder : bare) {
+      if (CredentialScreen.inPath(folder).isPresent()) removeOutermostKeyNamed(dir, folder);
+    }
+  }
+
+  /** Deletes the outermost of {@code folder} (a relative path) and the folders above it whose path holds a key. */
+  private static void removeOutermostKeyNamed(Path dir, String folder) {
+    if (folder.isEmpty()) return;
+    String[] parts = folder.split("/");
+    StringBuilder prefix = new StringBuilder();
+    for (int i = 0; i < parts.length; i++) {
+      prefix.append(i == 0 ? "" : "/").append(parts[i]);
+      if (CredentialScreen.inPath(prefix.toString()).isPresent()) {
+        FileTrees.deleteQuietly(dir.resolve(prefix.toString()));
+        return;
       }
     }
   }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.h2beam.adapters.config.EnvKeys;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.PathOrder;
 import dev.h2beam.adapters.files.Scratch;
@@ -385,7 +386,7 @@ class ProposerTest {
     String note = Files.readString(r.workspace().resolve(".env"));
     assertTrue(note.contains("h2beam withheld this file's text"), note);
     assertEquals(List.of(), dev.h2beam.transforms.safety.CredentialScreen.hits(note), "the note screens clean");
-    assertEquals(List.of(), Proposer.withhold(r.workspace(), PathOrder.files(r.workspace())),
+    assertEquals(List.of(), Proposer.withhold(r.workspace(), PathOrder.list(r.workspace())),
         "a withheld folder screens clean");
     assertEquals("- Check totals.\n", Files.readString(r.workspace().resolve("guardrails.md")));
     assertEquals(PathOrder.files(r.workspace()), r.workspaceFiles(), "every file keeps its name");
@@ -415,6 +416,40 @@ class ProposerTest {
     assertEquals(1, again.withheld().size(), again.withheld().toString());
     assertTrue(again.withheld().get(0).startsWith("notes.txt line 1"), again.withheld().toString());
     assertNothingHolds(tmp, key);
+  }
+
+  /**
+   * A folder the session left named after a held key goes even when no file lies under it (empty, or holding only
+   * empty folders): a harvest moves the session's folder whole, and no path under the runs root may carry the key.
+   * It holds nothing a harness could keep, so the proposal is not refused for it.
+   */
+  @Test
+  void anEmptyFolderNamedAfterAHeldKeyIsRemoved() throws Exception {
+    String key = "sk-canary-E9x7";
+    List<EnvKeys.Held> was = EnvKeys.use(Map.of("CANARY_API_KEY", key));
+    try {
+      Proposer p = proposer((cwd, mission, system, label, timeout) -> {
+        write(cwd, "context/harness/guardrails.md", "- Check totals.\n");
+        Files.createDirectories(cwd.resolve("context/harness/" + key));
+        Files.createDirectories(cwd.resolve("context/harness/skills/" + key + "/scripts"));
+        Files.createDirectories(cwd.resolve("context/harness/empty/token-" + key));
+        return SessionResult.reply("edited", 0.1);
+      });
+      // the audit folder there already (a sweep's earlier sessions made it): the session's folder is moved, not
+      // copied, and a move keeps its empty folders
+      Files.createDirectories(audit);
+      Reply r = p.call(MISSION, evidence, LABEL, "", "context/harness");
+
+      assertEquals(List.of(), r.withheld());
+      assertEquals("- Check totals.\n", Files.readString(r.workspace().resolve("guardrails.md")));
+      assertTrue(Files.isDirectory(r.workspace().resolve("skills")), "the folder above the key's stays");
+      assertTrue(Files.isDirectory(r.workspace().resolve("empty")));
+      try (var walk = Files.walk(tmp)) {
+        for (Path f : walk.toList()) assertFalse(tmp.relativize(f).toString().contains(key), f + " carries the key");
+      }
+    } finally {
+      EnvKeys.restore(was);
+    }
   }
 
   private static void assertNothingHolds(Path root, String... secrets) throws IOException {
