@@ -63,6 +63,33 @@ class SyntheticBenchTest {
     }
   }
 
+  /**
+   * A {@code --libraryRoot} naming another run's library (seed 2's, given to seed 1) is refused before anything runs,
+   * naming an entry and its run: the sweep would have replaced that run's entries with its own.
+   */
+  @Test
+  void anotherRunsLibraryIsRefusedAndKept(@TempDir Path tmp) throws Exception {
+    Path bench = tmp.resolve("bench");
+    java.util.function.Function<String, String[]> sweep = extra -> new String[] {"--bench=synthetic",
+        "--benchSettings={\"domains\": 1, \"tasksPerDomain\": 2}", "--k=1", "--modes=parallel",
+        "--benchRoot=" + bench, "--sessionRetryWaitSeconds=0", extra};
+    assertEquals(0, new dev.h2beam.pipelines.sweep.SweepCommand().run(sweep.apply("--seed=2")));
+    Path library = bench.resolve("library/k1-oc-s2");
+    Path entry = library.resolve("agg/d01/harnesses/d01-t01/EXPERIENCE.md");
+    String before = Files.readString(entry);
+
+    String why = org.junit.jupiter.api.Assertions.assertThrows(dev.h2beam.pipelines.UsageError.class,
+        () -> new dev.h2beam.pipelines.sweep.SweepCommand().run(new String[] {"--bench=synthetic",
+            "--benchSettings={\"domains\": 1, \"tasksPerDomain\": 2}", "--k=1", "--modes=parallel",
+            "--benchRoot=" + bench, "--sessionRetryWaitSeconds=0", "--seed=1", "--libraryRoot=" + library}))
+        .getMessage();
+
+    assertTrue(why.contains(entry + " (run `synthetic-oc-agg1-s2/d01-t01/"), why);
+    assertTrue(why.contains("Give this run a library of its own"), why);
+    assertEquals(before, Files.readString(entry), "the other run's entry is kept");
+    assertFalse(Files.exists(bench.resolve("runs/synthetic-oc-agg1-s1")), "nothing ran");
+  }
+
   @Test
   void theSyntheticBenchSweepsJudgesReportsAndPrintsItsMeasurements(@TempDir Path out) throws Exception {
     String printed = bench(out);

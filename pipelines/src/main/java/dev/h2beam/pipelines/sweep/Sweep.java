@@ -21,6 +21,7 @@ import dev.h2beam.transforms.beam.RollBases;
 import dev.h2beam.transforms.beam.RunChains;
 import dev.h2beam.transforms.beam.WriteSweepRecord;
 import dev.h2beam.transforms.gated.GatedMethod;
+import dev.h2beam.transforms.library.Library;
 import dev.h2beam.transforms.recursion.Faults;
 import dev.h2beam.transforms.resume.Leftovers;
 import dev.h2beam.transforms.resume.StoredCredentials;
@@ -800,6 +801,7 @@ public final class Sweep {
     List<Path> leftovers = Leftovers.remove(plan.config());
     AtomicFiles.removedMessage(leftovers, "run").ifPresent(System.err::println);
     refuseStoredCredentials(plan);
+    refuseOthersLibrary(plan);
     // another experiment's resume is refused before the benchmark writes the tasks it lacks
     refuseOtherIdentity(plan, o);
     plan.bench().prepare();
@@ -889,6 +891,23 @@ public final class Sweep {
     values.put("tasks_failed", rows.size() - done);
     values.put("tasks_resumed", (long) rows.size());
     return line(values);
+  }
+
+  /**
+   * Refuses a library root that holds another run's entries (a {@code --libraryRoot} naming another run's library):
+   * this sweep would cut and replace them, and its tasks would start from lessons its own run never learned.
+   */
+  static void refuseOthersLibrary(Plan plan) {
+    List<String> found = new ArrayList<>();
+    for (String m : plan.config().modes()) {
+      found.addAll(Library.othersEntries(Path.of(plan.config().libraryRoot()).resolve(m),
+          plan.config().namespace(m).toString(), plan.bench().surface()));
+    }
+    if (found.isEmpty()) return;
+    throw new UsageError("--libraryRoot=" + plan.config().libraryRoot() + " holds the entries of another run:\n  "
+        + String.join("\n  ", found) + "\nA library belongs to the run that wrote it: this sweep would replace them,"
+        + " and its tasks would read lessons their own run never learned. Give this run a library of its own (a new"
+        + " folder, or leave --libraryRoot out for the default)");
   }
 
   /**

@@ -185,6 +185,49 @@ public final class Library {
     }
   }
 
+  /**
+   * The run an entry of this library names as adopted ({@code run `<namespace>/<task>/<label>`} in its
+   * EXPERIENCE.md), or "" when it names none or cannot be read.
+   */
+  public String runOf(String entry) {
+    Path exp = dir.resolve("harnesses").resolve(entry).resolve("EXPERIENCE.md");
+    try (Stream<String> lines = Files.lines(exp, StandardCharsets.UTF_8)) {
+      return lines.limit(8).filter(l -> l.startsWith("- adopted: ")).findFirst().map(l -> {
+        int at = l.indexOf("(run `");
+        int end = at < 0 ? -1 : l.indexOf('`', at + 6);
+        return end < 0 ? "" : l.substring(at + 6, end);
+      }).orElse("");
+    } catch (IOException | UncheckedIOException e) {
+      return "";
+    }
+  }
+
+  /**
+   * The EXPERIENCE.md of a library under {@code modeRoot} ({@code <library root>/<mode>}) that names a run of
+   * another namespace than {@code namespace}, the first entry of each domain looked at; empty when there is none. A
+   * library belongs to the run that wrote it: another run's sweep would cut and replace its entries, and its tasks
+   * would start from lessons its own run never learned.
+   */
+  public static List<String> othersEntries(Path modeRoot, String namespace, SurfaceSpec surface) {
+    List<String> out = new ArrayList<>();
+    if (!Files.isDirectory(modeRoot)) return out;
+    try (Stream<Path> domains = Files.list(modeRoot)) {
+      for (Path d : (Iterable<Path>) domains.filter(Files::isDirectory).sorted()::iterator) {
+        Library lib = new Library(modeRoot, d.getFileName().toString(), surface);
+        lib.entries().stream().findFirst().ifPresent(e -> {
+          String run = lib.runOf(e);
+          int slash = run.indexOf('/');
+          if (slash > 0 && !run.substring(0, slash).equals(namespace)) {
+            out.add(lib.dir.resolve("harnesses").resolve(e).resolve("EXPERIENCE.md") + " (run `" + run + "`)");
+          }
+        });
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list the library " + modeRoot, e);
+    }
+    return out;
+  }
+
   /** Entry folder names, sorted. */
   public List<String> entries() {
     Path h = dir.resolve("harnesses");
