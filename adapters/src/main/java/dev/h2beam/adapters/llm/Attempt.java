@@ -1,6 +1,5 @@
 package dev.h2beam.adapters.llm;
 
-import dev.h2beam.adapters.config.Endpoint;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -12,14 +11,6 @@ sealed interface Attempt {
 
   /** The usage the server reported for this attempt; {@link Usage#NONE} when it reported none. */
   Usage usage();
-
-  /** What this attempt cost at the endpoint's prices; nothing when the server reported no token counts. */
-  default double cost(Endpoint endpoint) {
-    Usage u = usage();
-    if (u.promptTokens() == null && u.completionTokens() == null) return 0.0;
-    return endpoint.cost(u.promptTokens() == null ? 0 : u.promptTokens(),
-        u.completionTokens() == null ? 0 : u.completionTokens());
-  }
 
   /** A reply with content. */
   record Answered(String text, String model, String finishReason, Usage usage) implements Attempt {

@@ -107,10 +107,8 @@ public final class ChatClient implements AutoCloseable {
     RateWindow rate = RateWindow.of(endpoint);
     EndpointLoad load = EndpointLoad.of(endpoint);
     long started = System.nanoTime();
-    double cost = 0;
     String last = "";
     List<Map<String, Object>> calls = new ArrayList<>();
-    boolean priced = true;
     for (int attempt = 1; attempt <= endpoint.maxAttempts(); attempt++) {
       if (Thread.interrupted()) throw new InterruptedException("chat call interrupted");
       Attempt a;
@@ -140,22 +138,24 @@ public final class ChatClient implements AutoCloseable {
       record.outputTokens = a.usage().completionTokens();
       record.unusable = !(a instanceof Attempt.Answered);
       calls.add(record.finish());
-      priced &= endpoint.free() || record.priced();
-      cost += a.cost(endpoint);
       if (a instanceof Attempt.Answered ok) {
-        return new ChatReply(ok.text(), ok.model(), ok.finishReason(), ok.usage(), cost, attempt,
-            (System.nanoTime() - started) / 1e9, calls, priced);
+        EndpointProxy.Spend spend = EndpointProxy.Spend.of(endpoint, calls);
+        return new ChatReply(ok.text(), ok.model(), ok.finishReason(), ok.usage(), spend.usd(), attempt,
+            (System.nanoTime() - started) / 1e9, calls, spend.known());
       }
       if (a instanceof Attempt.Fatal fatal) {
-        throw new ChatException(who + fatal.reason() + " (fatal, not retried)", true, attempt, cost, calls, priced);
+        EndpointProxy.Spend spend = EndpointProxy.Spend.of(endpoint, calls);
+        throw new ChatException(who + fatal.reason() + " (fatal, not retried)", true, attempt, spend.usd(), calls,
+            spend.known());
       }
       Attempt.Transient t = (Attempt.Transient) a;
       last = t.reason();
       if (attempt < endpoint.maxAttempts()) sleeper.sleep(policy.backoff(attempt, t.retryAfter()));
     }
+    EndpointProxy.Spend spend = EndpointProxy.Spend.of(endpoint, calls);
     throw new ChatException(who + "no reply after " + endpoint.maxAttempts() + " attempt(s); last: " + last
         + "; check that the server is up and serves this model, or raise max_attempts", false,
-        endpoint.maxAttempts(), cost, calls, priced);
+        endpoint.maxAttempts(), spend.usd(), calls, spend.known());
   }
 
   /**

@@ -71,7 +71,12 @@ public final class EndpointProxy implements AutoCloseable {
   public static final String CALL_LOG = "model_calls.jsonl";
 
   /**
-   * What recorded calls ({@link #calls}, or a chat reply's) add up to at an endpoint's prices.
+   * What recorded calls ({@link #calls}, or a chat reply's) add up to at an endpoint's prices, by h2beam's one rule for
+   * pricing calls: the amount is the price of the tokens counted ({@link #tokens}: each side a call reported, the
+   * input and the output priced apart), and it is all the calls cost only when every call is priced. A call that
+   * reported one side adds that side's price; what it cost beyond is not known, and marks the amount as the known
+   * part, never the whole. So the amount and the tokens beside it are the same calls, and the amount never drops a
+   * side that was reported.
    *
    * @param known whether {@code usd} is all they cost: the endpoint is free, or every call is priced (never sent, not
    *     a POST, or answered, and a success with its input and output tokens: {@link ModelCall#priced})
@@ -81,20 +86,12 @@ public final class EndpointProxy implements AutoCloseable {
   public record Spend(double usd, boolean known, Tokens tokens) {
     /** The calls' spend at {@code endpoint}'s prices. */
     public static Spend of(Endpoint endpoint, List<Map<String, Object>> calls) {
-      List<Double> costs = new ArrayList<>();
-      for (Map<String, Object> c : calls) {
-        Long i = ModelCall.count(c, "input_tokens");
-        Long o = ModelCall.count(c, "output_tokens");
-        if (i != null && o != null) costs.add(endpoint.cost(i, o));
-      }
-      // added up in one order whatever order the calls ended in (an agent's calls at once), so the figure is the same
-      costs.sort(null);
-      double usd = 0;
-      for (double c : costs) usd += c;
       // a call whose cost is not known has tokens that are not known either: the sums are then not the whole; when
-      // every call's is known, a side no call reported was spent by none (no call, or none answered and billed)
+      // every call's is known, a side no call reported was spent by none (no call, or none answered and billed).
+      // Priced once, over the sums: whole numbers add up the same in any order (an agent's calls end in any), so the
+      // amount is the same for the same calls
       Tokens t = tokens(calls);
-      return new Spend(usd, endpoint.free() || t.known(), t);
+      return new Spend(endpoint.cost(t.input(), t.output()), endpoint.free() || t.known(), t);
     }
 
     /**

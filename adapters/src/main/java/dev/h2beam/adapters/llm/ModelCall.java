@@ -84,13 +84,9 @@ final class ModelCall implements AutoCloseable {
    * connection was made), or it is not a POST (neither is billed: a look at the model list), or it was answered, and
    * an answer that succeeded reported its input and its output tokens, which are priced apart (an error status is
    * taken as not billed; a call sent and unanswered, or a success without both counts, may have been). An endpoint
-   * whose prices are 0 costs nothing whatever its calls reported: its callers ask {@link Endpoint#free} first.
+   * whose prices are 0 costs nothing whatever its calls reported: its callers ask {@link Endpoint#free} first. Read
+   * from the call's record ({@link #line}), as every caller has it.
    */
-  boolean priced() {
-    return priced(sent != null && !unconnected, method, status, inputTokens, outputTokens);
-  }
-
-  /** {@link #priced()} of a call as its record ({@link #line}) holds it. */
   static boolean priced(Map<String, Object> line) {
     return priced(line.get("sent") != null && !Boolean.FALSE.equals(line.get("connected")),
         String.valueOf(line.get("method")), line.get("status") instanceof Number n ? n.intValue() : null,

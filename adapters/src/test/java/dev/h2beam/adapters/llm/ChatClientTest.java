@@ -302,17 +302,24 @@ class ChatClientTest {
     assertTrue(client(1).complete(HELLO).costKnown(), "at prices of 0 (a local model) it is a known $0");
   }
 
-  /** Input and output are priced apart: an answer reporting only one is not priced as if the other were 0. */
+  /**
+   * Input and output are priced apart: an answer reporting only one is not priced as if the other were 0. The side it
+   * reported is priced, as the relay's calls are ({@link EndpointProxy.Spend#of}), and the amount is marked as only
+   * the known part.
+   */
   @Test
   void anAnswerReportingOnlyItsPromptTokensLeavesTheCostUnknown() throws Exception {
     server.route(ScriptedModelServer.CHAT_PATH, call -> call.sendJson(200, "{\"id\": \"c1\", \"model\": \"m\","
         + " \"choices\": [{\"index\": 0, \"message\": {\"role\": \"assistant\", \"content\": \"hi\"},"
         + " \"finish_reason\": \"stop\"}], \"usage\": {\"prompt_tokens\": 12}}"));
-    ChatReply r = client(endpoint("", 4, 1, 3.0, 15.0), Map.of()).complete(HELLO);
+    Endpoint prices = endpoint("", 4, 1, 3.0, 15.0);
+    ChatReply r = client(prices, Map.of()).complete(HELLO);
     assertEquals("hi", r.text());
     assertEquals(12L, r.usage().promptTokens());
     assertNull(r.usage().completionTokens());
     assertFalse(r.costKnown(), "the completion's tokens were billed at a price of their own, and are not known");
+    assertEquals(12 * 3.0 / 1_000_000.0, r.costUsd(), 1e-15, "the known part: the prompt's 12 tokens at $3/Mtok");
+    assertEquals(EndpointProxy.Spend.of(prices, r.calls()).usd(), r.costUsd());
     assertEquals(1, r.calls().size());
     assertEquals(12L, ((Number) r.calls().get(0).get("input_tokens")).longValue());
     assertNull(r.calls().get(0).get("output_tokens"));

@@ -381,6 +381,25 @@ class EndpointProxyTest {
     assertEquals(new EndpointProxy.Spend(0.0, true, Tokens.NONE), unbilled);
     EndpointProxy.Spend oneSide = EndpointProxy.Spend.of(priced, List.of(call("POST", "t", 429, 3L, null)));
     assertEquals(new Tokens(3, 0, true), oneSide.tokens(), oneSide.toString());
+    assertEquals(3 * 1.0 / 1_000_000.0, oneSide.usd(), 1e-15, "the side it reported is priced, as it is counted");
+  }
+
+  /**
+   * One rule prices recorded calls, the relay's and the chat client's alike: the amount is the price of the tokens
+   * counted, each side a call reported priced apart. A success that reported only its input adds its input's price,
+   * and marks the amount as the known part; the side it did not report is not known, never priced as 0, and the side
+   * it did report is never dropped (an amount below the tokens shown beside it would hide spend that is known).
+   */
+  @Test
+  void aCallReportingOneSideAddsThatSidesPriceToAnAmountMarkedNotKnown() {
+    Endpoint priced = new Endpoint("p", "http://127.0.0.1:9/v1", "", 1, 5, 1, 3.0, 15.0);
+    Map<String, Object> answered = call("POST", "t", 200, 10L, 5L);
+    EndpointProxy.Spend s = EndpointProxy.Spend.of(priced, List.of(answered, call("POST", "t", 200, 12L, null),
+        call("POST", "t", 200, null, 4L)));
+    assertFalse(s.known());
+    assertEquals(new Tokens(22, 9, false), s.tokens());
+    assertEquals((22 * 3.0 + 9 * 15.0) / 1_000_000.0, s.usd(), 1e-15, "the price of the tokens counted");
+    assertEquals(priced.cost(s.tokens().input(), s.tokens().output()), s.usd(), "the same figure, priced once");
   }
 
   /**
