@@ -180,6 +180,11 @@ final class FactsCodec {
           out.writeLong(m.tokens().output());
           out.writeBoolean(m.tokens().known());
         }
+        out.writeBoolean(m.attempts() != null);
+        if (m.attempts() != null) {
+          varint(m.attempts().count());
+          out.writeBoolean(m.attempts().known());
+        }
       }
       size(t.finals().size());
       for (Map.Entry<String, List<String>> e : t.finals().entrySet()) {
@@ -295,8 +300,9 @@ final class FactsCodec {
         int improverUnknown = size();
         int executorUnknown = size();
         Tokens tokens = in.readBoolean() ? new Tokens(in.readLong(), in.readLong(), in.readBoolean()) : null;
+        TaskSummary.Attempts attempts = in.readBoolean() ? new TaskSummary.Attempts(size(), in.readBoolean()) : null;
         modes[i] = new TaskSummary.ModeSpend(fellBack, improverUsd, executorUsd, screened, budget, improverUnknown,
-            executorUnknown, tokens);
+            executorUnknown, tokens, attempts);
       }
       String[] finalKeys = new String[size()];
       Object[] finals = new Object[finalKeys.length];

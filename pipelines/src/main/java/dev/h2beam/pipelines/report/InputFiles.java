@@ -107,7 +107,8 @@ final class InputFiles {
       Tokens tokens = FileShapes.modeTokens(rec == null ? null : rec.get("ledger"),
           selections != null && selections.isObject() ? selections.get(m) : null);
       out.put(modeToken(m), new TaskSummary.ModeSpend(fellBack, stages + selection, executor, screened,
-          budget(rec == null ? null : rec.get("ledger")), improverUnknown, executorUnknown, tokens));
+          budget(rec == null ? null : rec.get("ledger")), improverUnknown, executorUnknown, tokens,
+          attempts(rec == null ? null : rec.get("ledger"))));
       finals.put(modeToken(m), texts(rec == null ? null : rec.get("finals")));
     }
     return new TaskSummary(path, text(root.get("task_id")), out, finals, deadBases(root));
@@ -291,6 +292,18 @@ final class InputFiles {
   private static TaskSummary.Budget budget(JsonNode ledger) {
     if (ledger == null || !ledger.path("R").isIntegralNumber() || !ledger.path("P").isIntegralNumber()) return null;
     return new TaskSummary.Budget(ledger.get("R").asInt(), ledger.get("P").asInt());
+  }
+
+  /**
+   * The ledger's {@code session_attempts} when it records them as a whole number from 0 up, else null (not recorded:
+   * no ledger, or one without them); not known when its {@code attempts_unknown} names a session.
+   */
+  private static TaskSummary.Attempts attempts(JsonNode ledger) {
+    Long n = ledger == null ? null : Tokens.count(ledger.get("session_attempts"));
+    if (n == null || n > Integer.MAX_VALUE) return null;
+    JsonNode unknown = ledger.get("attempts_unknown");
+    boolean known = unknown == null || unknown.isNull() || (unknown.isArray() && unknown.isEmpty());
+    return new TaskSummary.Attempts(n.intValue(), known);
   }
 
   /** The text items of a JSON array; empty for anything else. */

@@ -198,10 +198,11 @@ final class Report {
 
   /**
    * Each reported cell's own vector in one line: what it scored (withheld as in the block above) and what it spent,
-   * in money (each part, with the costs not known counted beside it) and in budget (the rollouts and improver
-   * sessions its ledgers counted). Tokens have their own lines above. Wall-clock time is not here: it differs from
-   * one run of the same inputs to the next, and the report's files do not (metrics.json holds each task's, and
-   * {@code --objectives} compares it). Never one number: the vector is shown, the paired comparisons below weigh each
+   * in money (each part, with the costs not known counted beside it), in budget (the rollouts and improver sessions
+   * its ledgers counted) and in the session attempts those sessions took (retries included, from the ledgers'
+   * {@code session_attempts}; a task whose summary records none is counted apart, never as 0). Tokens have their own
+   * lines above. Wall-clock time is not here: it differs from one run of the same inputs to the next, and the
+   * report's files do not (metrics.json holds each task's, and {@code --objectives} compares it). Never one number: the vector is shown, the paired comparisons below weigh each
    * part apart.
    */
   static List<String> vectors(List<Summary> summaries, Map<NamespaceRef, List<Scored>> rowsByNs,
@@ -220,6 +221,7 @@ final class Report {
       int rollouts = 0;
       int sessions = 0;
       int noBudget = 0;
+      AttemptCount attempts = AttemptCount.NONE;
       for (Map.Entry<NamespaceRef, List<Scored>> e : rowsByNs.entrySet()) {
         Map<String, TaskSummary> byTask = byTaskOf.get(e.getKey());
         for (Scored r : e.getValue()) {
@@ -232,6 +234,7 @@ final class Report {
             rollouts += b.rollouts();
             sessions += b.sessions();
           }
+          attempts = attempts.plus(t == null ? null : t.mode(cell.mode()).attempts());
         }
       }
       String score = x.score() == null ? "no graded task" : withheld.test(x) ? "score withheld"
@@ -241,9 +244,38 @@ final class Report {
           + " | executor $" + PyFormat.fixed(executorUsd.getOrDefault(cell, 0.0), 0, 2)
           + unknown(executorUnknown.getOrDefault(cell, 0))
           + " | " + rollouts + " rollouts and " + sessions + " improver sessions budgeted over " + (tasks - noBudget)
-          + " task(s)" + (noBudget == 0 ? "" : " (" + noBudget + " record no ledger counts)"));
+          + " task(s)" + (noBudget == 0 ? "" : " (" + noBudget + " record no ledger counts)")
+          + " | " + attempts.says());
     }
     return out;
+  }
+
+  /**
+   * The improver session attempts of a cell's tasks (each retry an attempt of its own): those counted, how many tasks'
+   * ledgers name sessions whose attempts are not known, and how many record none (harness2's summaries and h2beam's
+   * have {@code session_attempts}; a task without a ledger, or a ledger without it, records none): never a 0.
+   */
+  record AttemptCount(long counted, int tasks, int partial, int notRecorded) {
+    static final AttemptCount NONE = new AttemptCount(0, 0, 0, 0);
+
+    /** These and one more task's attempts; null when its summary records none. */
+    AttemptCount plus(TaskSummary.Attempts a) {
+      if (a == null) return new AttemptCount(counted, tasks, partial, notRecorded + 1);
+      return new AttemptCount(counted + a.count(), tasks + 1, partial + (a.known() ? 0 : 1), notRecorded);
+    }
+
+    /**
+     * {@code 20 session attempts over 2 task(s)}, then the tasks whose count is partial or not recorded, as they
+     * apply; {@code session attempts not recorded (2 task(s): not counted, not zero)} when no task records them.
+     */
+    String says() {
+      if (tasks == 0) {
+        return "session attempts not recorded (" + notRecorded + " task(s): not counted, not zero)";
+      }
+      return counted + " session attempts (retries included) over " + tasks + " task(s)"
+          + (partial == 0 ? "" : "; " + partial + " of them not all counted (the part counted, not the whole)")
+          + (notRecorded == 0 ? "" : "; " + notRecorded + " task(s) record none (not counted, not zero)");
+    }
   }
 
   /** {@code (+N not known)} beside a cost that leaves N costs out; nothing when none. */

@@ -89,9 +89,11 @@ public record TaskSummary(String path, String taskId, Map<String, ModeSpend> mod
    *     ledger's {@code cost_unknown.rollouts}
    * @param tokens the model tokens the mode spent on the task ({@link FileShapes#modeTokens}: its ledger's and its
    *     selection's, not {@code known} when they name some not counted); null when the summary does not record them
+   * @param attempts the improver session attempts its ledger counted ({@code session_attempts}); null when the
+   *     summary records none
    */
   public record ModeSpend(int fellBack, double improverUsd, double executorUsd, int lessonsScreened, Budget budget,
-      int improverUnknown, int executorUnknown, Tokens tokens) implements Serializable {
+      int improverUnknown, int executorUnknown, Tokens tokens, Attempts attempts) implements Serializable {
     static final ModeSpend NONE = new ModeSpend(0, 0.0, 0.0, 0);
 
     public ModeSpend {
@@ -99,6 +101,12 @@ public record TaskSummary(String path, String taskId, Map<String, ModeSpend> mod
         throw new IllegalArgumentException("a count of costs not known cannot be negative: " + improverUnknown
             + ", " + executorUnknown);
       }
+    }
+
+    /** A mode whose session attempts are not recorded. */
+    public ModeSpend(int fellBack, double improverUsd, double executorUsd, int lessonsScreened, Budget budget,
+        int improverUnknown, int executorUnknown, Tokens tokens) {
+      this(fellBack, improverUsd, executorUsd, lessonsScreened, budget, improverUnknown, executorUnknown, tokens, null);
     }
 
     /** A mode whose tokens are not recorded (a summary written before h2beam counted them, or harness2's). */
@@ -165,6 +173,19 @@ public record TaskSummary(String path, String taskId, Map<String, ModeSpend> mod
     /** Whether it counted a token or left one out: worth a line of the report. */
     public boolean says() {
       return input + output > 0 || partial > 0;
+    }
+  }
+
+  /**
+   * The improver session attempts a mode's ledger counted for one task ({@code session_attempts}: every attempt of
+   * every session, retries included, as harness2's ledger counts them).
+   *
+   * @param known false when the ledger names sessions whose attempts are not known ({@code attempts_unknown}): the
+   *     count is then the part counted, never the whole
+   */
+  public record Attempts(int count, boolean known) implements Serializable {
+    public Attempts {
+      if (count < 0) throw new IllegalArgumentException("a count of session attempts cannot be negative: " + count);
     }
   }
 

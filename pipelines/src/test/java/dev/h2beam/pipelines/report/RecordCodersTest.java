@@ -137,6 +137,25 @@ class RecordCodersTest {
   }
 
   /**
+   * A mode's session attempts travel with the facts: all of them counted, counted in part, and not recorded (null,
+   * never a count of 0) each unpack as they were, through the compact coder and the JSON one.
+   */
+  @Test
+  void aModesSessionAttemptsRoundTripAsCountedInPartOrNotRecorded() throws Exception {
+    TaskSummary t = new TaskSummary("/r/ns/t1/summary.json", "t1", Map.of(
+        "agg", new TaskSummary.ModeSpend(0, 0.0, 0.0, 0, null, 0, 0, null, new TaskSummary.Attempts(300, true)),
+        "seq", new TaskSummary.ModeSpend(0, 0.0, 0.0, 0, null, 0, 0, null, new TaskSummary.Attempts(7, false)),
+        "gated", new TaskSummary.ModeSpend(0, 0.0, 0.0, 0, null)));
+    NamespaceFacts facts = new NamespaceFacts("/r/ns", true, List.of(), List.of(t), null);
+    roundTrips(facts);
+    TaskSummary back = PackedFacts.pack(facts).unpack().summaries().get(0);
+    assertEquals(new TaskSummary.Attempts(300, true), back.mode("agg").attempts());
+    assertEquals(new TaskSummary.Attempts(7, false), back.mode("seq").attempts());
+    assertEquals(null, back.mode("gated").attempts());
+    CoderProperties.coderDecodeEncodeEqual(JsonCoder.of(TaskSummary.class), t);
+  }
+
+  /**
    * What the dead bases of a task whose every base failed cost, and their tokens, travel with the facts, beside
    * summaries of tasks that had a base (none): each unpacks as it was, and through the JSON coder too.
    */
@@ -169,7 +188,8 @@ class RecordCodersTest {
         TaskSummary.DeadBases.class, "usd unknown tokens",
         TaskSummary.TokenCount.class, "input output partial notRecorded",
         TaskSummary.ModeSpend.class, "fellBack improverUsd executorUsd lessonsScreened budget improverUnknown"
-            + " executorUnknown tokens",
+            + " executorUnknown tokens attempts",
+        TaskSummary.Attempts.class, "count known",
         TaskSummary.Budget.class, "rollouts sessions",
         RunIdentity.class, "path executor improver judge seed timing timingMixed cohort",
         MetricRow.class, "taskId mode k values absent");
