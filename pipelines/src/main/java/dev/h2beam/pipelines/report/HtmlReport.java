@@ -35,19 +35,21 @@ final class HtmlReport {
    * What the page shows; {@code text} is the whole text report as released. {@code improverUnknown} and
    * {@code executorUnknown} count, per cell, the improver stages and selections and the rollouts whose cost is not
    * known (left out of the spend; a cell without any is not in them); {@code deadBases} is what the base rollouts of
-   * the reported tasks whose every base failed cost, which no mode's spend holds; {@code tokens} the model tokens
-   * each cell spent ({@link Render#tokens}), shown in a column of the table when some cell counted or left out any.
+   * the reported tasks whose every base failed cost, which no mode's ledger holds, and {@code deadBasesByCell} the
+   * part of them each cell is charged (a namespace's, to each mode reported there, as ledgers charge shared bases);
+   * {@code tokens} the model tokens each cell spent ({@link Render#tokens}), shown in a column of the table when
+   * some cell counted or left out any.
    */
   record Page(String title, String text, List<Summary> summaries, List<Replicates.Cell> replicates,
       Map<ModeK, Double> executorUsd, Disclosure disclosure, Predicate<Summary> withheld,
       Map<ModeK, Integer> improverUnknown, Map<ModeK, Integer> executorUnknown, Render.DeadBaseSpend deadBases,
-      Map<ModeK, TaskSummary.TokenCount> tokens) {
+      Map<ModeK, TaskSummary.TokenCount> tokens, Map<ModeK, Render.DeadBaseSpend> deadBasesByCell) {
 
     /** A page whose every cost is known, of tasks that all had a base. */
     Page(String title, String text, List<Summary> summaries, List<Replicates.Cell> replicates,
         Map<ModeK, Double> executorUsd, Disclosure disclosure, Predicate<Summary> withheld) {
       this(title, text, summaries, replicates, executorUsd, disclosure, withheld, Map.of(), Map.of(),
-          Render.DeadBaseSpend.NONE, Map.of());
+          Render.DeadBaseSpend.NONE, Map.of(), Map.of());
     }
   }
 
@@ -229,26 +231,30 @@ final class HtmlReport {
   }
 
   static String spendChart(Page p) {
+    // per mode: improver, executor, and the dead bases charged to it; and the costs not known of each
     Map<String, double[]> byMode = new TreeMap<>(Modes.ORDER);
-    // per mode, the improver and executor costs not known: the bars are what is known, the labels say what is not
     Map<String, int[]> unknownByMode = new TreeMap<>(Modes.ORDER);
     for (Summary s : p.summaries()) {
-      double[] v = byMode.computeIfAbsent(s.cell().mode(), m -> new double[2]);
+      Render.DeadBaseSpend charged = p.deadBasesByCell().getOrDefault(s.cell(), Render.DeadBaseSpend.NONE);
+      double[] v = byMode.computeIfAbsent(s.cell().mode(), m -> new double[3]);
       v[0] += s.usd();
       v[1] += p.executorUsd().getOrDefault(s.cell(), 0.0);
-      int[] u = unknownByMode.computeIfAbsent(s.cell().mode(), m -> new int[2]);
+      v[2] += charged.usd();
+      int[] u = unknownByMode.computeIfAbsent(s.cell().mode(), m -> new int[4]);
       u[0] += p.improverUnknown().getOrDefault(s.cell(), 0);
       u[1] += p.executorUnknown().getOrDefault(s.cell(), 0);
+      u[2] += charged.unknown();
+      u[3] += charged.tasks();
     }
-    // the dead bases of tasks whose every base failed are in no mode's bar: a line of their own says what they cost
+    // the dead bases of tasks whose every base failed are in no mode's ledger: each mode's bar is charged them apart
     Render.DeadBaseSpend dead = p.deadBases();
     boolean showDead = dead.tasks() > 0;
     boolean anyUnknown = unknownByMode.values().stream().anyMatch(u -> u[0] > 0 || u[1] > 0) || dead.unknown() > 0;
     double max = 0;
-    for (double[] v : byMode.values()) max = Math.max(max, v[0] + v[1]);
+    for (double[] v : byMode.values()) max = Math.max(max, v[0] + v[1] + v[2]);
     int rowH = 34;
-    // a line more for the dead bases, and one to say what "not known" is
-    int h = 30 + rowH * byMode.size() + 20 + (showDead ? 14 : 0) + (anyUnknown ? 14 : 0);
+    // two lines more for the dead bases, and one to say what "not known" is
+    int h = 30 + rowH * byMode.size() + 20 + (showDead ? 28 : 0) + (anyUnknown ? 14 : 0);
     int barMax = 520;
     StringBuilder b = new StringBuilder("<svg width=\"" + W + "\" height=\"" + h + "\" viewBox=\"0 0 " + W + " " + h
         + "\" role=\"img\" aria-label=\"spend per mode\">\n");
@@ -257,21 +263,20 @@ final class HtmlReport {
     int y = 20;
     for (Map.Entry<String, double[]> e : byMode.entrySet()) {
       String colour = COLOURS.getOrDefault(e.getKey(), "#555");
-      double improverW = max == 0 ? 0 : barMax * e.getValue()[0] / max;
-      double executorW = max == 0 ? 0 : barMax * e.getValue()[1] / max;
+      double[] v = e.getValue();
+      double improverW = max == 0 ? 0 : barMax * v[0] / max;
+      double executorW = max == 0 ? 0 : barMax * v[1] / max;
+      double deadW = max == 0 ? 0 : barMax * v[2] / max;
       b.append(text(150, y + 16, ModeK.human(e.getKey()), "end", 13, colour));
-      b.append("<rect x=\"160\" y=\"").append(y).append("\" width=\"").append(fmt(Math.max(1, improverW)))
-          .append("\" height=\"22\" fill=\"").append(colour).append("\"/>\n");
-      if (executorW > 0) {
-        b.append("<rect x=\"").append(fmt(160 + improverW)).append("\" y=\"").append(y).append("\" width=\"")
-            .append(fmt(executorW)).append("\" height=\"22\" fill=\"").append(colour)
-            .append("\" fill-opacity=\"0.4\"/>\n");
-      }
+      b.append(rect(160, y, Math.max(1, improverW), colour, null));
+      if (executorW > 0) b.append(rect(160 + improverW, y, executorW, colour, "0.4"));
+      if (deadW > 0) b.append(rect(160 + improverW + executorW, y, deadW, colour, "0.15"));
       int[] u = unknownByMode.get(e.getKey());
-      String label = "improver $" + PyFormat.fixed(e.getValue()[0], 0, 2) + notKnown(u[0], " (+ ", ")")
-          + (e.getValue()[1] > 0 || u[1] > 0 ? " + executor $" + PyFormat.fixed(e.getValue()[1], 0, 2)
-              + notKnown(u[1], " (+ ", ")") : "");
-      b.append(text(170 + improverW + executorW, y + 16, label, "start", 12, "#111"));
+      String label = "improver $" + PyFormat.fixed(v[0], 0, 2) + notKnown(u[0], " (+ ", ")")
+          + (v[1] > 0 || u[1] > 0 ? " + executor $" + PyFormat.fixed(v[1], 0, 2)
+              + notKnown(u[1], " (+ ", ")") : "")
+          + (u[3] > 0 ? " + dead bases $" + PyFormat.fixed(v[2], 0, 2) + notKnown(u[2], " (+ ", ")") : "");
+      b.append(text(170 + improverW + executorW + deadW, y + 16, label, "start", 12, "#111"));
       y += rowH;
     }
     int noteY = y + 12;
@@ -280,8 +285,11 @@ final class HtmlReport {
     if (showDead) {
       noteY += 14;
       b.append(text(160, noteY, "base rollouts of " + dead.tasks() + " task(s) whose every base failed, in no mode's"
-          + " bar: $" + PyFormat.fixed(dead.usd(), 0, 2) + notKnown(dead.unknown(), " (+ ", ")"), "start", 11,
+          + " ledger: $" + PyFormat.fixed(dead.usd(), 0, 2) + notKnown(dead.unknown(), " (+ ", ")"), "start", 11,
           "#111"));
+      noteY += 14;
+      b.append(text(160, noteY, "dead bases = those, charged to each mode (the lightest part of its bar) as its"
+          + " ledger holds its tasks' shared bases; each ran once", "start", 11, "#444"));
     }
     if (anyUnknown) {
       noteY += 14;
@@ -289,6 +297,12 @@ final class HtmlReport {
           + " bars and amounts, not zero", "start", 11, "#444"));
     }
     return b.append("</svg>\n").toString();
+  }
+
+  /** One segment of a bar, 22 px high, at {@code opacity} (null: solid). */
+  private static String rect(double x, int y, double width, String colour, String opacity) {
+    return "<rect x=\"" + fmt(x) + "\" y=\"" + y + "\" width=\"" + fmt(width) + "\" height=\"22\" fill=\"" + colour
+        + (opacity == null ? "" : "\" fill-opacity=\"" + opacity) + "\"/>\n";
   }
 
   /**

@@ -118,6 +118,12 @@ final class Render {
     DeadBaseSpend plus(TaskSummary.DeadBases task) {
       return new DeadBaseSpend(tasks + 1, usd + task.usd(), unknown + task.unknown(), tokens.plus(task.tokens()));
     }
+
+    /** These and {@code other}'s, of other tasks. */
+    DeadBaseSpend plus(DeadBaseSpend other) {
+      return new DeadBaseSpend(tasks + other.tasks, usd + other.usd, unknown + other.unknown,
+          tokens.plus(other.tokens));
+    }
   }
 
   /** {@link #spend(double, double, int, int)} with every cost known. */
@@ -174,11 +180,11 @@ final class Render {
   }
 
   /**
-   * {@code base rollouts of 1 task(s) whose every base failed (in no mode's spend): $0.30, and 1 rollout(s) whose
+   * {@code base rollouts of 1 task(s) whose every base failed (in no mode's ledger): $0.30, and 1 rollout(s) whose
    * cost is not known (not counted, not zero)}: the spend line of the tasks whose every base failed.
    */
   static String deadBases(DeadBaseSpend dead) {
-    return "  base rollouts of " + dead.tasks() + " task(s) whose every base failed (in no mode's spend): $"
+    return "  base rollouts of " + dead.tasks() + " task(s) whose every base failed (in no mode's ledger): $"
         + PyFormat.fixed(dead.usd(), 0, 2) + notKnown(dead.unknown(), "rollout(s)");
   }
 
@@ -199,14 +205,14 @@ final class Render {
         + " session):");
     byCell.forEach((cell, c) -> lines.add("    " + cell.name() + ": " + counts(c, "task(s)")));
     if (dead.tokens().says()) {
-      lines.add("    base rollouts of " + dead.tasks() + " task(s) whose every base failed (in no mode's): "
+      lines.add("    base rollouts of " + dead.tasks() + " task(s) whose every base failed (in no mode's ledger): "
           + counts(dead.tokens(), "rollout(s)"));
     }
     return lines;
   }
 
   /** {@code 1300 in, 24 out}, then how many of {@code what} are partly counted or not recorded, as they apply. */
-  private static String counts(TaskSummary.TokenCount c, String what) {
+  static String counts(TaskSummary.TokenCount c, String what) {
     return c.input() + " in, " + c.output() + " out"
         + (c.partial() == 0 ? "" : "; " + c.partial() + " " + what + " not all counted (the part counted, not the"
             + " whole)")

@@ -81,11 +81,21 @@ final class Report {
     Map<ModeK, Integer> executorUnknown = new TreeMap<>();
     // the dead bases of the tasks whose every base failed: in no mode's ledger, so added up apart, never left out
     Render.DeadBaseSpend deadBases = Render.DeadBaseSpend.NONE;
+    // and charged to each mode reported in their namespace, as each mode's ledger charges its tasks' shared bases
+    Map<ModeK, Render.DeadBaseSpend> deadByCell = new TreeMap<>(ModeK.BY_K_THEN_MODE);
     // the model tokens each mode spent on its tasks: those counted, and the tasks whose counts are partial or absent
     Map<ModeK, TaskSummary.TokenCount> tokens = new TreeMap<>();
     for (NamespaceRef ns : rowsByNs.keySet()) {
+      TreeSet<String> reportedModes = new TreeSet<>();
+      for (Scored r : rowsByNs.get(ns)) reportedModes.add(r.mode());
       for (TaskSummary t : facts(byDir, ns).summaries()) {
-        if (t.deadBases() != null) deadBases = deadBases.plus(t.deadBases());
+        if (t.deadBases() != null) {
+          deadBases = deadBases.plus(t.deadBases());
+          for (String mode : reportedModes) {
+            deadByCell.merge(new ModeK(mode, ns.k()), Render.DeadBaseSpend.NONE.plus(t.deadBases()),
+                Render.DeadBaseSpend::plus);
+          }
+        }
         for (String mode : s.modes()) {
           ModeK key = new ModeK(mode, ns.k());
           TaskSummary.ModeSpend m = t.mode(mode);
@@ -127,7 +137,8 @@ final class Report {
     for (Summary x : summaries) if (tokens.containsKey(x.cell())) reportedTokens.put(x.cell(), tokens.get(x.cell()));
     lines.addAll(Render.tokens(reportedTokens, deadBases));
     lines.addAll(Render.screened(screened));
-    lines.addAll(vectors(summaries, rowsByNs, byDir, executorByCell, improverUnknown, executorUnknown, withheld));
+    lines.addAll(vectors(summaries, rowsByNs, byDir, executorByCell, improverUnknown, executorUnknown, deadByCell,
+        withheld));
 
     List<String> coverage = coverage(rowsByNs, s.modes());
     if (!coverage.isEmpty()) {
@@ -191,7 +202,8 @@ final class Report {
     }
     String text = String.join("\n", lines);
     String html = HtmlReport.render(new HtmlReport.Page(title, text, summaries, cells, executorByCell,
-        s.disclosure(), withheld, improverUnknown, executorUnknown, deadBases, reportedTokens), charts.join());
+        s.disclosure(), withheld, improverUnknown, executorUnknown, deadBases, reportedTokens, deadByCell),
+        charts.join());
     Map<String, Object> restricted = aggregate ? Disclosure.restricted(rowsByNs, pairs, table) : null;
     return new Result(true, "", text, html, restricted, fails);
   }
@@ -201,17 +213,25 @@ final class Report {
    * in money (each part, with the costs not known counted beside it), in budget (the rollouts and improver sessions
    * its ledgers counted) and in the session attempts those sessions took (retries included, from the ledgers'
    * {@code session_attempts}; a task whose summary records none is counted apart, never as 0). Tokens have their own
-   * lines above. Wall-clock time is not here: it differs from one run of the same inputs to the next, and the
-   * report's files do not (metrics.json holds each task's, and {@code --objectives} compares it). Never one number: the vector is shown, the paired comparisons below weigh each
+   * lines above. A cell whose namespaces hold tasks whose every base failed ({@code deadBases}) is charged their dead
+   * bases in a part of its own, as every mode's ledger charges its tasks' shared bases (R = 4k counts them): no
+   * mode's ledger holds them, and each mode alone would have rolled them. Wall-clock time is not here: it differs
+   * from one run of the same inputs to the next, and the report's files do not (metrics.json holds each task's, and
+   * {@code --objectives} compares it). Never one number: the vector is shown, the paired comparisons below weigh each
    * part apart.
    */
   static List<String> vectors(List<Summary> summaries, Map<NamespaceRef, List<Scored>> rowsByNs,
       Map<String, NamespaceFacts> byDir, Map<ModeK, Double> executorUsd, Map<ModeK, Integer> improverUnknown,
-      Map<ModeK, Integer> executorUnknown, Predicate<Summary> withheld) {
+      Map<ModeK, Integer> executorUnknown, Map<ModeK, Render.DeadBaseSpend> deadBases, Predicate<Summary> withheld) {
     List<String> out = new ArrayList<>();
     out.add("");
     out.add("Each mode's vector (what it scored and what it spent over its reported tasks; never one number; each"
         + " task's wall-clock time is in metrics.json, compared with --objectives=...,mode_wall_s:min:<s>):");
+    if (summaries.stream().anyMatch(x -> deadBases.containsKey(x.cell()))) {
+      out.add("  (dead bases: the base rollouts of tasks whose every base failed, in no mode's ledger, are charged to"
+          + " each mode apart, as every mode's ledger holds its tasks' shared bases (R = 4k); each ran, and was paid"
+          + " for, once, and their tasks have no score in any mode)");
+    }
     // each namespace's summaries by task, once for every cell (a report may read 100 namespaces of 500 tasks)
     Map<NamespaceRef, Map<String, TaskSummary>> byTaskOf = new LinkedHashMap<>();
     for (NamespaceRef ns : rowsByNs.keySet()) byTaskOf.put(ns, TaskSummary.byTask(facts(byDir, ns).summaries()));
@@ -245,7 +265,7 @@ final class Report {
           + unknown(executorUnknown.getOrDefault(cell, 0))
           + " | " + rollouts + " rollouts and " + sessions + " improver sessions budgeted over " + (tasks - noBudget)
           + " task(s)" + (noBudget == 0 ? "" : " (" + noBudget + " record no ledger counts)")
-          + " | " + attempts.says());
+          + " | " + attempts.says() + deadBases(deadBases.get(cell)));
     }
     return out;
   }
@@ -276,6 +296,21 @@ final class Report {
           + (partial == 0 ? "" : "; " + partial + " of them not all counted (the part counted, not the whole)")
           + (notRecorded == 0 ? "" : "; " + notRecorded + " task(s) record none (not counted, not zero)");
     }
+  }
+
+  /**
+   * {@code  | dead bases of 1 task(s) whose every base failed $0.80 (+1 not known), tokens 1200 in, 30 out}: the part
+   * of a cell's vector its namespaces' dead bases charge it (their tokens not recorded when no entry has any, never
+   * 0); nothing when it has none.
+   */
+  private static String deadBases(Render.DeadBaseSpend d) {
+    if (d == null || d.tasks() == 0) return "";
+    TaskSummary.TokenCount t = d.tokens();
+    String tokens = t.input() + t.output() == 0 && t.partial() == 0 && t.notRecorded() > 0
+        ? "tokens not recorded (" + t.notRecorded() + " rollout(s): not counted, not zero)"
+        : "tokens " + Render.counts(t, "rollout(s)");
+    return " | dead bases of " + d.tasks() + " task(s) whose every base failed $" + PyFormat.fixed(d.usd(), 0, 2)
+        + unknown(d.unknown()) + ", " + tokens;
   }
 
   /** {@code (+N not known)} beside a cost that leaves N costs out; nothing when none. */

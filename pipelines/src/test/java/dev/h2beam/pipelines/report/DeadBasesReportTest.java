@@ -20,10 +20,14 @@ import org.junit.jupiter.api.io.TempDir;
  * A task whose every base rollout failed is written with status {@code base-failed}: no mode ran, so no ledger holds
  * what its dead bases cost, and each {@code base} entry carries its own {@code cost_usd} ({@code cost_known: false}
  * when that is not all of it). The report adds those dollars up on a line of their own after the spend lines, with
- * how many of the bases' costs are not known, in the text and on the page; a report without such a task is as before.
+ * how many of the bases' costs are not known, in the text and on the page, and charges them to each mode's vector as
+ * ledgers charge shared bases; a report without such a task is as before.
  */
 class DeadBasesReportTest {
-  static final String LINE = "  base rollouts of 1 task(s) whose every base failed (in no mode's spend): $0.80, and"
+  static final String NOTE = "  (dead bases: the base rollouts of tasks whose every base failed, in no mode's ledger,"
+      + " are charged to each mode apart, as every mode's ledger holds its tasks' shared bases (R = 4k); each ran,"
+      + " and was paid for, once, and their tasks have no score in any mode)";
+  static final String LINE = "  base rollouts of 1 task(s) whose every base failed (in no mode's ledger): $0.80, and"
       + " 1 rollout(s) whose cost is not known (not counted, not zero)";
 
   /**
@@ -107,7 +111,7 @@ class DeadBasesReportTest {
     String executor = "  executor (rollouts) spend across reported modes: $";
     assertEquals(List.of("", improver + "1.50", executor + "2.40", LINE), Render.spend(1.5, 2.4, 0, 0,
         new Render.DeadBaseSpend(1, 0.8, 1)));
-    assertEquals(List.of("", "  base rollouts of 2 task(s) whose every base failed (in no mode's spend): $0.00"),
+    assertEquals(List.of("", "  base rollouts of 2 task(s) whose every base failed (in no mode's ledger): $0.00"),
         Render.spend(0, 0, 0, 0, new Render.DeadBaseSpend(2, 0.0, 0)));
     assertEquals(Render.spend(1.5, 2.4, 1, 2), Render.spend(1.5, 2.4, 1, 2, Render.DeadBaseSpend.NONE));
     assertEquals(List.of(), Render.spend(0, 0, 0, 0, Render.DeadBaseSpend.NONE));
@@ -132,15 +136,46 @@ class DeadBasesReportTest {
     assertTrue(r.text().contains("\n  executor (rollouts) spend across reported modes: $1.50\n    (each mode's"
         + " ledger holds its tasks' k shared base rollouts, as the budget R = 4k counts them, so this sum over modes"
         + " counts each base rollout once per mode; each ran, and was paid for, once)\n  base rollouts of 2"
-        + " task(s) whose every base failed (in no mode's spend): $0.75, and 1 rollout(s) whose cost is not known"
+        + " task(s) whose every base failed (in no mode's ledger): $0.75, and 1 rollout(s) whose cost is not known"
         + " (not counted, not zero)\n"), r.text());
-    assertTrue(r.html().contains("base rollouts of 2 task(s) whose every base failed, in no mode&#39;s bar: $0.75"
+    assertTrue(r.html().contains("base rollouts of 2 task(s) whose every base failed, in no mode&#39;s ledger: $0.75"
         + " (+ 1 not known)"), r.html());
 
     Report.Result none = ReportTest.build(ReportTest.settings("demo-oc-agg2"), ReportTest.facts("demo-oc-agg2",
         ReportTest.both(2, "t1"), List.of(ran)));
     assertFalse(none.text().contains("every base failed"), none.text());
     assertFalse(none.html().contains("every base failed"), none.html());
+  }
+
+  /**
+   * Each mode reported in a namespace is charged that namespace's dead bases in its vector line, apart from its
+   * ledgers' executor spend, as each mode's ledger is charged its tasks' shared bases (each mode alone would have
+   * rolled them); the section says so once, and the page's spend bars carry them as a part of each mode's bar. A
+   * mode not reported in the namespace is not charged.
+   */
+  @Test
+  void eachModesVectorIsChargedItsNamespacesDeadBases() {
+    TaskSummary ran = ReportTest.spend("t1", 0.5, 0, 0.75);
+    TaskSummary dead = new TaskSummary("/s/t3", "t3", Map.of(), Map.of(), new TaskSummary.DeadBases(0.25, 1,
+        new TaskSummary.TokenCount(40, 2, 0, 0)));
+    NamespaceFacts both = ReportTest.facts("demo-oc-agg2", ReportTest.both(2, "t1"), List.of(ran, dead));
+    Report.Result r = ReportTest.build(ReportTest.settings("demo-oc-agg2"), both);
+    String part = " | dead bases of 1 task(s) whose every base failed $0.25 (+1 not known), tokens 40 in, 2 out\n";
+    assertEquals(2, r.text().split(java.util.regex.Pattern.quote(part), -1).length - 1, r.text());
+    assertTrue(r.text().contains("\n" + NOTE + "\n"), r.text());
+    assertTrue(r.html().contains("improver $0.50 + executor $0.75 + dead bases $0.25 (+ 1 not known)</text>"),
+        r.html());
+    assertTrue(r.html().contains(">dead bases = those, charged to each mode"), r.html());
+
+    List<Scored> aggOnly = ReportTest.both(2, "t1").stream().filter(x -> x.mode().equals("agg")).toList();
+    NamespaceFacts one = ReportTest.facts("demo-oc-agg2", aggOnly, List.of(ran, dead));
+    Report.Result o = ReportTest.build(ReportTest.settings("demo-oc-agg2"), one);
+    assertEquals(1, o.text().split(java.util.regex.Pattern.quote(part), -1).length - 1, o.text());
+
+    Report.Result none = ReportTest.build(ReportTest.settings("demo-oc-agg2"), ReportTest.facts("demo-oc-agg2",
+        ReportTest.both(2, "t1"), List.of(ran)));
+    assertFalse(none.text().contains("dead bases"), none.text());
+    assertFalse(none.html().contains("dead bases"), none.html());
   }
 
   /**
@@ -168,13 +203,18 @@ class DeadBasesReportTest {
         + " sum over modes counts each base rollout once per mode; each ran, and was paid for, once)\n";
     assertTrue(text.contains("\n" + spend + LINE + "\n"), text);
     String html = Files.readString(deadOut.resolve("report.html"));
-    assertTrue(html.contains(">base rollouts of 1 task(s) whose every base failed, in no mode&#39;s bar: $0.80 (+ 1"
+    assertTrue(html.contains(">base rollouts of 1 task(s) whose every base failed, in no mode&#39;s ledger: $0.80 (+ 1"
         + " not known)</text>"), html);
     assertTrue(html.contains("not known = stages, selections or rollouts whose cost is not known"), html);
 
     String plain = Files.readString(plainOut.resolve("report.txt"));
     assertTrue(plain.contains("\n" + spend + "\n"), plain);
-    assertEquals(text.replace(LINE + "\n", ""), plain, "the task changes the spend lines only");
+    // and each mode's vector: its entries record no tokens, which are not recorded, never 0
+    String part = " | dead bases of 1 task(s) whose every base failed $0.80 (+1 not known), tokens not recorded (3"
+        + " rollout(s): not counted, not zero)";
+    assertEquals(2, text.split(java.util.regex.Pattern.quote(part + "\n"), -1).length - 1, text);
+    assertEquals(text.replace(LINE + "\n", "").replace(NOTE + "\n", "").replace(part, ""), plain,
+        "the task changes the spend lines and each mode's vector only");
     String plainHtml = Files.readString(plainOut.resolve("report.html"));
     assertFalse(plainHtml.contains("every base failed"), plainHtml);
     assertFalse(plainHtml.contains("not known"), plainHtml);

@@ -58,7 +58,7 @@ class TokensReportTest {
   }
 
   /**
-   * The dead bases of tasks whose every base failed are in no mode's counts: their tokens get a line of their own,
+   * The dead bases of tasks whose every base failed are in no mode's ledger: their tokens get a line of their own,
    * which alone is enough for the block (a sweep whose every task died at its bases still spent them).
    */
   @Test
@@ -67,8 +67,8 @@ class TokensReportTest {
         .plus(new TaskSummary.DeadBases(0.0, 0, cell(new Tokens(40, 2, true), new Tokens(7, 0, false))))
         .plus(new TaskSummary.DeadBases(0.0, 0, cell((Tokens) null)));
     assertEquals(List.of("", HEAD, "    parallel k=2: 0 in, 0 out",
-        "    base rollouts of 2 task(s) whose every base failed (in no mode's): 47 in, 2 out; 1 rollout(s) not all"
-            + " counted (the part counted, not the whole); 1 rollout(s) record none (not counted, not zero)"),
+        "    base rollouts of 2 task(s) whose every base failed (in no mode's ledger): 47 in, 2 out; 1 rollout(s)"
+            + " not all counted (the part counted, not the whole); 1 rollout(s) record none (not counted, not zero)"),
         Render.tokens(Map.of(new ModeK("agg", 2), cell(Tokens.NONE)), dead));
     // dead bases that spent a known nothing add no line
     assertEquals(List.of(), Render.tokens(Map.of(new ModeK("agg", 2), cell(Tokens.NONE)), Render.DeadBaseSpend.NONE
