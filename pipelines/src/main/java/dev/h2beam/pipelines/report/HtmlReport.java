@@ -12,8 +12,8 @@ import java.util.function.Predicate;
 /**
  * The HTML report: one self-contained page (inline CSS and SVG, no script, nothing fetched) with score versus k per
  * mode, the k=1 noise-floor band, error bars of ±1 standard error where replicates exist, the coverage (n and
- * ungraded) of every point, spend per mode, and the text report itself. Withheld figures are neither plotted nor
- * printed.
+ * ungraded) of every point, spend per mode, model tokens per mode (when the runs counted any), and the text report
+ * itself. Withheld figures are neither plotted nor printed; a figure not known is said, never drawn as 0.
  */
 final class HtmlReport {
   private HtmlReport() {}
@@ -37,8 +37,8 @@ final class HtmlReport {
    * known (left out of the spend; a cell without any is not in them); {@code deadBases} is what the base rollouts of
    * the reported tasks whose every base failed cost, which no mode's ledger holds, and {@code deadBasesByCell} the
    * part of them each cell is charged (a namespace's, to each mode reported there, as ledgers charge shared bases);
-   * {@code tokens} the model tokens each cell spent ({@link Render#tokens}), shown in a column of the table when
-   * some cell counted or left out any.
+   * {@code tokens} the model tokens each cell spent ({@link Render#tokens}), shown in a column of the table and a
+   * chart of their own when some cell counted or left out any.
    */
   record Page(String title, String text, List<Summary> summaries, List<Replicates.Cell> replicates,
       Map<ModeK, Double> executorUsd, Disclosure disclosure, Predicate<Summary> withheld,
@@ -77,6 +77,7 @@ final class HtmlReport {
     b.append("<h2>Score versus k</h2>\n").append(scoreChart(p));
     b.append("<h2>Coverage and figures</h2>\n").append(table(p));
     b.append("<h2>Spend per mode</h2>\n").append(spendChart(p));
+    if (showsTokens(p)) b.append("<h2>Model tokens per mode</h2>\n").append(tokensChart(p));
     b.append(vector);
     b.append("<h2>Text report</h2>\n<pre>").append(esc(p.text())).append("</pre>\n</body>\n</html>\n");
     return b.toString();
@@ -252,14 +253,12 @@ final class HtmlReport {
     boolean anyUnknown = unknownByMode.values().stream().anyMatch(u -> u[0] > 0 || u[1] > 0) || dead.unknown() > 0;
     double max = 0;
     for (double[] v : byMode.values()) max = Math.max(max, v[0] + v[1] + v[2]);
-    int rowH = 34;
+    // a row's dead bases are said on a line under its bar (beside it, a long label would run off the page)
+    int rowH = showDead ? 50 : 34;
     // two lines more for the dead bases, and one to say what "not known" is
     int h = 30 + rowH * byMode.size() + 20 + (showDead ? 28 : 0) + (anyUnknown ? 14 : 0);
     int barMax = 520;
-    StringBuilder b = new StringBuilder("<svg width=\"" + W + "\" height=\"" + h + "\" viewBox=\"0 0 " + W + " " + h
-        + "\" role=\"img\" aria-label=\"spend per mode\">\n");
-    b.append("<rect x=\"0\" y=\"0\" width=\"").append(W).append("\" height=\"").append(h)
-        .append("\" fill=\"#ffffff\"/>\n");
+    StringBuilder b = barChart(h, "spend per mode");
     int y = 20;
     for (Map.Entry<String, double[]> e : byMode.entrySet()) {
       String colour = COLOURS.getOrDefault(e.getKey(), "#555");
@@ -274,9 +273,12 @@ final class HtmlReport {
       int[] u = unknownByMode.get(e.getKey());
       String label = "improver $" + PyFormat.fixed(v[0], 0, 2) + notKnown(u[0], " (+ ", ")")
           + (v[1] > 0 || u[1] > 0 ? " + executor $" + PyFormat.fixed(v[1], 0, 2)
-              + notKnown(u[1], " (+ ", ")") : "")
-          + (u[3] > 0 ? " + dead bases $" + PyFormat.fixed(v[2], 0, 2) + notKnown(u[2], " (+ ", ")") : "");
+              + notKnown(u[1], " (+ ", ")") : "");
       b.append(text(170 + improverW + executorW + deadW, y + 16, label, "start", 12, "#111"));
+      if (u[3] > 0) {
+        b.append(text(160, y + 36, "+ dead bases $" + PyFormat.fixed(v[2], 0, 2) + notKnown(u[2], " (+ ", ")")
+            + " (the lightest part)", "start", 11, "#111"));
+      }
       y += rowH;
     }
     int noteY = y + 12;
@@ -297,6 +299,106 @@ final class HtmlReport {
           + " bars and amounts, not zero", "start", 11, "#444"));
     }
     return b.append("</svg>\n").toString();
+  }
+
+  /** Whether the page has a tokens chart: on the condition the text has its tokens lines ({@link Render#tokens}). */
+  static boolean showsTokens(Page p) {
+    return Render.saysTokens(p.tokens()) || p.deadBases().tokens().says();
+  }
+
+  /**
+   * The model tokens per mode as bars beside the spend's: input, then output (lighter), then the dead bases charged
+   * to the mode (lightest), over its reported cells. A count that is only the part counted ends in a dashed tail and
+   * says so; a mode whose tasks record no count has no bar (a bar of 0 would say it spent none), only the words.
+   */
+  static String tokensChart(Page p) {
+    Map<String, TaskSummary.TokenCount> byMode = new TreeMap<>(Modes.ORDER);
+    Map<String, TaskSummary.TokenCount> deadByMode = new TreeMap<>(Modes.ORDER);
+    Map<String, Integer> deadTasks = new TreeMap<>(Modes.ORDER);
+    // the cells no summary of the mode was read for: nothing of theirs is counted, and they are not a known 0
+    Map<String, Integer> unread = new TreeMap<>(Modes.ORDER);
+    for (Summary s : p.summaries()) {
+      String mode = s.cell().mode();
+      TaskSummary.TokenCount c = p.tokens().get(s.cell());
+      byMode.merge(mode, c == null ? TaskSummary.TokenCount.NONE : c, TaskSummary.TokenCount::plus);
+      unread.merge(mode, c == null ? 1 : 0, Integer::sum);
+      Render.DeadBaseSpend charged = p.deadBasesByCell().getOrDefault(s.cell(), Render.DeadBaseSpend.NONE);
+      deadByMode.merge(mode, charged.tokens(), TaskSummary.TokenCount::plus);
+      deadTasks.merge(mode, charged.tasks(), Integer::sum);
+    }
+    long max = 0;
+    for (String mode : byMode.keySet()) {
+      TaskSummary.TokenCount c = byMode.get(mode);
+      TaskSummary.TokenCount d = deadByMode.get(mode);
+      max = Math.max(max, c.input() + c.output() + d.input() + d.output());
+    }
+    boolean anyPartial = false;
+    // a bar's amount beside it, what it leaves out and its dead bases on a line under it
+    int rowH = 50;
+    int h = 30 + rowH * byMode.size() + 20 + 28;
+    int barMax = 520;
+    StringBuilder b = barChart(h, "model tokens per mode");
+    int y = 20;
+    for (Map.Entry<String, TaskSummary.TokenCount> e : byMode.entrySet()) {
+      String colour = COLOURS.getOrDefault(e.getKey(), "#555");
+      TaskSummary.TokenCount c = e.getValue();
+      TaskSummary.TokenCount d = deadByMode.get(e.getKey());
+      int dead = deadTasks.get(e.getKey());
+      int cellsUnread = unread.get(e.getKey());
+      b.append(text(150, y + 16, ModeK.human(e.getKey()), "end", 13, colour));
+      // counted: something was counted, or the count is a known nothing (every task of every cell recorded one)
+      boolean counted = c.input() + c.output() > 0 || c.partial() > 0 || (c.notRecorded() == 0 && cellsUnread == 0);
+      double inW = max == 0 ? 0 : barMax * (double) c.input() / max;
+      double outW = max == 0 ? 0 : barMax * (double) c.output() / max;
+      double deadW = max == 0 ? 0 : barMax * (double) (d.input() + d.output()) / max;
+      double x = 160;
+      if (counted) {
+        b.append(rect(x, y, Math.max(1, inW), colour, null));
+        x += Math.max(1, inW);
+        if (outW > 0) b.append(rect(x, y, outW, colour, "0.4"));
+        x += outW;
+      }
+      if (deadW > 0) b.append(rect(x, y, deadW, colour, "0.15"));
+      x += deadW;
+      boolean partial = c.partial() > 0 || (counted && c.notRecorded() + cellsUnread > 0) || d.partial() > 0
+          || d.notRecorded() > 0;
+      if (partial) {
+        anyPartial = true;
+        b.append("<line x1=\"").append(fmt(x)).append("\" y1=\"").append(y + 11).append("\" x2=\"")
+            .append(fmt(x + 24)).append("\" y2=\"").append(y + 11).append("\" stroke=\"").append(colour)
+            .append("\" stroke-width=\"2\" stroke-dasharray=\"4 3\"/>\n");
+        x += 24;
+      }
+      b.append(text(x + 10, y + 16, counted ? c.input() + " in + " + c.output() + " out" : "not recorded", "start",
+          12, "#111"));
+      String more = left(c, "task(s)", counted)
+          + (cellsUnread == 0 ? "" : " (+ " + cellsUnread + " k with no summary of the mode read: not counted)")
+          + (dead > 0 ? " + dead bases of " + dead + " task(s): " + d.input() + " in + " + d.output() + " out"
+              + left(d, "rollout(s)", true) + " (the lightest part)" : "");
+      if (!more.isEmpty()) b.append(text(160, y + 36, more.strip(), "start", 11, "#111"));
+      y += rowH;
+    }
+    int noteY = y + 12;
+    b.append(text(160, noteY, "every rollout (bases included) and every improver, selector and reflector session;"
+        + " in = input tokens, out = output tokens (lighter)", "start", 11, "#444"));
+    noteY += 14;
+    b.append(text(160, noteY, (anyPartial ? "dashed end = more was spent than counted; " : "")
+        + "not recorded = no count in the summaries (not drawn, not zero)", "start", 11, "#444"));
+    return b.append("</svg>\n").toString();
+  }
+
+  /** What a token count leaves out, in a bar's label: the partly counted and not recorded {@code what}. */
+  private static String left(TaskSummary.TokenCount c, String what, boolean counted) {
+    return (c.partial() == 0 ? "" : " (" + c.partial() + " " + what + " not all counted: the part counted)")
+        + (c.notRecorded() == 0 ? "" : counted ? " (+ " + c.notRecorded() + " " + what + " not recorded)"
+            : " (" + c.notRecorded() + " " + what + ": not counted, not zero)");
+  }
+
+  /** A bar chart's SVG opened, {@code h} px high on a white ground, named {@code label} for a screen reader. */
+  private static StringBuilder barChart(int h, String label) {
+    return new StringBuilder("<svg width=\"" + W + "\" height=\"" + h + "\" viewBox=\"0 0 " + W + " " + h
+        + "\" role=\"img\" aria-label=\"" + label + "\">\n<rect x=\"0\" y=\"0\" width=\"" + W + "\" height=\""
+        + h + "\" fill=\"#ffffff\"/>\n");
   }
 
   /** One segment of a bar, 22 px high, at {@code opacity} (null: solid). */

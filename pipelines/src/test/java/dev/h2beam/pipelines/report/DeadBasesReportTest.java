@@ -163,8 +163,8 @@ class DeadBasesReportTest {
     String part = " | dead bases of 1 task(s) whose every base failed $0.25 (+1 not known), tokens 40 in, 2 out\n";
     assertEquals(2, r.text().split(java.util.regex.Pattern.quote(part), -1).length - 1, r.text());
     assertTrue(r.text().contains("\n" + NOTE + "\n"), r.text());
-    assertTrue(r.html().contains("improver $0.50 + executor $0.75 + dead bases $0.25 (+ 1 not known)</text>"),
-        r.html());
+    assertTrue(r.html().contains(">improver $0.50 + executor $0.75</text>"), r.html());
+    assertTrue(r.html().contains(">+ dead bases $0.25 (+ 1 not known) (the lightest part)</text>"), r.html());
     assertTrue(r.html().contains(">dead bases = those, charged to each mode"), r.html());
 
     List<Scored> aggOnly = ReportTest.both(2, "t1").stream().filter(x -> x.mode().equals("agg")).toList();
