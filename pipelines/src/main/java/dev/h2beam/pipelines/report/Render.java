@@ -164,11 +164,11 @@ final class Render {
     boolean showDead = dead.tasks() > 0;
     if (showImprover || showExecutor || showDead) lines.add("");
     if (showImprover) {
-      lines.add("  improver (editors, composer, selection, reflection) spend across reported modes: $"
-          + PyFormat.fixed(improver, 0, 2) + notKnown(improverUnknown, "stage(s) or selection(s)"));
+      lines.add("  improver (editors, composer, selection, reflection) spend across reported modes: "
+          + dollars(improver) + notKnown(improverUnknown, "stage(s) or selection(s)"));
     }
     if (showExecutor) {
-      lines.add("  executor (rollouts) spend across reported modes: $" + PyFormat.fixed(executor, 0, 2)
+      lines.add("  executor (rollouts) spend across reported modes: " + dollars(executor)
           + notKnown(executorUnknown, "rollout(s)"));
       if (overModes) {
         lines.add("    (each mode's ledger holds its tasks' k shared base rollouts, as the budget R = 4k counts them,"
@@ -184,8 +184,16 @@ final class Render {
    * cost is not known (not counted, not zero)}: the spend line of the tasks whose every base failed.
    */
   static String deadBases(DeadBaseSpend dead) {
-    return "  base rollouts of " + dead.tasks() + " task(s) whose every base failed (in no mode's ledger): $"
-        + PyFormat.fixed(dead.usd(), 0, 2) + notKnown(dead.unknown(), "rollout(s)");
+    return "  base rollouts of " + dead.tasks() + " task(s) whose every base failed (in no mode's ledger): "
+        + dollars(dead.usd()) + notKnown(dead.unknown(), "rollout(s)");
+  }
+
+  /**
+   * An amount in dollars to the cent, as summed from the records and rounded once here; a known amount above zero
+   * that rounds to no cent is {@code <$0.01}, never {@code $0.00} (a cheap model's whole sweep can cost less).
+   */
+  static String dollars(double usd) {
+    return usd > 0 && usd < 0.005 ? "<$0.01" : "$" + PyFormat.fixed(usd, 0, 2);
   }
 
   /**

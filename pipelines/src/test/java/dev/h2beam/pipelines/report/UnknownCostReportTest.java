@@ -107,6 +107,27 @@ class UnknownCostReportTest {
   }
 
   /**
+   * A cheap model's spend is summed as recorded and rounded once: $0.00048 per task and mode, rounded per cell, was
+   * $0.00 in every vector and the improver's spend line was left out. A known amount under a cent reads {@code <$0.01}.
+   */
+  @Test
+  void aSpendUnderACentIsSummedAsRecordedAndNeverShownAsZero() {
+    NamespaceFacts facts = ReportTest.facts("demo-oc-agg2", ReportTest.both(2, "t1", "t2"), List.of(
+        new TaskSummary("/s/t1", "t1", Map.of("agg", new TaskSummary.ModeSpend(0, 0.00048, 0.0036),
+            "seq", new TaskSummary.ModeSpend(0, 0.00048, 0.0))),
+        new TaskSummary("/s/t2", "t2", Map.of("agg", new TaskSummary.ModeSpend(0, 0.00048, 0.0036),
+            "seq", new TaskSummary.ModeSpend(0, 0.00048, 0.0)))));
+    Report.Result r = ReportTest.build(ReportTest.settings("demo-oc-agg2"), facts);
+    assertTrue(r.text().contains("\n  improver (editors, composer, selection, reflection) spend across reported"
+        + " modes: <$0.01\n  executor (rollouts) spend across reported modes: $0.01\n"), r.text());
+    assertTrue(r.text().contains("| improver <$0.01 | executor $0.01 |"), r.text());
+    assertTrue(r.text().contains("| improver <$0.01 | executor $0.00 |"), r.text());
+    assertEquals("$0.00", Render.dollars(0));
+    assertEquals("<$0.01", Render.dollars(0.0049));
+    assertEquals("$0.01", Render.dollars(0.005));
+  }
+
+  /**
    * End to end: a namespace whose summaries mark costs not known reports their counts in report.txt and report.html;
    * the same namespace without the marks reports exactly the same text without them, and a page that says nothing
    * of costs not known.
