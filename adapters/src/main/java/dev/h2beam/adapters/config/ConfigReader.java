@@ -406,8 +406,8 @@ final class ConfigReader {
     if (node.isTextual()) {
       String s = node.asText();
       if (KeyShapes.containsKey(s)) return "a value shaped like a key (not shown)";
-      if (EnvKeys.foundIn(s) != null) return "the value of the environment variable " + EnvKeys.foundIn(s).variable()
-          + " (not shown)";
+      EnvKeys.Held held = EnvKeys.foundIn(s);
+      if (held != null) return "the value of the environment variable " + held.variable() + " (not shown)";
       String clipped = s.length() > SHOWN_CHARS ? s.substring(0, SHOWN_CHARS) + "…" : s;
       return "\"" + clipped.replaceAll("\\p{Cntrl}", "?") + "\"";
     }

@@ -285,6 +285,22 @@ class RunConfigTest {
     }
   }
 
+  /** A held key's value where a name is quoted back (an endpoint a role names) is named by its variable only. */
+  @Test
+  void aHeldKeysValueQuotedBackIsNamedByItsVariable() {
+    List<EnvKeys.Held> was = EnvKeys.use(Map.of("VLLM_API_KEY", "tok3nABCdef99"));
+    try {
+      ConfigError e = refused("""
+          endpoints: {local: {base_url: "http://h/v1"}}
+          roles: {improver: {endpoint: tok3nABCdef99, model: m}}
+          """);
+      assertEquals(List.of("cfg.yaml: roles.improver.endpoint: no endpoint named the value of the environment variable"
+          + " VLLM_API_KEY (not shown); defined endpoints: [local]"), e.problems());
+    } finally {
+      EnvKeys.restore(was);
+    }
+  }
+
   @Test
   void aSyntaxErrorNamesTheLineWithoutQuotingTheSource() {
     ConfigError e = refused("""
