@@ -8,6 +8,7 @@ import dev.h2beam.adapters.config.ConfigError;
 import dev.h2beam.adapters.config.Endpoint;
 import dev.h2beam.adapters.config.ResolvedRole;
 import dev.h2beam.adapters.config.RunConfig;
+import dev.h2beam.adapters.folder.BenchFile;
 import dev.h2beam.adapters.folder.FolderBenchmark;
 import dev.h2beam.adapters.llm.ChatClient;
 import dev.h2beam.adapters.llm.ChatException;
@@ -18,6 +19,7 @@ import dev.h2beam.pipelines.FolderFlags;
 import dev.h2beam.pipelines.OptionArgs;
 import dev.h2beam.pipelines.Flags;
 import dev.h2beam.pipelines.UsageError;
+import dev.h2beam.pipelines.judge.CommandGrader;
 import dev.h2beam.pipelines.judge.GraderPreflight;
 import dev.h2beam.pipelines.sweep.BaseHarness;
 import java.io.PrintStream;
@@ -159,6 +161,10 @@ public final class CheckCommand implements Command {
   static List<String> graderProblems(FolderBenchmark bench) {
     List<String> fails = new ArrayList<>();
     String kind = bench.file().graderKind();
+    if (kind.equals("command")) {
+      CommandGrader.missingCommand(bench.root().resolve(BenchFile.FILE), bench.file().grader().get("command"))
+          .ifPresent(fails::add);
+    }
     for (String task : bench.tasks()) {
       Path grading = bench.gradingDir(task);
       if (kind.equals("expected") && !Files.isRegularFile(grading.resolve("expected.txt"))) {

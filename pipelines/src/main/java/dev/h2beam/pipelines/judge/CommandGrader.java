@@ -30,6 +30,20 @@ import java.util.concurrent.TimeoutException;
  */
 public final class CommandGrader implements Grader {
   private static final int STDERR_TAIL = 300;
+  private static final String NO_COMMAND = "the command grader has no command";
+  private static final String FLAG = "--graderCommand='<command printing a score JSON>'";
+  private static final String DECLARED = "\"grader\": {\"kind\": \"command\", \"command\": \"...\"}";
+
+  /**
+   * Why {@code benchJson}, a folder benchmark's file whose grader is {@code command}, cannot be judged as it stands:
+   * its {@code grader.command} is missing, blank or not text. Empty when it has a command. Both ways to give one, as
+   * the judge names them when it finds none.
+   */
+  public static Optional<String> missingCommand(Path benchJson, Object declared) {
+    if (declared instanceof String c && !c.isBlank()) return Optional.empty();
+    return Optional.of(benchJson.toAbsolutePath() + ": grader.command: " + NO_COMMAND + ": declare it there as "
+        + DECLARED + ", or give h2beam judge " + FLAG);
+  }
 
   private final String command;
   private final Duration timeout;
@@ -42,9 +56,8 @@ public final class CommandGrader implements Grader {
   /** @param scratch where the grader's output files go (the namespace's {@link Scratch} folder), or null for /tmp */
   CommandGrader(String command, Duration timeout, Path scratch) {
     if (command == null || command.isBlank()) {
-      throw new IllegalArgumentException("the command grader has no command: give --graderCommand='<command printing"
-          + " a score JSON>', or declare it in the folder benchmark's bench.json as \"grader\": {\"kind\":"
-          + " \"command\", \"command\": \"...\"}");
+      throw new IllegalArgumentException(NO_COMMAND + ": give " + FLAG + ", or declare it in the folder benchmark's"
+          + " bench.json as " + DECLARED);
     }
     this.command = command;
     this.timeout = timeout;

@@ -145,7 +145,12 @@ class CheckCommandTest {
 
   /** A copy of the example benchmark graded by the rubric judge. */
   Path rubricBench() throws Exception {
-    Path root = tmp.resolve("rubric-bench");
+    return exampleGradedBy("{\"kind\": \"rubric\"}");
+  }
+
+  /** A copy of the example whose bench.json declares {@code grader} instead of its expected grader. */
+  Path exampleGradedBy(String grader) throws Exception {
+    Path root = Files.createTempDirectory(tmp, "graded-bench");
     try (var files = Files.walk(EXAMPLE)) {
       for (Path p : files.toList()) {
         Path to = root.resolve(EXAMPLE.relativize(p).toString());
@@ -155,8 +160,26 @@ class CheckCommandTest {
     }
     Path bench = root.resolve("bench.json");
     Files.writeString(bench, Files.readString(bench).replace("\"grader\": {\"kind\": \"expected\"}",
-        "\"grader\": {\"kind\": \"rubric\"}"));
+        "\"grader\": " + grader));
     return root;
+  }
+
+  /** The judge would refuse a command grader without a command; check refuses it first, in the judge's words. */
+  @Test
+  void aCommandGraderWithoutACommandIsRefusedNamingTheFileTheFieldAndBothFixes() throws Exception {
+    for (String grader : List.of("{\"kind\": \"command\"}", "{\"kind\": \"command\", \"command\": \" \"}")) {
+      Path root = exampleGradedBy(grader);
+      String out = check(ENV, 1, "--bench=folder", "--benchRoot=" + root, "--config=" + config("http://127.0.0.1:9/v1"),
+          "--ping=false");
+      assertTrue(out.contains("FAIL: " + root.resolve("bench.json").toAbsolutePath() + ": grader.command: the command"
+          + " grader has no command: declare it there as \"grader\": {\"kind\": \"command\", \"command\": \"...\"}, or"
+          + " give h2beam judge --graderCommand='<command printing a score JSON>'"), grader + ": " + out);
+      assertTrue(out.contains("Setup incomplete: 1 issue(s)."), out);
+    }
+    Path declared = exampleGradedBy("{\"kind\": \"command\", \"command\": \"echo '{}'\"}");
+    String out = check(ENV, 0, "--bench=folder", "--benchRoot=" + declared,
+        "--config=" + config("http://127.0.0.1:9/v1"), "--ping=false");
+    assertTrue(out.startsWith("Ready: signed_sums/oc; 4 tasks."), out);
   }
 
   Path judgeConfig(String extra) throws Exception {
