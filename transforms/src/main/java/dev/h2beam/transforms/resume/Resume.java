@@ -21,16 +21,24 @@ import java.util.TreeSet;
 public final class Resume {
   private Resume() {}
 
+  /** What a refused resume tells the user to do: nothing, the task runs again at no cost for what is unchanged. */
+  static final String RERUN = "; re-running the task (nothing to do: rollouts and sessions that did not change are"
+      + " reused)";
+
   /**
-   * Empty when the task can be skipped; otherwise the sentence to print.
+   * Empty when the task can be skipped; otherwise the sentence to print, in harness2's words followed by the file and
+   * the field that refused the resume.
    *
+   * @param file the task's summary.json, which {@code summary} was read from
    * @param ns the sweep's namespace (any mode); mode work dirs are derived from it
    */
   @SuppressWarnings("unchecked")
-  public static Optional<String> whyNot(Map<String, Object> summary, List<String> modes, Benchmark bench,
+  public static Optional<String> whyNot(Path file, Map<String, Object> summary, List<String> modes, Benchmark bench,
       Path runsRoot, Namespace ns, String task) {
+    Path at = file.toAbsolutePath();
     if (!"ok".equals(summary.get("status"))) {
-      return Optional.of("cached summary has status " + summary.get("status") + "; re-running");
+      return Optional.of("cached summary has status " + summary.get("status") + " (" + at + ", field status)"
+          + RERUN);
     }
     Map<String, Object> ms = summary.get("modes") instanceof Map ? (Map<String, Object>) summary.get("modes")
         : Map.of();
@@ -50,25 +58,36 @@ public final class Resume {
     if (!missing.isEmpty()) {
       // harness2's words: every mode the summary records, then the requested modes it does not cover (sorted lists)
       missing.sort(null);
+      String fields = missing.stream().map(m -> "modes." + m + ".ok, selections." + m).toList().toString();
       return Optional.of("cached summary covers " + Py.repr(new ArrayList<>(new TreeSet<>(ms.keySet())))
-          + ", re-running for " + Py.repr(missing));
+          + ", re-running for " + Py.repr(missing) + " (" + at + ", fields " + fields.substring(1, fields.length() - 1)
+          + ")" + RERUN);
     }
     for (String m : modes) {
       Map<String, Object> sel = (Map<String, Object>) ss.get(m);
+      String field = at + ", field selections." + m + ".";
       try {
-        String reason = adoptedProblem(sel, bench, ns.withMode(m).taskDir(runsRoot, task));
-        if (reason != null) return Optional.of("cannot resume " + m + ": " + reason + "; re-running");
+        String reason = adoptedProblem(sel, bench, ns.withMode(m).taskDir(runsRoot, task), field);
+        if (reason != null) return Optional.of("cannot resume " + m + ": " + reason + RERUN);
       } catch (RuntimeException | java.io.IOException e) {
-        return Optional.of("cannot resume " + m + ": " + e.getMessage() + "; re-running");
+        return Optional.of("cannot resume " + m + ": " + e.getMessage() + " (" + field + "chosen_run_dir)" + RERUN);
       }
     }
     return Optional.empty();
   }
 
-  private static String adoptedProblem(Map<String, Object> sel, Benchmark bench, Path workDir)
+  /**
+   * Why the adopted result of one mode cannot stand, naming the folder and the summary field ({@code field}, the
+   * summary's path and the mode's selection record ending in '.') it was found by; null when it can.
+   */
+  private static String adoptedProblem(Map<String, Object> sel, Benchmark bench, Path workDir, String field)
       throws java.io.IOException {
     String runDir = String.valueOf(sel.getOrDefault("chosen_run_dir", ""));
-    if (runDir.isEmpty() || !Files.isDirectory(Paths.get(runDir))) return "adopted run directory is missing";
+    String named = " (" + runDir + ", from " + field + "chosen_run_dir)";
+    if (runDir.isEmpty() || !Files.isDirectory(Paths.get(runDir))) {
+      return "adopted run directory is missing" + (runDir.isEmpty() ? " (" + field + "chosen_run_dir is empty)"
+          : named);
+    }
     Path run = Paths.get(runDir);
     String output;
     if ("trajectory".equals(sel.get("evidence")) && bench.spec().stateDeliverable()) {
@@ -77,12 +96,17 @@ public final class Resume {
     } else {
       output = bench.delivered(run) ? bench.deliverableText(run) : "";
     }
-    if (output.isBlank()) return "adopted output is missing";
-    if (!bench.artifactsIntact(run)) return "adopted execution artifacts have changed";
+    if (output.isBlank()) return "adopted output is missing" + named;
+    if (!bench.artifactsIntact(run)) return "adopted execution artifacts have changed" + named;
     Path harness = workDir.resolve("harnesses").resolve(String.valueOf(sel.get("chosen_label")));
-    if (!TreeIO.isTree(bench.surface(), harness)) return "adopted harness is missing";
+    if (!TreeIO.isTree(bench.surface(), harness)) {
+      return "adopted harness is missing (" + harness.toAbsolutePath() + ", from " + field + "chosen_label)";
+    }
     Object fp = sel.get("harness_fingerprint");
-    if (fp != null && !fp.equals(Runmark.fingerprint(harness))) return "adopted harness has changed";
+    if (fp != null && !fp.equals(Runmark.fingerprint(harness))) {
+      return "adopted harness has changed (" + harness.toAbsolutePath() + " no longer matches " + field
+          + "harness_fingerprint)";
+    }
     return null;
   }
 }

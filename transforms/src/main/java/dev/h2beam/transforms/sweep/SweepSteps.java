@@ -120,7 +120,8 @@ public final class SweepSteps {
 
   private static Optional<String> whyNotSkip(SweepConfig config, Benchmark bench, TaskRef ref,
       Map<String, Object> cached) {
-    return Resume.whyNot(cached, config.modes(), bench, config.runs(), config.namespace("agg"), ref.task());
+    return Resume.whyNot(config.summaryPath(ref.task()), cached, config.modes(), bench, config.runs(),
+        config.namespace("agg"), ref.task());
   }
 
   /**
