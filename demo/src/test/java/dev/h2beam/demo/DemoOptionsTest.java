@@ -89,6 +89,27 @@ class DemoOptionsTest {
     assertTrue(Files.isDirectory(out.resolve("library/k1-s7/agg/accounting")));
   }
 
+  /**
+   * harness2's --seed is a Python int of any size: 2**70 + 5 names the namespace, is recorded in config.json and
+   * summary.json digit for digit, resumes with the same seed, and a config.json recording a seed a double could not
+   * tell from it (2**70 + 6) is refused as any other identity change.
+   */
+  @Test
+  void aSeedWiderThanALongRunsResumesAndIsRecordedExactly(@TempDir Path out) throws Exception {
+    String big = "1180591620717411303429";
+    assertEquals(0, DemoRuns.demo(out, "--k=1", "--seed=" + big));
+    Path ns = out.resolve("runs/demo-oc-agg1-s" + big);
+    Path config = ns.resolve("config.json");
+    assertTrue(Files.readString(config).contains("\"seed\": " + big + ","), Files.readString(config));
+    assertTrue(Files.readString(ns.resolve("ledger-1/summary.json")).contains("\"seed\": " + big + ","));
+    assertTrue(Files.isDirectory(out.resolve("library/k1-s" + big + "/agg/accounting")));
+    assertEquals(0, DemoRuns.demo(out, "--k=1", "--seed=" + big));
+    Files.writeString(config, Files.readString(config).replace("\"seed\": " + big, "\"seed\": 1180591620717411303430"));
+    UsageError e = assertThrows(UsageError.class, () -> DemoRuns.demo(out, "--k=1", "--seed=" + big));
+    assertTrue(e.getMessage().startsWith(config + " records a different run identity (seed: 1180591620717411303430"
+        + " now " + big + "); use a new --runsRoot"), e.getMessage());
+  }
+
   @Test
   void aDifferentImproverInTheSameRunsDirIsRefused(@TempDir Path out) throws Exception {
     org.junit.jupiter.api.Assertions.assertEquals(0, DemoRuns.demo(out, "--k=1"));

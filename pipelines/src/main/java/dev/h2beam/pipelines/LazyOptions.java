@@ -6,6 +6,7 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -34,7 +35,7 @@ public final class LazyOptions implements InvocationHandler {
   private static final Set<String> DIRECT_SWITCHES = Set.of("enforceImmutability", "enforceEncodability");
 
   private static final Set<Class<?>> SIMPLE = Set.of(String.class, int.class, Integer.class, long.class, Long.class,
-      double.class, Double.class, boolean.class, Boolean.class);
+      BigInteger.class, double.class, Double.class, boolean.class, Boolean.class);
 
   private final String command;
   private final String[] args;
@@ -195,6 +196,7 @@ public final class LazyOptions implements InvocationHandler {
   private static Object value(Class<?> t, String v) {
     if (t == int.class || t == Integer.class) return Integer.parseInt(v);
     if (t == long.class || t == Long.class) return Long.parseLong(v);
+    if (t == BigInteger.class) return new BigInteger(v);
     if (t == double.class || t == Double.class) return Double.parseDouble(v);
     if (t == boolean.class || t == Boolean.class) return Boolean.parseBoolean(v);
     return v;

@@ -2,6 +2,7 @@ package dev.h2beam.pipelines;
 
 import java.beans.Introspector;
 import java.lang.reflect.Method;
+import java.math.BigInteger;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -199,6 +200,7 @@ public final class OptionArgs {
     try {
       if (type == int.class || type == Integer.class) Integer.parseInt(v);
       else if (type == long.class || type == Long.class) Long.parseLong(v);
+      else if (type == BigInteger.class) new BigInteger(v);
       else if (type == double.class || type == Double.class) {
         if (v.isEmpty() || !Double.isFinite(Double.parseDouble(v))) return false;
       } else if (type == boolean.class || type == Boolean.class) {
@@ -219,16 +221,11 @@ public final class OptionArgs {
     return whole && value.strip().matches("[-+]?[0-9]+");
   }
 
-  /**
-   * The range of a whole-number option, with an example. {@code --seed} says why it is narrower than harness2's,
-   * whose {@code --seed} is a Python int of any size: h2beam's seeds are 64-bit throughout (the namespace name, the
-   * shuffle, config.json), and seeding CPython's generator from a larger int is not implemented (spec §19.1).
-   */
+  /** The range of a whole-number option, with an example. */
   private static String range(String name, Class<?> type) {
     boolean isInt = type == int.class || type == Integer.class;
-    String text = "a whole number from " + (isInt ? Integer.MIN_VALUE : Long.MIN_VALUE) + " to "
+    return "a whole number from " + (isInt ? Integer.MIN_VALUE : Long.MIN_VALUE) + " to "
         + (isInt ? Integer.MAX_VALUE : Long.MAX_VALUE) + ", e.g. --" + name + (isInt ? "=2" : "=7");
-    return name.equals("seed") ? text + " (harness2 takes any integer; h2beam's seeds are 64-bit)" : text;
   }
 
   /** The expected form of a value, with an example; for text, what the option is for. */
@@ -239,6 +236,7 @@ public final class OptionArgs {
       return "a whole number" + (min == null ? "" : " of at least " + min) + ", e.g. --" + name + "=2";
     }
     if (type == long.class || type == Long.class) return "a whole number, e.g. --" + name + "=7";
+    if (type == BigInteger.class) return "a whole number of any size, e.g. --" + name + "=7";
     if (type == double.class || type == Double.class) return "a number, e.g. --" + name + "=5.0";
     if (type == boolean.class || type == Boolean.class) {
       return "true or false, e.g. --" + name + "=true (or just --" + name + ")";

@@ -58,13 +58,22 @@ class OptionArgsTest {
         refused("judge", "--graderConcurrency=8x"));
     assertEquals("error: --minEffect=lots is not valid; expected a number, e.g. --minEffect=5.0",
         refused("report", "--minEffect=lots"));
-    assertEquals("error: --seed=99999999999999999999 is out of range; expected a whole number from"
-        + " -9223372036854775808 to 9223372036854775807, e.g. --seed=7 (harness2 takes any integer; h2beam's seeds are"
-        + " 64-bit)", refused("sweep", "--seed=99999999999999999999"));
+    assertEquals("error: --seed=7.5 is not valid; expected a whole number of any size, e.g. --seed=7",
+        refused("sweep", "--seed=7.5"));
     assertEquals("error: --graderConcurrency=99999999999 is out of range; expected a whole number from -2147483648 to"
         + " 2147483647, e.g. --graderConcurrency=2", refused("judge", "--graderConcurrency=99999999999"));
     assertEquals("error: --dryRun=maybe is not valid; expected true or false, e.g. --dryRun=true (or just"
         + " --dryRun)", refused("sweep", "--dryRun=maybe"));
+  }
+
+  /** harness2's --seed is a Python int of any size, and so is h2beam's: read exactly, by Beam and without it. */
+  @Test
+  void aSeedWiderThanALongIsReadExactly() {
+    String[] args = {"--bench=demo", "--seed=-99999999999999999999999"};
+    java.math.BigInteger seed = new java.math.BigInteger("-99999999999999999999999");
+    assertEquals(seed, OptionArgs.parse("sweep", args, dev.h2beam.pipelines.sweep.SweepOptions.class).getSeed());
+    assertEquals(seed, OptionArgs.parseLazily("sweep", args, dev.h2beam.pipelines.sweep.SweepOptions.class)
+        .getSeed());
   }
 
   @Test

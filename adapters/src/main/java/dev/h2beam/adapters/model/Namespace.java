@@ -1,5 +1,6 @@
 package dev.h2beam.adapters.model;
 
+import java.math.BigInteger;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -13,10 +14,10 @@ import java.util.regex.Pattern;
  * {@code <benchmark>-<substrate>-<mode><k>[-s<seed>][-<tag>]}.
  *
  * <p>Each mode has its own namespace for its work directories; the summary namespace ({@link #summary()}) is always
- * the {@code agg} one, whichever modes ran. {@code seed} is null when the stream is not shuffled; {@code tag} is
- * {@code ""} when unset (the CLIs never set one).
+ * the {@code agg} one, whichever modes ran. {@code seed} (an integer of any size, as harness2's) is null when the
+ * stream is not shuffled; {@code tag} is {@code ""} when unset (the CLIs never set one).
  */
-public record Namespace(String benchmark, String substrate, String mode, int k, Long seed, String tag) {
+public record Namespace(String benchmark, String substrate, String mode, int k, BigInteger seed, String tag) {
   /**
    * Every mode token in the fixed order files, reports and chains use: {@code agg} (parallel), {@code seq}
    * (sequential) and {@code gat} (gated, Reef's way: one proposal at a time kept or reverted on paired episodes).
@@ -60,7 +61,7 @@ public record Namespace(String benchmark, String substrate, String mode, int k, 
     Matcher m = NAME.matcher(name);
     if (!m.matches()) return Optional.empty();
     try {
-      Long seed = m.group("seed") == null ? null : Long.parseLong(m.group("seed"));
+      BigInteger seed = m.group("seed") == null ? null : new BigInteger(m.group("seed"));
       Namespace ns = new Namespace(m.group("bench"), m.group("sub"), m.group("mode"), Integer.parseInt(m.group("k")),
           seed, m.group("tag"));
       return ns.toString().equals(name) ? Optional.of(ns) : Optional.empty();

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.math.BigInteger;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -12,6 +13,19 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** The run namespace of spec §2.16 and the summary-namespace rule of §3.2. */
 class NamespaceTest {
+  private static BigInteger seed(long n) {
+    return BigInteger.valueOf(n);
+  }
+
+  /** harness2's --seed is a Python int of any size: a seed wider than 64 bits names and parses back exactly. */
+  @Test
+  void aSeedWiderThanALongIsWrittenAndReadBackExactly() {
+    BigInteger big = BigInteger.TWO.pow(70).add(seed(5));
+    Namespace ns = new Namespace("demo", "oc", "agg", 2, big, "");
+    assertEquals("demo-oc-agg2-s1180591620717411303429", ns.toString());
+    assertEquals(ns, Namespace.parse(ns.toString()).orElseThrow());
+    assertEquals(big.negate(), Namespace.parse("demo-oc-agg2-s-1180591620717411303429").orElseThrow().seed());
+  }
   @Test
   void stringFormIsBenchSubstrateModeAndK() {
     assertEquals("demo-oc-agg2", Namespace.of("demo", "oc", "agg", 2).toString());
@@ -19,9 +33,9 @@ class NamespaceTest {
 
   @Test
   void stringFormAppendsSeedThenTag() {
-    assertEquals("jb-cx-seq3-s7", new Namespace("jb", "cx", "seq", 3, 7L, "").toString());
+    assertEquals("jb-cx-seq3-s7", new Namespace("jb", "cx", "seq", 3, seed(7), "").toString());
     assertEquals("jb-cx-seq3-try.2", new Namespace("jb", "cx", "seq", 3, null, "try.2").toString());
-    assertEquals("jb-cx-seq3-s7-try.2", new Namespace("jb", "cx", "seq", 3, 7L, "try.2").toString());
+    assertEquals("jb-cx-seq3-s7-try.2", new Namespace("jb", "cx", "seq", 3, seed(7), "try.2").toString());
   }
 
   @Test
@@ -69,7 +83,7 @@ class NamespaceTest {
 
   @Test
   void runIdKeepsTheTaskIdUnmodified() {
-    assertEquals("demo-oc-agg2-s7/a/1/agg1", new Namespace("demo", "oc", "agg", 2, 7L, "").runId("a/1", "agg1"));
+    assertEquals("demo-oc-agg2-s7/a/1/agg1", new Namespace("demo", "oc", "agg", 2, seed(7), "").runId("a/1", "agg1"));
   }
 
   @Test
@@ -108,19 +122,20 @@ class NamespaceTest {
 
   @Test
   void withModeKeepsEverythingElse() {
-    Namespace agg = new Namespace("jb", "cx", "agg", 3, 5L, "t");
-    assertEquals(new Namespace("jb", "cx", "seq", 3, 5L, "t"), agg.withMode("seq"));
-    assertEquals(new Namespace("jb", "cx", "seq", 3, 5L, "t"), agg.withMode("sequential"));
+    Namespace agg = new Namespace("jb", "cx", "agg", 3, seed(5), "t");
+    assertEquals(new Namespace("jb", "cx", "seq", 3, seed(5), "t"), agg.withMode("seq"));
+    assertEquals(new Namespace("jb", "cx", "seq", 3, seed(5), "t"), agg.withMode("sequential"));
   }
 
   @Test
   void summaryNamespaceIsAlwaysTheAggOne() {
-    assertEquals("demo-oc-agg2-s7", new Namespace("demo", "oc", "seq", 2, 7L, "").summary().toString());
+    assertEquals("demo-oc-agg2-s7", new Namespace("demo", "oc", "seq", 2, seed(7), "").summary().toString());
     assertEquals("demo-oc-agg2", Namespace.of("demo", "oc", "agg", 2).summary().toString());
   }
 
   @Test
   void globsMatchTheCellUnderAnySeedOrTag() {
-    assertEquals(List.of("demo-oc-seq2", "demo-oc-seq2-*"), new Namespace("demo", "oc", "seq", 2, 9L, "t").globs());
+    assertEquals(List.of("demo-oc-seq2", "demo-oc-seq2-*"),
+        new Namespace("demo", "oc", "seq", 2, seed(9), "t").globs());
   }
 }

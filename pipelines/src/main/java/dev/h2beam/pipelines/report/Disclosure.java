@@ -7,6 +7,7 @@ import dev.h2beam.pipelines.UsageError;
 import dev.h2beam.pipelines.files.JsonParts;
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -225,7 +226,7 @@ public enum Disclosure {
   }
 
   /** What a per-task entry of the restricted file starts with: its object begun, where it is, which task, mode, k. */
-  private static void writeHead(JsonGenerator g, String namespace, Long seed, Scored r) throws IOException {
+  private static void writeHead(JsonGenerator g, String namespace, BigInteger seed, Scored r) throws IOException {
     g.writeStartObject();
     g.writeStringField("namespace", namespace);
     if (seed == null) g.writeNullField("seed");

@@ -6,6 +6,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -211,8 +212,8 @@ final class FactsCodec {
       string(id.executor());
       string(id.improver());
       string(id.judge());
-      out.writeBoolean(id.seed() != null);
-      if (id.seed() != null) out.writeLong(id.seed());
+      // a seed of any size, as harness2's: its digits
+      string(id.seed() == null ? null : id.seed().toString());
       string(id.timing());
       out.writeBoolean(id.timingMixed());
       string(id.cohort());
@@ -323,7 +324,8 @@ final class FactsCodec {
       String executor = string();
       String improver = string();
       String judge = string();
-      Long seed = in.readBoolean() ? in.readLong() : null;
+      String digits = string();
+      BigInteger seed = digits == null ? null : new BigInteger(digits);
       String timing = string();
       boolean mixed = in.readBoolean();
       return new RunIdentity(path, executor, improver, judge, seed, timing, mixed, string());

@@ -155,7 +155,7 @@ final class InputFiles {
     JsonNode seed = root.get("seed");
     JsonNode timing = root.get("timing");
     return new RunIdentity(path, identity(root.get("executor")), identity(root.get("improver")),
-        identity(root.get("judge")), seed != null && seed.isIntegralNumber() ? seed.asLong() : null,
+        identity(root.get("judge")), seed != null && seed.isIntegralNumber() ? seed.bigIntegerValue() : null,
         identity(timing), timing != null && timing.path("mixed").asBoolean(false), cohort(root));
   }
 

@@ -2,6 +2,7 @@ package dev.h2beam.pipelines.report;
 
 import dev.h2beam.adapters.model.Namespace;
 import java.io.Serializable;
+import java.math.BigInteger;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -12,7 +13,7 @@ import java.util.Optional;
  * @param dir the directory, absolute and normalised
  * @param seed null for the seedless namespace
  */
-public record NamespaceRef(String dir, String bench, String substrate, String mode, int k, Long seed, String tag)
+public record NamespaceRef(String dir, String bench, String substrate, String mode, int k, BigInteger seed, String tag)
     implements Serializable {
 
   public NamespaceRef {

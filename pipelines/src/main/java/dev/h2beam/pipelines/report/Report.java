@@ -5,6 +5,7 @@ import dev.h2beam.pipelines.Modes;
 import dev.h2beam.pipelines.files.Forked;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.IdentityHashMap;
@@ -534,7 +535,7 @@ final class Report {
   /** {@code <bench>-<substrate>[ seed=<s>| seeds=<a,b>] modes=<names>}: harness2's title, several seeds listed. */
   static String title(ReportSettings s, Set<NamespaceRef> reported) {
     NamespaceRef first = reported.iterator().next();
-    TreeSet<Long> seeds = new TreeSet<>();
+    TreeSet<BigInteger> seeds = new TreeSet<>();
     boolean seedless = false;
     for (NamespaceRef ns : reported) {
       if (ns.seed() == null) seedless = true;
@@ -542,7 +543,7 @@ final class Report {
     }
     List<String> labels = new ArrayList<>();
     if (seedless) labels.add("none");
-    for (Long seed : seeds) labels.add(seed.toString());
+    for (BigInteger seed : seeds) labels.add(seed.toString());
     String seedPart = labels.size() > 1 ? " seeds=" + String.join(",", labels)
         : seeds.size() == 1 ? " seed=" + seeds.first() : "";
     return first.cell() + seedPart + " modes=" + String.join(",", s.modes().stream().map(ModeK::human).toList());

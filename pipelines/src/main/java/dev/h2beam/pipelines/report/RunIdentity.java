@@ -1,6 +1,7 @@
 package dev.h2beam.pipelines.report;
 
 import java.io.Serializable;
+import java.math.BigInteger;
 import java.util.List;
 
 /**
@@ -16,8 +17,8 @@ import java.util.List;
  *     {@code input_digests}), as canonical JSON of key to value; null when not recorded. Replicates differ only in
  *     seed: namespaces whose cohorts differ are not pooled ({@link Report#notReplicates})
  */
-public record RunIdentity(String path, String executor, String improver, String judge, Long seed, String timing,
-    boolean timingMixed, String cohort) implements Serializable {
+public record RunIdentity(String path, String executor, String improver, String judge, BigInteger seed,
+    String timing, boolean timingMixed, String cohort) implements Serializable {
 
   /**
    * The keys of config.json two replicates must agree on, besides {@code tasks} (a set: its order follows the seed)
@@ -43,13 +44,13 @@ public record RunIdentity(String path, String executor, String improver, String 
   }
 
   /** An identity that records no cohort (a config.json of harness2 or of an older h2beam). */
-  public RunIdentity(String path, String executor, String improver, String judge, Long seed, String timing,
+  public RunIdentity(String path, String executor, String improver, String judge, BigInteger seed, String timing,
       boolean timingMixed) {
     this(path, executor, improver, judge, seed, timing, timingMixed, null);
   }
 
   /** An identity that declares no timing environment. */
-  public RunIdentity(String path, String executor, String improver, String judge, Long seed) {
+  public RunIdentity(String path, String executor, String improver, String judge, BigInteger seed) {
     this(path, executor, improver, judge, seed, null, false, null);
   }
 

@@ -1,5 +1,6 @@
 package dev.h2beam.pipelines.sweep;
 
+import java.math.BigInteger;
 import org.apache.beam.sdk.options.Default;
 import org.apache.beam.sdk.options.Description;
 import org.apache.beam.sdk.options.PipelineOptions;
@@ -48,10 +49,11 @@ public interface SweepOptions extends PipelineOptions {
 
   void setModes(String value);
 
-  @Description("Shuffle seed of the task stream; enters the namespace as -s<seed>. Unset: the reference order.")
-  Long getSeed();
+  @Description("Shuffle seed of the task stream, a whole number of any size as harness2's; enters the namespace as"
+      + " -s<seed>. Unset: the reference order.")
+  BigInteger getSeed();
 
-  void setSeed(Long value);
+  void setSeed(BigInteger value);
 
   @Description("Comma list of domains to run (default: every domain).")
   @Default.String("")

@@ -140,7 +140,14 @@ class InputFilesTest {
     assertEquals("demo/oc", id.executor());
     assertEquals("opencode:local/x", id.improver());
     assertNull(id.judge());
-    assertEquals(7L, id.seed());
+    assertEquals(java.math.BigInteger.valueOf(7), id.seed());
+  }
+
+  /** A seed of any size (harness2's is a Python int) is read digit for digit, not through a long or a double. */
+  @Test
+  void aConfigSeedWiderThanALongIsReadExactly() throws Exception {
+    RunIdentity id = InputFiles.config("c", "{\"method_version\": 2, \"seed\": 1180591620717411303429}");
+    assertEquals(new java.math.BigInteger("1180591620717411303429"), id.seed());
   }
 
   @Test

@@ -40,7 +40,8 @@ class RecordCodersTest {
     TaskSummary summary = new TaskSummary("/r/ns/t1/summary.json", "t1",
         Map.of("agg", new TaskSummary.ModeSpend(1, 0.5, 0.0)));
     NamespaceFacts facts = new NamespaceFacts("/r/ns", true, List.of(graded, absent), List.of(summary),
-        new RunIdentity("/r/ns/config.json", "demo/oc", "opencode:m", null, 3L));
+        new RunIdentity("/r/ns/config.json", "demo/oc", "opencode:m", null,
+            new java.math.BigInteger("1180591620717411303429")));
     roundTrips(facts);
     roundTrips(NamespaceFacts.empty("/r/x"));
   }
@@ -73,7 +74,8 @@ class RecordCodersTest {
     MetricRow row = new MetricRow("t1", "agg", 2, Map.of("cost", 0.5, "total_tokens", 1200.0),
         Map.of("chosen_wall_s", "not-recorded", "quality", "not-applicable"));
     NamespaceFacts facts = new NamespaceFacts("/r/ns", true, List.of(repeated), List.of(),
-        new RunIdentity("/r/ns/config.json", "demo/oc", "opencode:m", "j", 3L, "{\"machine\":\"n2\"}", false,
+        new RunIdentity("/r/ns/config.json", "demo/oc", "opencode:m", "j", java.math.BigInteger.valueOf(3),
+            "{\"machine\":\"n2\"}", false,
             "{\"tasks\":[\"t1\"]}"), true,
         List.of(row));
     roundTrips(facts);

@@ -141,6 +141,13 @@ public final class PyRandom {
     return genrandUint32() >>> (32 - k);
   }
 
+  /** {@code random()}: a double in {@code [0, 1)} from 53 bits of two outputs, as CPython's {@code random_random}. */
+  public double random() {
+    long a = genrandUint32() >>> 5;
+    long b = genrandUint32() >>> 6;
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+  }
+
   /** {@code _randbelow(n)}: a uniform int in {@code [0, n)} by rejection sampling on {@code bitLength(n)} bits. */
   public int randbelow(int n) {
     if (n < 1) throw new IllegalArgumentException("randbelow needs n >= 1, got " + n);

@@ -2,6 +2,7 @@ package dev.h2beam.transforms.stream;
 
 import dev.h2beam.adapters.model.Namespace;
 import dev.h2beam.transforms.selection.PyRandom;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -83,7 +84,8 @@ public final class TaskStream {
    * @throws IllegalArgumentException if there is no seed and a domain is absent from the reference order
    */
   public static LinkedHashMap<String, List<String>> order(
-      LinkedHashMap<String, List<String>> tasksByDomain, Long seedOrNull, Optional<List<String>> referenceDomainOrder) {
+      LinkedHashMap<String, List<String>> tasksByDomain, BigInteger seedOrNull,
+      Optional<List<String>> referenceDomainOrder) {
     Objects.requireNonNull(tasksByDomain, "tasksByDomain");
     Objects.requireNonNull(referenceDomainOrder, "referenceDomainOrder (use Optional.empty())");
     List<String> domains;

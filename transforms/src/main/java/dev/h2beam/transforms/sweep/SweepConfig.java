@@ -3,6 +3,7 @@ package dev.h2beam.transforms.sweep;
 import dev.h2beam.adapters.config.RunConfig;
 import dev.h2beam.adapters.model.Namespace;
 import java.io.Serializable;
+import java.math.BigInteger;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
@@ -32,9 +33,9 @@ import java.util.TreeMap;
  */
 public record SweepConfig(
     String bench, String benchRoot, Map<String, String> settings, String substrate, String runsRoot,
-    String libraryRoot, int k, List<String> modes, Long seed, int sessionLimit, int rolloutLimit, int phaseWidth,
-    int retryWaitSeconds, String faults, String channel, String benchName, RunConfig runConfig, int workers,
-    String rootToken, GateSettings gate) implements Serializable {
+    String libraryRoot, int k, List<String> modes, BigInteger seed, int sessionLimit, int rolloutLimit,
+    int phaseWidth, int retryWaitSeconds, String faults, String channel, String benchName, RunConfig runConfig,
+    int workers, String rootToken, GateSettings gate) implements Serializable {
 
   public SweepConfig {
     settings = new TreeMap<>(settings);

@@ -75,6 +75,34 @@ class PyRandomTest {
     assertArrayEquals(new long[] {4124372728L, 1880144277L}, draws(new PyRandom(n), 2));
   }
 
+  /** random.seed(n) for n of any size (harness2's --seed is a Python int): values printed by CPython 3. */
+  @Test
+  void seedsOfAnySizeMatchCPython() {
+    BigInteger big = BigInteger.TWO.pow(70).add(BigInteger.valueOf(5));
+    assertArrayEquals(new long[] {2004888747L, 1674612923L, 2039552273L}, draws(new PyRandom(big), 3));
+    assertArrayEquals(new long[] {2004888747L, 1674612923L, 2039552273L}, draws(new PyRandom(big.negate()), 3));
+    assertArrayEquals(new long[] {4198958755L, 3158798261L, 1593907883L},
+        draws(new PyRandom(BigInteger.TWO.pow(64)), 3));
+    assertArrayEquals(new long[] {93740670L, 1068495656L, 1452108352L},
+        draws(new PyRandom(BigInteger.TWO.pow(64).subtract(BigInteger.ONE)), 3));
+    assertArrayEquals(new long[] {1113893477L, 3225856549L, 2426182661L},
+        draws(new PyRandom(BigInteger.TEN.pow(30).add(BigInteger.valueOf(7))), 3));
+    assertArrayEquals(new long[] {485306839L, 1508871100L, 1794561286L}, draws(new PyRandom(1L << 32), 3));
+  }
+
+  @Test
+  void shuffleWithASeedWiderThanALongMatchesCPython() {
+    BigInteger big = BigInteger.TWO.pow(70).add(BigInteger.valueOf(5));
+    assertEquals(List.of("d", "b", "a", "e", "i", "c", "f", "j", "g", "h"), shuffled(new PyRandom(big)));
+    assertEquals(List.of("j", "g", "h", "b", "d", "a", "c", "f", "i", "e"),
+        shuffled(new PyRandom(BigInteger.TEN.pow(30).add(BigInteger.valueOf(7)))));
+  }
+
+  @Test
+  void randomWithASeedWiderThanALongMatchesCPython() {
+    assertEquals(0.46679953776226335, new PyRandom(BigInteger.TWO.pow(70).add(BigInteger.valueOf(5))).random());
+  }
+
   @Test
   void nonAsciiStringSeedIsHashedAsUtf8() {
     assertArrayEquals(new long[] {282002985L, 1392959543L}, draws(new PyRandom("ü:日本"), 2));

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.math.BigInteger;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +45,7 @@ class TaskStreamTest {
             Map.entry("zeta", List.of("z1")),
             Map.entry("legal", List.of("a/1", "a/2")),
             Map.entry("accounting", List.of("ledger-3", "ledger-2", "ledger-1"))),
-        TaskStream.order(tasks(), 7L, Optional.empty()));
+        TaskStream.order(tasks(), BigInteger.valueOf(7), Optional.empty()));
   }
 
   @Test
@@ -54,14 +55,25 @@ class TaskStreamTest {
             Map.entry("legal", List.of("a/2", "a/1")),
             Map.entry("accounting", List.of("ledger-3", "ledger-1", "ledger-2")),
             Map.entry("zeta", List.of("z1"))),
-        TaskStream.order(tasks(), 42L, Optional.empty()));
+        TaskStream.order(tasks(), BigInteger.valueOf(42), Optional.empty()));
+  }
+
+  /** harness2's --seed is a Python int of any size; the order is the one CPython gives for 2**70 + 5. */
+  @Test
+  void aSeedWiderThanALongMatchesPython() {
+    assertStream(
+        List.of(
+            Map.entry("legal", List.of("a/1", "a/2")),
+            Map.entry("accounting", List.of("ledger-2", "ledger-3", "ledger-1")),
+            Map.entry("zeta", List.of("z1"))),
+        TaskStream.order(tasks(), new BigInteger("1180591620717411303429"), Optional.empty()));
   }
 
   @Test
   void seededOrderIgnoresReferenceOrder() {
     assertStream(
-        List.copyOf(TaskStream.order(tasks(), 7L, Optional.empty()).entrySet()),
-        TaskStream.order(tasks(), 7L, Optional.of(List.of("accounting", "legal", "zeta"))));
+        List.copyOf(TaskStream.order(tasks(), BigInteger.valueOf(7), Optional.empty()).entrySet()),
+        TaskStream.order(tasks(), BigInteger.valueOf(7), Optional.of(List.of("accounting", "legal", "zeta"))));
   }
 
   @Test
@@ -133,7 +145,7 @@ class TaskStreamTest {
             Map.entry("zeta", List.of("z1")),
             Map.entry("legal", List.of("a/1")),
             Map.entry("accounting", List.of("ledger-3"))),
-        TaskStream.maxTasks(TaskStream.order(tasks(), 7L, Optional.empty()), 1));
+        TaskStream.maxTasks(TaskStream.order(tasks(), BigInteger.valueOf(7), Optional.empty()), 1));
   }
 
   @Test

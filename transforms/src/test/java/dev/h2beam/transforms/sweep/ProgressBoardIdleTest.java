@@ -27,7 +27,7 @@ class ProgressBoardIdleTest {
   @Test
   void anIdleBoardKeepsItsLastWriteWhenOtherCallsMoveTheCounts(@TempDir Path runs) throws Exception {
     SweepConfig c = new SweepConfig("demo", "", Map.of(), "oc", runs.toString(), runs.resolve("lib").toString(), 1,
-        List.of("agg"), 7L, 1, 1, 1, 0, "", "", "demo", null, 1, "t", null);
+        List.of("agg"), java.math.BigInteger.valueOf(7), 1, 1, 1, 0, "", "", "demo", null, 1, "t", null);
     AtomicLong calls = new AtomicLong();
     ProgressBoard board = new ProgressBoard(c, new HeldPermits(new Semaphore(1)), new HeldPermits(new Semaphore(1)),
         () -> Map.of("local", new EndpointLoad.Counts(0, 0, calls.get(), 0, 0)));

@@ -25,7 +25,7 @@ class ProgressBoardRestartTest {
   @Test
   void aChainStartedAgainCountsItsTasksAnewAndCarriesItsOwnTime(@TempDir Path runs) throws Exception {
     SweepConfig c = new SweepConfig("demo", "", Map.of(), "oc", runs.toString(), runs.resolve("lib").toString(), 1,
-        List.of("agg"), 7L, 1, 1, 1, 0, "", "", "demo", null, 1, "t", null);
+        List.of("agg"), java.math.BigInteger.valueOf(7), 1, 1, 1, 0, "", "", "demo", null, 1, "t", null);
     ProgressBoard board = new ProgressBoard(c, new HeldPermits(new Semaphore(1)), new HeldPermits(new Semaphore(1)));
     board.open();
     // the first attempt: two of the chain's three tasks done, then the job is restarted

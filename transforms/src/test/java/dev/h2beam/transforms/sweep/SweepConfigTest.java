@@ -3,6 +3,7 @@ package dev.h2beam.transforms.sweep;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
+import java.math.BigInteger;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -14,8 +15,8 @@ import org.junit.jupiter.api.Test;
 class SweepConfigTest {
 
   private static SweepConfig config(String runs, List<String> modes, String token, GateSettings gate) {
-    return new SweepConfig("demo", "", Map.of("a", "1"), "oc", runs, "/lib", 2, modes, 7L, 1, 2, 1, 0, "", "", "demo",
-        null, 1, token, gate);
+    return new SweepConfig("demo", "", Map.of("a", "1"), "oc", runs, "/lib", 2, modes, BigInteger.valueOf(7), 1, 2, 1,
+        0, "", "", "demo", null, 1, token, gate);
   }
 
   @Test
@@ -62,7 +63,7 @@ class SweepConfigTest {
   private static Object other(Class<?> type, Object value) {
     if (type == String.class) return value + "x";
     if (type == int.class) return (int) value + 1;
-    if (type == Long.class) return value == null ? 1L : (Long) value + 1;
+    if (type == BigInteger.class) return value == null ? BigInteger.ONE : ((BigInteger) value).add(BigInteger.ONE);
     if (type == Map.class) return Map.of("a", "2");
     if (type == List.class) return List.of("gat");
     if (type == GateSettings.class) return new GateSettings("m", "p", 3.0);
