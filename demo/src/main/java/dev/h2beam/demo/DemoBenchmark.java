@@ -219,6 +219,13 @@ public final class DemoBenchmark implements Benchmark {
     }
   }
 
+  @Override public void discard(String task, String runId) throws IOException {
+    Path runDir = runDir(runId);
+    synchronized (RUN_LOCKS.computeIfAbsent(runDir, d -> new Object())) {
+      Trees.delete(runDir);
+    }
+  }
+
   @Override public boolean delivered(Path runDir) {
     return Files.isRegularFile(runDir.resolve(ANSWER));
   }

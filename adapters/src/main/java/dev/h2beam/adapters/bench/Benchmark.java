@@ -68,6 +68,13 @@ public interface Benchmark {
    */
   Rollout execute(String task, Path harnessDir, String runId) throws Exception;
 
+  /**
+   * Removes whatever a rollout of {@code runId} left, completed or not; nothing when it left nothing. For a run id the
+   * method will not roll after all (a gated step an interrupted run took the other way), so that a resumed run's
+   * files are a clean run's. Default: nothing, for a benchmark that keeps no rollout folders.
+   */
+  default void discard(String task, String runId) throws IOException {}
+
   /** Did the rollout produce the requested artifact. */
   boolean delivered(Path runDir);
 

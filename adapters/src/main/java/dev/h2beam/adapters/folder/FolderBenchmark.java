@@ -279,6 +279,15 @@ public final class FolderBenchmark implements Benchmark {
     }
   }
 
+  @Override public void discard(String task, String runId) throws IOException {
+    Path runDir = runDir(runId);
+    synchronized (RUN_LOCKS.computeIfAbsent(runDir, d -> new Object())) {
+      // an agent a killed h2beam left running there goes first, or it writes the folder back
+      GroupRecord.stopRecorded(runDir);
+      Trees.delete(runDir);
+    }
+  }
+
   @Override public boolean delivered(Path runDir) {
     return Files.isRegularFile(runDir.resolve("output").resolve(file.deliverable()), LinkOption.NOFOLLOW_LINKS);
   }

@@ -227,6 +227,17 @@ final class JobBench implements Benchmark {
     }
   }
 
+  @Override public void discard(String task, String runId) throws IOException {
+    String label = JobBenchLayout.label(runId);
+    Path traj = JobBenchLayout.trajectory(store, task, label);
+    synchronized (RUN_LOCKS.computeIfAbsent(traj, d -> new Object())) {
+      GroupRecord.stopRecorded(traj);
+      Trees.delete(JobBenchLayout.output(store, task, label));
+      Trees.delete(traj);
+      Trees.delete(JobBenchLayout.judgeDir(store, task, label));
+    }
+  }
+
   @Override public boolean delivered(Path runDir) {
     return JobBenchLayout.delivered(runDir);
   }

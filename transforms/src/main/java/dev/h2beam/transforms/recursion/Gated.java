@@ -121,8 +121,16 @@ public final class Gated {
       step.put("notes", Stage.clip(proposal.notes(), 400));
       Decision d;
       // a step is a candidate g<j> or a re-roll r<j>; an interrupted run may have left the other (a cancelled
-      // session made its step a re-roll): removed, so the resumed task's folder is a clean run's
-      FileTrees.deleteQuietly(harnesses.resolve((candidate != null ? "r" : "g") + j));
+      // session made its step a re-roll), its harness folder and its rollout's, completed or not: removed, so the
+      // resumed task's files are a clean run's. This run never rolls that label, so nothing completed runs twice
+      String other = (candidate != null ? "r" : "g") + j;
+      FileTrees.deleteQuietly(harnesses.resolve(other));
+      try {
+        s.bench().discard(s.task(), s.runId(other));
+      } catch (java.io.IOException e) {
+        System.err.println("  [" + s.task() + "] cannot remove the rollout " + s.runId(other) + " an interrupted run"
+            + " left (" + e.getMessage() + "); remove it by hand: this run does not use it");
+      }
       if (candidate != null) {
         RunView ep = Roller.roll(s, label, candidate);
         res.ledger.rollout(label, ep.costUsd(), ep.costKnown(), ep.tokens());
