@@ -85,7 +85,9 @@ final class Objectives {
       }
       without++;
       absent.forEach((reason, byMode) -> byMode.forEach((mode, ts) -> absences.add(Comparison.where(r.namespace())
-          + " " + mode + " " + Comparison.list(ts) + ": " + reason)));
+          + " " + mode + " " + Comparison.list(ts) + ": " + reason + (reason.equals(MetricRow.OLDER_JUDGE)
+              ? " (its metrics.json was written by an older judge, which did not record " + o.metric() + "; re-run"
+              + " ./h2beam judge --namespaces=" + r.namespace().dir() + " to rewrite it)" : ""))));
     }
     if (without == 0) {
       return new Verdict(o, Comparison.decide(o.metric(), modes, byReplicate, o.minEffect(), o.maximise(),

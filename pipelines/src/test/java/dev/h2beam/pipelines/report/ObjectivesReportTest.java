@@ -239,7 +239,7 @@ class ObjectivesReportTest {
 
   /**
    * A metrics.json the judge wrote before selection_cost (schema v1): its cost left the selection out, so it is not
-   * compared with the whole spend of the other seeds (absent, not-recorded); its other metrics are used as written.
+   * compared with the whole spend of the other seeds (absent, older-judge); its other metrics are used as written.
    */
   @Test
   void aVersionOneMetricsFileHasItsCostAbsentAndTheRestUsed(@TempDir Path runs) throws Exception {
@@ -252,7 +252,10 @@ class ObjectivesReportTest {
     String section = objectivesSection(run.out());
     assertTrue(section.contains("  cost (min, min effect 0.02 usd): "), section);
     assertTrue(section.contains("no run value in 1 of 3 replicates"), section);
-    assertTrue(section.contains("    absent: seed 2 (demo-oc-agg2-s2) parallel ledger-1, ledger-2: not-recorded\n"), section);
+    // an older judge's file, which re-judging rewrites: said so, with the command
+    assertTrue(section.contains("    absent: seed 2 (demo-oc-agg2-s2) parallel ledger-1, ledger-2: older-judge (its"
+        + " metrics.json was written by an older judge, which did not record cost; re-run ./h2beam judge"
+        + " --namespaces=" + runs.resolve("demo-oc-agg2-s2") + " to rewrite it)\n"), section);
     String tokens = section.substring(section.indexOf("  total_tokens ("));
     assertTrue(tokens.contains("3 replicates"), tokens);
   }
@@ -260,7 +263,7 @@ class ObjectivesReportTest {
   /**
    * What each mode's models spent in tokens ({@code mode_tokens}, and its input and output apart) are objectives as
    * any other metric, in tokens, taken from the metrics.json the judge writes of the summaries' ledgers and
-   * selections. A seed's file written before them (v2, its rows not naming them) has them absent, not-recorded.
+   * selections. A seed's file written before them (v2, its rows not naming them) has them absent, older-judge.
    */
   @Test
   @SuppressWarnings("unchecked")
@@ -315,8 +318,9 @@ class ObjectivesReportTest {
     String older = objectivesSection(run.out());
     String tokens = older.substring(older.indexOf("  mode_tokens ("), older.indexOf("  mode_input_tokens ("));
     assertTrue(tokens.contains("| inconclusive: no run value in 1 of 3 replicates"), tokens);
-    assertTrue(tokens.contains("    absent: seed 2 (demo-oc-agg2-s2) parallel ledger-1, ledger-2: not-recorded\n"),
-        tokens);
+    assertTrue(tokens.contains("    absent: seed 2 (demo-oc-agg2-s2) parallel ledger-1, ledger-2: older-judge (its"
+        + " metrics.json was written by an older judge, which did not record mode_tokens; re-run ./h2beam judge"
+        + " --namespaces=" + runs.resolve("demo-oc-agg2-s2") + " to rewrite it)\n"), tokens);
     assertFalse(tokens.contains("+3200.00"), "no mean over the replicates that have one: " + tokens);
   }
 
