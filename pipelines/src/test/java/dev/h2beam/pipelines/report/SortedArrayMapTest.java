@@ -48,7 +48,9 @@ class SortedArrayMapTest {
     assertEquals(a.hashCode(), b.hashCode());
     assertEquals(List.of("a", "b"), new ArrayList<>(a.values().keySet()));
     assertEquals("not-recorded", a.reason("c"));
-    assertEquals("not-recorded", a.reason("unnamed"));
+    // a metric the row does not name while it names others: its judge did not know it
+    assertEquals(MetricRow.OLDER_JUDGE, a.reason("unnamed"));
+    assertEquals("not-recorded", new MetricRow("t", "agg", 1, Map.of(), Map.of()).reason("unnamed"));
   }
 
   /** The codec's maps are made from keys read in order: anything out of order or unmatched is refused, not misread. */
