@@ -62,8 +62,11 @@ public final class EnvKeys {
    * exact value is found there too, as a split with nothing between. Empty when no key is held.
    */
   public static List<Split> splitIn(String text) {
+    List<Held> held = current;
+    // no key held (most sweeps: scripted sessions, a free executor): every screened text comes here
+    if (held.isEmpty()) return List.of();
     List<Split> out = new ArrayList<>();
-    for (Held h : current) {
+    for (Held h : held) {
       for (boolean reversed : new boolean[] {false, true}) {
         String form = reversed ? h.reversed() : h.value();
         for (int at : splitAt(text, form)) out.add(new Split(h, at, reversed));

@@ -386,9 +386,14 @@ public final class Sweep {
    * RoleSettings}), so a resume over edited inputs or other settings is refused naming what changed.
    */
   public static void checkIdentity(Plan plan, SweepOptions o) {
+    writeOrCheck(identityFile(plan), identity(plan, o, true), plan, o, taskIds(plan));
+  }
+
+  /** The plan's task ids in stream order (a loop: a lambda's first use costs a resume a millisecond). */
+  private static List<String> taskIds(Plan plan) {
     List<String> ids = new ArrayList<>();
-    plan.stream().forEach((d, ts) -> ids.addAll(ts));
-    writeOrCheck(identityFile(plan), identity(plan, o, true), plan, o, ids);
+    for (List<String> ts : plan.stream().values()) ids.addAll(ts);
+    return ids;
   }
 
   /**
@@ -399,9 +404,7 @@ public final class Sweep {
     Path file = identityFile(plan);
     Map<String, Object> old = recordedIdentity(file);
     if (old == null || !old.containsKey("method_version")) return;
-    List<String> ids = new ArrayList<>();
-    plan.stream().forEach((d, ts) -> ids.addAll(ts));
-    compareIdentity(file, old, identity(plan, o, false), plan, o, ids);
+    compareIdentity(file, old, identity(plan, o, false), plan, o, taskIds(plan));
   }
 
   private static Path identityFile(Plan plan) {

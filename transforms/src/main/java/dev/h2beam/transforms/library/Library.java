@@ -191,15 +191,19 @@ public final class Library {
    */
   public String runOf(String entry) {
     Path exp = dir.resolve("harnesses").resolve(entry).resolve("EXPERIENCE.md");
-    try (Stream<String> lines = Files.lines(exp, StandardCharsets.UTF_8)) {
-      return lines.limit(8).filter(l -> l.startsWith("- adopted: ")).findFirst().map(l -> {
+    // loops, not streams: this is on a resume's path, where each first use of a lambda cost a millisecond
+    try (java.io.BufferedReader in = Files.newBufferedReader(exp, StandardCharsets.UTF_8)) {
+      String l;
+      for (int i = 0; i < 8 && (l = in.readLine()) != null; i++) {
+        if (!l.startsWith("- adopted: ")) continue;
         int at = l.indexOf("(run `");
         int end = at < 0 ? -1 : l.indexOf('`', at + 6);
         return end < 0 ? "" : l.substring(at + 6, end);
-      }).orElse("");
+      }
     } catch (IOException | UncheckedIOException e) {
       return "";
     }
+    return "";
   }
 
   /**
@@ -211,19 +215,23 @@ public final class Library {
   public static List<String> othersEntries(Path modeRoot, String namespace, SurfaceSpec surface) {
     List<String> out = new ArrayList<>();
     if (!Files.isDirectory(modeRoot)) return out;
-    try (Stream<Path> domains = Files.list(modeRoot)) {
-      for (Path d : (Iterable<Path>) domains.filter(Files::isDirectory).sorted()::iterator) {
-        Library lib = new Library(modeRoot, d.getFileName().toString(), surface);
-        lib.entries().stream().findFirst().ifPresent(e -> {
-          String run = lib.runOf(e);
-          int slash = run.indexOf('/');
-          if (slash > 0 && !run.substring(0, slash).equals(namespace)) {
-            out.add(lib.dir.resolve("harnesses").resolve(e).resolve("EXPERIENCE.md") + " (run `" + run + "`)");
-          }
-        });
-      }
+    List<Path> domains = new ArrayList<>();
+    try (java.nio.file.DirectoryStream<Path> in = Files.newDirectoryStream(modeRoot)) {
+      for (Path d : in) if (Files.isDirectory(d)) domains.add(d);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list the library " + modeRoot, e);
+    }
+    java.util.Collections.sort(domains);
+    for (Path d : domains) {
+      Library lib = new Library(modeRoot, d.getFileName().toString(), surface);
+      List<String> entries = lib.entries();
+      if (entries.isEmpty()) continue;
+      String run = lib.runOf(entries.get(0));
+      int slash = run.indexOf('/');
+      if (slash > 0 && !run.substring(0, slash).equals(namespace)) {
+        out.add(lib.dir.resolve("harnesses").resolve(entries.get(0)).resolve("EXPERIENCE.md") + " (run `" + run
+            + "`)");
+      }
     }
     return out;
   }
