@@ -95,7 +95,23 @@ final class PluginCalls {
       throw new BrokenPlugin(policyName() + " returned no decision (null); a SelectionPolicy must return a"
           + " Decision: fix the policy, or choose another with --policy", null);
     }
-    return d;
+    return withReasonRedacted(d);
+  }
+
+  /**
+   * {@code d} with its free text {@link CredentialScreen#redact redacted}: a policy runs in h2beam's process, where it
+   * can read any key h2beam holds, and its reason goes into the step's record, the summary and the next proposals'
+   * rejected history, as a method's notes do.
+   */
+  private static Decision withReasonRedacted(Decision d) {
+    String reason = d.reason() == null ? null : CredentialScreen.redact(d.reason());
+    String policy = d.policy() == null ? null : CredentialScreen.redact(d.policy());
+    String version = d.policyVersion() == null ? null : CredentialScreen.redact(d.policyVersion());
+    if (java.util.Objects.equals(reason, d.reason()) && java.util.Objects.equals(policy, d.policy())
+        && java.util.Objects.equals(version, d.policyVersion())) {
+      return d;
+    }
+    return new Decision(d.outcome(), policy, version, reason, d.candidate(), d.current());
   }
 
   /**

@@ -83,6 +83,27 @@ class GatedMethodFailureTest {
     }
   }
 
+  /** A policy of version 1 named {@code name} that decides as {@code decide} does. */
+  private static SelectionPolicy policy(String name, Decide decide) {
+    return new SelectionPolicy() {
+      @Override public String name() {
+        return name;
+      }
+
+      @Override public String version() {
+        return "1";
+      }
+
+      @Override public Decision decide(List<Double> candidate, List<Double> current, double minWinMargin) {
+        return decide.decide(candidate, current);
+      }
+    };
+  }
+
+  private interface Decide {
+    Decision decide(List<Double> candidate, List<Double> current);
+  }
+
   private static final Scripted.Step ADDS_A_RULE = () -> Proposal.of(List.of(Mutation.update("guardrails.md",
       "- Check the totals twice.\n")), "one more check");
 
@@ -155,19 +176,7 @@ class GatedMethodFailureTest {
 
   @Test
   void aPolicyThatDecidesNothingIsNamedWithTheFlag() {
-    SelectionPolicy silent = new SelectionPolicy() {
-      @Override public String name() {
-        return "silent";
-      }
-
-      @Override public String version() {
-        return "1";
-      }
-
-      @Override public Decision decide(List<Double> candidate, List<Double> current, double minWinMargin) {
-        return null;
-      }
-    };
+    SelectionPolicy silent = policy("silent", (candidate, current) -> null);
     PluginCalls.BrokenPlugin e = assertThrows(PluginCalls.BrokenPlugin.class,
         () -> gate(new Scripted("fine", ADDS_A_RULE, () -> OptionalDouble.of(1)), silent, new String[1]));
     assertTrue(e.getMessage().startsWith("selection policy 'silent' (--policy=silent, from "), e.getMessage());
@@ -213,6 +222,32 @@ class GatedMethodFailureTest {
       for (String f : forms) {
         assertFalse(gate.toString().contains(f), "the gate's record holds " + f + ": " + gate);
         assertFalse(err[0].contains(f), "the console holds " + f + ": " + err[0]);
+      }
+    } finally {
+      EnvKeys.restore(was);
+    }
+  }
+
+  /**
+   * A selection policy runs in h2beam's process too: a held key in its decision's reason reaches neither the gate's
+   * record, nor the files under the runs root, nor the console, nor the next proposal's rejected history.
+   */
+  @Test
+  void aKeyInAPolicysReasonReachesNoFile() throws Exception {
+    String key = "sk-canary-P0l1";
+    SelectionPolicy leaky = policy("leaky", (candidate, current) -> new Decision("reject", "leaky", "1",
+        "rejected, see " + key, candidate, current));
+    List<EnvKeys.Held> was = EnvKeys.use(Map.of("CANARY_API_KEY", key));
+    try {
+      String[] err = new String[1];
+      JsonNode gate = gate(new Scripted("adds", ADDS_A_RULE, () -> OptionalDouble.of(0.5)), leaky, err);
+      assertTrue(gate.toString().contains("rejected, see [redacted key]"), gate.toString());
+      assertFalse(gate.toString().contains(key), gate.toString());
+      assertFalse(err[0].contains(key), err[0]);
+      try (Stream<Path> walk = Files.walk(root.resolve("runs"))) {
+        for (Path f : walk.filter(Files::isRegularFile).toList()) {
+          assertFalse(Files.readString(f, StandardCharsets.ISO_8859_1).contains(key), f + " holds the key");
+        }
       }
     } finally {
       EnvKeys.restore(was);
