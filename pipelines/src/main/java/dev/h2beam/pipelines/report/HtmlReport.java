@@ -221,9 +221,9 @@ final class HtmlReport {
           .append("</td><td>")
           .append(s.allPass() == null ? "-" : hidden ? "withheld" : PyFormat.fixed(s.allPass(), 0, 1) + "%")
           .append("</td><td>").append(c == null ? 0 : c.replicates().size()).append("</td><td>").append(esc(mean))
-          .append("</td><td>").append(s.fellBack()).append("</td><td>$").append(PyFormat.fixed(s.usd(), 0, 2))
+          .append("</td><td>").append(s.fellBack()).append("</td><td>").append(esc(Render.dollars(s.usd())))
           .append(notKnown(p.improverUnknown().getOrDefault(s.cell(), 0), " + ", ""))
-          .append("</td><td>$").append(PyFormat.fixed(p.executorUsd().getOrDefault(s.cell(), 0.0), 0, 2))
+          .append("</td><td>").append(esc(Render.dollars(p.executorUsd().getOrDefault(s.cell(), 0.0))))
           .append(notKnown(p.executorUnknown().getOrDefault(s.cell(), 0), " + ", ""))
           .append(tokens ? "</td><td>" + esc(tokenCell(p.tokens().get(s.cell()))) : "")
           .append("</td></tr>\n");
@@ -271,12 +271,12 @@ final class HtmlReport {
       if (executorW > 0) b.append(rect(160 + improverW, y, executorW, colour, "0.4"));
       if (deadW > 0) b.append(rect(160 + improverW + executorW, y, deadW, colour, "0.15"));
       int[] u = unknownByMode.get(e.getKey());
-      String label = "improver $" + PyFormat.fixed(v[0], 0, 2) + notKnown(u[0], " (+ ", ")")
-          + (v[1] > 0 || u[1] > 0 ? " + executor $" + PyFormat.fixed(v[1], 0, 2)
+      String label = "improver " + Render.dollars(v[0]) + notKnown(u[0], " (+ ", ")")
+          + (v[1] > 0 || u[1] > 0 ? " + executor " + Render.dollars(v[1])
               + notKnown(u[1], " (+ ", ")") : "");
       b.append(text(170 + improverW + executorW + deadW, y + 16, label, "start", 12, "#111"));
       if (u[3] > 0) {
-        b.append(text(160, y + 36, "+ dead bases $" + PyFormat.fixed(v[2], 0, 2) + notKnown(u[2], " (+ ", ")")
+        b.append(text(160, y + 36, "+ dead bases " + Render.dollars(v[2]) + notKnown(u[2], " (+ ", ")")
             + " (the lightest part)", "start", 11, "#111"));
       }
       y += rowH;
@@ -287,7 +287,7 @@ final class HtmlReport {
     if (showDead) {
       noteY += 14;
       b.append(text(160, noteY, "base rollouts of " + dead.tasks() + " task(s) whose every base failed, in no mode's"
-          + " ledger: $" + PyFormat.fixed(dead.usd(), 0, 2) + notKnown(dead.unknown(), " (+ ", ")"), "start", 11,
+          + " ledger: " + Render.dollars(dead.usd()) + notKnown(dead.unknown(), " (+ ", ")"), "start", 11,
           "#111"));
       noteY += 14;
       b.append(text(160, noteY, "dead bases = those, charged to each mode (the lightest part of its bar) as its"

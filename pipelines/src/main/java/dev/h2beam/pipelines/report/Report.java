@@ -123,13 +123,10 @@ final class Report {
     int improverNotKnown = 0;
     int executorNotKnown = 0;
     Map<ModeK, Double> executorByCell = new TreeMap<>();
-    Map<ModeK, Double> improverByCell = new TreeMap<>();
     for (Summary x : summaries) {
       // summed as recorded and rounded once, where it is printed: cents rounded per cell drift with the cells, and a
       // cheap model's spend rounded per cell was $0.00 in every cell and in their sum
-      double i = usd.getOrDefault(x.cell(), 0.0);
-      improverByCell.put(x.cell(), i);
-      improverSpend += i;
+      improverSpend += x.usd();
       double e = executor.getOrDefault(x.cell(), 0.0);
       executorByCell.put(x.cell(), e);
       executorSpend += e;
@@ -142,8 +139,8 @@ final class Report {
     for (Summary x : summaries) if (tokens.containsKey(x.cell())) reportedTokens.put(x.cell(), tokens.get(x.cell()));
     lines.addAll(Render.tokens(reportedTokens, deadBases));
     lines.addAll(Render.screened(screened));
-    lines.addAll(vectors(summaries, rowsByNs, byDir, improverByCell, executorByCell, improverUnknown,
-        executorUnknown, deadByCell, withheld));
+    lines.addAll(vectors(summaries, rowsByNs, byDir, executorByCell, improverUnknown, executorUnknown, deadByCell,
+        withheld));
 
     List<String> coverage = coverage(rowsByNs, s.modes());
     if (!coverage.isEmpty()) {
@@ -226,8 +223,7 @@ final class Report {
    * part apart.
    */
   static List<String> vectors(List<Summary> summaries, Map<NamespaceRef, List<Scored>> rowsByNs,
-      Map<String, NamespaceFacts> byDir, Map<ModeK, Double> improverUsd, Map<ModeK, Double> executorUsd,
-      Map<ModeK, Integer> improverUnknown,
+      Map<String, NamespaceFacts> byDir, Map<ModeK, Double> executorUsd, Map<ModeK, Integer> improverUnknown,
       Map<ModeK, Integer> executorUnknown, Map<ModeK, Render.DeadBaseSpend> deadBases, Predicate<Summary> withheld) {
     List<String> out = new ArrayList<>();
     out.add("");
@@ -266,7 +262,7 @@ final class Report {
       String score = x.score() == null ? "no graded task" : withheld.test(x) ? "score withheld"
           : "score " + PyFormat.fixed(x.score(), 0, 2) + "%";
       out.add("  " + cell.name() + ": " + score + " (" + x.n() + " graded, " + x.nUngraded() + " ungraded)"
-          + " | improver " + Render.dollars(improverUsd.getOrDefault(cell, 0.0))
+          + " | improver " + Render.dollars(x.usd())
           + unknown(improverUnknown.getOrDefault(cell, 0))
           + " | executor " + Render.dollars(executorUsd.getOrDefault(cell, 0.0))
           + unknown(executorUnknown.getOrDefault(cell, 0))

@@ -16,7 +16,8 @@ import java.util.function.Function;
  * @param nUngraded rows of the group that are absences
  * @param score {@code round(100 · mean frac, 2)} over graded rows; null when none is graded
  * @param allPass percentage of graded rows that passed every criterion; null when none is graded
- * @param usd improver spend (stages + selection) from the task summaries, rounded to cents
+ * @param usd improver spend (stages + selection) from the task summaries, summed as recorded: rounded where printed
+ *     ({@link Render#dollars}), as cents rounded per cell drift with the cells and hide a spend under a cent
  * @param metrics sorted distinct scoring units ({@code raw.metric}) of the graded rows
  * @param tasks distinct tasks among the graded rows: over replicates one task has a row per seed, and a figure over
  *     one task is that task's score, whatever {@code n}
@@ -69,7 +70,7 @@ record Summary(ModeK cell, int n, int nUngraded, Double score, Double allPass, i
           (int) good.stream().filter(r -> pick.apply(r).equals("base")).count(),
           (int) good.stream().filter(r -> pick.apply(r).equals("final")).count(),
           (int) good.stream().filter(r -> pick.apply(r).equals("candidate")).count(),
-          fellBack.getOrDefault(e.getKey(), 0), PyFormat.round(usd.getOrDefault(e.getKey(), 0.0), 2),
+          fellBack.getOrDefault(e.getKey(), 0), usd.getOrDefault(e.getKey(), 0.0),
           new ArrayList<>(units), (int) good.stream().map(Scored::taskId).distinct().count(),
           (int) good.stream().filter(r -> r.chosenIsBase() && pick.apply(r).equals("final")).count()));
     }

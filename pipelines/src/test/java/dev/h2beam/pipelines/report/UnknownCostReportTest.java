@@ -122,6 +122,9 @@ class UnknownCostReportTest {
         + " modes: <$0.01\n  executor (rollouts) spend across reported modes: $0.01\n"), r.text());
     assertTrue(r.text().contains("| improver <$0.01 | executor $0.01 |"), r.text());
     assertTrue(r.text().contains("| improver <$0.01 | executor $0.00 |"), r.text());
+    // the page says the same, escaped
+    assertTrue(r.html().contains("<td>&lt;$0.01</td><td>$0.01</td>"), r.html());
+    assertTrue(r.html().contains("improver &lt;$0.01 + executor $0.01"), r.html());
     assertEquals("$0.00", Render.dollars(0));
     assertEquals("<$0.01", Render.dollars(0.0049));
     assertEquals("$0.01", Render.dollars(0.005));
