@@ -110,7 +110,8 @@ class AgentExecutorTest {
     java.util.concurrent.atomic.AtomicReference<String> seen = new java.util.concurrent.atomic.AtomicReference<>();
     java.util.concurrent.atomic.AtomicBoolean over = new java.util.concurrent.atomic.AtomicBoolean();
     Thread watch = new Thread(() -> {
-      while (!over.get() && seen.get() == null) {
+      // the record is written twice: first with the group's token before the CLI starts, then with its pid
+      while (!over.get() && (seen.get() == null || !seen.get().contains("\"pid\""))) {
         try {
           if (Files.isRegularFile(record)) seen.set(Files.readString(record));
           Thread.sleep(5);
