@@ -52,8 +52,12 @@ public final class EnvKeys {
     }
   }
 
-  /** A held key found split in a text: which key, where in the text its first character stands, whether reversed. */
-  public record Split(Held held, int at, boolean reversed) {}
+  /**
+   * A held key found split in a text: which key, where in the text its first character stands, where its last one
+   * ends (the index after it), and whether reversed. The span between is the key and what split it: what a scrub
+   * replaces ({@link KeysOutOfRuns}), so that no piece of the key stays behind.
+   */
+  public record Split(Held held, int at, int end, boolean reversed) {}
 
   /**
    * Every place in {@code text} that holds a held key's value, or the value written backwards, with characters that
@@ -62,6 +66,14 @@ public final class EnvKeys {
    * exact value is found there too, as a split with nothing between. Empty when no key is held.
    */
   public static List<Split> splitIn(String text) {
+    return splitIn(text, false);
+  }
+
+  /**
+   * {@link #splitIn}; when {@code bytes}, {@code text} is bytes read one char each (ISO-8859-1: a file that is not
+   * UTF-8, as {@link KeysOutOfRuns} reads it) and each value is looked for as its UTF-8 bytes read so.
+   */
+  static List<Split> splitIn(String text, boolean bytes) {
     List<Held> held = current;
     // no key held (most sweeps: scripted sessions, a free executor): every screened text comes here
     if (held.isEmpty()) return List.of();
@@ -69,10 +81,19 @@ public final class EnvKeys {
     for (Held h : held) {
       for (boolean reversed : new boolean[] {false, true}) {
         String form = reversed ? h.reversed() : h.value();
-        for (int at : splitAt(text, form)) out.add(new Split(h, at, reversed));
+        if (bytes) form = asBytes(form);
+        char first = form.charAt(0);
+        // found from its first character's occurrences (an intrinsic search): a text without it costs one scan; each
+        // one is tried, also inside an occurrence found, since one that overlaps it (abab1ab in abab1abab1ab) leaves
+        // a piece of the key behind when only the first is taken out
+        for (int i = text.indexOf(first); i >= 0; i = text.indexOf(first, i + 1)) {
+          int end = splitEnd(text, form, i);
+          if (end >= 0) out.add(new Split(h, i, end, reversed));
+        }
       }
     }
-    out.sort(Comparator.comparingInt(Split::at));
+    // most texts hold none, and a rollout's scrub comes here after each rollout: no comparator to link for them
+    if (out.size() > 1) out.sort(Comparator.comparingInt(Split::at));
     return out;
   }
 
@@ -85,26 +106,26 @@ public final class EnvKeys {
         || HiddenChars.isHidden(c);
   }
 
-  /** Where in {@code text} each occurrence of {@code form} starts, with {@link #splits} characters between its own. */
-  static List<Integer> splitAt(String text, String form) {
-    List<Integer> out = new ArrayList<>();
-    char first = form.charAt(0);
-    // found from its first character's occurrences (an intrinsic search): a text without it costs one scan
-    for (int i = text.indexOf(first); i >= 0; i = text.indexOf(first, i + 1)) {
-      int t = i + 1;
-      int k = 1;
-      while (k < form.length() && t < text.length()) {
-        char c = text.charAt(t);
-        if (c == form.charAt(k)) k++;
-        else if (!splits(c)) break;
-        t++;
-      }
-      if (k == form.length()) {
-        out.add(i);
-        i = t - 1;
-      }
+  /**
+   * Where the occurrence of {@code form} that starts at {@code at} in {@code text}, with {@link #splits} characters
+   * between its own, ends (the index after its last character); -1 when none starts there.
+   */
+  static int splitEnd(String text, String form, int at) {
+    if (at >= text.length() || text.charAt(at) != form.charAt(0)) return -1;
+    int t = at + 1;
+    int k = 1;
+    while (k < form.length() && t < text.length()) {
+      char c = text.charAt(t);
+      if (c == form.charAt(k)) k++;
+      else if (!splits(c)) return -1;
+      t++;
     }
-    return out;
+    return k == form.length() ? t : -1;
+  }
+
+  /** {@code s}'s UTF-8 bytes read one char each (ISO-8859-1): how a text read so holds {@code s}. */
+  static String asBytes(String s) {
+    return new String(s.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
   }
 
   /**

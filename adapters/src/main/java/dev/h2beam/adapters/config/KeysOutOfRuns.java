@@ -1,6 +1,8 @@
 package dev.h2beam.adapters.config;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -62,21 +64,74 @@ public final class KeysOutOfRuns {
   }
 
   /**
-   * {@code text} (bytes as ISO-8859-1 chars) with each held value, and each encoded form the credential screen looks
-   * for ({@link EnvKeys.Held#forms}: base64, hex, reversed), replaced; the variables found go in {@code into}.
+   * {@code text} (bytes as ISO-8859-1 chars) with each held value, also split apart or reversed ({@link #splitsOut}),
+   * and each encoded form the credential screen looks for ({@link EnvKeys.Held#forms}: base64, hex, reversed),
+   * replaced; the variables found go in {@code into}.
    */
   private static String replaced(String text, List<EnvKeys.Held> held, TreeSet<String> into) {
+    // the values first, overlapping ones together: replacing a key that shares characters with its reverse
+    // (...-ks + sk-...) as one exact form would leave the other's remaining characters
+    text = splitsOut(text, into);
     for (EnvKeys.Held h : held) {
       for (String form : h.forms()) {
         // ISO-8859-1 maps each byte to one char and back, so a file that is not UTF-8 keeps its other bytes as they
         // were; a key's UTF-8 bytes are found and replaced as the same chars
-        String bytes = new String(form.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
+        String bytes = EnvKeys.asBytes(form);
         if (!text.contains(bytes)) continue;
         into.add(h.variable());
         text = text.replace(bytes, EnvKeys.REDACTED);
       }
     }
     return text;
+  }
+
+  /**
+   * {@code text} (bytes as ISO-8859-1 chars) with each held value, or the value reversed, that is split apart
+   * ({@link EnvKeys#splitIn}: across lines, as string concatenation, spaced out) replaced from its first character to
+   * its last, what split it included: the exact forms alone leave a key an agent wrote as {@code "sk-ab" + "cd"} on
+   * disk, from where it travels into prompts, evidence and the library. Occurrences that overlap (two keys, or a key
+   * and its reverse, sharing characters) go as one. A text that is UTF-8 is searched as its characters, so that a
+   * hidden character inside a key (a zero-width space: three bytes) splits it as it does for the screen; any other is
+   * searched as its bytes. Either way its other bytes are kept as they were.
+   */
+  private static String splitsOut(String text, TreeSet<String> into) {
+    String utf8 = utf8(text);
+    String seen = utf8 == null ? text : utf8;
+    List<EnvKeys.Split> found = EnvKeys.splitIn(seen, utf8 == null);
+    if (found.isEmpty()) return text;
+    StringBuilder out = new StringBuilder(seen.length());
+    int kept = 0; // seen's chars before this are in out
+    int i = 0;
+    while (i < found.size()) {
+      EnvKeys.Split s = found.get(i);
+      int end = s.end();
+      into.add(s.held().variable());
+      // found in start order: each later one that starts before this span ends is part of it
+      for (i++; i < found.size() && found.get(i).at() < end; i++) {
+        end = Math.max(end, found.get(i).end());
+        into.add(found.get(i).held().variable());
+      }
+      out.append(seen, kept, s.at()).append(EnvKeys.REDACTED);
+      kept = end;
+    }
+    out.append(seen, kept, seen.length());
+    return utf8 == null ? out.toString() : EnvKeys.asBytes(out.toString());
+  }
+
+  /**
+   * The characters of {@code text}'s bytes (ISO-8859-1 chars) read as UTF-8: {@code text} itself when they are all
+   * ASCII, null when they are not UTF-8. Valid UTF-8 decodes and encodes back to the same bytes.
+   */
+  private static String utf8(String text) {
+    int i = 0;
+    while (i < text.length() && text.charAt(i) < 0x80) i++;
+    if (i == text.length()) return text;
+    try {
+      return StandardCharsets.UTF_8.newDecoder()
+          .decode(ByteBuffer.wrap(text.getBytes(StandardCharsets.ISO_8859_1))).toString();
+    } catch (CharacterCodingException e) {
+      return null;
+    }
   }
 
   /**
