@@ -1,6 +1,7 @@
 package dev.h2beam.pipelines.files;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.h2beam.adapters.files.Build;
 import dev.h2beam.adapters.model.Tokens;
 import java.io.IOException;
 import java.util.Iterator;
@@ -24,7 +25,7 @@ public final class FileShapes {
    * boolean {@code ok}, a mode and k of their types (k on the selection or the summary), and, when ok, a non-empty
    * {@code chosen_label} and {@code chosen_run_dir}; mode records, stages, ledgers and base rollouts have their
    * types, and so do the marks of costs not known (a stage's or selection's {@code usd_known}, a ledger's
-   * {@code cost_unknown}, a dead base's {@code cost_known}).
+   * {@code cost_unknown}, a dead base's {@code cost_known}), and so does the build each mode's result records.
    */
   public static void summary(JsonNode root) throws IOException {
     requireObject(root, "the summary");
@@ -48,6 +49,13 @@ public final class FileShapes {
       for (Iterator<Map.Entry<String, JsonNode>> it = modes.fields(); it.hasNext(); ) {
         Map.Entry<String, JsonNode> e = it.next();
         mode(e.getValue(), modesKey + "." + e.getKey());
+      }
+    }
+    JsonNode builds = root.get(Build.BY_MODE);
+    if (builds != null && !builds.isNull()) {
+      requireObject(builds, Build.BY_MODE);
+      for (Iterator<String> it = builds.fieldNames(); it.hasNext(); ) {
+        optionalText(builds, it.next(), Build.BY_MODE, ".");
       }
     }
     JsonNode base = root.get("base");

@@ -217,6 +217,7 @@ final class FactsCodec {
       string(id.timing());
       out.writeBoolean(id.timingMixed());
       string(id.cohort());
+      string(id.writers());
     }
 
     void metric(MetricRow m) throws IOException {
@@ -328,7 +329,8 @@ final class FactsCodec {
       BigInteger seed = digits == null ? null : new BigInteger(digits);
       String timing = string();
       boolean mixed = in.readBoolean();
-      return new RunIdentity(path, executor, improver, judge, seed, timing, mixed, string());
+      String cohort = string();
+      return new RunIdentity(path, executor, improver, judge, seed, timing, mixed, cohort, string());
     }
 
     MetricRow metric() throws IOException {

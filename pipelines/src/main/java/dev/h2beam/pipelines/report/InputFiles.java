@@ -77,8 +77,17 @@ final class InputFiles {
    * task whose every base failed, what its dead bases cost.
    */
   static TaskSummary summary(String path, String text) throws IOException {
+    return summary(path, text, null);
+  }
+
+  /**
+   * As {@link #summary(String, String)}, adding to {@code unstamped} (when not null) each mode whose result records
+   * no build that wrote it ({@link Writers#unstamped}).
+   */
+  static TaskSummary summary(String path, String text, List<String> unstamped) throws IOException {
     JsonNode root = Json.readTree(text);
     FileShapes.summary(root);
+    if (unstamped != null) Writers.unstamped(root, unstamped);
     JsonNode modes = root.has("modes") ? root.get("modes") : root.get("arms");
     JsonNode selections = root.get("selections");
     Map<String, TaskSummary.ModeSpend> out = new TreeMap<>();
@@ -156,7 +165,8 @@ final class InputFiles {
     JsonNode timing = root.get("timing");
     return new RunIdentity(path, identity(root.get("executor")), identity(root.get("improver")),
         identity(root.get("judge")), seed != null && seed.isIntegralNumber() ? seed.bigIntegerValue() : null,
-        identity(timing), timing != null && timing.path("mixed").asBoolean(false), cohort(root));
+        identity(timing), timing != null && timing.path("mixed").asBoolean(false), cohort(root),
+        Writers.recorded(root));
   }
 
   /**

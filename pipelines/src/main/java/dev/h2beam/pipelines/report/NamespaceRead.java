@@ -46,6 +46,8 @@ record NamespaceRead(PackedFacts facts, List<ReadFailure> failures, int filesRea
     String judgedBy = null;
     List<MetricRow> metrics = new ArrayList<>();
     boolean metricsRead = false;
+    // the task modes whose result records no build that wrote it (an older h2beam's)
+    List<String> unstamped = new ArrayList<>();
     for (Path f : files) {
       byte[] bytes;
       try {
@@ -68,7 +70,7 @@ record NamespaceRead(PackedFacts facts, List<ReadFailure> failures, int filesRea
             rows.addAll(InputFiles.judged(path, utf8, k).rows());
             judged = true;
           }
-          case SUMMARY -> summaries.add(InputFiles.summary(path, TextFiles.utf8(utf8, path)));
+          case SUMMARY -> summaries.add(InputFiles.summary(path, TextFiles.utf8(utf8, path), unstamped));
           case CONFIG -> identity = InputFiles.config(path, TextFiles.utf8(utf8, path));
           case JUDGE -> judgedBy = InputFiles.judge(TextFiles.utf8(utf8, path));
           case METRICS -> {
@@ -85,6 +87,7 @@ record NamespaceRead(PackedFacts facts, List<ReadFailure> failures, int filesRea
     }
     // h2beam's record of the judge it graded a harness2 namespace with names the instrument of its judged.json
     if (judgedBy != null && identity != null) identity = identity.withJudge(judgedBy);
+    if (identity != null) identity = Writers.of(identity, unstamped);
     PackedFacts facts = read == 0 ? null : PackedFacts.pack(new NamespaceFacts(ns.toString(), judged, rows,
         summaries, identity, metricsRead, metrics));
     return new NamespaceRead(facts, failures, read);

@@ -156,6 +156,7 @@ final class Report {
         + " unknown with one replicate)");
     lines.addAll(Replicates.lines(cells, aggregate));
     lines.addAll(uncheckedCohort(rowsByNs.keySet(), byDir));
+    lines.addAll(Writers.lines(rowsByNs.keySet(), byDir));
     lines.addAll(JudgeSpread.lines(rowsByNs, cells, aggregate));
 
     MetricTable table = new MetricTable(byDir);
@@ -449,8 +450,8 @@ final class Report {
       lacking.forEach((key, names) -> out.add("  k=" + k + ": " + key + " (not recorded by " + String.join(", ",
           names) + ")"));
       unchecked.forEach((key, names) -> out.add("  k=" + k + ": " + key + " (recorded unverified by "
-          + String.join(", ", names) + ": by a resume, after work an older h2beam did under settings it did not"
-          + " record; config.json's \"unverified\")"));
+          + String.join(", ", names) + ": after work an older h2beam did under settings it did not record or"
+          + " check; config.json's \"unverified\", or a writer that records no build, below)"));
     }
     return out;
   }
@@ -618,7 +619,7 @@ final class Report {
     return out::get;
   }
 
-  private static NamespaceFacts facts(Map<String, NamespaceFacts> byDir, NamespaceRef ns) {
+  static NamespaceFacts facts(Map<String, NamespaceFacts> byDir, NamespaceRef ns) {
     return byDir.getOrDefault(ns.dir(), NamespaceFacts.empty(ns.dir()));
   }
 

@@ -16,9 +16,11 @@ import java.util.List;
  * @param cohort what else makes the run the experiment it is ({@link #COHORT_KEYS}, the task set and each part of
  *     {@code input_digests}), as canonical JSON of key to value; null when not recorded. Replicates differ only in
  *     seed: namespaces whose cohorts differ are not pooled ({@link Report#notReplicates})
+ * @param writers the builds of h2beam that wrote the namespace ({@link Writers}), as canonical JSON; null when its
+ *     config.json records none
  */
 public record RunIdentity(String path, String executor, String improver, String judge, BigInteger seed,
-    String timing, boolean timingMixed, String cohort) implements Serializable {
+    String timing, boolean timingMixed, String cohort, String writers) implements Serializable {
 
   /**
    * The keys of config.json two replicates must agree on, besides {@code tasks} (a set: its order follows the seed)
@@ -41,6 +43,13 @@ public record RunIdentity(String path, String executor, String improver, String 
     judge = blankToNull(judge);
     timing = blankToNull(timing);
     cohort = blankToNull(cohort);
+    writers = blankToNull(writers);
+  }
+
+  /** An identity whose config.json records no builds of h2beam. */
+  public RunIdentity(String path, String executor, String improver, String judge, BigInteger seed, String timing,
+      boolean timingMixed, String cohort) {
+    this(path, executor, improver, judge, seed, timing, timingMixed, cohort, null);
   }
 
   /** An identity that records no cohort (a config.json of harness2 or of an older h2beam). */
@@ -56,7 +65,12 @@ public record RunIdentity(String path, String executor, String improver, String 
 
   /** The same identity with another judge: the one h2beam recorded where harness2's config.json names its own. */
   public RunIdentity withJudge(String other) {
-    return new RunIdentity(path, executor, improver, other, seed, timing, timingMixed, cohort);
+    return new RunIdentity(path, executor, improver, other, seed, timing, timingMixed, cohort, writers);
+  }
+
+  /** The same identity with another cohort and record of its writers ({@link Writers#of}). */
+  RunIdentity withWriters(String otherCohort, String otherWriters) {
+    return new RunIdentity(path, executor, improver, judge, seed, timing, timingMixed, otherCohort, otherWriters);
   }
 
   private static String blankToNull(String s) {

@@ -6,6 +6,7 @@ import dev.h2beam.adapters.config.RunConfig;
 import dev.h2beam.adapters.bench.BenchmarkProvider;
 import dev.h2beam.adapters.bench.Benchmarks;
 import dev.h2beam.adapters.files.AtomicFiles;
+import dev.h2beam.adapters.files.Build;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.Scratch;
 import dev.h2beam.adapters.model.Namespace;
@@ -279,6 +280,7 @@ public final class Sweep {
     header.put("max_tasks", o.getMaxTasks());
     header.put("only_tasks", null);
     header.put("started_at", now.toString());
+    header.put(Build.BY_MODE, Build.id()); // h2beam's own key: which h2beam ran this sweep
     return new Plan(config, bench, stream, record, header);
   }
 
@@ -378,12 +380,8 @@ public final class Sweep {
   /**
    * Writes or checks the namespace's run identity (config.json, spec §3.6), with h2beam's own keys beside harness2's:
    * among them the digests of the benchmark's inputs ({@link RunInputs}) and the roles' settings ({@link
-   * RoleSettings}), so a resume over edited inputs or other settings is refused naming what changed.
-   */
-  /**
-   * Writes or checks the namespace's run identity (config.json, spec §3.6), with h2beam's own keys beside harness2's:
-   * among them the digests of the benchmark's inputs ({@link RunInputs}) and the roles' settings ({@link
-   * RoleSettings}), so a resume over edited inputs or other settings is refused naming what changed.
+   * RoleSettings}), so a resume over edited inputs or other settings is refused naming what changed, and the builds
+   * of h2beam that wrote the namespace ({@link Build#BUILDS}).
    */
   public static void checkIdentity(Plan plan, SweepOptions o) {
     writeOrCheck(identityFile(plan), identity(plan, o, true), plan, o, taskIds(plan));
@@ -455,6 +453,7 @@ public final class Sweep {
     id.put("domains", domains);
     id.put("seed", o.getSeed());
     if (digests) id.put("timing", timing(plan, o)); // never compared; read from the machine
+    if (digests) id.put(Build.BUILDS, new ArrayList<>(List.of(Build.id()))); // never compared: added to (below)
     if (plan.config().modes().contains("gat")) {
       Map<String, Object> gate = new LinkedHashMap<>();
       gate.put("method", plan.config().gate().method());
@@ -485,7 +484,8 @@ public final class Sweep {
     for (String key : id.keySet()) {
       // the judge is recorded later; where the benchmark lives may move; the timing environment may change
       // (then times stop being comparable, below); keys an older h2beam did not write are not compared
-      if (key.equals("judge") || key.equals("bench_root") || key.equals("timing") || !old.containsKey(key)) {
+      if (key.equals("judge") || key.equals("bench_root") || key.equals("timing") || key.equals(Build.BUILDS)
+          || !old.containsKey(key)) {
         continue;
       }
       if (key.equals(RunInputs.KEY)) {
@@ -515,6 +515,7 @@ public final class Sweep {
         if (!old.containsKey("method_version")) {
           // written by a judge before any sweep of this namespace: complete it, keeping the recorded judge
           id.put("judge", old.getOrDefault("judge", ""));
+          id.put(Build.BUILDS, builds(old, file.getParent()));
           AtomicFiles.writeString(file, Json.pretty(id) + "\n");
           return;
         }
@@ -566,6 +567,11 @@ public final class Sweep {
           old.put("gate", id.get("gate"));
           changed = true;
         }
+        List<String> builds = builds(old, file.getParent());
+        if (!builds.equals(old.get(Build.BUILDS))) {
+          old.put(Build.BUILDS, builds);
+          changed = true;
+        }
         Object timing = mergedTiming(old.get("timing"), id.get("timing"));
         if (!Json.canonical(timing).equals(Json.canonical(old.get("timing")))) {
           old.put("timing", timing);
@@ -585,6 +591,22 @@ public final class Sweep {
    * being able to check them against the work already done; the report compares no replicate on them.
    */
   public static final String UNVERIFIED = "unverified";
+
+  /**
+   * The builds that wrote {@code namespace} ({@link Build#BUILDS}), this one last unless recorded already: those
+   * {@code old} records, or, when it records none and the namespace already holds work, {@link Build#UNRECORDED}
+   * first, for the h2beam (before 2026-12-06) that did that work.
+   */
+  private static List<String> builds(Map<String, Object> old, Path namespace) throws IOException {
+    List<String> out = new ArrayList<>();
+    if (old.get(Build.BUILDS) instanceof List<?> l) {
+      for (Object b : l) out.add(String.valueOf(b));
+    } else if (anySummary(namespace)) {
+      out.add(Build.UNRECORDED);
+    }
+    if (!out.contains(Build.id())) out.add(Build.id());
+    return out;
+  }
 
   /** {@code before}'s names (a list, or none) and {@code more}, sorted, each once. */
   private static List<String> unverified(Object before, List<String> more) {

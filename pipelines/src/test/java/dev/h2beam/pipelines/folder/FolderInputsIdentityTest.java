@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.h2beam.adapters.files.Build;
 import dev.h2beam.adapters.files.Hashes;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.PathOrder;
@@ -260,5 +261,33 @@ class FolderInputsIdentityTest {
     // and from then on they are checked
     Files.writeString(bench.resolve("base/guardrails.md"), "Never round.\n", StandardOpenOption.APPEND);
     refusedNaming("the base harness");
+  }
+
+  /**
+   * config.json lists the builds of h2beam that wrote the namespace, and each summary the build that made each mode's
+   * result: this build from the start, unchanged by its own resume; a namespace whose work an h2beam that records no
+   * build did (its config.json lists none) gets "unrecorded" before this build.
+   */
+  @Test
+  void theBuildsThatWroteTheNamespaceAreRecorded() throws Exception {
+    assertEquals(List.of(Build.id()), Json.readMap(configJson()).get("h2beam_builds"));
+    List<Path> summaries;
+    try (java.util.stream.Stream<Path> s = Files.walk(configJson().getParent())) {
+      summaries = s.filter(p -> p.getFileName().toString().equals("summary.json")).sorted().toList();
+    }
+    assertEquals(2, summaries.size(), summaries.toString());
+    for (Path summary : summaries) {
+      assertEquals(Map.of("agg", Build.id(), "seq", Build.id()), Json.readMap(summary).get("h2beam_build"),
+          summary.toString());
+    }
+    String before = Files.readString(configJson());
+    resumesDoingNothing();
+    assertEquals(before, Files.readString(configJson()), "a resume by the same build changes nothing");
+
+    Map<String, Object> id = Json.readMap(configJson());
+    id.remove("h2beam_builds");
+    Files.writeString(configJson(), Json.pretty(id) + "\n");
+    resumesDoingNothing();
+    assertEquals(List.of("unrecorded", Build.id()), Json.readMap(configJson()).get("h2beam_builds"));
   }
 }

@@ -108,15 +108,72 @@ class ReportCommandTest {
     recorded(runs.resolve("demo-oc-agg2-s1"), "unverified", List.of("input_digests", "prices"));
     Fixtures.Run run = Fixtures.report("--namespaces=" + runs + "/demo-oc-*");
     assertEquals(0, run.exit(), run.err());
-    assertTrue(run.out().contains("  k=2: input_digests.base (recorded unverified by demo-oc-agg2-s1: by a resume,"
-        + " after work an older h2beam did under settings it did not record; config.json's \"unverified\")\n"
-        + "  k=2: input_digests.tasks (recorded unverified by demo-oc-agg2-s1"), run.out());
+    assertTrue(run.out().contains("  k=2: input_digests.base (recorded unverified by demo-oc-agg2-s1: after work an"
+        + " older h2beam did under settings it did not record or check; config.json's \"unverified\", or a writer"
+        + " that records no build, below)\n  k=2: input_digests.tasks (recorded unverified by demo-oc-agg2-s1"),
+        run.out());
     assertTrue(run.out().contains("  k=2: prices (recorded unverified by demo-oc-agg2-s1:"), run.out());
     // without the mark, the same prices are a difference
     recorded(runs.resolve("demo-oc-agg2-s1"), "unverified", List.of());
     run = Fixtures.report("--namespaces=" + runs + "/demo-oc-*");
     assertEquals(1, run.exit(), run.out());
     assertTrue(run.err().contains("k=2: prices differs"), run.err());
+  }
+
+  /**
+   * A namespace a recording h2beam began (config.json's h2beam_builds) whose task modes record no build were written
+   * after, by an older h2beam (which drops the keys it does not know): it checked none of the prices, settings and
+   * inputs recorded, so they are unverified for the namespace, and the report says which task modes. A namespace
+   * whose older work came first ("unrecorded") only says so, and its recorded prices still count.
+   */
+  @Test
+  void modesAnOlderH2beamWroteAfterARecordingBuildMakeTheRecordedSettingsUnverified(@TempDir Path runs)
+      throws Exception {
+    replicates(runs);
+    String build = "0123456789abcdef0123456789abcdef01234567";
+    for (int seed = 1; seed <= 3; seed++) {
+      recorded(runs.resolve("demo-oc-agg2-s" + seed), "prices", java.util.Map.of("improver",
+          java.util.Map.of("input", seed == 1 ? 5.0 : 1.0, "output", 2.0)));
+      recorded(runs.resolve("demo-oc-agg2-s" + seed), "h2beam_builds", List.of(build));
+      // the others' summaries were written by that build
+      if (seed > 1) stamp(runs.resolve("demo-oc-agg2-s" + seed + "/ledger-1/summary.json"), build);
+    }
+    Fixtures.Run run = Fixtures.report("--namespaces=" + runs + "/demo-oc-*");
+    assertEquals(0, run.exit(), run.err());
+    assertTrue(run.out().contains("\nWritten by more than one h2beam (config.json's \"h2beam_builds\", each"
+        + " summary.json's \"h2beam_build\"):\n  demo-oc-agg2-s1: 0123456789ab; 2 task modes (ledger-1 agg,"
+        + " ledger-1 seq) last written by an h2beam that records no build, after this namespace's first recorded"
+        + " build: an older h2beam, which checked none of the prices, role settings and inputs config.json records,"
+        + " so they are taken as unverified for the whole namespace\n"), run.out());
+    assertTrue(run.out().contains("  k=2: prices (recorded unverified by demo-oc-agg2-s1:"), run.out());
+    assertFalse(run.out().contains("demo-oc-agg2-s2:"), "one build wrote seed 2 whole: " + run.out());
+
+    // the older work came first: said, and the recorded prices are the run's, so they differ
+    recorded(runs.resolve("demo-oc-agg2-s1"), "h2beam_builds", List.of("unrecorded", build + "+changes"));
+    run = Fixtures.report("--namespaces=" + runs + "/demo-oc-*");
+    assertEquals(1, run.exit(), run.out());
+    assertTrue(run.err().contains("k=2: prices differs"), run.err());
+    run = Fixtures.report("--namespaces=" + runs + "/demo-oc-agg2-s1");
+    assertEquals(0, run.exit(), run.err());
+    assertTrue(run.out().contains("\n  demo-oc-agg2-s1: an h2beam that recorded no build (before 2026-12-06), then"
+        + " 0123456789ab (changes); 2 task modes (ledger-1 agg, ledger-1 seq) written by an h2beam that records no"
+        + " build (before 2026-12-06)\n"), run.out());
+
+    // every mode stamped by the one build: nothing to say
+    recorded(runs.resolve("demo-oc-agg2-s1"), "h2beam_builds", List.of(build));
+    stamp(runs.resolve("demo-oc-agg2-s1/ledger-1/summary.json"), build);
+    run = Fixtures.report("--namespaces=" + runs + "/demo-oc-agg2-s1");
+    assertEquals(0, run.exit(), run.err());
+    assertFalse(run.out().contains("Written by"), run.out());
+  }
+
+  /** Stamps each mode of the summary at {@code file} as written by {@code build}, as h2beam's writes do. */
+  private static void stamp(Path file, String build) throws Exception {
+    java.util.Map<String, Object> s = dev.h2beam.adapters.files.Json.readMap(file);
+    java.util.Map<String, Object> builds = new java.util.LinkedHashMap<>();
+    for (Object mode : ((java.util.Map<?, ?>) s.get("modes")).keySet()) builds.put(String.valueOf(mode), build);
+    s.put("h2beam_build", builds);
+    Files.writeString(file, dev.h2beam.adapters.files.Json.pretty(s));
   }
 
   /**

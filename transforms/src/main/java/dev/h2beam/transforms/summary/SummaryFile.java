@@ -1,6 +1,7 @@
 package dev.h2beam.transforms.summary;
 
 import dev.h2beam.adapters.files.AtomicFiles;
+import dev.h2beam.adapters.files.Build;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.model.Namespace;
 import java.io.IOException;
@@ -23,6 +24,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * lock (a JVM lock plus an OS lock on {@code summary.lock}, removed once written) and replaces the file by atomic
  * rename. Modes, selections and errors are always written in the fixed mode order (agg, seq, gat), so the file is the
  * same whichever mode's chain finished first.
+ *
+ * <p>Each mode's result carries the build that made it ({@link Build#BY_MODE}, h2beam's own key): stamped as this
+ * h2beam writes it, and carried through every merge. An older h2beam's merge drops keys it does not know, so a mode
+ * without a stamp in a namespace that recording builds began was last written by an h2beam that records none.
  */
 public final class SummaryFile {
   private SummaryFile() {}
@@ -60,7 +65,7 @@ public final class SummaryFile {
             old = Map.of();
           }
         }
-        Map<String, Object> merged = canonical(merge(old, result));
+        Map<String, Object> merged = canonical(merge(old, stamped(result)));
         AtomicFiles.writeString(abs, Json.pretty(merged));
         // removed while held, so a task folder ends as a clean run leaves it (a resume left it behind): one process
         // writes a runs folder at a time (its writer lock), so no other can be waiting on this file's lock
@@ -85,7 +90,7 @@ public final class SummaryFile {
   /** Writes one mode's part (its only writer is that mode's chain). */
   public static void writePart(Path summary, String mode, Map<String, Object> result) throws IOException {
     Files.createDirectories(summary.toAbsolutePath().getParent());
-    AtomicFiles.writeString(part(summary, mode), Json.pretty(canonical(result)));
+    AtomicFiles.writeString(part(summary, mode), Json.pretty(canonical(stamped(result))));
   }
 
   /**
@@ -126,7 +131,19 @@ public final class SummaryFile {
     return merged;
   }
 
-  /** The merge rule of spec §8.4. */
+  /**
+   * {@code result}, which this h2beam made, with each mode it records stamped with this build ({@link Build#BY_MODE}).
+   */
+  static Map<String, Object> stamped(Map<String, Object> result) {
+    if (!(result.get("modes") instanceof Map<?, ?> modes) || modes.isEmpty()) return result;
+    Map<String, Object> builds = new LinkedHashMap<>();
+    for (Object mode : modes.keySet()) builds.put(String.valueOf(mode), Build.id());
+    Map<String, Object> out = new LinkedHashMap<>(result);
+    out.put(Build.BY_MODE, builds);
+    return out;
+  }
+
+  /** The merge rule of spec §8.4, with each mode's build carried ({@link #builds}). */
   @SuppressWarnings("unchecked")
   static Map<String, Object> merge(Map<String, Object> old, Map<String, Object> result) {
     Map<String, Object> merged = new LinkedHashMap<>(result);
@@ -140,6 +157,9 @@ public final class SummaryFile {
       if (n instanceof Map) m.putAll((Map<String, Object>) n);
       merged.put(key, m);
     }
+    Map<String, Object> builds = builds(old, result, (Map<String, Object>) merged.get("modes"));
+    merged.remove(Build.BY_MODE);
+    if (!builds.isEmpty()) merged.put(Build.BY_MODE, builds);
     String status = String.valueOf(merged.get("status"));
     List<Object> errors = new ArrayList<>(list(result.get("errors")));
     List<String> seen = new ArrayList<>();
@@ -159,6 +179,37 @@ public final class SummaryFile {
     merged.put("errors", errors);
     if (status.equals("ok") || status.equals("partial")) merged.put("status", mergedStatus(merged));
     return merged;
+  }
+
+  /**
+   * The build of each of {@code modes} (the merged ones): a mode {@code result} records has result's stamp, or none
+   * when result has none (a part an older h2beam left); but when {@code old} records the same result for it (a
+   * resume replays a finished mode and writes it again unchanged) it keeps the build that made it. A mode only old
+   * records keeps old's stamp, or none.
+   */
+  private static Map<String, Object> builds(Map<String, Object> old, Map<String, Object> result,
+      Map<String, Object> modes) {
+    Map<?, ?> before = old.get(Build.BY_MODE) instanceof Map<?, ?> b ? b : Map.of();
+    Map<?, ?> now = result.get(Build.BY_MODE) instanceof Map<?, ?> b ? b : Map.of();
+    Map<?, ?> resultModes = result.get("modes") instanceof Map<?, ?> m ? m : Map.of();
+    Map<String, Object> out = new LinkedHashMap<>();
+    for (String mode : modes.keySet()) {
+      Object build = before.get(mode);
+      if (resultModes.containsKey(mode) && !(build != null && sameResult(old, result, mode))) build = now.get(mode);
+      if (build != null) out.put(mode, build);
+    }
+    return out;
+  }
+
+  /** Whether {@code a} and {@code b} record the same mode record and selection for {@code mode}. */
+  private static boolean sameResult(Map<String, Object> a, Map<String, Object> b, String mode) {
+    for (String key : List.of("modes", "selections")) {
+      Object x = a.get(key) instanceof Map<?, ?> m ? m.get(mode) : null;
+      if (x == null && key.equals("modes") && a.get("arms") instanceof Map<?, ?> arms) x = arms.get(mode);
+      Object y = b.get(key) instanceof Map<?, ?> m ? m.get(mode) : null;
+      if (!Objects.equals(Json.canonical(x), Json.canonical(y))) return false;
+    }
+    return true;
   }
 
   @SuppressWarnings("unchecked")
@@ -192,7 +243,7 @@ public final class SummaryFile {
   @SuppressWarnings("unchecked")
   public static Map<String, Object> canonical(Map<String, Object> summary) {
     Map<String, Object> out = new LinkedHashMap<>(summary);
-    for (String key : List.of("modes", "selections")) {
+    for (String key : List.of("modes", "selections", Build.BY_MODE)) {
       if (summary.get(key) instanceof Map) {
         Map<String, Object> m = (Map<String, Object>) summary.get(key);
         List<String> keys = new ArrayList<>(m.keySet());

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.h2beam.adapters.files.Build;
 import dev.h2beam.adapters.files.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -313,7 +314,7 @@ class SummaryFileTest {
     Map<String, Object> fresh = summary("partial", map("agg", mode(true, "agg2")),
         map("agg", selection(true, "agg2")), List.of("agg: note"));
     SummaryFile.write(file(), fresh);
-    assertTrue(SummaryFile.same(fresh, Json.readMap(file())));
+    assertTrue(SummaryFile.same(SummaryFile.stamped(fresh), Json.readMap(file())), "what was written, stamped");
   }
 
   @Test
@@ -387,5 +388,47 @@ class SummaryFileTest {
     assertEquals(List.of("agg", "seq"), List.copyOf(sub(merged, "modes").keySet()));
     assertEquals("partial", merged.get("status"));
     assertEquals(List.of("seq: boom"), merged.get("errors"));
+  }
+
+  // ---- the build that made each mode's result ----
+
+  /**
+   * Each mode's result carries the build that made it: stamped as it is written, kept by a merge of other modes, and
+   * kept by a resume that writes the same result again; a mode whose part an older h2beam left (no stamp) stays
+   * without one, and so does a mode an older h2beam's summary holds.
+   */
+  @Test
+  void eachModeCarriesTheBuildThatMadeItsResult() throws IOException {
+    SummaryFile.writePart(file(), "agg", summary("partial", map("agg", mode(true, "agg1")),
+        map("agg", selection(true, "agg1")), List.of()));
+    Map<String, Object> merged = SummaryFile.mergeParts(file());
+    assertEquals(map("agg", Build.id()), merged.get(Build.BY_MODE));
+
+    // made by another build earlier: the same result written again keeps it, another result is this build's
+    Map<String, Object> other = new LinkedHashMap<>(merged);
+    other.put(Build.BY_MODE, map("agg", "feedfacefeedfacefeedfacefeedfacefeedface"));
+    Files.writeString(file(), Json.pretty(other));
+    SummaryFile.writePart(file(), "agg", summary("partial", map("agg", mode(true, "agg1")),
+        map("agg", selection(true, "agg1")), List.of()));
+    SummaryFile.writePart(file(), "seq", summary("partial", map("seq", mode(true, "c1")),
+        map("seq", selection(true, "c1")), List.of()));
+    merged = SummaryFile.mergeParts(file());
+    assertEquals(map("agg", "feedfacefeedfacefeedfacefeedfacefeedface", "seq", Build.id()),
+        merged.get(Build.BY_MODE));
+    SummaryFile.write(file(), summary("ok", map("agg", mode(true, "agg2")), map("agg", selection(true, "agg2")),
+        List.of()));
+    assertEquals(map("agg", Build.id(), "seq", Build.id()), SummaryFile.read(file()).get(Build.BY_MODE));
+
+    // an older h2beam's summary (its merge dropped the stamps) and a part it left: neither gains this build's
+    Map<String, Object> older = new LinkedHashMap<>(SummaryFile.read(file()));
+    older.remove(Build.BY_MODE);
+    Files.writeString(file(), Json.pretty(older));
+    Files.writeString(SummaryFile.part(file(), "gat"), Json.pretty(summary("partial", map("gat", mode(true, "b1")),
+        map("gat", selection(true, "b1")), List.of())));
+    SummaryFile.writePart(file(), "seq", summary("partial", map("seq", mode(true, "c2")),
+        map("seq", selection(true, "c2")), List.of()));
+    merged = SummaryFile.mergeParts(file());
+    assertEquals(List.of("agg", "seq", "gat"), List.copyOf(sub(merged, "modes").keySet()));
+    assertEquals(map("seq", Build.id()), merged.get(Build.BY_MODE));
   }
 }
