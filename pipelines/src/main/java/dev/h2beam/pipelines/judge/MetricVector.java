@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonFormat;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.h2beam.adapters.files.AtomicFiles;
+import dev.h2beam.adapters.files.Build;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.exec.RolloutMarker;
 import dev.h2beam.adapters.files.Runmark;
@@ -31,9 +32,9 @@ import java.util.regex.Pattern;
  * an absence: a metric the sources did not record is {@code not-recorded}, one that does not apply (quality under a
  * grader that is not a rubric) is {@code not-applicable}, and the judge's own absences carry through.
  *
- * <p>Schema {@value #SCHEMA}: {@code {"schema", "namespace", "metrics": {name: {unit, direction, source}}, "rows":
- * [{"task_id", "mode", "k", "seed", "values": {name: number}, "absent": {name: reason}}]}}. Every row names every
- * metric exactly once, in one of the two maps.
+ * <p>Schema {@value #SCHEMA}: {@code {"schema", "namespace", "h2beam_build", "metrics": {name: {unit, direction,
+ * source}}, "rows": [{"task_id", "mode", "k", "seed", "values": {name: number}, "absent": {name: reason}}]}}. Every
+ * row names every metric exactly once, in one of the two maps; {@code h2beam_build} is the judge's build.
  */
 public final class MetricVector {
   private MetricVector() {}
@@ -111,6 +112,7 @@ public final class MetricVector {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("schema", SCHEMA);
     out.put("namespace", namespace.getFileName().toString());
+    out.put(Build.BY_MODE, Build.id()); // which h2beam judged: h2beam's own key, which the readers pass over
     Map<String, Object> defs = new LinkedHashMap<>();
     METRICS.forEach((name, d) -> {
       Map<String, Object> m = new LinkedHashMap<>();

@@ -66,6 +66,7 @@ class MetricVectorTest {
         JudgedRow.absent("ns", "t3", "agg", 2, "", "", false, Absence.SELECTION_FAILED, "no choice"));
     JsonNode m = Json.readTree(MetricVector.write(ns, rows, false));
     assertEquals("h2beam-metrics/v2", m.path("schema").asText());
+    assertEquals(dev.h2beam.adapters.files.Build.id(), m.path("h2beam_build").asText(), "the build that judged");
     JsonNode r1 = m.at("/rows/0");
     assertEquals(7, r1.path("seed").asInt());
     assertEquals(0.5, r1.at("/values/score").asDouble());
