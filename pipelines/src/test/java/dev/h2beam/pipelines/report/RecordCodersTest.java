@@ -76,7 +76,7 @@ class RecordCodersTest {
     NamespaceFacts facts = new NamespaceFacts("/r/ns", true, List.of(repeated), List.of(),
         new RunIdentity("/r/ns/config.json", "demo/oc", "opencode:m", "j", java.math.BigInteger.valueOf(3),
             "{\"machine\":\"n2\"}", false,
-            "{\"tasks\":[\"t1\"]}"), true,
+            "{\"tasks\":[\"t1\"]}", "{\"builds\":[\"unrecorded\"],\"later\":false,\"unstamped\":[\"t1 agg\"]}"), true,
         List.of(row));
     roundTrips(facts);
   }
@@ -193,7 +193,7 @@ class RecordCodersTest {
             + " executorUnknown tokens attempts",
         TaskSummary.Attempts.class, "count known",
         TaskSummary.Budget.class, "rollouts sessions",
-        RunIdentity.class, "path executor improver judge seed timing timingMixed cohort",
+        RunIdentity.class, "path executor improver judge seed timing timingMixed cohort writers",
         MetricRow.class, "taskId mode k values absent");
     written.forEach((type, names) -> assertEquals(names, Arrays.stream(type.getRecordComponents())
         .map(RecordComponent::getName).collect(Collectors.joining(" ")),
