@@ -20,6 +20,9 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
+    // every line printed from here on, by h2beam or a library it runs, goes without the keys h2beam holds
+    System.setOut(KeyFreeStream.of(System.out));
+    System.setErr(KeyFreeStream.of(System.err));
     Registry.atStart();
     StopRequest.listen(System.err);
     System.exit(run(args, System.out, System.err));
@@ -30,6 +33,8 @@ public final class Main {
   }
 
   static int run(String[] args, PrintStream out, PrintStream err) {
+    out = KeyFreeStream.of(out);
+    err = KeyFreeStream.of(err);
     TreeMap<String, Command> all = commands();
     if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help")) {
       out.println("h2beam: Harness² experiments as Apache Beam pipelines.");

@@ -21,6 +21,33 @@ class MainTest {
         new PrintStream(err, true, StandardCharsets.UTF_8));
   }
 
+  /**
+   * A held key given where it does not belong (a flag's value) is not echoed in the error that names the flag, nor in
+   * anything else printed: every line h2beam prints goes through {@link KeyFreeStream}.
+   */
+  @Test
+  void aHeldKeyInAFlagIsNotEchoed() {
+    String key = "sk-audit-7Q9xZ3kLmN5pR8tV2wY4";
+    List<dev.h2beam.adapters.config.EnvKeys.Held> was = dev.h2beam.adapters.config.EnvKeys.use(
+        java.util.Map.of("AUDIT_API_KEY", key));
+    try {
+      assertEquals(1, run("sweep", "--k=" + key));
+      assertEquals(1, run("sweep", "--bench=demo", "--modes=" + key));
+      String said = err.toString(StandardCharsets.UTF_8) + out.toString(StandardCharsets.UTF_8);
+      assertTrue(said.contains("--k=[redacted key]"), said);
+      assertTrue(said.contains("[redacted key]") && !said.contains("7Q9xZ3kL"), said);
+      // printf, print(Object) and non-ASCII text pass through in the wrapped stream's encoding
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      PrintStream free = KeyFreeStream.of(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+      free.printf("%s – %s%n", key, "²");
+      free.println((Object) ("x" + key));
+      assertEquals("[redacted key] – ²" + System.lineSeparator() + "x[redacted key]" + System.lineSeparator(),
+          bytes.toString(StandardCharsets.UTF_8));
+    } finally {
+      dev.h2beam.adapters.config.EnvKeys.restore(was);
+    }
+  }
+
   @Test
   void helpListsEverySubcommand() {
     assertEquals(0, run("--help"));
