@@ -1,8 +1,8 @@
 package dev.h2beam.pipelines;
 
 import dev.h2beam.adapters.config.EnvKeys;
+import dev.h2beam.adapters.config.KeyFree;
 import java.io.PrintStream;
-import java.util.List;
 
 /**
  * A console stream that prints no held key ({@link EnvKeys#current}, in every form a screen looks for): each text
@@ -24,15 +24,9 @@ final class KeyFreeStream extends PrintStream {
     return to instanceof KeyFreeStream ? to : new KeyFreeStream(to);
   }
 
-  /** {@code s} without the held keys' forms; itself when none is held or none is in it. */
+  /** {@code s} without the held keys' forms ({@link KeyFree}). */
   static String free(String s) {
-    List<EnvKeys.Held> held = EnvKeys.current();
-    if (s == null || held.isEmpty()) return s;
-    String out = s;
-    for (EnvKeys.Held h : held) {
-      for (String form : h.forms()) if (out.contains(form)) out = out.replace(form, EnvKeys.REDACTED);
-    }
-    return out;
+    return KeyFree.text(s);
   }
 
   @Override public void print(String s) {

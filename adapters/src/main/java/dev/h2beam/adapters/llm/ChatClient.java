@@ -1,6 +1,8 @@
 package dev.h2beam.adapters.llm;
 
 import dev.h2beam.adapters.config.Endpoint;
+import dev.h2beam.adapters.config.EnvKeys;
+import dev.h2beam.adapters.config.KeyFree;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -140,7 +142,7 @@ public final class ChatClient implements AutoCloseable {
       calls.add(record.finish());
       if (a instanceof Attempt.Answered ok) {
         EndpointProxy.Spend spend = EndpointProxy.Spend.of(endpoint, calls);
-        return new ChatReply(ok.text(), ok.model(), ok.finishReason(), ok.usage(), spend.usd(), attempt,
+        return new ChatReply(keyFree(ok.text()), ok.model(), ok.finishReason(), ok.usage(), spend.usd(), attempt,
             (System.nanoTime() - started) / 1e9, calls, spend.known());
       }
       if (a instanceof Attempt.Fatal fatal) {
@@ -199,6 +201,28 @@ public final class ChatClient implements AutoCloseable {
     record.status = r.statusCode();
     return ChatWire.read(r.statusCode(), r.headers().firstValue("Retry-After").orElse(null), r.body().bytes(),
         r.body().truncated(), key, Instant.now());
+  }
+
+  /**
+   * A reply's text without any key h2beam holds ({@link KeyFree}), nor this endpoint's own key, each replaced by
+   * {@link EnvKeys#REDACTED} before anything reads, keeps or prompts with it: an endpoint or gateway that echoes the
+   * key it was sent would otherwise put it into a judge's reasons, an improver's archived reply or a lesson. Said
+   * once per reply, naming the variable, never the value.
+   */
+  private String keyFree(String text) {
+    java.util.TreeSet<String> found = new java.util.TreeSet<>();
+    String out = KeyFree.text(text, found);
+    // a placeholder key (EMPTY, none) is below the floor every held key is: it would be found in every text
+    if (key != null && key.length() >= EnvKeys.MIN_CHARS && out.contains(key)) {
+      out = out.replace(key, EnvKeys.REDACTED);
+      found.add(endpoint.apiKeyEnv());
+    }
+    if (!found.isEmpty()) {
+      System.err.println("h2beam: a reply of endpoint " + endpoint.name() + " held the value of $"
+          + String.join(", $", found) + "; it was replaced with " + EnvKeys.REDACTED + " before anything read it."
+          + " An endpoint that echoes its key is misbehaving: rotate the key");
+    }
+    return out;
   }
 
   private String noAnswer() {

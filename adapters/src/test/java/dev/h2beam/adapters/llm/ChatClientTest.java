@@ -8,12 +8,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.h2beam.adapters.config.Endpoint;
+import dev.h2beam.adapters.config.EnvKeys;
 import dev.h2beam.adapters.llm.ScriptedModelServer.Fault;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -97,6 +102,47 @@ class ChatClientTest {
     assertEquals("Bearer k-123456", server.requests().get(0).authorization());
     assertFalse(c.toString().contains("k-123456"));
     assertFalse(server.requests().get(0).toString().contains("k-123456"));
+  }
+
+  /**
+   * An endpoint that echoes what it was sent, its key included (a misbehaving gateway): the reply reaches no reader
+   * with the endpoint's own key, nor with a key h2beam holds in another variable, in any form a screen looks for;
+   * each is replaced, and the warning names the variable, never the value. A key below the floor of a held key (a
+   * local server's placeholder) is left: it would be found in every text.
+   */
+  @Test
+  void aReplyEchoingAKeyReachesNoReaderWithIt() throws Exception {
+    String own = "k-own-4Jf8Qz2Lw9";
+    String other = "sk-other-8Hd3Kq7Zp1Xv";
+    server.close();
+    server = ScriptedModelServer.start(request -> "echo " + request.path("messages").get(0).path("content").asText()
+        + " | " + request.toString().length());
+    List<EnvKeys.Held> was = EnvKeys.use(Map.of("OTHER_API_KEY", other));
+    PrintStream stderr = System.err;
+    ByteArrayOutputStream said = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(said, true, StandardCharsets.UTF_8));
+    try {
+      ChatClient c = client(endpoint("H2B_TEST_KEY", 4, 1, 0, 0), Map.of("H2B_TEST_KEY", own));
+      String reversed = new StringBuilder(other).reverse().toString();
+      ChatReply r = c.complete(new ChatRequest("m", List.of(ChatMessage.user(own + " and " + other + " and "
+          + reversed + " and " + Base64.getEncoder().encodeToString(other.getBytes(StandardCharsets.UTF_8)))), null,
+          null));
+      assertTrue(r.text().startsWith("echo [redacted key] and [redacted key] and [redacted key] and [redacted key]"),
+          r.text());
+      String warning = said.toString(StandardCharsets.UTF_8);
+      assertTrue(warning.contains("a reply of endpoint local held the value of $H2B_TEST_KEY, $OTHER_API_KEY;"),
+          warning);
+      assertFalse(warning.contains("4Jf8Qz2L") || warning.contains("8Hd3Kq7Z"), warning);
+
+      said.reset();
+      ChatReply placeholder = client(endpoint("H2B_TEST_KEY", 4, 1, 0, 0), Map.of("H2B_TEST_KEY", "EMPTY"))
+          .complete(new ChatRequest("m", List.of(ChatMessage.user("EMPTY rows")), null, null));
+      assertTrue(placeholder.text().startsWith("echo EMPTY rows"), placeholder.text());
+      assertEquals("", said.toString(StandardCharsets.UTF_8));
+    } finally {
+      System.setErr(stderr);
+      EnvKeys.restore(was);
+    }
   }
 
   @Test
