@@ -76,6 +76,36 @@ class FolderRolloutTest {
     assertTrue(b.artifactsIntact(again.runDir()));
   }
 
+  static final String LEAKED = "sk-leaked-0123456789abcdefXYZ";
+
+  /** What a rollout does with the key it got hold of: {@code body}, given the file that holds it. */
+  interface WithKey {
+    void run(Path found) throws Exception;
+  }
+
+  /**
+   * Runs {@code body} while h2beam holds {@link #LEAKED} as {@code $H2B_LEAK_API_KEY}, and returns what it warned,
+   * which never holds the key.
+   */
+  private String warnedHoldingTheKey(WithKey body) throws Exception {
+    Path found = tmp.resolve("found.txt");
+    Files.writeString(found, LEAKED);
+    java.util.List<dev.h2beam.adapters.config.EnvKeys.Held> was =
+        dev.h2beam.adapters.config.EnvKeys.use(Map.of("H2B_LEAK_API_KEY", LEAKED));
+    java.io.PrintStream err = System.err;
+    java.io.ByteArrayOutputStream warned = new java.io.ByteArrayOutputStream();
+    try {
+      System.setErr(new java.io.PrintStream(warned, true, java.nio.charset.StandardCharsets.UTF_8));
+      body.run(found);
+    } finally {
+      System.setErr(err);
+      dev.h2beam.adapters.config.EnvKeys.restore(was);
+    }
+    String out = warned.toString(java.nio.charset.StandardCharsets.UTF_8);
+    assertTrue(out.contains("wrote the value of $H2B_LEAK_API_KEY into ") && !out.contains(LEAKED), out);
+    return out;
+  }
+
   /**
    * A rollout that got hold of a key h2beam holds (an agent that read h2beam's environment) and wrote it into its
    * answer and trajectory leaves neither holding it, nor its failure's message, and the marker's digest is the
@@ -83,35 +113,48 @@ class FolderRolloutTest {
    */
   @Test
   void aKeyARolloutWroteIsTakenOutOfItsFilesBeforeAnythingReadsThem() throws Exception {
-    String key = "sk-leaked-0123456789abcdefXYZ";
-    Path found = tmp.resolve("found.txt");
-    Files.writeString(found, key);
-    java.util.List<dev.h2beam.adapters.config.EnvKeys.Held> was =
-        dev.h2beam.adapters.config.EnvKeys.use(Map.of("H2B_LEAK_API_KEY", key));
-    java.io.PrintStream err = System.err;
-    java.io.ByteArrayOutputStream warned = new java.io.ByteArrayOutputStream();
-    try {
-      System.setErr(new java.io.PrintStream(warned, true, java.nio.charset.StandardCharsets.UTF_8));
+    String warned = warnedHoldingTheKey(found -> {
       FolderBenchmark b = bench("echo \"key $(cat " + found + ")\" > {output}/answer.md; cat " + found);
       Rollout r = b.execute("d/t", null, "ns/d__t/base1");
       assertEquals("key [redacted key]\n", b.deliverableText(r.runDir()));
       try (Stream<Path> files = Files.walk(r.runDir())) {
         for (Path f : files.filter(Files::isRegularFile).toList()) {
-          assertFalse(Files.readString(f, java.nio.charset.StandardCharsets.ISO_8859_1).contains(key), f.toString());
+          assertFalse(Files.readString(f, java.nio.charset.StandardCharsets.ISO_8859_1).contains(LEAKED),
+              f.toString());
         }
       }
       assertTrue(b.artifactsIntact(r.runDir()), "the marker records the scrubbed answer");
-      assertTrue(warned.toString().contains("wrote the value of $H2B_LEAK_API_KEY into 3 file(s)"
-          + " (base1/output/answer.md, base1/stdout.txt, base1/trajectory.md)")
-          && !warned.toString().contains(key), warned.toString());
 
       FolderBenchmark failing = bench("cat " + found + " >&2; exit 3");
       RolloutFailed e = assertThrows(RolloutFailed.class, () -> failing.execute("d/t", null, "ns/d__t/base2"));
-      assertFalse(e.getMessage().contains(key), e.getMessage());
-    } finally {
-      System.setErr(err);
-      dev.h2beam.adapters.config.EnvKeys.restore(was);
-    }
+      assertFalse(e.getMessage().contains(LEAKED), e.getMessage());
+    });
+    assertTrue(warned.contains("wrote the value of $H2B_LEAK_API_KEY into 3 file(s)"
+        + " (base1/output/answer.md, base1/stdout.txt, base1/trajectory.md)"), warned);
+  }
+
+  /**
+   * A rollout that named a file and a folder with a key h2beam holds, and pointed a link at it, leaves no such name
+   * or link: the completion marker records each deliverable under the name it has now, so the key reaches neither
+   * the marker nor what lists or copies the deliverables after it.
+   */
+  @Test
+  void aKeyARolloutPutInANameIsTakenOutBeforeTheMarkerRecordsIt() throws Exception {
+    String warned = warnedHoldingTheKey(found -> {
+      FolderBenchmark b = bench("k=$(cat " + found + "); echo 42 > {output}/answer.md; echo n > {output}/name-$k.txt;"
+          + " mkdir {output}/dir-$k; echo x > {output}/dir-$k/x.txt; ln -s /nonexistent/$k {output}/link.txt");
+      Rollout r = b.execute("d/t", null, "ns/d__t/base1");
+      String marker = Files.readString(r.runDir().resolve(Runmark.MARKER));
+      assertFalse(marker.contains(LEAKED), marker);
+      java.util.List<String> recorded = new java.util.ArrayList<>();
+      Runmark.readMark(r.runDir()).path("deliverables").fieldNames().forEachRemaining(recorded::add);
+      assertEquals(java.util.List.of("output/answer.md", "output/dir-redacted-key/x.txt",
+          "output/name-redacted-key.txt"), recorded);
+      assertFalse(Files.exists(r.runDir().resolve("output/link.txt"), java.nio.file.LinkOption.NOFOLLOW_LINKS));
+      assertTrue(b.artifactsIntact(r.runDir()));
+    });
+    assertTrue(warned.contains("into the name of 2 file(s) or folder(s) (now base1/output/dir-redacted-key,"
+        + " base1/output/name-redacted-key.txt)") && warned.contains("(base1/output/link.txt), removed"), warned);
   }
 
   @Test
