@@ -8,7 +8,8 @@ import java.util.Objects;
  *
  * @param name the key under {@code endpoints:}
  * @param baseUrl e.g. {@code http://127.0.0.1:8000/v1} (no trailing slash)
- * @param apiKeyEnv the environment variable holding the key, or "" for an endpoint that needs none
+ * @param apiKeyEnv the environment variable holding the key, or "" for an endpoint that needs none; its value is held
+ *     ({@link EnvKeys#holdValueOf}) from the moment the endpoint is made
  * @param maxConcurrency calls in flight to this endpoint at once, across the whole job (a job on W workers gives each
  *     its {@link #share}); each worker enforces its share
  * @param timeoutSeconds one HTTP call's limit
@@ -33,6 +34,9 @@ public record Endpoint(String name, String baseUrl, String apiKeyEnv, int maxCon
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(baseUrl, "baseUrl");
     apiKeyEnv = apiKeyEnv == null ? "" : apiKeyEnv;
+    // the key this endpoint sends is looked for by every screen and scrub of this JVM, whatever its variable's name
+    // or its shape; a record deserializes through this constructor, so a worker given the configuration holds it too
+    EnvKeys.holdValueOf(apiKeyEnv);
     if (maxConcurrency < 1 || timeoutSeconds < 1 || maxAttempts < 1) {
       throw new IllegalArgumentException("endpoint " + name + ": max_concurrency, timeout_seconds and max_attempts"
           + " must be >= 1");

@@ -302,4 +302,40 @@ class CredentialScreenTest {
       EnvKeys.restore(was);
     }
   }
+
+  /**
+   * dogP D6: a harness text holding a held key's body (the secret after its public prefix), alone, in another case or
+   * reversed, is refused as the key is, and named by its variable, never shown.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {
+    "Remember the access code: 7Q9xZ3kLmN5pR8tV2wY4",
+    "Remember the access code: 7Q9XZ3KLMN5PR8TV2WY4",
+    "Remember the access code: SK-AUDIT-7Q9XZ3KLMN5PR8TV2WY4",
+    "Remember the access code: 4Yw2Vt8Rp5NmLk3Zx9Q7",
+    "code = \"7Q9xZ3kLmN\" +\n  \"5pR8tV2wY4\""
+  })
+  void aHeldKeysBodyOrAnotherCaseOfItIsAFinding(String text) {
+    List<EnvKeys.Held> was = EnvKeys.use(Map.of("AUDIT_KEY", "sk-audit-7Q9xZ3kLmN5pR8tV2wY4"));
+    try {
+      List<String> found = scan("# notes\n" + text + "\n");
+      assertEquals(1, found.size(), text + " -> " + found);
+      assertTrue(found.get(0).startsWith("scripts/x.sh line 2 (the value of $AUDIT_KEY"), found.get(0));
+      assertFalse(found.get(0).toLowerCase(java.util.Locale.ROOT).contains("7q9x"), found.get(0));
+    } finally {
+      EnvKeys.restore(was);
+    }
+  }
+
+  /** The public prefix anyone can guess, or a 10-character piece of the body, is not the key. */
+  @ParameterizedTest
+  @ValueSource(strings = {"Keys start with sk-audit- here", "a piece 7Q9xZ3kLmN of it", "5pR8tV2wY4 and more"})
+  void aPrefixOrAShortPieceOfAHeldKeysBodyIsNotAFinding(String text) {
+    List<EnvKeys.Held> was = EnvKeys.use(Map.of("AUDIT_KEY", "sk-audit-7Q9xZ3kLmN5pR8tV2wY4"));
+    try {
+      assertEquals(List.of(), scan("# notes\n" + text + "\n"), text);
+    } finally {
+      EnvKeys.restore(was);
+    }
+  }
 }
