@@ -633,7 +633,7 @@ class EndpointProxyTest {
   }
 
   /** Waits until the endpoint has {@code waiting} calls waiting and {@code sending} sent in this JVM. */
-  private static void awaitLoad(String endpoint, int waiting, int sending) throws InterruptedException {
+  static void awaitLoad(String endpoint, int waiting, int sending) throws InterruptedException {
     long deadline = System.nanoTime() + 10_000_000_000L;
     while (!java.util.Arrays.equals(new int[] {waiting, sending}, inFlight(endpoint))) {
       assertTrue(System.nanoTime() < deadline, endpoint + ": " + java.util.Arrays.toString(
@@ -643,7 +643,7 @@ class EndpointProxyTest {
   }
 
   /** The endpoint's calls waiting and sending in this JVM now. */
-  private static int[] inFlight(String endpoint) {
+  static int[] inFlight(String endpoint) {
     EndpointLoad.Counts c = EndpointLoad.now().get(endpoint);
     return c == null ? null : new int[] {c.waiting(), c.sending()};
   }
