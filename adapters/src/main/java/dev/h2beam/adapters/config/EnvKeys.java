@@ -203,8 +203,8 @@ public final class EnvKeys {
 
   /**
    * The key's body: what follows its last {@code -} or {@code _}, when that has {@link #FORM_CHARS} or more
-   * characters; else null (no separator, or a short last part). For {@code sk-audit-7Q9xZ3kLmN5pR8tV2wY4} it is
-   * {@code 7Q9xZ3kLmN5pR8tV2wY4}, all of the key's entropy. A key whose random part itself holds a {@code -} or
+   * characters; else null (no separator, or a short last part). For {@code sk-proj-<20 random characters>} it is
+   * those 20 characters, all of the key's entropy. A key whose random part itself holds a {@code -} or
    * {@code _} (base64url) may have a last part too short, and then no body is looked for: the value and its other
    * forms still are.
    */
