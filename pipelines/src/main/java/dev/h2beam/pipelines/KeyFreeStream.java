@@ -24,21 +24,16 @@ final class KeyFreeStream extends PrintStream {
     return to instanceof KeyFreeStream ? to : new KeyFreeStream(to);
   }
 
-  /** {@code s} without the held keys' forms ({@link KeyFree}). */
-  static String free(String s) {
-    return KeyFree.text(s);
-  }
-
   @Override public void print(String s) {
-    to.print(free(s));
+    to.print(KeyFree.text(s));
   }
 
   @Override public void print(Object o) {
-    to.print(free(String.valueOf(o)));
+    to.print(KeyFree.text(String.valueOf(o)));
   }
 
   @Override public void print(char[] s) {
-    to.print(free(String.valueOf(s)));
+    to.print(KeyFree.text(String.valueOf(s)));
   }
 
   @Override public void print(char c) {
@@ -46,15 +41,15 @@ final class KeyFreeStream extends PrintStream {
   }
 
   @Override public void println(String s) {
-    to.println(free(s));
+    to.println(KeyFree.text(s));
   }
 
   @Override public void println(Object o) {
-    to.println(free(String.valueOf(o)));
+    to.println(KeyFree.text(String.valueOf(o)));
   }
 
   @Override public void println(char[] s) {
-    to.println(free(String.valueOf(s)));
+    to.println(KeyFree.text(String.valueOf(s)));
   }
 
   @Override public void println() {
@@ -62,7 +57,7 @@ final class KeyFreeStream extends PrintStream {
   }
 
   @Override public PrintStream append(CharSequence s) {
-    to.print(free(String.valueOf(s)));
+    to.print(KeyFree.text(String.valueOf(s)));
     return this;
   }
 

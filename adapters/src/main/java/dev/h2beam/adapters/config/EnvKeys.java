@@ -370,8 +370,6 @@ public final class EnvKeys {
    */
   public static String redact(String text) {
     if (text == null) return null;
-    String out = text;
-    for (Held h : current) for (String f : h.forms()) out = out.replace(f, REDACTED);
-    return KeyShapes.redact(out);
+    return KeyShapes.redact(KeyFree.text(text));
   }
 }
