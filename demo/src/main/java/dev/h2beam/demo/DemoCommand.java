@@ -39,6 +39,11 @@ public final class DemoCommand implements Command {
     return "run the offline demo end to end (two ledger tasks, both modes, scripted improver)";
   }
 
+  @Override public String exitCodes() {
+    return "1 also when a task failed; 2 the judge's (rows not graded); 3 every task finished but every improver"
+        + " stage fell back or every gated step's method failed";
+  }
+
   @Override public Class<? extends PipelineOptions> options() {
     return DemoOptions.class;
   }
@@ -114,9 +119,11 @@ public final class DemoCommand implements Command {
     System.out.println("Demo: " + df[0] + " tasks completed; " + df[1] + " failed. " + demoJson);
     // what the sweep's end says of stages that fell back and gated methods that failed: a demo of a plug-in method
     // is where its author first runs it
-    SweepCommand.stages(plan, record).lines().forEach(System.out::println);
+    SweepCommand.Stages st = SweepCommand.stages(plan, record);
+    st.lines().forEach(System.out::println);
     int judgedAndReported = judgeAndReport(o, args, plan, output, "demo");
-    return df[1] > 0 ? 1 : judgedAndReported;
+    // judged and reported all the same (the author reads the report), but no script takes the run for a good one
+    return df[1] > 0 ? 1 : judgedAndReported != 0 ? judgedAndReported : st.nothingImproved() ? 3 : 0;
   }
 
   /**

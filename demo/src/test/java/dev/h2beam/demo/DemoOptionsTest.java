@@ -244,6 +244,13 @@ class DemoOptionsTest {
     String every = String.join("\n", new dev.h2beam.pipelines.sweep.SweepCommand.Stages(0, 0, 0, "", 1, null, 3, 3,
         "dom/a: propose(g1) returned null").lines());
     assertTrue(every.contains("warning: the gated method failed in every step"), every);
+    var sc = new dev.h2beam.pipelines.sweep.SweepCommand.Stages(0, 0, 0, "", 1, null, 3, 3, "x");
+    org.junit.jupiter.api.Assertions.assertEquals(3, dev.h2beam.pipelines.sweep.SweepCommand.exitCode(0, sc));
+    org.junit.jupiter.api.Assertions.assertEquals(2, dev.h2beam.pipelines.sweep.SweepCommand.exitCode(1, sc));
+    org.junit.jupiter.api.Assertions.assertEquals(0, dev.h2beam.pipelines.sweep.SweepCommand.exitCode(0,
+        new dev.h2beam.pipelines.sweep.SweepCommand.Stages(3, 2, 0, "", 1, null, 3, 2, "x")));
+    org.junit.jupiter.api.Assertions.assertEquals(0, dev.h2beam.pipelines.sweep.SweepCommand.exitCode(0,
+        new dev.h2beam.pipelines.sweep.SweepCommand.Stages(0, 0, 0, "", 0, null)), "a resume ran no stage");
   }
 
   /**

@@ -110,6 +110,23 @@ class DemoWorkflowTest {
     assertEquals(2.0, at(s, "selections", "seq").get("usd"));
   }
 
+  /**
+   * A run whose improver failed in every session finished every task (each stage fell back to the harness it was to
+   * edit, as harness2's), and exited 0 as a good run would: a script that judged on exit 0 published the base
+   * harness's results as the method's. It exits 3; one improver session that answered is enough for 0.
+   */
+  @Test
+  void aRunWhoseEveryImproverStageFellBackExitsThree(@TempDir Path out) throws Exception {
+    ScriptedFaultsChannelProvider.override = label -> label.startsWith("select.") || label.startsWith("experience.")
+        ? null : SessionResult.failed("improver down", 1);
+    assertEquals(3, demo(out, "--k=1", "--channel=scripted-faults"));
+    assertStatuses(demoJson(out), "ok", "ok");
+    java.util.concurrent.atomic.AtomicBoolean first = new java.util.concurrent.atomic.AtomicBoolean(true);
+    ScriptedFaultsChannelProvider.override = label -> label.startsWith("select.") || label.startsWith("experience.")
+        || first.getAndSet(false) ? null : SessionResult.failed("improver down", 1);
+    assertEquals(0, demo(out.resolve("one-answered"), "--k=1", "--channel=scripted-faults"));
+  }
+
   @Test
   void aFailedSelectionFallsBackButIsNeverOk(@TempDir Path out) throws Exception {
     ScriptedFaultsChannelProvider.override =

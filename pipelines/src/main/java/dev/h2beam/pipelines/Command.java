@@ -22,6 +22,11 @@ public interface Command {
     return true;
   }
 
+  /** Its exit codes besides 0 and 1, for the end of its help (the README's "Exit codes" has them all); or none. */
+  default String exitCodes() {
+    return "";
+  }
+
   /** Runs the command; returns the process exit code. A {@link UsageError} means bad options (exit 1). */
   int run(String[] args) throws Exception;
 }

@@ -153,7 +153,13 @@ public final class Main {
       out.printf("  --%s%s%n      %s%n", e.getKey(), e.getValue()[0].isEmpty() ? "" : "  (default " + e.getValue()[0]
           + ")", e.getValue()[1]);
     }
-    if (!c.runsPipelines()) return;
+    if (c.runsPipelines()) runnerHelp(out);
+    out.println();
+    out.println("exit codes: 0 done; 1 refused or failed (the error line says why); " + (c.exitCodes().isEmpty() ? ""
+        : c.exitCodes() + "; ") + "130, 143 stopped by Ctrl-C or SIGTERM (README, \"Exit codes\")");
+  }
+
+  private static void runnerHelp(PrintStream out) {
     out.println();
     out.println("  --runner  (default DirectRunner)");
     out.println("      DirectRunner on this machine, or FlinkRunner with --flinkMaster=[local] or host:port.");

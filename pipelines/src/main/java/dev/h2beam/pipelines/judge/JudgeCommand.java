@@ -51,6 +51,11 @@ public final class JudgeCommand implements Command {
     return "score the chosen outputs of one or many finished namespaces into judged.json (failures are not zeros)";
   }
 
+  @Override public String exitCodes() {
+    return "2 rows not graded, a summary unreadable, a namespace skipped or with nothing to judge (its line says"
+        + " which)";
+  }
+
   @Override public Class<? extends PipelineOptions> options() {
     return JudgeOptions.class;
   }

@@ -26,6 +26,11 @@ public final class SweepCommand implements Command {
     return "run Harness² over a benchmark's task stream (base rollouts, modes, blind selection, libraries)";
   }
 
+  @Override public String exitCodes() {
+    return "2 some tasks failed (the same command again runs them); 3 every task finished but every improver stage"
+        + " fell back or every gated step's method failed (after the fix, sweep into a new --runsRoot)";
+  }
+
   @Override public Class<? extends PipelineOptions> options() {
     return SweepOptions.class;
   }
@@ -46,12 +51,25 @@ public final class SweepCommand implements Command {
     int[] df = Sweep.doneFailed(record);
     System.out.println();
     System.out.println("sweep " + ns + ": " + df[0] + " tasks ok, " + df[1] + " failed");
-    stages(plan, record).lines().forEach(System.out::println);
+    Stages st = stages(plan, record);
+    st.lines().forEach(System.out::println);
     System.out.println("record: " + plan.recordPath());
     System.out.println(df[0] == 0 && df[1] > 0
         ? "next:   no task is ok: see the errors above; the same command again resumes, keeping what was done"
+        : st.nothingImproved()
+        ? "next:   fix what the warning above names, then sweep into a new --runsRoot: a resume here keeps these"
+            + " finished tasks as they are"
         : "next:   " + judgeCommand(plan, o.getConfig()));
-    return df[1] > 0 ? 2 : 0;
+    return exitCode(df[1], st);
+  }
+
+  /**
+   * The sweep's exit code: 2 when a task failed (it runs again on a resume); else 3 when every improver stage fell
+   * back or every gated step's method failed, so the run finished but its results are not the method's (a script
+   * that judges on exit 0 stops there); else 0.
+   */
+  public static int exitCode(int failed, Stages st) {
+    return failed > 0 ? 2 : st.nothingImproved() ? 3 : 0;
   }
 
   /**
@@ -88,6 +106,14 @@ public final class SweepCommand implements Command {
     }
 
     /**
+     * Whether the tasks run now improved nothing: they had improver stages and every one fell back, or gated steps
+     * and the method failed in every one.
+     */
+    public boolean nothingImproved() {
+      return (stages > 0 && fellBack == stages) || (gatedSteps > 0 && methodFailed == gatedSteps);
+    }
+
+    /**
      * The sweep's end lines on them: how many fell back and why, and, when every stage did, a warning that points
      * at the improver role in --config only when sessions failed (a refused edit came from an endpoint that
      * answered); then how many gated steps' methods failed, since a step whose method failed still ends as a
@@ -102,7 +128,8 @@ public final class SweepCommand implements Command {
             + " method_errors are in its task's summary.json), e.g. " + firstMethodError);
         if (methodFailed == gatedSteps) {
           out.add("warning: the gated method failed in every step, so the gated mode's results are not the method's:"
-              + " fix the method (its errors are above and on stderr) and run again");
+              + " fix the method (its errors are above and on stderr), then run into a new --runsRoot: a resume keeps"
+              + " these finished tasks as they are");
         }
       }
       return out;
