@@ -4,7 +4,9 @@ import dev.h2beam.pipelines.Modes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The metric vector on the HTML page: a small multiple per objective (per mode and k, each replicate's run value and
@@ -38,14 +40,17 @@ final class VectorCharts {
         + " per objective: each dot a replicate's run value (the mean over its tasks), the bar the mean \u00b11"
         + " standard error across replicates. A replicate with the metric absent on any task has no run value; it is"
         + " listed, never drawn at zero.</p>\n<div>\n");
-    for (Objective o : objectives) b.append(panel(o, runValues(rowsByNs, o, table), aggregate));
+    // under aggregate disclosure a cell with a replicate of a single graded task is withheld whole, as in the text:
+    // the pooled line less the other replicates' values would give that task's score
+    Set<ModeK> hidden = aggregate ? singleTaskCells(rowsByNs) : Set.of();
+    for (Objective o : objectives) b.append(panel(o, runValues(rowsByNs, o, table), aggregate, hidden));
     b.append("</div>\n<h2>Cost versus score per mode</h2>\n<div>\n");
     Map<ModeK, List<MetricTable.RunValue>> cost = runValues(rowsByNs, new Objective("cost", false, 0), table);
     Map<ModeK, List<MetricTable.RunValue>> score = runValues(rowsByNs, new Objective("score", true, 0), table);
     Map<String, List<double[]>> byMode = new TreeMap<>(Modes.ORDER);
     for (ModeK cell : score.keySet()) {
       List<double[]> points = byMode.computeIfAbsent(cell.mode(), x -> new ArrayList<>());
-      if (withheld(score.get(cell), aggregate)) continue;
+      if (hidden.contains(cell) || withheld(score.get(cell), aggregate)) continue;
       List<MetricTable.RunValue> costs = cost.getOrDefault(cell, List.of());
       for (int i = 0; i < score.get(cell).size() && i < costs.size(); i++) {
         Double s = score.get(cell).get(i).value();
@@ -61,10 +66,25 @@ final class VectorCharts {
     return aggregate && values.stream().anyMatch(v -> v.tasks() == 1);
   }
 
-  static String panel(Objective o, Map<ModeK, List<MetricTable.RunValue>> cells, boolean aggregate) {
+  /** The (mode, k) cells of which some replicate has exactly one graded task ({@link Replicates#withheld}'s rule). */
+  static Set<ModeK> singleTaskCells(Map<NamespaceRef, List<Scored>> rowsByNs) {
+    Set<ModeK> out = new TreeSet<>(ModeK.BY_K_THEN_MODE);
+    for (List<Scored> rows : rowsByNs.values()) {
+      Map<ModeK, Integer> graded = new TreeMap<>(ModeK.BY_K_THEN_MODE);
+      for (Scored r : rows) if (r.graded()) graded.merge(new ModeK(r.mode(), r.k()), 1, Integer::sum);
+      graded.forEach((cell, n) -> {
+        if (n == 1) out.add(cell);
+      });
+    }
+    return out;
+  }
+
+  static String panel(Objective o, Map<ModeK, List<MetricTable.RunValue>> cells, boolean aggregate,
+      Set<ModeK> hidden) {
     List<Double> all = new ArrayList<>();
     cells.forEach((cell, vs) -> {
-      if (!withheld(vs, aggregate)) for (MetricTable.RunValue v : vs) if (v.value() != null) all.add(v.value());
+      if (hidden.contains(cell) || withheld(vs, aggregate)) return;
+      for (MetricTable.RunValue v : vs) if (v.value() != null) all.add(v.value());
     });
     double lo = all.stream().mapToDouble(Double::doubleValue).min().orElse(0);
     double hi = all.stream().mapToDouble(Double::doubleValue).max().orElse(1);
@@ -80,7 +100,7 @@ final class VectorCharts {
       double x = PAD + (W - 2 * PAD) * (i++ + 0.5) / cells.size();
       String colour = HtmlReport.COLOURS.getOrDefault(e.getKey().mode(), "#555");
       b.append(txt(x, H - PAD + 18, e.getKey().name(), "middle", 10));
-      if (withheld(e.getValue(), aggregate)) {
+      if (hidden.contains(e.getKey()) || withheld(e.getValue(), aggregate)) {
         b.append(txt(x, H / 2.0, "withheld", "middle", 10));
         continue;
       }

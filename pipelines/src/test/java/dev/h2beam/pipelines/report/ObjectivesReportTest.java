@@ -468,6 +468,37 @@ class ObjectivesReportTest {
     assertFalse(released.out().contains("chosen_wall_s 30"), released.out());
   }
 
+  /**
+   * dogQ #1: a replicate with one graded task withheld every replicate figure of its cell from report.txt, while the
+   * page still drew the other replicates' run values (and printed one as an axis label), from which, with the pooled
+   * line, the single task's score follows. The page withholds that cell in every panel, as the text does.
+   */
+  @Test
+  void aReplicateOfOneGradedTaskWithholdsItsCellsValuesFromThePageToo(@TempDir Path runs) throws Exception {
+    cell(runs, ObjectivesReportTest::tradeOff, Map.of());
+    Map<String, Object> failed = Fixtures.ungraded("ledger-2", "agg", 2);
+    failed.put("absence", "judge-failed");
+    Fixtures.judged(runs.resolve("demo-oc-agg2-s1"), List.of(
+        Fixtures.graded("ledger-1", "agg", 2, "agg1", 2, 2), Fixtures.graded("ledger-1", "seq", 2, "c1", 1, 2),
+        failed, Fixtures.graded("ledger-2", "seq", 2, "c2", 1, 2)));
+    Fixtures.Run run = Fixtures.report("--namespaces=" + runs + "/demo-oc-agg2-s*", OBJECTIVES);
+    assertEquals(0, run.exit(), run.err());
+    assertTrue(run.out().contains("  parallel k=2: 3 replicates with a graded task | mean withheld"), run.out());
+    String html = Files.readString(runs.resolve("_report/report.html"));
+    String agg = HtmlReport.COLOURS.get("agg");
+    for (String panel : List.of("aria-label=\"score per mode\"", "aria-label=\"cost per mode\"",
+        "aria-label=\"cost versus score, parallel\"")) {
+      String svg = html.substring(html.indexOf(panel));
+      svg = svg.substring(0, svg.indexOf("</svg>"));
+      assertFalse(svg.contains("fill=\"" + agg + "\""), panel + ": " + svg);
+    }
+    String score = html.substring(html.indexOf("aria-label=\"score per mode\""));
+    assertTrue(score.substring(0, score.indexOf("</svg>")).contains(">withheld</text>"), score);
+    // sequential, with two graded tasks in every replicate, is drawn
+    assertTrue(score.substring(0, score.indexOf("</svg>")).contains("fill=\"" + HtmlReport.COLOURS.get("seq")
+        + "\""), score);
+  }
+
   @Test
   void theHtmlShowsASmallMultiplePerObjectiveAndCostVersusScorePerMode(@TempDir Path runs) throws Exception {
     cell(runs, (seed, tm) -> seed == 3 && tm[1].equals("seq") ? Fixtures.metricRow(tm[0], tm[1], 2, Map.of(),
