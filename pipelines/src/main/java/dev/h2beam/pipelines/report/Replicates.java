@@ -14,7 +14,10 @@ import java.util.TreeMap;
 final class Replicates {
   private Replicates() {}
 
-  /** One replicate of one (mode, k): its graded count, absences and figures (null when nothing is graded). */
+  /**
+   * One replicate of one (mode, k): its graded count, absences and figures in percent at full precision (null when
+   * nothing is graded).
+   */
   record Replicate(NamespaceRef namespace, int n, int nUngraded, Double score, Double pass) {}
 
   /**
@@ -49,9 +52,11 @@ final class Replicates {
         scores.add(r.score());
         passes.add(r.pass());
       }
+      // at full precision: a figure is rounded once, where it is shown (a mean of rounded replicates missed the
+      // pooled mean of the same rows by 0.01)
       out.add(new Cell(e.getKey(), e.getValue(), scores.size(),
-          scores.isEmpty() ? null : PyFormat.round(PyFormat.mean(scores), 2), round(PyFormat.standardError(scores)),
-          passes.isEmpty() ? null : PyFormat.round(PyFormat.mean(passes), 2), round(PyFormat.standardError(passes))));
+          scores.isEmpty() ? null : PyFormat.mean(scores), PyFormat.standardError(scores),
+          passes.isEmpty() ? null : PyFormat.mean(passes), PyFormat.standardError(passes)));
     }
     return out;
   }
@@ -59,13 +64,9 @@ final class Replicates {
   static Replicate replicate(NamespaceRef ns, List<Scored> rows) {
     List<Scored> good = rows.stream().filter(Scored::graded).toList();
     if (good.isEmpty()) return new Replicate(ns, 0, rows.size(), null, null);
-    double score = PyFormat.round(100 * PyFormat.mean(good.stream().map(Scored::frac).toList()), 2);
-    double pass = PyFormat.round(100.0 * good.stream().filter(Scored::allPass).count() / good.size(), 2);
+    double score = 100 * PyFormat.mean(good.stream().map(Scored::frac).toList());
+    double pass = 100.0 * good.stream().filter(Scored::allPass).count() / good.size();
     return new Replicate(ns, good.size(), rows.size() - good.size(), score, pass);
-  }
-
-  private static Double round(Double v) {
-    return v == null ? null : PyFormat.round(v, 2);
   }
 
   /**

@@ -33,12 +33,31 @@ class ReplicatesTest {
     assertEquals(List.of(100.0, 50.0, 75.0), c.replicates().stream().map(Replicates.Replicate::score).toList());
     assertEquals(3, c.valued());
     assertEquals(75.0, c.meanScore());
-    assertEquals(14.43, c.scoreSe());
+    assertEquals(14.43, c.scoreSe(), 0.005);
     String text = String.join("\n", Replicates.lines(List.of(c), true));
     assertTrue(text.contains("  parallel k=2 seed=2 (demo-oc-agg2-s2): n=  2 | ungraded 0 | score  50.00% | pass "
         + "  0.0%"), text);
     assertTrue(text.contains("  parallel k=2: 3 replicates with a graded task | mean score  75.00% (se 14.43 pt)"),
         text);
+  }
+
+  /**
+   * dogQ #3: each replicate's score was rounded to 2 places before the mean was taken, so four replicates of six tasks
+   * each (17, 8, 14 and 14 of 24 checks) printed a mean of 55.20% beside a pooled 55.21% over the same rows. Each
+   * figure is rounded once, where it is shown.
+   */
+  @Test
+  void theMeanIsTakenOverUnroundedReplicatesSoItMatchesThePooledMean() {
+    Map<NamespaceRef, List<Scored>> reps = new LinkedHashMap<>();
+    reps.put(Fixtures.ref(RUNS, "demo-oc-agg2-s1"), rows(4, 4, 3, 2, 2, 2));
+    reps.put(Fixtures.ref(RUNS, "demo-oc-agg2-s2"), rows(4, 1, 1, 1, 1, 0));
+    reps.put(Fixtures.ref(RUNS, "demo-oc-agg2-s3"), rows(4, 4, 2, 2, 1, 1));
+    reps.put(Fixtures.ref(RUNS, "demo-oc-agg2-s4"), rows(3, 3, 2, 2, 2, 2));
+    Replicates.Cell c = Replicates.summarise(reps).get(0);
+    assertEquals(100.0 * 53 / 96, c.meanScore(), 1e-9);
+    String text = String.join("\n", Replicates.lines(List.of(c), false));
+    assertTrue(text.contains("mean score  55.21% (se "), text);
+    assertTrue(text.contains("seed=1 (demo-oc-agg2-s1): n=  6 | ungraded 0 | score  70.83%"), text);
   }
 
   @Test
