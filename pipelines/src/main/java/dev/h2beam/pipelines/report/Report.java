@@ -155,7 +155,8 @@ final class Report {
     lines.add("Replicates (replicate-mean/v1: one value per namespace; the spread across seeds is a standard error,"
         + " unknown with one replicate)");
     lines.addAll(Replicates.lines(cells, aggregate));
-    lines.addAll(uncheckedCohort(rowsByNs.keySet(), byDir));
+    lines.addAll(uncheckedCohort(rowsByNs.keySet(), byDir,
+        rowsByNs.values().stream().anyMatch(rows -> rows.stream().anyMatch(r -> r.mode().equals("gat")))));
     lines.addAll(Writers.lines(rowsByNs.keySet(), byDir));
     lines.addAll(JudgeSpread.lines(rowsByNs, cells, aggregate));
 
@@ -400,9 +401,12 @@ final class Report {
    * What the replicate check ({@link #notReplicates}) could not compare, for each k with two or more reported
    * namespaces: a key of the cohort that some of them do not record (an older h2beam's config.json), and the
    * namespaces that record no cohort at all (harness2's config.json). Said rather than passed over, so that a reader
-   * knows which conditions of "replicates differ only in seed" rest on the namespaces' names alone.
+   * knows which conditions of "replicates differ only in seed" rest on the namespaces' names alone. The gated mode's
+   * own keys ({@code gate}, the checks' digests), which a namespace records only once the gated mode ran there, are
+   * left out unless {@code gated} (the report shows the gated mode): a namespace of this very h2beam that never ran it
+   * was said to lack them, as an older h2beam's would.
    */
-  static List<String> uncheckedCohort(Set<NamespaceRef> reported, Map<String, NamespaceFacts> byDir) {
+  static List<String> uncheckedCohort(Set<NamespaceRef> reported, Map<String, NamespaceFacts> byDir, boolean gated) {
     List<String> out = new ArrayList<>();
     for (int k : new TreeSet<>(reported.stream().map(NamespaceRef::k).toList())) {
       List<NamespaceRef> atK = reported.stream().filter(ns -> ns.k() == k).toList();
@@ -429,6 +433,7 @@ final class Report {
       Set<String> any = new TreeSet<>();
       keys.values().forEach(any::addAll);
       unverified.values().forEach(any::addAll);
+      if (!gated) any.removeIf(key -> key.equals("gate") || key.startsWith("input_digests.checks"));
       for (String key : any) {
         for (Map.Entry<NamespaceRef, Set<String>> e : keys.entrySet()) {
           if (unverified.get(e.getKey()).contains(key)) {
