@@ -52,6 +52,18 @@ public final class DemoCommand implements Command {
     return Map.of("k", "2", "modes", "parallel,sequential", "bench", "demo", "output", OUTPUT);
   }
 
+  /** The sweep's options the demo refuses (its benchmark is always the demo's, in --output, on OpenCode's surface). */
+  @Override public java.util.Set<String> hiddenOptions() {
+    return java.util.Set.of("bench", "benchRoot", "substrate");
+  }
+
+  @Override public Map<String, String> descriptions() {
+    return Map.of("runsRoot", "Where namespaces, summaries, audit trails and sweep records go; default <output>/runs.",
+        "libraryRoot", "Where the per-mode experience libraries go; default <output>/library/k<k>[-s<seed>]"
+        + " (harness2's demo layout; ./h2beam sweep --bench=demo defaults to library/k<k>-<substrate>[-s<seed>],"
+        + " so resume a demo's output with ./h2beam demo).");
+  }
+
   /** Where the demo writes by default. */
   static final String OUTPUT = "runs/demo";
 

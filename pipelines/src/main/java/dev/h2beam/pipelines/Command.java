@@ -22,6 +22,16 @@ public interface Command {
     return true;
   }
 
+  /** Options of {@link #options()} this command always refuses or sets itself, left out of its help. */
+  default java.util.Set<String> hiddenOptions() {
+    return java.util.Set.of();
+  }
+
+  /** Help texts this command gives options in place of the options interface's own (where its defaults differ). */
+  default java.util.Map<String, String> descriptions() {
+    return java.util.Map.of();
+  }
+
   /** Its exit codes besides 0 and 1, for the end of its help (the README's "Exit codes" has them all); or none. */
   default String exitCodes() {
     return "";

@@ -147,7 +147,9 @@ public final class Main {
       if (!m.getDeclaringClass().getName().startsWith("dev.h2beam")) continue;
       String name = m.getName().startsWith("get") ? m.getName().substring(3) : m.getName().substring(2);
       name = Character.toLowerCase(name.charAt(0)) + name.substring(1);
-      opts.put(name, new String[] {defaultOf(m, c.defaults().get(name)), d.value()});
+      if (c.hiddenOptions().contains(name)) continue;
+      opts.put(name, new String[] {defaultOf(m, c.defaults().get(name)), c.descriptions().getOrDefault(name,
+          d.value())});
     }
     for (Map.Entry<String, String[]> e : opts.entrySet()) {
       out.printf("  --%s%s%n      %s%n", e.getKey(), e.getValue()[0].isEmpty() ? "" : "  (default " + e.getValue()[0]
