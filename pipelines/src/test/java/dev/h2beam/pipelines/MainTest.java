@@ -64,6 +64,50 @@ class MainTest {
     assertTrue(text.contains("--runner  (default DirectRunner)"), text);
   }
 
+  /**
+   * A command's help leaves out the options it refuses and gives its own text for those whose defaults differ (dogR:
+   * the demo listed --benchRoot, which it refuses, and the sweep's library default); every help ends with the exit
+   * codes, the command's own among them.
+   */
+  @Test
+  void aCommandsHelpHidesWhatItRefusesAndEndsWithItsExitCodes() {
+    Command c = new Command() {
+      @Override public String name() {
+        return "probe";
+      }
+
+      @Override public String summary() {
+        return "a probe";
+      }
+
+      @Override public Class<? extends org.apache.beam.sdk.options.PipelineOptions> options() {
+        return dev.h2beam.pipelines.sweep.SweepOptions.class;
+      }
+
+      @Override public java.util.Set<String> hiddenOptions() {
+        return java.util.Set.of("benchRoot");
+      }
+
+      @Override public java.util.Map<String, String> descriptions() {
+        return java.util.Map.of("runsRoot", "the probe's own runs root");
+      }
+
+      @Override public String exitCodes() {
+        return "7 probed";
+      }
+
+      @Override public int run(String[] args) {
+        return 0;
+      }
+    };
+    Main.printHelp(c, new PrintStream(out, true, StandardCharsets.UTF_8));
+    String text = out.toString(StandardCharsets.UTF_8);
+    assertTrue(!text.contains("--benchRoot") && text.contains("--benchSettings"), text);
+    assertTrue(text.contains("  --runsRoot\n      the probe's own runs root\n"), text);
+    assertTrue(text.strip().endsWith("exit codes: 0 done; 1 refused or failed (the error line says why); 7 probed; 130,"
+        + " 143 stopped by Ctrl-C or SIGTERM (README, \"Exit codes\")"), text);
+  }
+
   /** A command that runs no pipeline does not list the runner's options. */
   @Test
   void setupAndCheckHelpLeaveTheRunnerOut() {
