@@ -165,6 +165,20 @@ class DemoWorkflowTest {
     assertNull(at(s, "selections", "agg"), "a mode off budget is never selected");
     assertEquals(true, at(s, "selections", "seq").get("ok"), "the other mode is unaffected");
     assertStatuses(demoJson(out), "partial", "ok");
+    // dogQ #2: the failed mode is an absence with its reason in judged.json and metrics.json, and the report says
+    // what it leaves out, instead of a task missing from one mode
+    Map<String, Object> row = judgedRows(out.resolve("runs/demo-oc-agg1")).stream()
+        .filter(r -> r.get("task_id").equals("ledger-1") && r.get("mode").equals("agg")).findFirst().orElseThrow();
+    assertEquals("mode-failed", row.get("absence"), row.toString());
+    assertEquals(false, row.get("graded"), row.toString());
+    assertTrue(((String) row.get("error")).startsWith("agg: BudgetError: "), row.toString());
+    String metrics = Files.readString(out.resolve("runs/demo-oc-agg1/metrics.json"));
+    assertTrue(metrics.contains("\"score\": \"mode-failed\""), metrics);
+    String report = Files.readString(out.resolve("report/report.txt"));
+    assertTrue(report.contains("parallel k=1: n=  1 | score withheld | picked output: final 1 / candidate 0 / base 0"
+        + " | ungraded 1"), report);
+    assertTrue(report.contains("tasks on which a mode failed before selecting (parallel k=1: 1)"), report);
+    assertTrue(report.contains("C1 same task set: holds"), report);
   }
 
   @Test

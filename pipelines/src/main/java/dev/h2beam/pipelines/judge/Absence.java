@@ -4,6 +4,11 @@ package dev.h2beam.pipelines.judge;
 public enum Absence {
   /** The selection did not complete (failed, fell back, or chose no run): the grader was never called. */
   SELECTION_FAILED("selection-failed"),
+  /**
+   * The mode itself failed on the task (its budget guard, an error of its own) and selected nothing: the grader was
+   * never called. Its error is the summary's {@code modes.<mode>.error}.
+   */
+  MODE_FAILED("mode-failed"),
   /** The grader threw, returned nothing, or returned something that is not a score. */
   JUDGE_FAILED("judge-failed"),
   /** The grader did not answer within its timeout; the judge stopped waiting. */

@@ -54,7 +54,7 @@ public final class MetricVector {
 
   /** The reasons a metric can be absent (with the judge's own {@link Absence} codes for score, pass and quality). */
   public static final List<String> REASONS = List.of("judge-failed", "judge-timeout", "selection-failed",
-      "run-missing", "evidence-changed", "not-recorded", "not-applicable", "spend-unaccounted");
+      "mode-failed", "run-missing", "evidence-changed", "not-recorded", "not-applicable", "spend-unaccounted");
 
   /** Every metric: name → unit, direction (what is better), source. */
   public static final Map<String, List<String>> METRICS = metrics();
@@ -372,7 +372,9 @@ public final class MetricVector {
     // the marker's own check answers both)
     Seen seen = chosenDir.isEmpty() ? null
         : spend.seen() != null ? spend.seen() : Seen.of(Runmark.readMark(Path.of(chosenDir)));
-    String noRun = chosenDir.isEmpty() ? "selection-failed" : !seen.marked() ? "not-recorded" : null;
+    // no run was chosen: the selection failed, or the mode failed before it selected (then its row says so)
+    String unchosen = Absence.MODE_FAILED.code.equals(r.absence()) ? Absence.MODE_FAILED.code : "selection-failed";
+    String noRun = chosenDir.isEmpty() ? unchosen : !seen.marked() ? "not-recorded" : null;
     // counts the marker marks as the part counted are not the rollout's tokens: never a part for the whole
     boolean partial = seen != null && seen.partial();
     String noCount = noRun != null ? noRun : partial ? Spend.UNACCOUNTED : "not-recorded";
@@ -423,7 +425,7 @@ public final class MetricVector {
     }
     // only a trajectory in the shared grammar says how many turns and calls there were (then 0 is a real 0)
     boolean grammar = trajectory != null && GRAMMAR.matcher(trajectory).find();
-    String noTrajectory = chosenDir.isEmpty() ? "selection-failed" : "not-recorded";
+    String noTrajectory = chosenDir.isEmpty() ? unchosen : "not-recorded";
     put(values, absent, "turns", grammar ? (double) count(ASSISTANT, trajectory) : null, noTrajectory);
     put(values, absent, "tool_calls", grammar ? (double) count(ACTION, trajectory) : null, noTrajectory);
     put(values, absent, "retries", spend.retries(), "not-recorded");

@@ -13,20 +13,38 @@ import java.io.Serializable;
  * @param harnessFingerprint the fingerprint the summary recorded for it; empty when none was recorded
  * @param markerRequired the run was made by h2beam, which marks every rollout it completes: a missing marker means
  *     the run dir was changed
+ * @param modeFailure when the mode itself failed on the task and made no selection, why (its summary's
+ *     {@code modes.<mode>.error}); empty otherwise
  */
 public record SelectionItem(
     String namespace, String grader, String taskId, String mode, int k, String label, String runId, String runDir,
-    boolean chosenIsBase, boolean ok, String harnessDir, String harnessFingerprint, boolean markerRequired)
-    implements Serializable {
+    boolean chosenIsBase, boolean ok, String harnessDir, String harnessFingerprint, boolean markerRequired,
+    String modeFailure) implements Serializable {
 
   public SelectionItem {
     harnessDir = harnessDir == null ? "" : harnessDir;
     harnessFingerprint = harnessFingerprint == null ? "" : harnessFingerprint;
+    modeFailure = modeFailure == null ? "" : modeFailure;
+  }
+
+  /** A selection (or base rollout) that was made. */
+  public SelectionItem(String namespace, String grader, String taskId, String mode, int k, String label,
+      String runId, String runDir, boolean chosenIsBase, boolean ok, String harnessDir, String harnessFingerprint,
+      boolean markerRequired) {
+    this(namespace, grader, taskId, mode, k, label, runId, runDir, chosenIsBase, ok, harnessDir, harnessFingerprint,
+        markerRequired, "");
+  }
+
+  /** The item of a mode that failed on {@code taskId} before it selected anything: nothing to grade, an absence. */
+  public static SelectionItem modeFailed(String namespace, String grader, String taskId, String mode, int k,
+      String error) {
+    return new SelectionItem(namespace, grader, taskId, mode, k, "", "", "", false, false, "", "", false,
+        error.isBlank() ? "the mode failed (its summary records no error)" : error);
   }
 
   /** This item, with {@link #markerRequired} set. */
   public SelectionItem withMarkerRequired(boolean required) {
     return new SelectionItem(namespace, grader, taskId, mode, k, label, runId, runDir, chosenIsBase, ok, harnessDir,
-        harnessFingerprint, required);
+        harnessFingerprint, required, modeFailure);
   }
 }

@@ -17,7 +17,11 @@ import java.util.Optional;
 public final class Summaries {
   private Summaries() {}
 
-  /** The selection records of the requested modes, in mode order; a mode without a selection gives no item. */
+  /**
+   * The selection records of the requested modes, in mode order. A mode without a selection gives no item, unless
+   * the summary records that mode as failed ({@code modes.<mode>.ok} false): its item is then that failure, judged as
+   * an absence with its reason ({@link SelectionItem#modeFailed}), so a failed mode is never simply missing.
+   */
   public static List<SelectionItem> selections(String namespace, String grader, String text, List<String> modes)
       throws IOException {
     return selections(namespace, grader, read(text), modes);
@@ -28,12 +32,20 @@ public final class Summaries {
       List<String> modes) {
     List<SelectionItem> out = new ArrayList<>();
     JsonNode sels = summary.get("selections");
-    if (sels == null || !sels.isObject()) return out;
+    JsonNode ran = summary.get("modes");
+    if ((sels == null || !sels.isObject()) && (ran == null || !ran.isObject())) return out;
     String task = text(summary, "task_id");
     Parsed parsed = Parsed.of(namespace);
     for (String mode : modes) {
-      JsonNode s = sels.get(mode);
-      if (s == null || !s.isObject()) continue;
+      JsonNode s = sels == null ? null : sels.get(mode);
+      if (s == null || !s.isObject()) {
+        JsonNode m = ran == null ? null : ran.get(mode);
+        if (m != null && m.isObject() && m.has("ok") && !flag(m, "ok")) {
+          out.add(SelectionItem.modeFailed(namespace, grader, task, mode, whole(summary.get("k")),
+              firstLine(text(m, "error"))));
+        }
+        continue;
+      }
       String label = text(s, "chosen_label");
       String runDir = text(s, "chosen_run_dir");
       String m = s.has("mode") ? text(s, "mode") : s.has("arm") ? text(s, "arm") : mode;
@@ -118,6 +130,12 @@ public final class Summaries {
   private static String text(JsonNode parent, String key) {
     JsonNode n = parent.get(key);
     return n == null || n.isNull() ? "" : n.asText();
+  }
+
+  /** The first line of an error (a mode's error may carry a trace after it). */
+  private static String firstLine(String error) {
+    int nl = error.indexOf('\n');
+    return (nl < 0 ? error : error.substring(0, nl)).strip();
   }
 
   private static boolean flag(JsonNode parent, String key) {

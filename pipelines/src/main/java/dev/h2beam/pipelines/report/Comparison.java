@@ -175,12 +175,16 @@ final class Comparison {
   /**
    * C5: on every task both modes ran in a replicate, each mode's ledger counted R = 4k rollouts and P = 3k sessions.
    * A task whose summary records neither mode's counts (a hand-written or pre-ledger file) cannot show a difference;
-   * it is named in {@code unchecked}, not counted against the pair. One side recorded and the other not is a failure.
+   * it is named in {@code unchecked}, not counted against the pair. So is a task on which a mode failed before it
+   * selected (it records no ledger, and its judged row is a {@code mode-failed} absence, which leaves the replicate
+   * without a run value): a failure of the run, not a budget of the design. One side recorded and the other not,
+   * with both modes' finals recorded, is a failure.
    */
   static List<String> equalBudget(int k, ModePair modes, List<Replica> replicas, List<String> unchecked) {
     TaskSummary.Budget want = TaskSummary.Budget.at(k);
     List<String> out = new ArrayList<>();
     int unknown = 0;
+    int modeFailed = 0;
     for (Replica r : replicas) {
       if (r.first().isEmpty() || r.second().isEmpty()) continue;
       Map<String, TaskSummary> byTask = TaskSummary.byTask(r.summaries());
@@ -191,7 +195,10 @@ final class Comparison {
         TaskSummary.Budget a = t == null ? null : t.mode(modes.first()).budget();
         TaskSummary.Budget b = t == null ? null : t.mode(modes.second()).budget();
         if (a == null && b == null) unknown++;
-        else if (!want.equals(a) || !want.equals(b)) {
+        else if ((a == null && failedBeforeSelection(t, modes.first()))
+            || (b == null && failedBeforeSelection(t, modes.second()))) {
+          modeFailed++;
+        } else if (!want.equals(a) || !want.equals(b)) {
           out.add(where(r.namespace()) + " " + task + ": " + modes.firstName() + " " + counted(a) + ", "
               + modes.secondName() + " " + counted(b));
         }
@@ -199,7 +206,13 @@ final class Comparison {
     }
     if (unknown > 0) unchecked.add(unknown + " task pair" + (unknown == 1 ? "" : "s") + " whose summaries record no"
         + " ledger counts");
+    if (modeFailed > 0) unchecked.add(modeFailed + " task pair" + (modeFailed == 1 ? "" : "s") + " on which a mode"
+        + " failed before selecting (mode-failed: an absence, so that replicate has no run value)");
     return out;
+  }
+
+  private static boolean failedBeforeSelection(TaskSummary t, String mode) {
+    return t.modes().containsKey(mode) && t.finals(mode).isEmpty();
   }
 
   private static String counted(TaskSummary.Budget b) {

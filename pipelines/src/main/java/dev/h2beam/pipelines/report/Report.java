@@ -86,6 +86,8 @@ final class Report {
     Map<ModeK, Render.DeadBaseSpend> deadByCell = new TreeMap<>(ModeK.BY_K_THEN_MODE);
     // the model tokens each mode spent on its tasks: those counted, and the tasks whose counts are partial or absent
     Map<ModeK, TaskSummary.TokenCount> tokens = new TreeMap<>();
+    // the tasks on which a mode failed before it selected: their spend is in no ledger, so in no sum
+    Map<ModeK, Integer> modeFailed = new TreeMap<>(ModeK.BY_K_THEN_MODE);
     for (NamespaceRef ns : rowsByNs.keySet()) {
       TreeSet<String> reportedModes = new TreeSet<>();
       for (Scored r : rowsByNs.get(ns)) reportedModes.add(r.mode());
@@ -108,6 +110,7 @@ final class Report {
           if (m.executorUnknown() > 0) executorUnknown.merge(key, m.executorUnknown(), Integer::sum);
           if (t.modes().containsKey(mode)) {
             tokens.merge(key, TaskSummary.TokenCount.of(m.tokens()), TaskSummary.TokenCount::plus);
+            if (m.budget() == null && t.finals(mode).isEmpty()) modeFailed.merge(key, 1, Integer::sum);
           }
         }
       }
@@ -133,8 +136,20 @@ final class Report {
       improverNotKnown += improverUnknown.getOrDefault(x.cell(), 0);
       executorNotKnown += executorUnknown.getOrDefault(x.cell(), 0);
     }
-    lines.addAll(Render.spend(improverSpend, executorSpend, improverNotKnown, executorNotKnown, deadBases,
-        summaries.stream().map(x -> x.cell().mode()).distinct().count() > 1));
+    List<String> spend = Render.spend(improverSpend, executorSpend, improverNotKnown, executorNotKnown, deadBases,
+        summaries.stream().map(x -> x.cell().mode()).distinct().count() > 1);
+    lines.addAll(spend);
+    List<String> failedCells = new ArrayList<>();
+    for (Summary x : summaries) {
+      int n = modeFailed.getOrDefault(x.cell(), 0);
+      if (n > 0) failedCells.add(x.cell().name() + ": " + n);
+    }
+    if (!failedCells.isEmpty()) {
+      if (spend.isEmpty()) lines.add("");
+      lines.add("  tasks on which a mode failed before selecting (" + String.join(", ", failedCells) + "): what they"
+          + " spent is in no ledger and in no spend figure of this report (not counted, not zero); the runs root's"
+          + " _audit/<namespace>/ journals list every rollout and session that ran");
+    }
     Map<ModeK, TaskSummary.TokenCount> reportedTokens = new TreeMap<>(ModeK.BY_K_THEN_MODE);
     for (Summary x : summaries) if (tokens.containsKey(x.cell())) reportedTokens.put(x.cell(), tokens.get(x.cell()));
     lines.addAll(Render.tokens(reportedTokens, deadBases));

@@ -59,6 +59,33 @@ class JudgingTest {
         false);
   }
 
+  /**
+   * dogQ #2: a mode that failed on a task (its budget guard) wrote no selection, and the judge no row: the absence had
+   * no reason anywhere a reader looks. Its item is an ungraded row, mode-failed with the mode's error, and the grader
+   * is never called.
+   */
+  @Test
+  void aModeThatFailedBeforeSelectingIsAnAbsenceWithItsErrorAndNoGraderCall() throws Exception {
+    AtomicReference<Thread> ranOn = new AtomicReference<>();
+    String summary = "{\"task_id\": \"t1\", \"k\": 2, \"modes\": {\"agg\": {\"ok\": false, \"error\":"
+        + " \"BudgetError: agg ledger of t1 at k=2 is off budget\\nTraceback ...\"}, \"seq\": {\"ok\": true},"
+        + " \"gat\": {\"ok\": true}}, \"selections\": {\"seq\": {\"chosen_label\": \"c2\", \"chosen_run_dir\":"
+        + " \"/x/s\", \"ok\": true}}}";
+    List<SelectionItem> items = Summaries.selections("/r/ns", "test", summary, List.of("agg", "seq", "gat"));
+    assertEquals(List.of("agg", "seq"), items.stream().map(SelectionItem::mode).toList(),
+        "a mode that ran without selecting, not recorded as failed, has no item, as before");
+    SelectionItem failed = items.get(0);
+    assertEquals("BudgetError: agg ledger of t1 at k=2 is off budget", failed.modeFailure());
+    assertEquals(2, failed.k());
+    JudgedRow row = Judging.judge(failed, grader(true, ranOn, Map.of("n_passed", 1, "n_criteria", 1)),
+        Duration.ofSeconds(5), pool);
+    assertEquals(null, ranOn.get(), "the grader is never called");
+    assertEquals(false, row.graded());
+    assertEquals(Absence.MODE_FAILED.code, row.absence());
+    assertEquals("agg: BudgetError: agg ledger of t1 at k=2 is off budget", row.error());
+    assertEquals("", items.get(1).modeFailure());
+  }
+
   @Test
   void anInProcessGraderRunsOnTheJudgingThreadAndItsFailureIsStillAnAbsence(@TempDir Path runDir) {
     AtomicReference<Thread> ranOn = new AtomicReference<>();
