@@ -21,9 +21,12 @@ import java.util.TreeSet;
 public final class Resume {
   private Resume() {}
 
-  /** What a refused resume tells the user to do: nothing, the task runs again at no cost for what is unchanged. */
-  static final String RERUN = "; re-running the task (nothing to do: rollouts and sessions that did not change are"
-      + " reused)";
+  /**
+   * What a refused resume tells the user: nothing is theirs to do; the task runs again, reusing at no cost what is
+   * unchanged and running the rest (it said "nothing to do", which read as "no work", before a whole mode ran).
+   */
+  static final String RERUN = "; re-running the task (no action needed: rollouts and sessions that did not change"
+      + " are reused, the rest run now)";
 
   /**
    * Empty when the task can be skipped; otherwise the sentence to print, in harness2's words followed by the file and

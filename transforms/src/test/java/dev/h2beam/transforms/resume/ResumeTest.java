@@ -89,7 +89,7 @@ class ResumeTest {
     Optional<String> why = Resume.whyNot(summaryFile, summary("ok", Map.of("agg", Map.of("ok", true)),
         Map.of("agg", sel)), List.of("agg"), null, tmp.resolve("runs"), NS, "t1");
     assertEquals(Optional.of("cannot resume agg: adopted run directory is missing (" + gone + ", from "
-        + summaryFile.toAbsolutePath() + ", field selections.agg.chosen_run_dir); re-running the task (nothing to do:"
-        + " rollouts and sessions that did not change are reused)"), why);
+        + summaryFile.toAbsolutePath() + ", field selections.agg.chosen_run_dir); re-running the task (no action"
+        + " needed: rollouts and sessions that did not change are reused, the rest run now)"), why);
   }
 }
