@@ -16,12 +16,15 @@ import java.util.Set;
 public final class Faults implements Serializable {
   private static final long serialVersionUID = 1L;
   public static final Set<String> KINDS = Set.of("ledger-duplicate", "crash-once");
-  public static final Faults NONE = new Faults(List.of());
+  public static final Faults NONE = new Faults(List.of(), List.of());
 
   private final List<String> entries;
+  /** Each entry as the user typed it (its mode may be a name), for the messages that quote it. */
+  private final List<String> typed;
 
-  private Faults(List<String> entries) {
+  private Faults(List<String> entries, List<String> typed) {
     this.entries = List.copyOf(entries);
+    this.typed = List.copyOf(typed);
   }
 
   /**
@@ -32,6 +35,7 @@ public final class Faults implements Serializable {
   public static Faults parse(String spec) {
     if (spec == null || spec.isBlank()) return NONE;
     List<String> out = new ArrayList<>();
+    List<String> typed = new ArrayList<>();
     for (String raw : spec.split(",")) {
       String e = raw.strip();
       int at = e.indexOf('@');
@@ -48,8 +52,9 @@ public final class Faults implements Serializable {
             + " mode; use parallel, sequential or gated (or agg, seq, gat)");
       }
       out.add(e.substring(0, slash + 1) + mode);
+      typed.add(e);
     }
-    return new Faults(out);
+    return new Faults(out, typed);
   }
 
   /**
@@ -57,19 +62,21 @@ public final class Faults implements Serializable {
    * pass without testing the guard it was asked to test.
    */
   public void requireIn(Collection<String> tasks, List<String> modes) {
-    for (String e : entries) {
+    for (int i = 0; i < entries.size(); i++) {
+      String e = entries.get(i);
+      String as = typed.get(i);
       int at = e.indexOf('@');
       int slash = e.lastIndexOf('/');
       String task = e.substring(at + 1, slash);
       String mode = e.substring(slash + 1);
       if (!tasks.contains(task)) {
         List<String> some = tasks.stream().limit(5).toList();
-        throw new IllegalArgumentException("--inject entry '" + e + "' names task '" + task + "', which this run does"
+        throw new IllegalArgumentException("--inject entry '" + as + "' names task '" + task + "', which this run does"
             + " not have; its tasks: " + some + (tasks.size() > some.size() ? " and " + (tasks.size() - some.size())
             + " more" : "") + " (see --dryRun=true)");
       }
       if (!modes.contains(mode)) {
-        throw new IllegalArgumentException("--inject entry '" + e + "' names mode " + Namespace.modeName(mode)
+        throw new IllegalArgumentException("--inject entry '" + as + "' names mode " + Namespace.modeName(mode)
             + ", which this run does not run; add it to --modes");
       }
     }

@@ -38,11 +38,11 @@ class FaultsTest {
     f.requireIn(List.of("ledger-1", "ledger-3"), List.of("agg", "seq"));
     IllegalArgumentException task = assertThrows(IllegalArgumentException.class,
         () -> f.requireIn(List.of("a", "b", "c", "d", "e", "f", "g"), List.of("seq")));
-    assertEquals("--inject entry 'crash-once@ledger-3/seq' names task 'ledger-3', which this run does not have; its"
-        + " tasks: [a, b, c, d, e] and 2 more (see --dryRun=true)", task.getMessage());
+    assertEquals("--inject entry 'crash-once@ledger-3/sequential' names task 'ledger-3', which this run does not"
+        + " have; its tasks: [a, b, c, d, e] and 2 more (see --dryRun=true)", task.getMessage());
     IllegalArgumentException mode = assertThrows(IllegalArgumentException.class,
         () -> f.requireIn(List.of("ledger-3"), List.of("agg", "gat")));
-    assertEquals("--inject entry 'crash-once@ledger-3/seq' names mode sequential, which this run does not run; add"
-        + " it to --modes", mode.getMessage());
+    assertEquals("--inject entry 'crash-once@ledger-3/sequential' names mode sequential, which this run does not"
+        + " run; add it to --modes", mode.getMessage());
   }
 }
