@@ -64,11 +64,11 @@ class DemoOptionsTest {
   void anInjectionOutsideTheRunIsRefusedNamingWhatIsMissing(@TempDir Path out) {
     UsageError task = assertThrows(UsageError.class, () -> DemoRuns.demo(out,
         "--inject=ledger-duplicate@ledger-9/parallel"));
-    assertTrue(task.getMessage().startsWith("--inject entry 'ledger-duplicate@ledger-9/agg' names task 'ledger-9',"
+    assertTrue(task.getMessage().startsWith("--inject entry 'ledger-duplicate@ledger-9/parallel' names task 'ledger-9',"
         + " which this run does not have; its tasks: [ledger-1, ledger-2]"), task.getMessage());
     UsageError mode = assertThrows(UsageError.class, () -> DemoRuns.demo(out, "--modes=parallel",
         "--inject=ledger-duplicate@ledger-1/gated"));
-    assertEquals("--inject entry 'ledger-duplicate@ledger-1/gat' names mode gated, which this run does not run; add"
+    assertEquals("--inject entry 'ledger-duplicate@ledger-1/gated' names mode gated, which this run does not run; add"
         + " it to --modes", mode.getMessage());
   }
 
@@ -350,7 +350,7 @@ class DemoOptionsTest {
     String text = dryRun("--output=" + d, "--k=2", "--dryRun=true");
     assertTrue(text.contains("# budget per task and mode: R = 4k = 8 rollouts (2 base rollout(s) shared by the"
         + " modes), P = 3k = 6 improver sessions, 1 selector session and at most 1 reflector session\n"
-        + "# this stream, 2 task(s) x 2 mode(s): ledgers R = 32, P = 24\n"
+        + "# this stream, 2 task(s) x 2 mode(s): the budget ledgers' totals R = 32, P = 24\n"
         + "# overall at most: 28 rollouts executed, 32 sessions (24 improver, 4 selector, up to 4 reflector); tasks"
         + " resumed from an earlier run spend nothing\n"
         + "# cost: $0 (no model endpoint: the benchmark's own scripted sessions)\n"), text);

@@ -41,8 +41,8 @@ public final class SweepBudget {
     out.add(String.format(Locale.ROOT, "# budget per task and mode: R = 4k = %d rollouts (%d base rollout(s) shared"
         + " by the modes), P = 3k = %d improver sessions, %s and at most 1 reflector session", 4 * k, k, 3 * k,
         k >= 2 ? "1 selector session" : "no selector session (k = 1)"));
-    out.add(String.format(Locale.ROOT, "# this stream, %d task(s) x %d mode(s): ledgers R = %d, P = %d", tasks,
-        modes, pairs * 4 * k, pairs * 3 * k));
+    out.add(String.format(Locale.ROOT, "# this stream, %d task(s) x %d mode(s): the budget ledgers' totals R = %d,"
+        + " P = %d", tasks, modes, pairs * 4 * k, pairs * 3 * k));
     out.add(String.format(Locale.ROOT, "# overall at most: %d rollouts executed, %d sessions (%d improver, %d"
         + " selector, up to %d reflector); tasks resumed from an earlier run spend nothing", executions,
         pairs * 3 * k + selector + pairs, pairs * 3 * k, selector, pairs));
@@ -72,8 +72,8 @@ public final class SweepBudget {
     // what the ledgers will count, not "unknown": no endpoint (scripted sessions) or prices of 0 cost $0
     if (!anyEndpoint) return "$0 (no model endpoint: the benchmark's own scripted sessions)";
     if (priced.isEmpty()) {
-      return "$0: every endpoint's price is 0 (price_per_mtok not given means free tokens, e.g. a local model);"
-          + " give price_per_mtok to count spend";
+      return "$0: every endpoint's price is 0 (price_per_mtok gives 0, or is not given, which means free tokens,"
+          + " e.g. a local model); give prices above 0 in price_per_mtok to count spend";
     }
     return "not estimated before running (prices per million tokens: " + String.join(", ", priced) + "; token"
         + " counts come from each response), recorded as it is spent in the ledgers and the report";
