@@ -187,7 +187,12 @@ EOF
       if alive "$f"; then s=running; else s=stopped; fi
       echo "$(basename "$f" .pid) pid $(cat "$f") $s"
     done
-    [ -f "$dir/conf/config.yaml" ] && echo "registered TaskManagers: $(registered | xargs)"
+    if [ -e "$dir/jobmanager.pid" ] && alive "$dir/jobmanager.pid"; then
+      echo "registered TaskManagers: $(registered | xargs)"
+    else
+      # after stop (or before start) there is no JobManager to ask: say the cluster is down, not an empty list
+      echo "cluster down: no JobManager is running from $dir (scripts/flink-cluster.sh start starts one)"
+    fi
     ;;
   stop)
     for f in "$dir"/taskmanager-*.pid "$dir/jobmanager.pid"; do
