@@ -20,7 +20,9 @@ import java.util.Map;
  * reflector ({@code experience.*}) sessions return the model's reply as it is, for the method to parse; any other
  * label is an improver stage, whose reply carries its edits as blocks that are applied to
  * {@code cwd/context/harness} ({@link EditBlocks}). A refused reply is sent back in the same conversation with the
- * reason, up to {@link #CORRECTIONS} times.
+ * reason, up to {@link #CORRECTIONS} times; a reply still refused after them ends the session as answered with its
+ * edits refused ({@link SessionResult#refused}), not as a failed session: the endpoint answered every call, and a
+ * failed session would point the user at the endpoint, model and key.
  *
  * <p>The session's token usage, the model id and finish reason of its last reply, and its cost (every call, failed
  * attempts that reported usage included) go into the result for the audit trail. The session timeout is checked
@@ -117,7 +119,8 @@ final class OpenAiChannel implements ProposerChannel {
       messages.add(ChatMessage.user("Nothing from your last answer was applied: " + refused + ".\nAnswer again with"
           + " the complete set of blocks (every file you change, in full), fixing that."));
     }
-    return tally.failed("the model's edits were refused " + (CORRECTIONS + 1) + " times; last: " + refused);
+    // the last reason alone, with no count: the session is one attempt of its stage, which counts its attempts
+    return tally.refused(refused);
   }
 
   /** What a session's calls add up to. */
@@ -154,6 +157,15 @@ final class OpenAiChannel implements ProposerChannel {
 
     SessionResult reply(String text) {
       return new SessionResult(text, cost, "", meta(), costKnown, tokens());
+    }
+
+    /**
+     * An answer whose edits were refused, and why. Its text says so rather than quoting the reply: a refused block
+     * (a path escape, a file over the limit) may hold anything, a credential too, and the text is kept as the reply.
+     */
+    SessionResult refused(String reason) {
+      return new SessionResult("[the model's edits were refused, and none was applied: " + reason + "]", cost, "",
+          meta(), costKnown, tokens(), reason);
     }
 
     SessionResult failed(String error) {

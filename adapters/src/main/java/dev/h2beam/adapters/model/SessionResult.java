@@ -12,9 +12,15 @@ import java.util.Map;
  * answered without its token counts: {@code costUsd} is then only what is known, never a stand-in for the rest), and
  * the model tokens it spent ({@link Tokens}: a channel that calls a model counts them from its calls; a result that
  * does not say is {@link Tokens#UNKNOWN}, and a channel that calls no model says {@link Tokens#NONE}).
+ *
+ * <p>{@code refused} is why the channel itself refused the session's edits when it answered with edits it never
+ * applied (the {@code openai} channel's edit blocks, refused after every correction), and empty otherwise: the model
+ * answered, so the session is not a failed one (its endpoint works), and the stage that asked for the edits counts
+ * a refused proposal, with this reason, as it does for a harness it refuses itself. {@code text} is then the model's
+ * last reply, for the audit trail.
  */
 public record SessionResult(String text, double costUsd, String error, Map<String, Object> meta, boolean costKnown,
-    Tokens tokens) {
+    Tokens tokens, String refused) {
   /** Token counts as a map of {@code prompt_tokens}, {@code completion_tokens}, {@code cached_tokens}, ... */
   public static final String USAGE = "usage";
   /** The model id the server reported (it may differ from the one requested). */
@@ -34,6 +40,13 @@ public record SessionResult(String text, double costUsd, String error, Map<Strin
     // insertion order kept for the audit file; a null value (a count the server did not report) is allowed
     meta = meta == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(meta));
     tokens = tokens == null ? Tokens.UNKNOWN : tokens;
+    refused = refused == null ? "" : refused;
+  }
+
+  /** A result whose edits, if any, were not refused by the channel. */
+  public SessionResult(String text, double costUsd, String error, Map<String, Object> meta, boolean costKnown,
+      Tokens tokens) {
+    this(text, costUsd, error, meta, costKnown, tokens, "");
   }
 
   /** A result whose tokens it does not say ({@link Tokens#UNKNOWN}). */
@@ -65,6 +78,6 @@ public record SessionResult(String text, double costUsd, String error, Map<Strin
 
   /** This result with the session's self-report attached. */
   public SessionResult withMeta(Map<String, Object> sessionMeta) {
-    return new SessionResult(text, costUsd, error, sessionMeta, costKnown, tokens);
+    return new SessionResult(text, costUsd, error, sessionMeta, costKnown, tokens, refused);
   }
 }

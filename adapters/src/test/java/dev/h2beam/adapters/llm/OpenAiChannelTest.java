@@ -203,13 +203,17 @@ class OpenAiChannelTest {
     assertTrue(feedback.contains("path \"../up.md\" climbs out with '..'"), feedback);
   }
 
+  /**
+   * The model answered every call, so a reply still refused after two corrections is an answer whose edits were
+   * refused, with the last reason and no count (the session is one attempt of its stage), not a failed session.
+   */
   @Test
-  void aReplyStillRefusedAfterTwoCorrectionsFailsTheSessionWithItsCost() throws Exception {
+  void aReplyStillRefusedAfterTwoCorrectionsIsAnAnswerWithItsEditsRefusedAndItsCost() throws Exception {
     server.brain(Brain.saying("<file path=\"../x.md\">\nx\n</file>\n"));
     SessionResult r = new OpenAiChannel(role("", 1.0, 1.0), Map.of()).run(cwd, "m", "", "inv1.a1", TIMEOUT);
-    assertEquals("", r.text());
-    assertTrue(r.error().startsWith("the model's edits were refused 3 times; last: path \"../x.md\" climbs out"),
-        r.error());
+    assertEquals("", r.error());
+    assertTrue(r.refused().startsWith("path \"../x.md\" climbs out with '..'"), r.refused());
+    assertTrue(r.text().contains("refused") && !r.text().contains("<file"), "says so, quoting no block: " + r.text());
     assertEquals(3, server.requests().size());
     assertEquals("Be careful.\n", read("systemprompt.md"));
     @SuppressWarnings("unchecked")

@@ -185,7 +185,8 @@ public final class Proposer {
         Harvested kept = harvest == null ? null : harvest(cwd.resolve(harvest), base);
         Reply reply = new Reply(label, r.text(), true, cost, wall, attempt, false, spec.kind(), "",
             auditDir == null ? null : auditDir.resolve(base + ".response.md"), kept == null ? null : kept.dir(),
-            kept == null ? null : kept.files(), known, tokens, kept == null ? List.of() : kept.withheld());
+            kept == null ? null : kept.files(), known, tokens, kept == null ? List.of() : kept.withheld(),
+            CredentialScreen.redact(r.refused()));
         audit(base, mission, system, reply, withCalls(reported, calls), held);
         return reply;
       } catch (Exception e) {
@@ -235,7 +236,7 @@ public final class Proposer {
       journalIfLost(label, base, m);
       return new Reply(label, text, true, m.path("cost_usd").asDouble(), m.path("wall_s").asDouble(),
           m.path("attempts").asInt(), true, spec.kind(), "", response, Files.isDirectory(workspace) ? workspace : null,
-          null, m.path("cost_known").asBoolean(true), tokens(m), List.copyOf(withheld));
+          null, m.path("cost_known").asBoolean(true), tokens(m), List.copyOf(withheld), m.path(REFUSED).asText(""));
     } catch (IOException | RuntimeException e) {
       System.err.println("h2beam: reply cache entry " + response + " is unreadable (" + e.getMessage()
           + "); calling the session again");
@@ -348,6 +349,12 @@ public final class Proposer {
 
   /** The meta file's key listing why files of the harvested folder were withheld; written only when some were. */
   static final String WITHHELD = "withheld";
+
+  /**
+   * The meta file's key holding why the channel refused the session's edits ({@link Reply#refused}); written only
+   * when it did, so that a replay refuses them again (h2beam's own key, which harness2 reads past).
+   */
+  static final String REFUSED = "refused";
 
   /** The most bytes of one harvested file the credential screen reads; a larger file is withheld unscreened. */
   static final long SCREENED_BYTES = 8L << 20;
@@ -495,6 +502,7 @@ public final class Proposer {
     meta.put("error", reply.error());
     // why files of the harvested folder hold a note in place of their text (withhold): only when some do
     if (!reply.withheld().isEmpty()) meta.put(WITHHELD, reply.withheld());
+    if (!reply.refused().isEmpty()) meta.put(REFUSED, reply.refused());
     meta.put("usage", reported.get(SessionResult.USAGE));
     meta.put("model_id", reported.get(SessionResult.MODEL_ID));
     meta.put("finish_reason", reported.get(SessionResult.FINISH_REASON));

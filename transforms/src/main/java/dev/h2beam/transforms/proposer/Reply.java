@@ -19,15 +19,27 @@ import java.util.List;
  * @param withheld why files of {@code workspace} hold a note in place of their text (one credential finding, or a
  *     file too large or unreadable to screen, per line; {@link Proposer#withhold}): the session left a credential,
  *     or what could not be screened, in its harvested folder, which is never kept; empty when nothing was withheld
+ * @param refused why the channel refused the session's edits ({@link
+ *     dev.h2beam.adapters.model.SessionResult#refused}), a reply served from the cache included; empty when it did
+ *     not: the session answered, so the reply is ok, and its stage counts a refused proposal
  */
 public record Reply(
     String label, String text, boolean ok, double costUsd, double wallS, int attempts, boolean cached,
     String channel, String error, Path audit, Path workspace, List<String> workspaceFiles, boolean costKnown,
-    Tokens tokens, List<String> withheld) {
+    Tokens tokens, List<String> withheld, String refused) {
 
   public Reply {
     tokens = tokens == null ? Tokens.UNKNOWN : tokens;
     withheld = withheld == null ? List.of() : List.copyOf(withheld);
+    refused = refused == null ? "" : refused;
+  }
+
+  /** A reply whose edits, if any, the channel did not refuse. */
+  public Reply(String label, String text, boolean ok, double costUsd, double wallS, int attempts, boolean cached,
+      String channel, String error, Path audit, Path workspace, List<String> workspaceFiles, boolean costKnown,
+      Tokens tokens, List<String> withheld) {
+    this(label, text, ok, costUsd, wallS, attempts, cached, channel, error, audit, workspace, workspaceFiles,
+        costKnown, tokens, withheld, "");
   }
 
   /** A reply of which nothing was withheld. */

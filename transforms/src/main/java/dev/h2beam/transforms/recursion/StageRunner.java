@@ -30,7 +30,8 @@ import java.util.Map;
 /**
  * Runs one improvement stage (spec §6.3): builds its evidence, calls the improver, and accepts the edited harness or
  * asks once more with the rejection appended. After a transport failure or two rejected proposals the stage falls
- * back to the harness it was asked to edit. The evidence folder ({@code context/<label>/}) keeps what the sessions
+ * back to the harness it was asked to edit. A proposal is rejected here or by the channel ({@link Reply#refused}: the
+ * openai channel's edit blocks); either way the session answered, so the stage says it was refused. The evidence folder ({@code context/<label>/}) keeps what the sessions
  * were shown: a refused proposal is kept only as its session's harvested folder in the audit trail, where a file
  * holding a credential holds a note in its place ({@link Reply#withheld}).
  *
@@ -89,6 +90,14 @@ public final class StageRunner {
       tokens = tokens.plus(reply.tokens());
       attempts += Math.max(1, reply.attempts());
       refused = new LinkedHashMap<>();
+      if (!reply.refused().isEmpty()) {
+        // the channel refused the edits itself (the openai channel's blocks) and applied none: the session answered,
+        // so this is a refused proposal, with the channel's reason, whose harness is the one it was to edit
+        refused = new LinkedHashMap<>(fallback);
+        error = reply.refused();
+        feedback = feedback(error);
+        continue;
+      }
       if (reply.workspace() == null) {
         error = "the harness directory did not come back; edit the files of context/harness/ in place";
         feedback = feedback(error);

@@ -876,4 +876,22 @@ class ProposerTest {
     assertEquals("_", Proposer.safe("  "));
     assertEquals("", Proposer.safe(""));
   }
+
+  /**
+   * A session whose edits the channel refused answered: an ok reply carrying why, recorded in its meta file (only
+   * then) and carried by its replay, so that its stage counts a refused proposal however the reply reaches it.
+   */
+  @Test
+  void aSessionWhoseEditsTheChannelRefusedIsAnAnswerCarryingWhy() throws Exception {
+    Proposer p = proposer((cwd, mission, system, label, timeout) -> new SessionResult("[refused]", 0.1, "", Map.of(),
+        true, Tokens.NONE, "path \"../x.md\" climbs out with '..'"));
+    Reply r = p.call(MISSION, evidence, LABEL, "", null);
+    assertTrue(r.ok());
+    assertEquals("path \"../x.md\" climbs out with '..'", r.refused());
+    JsonNode meta = Json.readTree(audit.resolve(base("") + ".meta.json"));
+    assertEquals(r.refused(), meta.path("refused").asText(), meta.toString());
+    Reply again = p.call(MISSION, evidence, LABEL, "", null);
+    assertTrue(again.cached());
+    assertEquals(r.refused(), again.refused());
+  }
 }
