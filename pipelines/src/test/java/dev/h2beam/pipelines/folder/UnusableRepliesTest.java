@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.junit.jupiter.api.Test;
@@ -24,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Replies of a model that answered but whose answer h2beam cannot use, over real HTTP with the worked example: an
  * improver whose edits are refused every time made refused proposals, not failed sessions (the endpoint answered, so
- * the sweep's end must not send the user to check it).
+ * the sweep's end must not send the user to check it), and a selector reply without its choice is a failed attempt,
+ * never cached as a success, so a resume asks the selector again.
  */
 class UnusableRepliesTest {
   /** An edit that climbs out of the harness: refused by the openai channel's edit blocks, whatever else it holds. */
@@ -112,6 +114,38 @@ class UnusableRepliesTest {
           + " climbs out with '..'"), end);
       assertTrue(end.contains("the improver answered, and its edits were refused"), end);
       assertFalse(end.contains("check the improver role in --config"), end);
+    }
+  }
+
+  /**
+   * A selector reply without its ```choice block failed the selection but was cached as a success, so every resume
+   * replayed it and the task could never succeed. It is a failed attempt of its session (retried within the session's
+   * attempts), never cached as a success, and the resume asks the selector again.
+   */
+  @Test
+  void aSelectorReplyWithoutItsChoiceIsAFailedAttemptAndTheResumeAsksAgain(@TempDir Path tmp) throws Exception {
+    AtomicInteger selections = new AtomicInteger();
+    // the first two selector replies (both attempts of the first session) lose their choice block; then as usual
+    ScriptedModelServer.Brain brain = twisted("selector", answer -> selections.getAndIncrement() < 2
+        ? answer.replaceAll("```choice\\s*\\n?\\s*([A-Za-z0-9_-]+)\\s*\\n?\\s*```", "I choose $1.") : answer);
+    try (ScriptedModelServer server = ScriptedModelServer.start(brain)) {
+      Run first = sweep(tmp, server.baseUrl(), 2);
+      assertEquals(2, selections.get(), "one session, two attempts");
+      assertEquals(1, Sweep.doneFailed(first.record())[1], first.record().toString());
+      assertTrue(first.record().toString().contains("no ```choice block in the reply"), first.record().toString());
+      List<JsonNode> failed = metas(tmp.resolve("runs"), "select.");
+      assertEquals(1, failed.size());
+      assertFalse(failed.get(0).path("ok").asBoolean(true), "never cached as a success: " + failed.get(0));
+      assertEquals(2, failed.get(0).path("attempts").asInt(), failed.get(0).toString());
+
+      Run again = sweep(tmp, server.baseUrl(), 2);
+      assertEquals(3, selections.get(), "the resume asks the selector again");
+      assertEquals(1, Sweep.doneFailed(again.record())[0], again.record().toString());
+      assertEquals(0, Sweep.doneFailed(again.record())[1], again.record().toString());
+      List<JsonNode> ok = metas(tmp.resolve("runs"), "select.");
+      assertEquals(1, ok.size());
+      assertTrue(ok.get(0).path("ok").asBoolean(), ok.get(0).toString());
+      assertFalse(ok.get(0).has("refused"), "a successful selector reply's meta keeps harness2's keys: " + ok.get(0));
     }
   }
 }

@@ -59,6 +59,19 @@ public final class Proposer {
   private final Semaphore sessions;
   private final Duration retryWait;
 
+  /**
+   * Why a session's reply cannot be used by its caller (a selector's reply without its choice), or "" when it can.
+   * Such a reply is a failed attempt, as an empty one is: the endpoint answered, but a session that answered nothing
+   * usable must not be cached as a success, or every resume would replay it and its task could never succeed.
+   */
+  @FunctionalInterface
+  public interface Usable {
+    /** Every non-blank reply is usable: the caller parses nothing it requires (an improver's, a reflector's). */
+    Usable ANY = text -> "";
+
+    String problem(String text);
+  }
+
   public Proposer(ProposerChannel channel, ChannelSpec spec, Path auditDir, int attempts, Semaphore sessions,
       Duration retryWait) {
     this(channel, spec, auditDir, null, attempts, sessions, retryWait);
@@ -94,11 +107,17 @@ public final class Proposer {
    */
   public Reply call(String mission, Path contextDir, String label, String system, String harvest)
       throws ProposerError {
+    return call(mission, contextDir, label, system, harvest, Usable.ANY);
+  }
+
+  /** The same, where a reply {@code usable} finds a problem with is a failed attempt ({@link Usable}). */
+  public Reply call(String mission, Path contextDir, String label, String system, String harvest, Usable usable)
+      throws ProposerError {
     notCancelled(label);   // before the evidence is read: a read cut by the interrupt is not the evidence
     // one listing and one read of the evidence serve both the cache key and the session's copy
     Path root = contextDir == null ? null : contextDir.toAbsolutePath().normalize();
     return callWithEvidence(mission, root != null && Files.isDirectory(root)
-        ? HeldTree.read(root, PathOrder.list(root)) : null, label, system, harvest);
+        ? HeldTree.read(root, PathOrder.list(root)) : null, label, system, harvest, usable);
   }
 
   /**
@@ -119,11 +138,17 @@ public final class Proposer {
    */
   public Reply callWithEvidence(String mission, HeldTree evidence, String label, String system, String harvest)
       throws ProposerError {
+    return callWithEvidence(mission, evidence, label, system, harvest, Usable.ANY);
+  }
+
+  /** The same, where a reply {@code usable} finds a problem with is a failed attempt ({@link Usable}). */
+  public Reply callWithEvidence(String mission, HeldTree evidence, String label, String system, String harvest,
+      Usable usable) throws ProposerError {
     notCancelled(label);
     String key = cacheKey(label, mission, system, evidence);
     String base = safe(label) + "." + key;
     if (auditDir != null) {
-      Reply hit = cached(label, base, harvest);
+      Reply hit = cached(label, base, harvest, usable);
       if (hit != null) return hit;
     }
     double cost = 0;
@@ -181,6 +206,11 @@ public final class Proposer {
           last = r.error().isBlank() ? "empty reply" : r.error();
           continue;
         }
+        String problem = usable.problem(r.text());
+        if (!problem.isEmpty()) {
+          last = problem;
+          continue;
+        }
         double wall = Math.round((System.nanoTime() - started) / 1e8) / 10.0;
         Harvested kept = harvest == null ? null : harvest(cwd.resolve(harvest), base);
         Reply reply = new Reply(label, r.text(), true, cost, wall, attempt, false, spec.kind(), "",
@@ -215,7 +245,7 @@ public final class Proposer {
     throw new ProposerError(message, attempts, cost, known, tokens);
   }
 
-  private Reply cached(String label, String base, String harvest) {
+  private Reply cached(String label, String base, String harvest, Usable usable) {
     Path response = auditDir.resolve(base + ".response.md");
     Path meta = auditDir.resolve(base + ".meta.json");
     Path workspace = auditDir.resolve(base + ".workspace");
@@ -223,6 +253,13 @@ public final class Proposer {
     try {
       String text = Files.readString(response, StandardCharsets.UTF_8);
       if (text.isBlank()) return null;
+      String problem = usable.problem(text);
+      if (!problem.isEmpty()) {
+        // cached as a success before such replies were failed attempts: replayed, it would fail its task for good
+        System.err.println("h2beam: reply cache entry " + response + " holds a reply that cannot be used ("
+            + problem + "); calling the session again");
+        return null;
+      }
       com.fasterxml.jackson.databind.JsonNode m = Json.readTree(meta);
       if (!m.path("ok").asBoolean(false) || !m.path("attempts").isInt() || !m.path("cost_usd").isNumber()) {
         throw new IOException("meta.json does not record a successful reply with its attempts and cost");

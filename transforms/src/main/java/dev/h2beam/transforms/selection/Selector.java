@@ -126,17 +126,14 @@ public final class Selector {
     try {
       String mission = writeFolder(bench, task, folder, sel.idMap, artifacts);
       VerdictTripwire.assertNone(folder);
-      Reply reply = selector.call(mission, folder, "select." + label, "", null);
+      // a reply without a choice of these ids is a failed attempt of the session, never a cached success
+      Map<String, String> ids = sel.idMap;
+      Reply reply = selector.call(mission, folder, "select." + label, "", null, text -> unusable(text, ids));
       sel.spent(reply.costUsd(), reply.costKnown(), reply.tokens());
       sel.why = SelectionRecord.clip(Replies.why(reply.text()), 2000);
+      String problem = unusable(reply.text(), sel.idMap);
+      if (!problem.isEmpty()) throw new IllegalArgumentException(problem);
       Optional<String> choice = Replies.choice(reply.text());
-      if (choice.isEmpty()) {
-        throw new IllegalArgumentException("no ```choice block in the reply");
-      }
-      if (!sel.idMap.containsKey(choice.get())) {
-        throw new IllegalArgumentException("chose '" + choice.get() + "', which is not one of "
-            + new ArrayList<>(sel.idMap.keySet()));
-      }
       sel.ok = true;
       sel.chosenId = choice.get();
       sel.chosenLabel = sel.idMap.get(choice.get());
@@ -147,6 +144,17 @@ public final class Selector {
       fallBack(sel, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
     }
     return persist(chosen(sel, byLabel), folder);
+  }
+
+  /**
+   * Why a selector's reply chooses none of {@code ids}, or "" when it chooses one: the README's "an empty or
+   * unparsable reply is a failed attempt", so that a resume asks the selector again instead of replaying it.
+   */
+  static String unusable(String reply, Map<String, String> ids) {
+    Optional<String> choice = Replies.choice(reply);
+    if (choice.isEmpty()) return "no ```choice block in the reply";
+    return ids.containsKey(choice.get()) ? ""
+        : "chose '" + choice.get() + "', which is not one of " + new ArrayList<>(ids.keySet());
   }
 
   /** Records the neutral stand-in (the first label in string order) after a failed selector; ok stays false. */

@@ -877,6 +877,58 @@ class ProposerTest {
     assertEquals("", Proposer.safe(""));
   }
 
+  /** A selector's check: a reply is usable when it holds a choice ({@link Proposer.Usable}). */
+  private static final Proposer.Usable CHOICE = text -> text.contains("```choice") ? "" : "no ```choice block";
+
+  /** Replies in turn, the last again. */
+  private Proposer inTurn(String... replies) {
+    AtomicInteger next = new AtomicInteger();
+    return proposer((cwd, mission, system, label, timeout) ->
+        SessionResult.reply(replies[Math.min(next.getAndIncrement(), replies.length - 1)], 0.1));
+  }
+
+  /** An answer its caller cannot use is a failed attempt, as an empty one is: the next attempt runs. */
+  @Test
+  void anUnusableReplyIsAFailedAttemptAndTheNextAttemptRuns() throws Exception {
+    Reply r = inTurn("I choose A.", "```choice\nA\n```").call(MISSION, evidence, LABEL, "", null, CHOICE);
+    assertEquals(2, calls.get());
+    assertEquals(2, r.attempts());
+    assertEquals(0.2, r.costUsd(), 1e-12, "the unusable attempt's cost counts");
+    assertEquals("```choice\nA\n```", r.text());
+  }
+
+  /**
+   * An answer unusable in every attempt fails the call and is never cached as a success, so the same call again (a
+   * resume) runs the session again instead of replaying it.
+   */
+  @Test
+  void aCallUnusableInEveryAttemptFailsAndIsCalledAgain() throws Exception {
+    Proposer p = inTurn("I choose A.", "Still A.", "```choice\nA\n```");
+    ProposerError e = assertThrows(ProposerError.class, () -> p.call(MISSION, evidence, LABEL, "", null, CHOICE));
+    assertTrue(e.getMessage().endsWith("no ```choice block"), e.getMessage());
+    assertEquals(2, e.attempts());
+    JsonNode meta = Json.readTree(audit.resolve(base("") + ".meta.json"));
+    assertFalse(meta.path("ok").asBoolean(true), meta.toString());
+    assertEquals("no ```choice block", meta.path("error").asText());
+    Reply again = p.call(MISSION, evidence, LABEL, "", null, CHOICE);
+    assertEquals(3, calls.get());
+    assertFalse(again.cached());
+    assertEquals("```choice\nA\n```", again.text());
+  }
+
+  /** An unusable reply an earlier version cached as a success is not served: the session runs again. */
+  @Test
+  void anUnusableReplyCachedAsASuccessIsNotServed() throws Exception {
+    Proposer p = inTurn("I choose A.", "```choice\nA\n```");
+    p.call(MISSION, evidence, LABEL, "", null);
+    assertEquals(1, calls.get());
+    Reply again = p.call(MISSION, evidence, LABEL, "", null, CHOICE);
+    assertEquals(2, calls.get());
+    assertFalse(again.cached());
+    assertEquals("```choice\nA\n```", again.text());
+    assertTrue(p.call(MISSION, evidence, LABEL, "", null, CHOICE).cached());
+  }
+
   /**
    * A session whose edits the channel refused answered: an ok reply carrying why, recorded in its meta file (only
    * then) and carried by its replay, so that its stage counts a refused proposal however the reply reaches it.
