@@ -31,9 +31,10 @@ import java.util.Map;
  * Runs one improvement stage (spec §6.3): builds its evidence, calls the improver, and accepts the edited harness or
  * asks once more with the rejection appended. After a transport failure or two rejected proposals the stage falls
  * back to the harness it was asked to edit. A proposal is rejected here or by the channel ({@link Reply#refused}: the
- * openai channel's edit blocks); either way the session answered, so the stage says it was refused. The evidence folder ({@code context/<label>/}) keeps what the sessions
- * were shown: a refused proposal is kept only as its session's harvested folder in the audit trail, where a file
- * holding a credential holds a note in its place ({@link Reply#withheld}).
+ * openai channel's edit blocks); either way the session answered, so the stage says it was refused. The evidence
+ * folder ({@code context/<label>/}) keeps what the sessions were shown: a refused proposal is kept only as its
+ * session's harvested folder in the audit trail, where a file holding a credential holds a note in its place
+ * ({@link Reply#withheld}).
  *
  * <p>A stage's attempts and cost are those of the sessions that made its replies, whether this process ran them or
  * replayed them from the reply cache, and {@code cached} is always false: a replayed reply is the same session, and
