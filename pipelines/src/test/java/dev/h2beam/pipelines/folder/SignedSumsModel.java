@@ -29,7 +29,8 @@ public final class SignedSumsModel implements ScriptedModelServer.Brain {
 
   final Map<String, AtomicInteger> calls = new LinkedHashMap<>();
 
-  @Override public String answer(JsonNode request) {
+  /** A request's system prompt and its whole conversation, in that order. */
+  static String[] systemAndText(JsonNode request) {
     String system = "";
     StringBuilder all = new StringBuilder();
     for (JsonNode m : request.path("messages")) {
@@ -37,7 +38,19 @@ public final class SignedSumsModel implements ScriptedModelServer.Brain {
       if (m.path("role").asText().equals("system")) system += content;
       all.append(content).append('\n');
     }
-    String text = all.toString();
+    return new String[] {system, all.toString()};
+  }
+
+  /** Which kind of session sent {@code request} ({@link #kind(String, String)}). */
+  static String kindOf(JsonNode request) {
+    String[] st = systemAndText(request);
+    return kind(st[0], st[1]);
+  }
+
+  @Override public String answer(JsonNode request) {
+    String[] st = systemAndText(request);
+    String system = st[0];
+    String text = st[1];
     String kind = kind(system, text);
     calls.computeIfAbsent(kind, k -> new AtomicInteger()).incrementAndGet();
     return switch (kind) {

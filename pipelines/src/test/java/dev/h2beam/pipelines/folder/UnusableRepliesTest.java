@@ -36,15 +36,8 @@ class UnusableRepliesTest {
   static ScriptedModelServer.Brain twisted(String kind, java.util.function.Function<String, String> twist) {
     SignedSumsModel model = new SignedSumsModel();
     return request -> {
-      String system = "";
-      StringBuilder all = new StringBuilder();
-      for (JsonNode m : request.path("messages")) {
-        String content = m.path("content").asText("");
-        if (m.path("role").asText().equals("system")) system += content;
-        all.append(content).append('\n');
-      }
       String answer = model.answer(request);
-      return SignedSumsModel.kind(system, all.toString()).equals(kind) ? twist.apply(answer) : answer;
+      return SignedSumsModel.kindOf(request).equals(kind) ? twist.apply(answer) : answer;
     };
   }
 
