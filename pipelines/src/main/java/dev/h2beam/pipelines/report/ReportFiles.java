@@ -57,6 +57,8 @@ final class ReportFiles {
         files.add(RESTRICTED);
       }
     }
+    // the record lists itself when this run writes it: the user's "wrote" line is read from this list
+    if (!keepEarlier) files.add(RECORD);
     Map<String, Object> record = new LinkedHashMap<>();
     record.put("status", r.status());
     record.put("message", r.message());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.WriterLock;
 import dev.h2beam.pipelines.UsageError;
 import java.nio.file.Files;
@@ -255,8 +256,10 @@ class ReportCommandTest {
         List.copyOf(files.keySet()));
     assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(
         out.resolve("report-restricted.json"))));
-    assertTrue(run.out().endsWith("\nwrote " + out + ": report.txt, report.html, report-restricted.json\n"),
-        run.out());
+    assertTrue(run.out().endsWith("\nwrote " + out + ": report.txt, report.html, report-restricted.json,"
+        + " report.json\n"), run.out());
+    assertEquals(List.of("report.txt", "report.html", "report-restricted.json", "report.json"),
+        Json.readMap(out.resolve("report.json")).get("files"), "the record lists every file it wrote, itself too");
     assertTrue(Files.readString(out.resolve("report.txt")).startsWith("demo-oc seed=1 modes=parallel,sequential\n"));
   }
 
