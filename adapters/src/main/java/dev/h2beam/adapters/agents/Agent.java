@@ -83,14 +83,16 @@ public enum Agent {
    * The binary to run: {@code settings} may name one ({@code opencodeBin} / {@code codexBin}, from the command line),
    * else the pinned install under the tools folder ({@code toolsDir}, else {@code H2BEAM_TOOLS_DIR}, else
    * {@code ~/.h2beam/tools}). Refuses, with the command that fixes it, a binary that is missing or of another
-   * version.
+   * version: for a binary the user named, the flag to correct or drop.
    */
   public Path binary(Map<String, ?> settings, Map<String, String> env) {
     Object override = settings.get(name + "Bin");
     Object tools = settings.get("toolsDir");
     Path dir = tools == null ? AgentTools.defaultToolsDir(env) : Path.of(String.valueOf(tools));
     Path bin = AgentTools.binary(name, dir, Optional.ofNullable(override).map(o -> Path.of(String.valueOf(o))));
-    Optional<String> problem = AgentTools.problem(name, bin);
+    // a binary the user named is their flag's to fix; the tools folder's, setup's
+    Optional<String> problem = override == null ? AgentTools.problem(name, bin)
+        : AgentTools.problem(name, bin, "--" + name + "Bin", dir.toAbsolutePath().normalize());
     if (problem.isPresent()) throw new IllegalArgumentException(problem.get());
     return bin;
   }

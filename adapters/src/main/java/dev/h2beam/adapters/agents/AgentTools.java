@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
@@ -126,16 +127,44 @@ public final class AgentTools {
    * and the command that fixes it. Runs {@code binary --version} with a clean environment and a throwaway home.
    */
   public static Optional<String> problem(String agent, Path binary) {
-    Path dir = toolsDirOf(binary);
-    String fix = "; install the pinned version with: ./h2beam setup --agents=" + agent
+    return problem(agent, binary, null, () -> "; install the pinned version with: "
+        + setupCommand(agent, toolsDirOf(binary)));
+  }
+
+  /**
+   * As {@link #problem(String, Path)} for a binary the user named with {@code flag} ({@code --opencodeBin}): the
+   * flag is what to fix, so the error names it and says to correct it or drop it for the pinned version under
+   * {@code toolsDir}; {@code ./h2beam setup} is suggested only when that folder lacks the pinned version too, as
+   * installing what is there already fixes nothing.
+   */
+  public static Optional<String> problem(String agent, Path binary, String flag, Path toolsDir) {
+    Path pinned = binary(agent, toolsDir, Optional.empty());
+    return problem(agent, binary, flag, () -> "; correct the path, or drop " + flag + " to use the pinned " + agent
+        + " " + version(agent) + (problem(agent, pinned).isEmpty() ? " installed at " + pinned
+            : ", which is not in " + toolsDir + " either: install it with: " + setupCommand(agent, toolsDir)));
+  }
+
+  /** {@code ./h2beam setup} for one agent into {@code dir} (named unless it is the default), and what it runs. */
+  private static String setupCommand(String agent, Path dir) {
+    return "./h2beam setup --agents=" + agent
         + (dir.equals(defaultToolsDir(System.getenv())) ? "" : " --toolsDir=" + Shell.word(dir.toString()))
         + " (which runs: " + installCommand(dir, List.of(agent)) + ")";
+  }
+
+  /**
+   * What is wrong with {@code binary}, then the advice {@code fixes} gives; empty when nothing is. {@code flag} is
+   * the flag that named the binary ({@code --opencodeBin=...} is shown), null for the tools folder's.
+   */
+  private static Optional<String> problem(String agent, Path binary, String flag, Supplier<String> fixes) {
+    String shown = flag == null ? binary.toString() : flag + "=" + binary;
     if (!Files.isRegularFile(binary)) {
-      return Optional.of(agent + " is not installed: " + binary + " does not exist" + fix);
+      return Optional.of((flag == null ? agent + " is not installed: " : "") + shown + " does not exist"
+          + fixes.get());
     }
     if (!Files.isExecutable(binary)) {
-      return Optional.of(agent + " at " + binary + " is not executable" + fix);
+      return Optional.of((flag == null ? agent + " at " : "") + shown + " is not executable" + fixes.get());
     }
+    String fix = fixes.get();
     Path scratch = null;
     try {
       scratch = Files.createTempDirectory("h2beam-version-");
@@ -146,13 +175,13 @@ public final class AgentTools {
       if (!r.succeeded()) {
         String how = r.timedOut() ? "did not answer within " + VERSION_TIMEOUT.toSeconds() + " s"
             : "exited with " + r.exit() + ": " + r.stderrTail(300);
-        return Optional.of(binary + " --version " + how + fix);
+        return Optional.of(shown + " --version " + how + fix);
       }
       String out = r.stdoutText();
       String first = out.lines().findFirst().orElse("").strip();
       String[] words = first.split("\\s+");
       if (!words[words.length - 1].equals(version(agent))) {
-        return Optional.of(binary + " is " + agent + " '" + first + "', h2beam needs " + version(agent) + fix);
+        return Optional.of(shown + " is " + agent + " '" + first + "', h2beam needs " + version(agent) + fix);
       }
       return Optional.empty();
     } catch (ProcessRunner.StartException e) {

@@ -49,6 +49,31 @@ class AgentToolsTest {
         + " (which runs: npm install --prefix " + dir + " --no-audit --no-fund opencode-ai@1.18.33)"), problem);
   }
 
+  /**
+   * A binary the user named (--opencodeBin) that is missing is that flag's fault: the error names the flag and says to
+   * correct it or drop it, and suggests setup only when the tools folder lacks the pinned version too.
+   */
+  @Test
+  void aMissingBinaryFromItsFlagNamesTheFlagAndSuggestsSetupOnlyWhenTheToolsFolderLacksIt() throws Exception {
+    Map<String, String> settings = Map.of("opencodeBin", "/nonexistent/opencode", "toolsDir", dir.toString());
+    String problem = assertThrows(IllegalArgumentException.class, () -> Agent.OPENCODE.binary(settings, Map.of()))
+        .getMessage();
+    assertTrue(problem.startsWith("--opencodeBin=/nonexistent/opencode does not exist; correct the path, or drop"
+        + " --opencodeBin to use the pinned opencode 1.18.33, which is not in " + dir + " either: install it with:"
+        + " ./h2beam setup --agents=opencode --toolsDir=" + dir + " (which runs: npm install --prefix " + dir),
+        problem);
+
+    Path bin = Files.createDirectories(dir.resolve("node_modules/.bin"));
+    Path pinned = bin.resolve("opencode");
+    Files.writeString(pinned, "#!/bin/sh\necho '1.18.33'\n");
+    Files.setPosixFilePermissions(pinned, PosixFilePermissions.fromString("rwxr-xr-x"));
+    problem = assertThrows(IllegalArgumentException.class, () -> Agent.OPENCODE.binary(settings, Map.of()))
+        .getMessage();
+    assertEquals("--opencodeBin=/nonexistent/opencode does not exist; correct the path, or drop --opencodeBin to use"
+        + " the pinned opencode 1.18.33 installed at " + pinned, problem);
+    assertEquals(pinned, Agent.OPENCODE.binary(Map.of("toolsDir", dir.toString()), Map.of()));
+  }
+
   @Test
   void aWrongVersionNamesWhatWasFoundAndTheFix() throws Exception {
     Path bin = Files.createDirectories(dir.resolve("node_modules/.bin"));
