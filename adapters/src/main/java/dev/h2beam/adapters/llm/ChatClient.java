@@ -157,7 +157,7 @@ public final class ChatClient implements AutoCloseable {
     EndpointProxy.Spend spend = EndpointProxy.Spend.of(endpoint, calls);
     throw new ChatException(who + "no reply after " + endpoint.maxAttempts() + " attempt(s); last: " + last
         + "; check that the server is up and serves this model, or raise max_attempts", false,
-        endpoint.maxAttempts(), spend.usd(), calls, spend.known());
+        endpoint.maxAttempts(), spend.usd(), calls, spend.known(), last);
   }
 
   /**

@@ -211,7 +211,10 @@ public final class CheckCommand implements Command {
     return fails;
   }
 
-  /** One tiny request per distinct configured (endpoint, model), one attempt each. */
+  /**
+   * One tiny request per distinct configured (endpoint, model), one attempt each: a preflight answers at once, where
+   * the endpoint's retries would make a user wait out every backoff to learn that a server is down.
+   */
   static List<String> ping(RunConfig config, Map<String, String> env) {
     List<String> fails = new ArrayList<>();
     Set<String> seen = new LinkedHashSet<>();
@@ -224,8 +227,12 @@ public final class CheckCommand implements Command {
       try (ChatClient client = new ChatClient(once, env)) {
         client.complete(new ChatRequest(r.model(), List.of(ChatMessage.user("Reply with the word OK.")), null, 16));
       } catch (ChatException ex) {
-        fails.add("roles." + role + ": endpoint " + e.name() + " (" + e.baseUrl() + ", model " + r.model()
-            + ") did not answer: " + ex.getMessage());
+        // one attempt, whatever max_attempts says: ChatClient's advice to raise it would change nothing here
+        String who = "roles." + role + ": endpoint " + e.name() + " (" + e.baseUrl() + ", model " + r.model() + ")";
+        fails.add(ex.lastFailure().map(last -> who + " did not answer check's one request: " + last + "; check that"
+            + " the server is up and serves this model (check tries once; a sweep retries each call up to the"
+            + " endpoint's max_attempts, " + e.maxAttempts() + ")")
+            .orElse(who + " did not answer: " + ex.getMessage()));
       } catch (InterruptedException ex) {
         Thread.currentThread().interrupt();
         fails.add("interrupted while pinging " + e.baseUrl());

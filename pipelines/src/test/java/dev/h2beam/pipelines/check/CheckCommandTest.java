@@ -72,6 +72,24 @@ class CheckCommandTest {
     assertTrue(out.contains("FAIL: roles.executor: endpoint m (http://127.0.0.1:9/v1, model e) did not answer"), out);
   }
 
+  /**
+   * check sends one request per model whatever max_attempts says (a preflight that waits out the sweep's retries on a
+   * server that is down only delays the answer), so its advice is the server's, not max_attempts'.
+   */
+  @Test
+  void anEndpointThatDoesNotAnswerIsTriedOnceAndTheMessageSaysSo() throws Exception {
+    Path f = tmp.resolve("c.yaml");
+    Files.writeString(f, "endpoints:\n  m: {base_url: \"http://127.0.0.1:9/v1\", max_attempts: 8,"
+        + " timeout_seconds: 5}\nroles:\n  executor: {endpoint: m, model: e}\n  improver: {endpoint: m, model: e}\n"
+        + "  selector: {endpoint: m, model: e}\n  reflector: {endpoint: m, model: e}\n");
+    String out = check(Map.of(), 1, "--bench=folder", "--benchRoot=" + EXAMPLE, "--config=" + f);
+    assertTrue(out.contains("FAIL: roles.executor: endpoint m (http://127.0.0.1:9/v1, model e) did not answer check's"
+        + " one request: connection failed"), out);
+    assertTrue(out.contains("check that the server is up and serves this model (check tries once; a sweep retries"
+        + " each call up to the endpoint's max_attempts, 8)"), out);
+    assertFalse(out.contains("raise max_attempts"), out);
+  }
+
   /** A --config that does not read is the one failure named for it: not each role it would have configured too. */
   @Test
   void aConfigThatDoesNotReadIsNotAlsoEveryMissingRole() throws Exception {
