@@ -92,5 +92,6 @@ public final class Flags {
   }
 
   /** The benchmark settings the sweep and check set from their own flags. */
-  public static final Map<String, String> BENCH_FLAGS = Map.of("substrate", "--substrate", "split", "--split");
+  public static final Map<String, String> BENCH_FLAGS = Map.of("substrate", "--substrate", "split", "--split",
+      "opencodeBin", "--opencodeBin", "codexBin", "--codexBin", "toolsDir", "--toolsDir");
 }

@@ -92,13 +92,20 @@ public final class CheckCommand implements Command {
     Map<String, String> settings = new TreeMap<>();
     settings.put("substrate", o.getSubstrate());
     settings.put("split", o.getSplit());
-    if (!o.getExecutor().isBlank()) settings.put("executor", o.getExecutor());
-    if (o.getToolsDir() != null) settings.put("toolsDir", Paths.get(o.getToolsDir()).toAbsolutePath().toString());
+    // the agent binaries as the sweep takes them: from their flags only, each checked where its agent is opened
+    if (o.getOpencodeBin() != null) settings.put("opencodeBin", absolute(o.getOpencodeBin()));
+    if (o.getCodexBin() != null) settings.put("codexBin", absolute(o.getCodexBin()));
+    if (o.getToolsDir() != null) settings.put("toolsDir", absolute(o.getToolsDir()));
     try {
       Flags.settings("benchSettings", o.getBenchSettings(), Flags.BENCH_FLAGS, settings);
+      if (!o.getExecutor().isBlank() && settings.containsKey("executor")) {
+        throw new UsageError("--executor=" + o.getExecutor() + " and --benchSettings' executor both name the"
+            + " executor: give it once");
+      }
     } catch (UsageError e) {
       fails.add(e.getMessage());
     }
+    if (!o.getExecutor().isBlank()) settings.put("executor", o.getExecutor());
     Benchmark bench = null;
     try {
       if (!provider.writesRoot() || Files.isDirectory(root)) {
@@ -139,14 +146,28 @@ public final class CheckCommand implements Command {
     }
     for (String f : fails) out.println("FAIL: " + f);
     if (!fails.isEmpty()) {
-      out.println("Setup incomplete: " + fails.size() + " issue(s). See the README's folder benchmark and"
-          + " configuration sections.");
+      out.println("Setup incomplete: " + fails.size() + " issue(s). " + readmePointer(o.getBench()));
       return 1;
     }
     out.println("Ready: " + bench.spec().name() + "/" + o.getSubstrate() + "; " + bench.tasks().size() + " tasks. "
         + (o.getPing() ? "Every configured role's endpoint answered one request." : "Model access was not exercised"
             + " (--ping=false)."));
     return 0;
+  }
+
+  /** The README section of each benchmark h2beam ships, by {@code --bench} name. */
+  private static final Map<String, String> README_SECTIONS = Map.of("folder", "folder benchmark", "jobbench",
+      "JobBench", "demo", "demo", "synthetic", "\"Measuring scheduling\"");
+
+  /** Where the README explains {@code bench} and the configuration; a plugin's benchmark is its jar's to explain. */
+  static String readmePointer(String bench) {
+    String section = README_SECTIONS.get(bench);
+    return section == null ? "See the README's configuration section and the documentation of --bench=" + bench + "."
+        : "See the README's " + section + " and configuration sections.";
+  }
+
+  private static String absolute(String path) {
+    return Paths.get(path).toAbsolutePath().normalize().toString();
   }
 
   /** The session roles the benchmark's own channels need from the configuration (folder: all model roles). */

@@ -52,6 +52,16 @@ public interface CheckOptions extends PipelineOptions {
 
   void setChannel(String value);
 
+  @Description("The OpenCode binary the sweep will run instead of the pinned install under --toolsDir.")
+  String getOpencodeBin();
+
+  void setOpencodeBin(String value);
+
+  @Description("The Codex binary the sweep will run instead of the pinned install under --toolsDir.")
+  String getCodexBin();
+
+  void setCodexBin(String value);
+
   @Description("Where ./h2beam setup installed the agent CLIs; default $H2BEAM_TOOLS_DIR, else ~/.h2beam/tools.")
   String getToolsDir();
 

@@ -195,7 +195,6 @@ public final class Sweep {
     if (o.getCodexBin() != null) settings.put("codexBin", absolute(o.getCodexBin()).toString());
     if (o.getToolsDir() != null) settings.put("toolsDir", absolute(o.getToolsDir()).toString());
     Map<String, String> owned = new TreeMap<>(Flags.BENCH_FLAGS);
-    for (String f : List.of("opencodeBin", "codexBin", "toolsDir")) owned.put(f, "--" + f);
     owned.put("executions", "--runsRoot (rollouts go to <runsRoot>/_executions)");
     Flags.settings("benchSettings", o.getBenchSettings(), owned, settings);
     if (!o.getExecutor().isBlank()) {

@@ -161,6 +161,32 @@ class CheckCommandTest {
     assertTrue(out.contains("--executor=codex: codex is not installed"), out);
   }
 
+  /** --opencodeBin / --codexBin are checked as the sweep checks them: the flag that names a missing binary is named. */
+  @Test
+  void theUsersOwnAgentBinaryIsCheckedAndItsFlagNamed() throws Exception {
+    String out = check(ENV, 1, "--bench=folder", "--benchRoot=" + EXAMPLE, "--config=" + config("http://127.0.0.1:9/v1"),
+        "--ping=false", "--executor=opencode", "--opencodeBin=/nonexistent/opencode", "--channel=codex",
+        "--substrate=oc", "--codexBin=/nonexistent/codex");
+    assertTrue(out.contains("--executor=opencode: --opencodeBin=/nonexistent/opencode does not exist; correct the"
+        + " path, or drop --opencodeBin"), out);
+    assertTrue(out.contains("FAIL: --channel=codex: --codexBin=/nonexistent/codex does not exist"), out);
+    // as in the sweep, a binary has one source: the flag, not --benchSettings too
+    out = check(ENV, 1, "--bench=folder", "--benchRoot=" + EXAMPLE, "--config=" + config("http://127.0.0.1:9/v1"),
+        "--ping=false", "--benchSettings={\"opencodeBin\": \"/x\"}");
+    assertTrue(out.contains("FAIL: --benchSettings: opencodeBin is set by --opencodeBin, not here"), out);
+  }
+
+  /** The closing pointer names the README section of the benchmark checked, not always the folder benchmark's. */
+  @Test
+  void theClosingLineNamesTheSectionOfTheBenchmarkInUse() throws Exception {
+    String out = check(ENV, 1, "--bench=jobbench", "--benchRoot=" + tmp, "--config=" + config("http://127.0.0.1:9/v1"),
+        "--ping=false");
+    assertTrue(out.endsWith("issue(s). See the README's JobBench and configuration sections.\n"), out);
+    out = check(ENV, 1, "--bench=folder", "--benchRoot=" + tmp, "--config=" + config("http://127.0.0.1:9/v1"),
+        "--ping=false");
+    assertTrue(out.endsWith("issue(s). See the README's folder benchmark and configuration sections.\n"), out);
+  }
+
   /** A copy of the example benchmark graded by the rubric judge. */
   Path rubricBench() throws Exception {
     return exampleGradedBy("{\"kind\": \"rubric\"}");
