@@ -4,6 +4,8 @@ import dev.h2beam.adapters.bench.Benchmark;
 import dev.h2beam.adapters.bench.BenchmarkProvider;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 
 /** Provides the offline demo benchmark under the name {@code demo}. */
 public final class DemoBenchmarkProvider implements BenchmarkProvider {
@@ -14,6 +16,11 @@ public final class DemoBenchmarkProvider implements BenchmarkProvider {
 
   @Override public String description() {
     return "offline ledger demo: two accounting tasks run by a POSIX shell script; no model, network or Python";
+  }
+
+  /** Only what the commands set from their flags: the demo has no settings of its own. */
+  @Override public Optional<Set<String>> settingKeys() {
+    return Optional.of(Set.of("substrate", "split"));
   }
 
   /**

@@ -6,6 +6,7 @@ import dev.h2beam.adapters.model.ChannelSpec;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -28,6 +29,12 @@ public final class SyntheticBenchmarkProvider implements BenchmarkProvider {
   @Override public String description() {
     return "generated ledger tasks (domains x tasksPerDomain) with executor and session latencies, for measuring"
         + " scheduling; offline";
+  }
+
+  @Override public Optional<Set<String>> settingKeys() {
+    Set<String> keys = new TreeSet<>(SETTINGS);
+    keys.addAll(Set.of("substrate", "split"));
+    return Optional.of(Set.copyOf(keys));
   }
 
   @Override public Benchmark open(Path root, Map<String, String> settings) {

@@ -7,6 +7,10 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /** Parsing shared by every command's flags, with errors that name the flag. */
 public final class Flags {
@@ -89,6 +93,30 @@ public final class Flags {
       JsonNode v = e.getValue();
       into.put(key, v.isTextual() ? v.asText() : Json.canonical(Json.MAPPER.convertValue(v, Object.class)));
     }
+  }
+
+  /**
+   * {@code --benchSettings} for {@code bench}: {@link #settings} that also refuses a key the benchmark does not read
+   * ({@code known}, when it says), naming the key and the keys it does read, as a misspelt key would otherwise be
+   * ignored in silence. Returns the keys the flag gave.
+   */
+  public static Set<String> benchSettings(String bench, Optional<Set<String>> known, String json,
+      Map<String, String> owned, Map<String, String> into) {
+    Map<String, String> given = new TreeMap<>();
+    settings("benchSettings", json, owned, given);
+    if (known.isPresent()) {
+      Set<String> unknown = new TreeSet<>(given.keySet());
+      unknown.removeAll(known.get());
+      Set<String> open = new TreeSet<>(known.get());
+      open.removeAll(owned.keySet());
+      if (!unknown.isEmpty()) {
+        throw new UsageError("--benchSettings: " + String.join(", ", unknown) + (unknown.size() == 1 ? " is not a"
+            + " setting" : " are not settings") + " of --bench=" + bench + "; " + (open.isEmpty() ? "it takes none"
+                : "known: " + open) + " (the README's section of the benchmark lists them)");
+      }
+    }
+    into.putAll(given);
+    return given.keySet();
   }
 
   /** The benchmark settings the sweep and check set from their own flags. */

@@ -2,6 +2,8 @@ package dev.h2beam.adapters.bench;
 
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 
 /** Makes a {@link Benchmark} by name; registered through {@code META-INF/services}. */
 public interface BenchmarkProvider {
@@ -27,6 +29,25 @@ public interface BenchmarkProvider {
   default Benchmark open(Path root, Map<String, String> settings, dev.h2beam.adapters.config.RunConfig config)
       throws Exception {
     return open(root, settings);
+  }
+
+  /**
+   * Every setting the benchmark reads, those the commands set from their own flags included, so that a key it would
+   * ignore (a misspelling) is refused before anything runs; empty when the benchmark does not say, and then its
+   * settings are not checked for it.
+   */
+  default Optional<Set<String>> settingKeys() {
+    return Optional.empty();
+  }
+
+  /**
+   * As {@link #open(Path, Map, dev.h2beam.adapters.config.RunConfig)}; {@code sources} says where a setting came
+   * from when that is not the flag of its name ({@code executor} from {@code --benchSettings' executor}, not
+   * {@code --executor}), so that a problem with it names what the user gave. The default ignores it.
+   */
+  default Benchmark open(Path root, Map<String, String> settings, dev.h2beam.adapters.config.RunConfig config,
+      Map<String, String> sources) throws Exception {
+    return open(root, settings, config);
   }
 
   /**

@@ -107,6 +107,15 @@ public final class FolderBenchmark implements Benchmark {
    */
   public static FolderBenchmark open(Path root, Path executions, String split, RunConfig config,
       Map<String, String> env, Map<String, String> settings) {
+    return open(root, executions, split, config, env, settings, Map.of());
+  }
+
+  /**
+   * As {@link #open(Path, Path, String, RunConfig, Map, Map)}; {@code sources} names where a setting came from when
+   * not from the flag of its name ({@code executor}: {@code --benchSettings' executor}), for its problems.
+   */
+  public static FolderBenchmark open(Path root, Path executions, String split, RunConfig config,
+      Map<String, String> env, Map<String, String> settings, Map<String, String> sources) {
     Path r = root.toAbsolutePath().normalize();
     List<String> problems = new ArrayList<>();
     if (!Files.isDirectory(r)) {
@@ -139,7 +148,13 @@ public final class FolderBenchmark implements Benchmark {
     }
     List<String> stream = FolderTasks.split(r, split, new LinkedHashSet<>(tasks.keySet()), problems);
     Executor executor = null;
-    if (file != null) {
+    String given = sources.containsKey("executor") ? sources.get("executor") + " " + kind : "--executor=" + kind;
+    if (file != null && kind.strip().startsWith("{")) {
+      // the setting replaces bench.json's kind only: an object's other keys would have nowhere to go
+      problems.add(given + ": the folder benchmark takes its executor from " + r.resolve(BenchFile.FILE) + " (its"
+          + " \"executor\" object); this setting only replaces that executor's kind: give one of " + kinds.keySet()
+          + ", or put the executor object in bench.json");
+    } else if (file != null) {
       Map<String, Object> executorSettings = new LinkedHashMap<>(kind.equals(file.executorKind())
           ? file.executor() : Map.of("kind", kind));
       for (String k : List.of("opencodeBin", "codexBin", "toolsDir")) {
@@ -150,8 +165,8 @@ public final class FolderBenchmark implements Benchmark {
       try {
         executor = ExecutorProvider.named(kind).open(executorSettings, config.role("executor"), env);
       } catch (Exception e) {
-        problems.add((kind.equals(file.executorKind()) ? r.resolve(BenchFile.FILE) + ": executor" : "--executor="
-            + kind) + ": " + e.getMessage());
+        problems.add((kind.equals(file.executorKind()) ? r.resolve(BenchFile.FILE) + ": executor" : given) + ": "
+            + e.getMessage());
       }
     }
     if (!problems.isEmpty()) {

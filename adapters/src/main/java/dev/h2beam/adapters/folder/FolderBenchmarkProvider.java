@@ -6,6 +6,8 @@ import dev.h2beam.adapters.config.RunConfig;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * {@code --bench=folder --benchRoot=DIR}: a researcher's own tasks. Settings: {@code substrate} (oc, or cx for the
@@ -27,10 +29,21 @@ public final class FolderBenchmarkProvider implements BenchmarkProvider {
   }
 
   @Override public Benchmark open(Path root, Map<String, String> settings, RunConfig config) {
+    return open(root, settings, config, Map.of());
+  }
+
+  @Override public Benchmark open(Path root, Map<String, String> settings, RunConfig config,
+      Map<String, String> sources) {
     Path executions = settings.containsKey("executions") ? Paths.get(settings.get("executions"))
         : root.resolve("runs").resolve("_executions");
     return FolderBenchmark.open(root, executions, settings.getOrDefault("split", "all"), config, System.getenv(),
-        settings);
+        settings, sources);
+  }
+
+  /** The executor's kind, where rollouts go, and what the sweep sets from its flags; bench.json holds the rest. */
+  @Override public Optional<Set<String>> settingKeys() {
+    return Optional.of(Set.of("substrate", "split", "executions", "executor", "opencodeBin", "codexBin",
+        "toolsDir"));
   }
 
   @Override public boolean writesRoot() {

@@ -5,6 +5,8 @@ import dev.h2beam.adapters.bench.BenchmarkProvider;
 import dev.h2beam.adapters.config.RunConfig;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * {@code --bench=jobbench --benchRoot=<a checkout of job-bench-eval>}. Settings: {@code substrate} (oc, cx),
@@ -30,6 +32,10 @@ public final class JobBenchProvider implements BenchmarkProvider {
 
   @Override public Benchmark open(Path root, Map<String, String> settings, RunConfig config) throws Exception {
     return JobBench.open(root, settings, config, System.getenv());
+  }
+
+  @Override public Optional<Set<String>> settingKeys() {
+    return Optional.of(JobBenchSettings.KEYS);
   }
 
   /** The checkout is the user's input: the sweep keeps what it writes under the runs root. */

@@ -96,8 +96,12 @@ public final class CheckCommand implements Command {
     if (o.getOpencodeBin() != null) settings.put("opencodeBin", absolute(o.getOpencodeBin()));
     if (o.getCodexBin() != null) settings.put("codexBin", absolute(o.getCodexBin()));
     if (o.getToolsDir() != null) settings.put("toolsDir", absolute(o.getToolsDir()));
+    Map<String, String> sources = new TreeMap<>();
     try {
-      Flags.settings("benchSettings", o.getBenchSettings(), Flags.BENCH_FLAGS, settings);
+      for (String k : Flags.benchSettings(o.getBench(), provider.settingKeys(), o.getBenchSettings(),
+          Flags.BENCH_FLAGS, settings)) {
+        sources.put(k, "--benchSettings' " + k);
+      }
       if (!o.getExecutor().isBlank() && settings.containsKey("executor")) {
         throw new UsageError("--executor=" + o.getExecutor() + " and --benchSettings' executor both name the"
             + " executor: give it once");
@@ -109,7 +113,7 @@ public final class CheckCommand implements Command {
     Benchmark bench = null;
     try {
       if (!provider.writesRoot() || Files.isDirectory(root)) {
-        bench = provider.open(root, settings, config);
+        bench = provider.open(root, settings, config, sources);
         bench.prepare(); // as a sweep's first run would: the demo writes its own base harness where absent
       }
       else fails.add("--benchRoot=" + root + " does not exist yet; run the benchmark's setup first");

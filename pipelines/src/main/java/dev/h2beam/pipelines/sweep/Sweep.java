@@ -52,6 +52,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
@@ -196,7 +197,11 @@ public final class Sweep {
     if (o.getToolsDir() != null) settings.put("toolsDir", absolute(o.getToolsDir()).toString());
     Map<String, String> owned = new TreeMap<>(Flags.BENCH_FLAGS);
     owned.put("executions", "--runsRoot (rollouts go to <runsRoot>/_executions)");
-    Flags.settings("benchSettings", o.getBenchSettings(), owned, settings);
+    Set<String> fromFlag = Flags.benchSettings(o.getBench(), provider.settingKeys(), o.getBenchSettings(), owned,
+        settings);
+    // a setting's problem names what the user gave: --benchSettings' executor, not an --executor never given
+    Map<String, String> sources = new TreeMap<>();
+    for (String k : fromFlag) sources.put(k, "--benchSettings' " + k);
     if (!o.getExecutor().isBlank()) {
       if (settings.containsKey("executor")) {
         throw new UsageError("--executor=" + o.getExecutor() + " and --benchSettings' executor both name the"
@@ -206,7 +211,7 @@ public final class Sweep {
     }
     Benchmark bench;
     try {
-      bench = provider.open(benchRoot, settings, runConfig);
+      bench = provider.open(benchRoot, settings, runConfig, sources);
     } catch (BenchmarkInvalid e) {
       // every problem at once, as check lists them: the base harness's too (a link, a file too large or off the
       // surface, a credential), which this refusal would otherwise name only once the tasks' were fixed

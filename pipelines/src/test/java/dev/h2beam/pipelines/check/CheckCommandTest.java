@@ -187,6 +187,28 @@ class CheckCommandTest {
     assertTrue(out.endsWith("issue(s). See the README's folder benchmark and configuration sections.\n"), out);
   }
 
+  /**
+   * --benchSettings keys a benchmark does not read are refused naming the flag, the key and the known keys, as the
+   * synthetic benchmark's are; and an executor object given to the folder benchmark, whose executor is bench.json's,
+   * names --benchSettings' executor (not --executor, which the user never gave) and bench.json.
+   */
+  @Test
+  void benchSettingsTheBenchmarkDoesNotReadAreRefusedNamingTheFlag() throws Exception {
+    String out = check(ENV, 1, "--bench=folder", "--benchRoot=" + EXAMPLE, "--config=" + config("http://127.0.0.1:9/v1"),
+        "--ping=false", "--benchSettings={\"bogus\": 1}");
+    assertTrue(out.contains("FAIL: --benchSettings: bogus is not a setting of --bench=folder; known:"
+        + " [executions, executor]"), out);
+    out = check(ENV, 1, "--bench=jobbench", "--benchRoot=" + tmp, "--config=" + config("http://127.0.0.1:9/v1"),
+        "--ping=false", "--benchSettings={\"bogus\": 1}");
+    assertTrue(out.contains("FAIL: --benchSettings: bogus is not a setting of --bench=jobbench; known:"
+        + " [baseHarness, executions, executor, splitFile, timeoutSeconds]"), out);
+    out = check(ENV, 1, "--bench=folder", "--benchRoot=" + EXAMPLE, "--config=" + config("http://127.0.0.1:9/v1"),
+        "--ping=false", "--benchSettings={\"executor\": {\"kind\": \"command\", \"command\": \"false\"}}");
+    assertTrue(out.contains("FAIL: --benchSettings' executor {\"command\":\"false\",\"kind\":\"command\"}: the"
+        + " folder benchmark takes its executor from " + EXAMPLE.resolve("bench.json")), out);
+    assertFalse(out.contains("--executor="), out);
+  }
+
   /** A copy of the example benchmark graded by the rubric judge. */
   Path rubricBench() throws Exception {
     return exampleGradedBy("{\"kind\": \"rubric\"}");

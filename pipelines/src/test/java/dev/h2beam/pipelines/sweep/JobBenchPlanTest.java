@@ -67,7 +67,8 @@ class JobBenchPlanTest {
     UsageError list = assertThrows(UsageError.class, () -> plan(root, "--benchSettings=[1]"));
     assertTrue(list.getMessage().contains("--benchSettings: must be a JSON object"), list.getMessage());
     UsageError unknown = assertThrows(UsageError.class, () -> plan(root, settings(Map.of("splitfile", "x"))));
-    assertTrue(unknown.getMessage().contains("splitfile: unknown for jobbench"), unknown.getMessage());
+    assertTrue(unknown.getMessage().contains("--benchSettings: splitfile is not a setting of --bench=jobbench; known:"
+        + " [baseHarness, executor, splitFile, timeoutSeconds]"), unknown.getMessage());
   }
 
   @Test
