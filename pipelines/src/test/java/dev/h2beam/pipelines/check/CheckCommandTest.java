@@ -164,7 +164,8 @@ class CheckCommandTest {
   /** --opencodeBin / --codexBin are checked as the sweep checks them: the flag that names a missing binary is named. */
   @Test
   void theUsersOwnAgentBinaryIsCheckedAndItsFlagNamed() throws Exception {
-    String out = check(ENV, 1, "--bench=folder", "--benchRoot=" + EXAMPLE, "--config=" + config("http://127.0.0.1:9/v1"),
+    String out = check(ENV, 1, "--bench=folder", "--benchRoot=" + EXAMPLE,
+        "--config=" + config("http://127.0.0.1:9/v1"),
         "--ping=false", "--executor=opencode", "--opencodeBin=/nonexistent/opencode", "--channel=codex",
         "--substrate=oc", "--codexBin=/nonexistent/codex");
     assertTrue(out.contains("--executor=opencode: --opencodeBin=/nonexistent/opencode does not exist; correct the"
@@ -194,7 +195,8 @@ class CheckCommandTest {
    */
   @Test
   void benchSettingsTheBenchmarkDoesNotReadAreRefusedNamingTheFlag() throws Exception {
-    String out = check(ENV, 1, "--bench=folder", "--benchRoot=" + EXAMPLE, "--config=" + config("http://127.0.0.1:9/v1"),
+    String out = check(ENV, 1, "--bench=folder", "--benchRoot=" + EXAMPLE,
+        "--config=" + config("http://127.0.0.1:9/v1"),
         "--ping=false", "--benchSettings={\"bogus\": 1}");
     assertTrue(out.contains("FAIL: --benchSettings: bogus is not a setting of --bench=folder; known:"
         + " [executions, executor]"), out);
