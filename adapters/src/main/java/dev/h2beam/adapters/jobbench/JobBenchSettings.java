@@ -24,10 +24,17 @@ import java.util.TreeSet;
  * @param baseHarness null for h2beam's own base harness
  */
 record JobBenchSettings(String substrate, String split, Path splitFile, Path executions,
-    Map<String, Object> executorSpec, long timeoutSeconds, Path baseHarness) {
+    Map<String, Object> executorSpec, long timeoutSeconds, Path baseHarness, Map<String, String> agentBinaries) {
+
+  /** The agent binaries' settings, which the sweep and check set from their flags for an agent executor. */
+  static final List<String> AGENT_KEYS = List.of("opencodeBin", "codexBin", "toolsDir");
 
   static final Set<String> KEYS = Set.of("substrate", "split", "splitFile", "executions", "executor",
-      "timeoutSeconds", "baseHarness");
+      "timeoutSeconds", "baseHarness", "opencodeBin", "codexBin", "toolsDir");
+
+  JobBenchSettings {
+    agentBinaries = agentBinaries == null ? Map.of() : Map.copyOf(agentBinaries);
+  }
   /** harness2's default rollout limit for an OpenCode agent on JobBench. */
   static final long DEFAULT_TIMEOUT_SECONDS = 2400;
 
@@ -59,8 +66,10 @@ record JobBenchSettings(String substrate, String split, Path splitFile, Path exe
         problems.add("setting timeoutSeconds: '" + t + "' must be a whole number of seconds from 1 to 86400");
       }
     }
+    Map<String, String> agents = new TreeMap<>();
+    for (String k : AGENT_KEYS) if (settings.containsKey(k)) agents.put(k, settings.get(k));
     return new JobBenchSettings(substrate, settings.getOrDefault("split", "all"), splitFile, executions,
-        executorSpec(settings.getOrDefault("executor", "chat"), problems), timeout, base);
+        executorSpec(settings.getOrDefault("executor", "chat"), problems), timeout, base, agents);
   }
 
   /**
@@ -106,8 +115,12 @@ record JobBenchSettings(String substrate, String split, Path splitFile, Path exe
       }
     }
     if (!ok) return null;
+    // --opencodeBin, --codexBin and --toolsDir reach an agent executor, as on the folder benchmark (they were refused
+    // as settings JobBench does not know, so a JobBench sweep could not run the user's own agent binary)
+    Map<String, Object> spec = new LinkedHashMap<>(executorSpec);
+    if (kind.equals("opencode") || kind.equals("codex")) spec.putAll(agentBinaries);
     try {
-      return provider.open(executorSpec, config.role("executor"), env);
+      return provider.open(spec, config.role("executor"), env);
     } catch (IllegalArgumentException e) {
       problems.add("setting executor: " + e.getMessage());
       return null;

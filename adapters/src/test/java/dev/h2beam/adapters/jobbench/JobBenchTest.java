@@ -131,6 +131,20 @@ class JobBenchTest {
     assertProblem(problems(tmp.resolve("empty")), "dataset/main", "missing", "job-bench-eval");
   }
 
+  /**
+   * dogR: the sweep passes --opencodeBin, --codexBin and --toolsDir as settings, and JobBench refused them as unknown,
+   * so a JobBench sweep could not run the user's own agent binary. They reach an agent executor, which checks the
+   * binary and names its flag.
+   */
+  @Test
+  void theAgentBinaryFlagsReachAnAgentExecutor() throws Exception {
+    Path root = checkout();
+    List<String> p = problems(root, "executor", "opencode", "opencodeBin", "/nonexistent/opencode", "toolsDir",
+        tmp.resolve("tools").toString());
+    assertTrue(p.stream().noneMatch(x -> x.contains("unknown for jobbench")), p.toString());
+    assertProblem(p, "--opencodeBin=/nonexistent/opencode does not exist");
+  }
+
   @Test
   void unknownSettingsAndExecutorsAreRefusedByName() throws Exception {
     Path root = checkout();
