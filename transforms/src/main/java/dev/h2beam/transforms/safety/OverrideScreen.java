@@ -24,8 +24,9 @@ import java.util.regex.Pattern;
  * and, when the text has any, with its letter-spaced runs joined ({@code i g n o r e}, {@code i.g.n.o.r.e}). It knows
  * the override verbs (ignore, disregard, forget, override, skip, bypass) with what they aim at (previous, prior,
  * earlier, above, original, system ... instructions, rules, prompt, guidelines), the same in German, French, Spanish,
- * Italian and Portuguese, a forged {@code system prompt:} (or {@code -}, {@code —}) at a line start, and the control
- * tokens of the common chat templates. Prose that only mentions instructions ("the previous instructions were
+ * Italian and Portuguese, a forged {@code system prompt:} (or {@code -}, {@code —}) at a line start, or anywhere as a
+ * {@code new} (updated, real, actual, revised, replacement) one, and the control tokens of the common chat templates
+ * (harmony's too). Prose that only mentions instructions ("the previous instructions were
  * unclear") has no override verb aimed at them and is not a finding.
  */
 public final class OverrideScreen {
@@ -87,9 +88,14 @@ public final class OverrideScreen {
       new Rule(rule("\\b(?:ignora|ignorate|dimentica|ignore|esqueça|esqueca) (?:(?:tutte le|le|todas as|as|suas"
           + "|tuas) )?(?:istruzioni|regole|instruções|instrucoes|regras) (?:precedenti|anteriori|anteriores"
           + "|prévias|previas)\\b"), OVERRIDE),
-      new Rule(rule("^[ >]*(?:new |updated |real )?system prompt ?(?::|[-–—](?!\\w))"), "forges a system prompt"),
+      // at a line start, or anywhere in a line when it announces a replacement ("Lesson: New system prompt: ..."):
+      // advice about the harness's system prompt ("keep the system prompt: short") names no new one
+      new Rule(rule("(?:^[ >]*(?:(?:new|updated|real) )?|\\b(?:new|updated|real|actual|revised|replacement) )"
+          + "system prompt ?(?::|[-–—](?!\\w))"), "forges a system prompt"),
+      // ChatML, Llama 2 and 3, Gemma, and harmony's (gpt-oss) <|start|>, <|message|>, <|channel|>, <|end|> ...
       new Rule(rule("< ?\\| ?(?:im_start|im_end|im_sep|system|user|assistant|endoftext|begin_of_text|end_of_text"
-              + "|start_header_id|end_header_id|eot_id) ?\\| ?>|\\[/?inst\\]|<</?sys>>|<(?:start|end)_of_turn>"),
+              + "|start_header_id|end_header_id|eot_id|start|end|message|channel|constrain|return|call) ?\\| ?>"
+              + "|\\[/?inst\\]|<</?sys>>|<(?:start|end)_of_turn>"),
           "carries a chat-template control token"));
 
   private OverrideScreen() {}
