@@ -9,6 +9,11 @@ public enum Absence {
    * never called. Its error is the summary's {@code modes.<mode>.error}.
    */
   MODE_FAILED("mode-failed"),
+  /**
+   * Every base rollout of the task failed, so no mode ran on it (harness2's {@code base-failed} task): nothing to
+   * grade in any mode.
+   */
+  BASE_FAILED("base-failed"),
   /** The grader threw, returned nothing, or returned something that is not a score. */
   JUDGE_FAILED("judge-failed"),
   /** The grader did not answer within its timeout; the judge stopped waiting. */

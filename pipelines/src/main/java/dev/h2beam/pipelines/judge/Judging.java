@@ -65,7 +65,7 @@ public final class Judging {
    */
   static JudgedRow judge(SelectionItem s, Grader grader, Duration timeout, ExecutorService pool, Semaphore limit,
       Consumer<MetricVector.Seen> seen, int repeat, IntConsumer served) {
-    if (!s.modeFailure().isEmpty()) return absent(s, Absence.MODE_FAILED, s.mode() + ": " + s.modeFailure());
+    if (s.unrun() != null) return absent(s, s.unrun(), s.mode() + ": " + s.unrunWhy());
     if (!s.ok()) return absent(s, Absence.SELECTION_FAILED, SELECTION_FAILED);
     Path runDir = Paths.get(s.runDir());
     Optional<String> changed;

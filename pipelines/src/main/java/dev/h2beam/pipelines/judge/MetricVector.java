@@ -54,7 +54,8 @@ public final class MetricVector {
 
   /** The reasons a metric can be absent (with the judge's own {@link Absence} codes for score, pass and quality). */
   public static final List<String> REASONS = List.of("judge-failed", "judge-timeout", "selection-failed",
-      "mode-failed", "run-missing", "evidence-changed", "not-recorded", "not-applicable", "spend-unaccounted");
+      "mode-failed", "base-failed", "run-missing", "evidence-changed", "not-recorded", "not-applicable",
+      "spend-unaccounted");
 
   /** Every metric: name → unit, direction (what is better), source. */
   public static final Map<String, List<String>> METRICS = metrics();
@@ -372,8 +373,9 @@ public final class MetricVector {
     // the marker's own check answers both)
     Seen seen = chosenDir.isEmpty() ? null
         : spend.seen() != null ? spend.seen() : Seen.of(Runmark.readMark(Path.of(chosenDir)));
-    // no run was chosen: the selection failed, or the mode failed before it selected (then its row says so)
-    String unchosen = Absence.MODE_FAILED.code.equals(r.absence()) ? Absence.MODE_FAILED.code : "selection-failed";
+    // no run was chosen: the selection failed, or the mode failed before it selected or never ran (its row says so)
+    String unchosen = Absence.MODE_FAILED.code.equals(r.absence()) || Absence.BASE_FAILED.code.equals(r.absence())
+        ? r.absence() : "selection-failed";
     String noRun = chosenDir.isEmpty() ? unchosen : !seen.marked() ? "not-recorded" : null;
     // counts the marker marks as the part counted are not the rollout's tokens: never a part for the whole
     boolean partial = seen != null && seen.partial();

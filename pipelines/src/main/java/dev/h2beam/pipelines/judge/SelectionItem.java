@@ -13,18 +13,21 @@ import java.io.Serializable;
  * @param harnessFingerprint the fingerprint the summary recorded for it; empty when none was recorded
  * @param markerRequired the run was made by h2beam, which marks every rollout it completes: a missing marker means
  *     the run dir was changed
- * @param modeFailure when the mode itself failed on the task and made no selection, why (its summary's
- *     {@code modes.<mode>.error}); empty otherwise
+ * @param unrun why there is no selection to judge when the mode did not get to select: it failed on the task
+ *     ({@link Absence#MODE_FAILED}) or never ran because every base rollout failed ({@link Absence#BASE_FAILED});
+ *     null for a selection (or base rollout) that was made
+ * @param unrunWhy the error that says so (the summary's {@code modes.<mode>.error} or {@code errors}); empty when
+ *     {@code unrun} is null
  */
 public record SelectionItem(
     String namespace, String grader, String taskId, String mode, int k, String label, String runId, String runDir,
     boolean chosenIsBase, boolean ok, String harnessDir, String harnessFingerprint, boolean markerRequired,
-    String modeFailure) implements Serializable {
+    Absence unrun, String unrunWhy) implements Serializable {
 
   public SelectionItem {
     harnessDir = harnessDir == null ? "" : harnessDir;
     harnessFingerprint = harnessFingerprint == null ? "" : harnessFingerprint;
-    modeFailure = modeFailure == null ? "" : modeFailure;
+    unrunWhy = unrunWhy == null ? "" : unrunWhy;
   }
 
   /** A selection (or base rollout) that was made. */
@@ -32,19 +35,31 @@ public record SelectionItem(
       String runId, String runDir, boolean chosenIsBase, boolean ok, String harnessDir, String harnessFingerprint,
       boolean markerRequired) {
     this(namespace, grader, taskId, mode, k, label, runId, runDir, chosenIsBase, ok, harnessDir, harnessFingerprint,
-        markerRequired, "");
+        markerRequired, null, "");
   }
 
   /** The item of a mode that failed on {@code taskId} before it selected anything: nothing to grade, an absence. */
   public static SelectionItem modeFailed(String namespace, String grader, String taskId, String mode, int k,
       String error) {
-    return new SelectionItem(namespace, grader, taskId, mode, k, "", "", "", false, false, "", "", false,
+    return unrun(namespace, grader, taskId, mode, k, Absence.MODE_FAILED,
         error.isBlank() ? "the mode failed (its summary records no error)" : error);
+  }
+
+  /** The item of a mode that never ran on {@code taskId} because every base rollout of the task failed. */
+  public static SelectionItem baseFailed(String namespace, String grader, String taskId, String mode, int k,
+      String error) {
+    return unrun(namespace, grader, taskId, mode, k, Absence.BASE_FAILED, "every base rollout failed, so no mode ran"
+        + (error.isBlank() ? "" : " (" + error + ")"));
+  }
+
+  private static SelectionItem unrun(String namespace, String grader, String taskId, String mode, int k,
+      Absence why, String error) {
+    return new SelectionItem(namespace, grader, taskId, mode, k, "", "", "", false, false, "", "", false, why, error);
   }
 
   /** This item, with {@link #markerRequired} set. */
   public SelectionItem withMarkerRequired(boolean required) {
     return new SelectionItem(namespace, grader, taskId, mode, k, label, runId, runDir, chosenIsBase, ok, harnessDir,
-        harnessFingerprint, required, modeFailure);
+        harnessFingerprint, required, unrun, unrunWhy);
   }
 }

@@ -19,8 +19,9 @@ public final class Summaries {
 
   /**
    * The selection records of the requested modes, in mode order. A mode without a selection gives no item, unless
-   * the summary records that mode as failed ({@code modes.<mode>.ok} false): its item is then that failure, judged as
-   * an absence with its reason ({@link SelectionItem#modeFailed}), so a failed mode is never simply missing.
+   * the summary records that mode as failed ({@code modes.<mode>.ok} false) or the task as {@code base-failed} (every
+   * base rollout failed, so no mode ran): its item is then that failure, judged as an absence with its reason
+   * ({@link SelectionItem#modeFailed}, {@link SelectionItem#baseFailed}), so a task is never simply missing.
    */
   public static List<SelectionItem> selections(String namespace, String grader, String text, List<String> modes)
       throws IOException {
@@ -33,9 +34,13 @@ public final class Summaries {
     List<SelectionItem> out = new ArrayList<>();
     JsonNode sels = summary.get("selections");
     JsonNode ran = summary.get("modes");
-    if ((sels == null || !sels.isObject()) && (ran == null || !ran.isObject())) return out;
+    if ((sels == null || !sels.isObject()) && (ran == null || !ran.isObject())
+        && !BASE_FAILED.equals(text(summary, "status"))) {
+      return out;
+    }
     String task = text(summary, "task_id");
     Parsed parsed = Parsed.of(namespace);
+    boolean baseFailed = BASE_FAILED.equals(text(summary, "status"));
     for (String mode : modes) {
       JsonNode s = sels == null ? null : sels.get(mode);
       if (s == null || !s.isObject()) {
@@ -43,6 +48,9 @@ public final class Summaries {
         if (m != null && m.isObject() && m.has("ok") && !flag(m, "ok")) {
           out.add(SelectionItem.modeFailed(namespace, grader, task, mode, whole(summary.get("k")),
               firstLine(text(m, "error"))));
+        } else if (m == null && baseFailed) {
+          out.add(SelectionItem.baseFailed(namespace, grader, task, mode, whole(summary.get("k")),
+              errors(summary)));
         }
         continue;
       }
@@ -130,6 +138,18 @@ public final class Summaries {
   private static String text(JsonNode parent, String key) {
     JsonNode n = parent.get(key);
     return n == null || n.isNull() ? "" : n.asText();
+  }
+
+  /** The status of a task none of whose base rollouts produced anything, so that no mode ran (spec §2.11). */
+  static final String BASE_FAILED = "base-failed";
+
+  /** A summary's {@code errors}, joined. */
+  private static String errors(JsonNode summary) {
+    JsonNode e = summary.get("errors");
+    if (e == null || !e.isArray()) return "";
+    List<String> out = new ArrayList<>();
+    for (JsonNode x : e) out.add(firstLine(x.asText("")));
+    return String.join("; ", out);
   }
 
   /** The first line of an error (a mode's error may carry a trace after it). */

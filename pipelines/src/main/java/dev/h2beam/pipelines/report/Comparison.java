@@ -177,7 +177,8 @@ final class Comparison {
    * A task whose summary records neither mode's counts (a hand-written or pre-ledger file) cannot show a difference;
    * it is named in {@code unchecked}, not counted against the pair. So is a task on which a mode failed before it
    * selected (it records no ledger, and its judged row is a {@code mode-failed} absence, which leaves the replicate
-   * without a run value): a failure of the run, not a budget of the design. One side recorded and the other not,
+   * without a run value): a failure of the run, not a budget of the design; and a task whose every base rollout
+   * failed, on which no mode ran ({@code base-failed}). One side recorded and the other not,
    * with both modes' finals recorded, is a failure.
    */
   static List<String> equalBudget(int k, ModePair modes, List<Replica> replicas, List<String> unchecked) {
@@ -185,6 +186,7 @@ final class Comparison {
     List<String> out = new ArrayList<>();
     int unknown = 0;
     int modeFailed = 0;
+    int baseFailed = 0;
     for (Replica r : replicas) {
       if (r.first().isEmpty() || r.second().isEmpty()) continue;
       Map<String, TaskSummary> byTask = TaskSummary.byTask(r.summaries());
@@ -194,7 +196,8 @@ final class Comparison {
         TaskSummary t = byTask.get(task);
         TaskSummary.Budget a = t == null ? null : t.mode(modes.first()).budget();
         TaskSummary.Budget b = t == null ? null : t.mode(modes.second()).budget();
-        if (a == null && b == null) unknown++;
+        if (a == null && b == null && t != null && t.deadBases() != null) baseFailed++;
+        else if (a == null && b == null) unknown++;
         else if ((a == null && failedBeforeSelection(t, modes.first()))
             || (b == null && failedBeforeSelection(t, modes.second()))) {
           modeFailed++;
@@ -206,6 +209,8 @@ final class Comparison {
     }
     if (unknown > 0) unchecked.add(unknown + " task pair" + (unknown == 1 ? "" : "s") + " whose summaries record no"
         + " ledger counts");
+    if (baseFailed > 0) unchecked.add(baseFailed + " task pair" + (baseFailed == 1 ? "" : "s") + " whose every base"
+        + " rollout failed, so neither mode ran (base-failed: an absence, so that replicate has no run value)");
     if (modeFailed > 0) unchecked.add(modeFailed + " task pair" + (modeFailed == 1 ? "" : "s") + " on which a mode"
         + " failed before selecting (mode-failed: an absence, so that replicate has no run value)");
     return out;

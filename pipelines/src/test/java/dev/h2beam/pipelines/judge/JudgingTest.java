@@ -75,7 +75,7 @@ class JudgingTest {
     assertEquals(List.of("agg", "seq"), items.stream().map(SelectionItem::mode).toList(),
         "a mode that ran without selecting, not recorded as failed, has no item, as before");
     SelectionItem failed = items.get(0);
-    assertEquals("BudgetError: agg ledger of t1 at k=2 is off budget", failed.modeFailure());
+    assertEquals("BudgetError: agg ledger of t1 at k=2 is off budget", failed.unrunWhy());
     assertEquals(2, failed.k());
     JudgedRow row = Judging.judge(failed, grader(true, ranOn, Map.of("n_passed", 1, "n_criteria", 1)),
         Duration.ofSeconds(5), pool);
@@ -83,7 +83,34 @@ class JudgingTest {
     assertEquals(false, row.graded());
     assertEquals(Absence.MODE_FAILED.code, row.absence());
     assertEquals("agg: BudgetError: agg ledger of t1 at k=2 is off budget", row.error());
-    assertEquals("", items.get(1).modeFailure());
+    assertEquals(null, items.get(1).unrun());
+  }
+
+  /**
+   * dogT: a task whose every base rollout failed (status base-failed, no modes, no selections) had no judged row in
+   * any mode, so a replicate's figures and the comparison ran over fewer tasks with nothing said. Each requested mode
+   * gets an ungraded row, base-failed with the summary's errors, and the grader is never called.
+   */
+  @Test
+  void aTaskWhoseEveryBaseFailedIsAnAbsenceInEveryRequestedMode() throws Exception {
+    AtomicReference<Thread> ranOn = new AtomicReference<>();
+    String summary = "{\"task_id\": \"d/t3\", \"k\": 1, \"status\": \"base-failed\", \"base\": [], \"modes\": {},"
+        + " \"selections\": {}, \"errors\": [\"no base rollout produced anything\"]}";
+    List<SelectionItem> items = Summaries.selections("/r/ns", "test", summary, List.of("agg", "seq"));
+    assertEquals(List.of("agg", "seq"), items.stream().map(SelectionItem::mode).toList());
+    for (SelectionItem item : items) {
+      assertEquals(Absence.BASE_FAILED, item.unrun());
+      JudgedRow row = Judging.judge(item, grader(true, ranOn, Map.of("n_passed", 1, "n_criteria", 1)),
+          Duration.ofSeconds(5), pool);
+      assertEquals("base-failed", row.absence());
+      assertEquals(item.mode() + ": every base rollout failed, so no mode ran (no base rollout produced anything)",
+          row.error());
+      assertEquals(1, row.k());
+    }
+    assertEquals(null, ranOn.get(), "the grader is never called");
+    // a task that ran: no such row for a mode it did not run
+    assertEquals(List.of(), Summaries.selections("/r/ns", "test", "{\"task_id\": \"t\", \"k\": 1, \"status\":"
+        + " \"ok\", \"modes\": {}, \"selections\": {}}", List.of("agg")));
   }
 
   @Test

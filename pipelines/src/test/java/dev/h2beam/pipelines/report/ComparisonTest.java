@@ -45,6 +45,40 @@ class ComparisonTest {
         .failures());
   }
 
+  /**
+   * C5 on tasks where a mode never got to select: a task whose every base rollout failed (no mode ran) and one on
+   * which the parallel mode failed (no ledger) are named as not checked, each an absence of the run, not a budget
+   * the design broke; a ledger off budget beside them still fails the pair (dogQ, dogT).
+   */
+  @Test
+  void equalBudgetNamesTasksWhereAModeNeverSelectedAsNotCheckedAndStillFailsAnOffBudgetLedger() {
+    TaskSummary.Budget on = TaskSummary.Budget.at(2);
+    TaskSummary.ModeSpend ran = new TaskSummary.ModeSpend(0, 0.0, 0.0, 0, on);
+    TaskSummary ok = new TaskSummary("/s/t0", "t0", java.util.Map.of("agg", ran, "seq", ran),
+        java.util.Map.of("agg", List.of("agg1", "agg2"), "seq", List.of("c1", "c2")));
+    TaskSummary dead = new TaskSummary("/s/t1", "t1", java.util.Map.of(), java.util.Map.of(),
+        new TaskSummary.DeadBases(0.0, 0));
+    TaskSummary failed = new TaskSummary("/s/t2", "t2", java.util.Map.of("agg",
+        new TaskSummary.ModeSpend(0, 0.0, 0.0, 0, null), "seq", ran), java.util.Map.of("seq", List.of("c1", "c2")));
+    List<Scored> p = List.of(scored("t0", "agg", 2, "agg1", 4, 4, true), Fixtures.absent("t1", "agg", 2,
+        "base-failed"), Fixtures.absent("t2", "agg", 2, "mode-failed"));
+    List<Scored> s = List.of(scored("t0", "seq", 2, "c1", 4, 4, true), Fixtures.absent("t1", "seq", 2,
+        "base-failed"), scored("t2", "seq", 2, "c1", 4, 4, true));
+    List<String> unchecked = new ArrayList<>();
+    List<String> fails = Comparison.equalBudget(2, AGG_SEQ, List.of(new Comparison.Replica(Fixtures.ref(RUNS,
+        "demo-oc-agg2-s1"), p, s, ID, List.of(ok, dead, failed))), unchecked);
+    assertEquals(List.of(), fails);
+    assertEquals(List.of("1 task pair whose every base rollout failed, so neither mode ran (base-failed: an absence,"
+        + " so that replicate has no run value)", "1 task pair on which a mode failed before selecting (mode-failed:"
+        + " an absence, so that replicate has no run value)"), unchecked);
+
+    TaskSummary off = new TaskSummary("/s/t0", "t0", java.util.Map.of("agg", ran, "seq",
+        new TaskSummary.ModeSpend(0, 0.0, 0.0, 0, new TaskSummary.Budget(9, 6))),
+        java.util.Map.of("agg", List.of("agg1", "agg2"), "seq", List.of("c1", "c2")));
+    assertEquals(1, Comparison.equalBudget(2, AGG_SEQ, List.of(new Comparison.Replica(Fixtures.ref(RUNS,
+        "demo-oc-agg2-s1"), p, s, ID, List.of(off, dead, failed))), new ArrayList<>()).size());
+  }
+
   @Test
   void parallelIsFavouredWithThreeReplicatesWhenTheMeanDifferenceClearsTheThreshold() {
     Comparison.Result c = compare(replica("demo-oc-agg2-s1", t(4, 4), t(2, 2)),
