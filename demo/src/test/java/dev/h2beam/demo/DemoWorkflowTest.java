@@ -256,6 +256,15 @@ class DemoWorkflowTest {
     assertEquals(List.of("no base rollout produced anything"), s.get("errors"));
     assertEquals(Map.of(), s.get("modes"), "no mode ran");
     assertEquals(0, DemoRuns.count(demoJson(out), "editor_calls"), "no improver was called");
-    assertFalse(Files.exists(out.resolve("report/report.html")), "nothing to report");
+    // dogT: each judged mode has an ungraded row, base-failed, where there was none and nothing to report; the report
+    // now says no task is graded, and why, instead of leaving the tasks out
+    List<Map<String, Object>> rows = judgedRows(out.resolve("runs/demo-oc-agg1"));
+    assertEquals(4, rows.size(), rows.toString());
+    for (Map<String, Object> row : rows) assertEquals("base-failed", row.get("absence"), row.toString());
+    String report = Files.readString(out.resolve("report/report.txt"));
+    assertTrue(report.contains("  parallel k=1: no graded task | ungraded 2\n") && report.contains("  sequential k=1:"
+        + " no graded task | ungraded 2\n"), report);
+    assertTrue(report.contains("    absent: seed none (demo-oc-agg1) parallel ledger-1, ledger-2: base-failed\n"),
+        report);
   }
 }
