@@ -163,6 +163,7 @@ public final class WriterLock implements AutoCloseable {
     Instant deadline = clock.instant().plus(wait);
     String token = HexFormat.of().formatHex(bytes());
     String displaced = null; // the stale holder's token this acquisition renamed aside, if it did
+    boolean told = false; // a wait is said once, with its holder and limit, so that it is not taken for a hang
     while (true) {
       Map<String, Object> me = new LinkedHashMap<>();
       me.put("what", what);
@@ -191,6 +192,11 @@ public final class WriterLock implements AutoCloseable {
           continue;
         }
         if (clock.instant().isBefore(deadline)) {
+          if (!told) {
+            System.err.println("h2beam: waiting up to " + wait.toSeconds() + " s (--lockWaitSeconds) for " + dir
+                + ", which " + describe(file) + " is writing");
+            told = true;
+          }
           sleep(Duration.ofMillis(500));
           continue;
         }
