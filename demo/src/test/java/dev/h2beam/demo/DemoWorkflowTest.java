@@ -5,6 +5,7 @@ import static dev.h2beam.demo.DemoRuns.at;
 import static dev.h2beam.demo.DemoRuns.demo;
 import static dev.h2beam.demo.DemoRuns.demoJson;
 import static dev.h2beam.demo.DemoRuns.summary;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -227,6 +228,61 @@ class DemoWorkflowTest {
     for (Map<String, Object> row : judged) {
       assertEquals(true, row.get("all_pass"), row.toString());
       assertEquals(1.0, row.get("frac"));
+    }
+  }
+
+  /** Writes {@code dir}'s writer lock as held by {@code holder}, a live process, for {@code what}. */
+  static void lockedBy(Path dir, Process holder, String what) throws Exception {
+    Files.writeString(dir.resolve(dev.h2beam.adapters.files.WriterLock.FILE), "{\"what\": \"" + what + "\", \"host\":"
+        + " \"" + dev.h2beam.adapters.files.WriterLock.host() + "\", \"pid\": " + holder.pid() + ", \"started_at\":"
+        + " \"2026-01-01T00:00:00Z\", \"token\": \"t\"}");
+  }
+
+  /**
+   * dogU: a judge wrote its grader's identity into config.json before it took the namespace's lock. One refused by
+   * the lock had still rewritten the namespace, and one that waited replaced the grades another grader made in the
+   * meantime; and a sweep that began during the wait ran beside it. The identity is now checked and written under
+   * the lock, after a second look for a sweep.
+   */
+  @Test
+  void aJudgeRefusedByTheLockOrBySweepBegunWhileItWaitedWritesNothing(@TempDir Path out) throws Exception {
+    assertEquals(0, demo(out, "--k=1"));
+    Path ns = out.resolve("runs/demo-oc-agg1");
+    Files.delete(ns.resolve("judged.json"));
+    Files.delete(ns.resolve("metrics.json"));
+    byte[] config = Files.readAllBytes(ns.resolve("config.json"));
+    var o = org.apache.beam.sdk.options.PipelineOptionsFactory.fromArgs("--namespaces=" + ns, "--grader=noop")
+        .as(dev.h2beam.pipelines.judge.JudgeOptions.class);
+    Process judge = new ProcessBuilder("sleep", "60").start();
+    Process sweep = new ProcessBuilder("sleep", "60").start();
+    try {
+      lockedBy(ns, judge, "judge");
+      assertThrows(Exception.class, () -> dev.h2beam.pipelines.judge.JudgeCommand.run(o, System.out));
+      assertArrayEquals(config, Files.readAllBytes(ns.resolve("config.json")), "a refused judge writes nothing");
+
+      // the same judge waits; a sweep of the namespace begins, then the other judge ends
+      o.setLockWaitSeconds(60);
+      java.util.concurrent.CompletableFuture<Integer> waiting = java.util.concurrent.CompletableFuture.supplyAsync(
+          () -> {
+            try {
+              return dev.h2beam.pipelines.judge.JudgeCommand.run(o, System.out);
+            } catch (Exception e) {
+              throw new java.util.concurrent.CompletionException(e);
+            }
+          });
+      Thread.sleep(1500);
+      lockedBy(out.resolve("runs"), sweep, "sweep of demo-oc-agg1 demo-oc-seq1");
+      judge.destroy();
+      judge.waitFor();
+      java.util.concurrent.ExecutionException e = assertThrows(java.util.concurrent.ExecutionException.class,
+          () -> waiting.get(60, java.util.concurrent.TimeUnit.SECONDS));
+      assertTrue(e.getCause().getMessage().contains("is being swept by a sweep of demo-oc-agg1"),
+          e.getCause().getMessage());
+      assertArrayEquals(config, Files.readAllBytes(ns.resolve("config.json")));
+      assertFalse(Files.exists(ns.resolve("judged.json")));
+    } finally {
+      judge.destroy();
+      sweep.destroy();
     }
   }
 

@@ -86,9 +86,46 @@ public final class JudgeCommand implements Command {
       namespaces.add(Paths.get(ns));
     }
     try (WriterLocks locks = WriterLocks.of(namespaces, "judge", o.getLockWaitSeconds())) {
+      // what the wait may have changed: a sweep that began during it, another judge's grades. The judge's identity
+      // is written only now, under the locks, so a judge that was refused or waited wrote nothing before (dogU)
+      for (Path ns : namespaces) WriterLocks.refuseIfSwept(ns);
+      recordIdentities(plan);
       return runLocked(o, out, plan, printNext);
     }
   }
+
+  /**
+   * Records each namespace's judge in its config.json, under the namespace's lock, after checking again that no other
+   * judge's grades are there: another judge may have finished while this one waited for the lock.
+   */
+  static void recordIdentities(Plan plan) {
+    List<String> refused = new ArrayList<>();
+    Map<String, JudgeIdentity.Recorded> records = new LinkedHashMap<>();
+    for (Map.Entry<String, String> e : plan.identities().entrySet()) {
+      Path ns = Paths.get(e.getKey());
+      try {
+        JudgeIdentity.Recorded recorded = JudgeIdentity.read(ns);
+        JudgeIdentity.refusal(ns, recorded, e.getValue()).ifPresent(refused::add);
+        records.put(e.getKey(), recorded);
+      } catch (IOException x) {
+        throw new UsageError(x.getMessage() + "; move it aside or repair it");
+      }
+    }
+    if (!refused.isEmpty()) throw new UsageError(DIFFERENT_JUDGE + String.join("; ", refused) + MOVE_ASIDE);
+    for (Map.Entry<String, String> e : plan.identities().entrySet()) {
+      Path ns = Paths.get(e.getKey());
+      try {
+        JudgeIdentity.record(ns, records.get(e.getKey()), e.getValue());
+      } catch (IOException x) {
+        throw new UsageError(JudgedFile.cannotWrite(records.get(e.getKey()).file(ns), x));
+      }
+    }
+  }
+
+  private static final String DIFFERENT_JUDGE = "judging with a different judge is refused, so one judged.json never"
+      + " mixes two instruments: ";
+  private static final String MOVE_ASIDE = ". To grade with the new judge, move those grades aside (or judge a copy"
+      + " of the namespace without them); nothing was written";
 
   private static int runLocked(JudgeOptions o, PrintStream out, Plan plan, boolean printNext) throws Exception {
     // the locks are ours: what a killed judge left in the namespaces' scratch folders is nobody's now
@@ -156,8 +193,13 @@ public final class JudgeCommand implements Command {
     return (int) Math.max(1, Math.min(MAX_SHARDS, (tasks + TASKS_PER_SHARD - 1) / TASKS_PER_SHARD));
   }
 
-  /** @param swept the namespaces whose config.json says h2beam swept them ({@code bench_provider}) */
-  record Plan(TreeMap<String, String> graders, Map<String, String> settings, int skipped, List<String> swept) {}
+  /**
+   * @param swept the namespaces whose config.json says h2beam swept them ({@code bench_provider})
+   * @param identities each judged namespace's grader identity, recorded once its lock is held ({@link
+   *     #recordIdentities})
+   */
+  record Plan(TreeMap<String, String> graders, Map<String, String> settings, int skipped, List<String> swept,
+      Map<String, String> identities) {}
 
   static Plan plan(JudgeOptions o, PrintStream out) throws IOException {
     if (o.getNamespaces() == null || o.getNamespaces().isBlank()) {
@@ -186,7 +228,6 @@ public final class JudgeCommand implements Command {
     TreeMap<String, String> graders = new TreeMap<>();
     List<String> refused = new ArrayList<>();
     Map<String, String> identities = new LinkedHashMap<>();
-    Map<String, JudgeIdentity.Recorded> records = new LinkedHashMap<>();
     List<String> swept = new ArrayList<>();
     int skipped = 0;
     FolderFlags.entries(o, "--namespaces", o.getNamespaces(), "runs/demo/runs/demo-oc-agg2");
@@ -242,23 +283,11 @@ public final class JudgeCommand implements Command {
       }
       graders.put(ns.toString(), name);
       identities.put(ns.toString(), graderIdentity);
-      records.put(ns.toString(), recorded);
       if (recorded.swept()) swept.add(ns.toString());
     }
-    if (!refused.isEmpty()) {
-      throw new UsageError("judging with a different judge is refused, so one judged.json never mixes two"
-          + " instruments: " + String.join("; ", refused) + ". To grade with the new judge, move those grades aside"
-          + " (or judge a copy of the namespace without them); nothing was written");
-    }
-    for (Map.Entry<String, String> e : identities.entrySet()) {
-      Path ns = Paths.get(e.getKey());
-      try {
-        JudgeIdentity.record(ns, records.get(e.getKey()), e.getValue());
-      } catch (IOException x) {
-        throw new UsageError(JudgedFile.cannotWrite(records.get(e.getKey()).file(ns), x));
-      }
-    }
-    return new Plan(graders, settings, skipped, swept);
+    // refused here already, before any lock is waited for; checked again and recorded under the locks
+    if (!refused.isEmpty()) throw new UsageError(DIFFERENT_JUDGE + String.join("; ", refused) + MOVE_ASIDE);
+    return new Plan(graders, settings, skipped, swept, identities);
   }
 
   /**

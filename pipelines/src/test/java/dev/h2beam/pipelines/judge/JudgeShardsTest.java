@@ -23,7 +23,7 @@ class JudgeShardsTest {
       for (int t = 0; t < tasks[n]; t++) Files.createDirectories(ns.resolve("t" + t));
       graders.put(ns.toString(), "noop");
     }
-    return new JudgeCommand.Plan(graders, Map.of(), 0, List.of());
+    return new JudgeCommand.Plan(graders, Map.of(), 0, List.of(), Map.of());
   }
 
   static int shards(JudgeCommand.Plan plan, String... args) throws Exception {
