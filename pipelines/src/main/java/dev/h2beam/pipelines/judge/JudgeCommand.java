@@ -82,7 +82,7 @@ public final class JudgeCommand implements Command {
     if (plan.graders.isEmpty()) throw new UsageError("nothing to judge: every namespace was skipped");
     List<Path> namespaces = new ArrayList<>();
     for (String ns : plan.graders.keySet()) {
-      WriterLocks.refuseIfSwept(Paths.get(ns));
+      WriterLocks.refuseIfSwept(Paths.get(ns), o.getLockWaitSeconds());
       namespaces.add(Paths.get(ns));
     }
     try (WriterLocks locks = WriterLocks.of(namespaces, "judge", o.getLockWaitSeconds())) {

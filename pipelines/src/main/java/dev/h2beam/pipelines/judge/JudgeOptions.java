@@ -51,7 +51,8 @@ public interface JudgeOptions extends PipelineOptions {
 
   void setBenchRoot(String value);
 
-  @Description("Seconds to wait for another h2beam process writing one of the namespaces; 0 refuses at once.")
+  @Description("Seconds to wait for another h2beam process writing one of the namespaces (a judge, or a sweep of"
+      + " it); 0 refuses at once.")
   @Default.Integer(0)
   int getLockWaitSeconds();
 

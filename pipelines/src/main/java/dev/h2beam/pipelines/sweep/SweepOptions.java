@@ -168,8 +168,8 @@ public interface SweepOptions extends PipelineOptions {
 
   void setSplit(String value);
 
-  @Description("Seconds to wait for another h2beam process writing the same runs root, library or benchmark folder"
-      + " to finish; 0 refuses at once, naming the holder.")
+  @Description("Seconds to wait for another h2beam process writing the same runs root, library or benchmark folder,"
+      + " or judging the namespace this sweep writes, to finish; 0 refuses at once, naming the holder.")
   @Default.Integer(0)
   int getLockWaitSeconds();
 

@@ -6,6 +6,7 @@ import dev.h2beam.pipelines.UsageError;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
@@ -33,13 +34,44 @@ public final class WriterLocks implements AutoCloseable {
     // the summaries go into the parallel mode's namespace whichever modes run: a judge of it looks for its name
     Path ns = plan.config().runs().resolve(plan.config().summaryNamespace().toString());
     if (!plan.config().modes().contains("agg")) what.append(" (summaries in ").append(ns.getFileName()).append(')');
+    Instant deadline = Instant.now().plusSeconds(o.getLockWaitSeconds());
     WriterLocks locks = of(dirs, what.toString(), o.getLockWaitSeconds());
-    // a judge writing judged.json of a namespace this sweep writes summaries into
-    WriterLock.holder(ns).ifPresent(h -> {
+    // a judge writing judged.json of a namespace this sweep writes summaries into: waited for within the same
+    // --lockWaitSeconds (no new judge can begin meanwhile: it looks for this sweep first)
+    try {
+      awaitNone(ns, h -> h, deadline, h -> ns + " is being judged by " + h + "; sweep again once the judge has"
+          + " finished (or pass --lockWaitSeconds=N to wait)");
+    } catch (UsageError e) {
       locks.close();
-      throw new UsageError(ns + " is being judged by " + h + "; sweep again once the judge has finished");
-    });
+      throw e;
+    }
     return locks;
+  }
+
+  /**
+   * Waits until {@code dir}'s lock has no live holder that {@code match} picks (its description, or null when it is
+   * not one this command waits for), or {@code deadline} passes: then a {@link UsageError} of {@code refusal}. The
+   * wait is said once, on stderr, with its holder and how long it may last.
+   */
+  static void awaitNone(Path dir, java.util.function.UnaryOperator<String> match, Instant deadline,
+      java.util.function.UnaryOperator<String> refusal) {
+    boolean told = false;
+    while (true) {
+      String h = WriterLock.holder(dir).map(match).orElse(null);
+      if (h == null) return;
+      long left = Duration.between(Instant.now(), deadline).toSeconds();
+      if (left <= 0) throw new UsageError(refusal.apply(h));
+      if (!told) {
+        System.err.println("h2beam: waiting up to " + left + " s (--lockWaitSeconds) for " + h + " to finish");
+        told = true;
+      }
+      try {
+        Thread.sleep(500);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new UsageError(refusal.apply(h));
+      }
+    }
   }
 
   /**
@@ -47,12 +79,16 @@ public final class WriterLocks implements AutoCloseable {
    * namespaces or as where the summaries of a sweep without the parallel mode go).
    */
   public static void refuseIfSwept(Path namespace) {
+    refuseIfSwept(namespace, 0);
+  }
+
+  /** The same, waiting up to {@code waitSeconds} ({@code --lockWaitSeconds}) for that sweep to finish. */
+  public static void refuseIfSwept(Path namespace, int waitSeconds) {
     String name = " " + namespace.getFileName() + " ";
-    WriterLock.holder(namespace.toAbsolutePath().getParent())
-        .filter(h -> (" " + h.replace("(", " ").replace(")", " ") + " ").contains(name))
-        .ifPresent(h -> {
-          throw new UsageError(namespace + " is being swept by " + h + "; judge it once the sweep has finished");
-        });
+    awaitNone(namespace.toAbsolutePath().getParent(),
+        h -> (" " + h.replace("(", " ").replace(")", " ") + " ").contains(name) ? h : null,
+        Instant.now().plusSeconds(waitSeconds), h -> namespace + " is being swept by " + h + "; judge it once the"
+            + " sweep has finished (or pass --lockWaitSeconds=N to wait)");
   }
 
   /** Locks {@code dirs} for {@code what}; a {@link UsageError} names the holder of the first one held. */

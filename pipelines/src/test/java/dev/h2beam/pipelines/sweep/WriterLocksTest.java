@@ -26,6 +26,21 @@ class WriterLocksTest {
     return other;
   }
 
+  /** A started thread that ends {@code holder} (and reaps it) a second from now, as a finishing writer would. */
+  static Thread endsInASecond(Process holder) {
+    Thread t = new Thread(() -> {
+      try {
+        Thread.sleep(1000);
+        holder.destroy();
+        holder.waitFor();
+      } catch (InterruptedException x) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    t.start();
+    return t;
+  }
+
   @Test
   void aSweepOfTheSequentialModeAloneKeepsTheJudgeOffTheNamespaceItsSummariesGoTo(@TempDir Path runs)
       throws Exception {
@@ -43,22 +58,74 @@ class WriterLocksTest {
     }
   }
 
+  /**
+   * dogU: --lockWaitSeconds was not honoured between a judge and a sweep: a judge beside a live sweep of its
+   * namespace was refused at once. It now waits for the sweep within that time, and is refused after it.
+   */
+  @Test
+  void aJudgeWaitsForTheSweepOfItsNamespaceWithinLockWaitSeconds(@TempDir Path runs) throws Exception {
+    Process other = lockedBy(runs, "sweep of synthetic-oc-agg1-s1");
+    try {
+      UsageError e = assertThrows(UsageError.class,
+          () -> WriterLocks.refuseIfSwept(runs.resolve("synthetic-oc-agg1-s1"), 1));
+      assertTrue(e.getMessage().endsWith("judge it once the sweep has finished (or pass --lockWaitSeconds=N to"
+          + " wait)"), e.getMessage());
+      Thread ends = endsInASecond(other);
+      assertDoesNotThrow(() -> WriterLocks.refuseIfSwept(runs.resolve("synthetic-oc-agg1-s1"), 60));
+      ends.join();
+    } finally {
+      other.destroy();
+    }
+  }
+
+  /** A JobBench sweep's options over a checkout written under {@code tmp} (again for each call), k = 1. */
+  static SweepOptions jobBench(Path tmp, String... more) {
+    try {
+      Path root = dev.h2beam.adapters.jobbench.JobBenchFixture.write(tmp.resolve("job-bench-eval"));
+      Path cfg = Files.writeString(tmp.resolve("c.yaml"), "endpoints:\n  m: {base_url: \"http://127.0.0.1:9/v1\"}\n"
+          + "roles:\n  executor: {endpoint: m, model: e}\n  improver: {endpoint: m, model: e}\n"
+          + "  selector: {endpoint: m, model: e}\n  reflector: {endpoint: m, model: e}\n");
+      java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("--bench=jobbench", "--benchRoot="
+          + root, "--runsRoot=" + tmp.resolve("runs"), "--config=" + cfg, "--k=1"));
+      args.addAll(java.util.List.of(more));
+      return org.apache.beam.sdk.options.PipelineOptionsFactory.fromArgs(args.toArray(String[]::new))
+          .as(SweepOptions.class);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   /** The sweep's own lock says where its summaries go when the parallel mode is not among its modes. */
   @Test
   void aSweepWithoutTheParallelModeNamesWhereItsSummariesGo(@TempDir Path tmp) throws Exception {
-    Path root = dev.h2beam.adapters.jobbench.JobBenchFixture.write(tmp.resolve("job-bench-eval"));
-    Path cfg = Files.writeString(tmp.resolve("c.yaml"), "endpoints:\n  m: {base_url: \"http://127.0.0.1:9/v1\"}\n"
-        + "roles:\n  executor: {endpoint: m, model: e}\n  improver: {endpoint: m, model: e}\n"
-        + "  selector: {endpoint: m, model: e}\n  reflector: {endpoint: m, model: e}\n");
-    SweepOptions o = org.apache.beam.sdk.options.PipelineOptionsFactory.fromArgs("--bench=jobbench",
-        "--benchRoot=" + root, "--runsRoot=" + tmp.resolve("runs"), "--config=" + cfg, "--k=1",
-        "--modes=sequential").as(SweepOptions.class);
+    SweepOptions o = jobBench(tmp, "--modes=sequential");
     Sweep.Plan plan = Sweep.plan(o, java.time.Instant.EPOCH);
     try (WriterLocks locks = WriterLocks.forSweep(plan, o)) {
       String what = dev.h2beam.adapters.files.Json.readTree(tmp.resolve("runs").resolve(WriterLock.FILE))
           .path("what").asText();
       assertTrue(what.equals("sweep of " + plan.config().namespace("seq") + " (summaries in "
           + plan.config().summaryNamespace() + ")"), what);
+    }
+  }
+
+  /** The same the other way: a sweep waits within --lockWaitSeconds for a judge of the namespace it writes. */
+  @Test
+  void aSweepWaitsForTheJudgeOfItsNamespaceWithinLockWaitSeconds(@TempDir Path tmp) throws Exception {
+    java.util.function.IntFunction<SweepOptions> options = wait -> jobBench(tmp, "--lockWaitSeconds=" + wait);
+    Sweep.Plan plan = Sweep.plan(options.apply(1), java.time.Instant.EPOCH);
+    Path ns = tmp.resolve("runs").resolve(plan.config().summaryNamespace().toString());
+    Process judge = lockedBy(ns, "judge");
+    try {
+      UsageError e = assertThrows(UsageError.class, () -> WriterLocks.forSweep(plan, options.apply(1)));
+      assertTrue(e.getMessage().contains("is being judged by a judge") && e.getMessage().endsWith("(or pass"
+          + " --lockWaitSeconds=N to wait)"), e.getMessage());
+      Thread ends = endsInASecond(judge);
+      try (WriterLocks locks = WriterLocks.forSweep(plan, options.apply(60))) {
+        assertTrue(Files.exists(tmp.resolve("runs").resolve(WriterLock.FILE)));
+      }
+      ends.join();
+    } finally {
+      judge.destroy();
     }
   }
 
