@@ -240,7 +240,14 @@ public final class JudgeCommand implements Command {
       }
     }
     Map<Path, String> names = new LinkedHashMap<>();
-    for (Path ns : judgeable(expand(o.getNamespaces()))) {
+    List<String> notYet = new ArrayList<>();
+    List<Path> judgeable = judgeable(expand(o.getNamespaces()), o.getLockWaitSeconds(), notYet);
+    // a namespace with nothing to judge yet (its sweep has written no summary) is skipped, said, when others remain:
+    // a cron job's glob over a runs tree judges the finished ones; alone, it is the refusal
+    if (judgeable.isEmpty()) throw new UsageError(String.join("\n", notYet));
+    for (String why : notYet) out.println(why.replace("; nothing was written", "; skipped"));
+    skipped += notYet.size();
+    for (Path ns : judgeable) {
       String name = o.getGrader().isBlank() ? defaultGrader(ns, settings) : o.getGrader();
       // a --grader given was checked above; a default is named with where it came from, never as a flag
       if (!GraderProvider.all().containsKey(name)) throw new UsageError(unknownDefault(ns, name, settings));
@@ -533,7 +540,7 @@ public final class JudgeCommand implements Command {
    * namespace and hold at least one {@code <task>/summary.json}. A sequential or gated namespace stands for its
    * parallel sibling, where its summaries and judged rows live (spec §3.2), as in the report.
    */
-  static List<Path> judgeable(List<Path> folders) throws IOException {
+  static List<Path> judgeable(List<Path> folders, int waitSeconds, List<String> notYet) throws IOException {
     TreeSet<Path> out = new TreeSet<>();
     for (Path dir : folders) {
       Optional<Namespace> ns = Namespace.parse(dir.getFileName() == null ? "" : dir.getFileName().toString());
@@ -551,13 +558,18 @@ public final class JudgeCommand implements Command {
             + " moved?); pass the parallel namespace; nothing was written");
       }
       if (!hasSummary(summary)) {
+        // a live sweep of it: named (a judge beside it is refused whatever it finds), or waited for
+        WriterLocks.refuseIfSwept(summary, waitSeconds);
+      }
+      if (!hasSummary(summary)) {
         long parted = partedTasks(summary);
-        throw new UsageError("--namespaces: " + summary + " holds no <task>/summary.json, so there is nothing to"
-            + " judge there " + (parted == 0 ? "(is its sweep still running, or is this the wrong runs folder?)"
+        notYet.add("--namespaces: " + summary + " holds no <task>/summary.json, so there is nothing to"
+            + " judge there " + (parted == 0 ? "(is this the wrong runs folder?)"
             : "yet: " + parted + " task folder(s) hold the parts one is merged from (summary.<mode>.json, each a mode"
-            + " that finished), which the sweep merges as a task ends; its sweep was stopped before that, or is still"
-            + " running: run the same sweep command again (it resumes, running nothing that finished, and merges"
-            + " them)") + "; nothing was written");
+            + " that finished), which the sweep merges as a task ends; its sweep was stopped before that: run the"
+            + " same sweep command again (it resumes, running nothing that finished, and merges them)")
+            + "; nothing was written");
+        continue;
       }
       writable(summary);
       out.add(summary);

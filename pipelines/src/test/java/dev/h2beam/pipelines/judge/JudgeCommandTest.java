@@ -642,7 +642,7 @@ class JudgeCommandTest {
     Path empty = Files.createDirectories(runs.resolve("demo-oc-agg2"));
     UsageError none = assertThrows(UsageError.class, () -> judge("--namespaces=" + empty));
     assertEquals("--namespaces: " + empty + " holds no <task>/summary.json, so there is nothing to judge there (is"
-        + " its sweep still running, or is this the wrong runs folder?); nothing was written", none.getMessage());
+        + " this the wrong runs folder?); nothing was written", none.getMessage());
     assertTrue(!Files.exists(runs.resolve("config.json")) && !Files.exists(empty.resolve("config.json")));
     // a sweep stopped before a task's end leaves its finished modes' parts, and no summary.json yet
     Files.createDirectories(empty.resolve("t1"));
@@ -652,6 +652,24 @@ class JudgeCommandTest {
         + " task folder(s) hold the parts one is merged from (summary.<mode>.json, each a mode that finished)"),
         parted.getMessage());
     assertTrue(parted.getMessage().contains("run the same sweep command again"), parted.getMessage());
+    // dogU: beside a judgeable namespace (a cron job's glob over a runs tree), it is skipped and said, not the end
+    assertEquals(2, judge("--namespaces=" + empty + "," + ns));
+    assertTrue(Files.isRegularFile(ns.resolve("judged.json")));
+    Files.delete(ns.resolve("judged.json"));
+    // a live sweep of it is named, as the judge's refusal of a namespace being swept says
+    Process sweep = new ProcessBuilder("sleep", "60").start();
+    try {
+      Files.writeString(runs.resolve(dev.h2beam.adapters.files.WriterLock.FILE), "{\"what\": \"sweep of"
+          + " demo-oc-agg2\", \"host\": \"" + dev.h2beam.adapters.files.WriterLock.host() + "\", \"pid\": "
+          + sweep.pid() + ", \"started_at\": \"2026-01-01T00:00:00Z\", \"token\": \"t\"}");
+      UsageError swept = assertThrows(UsageError.class, () -> judge("--namespaces=" + empty));
+      assertTrue(swept.getMessage().contains("demo-oc-agg2 is being swept by a sweep of demo-oc-agg2"),
+          swept.getMessage());
+    } finally {
+      sweep.destroy();
+      sweep.waitFor();
+      Files.delete(runs.resolve(dev.h2beam.adapters.files.WriterLock.FILE));
+    }
     Files.createDirectories(runs.resolve("demo-oc-seq1"));
     assertEquals(0, judge("--namespaces=" + runs.resolve("demo-oc-seq1")), "a sequential namespace stands for its"
         + " parallel sibling");
