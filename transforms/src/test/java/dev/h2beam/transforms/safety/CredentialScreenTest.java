@@ -14,6 +14,16 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class CredentialScreenTest {
+  /** Runs {@code body} with {@code keys} held, as h2beam holds its endpoints' keys, then puts back what was held. */
+  private static void holding(Map<String, String> keys, Runnable body) {
+    List<EnvKeys.Held> was = EnvKeys.use(keys);
+    try {
+      body.run();
+    } finally {
+      EnvKeys.restore(was);
+    }
+  }
+
 
   private static List<String> scan(String text) {
     return CredentialScreen.findings(Map.of("scripts/x.sh", text));
@@ -96,17 +106,14 @@ class CredentialScreenTest {
   @Test
   void theExactValueOfAKeyInTheEnvironmentIsFoundWhateverItsShapeAndNamedByItsVariable() {
     String key = "token-abc123-local-vllm";
-    List<EnvKeys.Held> was = EnvKeys.use(Map.of("VLLM_API_KEY", key, "HOME", "/home/someone-long", "SHORT_KEY", "x"));
-    try {
+    holding(Map.of("VLLM_API_KEY", key, "HOME", "/home/someone-long", "SHORT_KEY", "x"), () -> {
       List<String> found = scan("# notes\nRemember: " + key + "\nsee /home/someone-long\n");
       assertEquals(1, found.size(), found.toString());
       assertTrue(found.get(0).startsWith("scripts/x.sh line 2 (the value of $VLLM_API_KEY) holds"), found.get(0));
       assertFalse(found.get(0).contains(key), found.get(0));
       // a variable not named as a key, or a value too short to be one, is not looked for
       assertEquals(List.of(), scan("x marks the spot in /home/someone-long\n"));
-    } finally {
-      EnvKeys.restore(was);
-    }
+    });
   }
 
   @ParameterizedTest
@@ -179,8 +186,7 @@ class CredentialScreenTest {
   @Test
   void aKeyInAFileNameIsAFindingThatNeverShowsTheKey() {
     String key = "sk-canary-E9x7";
-    List<EnvKeys.Held> was = EnvKeys.use(Map.of("CANARY_API_KEY", key));
-    try {
+    holding(Map.of("CANARY_API_KEY", key), () -> {
       LinkedHashMap<String, String> tree = new LinkedHashMap<>();
       tree.put("systemprompt.md", "You reconcile ledgers.\n");
       tree.put("skills/ok/scripts/" + key, "hi\n");
@@ -199,9 +205,7 @@ class CredentialScreenTest {
           both.get(1));
       assertEquals("off the surface: [skills/[redacted key]/SKILL.md]",
           CredentialScreen.redact("off the surface: [skills/" + key + "/SKILL.md]"));
-    } finally {
-      EnvKeys.restore(was);
-    }
+    });
   }
 
   /** dogE D7: trivial variants of a held value, each found and named by its variable, never shown. */
@@ -218,30 +222,23 @@ class CredentialScreenTest {
     "key 736b2d63616e6172792d45397837",
     "key 736B2D63616E6172792D45397837"
   })
-  void aHeldValueIsFoundThroughHiddenCharactersAndEncodings(String line) {
-    List<EnvKeys.Held> was = EnvKeys.use(Map.of("CANARY_API_KEY", "sk-canary-E9x7"));
-    try {
-      if (line.startsWith("UTF-16LE:")) {
-        line = new String(line.substring(9).getBytes(StandardCharsets.UTF_16LE), StandardCharsets.UTF_8);
-      }
+  void aHeldValueIsFoundThroughHiddenCharactersAndEncodings(String given) {
+    String line = given.startsWith("UTF-16LE:")
+        ? new String(given.substring(9).getBytes(StandardCharsets.UTF_16LE), StandardCharsets.UTF_8) : given;
+    holding(Map.of("CANARY_API_KEY", "sk-canary-E9x7"), () -> {
       List<String> found = scan("# notes\n" + line + "\n");
       assertEquals(1, found.size(), line + " -> " + found);
       assertTrue(found.get(0).startsWith("scripts/x.sh line 2 (the value of $CANARY_API_KEY) holds"), found.get(0));
       assertFalse(found.get(0).contains("canary"), found.get(0));
-    } finally {
-      EnvKeys.restore(was);
-    }
+    });
   }
 
   @Test
   void otherEncodedTextAndHiddenCharactersInProseAreNotFindings() {
-    List<EnvKeys.Held> was = EnvKeys.use(Map.of("CANARY_API_KEY", "sk-canary-E9x7"));
-    try {
+    holding(Map.of("CANARY_API_KEY", "sk-canary-E9x7"), () -> {
       assertEquals(List.of(), scan("logo: aGVsbG8gd29ybGQgaGVsbG8gd29ybGQ=\nhash 736b2d63616e6172792d\n"));
       assertEquals(List.of(), scan("Zero\u200bwidth joiners in prose\u00ad are fine\n"));
-    } finally {
-      EnvKeys.restore(was);
-    }
+    });
   }
 
   /**
@@ -261,27 +258,21 @@ class CredentialScreenTest {
     "key \"7x9E-yra\" +\n\"nac-ks\""
   })
   void aHeldValueSplitApartOrReversedIsFound(String split) {
-    List<EnvKeys.Held> was = EnvKeys.use(Map.of("CANARY_API_KEY", "sk-canary-E9x7"));
-    try {
+    holding(Map.of("CANARY_API_KEY", "sk-canary-E9x7"), () -> {
       List<String> found = scan("# notes\n" + split + "\n# end\n");
       assertEquals(1, found.size(), split + " -> " + found);
       assertTrue(found.get(0).startsWith("scripts/x.sh line 2 (the value of $CANARY_API_KEY"), found.get(0));
       assertFalse(found.get(0).contains("canary") || found.get(0).contains("yranac"), found.get(0));
-    } finally {
-      EnvKeys.restore(was);
-    }
+    });
   }
 
   @Test
   void aReversedHeldValueIsNamedSoAndRedacted() {
-    List<EnvKeys.Held> was = EnvKeys.use(Map.of("CANARY_API_KEY", "sk-canary-E9x7"));
-    try {
+    holding(Map.of("CANARY_API_KEY", "sk-canary-E9x7"), () -> {
       assertEquals(List.of(new CredentialScreen.Hit(1, "", "the value of $CANARY_API_KEY, reversed")),
           CredentialScreen.hits("see 7x9E-yranac-ks"));
       assertEquals("see [redacted key]", CredentialScreen.redact("see 7x9E-yranac-ks"));
-    } finally {
-      EnvKeys.restore(was);
-    }
+    });
   }
 
   /** Pieces of a held value with other text between them, or a value one character off, are not the value. */
@@ -295,12 +286,9 @@ class CredentialScreenTest {
     "canary: sk-\nE9x7 is not it"
   })
   void piecesOfAHeldValueWithTextBetweenAreNotFindings(String text) {
-    List<EnvKeys.Held> was = EnvKeys.use(Map.of("CANARY_API_KEY", "sk-canary-E9x7"));
-    try {
+    holding(Map.of("CANARY_API_KEY", "sk-canary-E9x7"), () -> {
       assertEquals(List.of(), scan("# notes\n" + text + "\n"), text);
-    } finally {
-      EnvKeys.restore(was);
-    }
+    });
   }
 
   /**
@@ -316,26 +304,20 @@ class CredentialScreenTest {
     "code = \"7Q9xZ3kLmN\" +\n  \"5pR8tV2wY4\""
   })
   void aHeldKeysBodyOrAnotherCaseOfItIsAFinding(String text) {
-    List<EnvKeys.Held> was = EnvKeys.use(Map.of("AUDIT_KEY", "sk-audit-7Q9xZ3kLmN5pR8tV2wY4"));
-    try {
+    holding(Map.of("AUDIT_KEY", "sk-audit-7Q9xZ3kLmN5pR8tV2wY4"), () -> {
       List<String> found = scan("# notes\n" + text + "\n");
       assertEquals(1, found.size(), text + " -> " + found);
       assertTrue(found.get(0).startsWith("scripts/x.sh line 2 (the value of $AUDIT_KEY"), found.get(0));
       assertFalse(found.get(0).toLowerCase(java.util.Locale.ROOT).contains("7q9x"), found.get(0));
-    } finally {
-      EnvKeys.restore(was);
-    }
+    });
   }
 
   /** The public prefix anyone can guess, or a 10-character piece of the body, is not the key. */
   @ParameterizedTest
   @ValueSource(strings = {"Keys start with sk-audit- here", "a piece 7Q9xZ3kLmN of it", "5pR8tV2wY4 and more"})
   void aPrefixOrAShortPieceOfAHeldKeysBodyIsNotAFinding(String text) {
-    List<EnvKeys.Held> was = EnvKeys.use(Map.of("AUDIT_KEY", "sk-audit-7Q9xZ3kLmN5pR8tV2wY4"));
-    try {
+    holding(Map.of("AUDIT_KEY", "sk-audit-7Q9xZ3kLmN5pR8tV2wY4"), () -> {
       assertEquals(List.of(), scan("# notes\n" + text + "\n"), text);
-    } finally {
-      EnvKeys.restore(was);
-    }
+    });
   }
 }
