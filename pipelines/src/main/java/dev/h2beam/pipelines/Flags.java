@@ -96,12 +96,38 @@ public final class Flags {
   }
 
   /**
-   * {@code --benchSettings} for {@code bench}: {@link #settings} that also refuses a key the benchmark does not read
-   * ({@code known}, when it says), naming the key and the keys it does read, as a misspelt key would otherwise be
-   * ignored in silence. Returns the keys the flag gave.
+   * The benchmark settings {@code sweep} and {@code check} take from their flags, into {@code into}: the agent
+   * binaries ({@code --opencodeBin}, {@code --codexBin}, {@code --toolsDir}, absolute; null when not given), then
+   * {@code --benchSettings} ({@link #settings}, which also refuses a key the benchmark does not read, {@code known}
+   * when it says, naming the key and the keys it does read: a misspelt key would be ignored in silence), then
+   * {@code --executor} ({@code executor}, blank when not given), refused beside {@code --benchSettings}' executor.
+   * Returns where each {@code --benchSettings} key came from, so that a problem with it names what the user gave
+   * (that flag's key, not an {@code --executor} never given).
    */
-  public static Set<String> benchSettings(String bench, Optional<Set<String>> known, String json,
-      Map<String, String> owned, Map<String, String> into) {
+  public static Map<String, String> benchSettings(String bench, Optional<Set<String>> known, String json,
+      Map<String, String> owned, String executor, String opencodeBin, String codexBin, String toolsDir,
+      Map<String, String> into) {
+    if (opencodeBin != null) into.put("opencodeBin", absolute(opencodeBin));
+    if (codexBin != null) into.put("codexBin", absolute(codexBin));
+    if (toolsDir != null) into.put("toolsDir", absolute(toolsDir));
+    Map<String, String> sources = new TreeMap<>();
+    for (String k : given(bench, known, json, owned, into)) sources.put(k, "--benchSettings' " + k);
+    if (!executor.isBlank()) {
+      if (into.containsKey("executor")) {
+        throw new UsageError("--executor=" + executor + " and --benchSettings' executor both name the executor: give"
+            + " it once");
+      }
+      into.put("executor", executor);
+    }
+    return sources;
+  }
+
+  private static String absolute(String path) {
+    return java.nio.file.Paths.get(path).toAbsolutePath().normalize().toString();
+  }
+
+  private static Set<String> given(String bench, Optional<Set<String>> known, String json, Map<String, String> owned,
+      Map<String, String> into) {
     Map<String, String> given = new TreeMap<>();
     settings("benchSettings", json, owned, given);
     if (known.isPresent()) {

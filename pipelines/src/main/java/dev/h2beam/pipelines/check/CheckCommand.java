@@ -92,24 +92,14 @@ public final class CheckCommand implements Command {
     Map<String, String> settings = new TreeMap<>();
     settings.put("substrate", o.getSubstrate());
     settings.put("split", o.getSplit());
-    // the agent binaries as the sweep takes them: from their flags only, each checked where its agent is opened
-    if (o.getOpencodeBin() != null) settings.put("opencodeBin", absolute(o.getOpencodeBin()));
-    if (o.getCodexBin() != null) settings.put("codexBin", absolute(o.getCodexBin()));
-    if (o.getToolsDir() != null) settings.put("toolsDir", absolute(o.getToolsDir()));
-    Map<String, String> sources = new TreeMap<>();
+    // the settings as the sweep takes them from the same flags; a refused one is a FAIL line, as every problem here
+    Map<String, String> sources = Map.of();
     try {
-      for (String k : Flags.benchSettings(o.getBench(), provider.settingKeys(), o.getBenchSettings(),
-          Flags.BENCH_FLAGS, settings)) {
-        sources.put(k, "--benchSettings' " + k);
-      }
-      if (!o.getExecutor().isBlank() && settings.containsKey("executor")) {
-        throw new UsageError("--executor=" + o.getExecutor() + " and --benchSettings' executor both name the"
-            + " executor: give it once");
-      }
+      sources = Flags.benchSettings(o.getBench(), provider.settingKeys(), o.getBenchSettings(), Flags.BENCH_FLAGS,
+          o.getExecutor(), o.getOpencodeBin(), o.getCodexBin(), o.getToolsDir(), settings);
     } catch (UsageError e) {
       fails.add(e.getMessage());
     }
-    if (!o.getExecutor().isBlank()) settings.put("executor", o.getExecutor());
     Benchmark bench = null;
     try {
       if (!provider.writesRoot() || Files.isDirectory(root)) {
@@ -168,10 +158,6 @@ public final class CheckCommand implements Command {
     String section = README_SECTIONS.get(bench);
     return section == null ? "See the README's configuration section and the documentation of --bench=" + bench + "."
         : "See the README's " + section + " and configuration sections.";
-  }
-
-  private static String absolute(String path) {
-    return Paths.get(path).toAbsolutePath().normalize().toString();
   }
 
   /** The session roles the benchmark's own channels need from the configuration (folder: all model roles). */

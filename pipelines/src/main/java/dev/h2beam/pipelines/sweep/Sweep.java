@@ -52,7 +52,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
@@ -192,23 +191,10 @@ public final class Sweep {
     settings.put("substrate", sub);
     if (!o.getSplit().equals("all")) settings.put("split", o.getSplit());
     if (!provider.writesRoot()) settings.put("executions", runsRoot.resolve("_executions").toString());
-    if (o.getOpencodeBin() != null) settings.put("opencodeBin", absolute(o.getOpencodeBin()).toString());
-    if (o.getCodexBin() != null) settings.put("codexBin", absolute(o.getCodexBin()).toString());
-    if (o.getToolsDir() != null) settings.put("toolsDir", absolute(o.getToolsDir()).toString());
     Map<String, String> owned = new TreeMap<>(Flags.BENCH_FLAGS);
     owned.put("executions", "--runsRoot (rollouts go to <runsRoot>/_executions)");
-    Set<String> fromFlag = Flags.benchSettings(o.getBench(), provider.settingKeys(), o.getBenchSettings(), owned,
-        settings);
-    // a setting's problem names what the user gave: --benchSettings' executor, not an --executor never given
-    Map<String, String> sources = new TreeMap<>();
-    for (String k : fromFlag) sources.put(k, "--benchSettings' " + k);
-    if (!o.getExecutor().isBlank()) {
-      if (settings.containsKey("executor")) {
-        throw new UsageError("--executor=" + o.getExecutor() + " and --benchSettings' executor both name the"
-            + " executor: give it once");
-      }
-      settings.put("executor", o.getExecutor());
-    }
+    Map<String, String> sources = Flags.benchSettings(o.getBench(), provider.settingKeys(), o.getBenchSettings(),
+        owned, o.getExecutor(), o.getOpencodeBin(), o.getCodexBin(), o.getToolsDir(), settings);
     Benchmark bench;
     try {
       bench = provider.open(benchRoot, settings, runConfig, sources);
