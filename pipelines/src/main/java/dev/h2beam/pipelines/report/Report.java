@@ -177,7 +177,11 @@ final class Report {
 
     MetricTable table = new MetricTable(byDir);
     // the charts need nothing the comparisons below make: drawn on the core the writing step leaves idle
-    Forked<String> charts = Forked.begin(() -> VectorCharts.render(rowsByNs, s.objectives(), table, aggregate));
+    // the cells whose replicate figures the text withholds are withheld from the page by the same rule
+    Set<ModeK> hidden = new TreeSet<>(ModeK.BY_K_THEN_MODE);
+    for (Replicates.Cell c : cells) if (Replicates.withheld(c, aggregate)) hidden.add(c.cell());
+    Forked<String> charts = Forked.begin(() -> VectorCharts.render(rowsByNs, s.objectives(), table, aggregate,
+        hidden));
     List<String> unrecorded = Objectives.unrecorded(new ArrayList<>(rowsByNs.keySet()), table);
     if (!unrecorded.isEmpty()) {
       lines.add("");

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * The metric vector on the HTML page: a small multiple per objective (per mode and k, each replicate's run value and
@@ -34,15 +33,17 @@ final class VectorCharts {
     return out;
   }
 
+  /**
+   * The page's section; {@code hidden} the (mode, k) cells whose replicate figures the text withholds ({@link
+   * Replicates#withheld}: a replicate of a single graded task, whose score the pooled line less the other replicates'
+   * values would give), withheld here in every panel too.
+   */
   static String render(Map<NamespaceRef, List<Scored>> rowsByNs, List<Objective> objectives, MetricTable table,
-      boolean aggregate) {
+      boolean aggregate, Set<ModeK> hidden) {
     StringBuilder b = new StringBuilder("<h2>Objectives: replicate values per mode</h2>\n<p class=\"note\">One panel"
         + " per objective: each dot a replicate's run value (the mean over its tasks), the bar the mean \u00b11"
         + " standard error across replicates. A replicate with the metric absent on any task has no run value; it is"
         + " listed, never drawn at zero.</p>\n<div>\n");
-    // under aggregate disclosure a cell with a replicate of a single graded task is withheld whole, as in the text:
-    // the pooled line less the other replicates' values would give that task's score
-    Set<ModeK> hidden = aggregate ? singleTaskCells(rowsByNs) : Set.of();
     for (Objective o : objectives) b.append(panel(o, runValues(rowsByNs, o, table), aggregate, hidden));
     b.append("</div>\n<h2>Cost versus score per mode</h2>\n<div>\n");
     Map<ModeK, List<MetricTable.RunValue>> cost = runValues(rowsByNs, new Objective("cost", false, 0), table);
@@ -64,19 +65,6 @@ final class VectorCharts {
 
   private static boolean withheld(List<MetricTable.RunValue> values, boolean aggregate) {
     return aggregate && values.stream().anyMatch(v -> v.tasks() == 1);
-  }
-
-  /** The (mode, k) cells of which some replicate has exactly one graded task ({@link Replicates#withheld}'s rule). */
-  static Set<ModeK> singleTaskCells(Map<NamespaceRef, List<Scored>> rowsByNs) {
-    Set<ModeK> out = new TreeSet<>(ModeK.BY_K_THEN_MODE);
-    for (List<Scored> rows : rowsByNs.values()) {
-      Map<ModeK, Integer> graded = new TreeMap<>(ModeK.BY_K_THEN_MODE);
-      for (Scored r : rows) if (r.graded()) graded.merge(new ModeK(r.mode(), r.k()), 1, Integer::sum);
-      graded.forEach((cell, n) -> {
-        if (n == 1) out.add(cell);
-      });
-    }
-    return out;
   }
 
   static String panel(Objective o, Map<ModeK, List<MetricTable.RunValue>> cells, boolean aggregate,
