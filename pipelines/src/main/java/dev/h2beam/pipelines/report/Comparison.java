@@ -198,8 +198,8 @@ final class Comparison {
         TaskSummary.Budget b = t == null ? null : t.mode(modes.second()).budget();
         if (a == null && b == null && t != null && t.deadBases() != null) baseFailed++;
         else if (a == null && b == null) unknown++;
-        else if ((a == null && failedBeforeSelection(t, modes.first()))
-            || (b == null && failedBeforeSelection(t, modes.second()))) {
+        else if ((a == null && t.failedBeforeSelecting(modes.first()))
+            || (b == null && t.failedBeforeSelecting(modes.second()))) {
           modeFailed++;
         } else if (!want.equals(a) || !want.equals(b)) {
           out.add(where(r.namespace()) + " " + task + ": " + modes.firstName() + " " + counted(a) + ", "
@@ -214,10 +214,6 @@ final class Comparison {
     if (modeFailed > 0) unchecked.add(modeFailed + " task pair" + (modeFailed == 1 ? "" : "s") + " on which a mode"
         + " failed before selecting (mode-failed: an absence, so that replicate has no run value)");
     return out;
-  }
-
-  private static boolean failedBeforeSelection(TaskSummary t, String mode) {
-    return t.modes().containsKey(mode) && t.finals(mode).isEmpty();
   }
 
   private static String counted(TaskSummary.Budget b) {

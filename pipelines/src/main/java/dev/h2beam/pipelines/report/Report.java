@@ -110,7 +110,7 @@ final class Report {
           if (m.executorUnknown() > 0) executorUnknown.merge(key, m.executorUnknown(), Integer::sum);
           if (t.modes().containsKey(mode)) {
             tokens.merge(key, TaskSummary.TokenCount.of(m.tokens()), TaskSummary.TokenCount::plus);
-            if (m.budget() == null && t.finals(mode).isEmpty()) modeFailed.merge(key, 1, Integer::sum);
+            if (m.budget() == null && t.failedBeforeSelecting(mode)) modeFailed.merge(key, 1, Integer::sum);
           }
         }
       }

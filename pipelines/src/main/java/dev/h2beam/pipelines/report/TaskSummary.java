@@ -57,6 +57,11 @@ public record TaskSummary(String path, String taskId, Map<String, ModeSpend> mod
     return !ran(summaries, mode) && summaries.stream().anyMatch(t -> t.modes().containsKey(mode));
   }
 
+  /** Whether {@code mode} ran on this task and failed before it selected: recorded, with no finals. */
+  boolean failedBeforeSelecting(String mode) {
+    return modes().containsKey(mode) && finals(mode).isEmpty();
+  }
+
   /** The summaries by task id, the first of each task (sorted by path) kept. */
   static Map<String, TaskSummary> byTask(List<TaskSummary> summaries) {
     Map<String, TaskSummary> out = new TreeMap<>();
