@@ -816,6 +816,10 @@ public final class Sweep {
     List<Path> leftovers = Leftovers.remove(plan.config());
     AtomicFiles.removedMessage(leftovers, "run").ifPresent(System.err::println);
     refuseStoredCredentials(plan);
+    // a benchmark folder that keeps its rollouts under itself serves one runs root: before anything reads them
+    if (dev.h2beam.adapters.bench.Benchmarks.named(plan.config().bench()).writesRoot()) {
+      BenchRootClaim.claim(Path.of(plan.config().benchRoot()), plan.config().runs());
+    }
     refuseOthersLibrary(plan);
     // another experiment's resume is refused before the benchmark writes the tasks it lacks
     refuseOtherIdentity(plan, o);

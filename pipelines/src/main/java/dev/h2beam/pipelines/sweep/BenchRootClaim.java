@@ -1,0 +1,118 @@
+package dev.h2beam.pipelines.sweep;
+
+import dev.h2beam.adapters.files.AtomicFiles;
+import dev.h2beam.adapters.files.Json;
+import dev.h2beam.pipelines.UsageError;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * A benchmark folder that keeps its rollouts and libraries under itself (the demo's, the synthetic benchmark's) belongs
+ * to one runs root. A second runs root sweeping the same namespaces there would take the first one's completed
+ * rollouts as its own (its journal would call them recovered from a killed process, its ledgers would count them
+ * again) and its tasks would read lessons the first run learned. The first sweep claims the folder for its runs root;
+ * a sweep from any other runs root is refused, naming the owner and what to do.
+ *
+ * <p>A runs root is known by an identity written once under it ({@code .h2beam/runs-root-id}), so a runs root that
+ * was moved, or moved together with its benchmark folder, keeps its claim; a copy of it left beside the original does
+ * not. A benchmark folder written before claims were recorded is claimed by its next sweep.
+ */
+final class BenchRootClaim {
+  private BenchRootClaim() {}
+
+  /** The runs root's identity, under the runs root. */
+  static Path idFile(Path runsRoot) {
+    return runsRoot.resolve(".h2beam").resolve("runs-root-id");
+  }
+
+  /** The claim, under the benchmark folder. */
+  static Path claimFile(Path benchRoot) {
+    return benchRoot.resolve(".h2beam").resolve("runs-root.json");
+  }
+
+  /**
+   * Claims {@code benchRoot} for {@code runsRoot}, or refuses when another runs root holds it. Called with both
+   * folders' writer locks held, so no other sweep claims either meanwhile.
+   */
+  static void claim(Path benchRoot, Path runsRoot) throws IOException {
+    String id = identity(runsRoot);
+    Path file = claimFile(benchRoot);
+    Map<String, Object> held = read(file);
+    if (held != null) {
+      String heldId = String.valueOf(held.get("runs_root_id"));
+      Path heldRoot = Path.of(String.valueOf(held.get("runs_root")));
+      Path heldBench = Path.of(String.valueOf(held.getOrDefault("bench_root", benchRoot.toString())));
+      if (!heldId.equals(id)) throw new UsageError(othersMessage(benchRoot, runsRoot, heldRoot, file));
+      // the same runs root at another path: moved (its old path no longer holds it), or moved together with this
+      // folder; a copy beside an original that still holds the identity shares the original's rollouts
+      boolean sameBench = heldBench.equals(benchRoot);
+      if (!heldRoot.equals(runsRoot) && sameBench && id.equals(storedIdentity(heldRoot))) {
+        throw new UsageError(copyMessage(benchRoot, runsRoot, heldRoot, file));
+      }
+      if (heldRoot.equals(runsRoot) && sameBench) return;
+    }
+    Map<String, Object> claim = new LinkedHashMap<>();
+    claim.put("runs_root", runsRoot.toString());
+    claim.put("runs_root_id", id);
+    claim.put("bench_root", benchRoot.toString());
+    Files.createDirectories(file.getParent());
+    AtomicFiles.writeString(file, Json.pretty(claim) + "\n");
+  }
+
+  private static String othersMessage(Path benchRoot, Path runsRoot, Path heldRoot, Path file) {
+    boolean gone = !Files.exists(heldRoot);
+    String same = heldRoot.equals(runsRoot) ? " (a runs root of that name that was deleted and made again)" : "";
+    return "--benchRoot=" + benchRoot + " keeps the rollouts and libraries of the runs root " + heldRoot + same
+        + " (" + file + "). This sweep's runs root " + runsRoot + " would take them as its own: its journals would"
+        + " call them recovered, its ledgers would count them again, and its tasks would read lessons that run"
+        + " learned. Sweep with --runsRoot=" + heldRoot + ", or give this runs root a benchmark folder of its own"
+        + " (a new --benchRoot)." + (gone || !same.isEmpty()
+            ? " If that run was deleted on purpose, delete " + benchRoot.resolve("executions") + ", "
+                + benchRoot.resolve("library") + " and " + file + " to start afresh"
+            : "");
+  }
+
+  private static String copyMessage(Path benchRoot, Path runsRoot, Path heldRoot, Path file) {
+    return "the runs root " + runsRoot + " is a copy of " + heldRoot + " (both hold the identity in "
+        + idFile(runsRoot) + "), and --benchRoot=" + benchRoot + " keeps that runs root's rollouts and libraries ("
+        + file + "): this sweep would take them as its own. Sweep with --runsRoot=" + heldRoot + ", or copy the"
+        + " benchmark folder along with the runs root and sweep the copies together";
+  }
+
+  /** The runs root's identity, written the first time it is asked for. */
+  static String identity(Path runsRoot) throws IOException {
+    String id = storedIdentity(runsRoot);
+    if (id != null) return id;
+    Path f = idFile(runsRoot);
+    Files.createDirectories(f.getParent());
+    AtomicFiles.createIfAbsent(f, UUID.randomUUID() + "\n");
+    return Files.readString(f, StandardCharsets.UTF_8).strip();
+  }
+
+  private static String storedIdentity(Path runsRoot) {
+    try {
+      String id = Files.readString(idFile(runsRoot), StandardCharsets.UTF_8).strip();
+      return id.isEmpty() ? null : id;
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  private static Map<String, Object> read(Path file) throws IOException {
+    if (!Files.exists(file)) return null;
+    try {
+      Map<String, Object> m = Json.readMap(file);
+      if (m.get("runs_root_id") instanceof String && m.get("runs_root") instanceof String) return m;
+    } catch (IOException e) {
+      // reported below with the same advice as a claim missing its fields
+    }
+    throw new UsageError(file + " is not a claim h2beam can read (it names the runs root that owns this benchmark"
+        + " folder's rollouts, as {\"runs_root\": ..., \"runs_root_id\": ...}): restore it, or delete it if you know"
+        + " that only one runs root uses this benchmark folder");
+  }
+}
