@@ -103,7 +103,7 @@ public final class JudgedFile {
       m.put("mode", r.mode());
       m.put("k", r.k());
       m.put("label", r.label());
-      m.put("absence", r.toJson().get("absence"));
+      m.put("absence", r.absenceCode());
       m.put("error", r.error());
       m.put("kept_earlier", keepsOld(before.get(r.key()), r));
       out.add(m);

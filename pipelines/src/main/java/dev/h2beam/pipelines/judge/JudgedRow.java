@@ -7,8 +7,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * One judged selection (spec §2.12) plus h2beam's {@code absence}: a graded row has a score; every other row has an
- * absence reason from {@link Absence} and null scores, never zeros.
+ * One judged selection (spec §2.12): a graded row has a score; every other row has an absence reason from {@link
+ * Absence} (in judged.json, in its {@code raw}) and null scores, never zeros.
  *
  * @param namespace the namespace folder this row belongs to (not written to judged.json)
  * @param nPassed a number or null
@@ -18,6 +18,12 @@ public record JudgedRow(
     String namespace, String taskId, String mode, int k, String label, String runId, boolean chosenIsBase,
     Number nPassed, Number nCriteria, Boolean allPass, Map<String, Object> raw, String error, String absence)
     implements Serializable {
+
+  /**
+   * The key of an ungraded row's absence reason in judged.json, in its {@code raw}; h2beam's files before 2026-12-07
+   * had it beside {@code raw}, and are read either way.
+   */
+  public static final String ABSENCE = "absence";
 
   public JudgedRow {
     raw = raw == null ? new LinkedHashMap<>() : new LinkedHashMap<>(raw);
@@ -52,7 +58,16 @@ public record JudgedRow(
     return taskId + "\u0000" + mode + "\u0000" + k;
   }
 
-  /** judged.json's keys in harness2's order, then h2beam's {@code absence}. */
+  /** The row's absence reason: null for a graded row, {@code judge-failed} for an ungraded one that names none. */
+  public String absenceCode() {
+    return graded() ? null : absence == null || absence.isEmpty() ? Absence.JUDGE_FAILED.code : absence;
+  }
+
+  /**
+   * judged.json's keys, exactly harness2's in its order: harness2's judge and report build each row with its
+   * {@code Scored(**row)} and fail on any other key. An ungraded row's absence reason is h2beam's, so it goes in
+   * {@code raw} (as {@code absence}), which harness2 carries through as it is.
+   */
   public Map<String, Object> toJson() {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("task_id", taskId);
@@ -64,11 +79,17 @@ public record JudgedRow(
     m.put("n_passed", nPassed);
     m.put("n_criteria", nCriteria);
     m.put("all_pass", allPass != null && allPass);
-    m.put("raw", raw);
+    String code = absenceCode();
+    if (code == null) {
+      m.put("raw", raw);
+    } else {
+      Map<String, Object> withReason = new LinkedHashMap<>(raw);
+      withReason.put(ABSENCE, code);
+      m.put("raw", withReason);
+    }
     m.put("error", error);
     m.put("frac", frac());
     m.put("graded", graded());
-    m.put("absence", graded() ? null : (absence == null ? Absence.JUDGE_FAILED.code : absence));
     return m;
   }
 
@@ -81,7 +102,9 @@ public record JudgedRow(
     JsonNode mode = m.has("mode") ? m.get("mode") : m.get("arm");
     JsonNode raw = m.get("raw");
     JsonNode k = m.get("k");
-    JsonNode absence = m.get("absence");
+    // the reason in raw; h2beam's files before 2026-12-07 had it beside raw, a key harness2's judge refused
+    JsonNode absence = m.hasNonNull(ABSENCE) || raw == null || !raw.path(ABSENCE).isTextual() ? m.get(ABSENCE)
+        : raw.get(ABSENCE);
     return new JudgedRow(namespace, str(m.get("task_id")), str(mode), k != null && k.isNumber() ? k.intValue() : 0,
         str(m.get("label")), str(m.get("run_id")), isTrue(m.get("chosen_is_base")), num(m.get("n_passed")),
         num(m.get("n_criteria")), isTrue(m.get("all_pass")),

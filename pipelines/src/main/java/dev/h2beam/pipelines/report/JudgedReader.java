@@ -47,6 +47,7 @@ final class JudgedReader {
     String runId = "";
     String error = "";
     String absence = "";
+    String rawAbsence = "";
     Boolean base = false;
     Boolean allPass = false;
     Double passed = null;
@@ -100,7 +101,12 @@ final class JudgedReader {
             for (JsonToken e = p.nextToken(); e == JsonToken.FIELD_NAME; e = p.nextToken()) {
               String name = p.currentName();
               JsonToken x = p.nextToken();
-              if (name.equals("metric")) {
+              if (name.equals("absence")) {
+                // an ungraded row's reason, in raw since 2026-12-07 (beside it before, read above); raw is the
+                // grader's otherwise, so anything but a text there is not h2beam's and is passed over
+                if (x == JsonToken.VALUE_STRING) rawAbsence = p.getText();
+                else p.skipChildren();
+              } else if (name.equals("metric")) {
                 if (x == JsonToken.VALUE_STRING) metric = p.getText();
                 else if (x == JsonToken.VALUE_NULL) metric = "";
                 else return null;
@@ -116,6 +122,6 @@ final class JudgedReader {
     }
     if (task == null || task.isBlank() || mode == null || mode.isBlank()) return null;
     return new Scored(task, InputFiles.modeToken(mode), k, label, runId, base, passed, criteria, allPass, metric,
-        error, absence, repeatSd);
+        error, absence.isEmpty() ? rawAbsence : absence, repeatSd);
   }
 }

@@ -53,6 +53,17 @@ class JudgeCommandTest {
         Files.readString(ns.resolve("judged.json")), List.class);
   }
 
+  /** harness2's judged.json keys in its order (spec §2.12): its judge and report build rows with Scored(**row). */
+  static final List<String> HARNESS2_KEYS = List.of("task_id", "mode", "k", "label", "run_id", "chosen_is_base",
+      "n_passed", "n_criteria", "all_pass", "raw", "error", "frac", "graded");
+
+  /** A row's absence reason, from its raw (null when graded); the row holds harness2's keys and no other. */
+  @SuppressWarnings("unchecked")
+  static Object absence(Map<String, Object> row) {
+    assertEquals(HARNESS2_KEYS, List.copyOf(row.keySet()), row.toString());
+    return ((Map<String, Object>) row.get("raw")).get("absence");
+  }
+
   static Map<String, Object> row(Path ns, String task, String mode) throws Exception {
     for (Map<String, Object> r : rows(ns)) {
       if (r.get("task_id").equals(task) && r.get("mode").equals(mode)) return r;
@@ -223,7 +234,7 @@ class JudgeCommandTest {
     assertEquals(0.5, r.get("frac"));
     assertEquals(false, r.get("all_pass"));
     assertEquals(true, r.get("graded"));
-    assertNull(r.get("absence"));
+    assertNull(absence(r));
     assertTrue(out().contains("demo-oc-agg2: judged.json: 4 row(s), 4 graded, 0 ungraded (judge failure or no pick"
         + " — NOT zeros)"), out());
     assertEquals("scripted:v1", Json.readMap(ns.resolve("config.json")).get("judge"), "identity recorded");
@@ -265,7 +276,7 @@ class JudgeCommandTest {
     assertNull(r.get("n_passed"));
     assertNull(r.get("frac"));
     assertEquals(false, r.get("graded"));
-    assertEquals("judge-failed", r.get("absence"));
+    assertEquals("judge-failed", absence(r));
     assertTrue(((String) r.get("error")).startsWith("IllegalStateException: grader exploded"), (String) r.get("error"));
   }
 
@@ -274,14 +285,14 @@ class JudgeCommandTest {
     Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", "empty"));
     assertEquals(2, judge("--namespaces=" + ns));
     assertEquals("judge returned nothing", row(ns, "t1", "seq").get("error"));
-    assertEquals("judge-failed", row(ns, "t1", "seq").get("absence"));
+    assertEquals("judge-failed", absence(row(ns, "t1", "seq")));
   }
 
   @Test
   void aHangingGraderTimesOutAndTheJudgeStopsWaiting() throws Exception {
     Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", "hang"));
     assertEquals(2, judge("--namespaces=" + ns, "--graderTimeoutSeconds=1"));
-    assertEquals("judge-timeout", row(ns, "t1", "agg").get("absence"));
+    assertEquals("judge-timeout", absence(row(ns, "t1", "agg")));
     assertEquals("judge timed out after 1s", row(ns, "t1", "agg").get("error"));
   }
 
@@ -290,7 +301,7 @@ class JudgeCommandTest {
     Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", "{\"n_passed\": \"lots\", \"n_criteria\": 0}"));
     assertEquals(2, judge("--namespaces=" + ns));
     Map<String, Object> r = row(ns, "t1", "agg");
-    assertEquals("judge-failed", r.get("absence"));
+    assertEquals("judge-failed", absence(r));
     assertNull(r.get("n_passed"));
   }
 
@@ -306,7 +317,7 @@ class JudgeCommandTest {
     assertEquals("IOException: grader command exited 3: boom", row(ns, "exit", "agg").get("error"));
     assertEquals("judge returned nothing", row(ns, "quiet", "agg").get("error"));
     assertTrue(((String) row(ns, "junk", "agg").get("error")).contains("malformed output"));
-    assertTrue(List.of("judge-timeout", "judge-failed").contains(row(ns, "slow", "agg").get("absence")));
+    assertTrue(List.of("judge-timeout", "judge-failed").contains(absence(row(ns, "slow", "agg"))));
     for (String t : List.of("exit", "quiet", "junk", "slow")) assertNull(row(ns, t, "agg").get("n_passed"), t);
   }
 
@@ -328,7 +339,7 @@ class JudgeCommandTest {
     Map<String, Object> r = row(ns, "t1", "agg");
     assertEquals(false, r.get("graded"));
     assertNull(r.get("n_passed"));
-    assertEquals("selection-failed", r.get("absence"));
+    assertEquals("selection-failed", absence(r));
     assertTrue(((String) r.get("error")).startsWith("selection did not complete successfully"));
   }
 
@@ -340,7 +351,7 @@ class JudgeCommandTest {
         Map.of("deliverables", Map.of("answer.txt", Runmark.fileDigest(runDir.resolve("answer.txt")))));
     Files.writeString(runDir.resolve("answer.txt"), "Total: 1000000.00\n");
     assertEquals(2, judge("--namespaces=" + ns));
-    assertEquals("evidence-changed", row(ns, "t1", "agg").get("absence"));
+    assertEquals("evidence-changed", absence(row(ns, "t1", "agg")));
     assertEquals(true, row(ns, "t1", "seq").get("graded"), "a run dir without a marker is graded as it is");
   }
 
@@ -360,7 +371,7 @@ class JudgeCommandTest {
     Files.writeString(runDir.resolve("answer.txt"), "Total: 1000000.00\n");
     assertEquals(2, judge("--namespaces=" + ns));
     Map<String, Object> r = row(ns, "t1", "agg");
-    assertEquals("evidence-changed", r.get("absence"));
+    assertEquals("evidence-changed", absence(r));
     assertEquals("its completion marker " + runDir.resolve(".adapt_complete") + " is gone: h2beam marks every rollout"
         + " it completes, so the run dir was changed after its rollout", r.get("error"));
     assertEquals(true, row(ns, "t1", "seq").get("graded"));
@@ -377,7 +388,7 @@ class JudgeCommandTest {
     assertEquals(2, judge("--namespaces=" + ns));
     for (Path runDir : List.of(agg, seq)) {
       Map<String, Object> r = row(ns, "t1", runDir.equals(agg) ? "agg" : "seq");
-      assertEquals("evidence-changed", r.get("absence"));
+      assertEquals("evidence-changed", absence(r));
       assertEquals("its completion marker " + runDir.resolve(".adapt_complete") + " is unreadable", r.get("error"));
     }
   }
@@ -389,7 +400,7 @@ class JudgeCommandTest {
     Files.writeString(harness.resolve("systemprompt.md"), "Sum only the credits.\n");
     assertEquals(2, judge("--namespaces=" + ns));
     Map<String, Object> r = row(ns, "t1", "seq");
-    assertEquals("evidence-changed", r.get("absence"));
+    assertEquals("evidence-changed", absence(r));
     assertTrue(((String) r.get("error")).startsWith("the chosen harness " + harness + " changed after its rollout"),
         (String) r.get("error"));
     assertEquals(true, row(ns, "t1", "agg").get("graded"));
@@ -436,7 +447,7 @@ class JudgeCommandTest {
     Files.walk(root.resolve("executions/demo-oc-agg1/t1/c1")).sorted(java.util.Comparator.reverseOrder())
         .forEach(p -> p.toFile().delete());
     assertEquals(2, judge("--namespaces=" + ns));
-    assertEquals("run-missing", row(ns, "t1", "seq").get("absence"));
+    assertEquals("run-missing", absence(row(ns, "t1", "seq")));
   }
 
   @Test

@@ -119,7 +119,8 @@ class JudgedFileTest {
         text(m.get("label")), text(m.get("run_id")), Boolean.TRUE.equals(m.get("chosen_is_base")),
         m.get("n_passed") instanceof Number n ? n : null, m.get("n_criteria") instanceof Number n ? n : null,
         Boolean.TRUE.equals(m.get("all_pass")), raw instanceof Map ? (Map<String, Object>) raw : Map.of(),
-        text(m.get("error")), m.get("absence") == null ? null : text(m.get("absence")));
+        text(m.get("error")), m.get("absence") != null ? text(m.get("absence"))
+            : raw instanceof Map<?, ?> r && r.get("absence") instanceof String a ? a : null);
   }
 
   private static String text(Object o) {

@@ -74,10 +74,20 @@ class InputFilesTest {
   }
 
   @Test
-  void h2beamAbsenceReasonIsKept() throws Exception {
-    Map<String, Object> row = Fixtures.row("t1", "agg", 2, "agg1", null, null, false, "timed out");
-    row.put("absence", "judge-timeout");
-    assertEquals("judge-timeout", judged("j", Json.pretty(List.of(row)), 2).rows().get(0).reason());
+  void h2beamAbsenceReasonIsKeptFromRawAndFromBesideItInOlderFiles() throws Exception {
+    Map<String, Object> older = Fixtures.row("t1", "agg", 2, "agg1", null, null, false, "timed out");
+    older.put("absence", "judge-timeout");
+    Map<String, Object> now = Fixtures.row("t1", "agg", 2, "agg1", null, null, false, "timed out");
+    now.put("raw", Map.of("absence", "judge-timeout"));
+    for (Map<String, Object> row : List.of(older, now)) {
+      String text = Json.pretty(List.of(row));
+      assertEquals("judge-timeout", judged("j", text, 2).rows().get(0).reason(), text);
+      assertEquals("judge-timeout", InputFiles.judgedFromTree("j", text, 2).rows().get(0).reason(), text);
+    }
+    // a grader's own raw key of another type is the grader's, not an absence reason
+    Map<String, Object> graders = Fixtures.row("t1", "agg", 2, "agg1", null, null, false, "timed out");
+    graders.put("raw", Map.of("absence", 3));
+    assertEquals("judge-failed", judged("j", Json.pretty(List.of(graders)), 2).rows().get(0).reason());
   }
 
   @Test
