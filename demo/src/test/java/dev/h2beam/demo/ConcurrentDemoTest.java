@@ -34,6 +34,46 @@ class ConcurrentDemoTest {
     FlinkDemoTest.assertSameFiles(DemoRuns.cleanDemo(), shared);
   }
 
+  /** A sweep that waited for another's lock records its start as when it held the locks, not when it was asked. */
+  @Test
+  void aSweepThatWaitedForTheLockStartsWhenItHoldsIt(@TempDir Path out) throws Exception {
+    Process holder = new ProcessBuilder("sleep", "60").start();
+    Path runs = out.resolve("runs");
+    Files.createDirectories(runs);
+    Files.writeString(runs.resolve(dev.h2beam.adapters.files.WriterLock.FILE), "{\"what\": \"sweep of x\", \"host\": \""
+        + dev.h2beam.adapters.files.WriterLock.host() + "\", \"pid\": " + holder.pid()
+        + ", \"started_at\": \"2026-01-01T00:00:00Z\", \"token\": \"t\"}");
+    java.util.concurrent.atomic.AtomicReference<java.time.Instant> released = new java.util.concurrent.atomic
+        .AtomicReference<>();
+    Thread ends = new Thread(() -> {
+      try {
+        Thread.sleep(2000);
+        released.set(java.time.Instant.now());
+        holder.destroy();
+        holder.waitFor();
+      } catch (InterruptedException x) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    java.time.Instant asked = java.time.Instant.now();
+    ends.start();
+    try {
+      assertEquals(0, DemoRuns.demo(out, "--k=1", "--lockWaitSeconds=60"));
+    } finally {
+      ends.join();
+      holder.destroy();
+    }
+    List<Path> records;
+    try (var s = Files.list(runs.resolve("_sweeps"))) {
+      records = s.toList();
+    }
+    assertEquals(1, records.size(), records.toString());
+    java.time.Instant started = java.time.Instant.parse(String.valueOf(
+        dev.h2beam.adapters.files.Json.readMap(records.get(0)).get("started_at")));
+    assertTrue(!started.isBefore(released.get().minusMillis(1)) && started.isAfter(asked.plusMillis(1500)),
+        "started_at " + started + ", the holder ended at " + released.get());
+  }
+
   @Test
   void withoutWaitingTheSecondIsRefusedNamingTheHolder(@TempDir Path shared, @TempDir Path logs) throws Exception {
     Process a = demo(shared, logs.resolve("a.log"));

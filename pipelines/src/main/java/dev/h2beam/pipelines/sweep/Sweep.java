@@ -44,6 +44,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -794,7 +795,12 @@ public final class Sweep {
 
   private static Map<String, Object> run(Plan plan, SweepOptions o, PrintStream progress, boolean replayOnClient,
       Runnable locked) throws IOException {
+    Instant asked = Instant.now();
     try (WriterLocks locks = WriterLocks.forSweep(plan, o)) {
+      // a sweep that waited for another's lock (--lockWaitSeconds) starts once it holds them: the record's start is
+      // then, not when it was asked for
+      Instant held = Instant.now();
+      if (Duration.between(asked, held).toMillis() >= 1000) plan.header().put("started_at", held.toString());
       locked.run();
       return runLocked(plan, o, progress, replayOnClient);
     }
