@@ -157,6 +157,17 @@ public final class SummaryFile {
       if (n instanceof Map) m.putAll((Map<String, Object>) n);
       merged.put(key, m);
     }
+    // a mode replayed unchanged keeps the record as it was written: a later h2beam's replay adds keys an older one
+    // did not record (the ledger's tokens), which would be the later build's words in the older build's result
+    Map<?, ?> resultModes = result.get("modes") instanceof Map<?, ?> rm ? rm : Map.of();
+    for (Object mode : resultModes.keySet()) {
+      if (!sameResult(old, result, String.valueOf(mode))) continue;
+      for (String key : List.of("modes", "selections")) {
+        Object o = old.get(key) instanceof Map<?, ?> om ? om.get(mode) : null;
+        if (o == null && key.equals("modes") && old.get("arms") instanceof Map<?, ?> arms) o = arms.get(mode);
+        ((Map<String, Object>) merged.get(key)).put(String.valueOf(mode), o);
+      }
+    }
     Map<String, Object> builds = builds(old, result, (Map<String, Object>) merged.get("modes"));
     merged.remove(Build.BY_MODE);
     if (!builds.isEmpty()) merged.put(Build.BY_MODE, builds);
@@ -195,21 +206,51 @@ public final class SummaryFile {
     Map<String, Object> out = new LinkedHashMap<>();
     for (String mode : modes.keySet()) {
       Object build = before.get(mode);
-      if (resultModes.containsKey(mode) && !(build != null && sameResult(old, result, mode))) build = now.get(mode);
+      // an older h2beam's result (no stamp) replayed unchanged stays unstamped: the report names who made it
+      if (resultModes.containsKey(mode) && !sameResult(old, result, mode)) build = now.get(mode);
       if (build != null) out.put(mode, build);
     }
     return out;
   }
 
-  /** Whether {@code a} and {@code b} record the same mode record and selection for {@code mode}. */
+  /**
+   * Whether {@code b} records, for {@code mode}, the mode record and selection {@code a} records
+   * ({@link #recordsAsBefore}); a mode {@code a} does not hold is another result.
+   */
   private static boolean sameResult(Map<String, Object> a, Map<String, Object> b, String mode) {
     for (String key : List.of("modes", "selections")) {
       Object x = a.get(key) instanceof Map<?, ?> m ? m.get(mode) : null;
       if (x == null && key.equals("modes") && a.get("arms") instanceof Map<?, ?> arms) x = arms.get(mode);
       Object y = b.get(key) instanceof Map<?, ?> m ? m.get(mode) : null;
-      if (!Objects.equals(Json.canonical(x), Json.canonical(y))) return false;
+      if (x == null || !recordsAsBefore(x, y)) return false;
     }
     return true;
+  }
+
+  /**
+   * Whether {@code fresh} records what {@code old} does: equal once {@code fresh} is cut, at every depth, to the keys
+   * {@code old} has. A later h2beam replaying an older one's finished mode adds keys the older did not record (the
+   * ledger's and the selection's tokens) to the same result; a changed value, or a key {@code old} has and
+   * {@code fresh} lacks, is another result.
+   */
+  public static boolean recordsAsBefore(Object old, Object fresh) {
+    return Objects.equals(Json.canonical(old), Json.canonical(cutTo(fresh, old)));
+  }
+
+  private static Object cutTo(Object fresh, Object old) {
+    if (fresh instanceof Map<?, ?> f && old instanceof Map<?, ?> o) {
+      Map<Object, Object> out = new LinkedHashMap<>();
+      for (Map.Entry<?, ?> e : f.entrySet()) {
+        if (o.containsKey(e.getKey())) out.put(e.getKey(), cutTo(e.getValue(), o.get(e.getKey())));
+      }
+      return out;
+    }
+    if (fresh instanceof List<?> f && old instanceof List<?> o && f.size() == o.size()) {
+      List<Object> out = new ArrayList<>();
+      for (int i = 0; i < f.size(); i++) out.add(cutTo(f.get(i), o.get(i)));
+      return out;
+    }
+    return fresh;
   }
 
   @SuppressWarnings("unchecked")

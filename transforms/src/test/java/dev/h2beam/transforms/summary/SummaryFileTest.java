@@ -431,4 +431,36 @@ class SummaryFileTest {
     assertEquals(List.of("agg", "seq", "gat"), List.copyOf(sub(merged, "modes").keySet()));
     assertEquals(map("seq", Build.id()), merged.get(Build.BY_MODE));
   }
+
+  /**
+   * dogW: a later h2beam replaying a mode an older one finished adds keys the older did not record (the tokens) to the
+   * same result. The record stays as the older build wrote it and unstamped, so the report still names who made it;
+   * a changed value is another result.
+   */
+  @Test
+  void aModeAnOlderH2beamMadeKeepsItsRecordAndNoStampWhenReplayedWithAddedKeys() throws IOException {
+    Map<String, Object> olderAgg = mode(true, "agg1");
+    Files.createDirectories(file().getParent());
+    Files.writeString(file(), Json.pretty(summary("partial", map("agg", olderAgg), map("agg", selection(true, "agg1")),
+        List.of())));
+    Map<String, Object> replayedAgg = new LinkedHashMap<>(olderAgg);
+    replayedAgg.put("tokens", map("input", 10, "output", 2));
+    Map<String, Object> replayedSel = new LinkedHashMap<>(selection(true, "agg1"));
+    replayedSel.put("tokens", map("input", 3, "output", 1));
+    SummaryFile.writePart(file(), "agg", summary("partial", map("agg", replayedAgg), map("agg", replayedSel),
+        List.of()));
+    SummaryFile.writePart(file(), "seq", summary("partial", map("seq", mode(true, "c1")),
+        map("seq", selection(true, "c1")), List.of()));
+    Map<String, Object> merged = SummaryFile.mergeParts(file());
+    assertEquals(olderAgg, sub(merged, "modes").get("agg"));
+    assertEquals(selection(true, "agg1"), sub(merged, "selections").get("agg"));
+    assertEquals(map("seq", Build.id()), merged.get(Build.BY_MODE));
+
+    assertTrue(SummaryFile.recordsAsBefore(olderAgg, replayedAgg));
+    assertFalse(SummaryFile.recordsAsBefore(replayedAgg, olderAgg), "a key the old record had is missing");
+    Map<String, Object> changed = new LinkedHashMap<>(replayedAgg);
+    changed.put("finals", List.of("agg2"));
+    assertFalse(SummaryFile.recordsAsBefore(olderAgg, changed));
+    assertFalse(SummaryFile.recordsAsBefore(null, replayedAgg), "no record before: a first result");
+  }
 }
