@@ -32,6 +32,13 @@ public record RunIdentity(String path, String executor, String improver, String 
       "bench_provider", "roles", "role_settings", "prices", "gate");
 
   /**
+   * The cohort keys every sweep of this h2beam records, whatever its options: a key among them that no reported
+   * namespace records (all written by an older h2beam) is still one the replicate check could not compare.
+   */
+  public static final List<String> ALWAYS_RECORDED = List.of("method_version", "split", "bench_provider", "tasks",
+      "input_digests.base", "input_digests.prompts", "input_digests.tasks");
+
+  /**
    * The cohort's entry listing the keys config.json records as {@code unverified} (left out of the cohort, and said
    * by the report): a resume recorded them after work it could not check them against.
    */

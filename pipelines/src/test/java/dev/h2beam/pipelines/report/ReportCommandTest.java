@@ -64,7 +64,9 @@ class ReportCommandTest {
           : List.of(List.of("d", "ledger-1"), List.of("d", "ledger-2")));
       // where the benchmark lives and the timing may differ between replicates
       recorded(ns, "bench_root", "/bench" + seed);
-      recorded(ns, "input_digests", java.util.Map.of("base", "b1", "tasks", java.util.Map.of("ledger-1", "x")));
+      recorded(ns, "input_digests", java.util.Map.of("base", "b1", "tasks", java.util.Map.of("ledger-1", "x"),
+          "prompts", "p1"));
+      recorded(ns, "bench_provider", "demo");
     }
     Fixtures.Run pooled = Fixtures.report("--namespaces=" + runs + "/demo-oc-*");
     assertEquals(0, pooled.exit(), pooled.err());
@@ -73,7 +75,8 @@ class ReportCommandTest {
     Path smoke = runs.resolve("demo-oc-agg2-s3");
     recorded(smoke, "tasks", List.of(List.of("d", "ledger-1")));
     recorded(smoke, "max_tasks", 1);
-    recorded(smoke, "input_digests", java.util.Map.of("base", "b2", "tasks", java.util.Map.of("ledger-1", "x")));
+    recorded(smoke, "input_digests", java.util.Map.of("base", "b2", "tasks", java.util.Map.of("ledger-1", "x"),
+        "prompts", "p1"));
     Fixtures.Run run = Fixtures.report("--namespaces=" + runs + "/demo-oc-*");
     assertEquals(1, run.exit(), run.out());
     assertEquals("not replicates: replicates are runs that differ only in seed, and these namespaces' config.json"
@@ -184,14 +187,25 @@ class ReportCommandTest {
   @Test
   void aReplicateCheckThatCouldNotCompareAKeySaysSo(@TempDir Path runs) throws Exception {
     replicates(runs);
-    for (int seed = 1; seed <= 2; seed++) {
-      recorded(runs.resolve("demo-oc-agg2-s" + seed), "input_digests", java.util.Map.of("base", "b1"));
+    // dogW: replicates all written by an older h2beam, none recording the input digests this one always records,
+    // are said not compared on them, as they would be beside a namespace of this h2beam
+    Fixtures.Run older = Fixtures.report("--namespaces=" + runs + "/demo-oc-*");
+    assertEquals(0, older.exit(), older.err());
+    assertTrue(older.out().contains("\nReplicate check, not compared (a config.json that does not record it; older"
+        + " h2beam or harness2):\n  k=2: bench_provider (not recorded by demo-oc-agg2-s1, demo-oc-agg2-s2,"
+        + " demo-oc-agg2-s3)\n  k=2: input_digests.base (not recorded by demo-oc-agg2-s1, demo-oc-agg2-s2,"
+        + " demo-oc-agg2-s3)\n"), older.out());
+    for (int seed = 1; seed <= 3; seed++) {
+      recorded(runs.resolve("demo-oc-agg2-s" + seed), "bench_provider", "demo");
+      recorded(runs.resolve("demo-oc-agg2-s" + seed), "input_digests", seed == 3
+          ? java.util.Map.of("prompts", "p1", "tasks", java.util.Map.of())
+          : java.util.Map.of("base", "b1", "prompts", "p1", "tasks", java.util.Map.of()));
     }
     recorded(runs.resolve("demo-oc-agg2-s1"), "gate", "sign-rule");
     Fixtures.Run run = Fixtures.report("--namespaces=" + runs + "/demo-oc-*");
     assertEquals(0, run.exit(), run.err());
     assertTrue(run.out().contains("\nReplicate check, not compared (a config.json that does not record it; older"
-        + " h2beam or harness2):\n  k=2: input_digests.base (not recorded by demo-oc-agg2-s3)\n"), run.out());
+        + " h2beam or harness2):\n  k=2: input_digests.base (not recorded by demo-oc-agg2-s3)\n\n"), run.out());
     // dogR #7: the gated mode's own key, which a namespace records once that mode ran there, is not said to be
     // missing from the others (of this same h2beam) in a report that does not show the gated mode
     assertFalse(run.out().contains("gate (not recorded"), run.out());
