@@ -521,8 +521,11 @@ final class Report {
       String judged = ns.judgedPath().toString();
       if (unreadable.contains(judged)) continue;
       if (!f.judgedPresent() || f.rows().isEmpty()) {
-        hints.put(key(ns.k(), ns.dir()), "  ! no judged rows at " + judged + " \u2014 run ./h2beam judge"
-            + " --namespaces=" + ns.dir() + " for k=" + ns.k() + " first");
+        // a judge now would be refused by a live sweep of the namespace: that is said instead
+        String sweep = dev.h2beam.pipelines.sweep.WriterLocks.sweptBy(java.nio.file.Path.of(ns.dir())).orElse(null);
+        hints.put(key(ns.k(), ns.dir()), "  ! no judged rows at " + judged + (sweep == null
+            ? " \u2014 run ./h2beam judge --namespaces=" + ns.dir() + " for k=" + ns.k() + " first"
+            : " \u2014 it is being swept by " + sweep + "; judge it once the sweep has finished"));
         continue;
       }
       // a requested mode the sweep ran here to its selection (its summaries record finals) that was never judged,

@@ -84,11 +84,20 @@ public final class WriterLocks implements AutoCloseable {
 
   /** The same, waiting up to {@code waitSeconds} ({@code --lockWaitSeconds}) for that sweep to finish. */
   public static void refuseIfSwept(Path namespace, int waitSeconds) {
+    awaitNone(namespace.toAbsolutePath().getParent(), sweepOf(namespace), Instant.now().plusSeconds(waitSeconds),
+        h -> namespace + " is being swept by " + h + "; judge it once the sweep has finished (or pass"
+            + " --lockWaitSeconds=N to wait)");
+  }
+
+  /** The live sweep writing {@code namespace}, as its runs root's lock describes it, if there is one. */
+  public static java.util.Optional<String> sweptBy(Path namespace) {
+    return WriterLock.holder(namespace.toAbsolutePath().getParent()).map(sweepOf(namespace));
+  }
+
+  /** A lock holder's description when it is a sweep that writes {@code namespace}, else null. */
+  private static java.util.function.UnaryOperator<String> sweepOf(Path namespace) {
     String name = " " + namespace.getFileName() + " ";
-    awaitNone(namespace.toAbsolutePath().getParent(),
-        h -> (" " + h.replace("(", " ").replace(")", " ") + " ").contains(name) ? h : null,
-        Instant.now().plusSeconds(waitSeconds), h -> namespace + " is being swept by " + h + "; judge it once the"
-            + " sweep has finished (or pass --lockWaitSeconds=N to wait)");
+    return h -> (" " + h.replace("(", " ").replace(")", " ") + " ").contains(name) ? h : null;
   }
 
   /** Locks {@code dirs} for {@code what}; a {@link UsageError} names the holder of the first one held. */

@@ -241,6 +241,33 @@ class ReportCommandTest {
     assertFalse(Fixtures.report("--namespaces=" + ns).err().contains("is being written"), "said only while it is");
   }
 
+  /**
+   * dogW: a namespace with no judged rows that a live sweep is writing is said to be swept, with no advice to run a
+   * judge, which that sweep's lock would refuse.
+   */
+  @Test
+  void aNamespaceALiveSweepIsWritingIsSaidToBeSweptNotToBeJudged(@TempDir Path runs) throws Exception {
+    replicates(runs);
+    Path ns = runs.resolve("demo-oc-agg2-s1");
+    Files.delete(ns.resolve("judged.json"));
+    Process sweep = new ProcessBuilder("sleep", "60").start();
+    try {
+      Files.writeString(runs.resolve(WriterLock.FILE), "{\"what\": \"sweep of demo-oc-agg2-s1 demo-oc-seq2-s1\","
+          + " \"host\": \"" + WriterLock.host() + "\", \"pid\": " + sweep.pid() + ", \"started_at\":"
+          + " \"2026-01-01T00:00:00Z\", \"token\": \"t\"}");
+      Fixtures.Run run = Fixtures.report("--namespaces=" + runs + "/demo-oc-*");
+      assertTrue(run.out().contains("  ! no judged rows at " + ns.resolve("judged.json") + " \u2014 it is being swept"
+          + " by a sweep of demo-oc-agg2-s1 demo-oc-seq2-s1"), run.out());
+      assertTrue(run.out().contains("; judge it once the sweep has finished"), run.out());
+    } finally {
+      sweep.destroy();
+      sweep.waitFor();
+    }
+    assertTrue(Fixtures.report("--namespaces=" + runs + "/demo-oc-*").out().contains("  ! no judged rows at "
+        + ns.resolve("judged.json") + " \u2014 run ./h2beam judge --namespaces=" + ns + " for k=2 first"),
+        "harness2's advice once no sweep writes it");
+  }
+
   /** Prompt digests that differ are refused, with what to do about those an earlier h2beam recorded. */
   @Test
   void promptDigestsThatDifferAreRefusedWithTheWayToRecordThemAnew(@TempDir Path runs) throws Exception {
