@@ -546,7 +546,7 @@ public final class Sweep {
           changed = true;
           String named = recorded.size() == 1 ? recorded.get(0) : String.join(", ", recorded.subList(0,
               recorded.size() - 1)) + " and " + recorded.get(recorded.size() - 1);
-          boolean worked = anySummary(file.getParent());
+          boolean worked = workDone(file.getParent());
           if (worked) old.put(UNVERIFIED, unverified(old.get(UNVERIFIED), recorded));
           System.err.println("note: " + file + " predates " + named + ", which are not checked this run; recorded"
               + " now, so a later re-run is refused when they change" + (worked ? "; the tasks it finished before"
@@ -592,7 +592,7 @@ public final class Sweep {
     List<String> out = new ArrayList<>();
     if (old.get(Build.BUILDS) instanceof List<?> l) {
       for (Object b : l) out.add(String.valueOf(b));
-    } else if (anySummary(namespace)) {
+    } else if (workDone(namespace)) {
       out.add(Build.UNRECORDED);
     }
     if (!out.contains(Build.id())) out.add(Build.id());
@@ -607,8 +607,26 @@ public final class Sweep {
   }
 
   /** Whether a task folder of {@code namespace} holds a summary or a mode's part of one (work was done there). */
-  private static boolean anySummary(Path namespace) throws IOException {
-    return anySummaryHas(namespace, null);
+  /**
+   * Whether an earlier sweep did work in {@code namespace} (a summary namespace): a summary or a part of one, or,
+   * for a sweep killed before any task finished, a journalled rollout or session or a stored reply in its audit
+   * folder, which a resume reuses as its own.
+   */
+  private static boolean workDone(Path namespace) throws IOException {
+    if (anySummaryHas(namespace, null)) return true;
+    Path audit = namespace.getParent().resolve("_audit").resolve(namespace.getFileName().toString());
+    if (!Files.isDirectory(audit)) return false;
+    try (java.util.stream.Stream<Path> files = Files.list(audit)) {
+      return files.anyMatch(f -> {
+        String name = f.getFileName().toString();
+        boolean journal = (name.startsWith("executions") || name.startsWith("sessions")) && name.endsWith(".jsonl");
+        try {
+          return journal ? Files.size(f) > 0 : name.endsWith(".meta.json");
+        } catch (IOException e) {
+          return true; // there, but unreadable: taken as work, which only says less is verified
+        }
+      });
+    }
   }
 
   /** The same, for a summary that records {@code mode} (any mode when null). */

@@ -290,4 +290,26 @@ class FolderInputsIdentityTest {
     resumesDoingNothing();
     assertEquals(List.of("unrecorded", Build.id()), Json.readMap(configJson()).get("h2beam_builds"));
   }
+
+  /**
+   * dogW: an older h2beam killed before any task of its sweep finished left rollouts and replies but no summary. A
+   * resume reuses them as its own, so the keys it records now are unverified and the builds begin "unrecorded", as for
+   * a namespace with finished tasks.
+   */
+  @Test
+  void aNamespaceAnOlderH2beamWasKilledInBeforeAnyTaskFinishedIsTakenAsItsWork() throws Exception {
+    Map<String, Object> id = Json.readMap(configJson());
+    id.remove("input_digests");
+    id.remove("h2beam_builds");
+    Files.writeString(configJson(), Json.pretty(id) + "\n");
+    List<Path> summaries;
+    try (java.util.stream.Stream<Path> s = Files.walk(configJson().getParent())) {
+      summaries = s.filter(p -> p.getFileName().toString().startsWith("summary.")).toList();
+    }
+    for (Path summary : summaries) Files.delete(summary);
+    assertEquals(2, Sweep.doneFailed(sweep())[0]);
+    Map<String, Object> now = Json.readMap(configJson());
+    assertEquals(List.of("input_digests"), now.get("unverified"));
+    assertEquals(List.of("unrecorded", Build.id()), now.get("h2beam_builds"));
+  }
 }
