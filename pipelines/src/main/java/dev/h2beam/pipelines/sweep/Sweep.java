@@ -262,14 +262,13 @@ public final class Sweep {
     header.put("benchmark", bench.spec().name());
     header.put("substrate", sub);
     header.put("k", o.getK());
-    List<String> names = new ArrayList<>();
-    for (String m : modes) names.add(Namespace.modeName(m));
-    header.put("modes", names);
+    // the modes as harness2's CLI records them (its on-disk tokens: agg, seq), and no task filter as an empty list
+    header.put("modes", new ArrayList<>(modes));
     header.put("seed", o.getSeed());
     header.put("tag", "");
     header.put("domain_order", new ArrayList<>(stream.keySet()));
     header.put("max_tasks", o.getMaxTasks());
-    header.put("only_tasks", null);
+    header.put("only_tasks", new ArrayList<>());
     header.put("started_at", now.toString());
     header.put(Build.BY_MODE, Build.id()); // h2beam's own key: which h2beam ran this sweep
     return new Plan(config, bench, stream, record, header);
