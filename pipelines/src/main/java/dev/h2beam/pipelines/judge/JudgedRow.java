@@ -20,10 +20,20 @@ public record JudgedRow(
     implements Serializable {
 
   /**
-   * The key of an ungraded row's absence reason in judged.json, in its {@code raw}; h2beam's files before 2026-12-07
-   * had it beside {@code raw}, and are read either way.
+   * The key of an ungraded row's absence reason in judged.json, in its {@code raw}; h2beam up to 50dc1e1 wrote it
+   * beside {@code raw}, and such files are read either way ({@link #absenceNode}).
    */
   public static final String ABSENCE = "absence";
+
+  /**
+   * A judged.json row's absence reason as written: beside {@code raw} (h2beam up to 50dc1e1, a key harness2's judge
+   * refused), else {@code raw}'s when it is a text (any other value there is the grader's own); null for none.
+   */
+  public static JsonNode absenceNode(JsonNode row) {
+    JsonNode raw = row.get("raw");
+    return row.hasNonNull(ABSENCE) || raw == null || !raw.path(ABSENCE).isTextual() ? row.get(ABSENCE)
+        : raw.get(ABSENCE);
+  }
 
   public JudgedRow {
     raw = raw == null ? new LinkedHashMap<>() : new LinkedHashMap<>(raw);
@@ -102,9 +112,7 @@ public record JudgedRow(
     JsonNode mode = m.has("mode") ? m.get("mode") : m.get("arm");
     JsonNode raw = m.get("raw");
     JsonNode k = m.get("k");
-    // the reason in raw; h2beam's files before 2026-12-07 had it beside raw, a key harness2's judge refused
-    JsonNode absence = m.hasNonNull(ABSENCE) || raw == null || !raw.path(ABSENCE).isTextual() ? m.get(ABSENCE)
-        : raw.get(ABSENCE);
+    JsonNode absence = absenceNode(m);
     return new JudgedRow(namespace, str(m.get("task_id")), str(mode), k != null && k.isNumber() ? k.intValue() : 0,
         str(m.get("label")), str(m.get("run_id")), isTrue(m.get("chosen_is_base")), num(m.get("n_passed")),
         num(m.get("n_criteria")), isTrue(m.get("all_pass")),

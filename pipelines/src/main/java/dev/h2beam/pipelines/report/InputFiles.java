@@ -67,9 +67,8 @@ final class InputFiles {
     return new Scored(text(r.get("task_id")), modeToken(text(modeNode)), kk, text(r.get("label")),
         text(r.get("run_id")), truthy(r.get("chosen_is_base")), number(r.get("n_passed")),
         number(r.get("n_criteria")), truthy(r.get("all_pass")), metric, text(r.get("error")),
-        text(r.hasNonNull("absence") || raw == null || !raw.path("absence").isTextual() ? r.get("absence")
-            : raw.get("absence")), raw != null && raw.path("repeat_sd").isNumber() ? raw.get("repeat_sd").asDouble()
-        : null);
+        text(dev.h2beam.pipelines.judge.JudgedRow.absenceNode(r)),
+        raw != null && raw.path("repeat_sd").isNumber() ? raw.get("repeat_sd").asDouble() : null);
   }
 
   /**

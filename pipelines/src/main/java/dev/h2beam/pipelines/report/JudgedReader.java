@@ -102,7 +102,7 @@ final class JudgedReader {
               String name = p.currentName();
               JsonToken x = p.nextToken();
               if (name.equals("absence")) {
-                // an ungraded row's reason, in raw since 2026-12-07 (beside it before, read above); raw is the
+                // an ungraded row's reason, in raw after 50dc1e1 (beside it before, read above); raw is the
                 // grader's otherwise, so anything but a text there is not h2beam's and is passed over
                 if (x == JsonToken.VALUE_STRING) rawAbsence = p.getText();
                 else p.skipChildren();
