@@ -40,7 +40,9 @@ final class BenchRootClaim {
    * folders' writer locks held, so no other sweep claims either meanwhile.
    */
   static void claim(Path benchRoot, Path runsRoot) throws IOException {
-    String id = identity(runsRoot);
+    // a runs root without an identity gets one only when its claim is taken: a refused sweep writes nothing
+    String stored = storedIdentity(runsRoot);
+    String id = stored != null ? stored : UUID.randomUUID().toString();
     Path file = claimFile(benchRoot);
     Map<String, Object> held = read(file);
     if (held != null) {
@@ -56,6 +58,7 @@ final class BenchRootClaim {
       }
       if (heldRoot.equals(runsRoot) && sameBench) return;
     }
+    if (stored == null) id = writeIdentity(runsRoot, id);
     Map<String, Object> claim = new LinkedHashMap<>();
     claim.put("runs_root", runsRoot.toString());
     claim.put("runs_root_id", id);
@@ -84,13 +87,11 @@ final class BenchRootClaim {
         + " benchmark folder along with the runs root and sweep the copies together";
   }
 
-  /** The runs root's identity, written the first time it is asked for. */
-  static String identity(Path runsRoot) throws IOException {
-    String id = storedIdentity(runsRoot);
-    if (id != null) return id;
+  /** Writes {@code fresh} as the runs root's identity unless it has one; returns the identity it has then. */
+  private static String writeIdentity(Path runsRoot, String fresh) throws IOException {
     Path f = idFile(runsRoot);
     Files.createDirectories(f.getParent());
-    AtomicFiles.createIfAbsent(f, UUID.randomUUID() + "\n");
+    AtomicFiles.createIfAbsent(f, fresh + "\n");
     return Files.readString(f, StandardCharsets.UTF_8).strip();
   }
 

@@ -1,6 +1,7 @@
 package dev.h2beam.pipelines.sweep;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -22,7 +23,7 @@ class BenchRootClaimTest {
     BenchRootClaim.claim(bench, runs);
     Map<String, Object> claim = Json.readMap(BenchRootClaim.claimFile(bench));
     assertEquals(runs.toString(), claim.get("runs_root"));
-    assertEquals(BenchRootClaim.identity(runs), claim.get("runs_root_id"));
+    assertEquals(Files.readString(BenchRootClaim.idFile(runs)).strip(), claim.get("runs_root_id"));
     byte[] before = Files.readAllBytes(BenchRootClaim.claimFile(bench));
     BenchRootClaim.claim(bench, runs); // its own again: nothing changes
     assertEquals(new String(before), Files.readString(BenchRootClaim.claimFile(bench)));
@@ -32,6 +33,7 @@ class BenchRootClaimTest {
         + " root " + runs + " (" + BenchRootClaim.claimFile(bench) + ")"), e.getMessage());
     assertTrue(!e.getMessage().contains("start afresh"), "the owner exists: no advice to delete its rollouts");
     assertEquals(new String(before), Files.readString(BenchRootClaim.claimFile(bench)), "a refusal writes nothing");
+    assertFalse(Files.exists(BenchRootClaim.idFile(tmp.resolve("other"))), "not even the refused runs root's id");
   }
 
   @Test
