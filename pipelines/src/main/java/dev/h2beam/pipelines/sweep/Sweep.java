@@ -605,7 +605,6 @@ public final class Sweep {
     return new ArrayList<>(all);
   }
 
-  /** Whether a task folder of {@code namespace} holds a summary or a mode's part of one (work was done there). */
   /**
    * Whether an earlier sweep did work in {@code namespace} (a summary namespace): a summary or a part of one, or,
    * for a sweep killed before any task finished, a journalled rollout or session or a stored reply in its audit
@@ -628,7 +627,10 @@ public final class Sweep {
     }
   }
 
-  /** The same, for a summary that records {@code mode} (any mode when null). */
+  /**
+   * Whether a task folder of {@code namespace} holds a summary, or a mode's part of one, that records {@code mode}
+   * (any mode when null).
+   */
   private static boolean anySummaryHas(Path namespace, String mode) throws IOException {
     if (!Files.isDirectory(namespace)) return false;
     try (java.util.stream.Stream<Path> tasks = Files.list(namespace)) {
