@@ -39,6 +39,11 @@ class SharedBenchRootTest {
     assertEquals(0, demo(out));
     Map<String, String> before = stamps(out);
 
+    // the dry run says so first, and writes nothing either
+    String told = DemoOptionsTest.dryRun("--output=" + out, "--k=1", "--runsRoot=" + other.resolve("runs"),
+        "--dryRun=true");
+    assertTrue(told.contains("# the sweep would be refused: --benchRoot=" + out + " keeps the rollouts and libraries"
+        + " of the runs root " + out.resolve("runs")), told);
     String second = refused(out, "--runsRoot=" + other.resolve("runs"));
     assertTrue(second.contains("--benchRoot=" + out + " keeps the rollouts and libraries of the runs root "
         + out.resolve("runs")), second);

@@ -45,18 +45,11 @@ final class BenchRootClaim {
     String id = stored != null ? stored : UUID.randomUUID().toString();
     Path file = claimFile(benchRoot);
     Map<String, Object> held = read(file);
-    if (held != null) {
-      String heldId = String.valueOf(held.get("runs_root_id"));
-      Path heldRoot = Path.of(String.valueOf(held.get("runs_root")));
-      Path heldBench = Path.of(String.valueOf(held.getOrDefault("bench_root", benchRoot.toString())));
-      if (!heldId.equals(id)) throw new UsageError(othersMessage(benchRoot, runsRoot, heldRoot, file));
-      // the same runs root at another path: moved (its old path no longer holds it), or moved together with this
-      // folder; a copy beside an original that still holds the identity shares the original's rollouts
-      boolean sameBench = heldBench.equals(benchRoot);
-      if (!heldRoot.equals(runsRoot) && sameBench && id.equals(storedIdentity(heldRoot))) {
-        throw new UsageError(copyMessage(benchRoot, runsRoot, heldRoot, file));
-      }
-      if (heldRoot.equals(runsRoot) && sameBench) return;
+    String refused = refusal(benchRoot, runsRoot, id, held);
+    if (refused != null) throw new UsageError(refused);
+    if (held != null && Path.of(String.valueOf(held.get("runs_root"))).equals(runsRoot)
+        && Path.of(String.valueOf(held.getOrDefault("bench_root", benchRoot.toString()))).equals(benchRoot)) {
+      return;
     }
     if (stored == null) id = writeIdentity(runsRoot, id);
     Map<String, Object> claim = new LinkedHashMap<>();
@@ -65,6 +58,34 @@ final class BenchRootClaim {
     claim.put("bench_root", benchRoot.toString());
     Files.createDirectories(file.getParent());
     AtomicFiles.writeString(file, Json.pretty(claim) + "\n");
+  }
+
+  /**
+   * Why a sweep from {@code runsRoot} would be refused {@code benchRoot} (the dry run's look, which writes nothing),
+   * or null when it would not; a claim h2beam cannot read is such a reason too.
+   */
+  static String refusal(Path benchRoot, Path runsRoot) {
+    String stored = storedIdentity(runsRoot);
+    try {
+      return refusal(benchRoot, runsRoot, stored == null ? "" : stored, read(claimFile(benchRoot)));
+    } catch (UsageError | IOException e) {
+      return e.getMessage();
+    }
+  }
+
+  private static String refusal(Path benchRoot, Path runsRoot, String id, Map<String, Object> held) {
+    if (held == null) return null;
+    Path file = claimFile(benchRoot);
+    String heldId = String.valueOf(held.get("runs_root_id"));
+    Path heldRoot = Path.of(String.valueOf(held.get("runs_root")));
+    Path heldBench = Path.of(String.valueOf(held.getOrDefault("bench_root", benchRoot.toString())));
+    if (!heldId.equals(id)) return othersMessage(benchRoot, runsRoot, heldRoot, file);
+    // the same runs root at another path: moved (its old path no longer holds it), or moved together with this
+    // folder; a copy beside an original that still holds the identity shares the original's rollouts
+    if (!heldRoot.equals(runsRoot) && heldBench.equals(benchRoot) && id.equals(storedIdentity(heldRoot))) {
+      return copyMessage(benchRoot, runsRoot, heldRoot, file);
+    }
+    return null;
   }
 
   private static String othersMessage(Path benchRoot, Path runsRoot, Path heldRoot, Path file) {

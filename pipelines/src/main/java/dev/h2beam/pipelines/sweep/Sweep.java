@@ -395,6 +395,45 @@ public final class Sweep {
     compareIdentity(file, old, identity(plan, o, false), plan, o, taskIds(plan));
   }
 
+  /**
+   * What a sweep of this plan would do that its dry run can tell without writing anything: a refusal of its benchmark
+   * folder (another runs root's), and what it would record, once and for good, in a config.json an older h2beam
+   * wrote (the keys it lacks, unverified when that h2beam did work there, and that h2beam as "unrecorded").
+   */
+  public static List<String> dryRunNotes(Plan plan) {
+    List<String> out = new ArrayList<>();
+    if (Benchmarks.named(plan.config().bench()).writesRoot()) {
+      String refused = BenchRootClaim.refusal(Path.of(plan.config().benchRoot()), plan.config().runs());
+      if (refused != null) out.add("the sweep would be refused: " + refused);
+    }
+    Path file = identityFile(plan);
+    Map<String, Object> old = recordedIdentity(file);
+    if (old == null || !old.containsKey("method_version")) return out;
+    List<String> missing = new ArrayList<>();
+    List<String> keys = new ArrayList<>(List.of(RunInputs.KEY));
+    if (!plan.config().runConfig().isEmpty()) keys.addAll(List.of(RoleSettings.KEY, RoleSettings.PRICES));
+    for (String key : keys) if (!old.containsKey(key)) missing.add(key);
+    if (old.get(RunInputs.KEY) instanceof Map<?, ?> digests && !digests.containsKey(RunInputs.PROMPTS)) {
+      missing.add(RunInputs.KEY + "." + RunInputs.PROMPTS);
+    }
+    boolean worked;
+    try {
+      worked = workDone(file.getParent());
+    } catch (IOException e) {
+      worked = true;
+    }
+    if (!missing.isEmpty()) {
+      out.add(file + " predates " + String.join(", ", missing) + ": the sweep records them in it now" + (worked
+          ? " and lists them as \"" + UNVERIFIED + "\", since an older h2beam did work here that nothing checked"
+          + " against them (the report then compares no replicate on them)" : ""));
+    }
+    if (!old.containsKey(Build.BUILDS) && worked) {
+      out.add(file + " records no h2beam build although one worked here: the sweep records it as \""
+          + Build.UNRECORDED + "\" before this build in " + Build.BUILDS);
+    }
+    return out;
+  }
+
   private static Path identityFile(Plan plan) {
     return plan.config().runs().resolve(plan.config().summaryNamespace().toString()).resolve("config.json");
   }

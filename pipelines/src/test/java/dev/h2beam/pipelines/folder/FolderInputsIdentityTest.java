@@ -74,6 +74,11 @@ class FolderInputsIdentityTest {
     return FolderSweepTest.sweepIn(bench, runs, config, 1, "both", "--onlyDomains=ledgers");
   }
 
+  private Sweep.Plan plan() {
+    return Sweep.plan(FolderSweepTest.optionsIn(bench, runs, config, 1, "both", "--onlyDomains=ledgers"),
+        java.time.Instant.now());
+  }
+
   private Path configJson() {
     return runs.resolve("signed_sums-oc-agg1/config.json");
   }
@@ -240,6 +245,12 @@ class FolderInputsIdentityTest {
     Object settings = id.remove("role_settings");
     Object prices = id.remove("prices");
     Files.writeString(configJson(), Json.pretty(id) + "\n");
+    // dogW: the dry run says what the resume will record, for good, before anything is written
+    Map<String, String> before = runsTree();
+    assertEquals(List.of(configJson() + " predates input_digests, role_settings, prices: the sweep records them in"
+        + " it now and lists them as \"unverified\", since an older h2beam did work here that nothing checked"
+        + " against them (the report then compares no replicate on them)"), Sweep.dryRunNotes(plan()));
+    assertEquals(before, runsTree(), "the dry run's look writes nothing");
     PrintStream err = System.err;
     ByteArrayOutputStream said = new ByteArrayOutputStream();
     System.setErr(new PrintStream(said, true, StandardCharsets.UTF_8));
@@ -281,6 +292,7 @@ class FolderInputsIdentityTest {
           summary.toString());
     }
     String before = Files.readString(configJson());
+    assertEquals(List.of(), Sweep.dryRunNotes(plan()), "nothing to say of a namespace of this build");
     resumesDoingNothing();
     assertEquals(before, Files.readString(configJson()), "a resume by the same build changes nothing");
 
@@ -307,6 +319,9 @@ class FolderInputsIdentityTest {
       summaries = s.filter(p -> p.getFileName().toString().startsWith("summary.")).toList();
     }
     for (Path summary : summaries) Files.delete(summary);
+    List<String> notes = Sweep.dryRunNotes(plan());
+    assertTrue(notes.contains(configJson() + " records no h2beam build although one worked here: the sweep records it"
+        + " as \"unrecorded\" before this build in h2beam_builds"), notes.toString());
     assertEquals(2, Sweep.doneFailed(sweep())[0]);
     Map<String, Object> now = Json.readMap(configJson());
     assertEquals(List.of("input_digests"), now.get("unverified"));

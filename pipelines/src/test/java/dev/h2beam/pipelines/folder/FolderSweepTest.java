@@ -158,11 +158,16 @@ class FolderSweepTest {
   /** The same over the folder benchmark at {@code benchRoot}. */
   static Map<String, Object> sweepIn(Path benchRoot, Path runs, Path config, int k, String modes, String... extra)
       throws Exception {
+    SweepOptions o = optionsIn(benchRoot, runs, config, k, modes, extra);
+    return Sweep.run(Sweep.plan(o, Instant.parse("2026-01-01T00:00:00Z")), o);
+  }
+
+  /** The options of {@link #sweepIn}. */
+  static SweepOptions optionsIn(Path benchRoot, Path runs, Path config, int k, String modes, String... extra) {
     List<String> args = new ArrayList<>(List.of("--bench=folder", "--benchRoot=" + benchRoot, "--config=" + config,
         "--runsRoot=" + runs, "--k=" + k, "--modes=" + modes, "--sessionRetryWaitSeconds=0"));
     args.addAll(List.of(extra));
-    SweepOptions o = PipelineOptionsFactory.fromArgs(args.toArray(new String[0])).as(SweepOptions.class);
-    return Sweep.run(Sweep.plan(o, Instant.parse("2026-01-01T00:00:00Z")), o);
+    return PipelineOptionsFactory.fromArgs(args.toArray(new String[0])).as(SweepOptions.class);
   }
 
   static String judge(Path ns, String... extra) throws Exception {

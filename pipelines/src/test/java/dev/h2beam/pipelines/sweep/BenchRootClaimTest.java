@@ -28,7 +28,11 @@ class BenchRootClaimTest {
     BenchRootClaim.claim(bench, runs); // its own again: nothing changes
     assertEquals(new String(before), Files.readString(BenchRootClaim.claimFile(bench)));
 
+    // the dry run's look: the same refusal, and nothing written
+    assertEquals(null, BenchRootClaim.refusal(bench, runs));
+    String told = BenchRootClaim.refusal(bench, tmp.resolve("other"));
     UsageError e = assertThrows(UsageError.class, () -> BenchRootClaim.claim(bench, tmp.resolve("other")));
+    assertEquals(told, e.getMessage());
     assertTrue(e.getMessage().startsWith("--benchRoot=" + bench + " keeps the rollouts and libraries of the runs"
         + " root " + runs + " (" + BenchRootClaim.claimFile(bench) + ")"), e.getMessage());
     assertTrue(!e.getMessage().contains("start afresh"), "the owner exists: no advice to delete its rollouts");
