@@ -174,6 +174,30 @@ class DemoOptionsTest {
         new dev.h2beam.pipelines.sweep.SweepCommand.Stages(4, 2, 0, "", 1, a), st, "b skipped, c has no summary");
   }
 
+  /**
+   * A resume that ran no task reads the tasks it found done: a run whose every stage fell back says so, and exits 3,
+   * however often it is resumed (it exited 0 and pointed at the judge).
+   */
+  @Test
+  void aResumeThatRanNothingCountsTheStagesOfTheTasksItFoundDone(@org.junit.jupiter.api.io.TempDir
+      java.nio.file.Path d) throws Exception {
+    var plan = stagesPlan(d);
+    java.nio.file.Path a = summary(d, "dom__a", "{\"modes\": {\"agg\": {\"stages\": [{\"fell_back\": true},"
+        + " {\"fell_back\": true}]}}}");
+    summary(d, "dom__b", "{\"modes\": {\"agg\": {\"stages\": [{\"fell_back\": true}]}}}");
+    java.util.Map<String, Object> record = java.util.Map.of("domains", java.util.List.of(java.util.Map.of("tasks",
+        java.util.List.of(java.util.Map.of("task", "dom/a", "status", "skipped"),
+            java.util.Map.of("task", "dom/b", "status", "skipped")))));
+    var st = dev.h2beam.pipelines.sweep.SweepCommand.stages(plan, record);
+    org.junit.jupiter.api.Assertions.assertEquals(new dev.h2beam.pipelines.sweep.SweepCommand.Stages(3, 3, 0, "", 2,
+        a, 0, 0, "", true), st);
+    org.junit.jupiter.api.Assertions.assertEquals(3, dev.h2beam.pipelines.sweep.SweepCommand.exitCode(0, st));
+    String all = String.join("\n", st.lines());
+    assertTrue(all.startsWith("stages: 3 of 3 improver stages of the 2 task(s) resumed (as the run that did them left"
+        + " them) fell back"), all);
+    assertTrue(all.contains("warning: every improver stage fell back"), all);
+  }
+
   /** A demo sweep's plan under {@code d}, whose summaries {@link #summary} writes. */
   private static dev.h2beam.pipelines.sweep.Sweep.Plan stagesPlan(java.nio.file.Path d) {
     return dev.h2beam.pipelines.sweep.Sweep.plan(sweepOptions("--bench=demo", "--benchRoot=" + d.resolve("b"),

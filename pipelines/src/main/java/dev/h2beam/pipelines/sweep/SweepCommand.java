@@ -94,15 +94,28 @@ public final class SweepCommand implements Command {
    * fell back, how many of those because their edits were refused (the session answered: {@code "refused": true})
    * with the first such stage's error, of how many tasks, and one summary that holds a fallen-back stage; and of
    * the gated mode's steps, in how many the method failed (threw, returned null, scored NaN), with the first such
-   * error and its task. Tasks skipped as done before are not read again (a large sweep's resume reads nothing); an
+   * error and its task. Beside tasks run now, those skipped as done before are not read again; a resume that ran
+   * none ({@code resumed}) reads the tasks it found done, so that its end and exit code say what those runs did. An
    * unreadable summary is passed over.
    */
   public record Stages(int stages, int fellBack, int refused, String firstRefusal, int tasks, Path example,
-      int gatedSteps, int methodFailed, String firstMethodError) {
+      int gatedSteps, int methodFailed, String firstMethodError, boolean resumed) {
 
     /** Of a sweep whose gated steps' methods all worked, or that ran no gated mode. */
     public Stages(int stages, int fellBack, int refused, String firstRefusal, int tasks, Path example) {
       this(stages, fellBack, refused, firstRefusal, tasks, example, 0, 0, "");
+    }
+
+    /** Of tasks run now. */
+    public Stages(int stages, int fellBack, int refused, String firstRefusal, int tasks, Path example,
+        int gatedSteps, int methodFailed, String firstMethodError) {
+      this(stages, fellBack, refused, firstRefusal, tasks, example, gatedSteps, methodFailed, firstMethodError,
+          false);
+    }
+
+    /** Which tasks these are: those run now, or, for a resume that ran none, those it found done. */
+    private String whose() {
+      return tasks + " task(s) " + (resumed ? "resumed (as the run that did them left them)" : "run now");
     }
 
     /**
@@ -123,8 +136,8 @@ public final class SweepCommand implements Command {
       List<String> out = new java.util.ArrayList<>();
       if (fellBack > 0) fellBackLines(out);
       if (methodFailed > 0) {
-        out.add("methods: in " + methodFailed + " of " + gatedSteps + " gated steps of the " + tasks + " task(s) run"
-            + " now the --method failed (it threw, returned null or gave a score that is not a number; each step's"
+        out.add("methods: in " + methodFailed + " of " + gatedSteps + " gated steps of the " + whose()
+            + " the --method failed (it threw, returned null or gave a score that is not a number; each step's"
             + " method_errors are in its task's summary.json), e.g. " + firstMethodError);
         if (methodFailed == gatedSteps) {
           out.add("warning: the gated method failed in every step, so the gated mode's results are not the method's:"
@@ -137,7 +150,7 @@ public final class SweepCommand implements Command {
 
     private void fellBackLines(List<String> out) {
       int failed = fellBack - refused;
-      out.add("stages: " + fellBack + " of " + stages + " improver stages of the " + tasks + " task(s) run now fell"
+      out.add("stages: " + fellBack + " of " + stages + " improver stages of the " + whose() + " fell"
           + " back to the harness they were to edit (" + (refused == 0 ? "their sessions failed"
           : failed == 0 ? "their edits were refused" : failed + " because their sessions failed, " + refused
           + " because their edits were refused") + "; each stage's error is in its task's summary.json, e.g. "
@@ -165,10 +178,19 @@ public final class SweepCommand implements Command {
     int gatedSteps = 0;
     int methodFailed = 0;
     String firstMethodError = "";
+    // the tasks run now; a resume that ran none reads those it found done, so that a run whose every stage fell
+    // back says so, and exits 3, however often it is resumed
+    boolean resumed = true;
+    for (Object d : (List<Object>) record.getOrDefault("domains", List.of())) {
+      for (Object t : (List<Object>) ((Map<String, Object>) d).getOrDefault("tasks", List.of())) {
+        resumed &= !"ok".equals(((Map<String, Object>) t).get("status"));
+      }
+    }
+    String counted = resumed ? "skipped" : "ok";
     for (Object d : (List<Object>) record.getOrDefault("domains", List.of())) {
       for (Object t : (List<Object>) ((Map<String, Object>) d).getOrDefault("tasks", List.of())) {
         Map<String, Object> row = (Map<String, Object>) t;
-        if (!"ok".equals(row.get("status"))) continue;
+        if (!counted.equals(row.get("status"))) continue;
         Path summary = ns.resolve(Namespace.slug(String.valueOf(row.get("task")))).resolve("summary.json");
         JsonNode modes;
         try {
@@ -199,7 +221,7 @@ public final class SweepCommand implements Command {
       }
     }
     return new Stages(stages, fellBack, refused, firstRefusal, tasks, example, gatedSteps, methodFailed,
-        firstMethodError);
+        firstMethodError, resumed);
   }
 
   public static void printDryRun(Sweep.Plan plan) {
