@@ -215,9 +215,10 @@ public final class SummaryFile {
 
   /**
    * Whether {@code b} records, for {@code mode}, the mode record and selection {@code a} records
-   * ({@link #recordsAsBefore}); a mode {@code a} does not hold is another result.
+   * ({@link #recordsAsBefore}); a mode {@code a} does not hold is another result. The one test of a replay, for the
+   * merge's records and stamps and for the mode's timing alike.
    */
-  private static boolean sameResult(Map<String, Object> a, Map<String, Object> b, String mode) {
+  public static boolean sameResult(Map<String, Object> a, Map<String, Object> b, String mode) {
     for (String key : List.of("modes", "selections")) {
       Object x = a.get(key) instanceof Map<?, ?> m ? m.get(mode) : null;
       if (x == null && key.equals("modes") && a.get("arms") instanceof Map<?, ?> arms) x = arms.get(mode);

@@ -61,18 +61,12 @@ public final class ModeTiming {
   }
 
   /** Whether {@code summary} records the mode's result and selection as given (none: a first run). */
-  @SuppressWarnings("unchecked")
   static boolean replayed(Path summary, String mode, Object result, Object selection) {
-    if (!Files.isRegularFile(summary)) return false;
+    if (!Files.isRegularFile(summary) || result == null || selection == null) return false;
     try {
-      Map<String, Object> s = SummaryFile.read(summary);
-      Object modes = s.get("modes");
-      Object sels = s.get("selections");
       // as the summary's merge sees a replay: an older h2beam's record lacks keys a later one adds
-      return modes instanceof Map && sels instanceof Map && result != null && selection != null
-          && ((Map<String, Object>) modes).get(mode) != null && ((Map<String, Object>) sels).get(mode) != null
-          && SummaryFile.recordsAsBefore(((Map<String, Object>) modes).get(mode), result)
-          && SummaryFile.recordsAsBefore(((Map<String, Object>) sels).get(mode), selection);
+      Map<String, Object> now = Map.of("modes", Map.of(mode, result), "selections", Map.of(mode, selection));
+      return SummaryFile.sameResult(SummaryFile.read(summary), now, mode);
     } catch (IOException | RuntimeException e) {
       return false; // unreadable: this run's time is the one known
     }
