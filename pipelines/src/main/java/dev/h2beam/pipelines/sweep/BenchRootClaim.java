@@ -44,13 +44,10 @@ final class BenchRootClaim {
     String stored = storedIdentity(runsRoot);
     String id = stored != null ? stored : UUID.randomUUID().toString();
     Path file = claimFile(benchRoot);
-    Map<String, Object> held = read(file);
+    Held held = read(file, benchRoot);
     String refused = refusal(benchRoot, runsRoot, id, held);
     if (refused != null) throw new UsageError(refused);
-    if (held != null && Path.of(String.valueOf(held.get("runs_root"))).equals(runsRoot)
-        && Path.of(String.valueOf(held.getOrDefault("bench_root", benchRoot.toString()))).equals(benchRoot)) {
-      return;
-    }
+    if (held != null && held.runsRoot().equals(runsRoot) && held.benchRoot().equals(benchRoot)) return;
     if (stored == null) id = writeIdentity(runsRoot, id);
     Map<String, Object> claim = new LinkedHashMap<>();
     claim.put("runs_root", runsRoot.toString());
@@ -67,23 +64,24 @@ final class BenchRootClaim {
   static String refusal(Path benchRoot, Path runsRoot) {
     String stored = storedIdentity(runsRoot);
     try {
-      return refusal(benchRoot, runsRoot, stored == null ? "" : stored, read(claimFile(benchRoot)));
+      return refusal(benchRoot, runsRoot, stored == null ? "" : stored, read(claimFile(benchRoot), benchRoot));
     } catch (UsageError | IOException e) {
       return e.getMessage();
     }
   }
 
-  private static String refusal(Path benchRoot, Path runsRoot, String id, Map<String, Object> held) {
+  /** A claim as recorded: the owner's identity and path, and where the benchmark folder was then. */
+  private record Held(String runsRootId, Path runsRoot, Path benchRoot) {}
+
+  private static String refusal(Path benchRoot, Path runsRoot, String id, Held held) {
     if (held == null) return null;
     Path file = claimFile(benchRoot);
-    String heldId = String.valueOf(held.get("runs_root_id"));
-    Path heldRoot = Path.of(String.valueOf(held.get("runs_root")));
-    Path heldBench = Path.of(String.valueOf(held.getOrDefault("bench_root", benchRoot.toString())));
-    if (!heldId.equals(id)) return othersMessage(benchRoot, runsRoot, heldRoot, file);
+    if (!held.runsRootId().equals(id)) return othersMessage(benchRoot, runsRoot, held.runsRoot(), file);
     // the same runs root at another path: moved (its old path no longer holds it), or moved together with this
     // folder; a copy beside an original that still holds the identity shares the original's rollouts
-    if (!heldRoot.equals(runsRoot) && heldBench.equals(benchRoot) && id.equals(storedIdentity(heldRoot))) {
-      return copyMessage(benchRoot, runsRoot, heldRoot, file);
+    if (!held.runsRoot().equals(runsRoot) && held.benchRoot().equals(benchRoot)
+        && id.equals(storedIdentity(held.runsRoot()))) {
+      return copyMessage(benchRoot, runsRoot, held.runsRoot(), file);
     }
     return null;
   }
@@ -125,11 +123,14 @@ final class BenchRootClaim {
     }
   }
 
-  private static Map<String, Object> read(Path file) throws IOException {
+  /** The claim at {@code file}, or null for none; one that names no bench root was made where it is now. */
+  private static Held read(Path file, Path benchRoot) throws IOException {
     if (!Files.exists(file)) return null;
     try {
       Map<String, Object> m = Json.readMap(file);
-      if (m.get("runs_root_id") instanceof String && m.get("runs_root") instanceof String) return m;
+      if (m.get("runs_root_id") instanceof String id && m.get("runs_root") instanceof String root) {
+        return new Held(id, Path.of(root), m.get("bench_root") instanceof String b ? Path.of(b) : benchRoot);
+      }
     } catch (IOException e) {
       // reported below with the same advice as a claim missing its fields
     }
