@@ -395,6 +395,9 @@ public final class Sweep {
     compareIdentity(file, old, identity(plan, o, false), plan, o, taskIds(plan));
   }
 
+  /** The identity keys h2beam began to record after config.json existed: a resume records them where they lack. */
+  private static final List<String> RECORDED_LATER = List.of(RunInputs.KEY, RoleSettings.KEY, RoleSettings.PRICES);
+
   /**
    * What a sweep of this plan would do that its dry run can tell without writing anything: a refusal of its benchmark
    * folder (another runs root's), and what it would record, once and for good, in a config.json an older h2beam
@@ -410,9 +413,11 @@ public final class Sweep {
     Map<String, Object> old = recordedIdentity(file);
     if (old == null || !old.containsKey("method_version")) return out;
     List<String> missing = new ArrayList<>();
-    List<String> keys = new ArrayList<>(List.of(RunInputs.KEY));
-    if (!plan.config().runConfig().isEmpty()) keys.addAll(List.of(RoleSettings.KEY, RoleSettings.PRICES));
-    for (String key : keys) if (!old.containsKey(key)) missing.add(key);
+    for (String key : RECORDED_LATER) {
+      // the role keys are in the identity only with a configuration (identity())
+      boolean recorded = key.equals(RunInputs.KEY) || !plan.config().runConfig().isEmpty();
+      if (recorded && !old.containsKey(key)) missing.add(key);
+    }
     if (old.get(RunInputs.KEY) instanceof Map<?, ?> digests && !digests.containsKey(RunInputs.PROMPTS)) {
       missing.add(RunInputs.KEY + "." + RunInputs.PROMPTS);
     }
@@ -551,7 +556,7 @@ public final class Sweep {
         compareIdentity(file, old, id, plan, o, ids);
         boolean changed = false;
         List<String> recorded = new ArrayList<>();
-        for (String key : List.of(RunInputs.KEY, RoleSettings.KEY, RoleSettings.PRICES)) {
+        for (String key : RECORDED_LATER) {
           // written before h2beam recorded them: nothing to check against; they are recorded from this run on
           if (id.containsKey(key) && !old.containsKey(key)) {
             old.put(key, id.get(key));
