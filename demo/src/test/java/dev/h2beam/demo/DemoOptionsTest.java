@@ -165,10 +165,7 @@ class DemoOptionsTest {
     java.nio.file.Path a = summary(d, "dom__a", "{\"modes\": {\"agg\": {\"stages\": [{\"fell_back\": true},"
         + " {\"fell_back\": false}, {\"fell_back\": true}]}, \"seq\": {\"stages\": [{\"fell_back\": false}]}}}");
     summary(d, "dom__b", "{\"modes\": {\"agg\": {\"stages\": [{\"fell_back\": true}]}}}");
-    java.util.Map<String, Object> record = java.util.Map.of("domains", java.util.List.of(java.util.Map.of("tasks",
-        java.util.List.of(java.util.Map.of("task", "dom/a", "status", "ok"),
-            java.util.Map.of("task", "dom/b", "status", "skipped"),
-            java.util.Map.of("task", "dom/c", "status", "ok")))));
+    java.util.Map<String, Object> record = record("dom/a", "ok", "dom/b", "skipped", "dom/c", "ok");
     var st = dev.h2beam.pipelines.sweep.SweepCommand.stages(plan, record);
     org.junit.jupiter.api.Assertions.assertEquals(
         new dev.h2beam.pipelines.sweep.SweepCommand.Stages(4, 2, 0, "", 1, a), st, "b skipped, c has no summary");
@@ -185,9 +182,7 @@ class DemoOptionsTest {
     java.nio.file.Path a = summary(d, "dom__a", "{\"modes\": {\"agg\": {\"stages\": [{\"fell_back\": true},"
         + " {\"fell_back\": true}]}}}");
     summary(d, "dom__b", "{\"modes\": {\"agg\": {\"stages\": [{\"fell_back\": true}]}}}");
-    java.util.Map<String, Object> record = java.util.Map.of("domains", java.util.List.of(java.util.Map.of("tasks",
-        java.util.List.of(java.util.Map.of("task", "dom/a", "status", "skipped"),
-            java.util.Map.of("task", "dom/b", "status", "skipped")))));
+    java.util.Map<String, Object> record = record("dom/a", "skipped", "dom/b", "skipped");
     var st = dev.h2beam.pipelines.sweep.SweepCommand.stages(plan, record);
     org.junit.jupiter.api.Assertions.assertEquals(new dev.h2beam.pipelines.sweep.SweepCommand.Stages(3, 3, 0, "", 2,
         a, 0, 0, "", true), st);
@@ -196,6 +191,15 @@ class DemoOptionsTest {
     assertTrue(all.startsWith("stages: 3 of 3 improver stages of the 2 task(s) resumed (as the run that did them left"
         + " them) fell back"), all);
     assertTrue(all.contains("warning: every improver stage fell back"), all);
+  }
+
+  /** A sweep record of one domain whose tasks have these statuses: task, status, task, status, ... */
+  private static java.util.Map<String, Object> record(String... taskAndStatus) {
+    java.util.List<Object> tasks = new java.util.ArrayList<>();
+    for (int i = 0; i < taskAndStatus.length; i += 2) {
+      tasks.add(java.util.Map.of("task", taskAndStatus[i], "status", taskAndStatus[i + 1]));
+    }
+    return java.util.Map.of("domains", java.util.List.of(java.util.Map.of("tasks", tasks)));
   }
 
   /** A demo sweep's plan under {@code d}, whose summaries {@link #summary} writes. */
@@ -221,8 +225,7 @@ class DemoOptionsTest {
     java.nio.file.Path a = summary(d, "dom__a", "{\"modes\": {\"agg\": {\"stages\": [{\"fell_back\": true, \"refused\":"
         + " true, \"error\": \"files outside the editable surface: [.env]\"}, {\"fell_back\": true, \"refused\":"
         + " true, \"error\": \"guardrails.md does not parse\"}]}}}");
-    java.util.Map<String, Object> record = java.util.Map.of("domains", java.util.List.of(java.util.Map.of("tasks",
-        java.util.List.of(java.util.Map.of("task", "dom/a", "status", "ok")))));
+    java.util.Map<String, Object> record = record("dom/a", "ok");
     var st = dev.h2beam.pipelines.sweep.SweepCommand.stages(plan, record);
     org.junit.jupiter.api.Assertions.assertEquals(new dev.h2beam.pipelines.sweep.SweepCommand.Stages(2, 2, 2,
         "files outside the editable surface: [.env]", 1, a), st);
@@ -257,8 +260,7 @@ class DemoOptionsTest {
     summary(d, "dom__a", "{\"modes\": {\"gat\": {\"stages\": [], \"gate\": {\"steps\": [{\"method_errors\":"
         + " [\"propose(g1) failed: IllegalStateException: boom\"]}, {\"method_errors\": [\"propose(g2) returned"
         + " null\"]}, {}]}}}}");
-    java.util.Map<String, Object> record = java.util.Map.of("domains", java.util.List.of(java.util.Map.of("tasks",
-        java.util.List.of(java.util.Map.of("task", "dom/a", "status", "ok")))));
+    java.util.Map<String, Object> record = record("dom/a", "ok");
     var st = dev.h2beam.pipelines.sweep.SweepCommand.stages(plan, record);
     org.junit.jupiter.api.Assertions.assertEquals(3, st.gatedSteps());
     org.junit.jupiter.api.Assertions.assertEquals(2, st.methodFailed());
