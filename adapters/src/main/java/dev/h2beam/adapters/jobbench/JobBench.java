@@ -98,9 +98,15 @@ final class JobBench implements Benchmark {
    */
   static JobBench open(Path root, Map<String, String> settings, RunConfig config, Map<String, String> env)
       throws Exception {
+    return open(root, settings, config, env, Map.of());
+  }
+
+  /** As {@link #open(Path, Map, RunConfig, Map)}, with where each setting came from ({@code sources}). */
+  static JobBench open(Path root, Map<String, String> settings, RunConfig config, Map<String, String> env,
+      Map<String, String> sources) throws Exception {
     Path r = root.toAbsolutePath().normalize();
     List<String> problems = new ArrayList<>();
-    JobBenchSettings s = JobBenchSettings.read(r, settings, problems);
+    JobBenchSettings s = JobBenchSettings.read(r, settings, sources, problems);
     LinkedHashMap<String, Path> tasks = JobBenchTasks.discover(r, problems);
     List<String> stream = tasks.isEmpty() ? List.of() : JobBenchTasks.split(s.splitFile(), s.split(), tasks, problems);
     Executor executor = s.openExecutor(config, env, problems);

@@ -34,6 +34,11 @@ public final class JobBenchProvider implements BenchmarkProvider {
     return JobBench.open(root, settings, config, System.getenv());
   }
 
+  @Override public Benchmark open(Path root, Map<String, String> settings, RunConfig config,
+      Map<String, String> sources) throws Exception {
+    return JobBench.open(root, settings, config, System.getenv(), sources);
+  }
+
   @Override public Optional<Set<String>> settingKeys() {
     return Optional.of(JobBenchSettings.KEYS);
   }

@@ -16,15 +16,17 @@ import java.util.TreeSet;
 
 /**
  * JobBench's settings (the sweep's {@code --benchSettings} and its own flags), checked: every problem is collected
- * and names the setting. Relative paths are read against the benchmark root, so every worker of a cluster finds the
- * same file.
+ * and names the setting as the user gave it ({@code --benchSettings' timeoutSeconds}, {@code --executor=...}).
+ * Relative paths are read against the benchmark root, so every worker of a cluster finds the same file.
  *
  * @param executorSpec the {@code executor} setting as an executor object: {@code kind} plus that kind's own keys
  * @param splitFile null when none is set
  * @param baseHarness null for h2beam's own base harness
+ * @param executorGiven how the user gave the executor ({@code --executor=chat}), for its problems
  */
 record JobBenchSettings(String substrate, String split, Path splitFile, Path executions,
-    Map<String, Object> executorSpec, long timeoutSeconds, Path baseHarness, Map<String, String> agentBinaries) {
+    Map<String, Object> executorSpec, long timeoutSeconds, Path baseHarness, Map<String, String> agentBinaries,
+    String executorGiven) {
 
   /** The agent binaries' settings, which the sweep and check set from their flags for an agent executor. */
   static final List<String> AGENT_KEYS = List.of("opencodeBin", "codexBin", "toolsDir");
@@ -38,21 +40,28 @@ record JobBenchSettings(String substrate, String split, Path splitFile, Path exe
   /** harness2's default rollout limit for an OpenCode agent on JobBench. */
   static final long DEFAULT_TIMEOUT_SECONDS = 2400;
 
-  static JobBenchSettings read(Path root, Map<String, String> settings, List<String> problems) {
+  /**
+   * Reads the settings; {@code sources} says where a setting came from when not from the flag of its name
+   * ({@link dev.h2beam.adapters.bench.BenchmarkProvider#open(Path, Map, RunConfig, Map)}).
+   */
+  static JobBenchSettings read(Path root, Map<String, String> settings, Map<String, String> sources,
+      List<String> problems) {
     for (String k : new TreeSet<>(settings.keySet())) {
-      if (!KEYS.contains(k)) problems.add("setting " + k + ": unknown for jobbench; known: " + new TreeSet<>(KEYS));
+      if (!KEYS.contains(k)) {
+        problems.add(given(sources, k, settings) + ": unknown for jobbench; known: " + new TreeSet<>(KEYS));
+      }
     }
-    String substrate = settings.getOrDefault("substrate", "oc");
+    String substrate = settings.getOrDefault("substrate", DEFAULTS.get("substrate"));
     if (!substrate.equals("oc") && !substrate.equals("cx")) {
-      problems.add("--substrate=" + substrate + ": JobBench runs on oc (OpenCode) or cx (Codex)");
+      problems.add(given(sources, "substrate", settings) + ": JobBench runs on oc (OpenCode) or cx (Codex)");
     }
     Path splitFile = path(root, settings.get("splitFile"));
     Path executions = settings.containsKey("executions") ? path(root, settings.get("executions"))
         : root.resolve("runs").resolve("_executions");
     Path base = path(root, settings.get("baseHarness"));
     if (base != null && !Files.isDirectory(base)) {
-      problems.add("setting baseHarness: " + base + " is not a folder; name a harness tree (systemprompt.md, ...)"
-          + " or leave it unset for h2beam's own");
+      problems.add(given(sources, "baseHarness", settings) + ": " + base + " is not a folder; name a harness tree"
+          + " (systemprompt.md, ...) or leave it unset for h2beam's own");
     }
     long timeout = DEFAULT_TIMEOUT_SECONDS;
     String t = settings.get("timeoutSeconds");
@@ -63,31 +72,45 @@ record JobBenchSettings(String substrate, String split, Path splitFile, Path exe
         timeout = -1;
       }
       if (timeout < 1 || timeout > 86_400) {
-        problems.add("setting timeoutSeconds: '" + t + "' must be a whole number of seconds from 1 to 86400");
+        problems.add(given(sources, "timeoutSeconds", settings) + ": '" + t + "' must be a whole number of seconds"
+            + " from 1 to 86400");
       }
     }
     Map<String, String> agents = new TreeMap<>();
     for (String k : AGENT_KEYS) if (settings.containsKey(k)) agents.put(k, settings.get(k));
-    return new JobBenchSettings(substrate, settings.getOrDefault("split", "all"), splitFile, executions,
-        executorSpec(settings.getOrDefault("executor", "chat"), problems), timeout, base, agents);
+    String executor = given(sources, "executor", settings);
+    return new JobBenchSettings(substrate, settings.getOrDefault("split", DEFAULTS.get("split")), splitFile,
+        executions, executorSpec(settings.getOrDefault("executor", DEFAULTS.get("executor")), executor, problems),
+        timeout, base, agents, executor);
   }
 
+  /** The settings the commands set from flags of their own name ({@code --executor}, ...). */
+  private static final Set<String> FLAGS = Set.of("substrate", "split", "executor", "opencodeBin", "codexBin",
+      "toolsDir");
+
   /**
-   * The {@code executor} setting as an executor object: a bare kind ({@code chat}) or a JSON object such as
-   * {@code {"kind": "command", "command": "my-agent {workspace} {output}"}}, the shape of a folder benchmark's
-   * {@code executor}.
+   * How the user gave setting {@code key}: its {@code sources} entry, else the flag of its name with its value
+   * ({@code --executor=chat}, marked as the default when not given), else {@code --benchSettings' key}.
    */
-  static Map<String, Object> executorSpec(String value, List<String> problems) {
+  static String given(Map<String, String> sources, String key, Map<String, String> settings) {
+    if (sources.containsKey(key)) return sources.get(key);
+    if (!FLAGS.contains(key)) return "--benchSettings' " + key;
+    return "--" + key + "=" + settings.getOrDefault(key, DEFAULTS.get(key) + " (the default)");
+  }
+
+  private static final Map<String, String> DEFAULTS = Map.of("executor", "chat", "substrate", "oc", "split", "all");
+
+  static Map<String, Object> executorSpec(String value, String given, List<String> problems) {
     if (!value.strip().startsWith("{")) return Map.of("kind", value.strip());
     Map<String, Object> spec;
     try {
       spec = Json.readMap(value);
     } catch (IOException e) {
-      problems.add("setting executor: not valid JSON: " + Json.syntaxProblem(e));
+      problems.add(given + ": not valid JSON: " + Json.syntaxProblem(e));
       return Map.of();
     }
     if (!(spec.get("kind") instanceof String)) {
-      problems.add("setting executor: an executor object needs a \"kind\", e.g. {\"kind\": \"command\", "
+      problems.add(given + ": an executor object needs a \"kind\", e.g. {\"kind\": \"command\", "
           + "\"command\": \"my-agent {workspace} {output}\"}");
       return Map.of();
     }
@@ -101,7 +124,7 @@ record JobBenchSettings(String substrate, String split, Path splitFile, Path exe
     TreeMap<String, ExecutorProvider> kinds = ExecutorProvider.all();
     ExecutorProvider provider = kinds.get(kind);
     if (provider == null) {
-      problems.add("setting executor: kind '" + kind + "' is not known; known: " + kinds.keySet());
+      problems.add(executorGiven + ": kind '" + kind + "' is not known; known: " + kinds.keySet());
       return null;
     }
     Map<String, Object> own = new LinkedHashMap<>(executorSpec);
@@ -109,7 +132,7 @@ record JobBenchSettings(String substrate, String split, Path splitFile, Path exe
     boolean ok = true;
     for (String k : new TreeSet<>(own.keySet())) {
       if (!provider.keys().contains(k)) {
-        problems.add("setting executor: " + k + ": unknown for kind " + kind + "; known: "
+        problems.add(executorGiven + ": " + k + ": unknown for kind " + kind + "; known: "
             + new TreeSet<>(provider.keys()));
         ok = false;
       }
@@ -122,7 +145,7 @@ record JobBenchSettings(String substrate, String split, Path splitFile, Path exe
     try {
       return provider.open(spec, config.role("executor"), env);
     } catch (IllegalArgumentException e) {
-      problems.add("setting executor: " + e.getMessage());
+      problems.add(executorGiven + ": " + e.getMessage());
       return null;
     }
   }

@@ -209,6 +209,15 @@ class CheckCommandTest {
     assertTrue(out.contains("FAIL: --benchSettings' executor {\"command\":\"false\",\"kind\":\"command\"}: the"
         + " folder benchmark takes its executor from " + EXAMPLE.resolve("bench.json")), out);
     assertFalse(out.contains("--executor="), out);
+    // JobBench names its settings as they were given too: a flag with its value, or --benchSettings' key
+    out = check(ENV, 1, "--bench=jobbench", "--benchRoot=" + tmp, "--config=" + config("http://127.0.0.1:9/v1"),
+        "--ping=false", "--benchSettings={\"executor\": \"telepathy\", \"timeoutSeconds\": \"soon\"}");
+    assertTrue(out.contains("FAIL: --benchSettings' executor: kind 'telepathy' is not known; known: [chat,"), out);
+    assertTrue(out.contains("FAIL: --benchSettings' timeoutSeconds: 'soon' must be a whole number"), out);
+    assertFalse(out.contains("--executor=") || out.contains("setting executor"), out);
+    out = check(ENV, 1, "--bench=jobbench", "--benchRoot=" + tmp, "--config=" + config("http://127.0.0.1:9/v1"),
+        "--ping=false", "--executor=telepathy");
+    assertTrue(out.contains("FAIL: --executor=telepathy: kind 'telepathy' is not known"), out);
   }
 
   /** A copy of the example benchmark graded by the rubric judge. */
