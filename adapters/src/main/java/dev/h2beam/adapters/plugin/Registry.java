@@ -48,7 +48,8 @@ public final class Registry {
     TreeMap<String, T> m = new TreeMap<>();
     for (T t : builtIns) m.putIfAbsent(name.apply(t), t);
     for (T t : registered(type)) {
-      String n = name.apply(t);
+      String n = nameOf(type, t, name);
+      if (n == null) continue;
       T first = m.putIfAbsent(n, t);
       if (first != null && first.getClass() != t.getClass()) {
         String winner = builtIns.contains(first) ? "the built-in " + simple(type) + " of that name"
@@ -60,6 +61,32 @@ public final class Registry {
       }
     }
     return m;
+  }
+
+  /** What a registered name may be: a flag's value and a folder's name alike. */
+  private static final java.util.regex.Pattern NAME =
+      java.util.regex.Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+
+  /**
+   * The name registration {@code t} gives, or null, reported once naming its class and jar, when asking for it fails
+   * or it is no name ({@link #NAME}: null, empty, a path, white space), so that one careless plug-in is left out
+   * instead of breaking every lookup of its kind.
+   */
+  private static <T> String nameOf(Class<T> type, T t, Function<? super T, String> name) {
+    String n;
+    String what = t.getClass().getName() + " (" + BrokenProvider.source(t.getClass()) + ")";
+    try {
+      n = name.apply(t);
+    } catch (RuntimeException | LinkageError e) {
+      warnOnce("name\0" + type.getName() + "\0" + t.getClass().getName(), what + ": its name() failed ("
+          + e + "); it is not loaded, the other " + simple(type) + "s are");
+      return null;
+    }
+    if (n != null && NAME.matcher(n).matches()) return n;
+    warnOnce("name\0" + type.getName() + "\0" + t.getClass().getName(), what + " registers a " + simple(type)
+        + " named " + (n == null ? "null" : "'" + n + "'") + ", which is no name: give it up to 64 letters, digits,"
+        + " '.', '_' or '-', beginning with a letter or digit; it is not loaded, the other " + simple(type) + "s are");
+    return null;
   }
 
   /**

@@ -105,6 +105,84 @@ class RegistryTest {
     assertEquals(1, err.lines().count(), "reported once: " + err);
   }
 
+  /**
+   * A registration whose name is no name (null, empty, a path, or a name() that throws) is left out with one line
+   * naming its class and jar; the lookup of every other name of its kind still works (a null name broke them all).
+   */
+  @Test
+  void aRegistrationWithoutAUsableNameIsReportedAndTheOthersStillLoad(@TempDir Path dir) throws Exception {
+    Path jar = pluginJar(dir, Map.of("plug.Nameless", providerNamed("Nameless", "null"), "plug.Empty",
+        providerNamed("Empty", "\"\""), "plug.Pathy", providerNamed("Pathy", "\"../x\""), "plug.Throws",
+        providerNamed("Throws", "String.valueOf(1 / 0)"), "plug.Fine", provider("Fine", "fine.v2_x-1")),
+        "plug.Nameless\nplug.Empty\nplug.Pathy\nplug.Throws\nplug.Fine\n", "");
+    String[] err = new String[1];
+    TreeMap<String, BenchmarkProvider> all = inLoader(jar, () -> {
+      err[0] = stderr(() -> Registry.byName(BenchmarkProvider.class, BenchmarkProvider::name));
+      return Registry.byName(BenchmarkProvider.class, BenchmarkProvider::name);
+    });
+    assertEquals(List.of("fine.v2_x-1", "folder", "jobbench"), List.copyOf(all.keySet()));
+    assertTrue(err[0].contains("warning: plug.Nameless (" + jar + ") registers a BenchmarkProvider named null, which"
+        + " is no name: give it up to 64 letters, digits, '.', '_' or '-', beginning with a letter or digit; it is"
+        + " not loaded, the other BenchmarkProviders are"), err[0]);
+    assertTrue(err[0].contains("plug.Empty (" + jar + ") registers a BenchmarkProvider named '', which is no name"),
+        err[0]);
+    assertTrue(err[0].contains("plug.Pathy (" + jar + ") registers a BenchmarkProvider named '../x', which is no"
+        + " name"), err[0]);
+    assertTrue(err[0].contains("plug.Throws (" + jar + "): its name() failed (java.lang.ArithmeticException: / by"
+        + " zero); it is not loaded"), err[0]);
+    assertEquals(4, err[0].lines().count(), "each reported once: " + err[0]);
+  }
+
+  /**
+   * Which code a plug-in is: h2beam's own for a class beside the home class, else a digest of its jar that the same
+   * classes built again (another manifest, other times) keep and any other class or resource changes.
+   */
+  @Test
+  void aPluginsCodeIsItsJarsClassesAndResourcesNotItsBuildTime(@TempDir Path dir) throws Exception {
+    Map<String, Object> own = PluginCode.of(Benchmarks.named("folder").getClass(), BenchmarkProvider.class);
+    assertEquals(Map.of("class", "dev.h2beam.adapters.folder.FolderBenchmarkProvider", "code", PluginCode.BUILT_IN),
+        own);
+    Path a = pluginJar(dir.resolve("a"), Map.of("plug.Fine", provider("Fine", "fine")), "plug.Fine\n", "");
+    Map<String, Object> code = inLoader(a, () -> PluginCode.of(Registry.byName(BenchmarkProvider.class,
+        BenchmarkProvider::name).get("fine").getClass(), BenchmarkProvider.class));
+    assertEquals("plug.Fine", code.get("class"));
+    assertEquals("plugin.jar", code.get("from"));
+    assertTrue(String.valueOf(code.get("code")).matches("sha256:[0-9a-f]{64}"), code.toString());
+    assertEquals(code.get("code"), "sha256:" + PluginCode.digest(a));
+
+    // the same classes, built again a second later, with a manifest and Maven's metadata: the same code
+    Path b = dir.resolve("b.jar");
+    Thread.sleep(1100);
+    try (OutputStream os = Files.newOutputStream(b); JarOutputStream z = new JarOutputStream(os,
+        new java.util.jar.Manifest(new java.io.ByteArrayInputStream("Manifest-Version: 1.0\nBuild-Jdk-Spec: 17\n\n"
+            .getBytes(StandardCharsets.UTF_8)))); java.util.jar.JarFile in = new java.util.jar.JarFile(a.toFile())) {
+      z.putNextEntry(new JarEntry("META-INF/maven/plug/fine/pom.properties"));
+      z.write(("#" + System.nanoTime() + "\n").getBytes(StandardCharsets.UTF_8));
+      for (JarEntry e : java.util.Collections.list(in.entries())) {
+        z.putNextEntry(new JarEntry(e.getName()));
+        z.write(in.getInputStream(e).readAllBytes());
+      }
+    }
+    assertEquals(PluginCode.digest(a), PluginCode.digest(b));
+    // the jar's entries as a class folder are the same code too
+    Path folder = dir.resolve("unpacked");
+    try (java.util.jar.JarFile in = new java.util.jar.JarFile(a.toFile())) {
+      for (JarEntry e : java.util.Collections.list(in.entries())) {
+        Path f = folder.resolve(e.getName());
+        Files.createDirectories(f.getParent());
+        Files.write(f, in.getInputStream(e).readAllBytes());
+      }
+    }
+    assertEquals(PluginCode.digest(a), PluginCode.digest(folder));
+    Path c = pluginJar(dir.resolve("c"), Map.of("plug.Fine", provider("Fine", "fine2")), "plug.Fine\n", "");
+    assertTrue(!PluginCode.digest(a).equals(PluginCode.digest(c)), "another class is other code");
+  }
+
+  /** A provider class's source whose name() returns the Java expression {@code expression}. */
+  private static String providerNamed(String simple, String expression) {
+    return provider(simple, "\u0000").replace("\"\u0000\"", expression);
+  }
+
   /** A provider class's source, named {@code name}. */
   private static String provider(String simple, String name) {
     return "package plug; public class " + simple + " implements dev.h2beam.adapters.bench.BenchmarkProvider {"
