@@ -454,7 +454,7 @@ final class Report {
       Set<String> any = new TreeSet<>(keys.isEmpty() ? List.of() : RunIdentity.ALWAYS_RECORDED);
       keys.values().forEach(any::addAll);
       unverified.values().forEach(any::addAll);
-      if (!gated) any.removeIf(key -> key.equals("gate") || key.startsWith("input_digests.checks"));
+      if (!gated) any.removeIf(key -> key.startsWith("gate") || key.startsWith("input_digests.checks"));
       for (String key : any) {
         for (Map.Entry<NamespaceRef, Set<String>> e : keys.entrySet()) {
           if (unverified.get(e.getKey()).contains(key)) {

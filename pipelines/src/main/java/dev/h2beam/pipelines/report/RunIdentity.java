@@ -29,7 +29,7 @@ public record RunIdentity(String path, String executor, String improver, String 
    * metrics check it); {@code max_tasks} and {@code domains} (ways of choosing the tasks, which the task set records).
    */
   public static final List<String> COHORT_KEYS = List.of("method_version", "split",
-      "bench_provider", "roles", "role_settings", "prices", "gate");
+      "bench_provider", "roles", "role_settings", "prices", "gate", "gate_code");
 
   /**
    * The cohort keys every sweep of this h2beam records, whatever its options: a key among them that no reported

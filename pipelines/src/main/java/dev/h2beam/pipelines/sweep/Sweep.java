@@ -10,6 +10,7 @@ import dev.h2beam.adapters.files.Build;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.Scratch;
 import dev.h2beam.adapters.model.Namespace;
+import dev.h2beam.adapters.plugin.PluginCode;
 import dev.h2beam.pipelines.DirectThreads;
 import dev.h2beam.pipelines.Flags;
 import dev.h2beam.pipelines.FlinkMaster;
@@ -22,6 +23,8 @@ import dev.h2beam.transforms.beam.RollBases;
 import dev.h2beam.transforms.beam.RunChains;
 import dev.h2beam.transforms.beam.WriteSweepRecord;
 import dev.h2beam.transforms.gated.GatedMethod;
+import dev.h2beam.transforms.gated.GatedMethods;
+import dev.h2beam.transforms.gated.Policies;
 import dev.h2beam.transforms.library.Library;
 import dev.h2beam.transforms.recursion.Faults;
 import dev.h2beam.transforms.resume.Leftovers;
@@ -82,6 +85,15 @@ public final class Sweep {
       LinkedHashMap<String, List<String>> stream) {
     GateSettings gate;
     try {
+      // an empty --method= or --policy= is a slip, not a choice of the default
+      if (o.getMethod() != null && o.getMethod().isBlank()) {
+        throw new IllegalArgumentException("--method= names no method; known: " + GatedMethods.all().keySet()
+            + " (leave the flag out for " + GatedMethods.DEFAULT + ")");
+      }
+      if (o.getPolicy() != null && o.getPolicy().isBlank()) {
+        throw new IllegalArgumentException("--policy= names no policy; known: " + Policies.all().keySet()
+            + " (leave the flag out for " + GateSettings.DEFAULT.policy() + ")");
+      }
       gate = new GateSettings(o.getMethod(), o.getPolicy(), o.getMinWinMargin() == null ? 0 : o.getMinWinMargin());
       if (!modes.contains("gat")) return gate;
       gate.openPolicy();
@@ -395,6 +407,35 @@ public final class Sweep {
     compareIdentity(file, old, identity(plan, o, false), plan, o, taskIds(plan));
   }
 
+  /**
+   * config.json's record of which code the gated method and policy are ({@link PluginCode}): a resume with another
+   * jar under the same name is refused, so one namespace never holds two versions of a method.
+   */
+  public static final String GATE_CODE = "gate_code";
+
+  /** The refusal of a resume whose gated method or policy is other code than the run began with. */
+  @SuppressWarnings("unchecked")
+  static String gateCodeRefusal(Path file, Object before, Object now) {
+    List<String> parts = new ArrayList<>();
+    Map<String, Object> b = before instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+    Map<String, Object> n = now instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+    for (String role : List.of("method", "policy")) {
+      if (!Json.canonical(b.get(role)).equals(Json.canonical(n.get(role)))) {
+        parts.add("the " + role + " was " + codeOf(b.get(role)) + " when this run began, now " + codeOf(n.get(role)));
+      }
+    }
+    return file + ": " + String.join("; ", parts) + ". A resume would mix two versions' results in one namespace:"
+        + " put the earlier jar back on H2BEAM_EXTRA_CLASSPATH to resume, or use a new --runsRoot (or --output) for"
+        + " the new version";
+  }
+
+  private static String codeOf(Object entry) {
+    if (!(entry instanceof Map<?, ?> m)) return String.valueOf(entry);
+    Object code = m.get("code");
+    return m.get("class") + " (" + (PluginCode.BUILT_IN.equals(code) ? "h2beam's own" : code
+        + (m.get("from") == null ? "" : " from " + m.get("from"))) + ")";
+  }
+
   /** The identity keys h2beam began to record after config.json existed: a resume records them where they lack. */
   private static final List<String> RECORDED_LATER = List.of(RunInputs.KEY, RoleSettings.KEY, RoleSettings.PRICES);
 
@@ -431,6 +472,16 @@ public final class Sweep {
       out.add(file + " predates " + String.join(", ", missing) + ": the sweep records them in it now" + (worked
           ? " and lists them as \"" + UNVERIFIED + "\", since an older h2beam did work here that nothing checked"
           + " against them (the report then compares no replicate on them)" : ""));
+    }
+    if (plan.config().modes().contains("gat") && !old.containsKey(GATE_CODE)) {
+      boolean gatedBefore;
+      try {
+        gatedBefore = anySummaryHas(file.getParent(), "gat");
+      } catch (IOException e) {
+        gatedBefore = true;
+      }
+      out.add(file + " predates " + GATE_CODE + ": the sweep records which code the gated method and policy are"
+          + (gatedBefore ? " and lists it as \"" + UNVERIFIED + "\", since gated results are already here" : ""));
     }
     if (!old.containsKey(Build.BUILDS) && worked) {
       out.add(file + " records no h2beam build although one worked here: the sweep records it as \""
@@ -494,6 +545,11 @@ public final class Sweep {
       gate.put("policy", plan.config().gate().policy());
       gate.put("min_win_margin", plan.config().gate().minWinMargin());
       id.put("gate", gate);
+      // which code those names are: a plug-in's jar, digested, or h2beam's own (whose build h2beam_builds records)
+      Map<String, Object> code = new LinkedHashMap<>();
+      code.put("method", PluginCode.of(plan.config().gate().openMethod().getClass(), GatedMethod.class));
+      code.put("policy", PluginCode.of(plan.config().gate().openPolicy().getClass(), GatedMethod.class));
+      id.put(GATE_CODE, code);
     }
     return id;
   }
@@ -521,6 +577,9 @@ public final class Sweep {
       if (key.equals("judge") || key.equals("bench_root") || key.equals("timing") || key.equals(Build.BUILDS)
           || !old.containsKey(key)) {
         continue;
+      }
+      if (key.equals(GATE_CODE) && !Json.canonical(id.get(key)).equals(Json.canonical(old.get(key)))) {
+        throw new UsageError(gateCodeRefusal(file, old.get(key), id.get(key)));
       }
       if (key.equals(RunInputs.KEY)) {
         List<String> changes = RunInputs.changes(old.get(key), (Map<String, Object>) id.get(key), plan.bench(), ids);
@@ -600,6 +659,17 @@ public final class Sweep {
           // the gated mode joins a namespace whose earlier sweeps ran only the others: record its settings now
           old.put("gate", id.get("gate"));
           changed = true;
+        }
+        if (id.containsKey(GATE_CODE) && !old.containsKey(GATE_CODE)) {
+          // recorded from now on; gated results an older h2beam wrote here came from code nobody recorded
+          old.put(GATE_CODE, id.get(GATE_CODE));
+          changed = true;
+          if (anySummaryHas(file.getParent(), "gat")) {
+            old.put(UNVERIFIED, unverified(old.get(UNVERIFIED), List.of(GATE_CODE)));
+            System.err.println("note: " + file + " predates " + GATE_CODE + " (which code the gated method and"
+                + " policy are), recorded now; the gated results already here may come from other code, so it is"
+                + " listed under \"" + UNVERIFIED + "\"");
+          }
         }
         List<String> builds = builds(old, file.getParent());
         if (!builds.equals(old.get(Build.BUILDS))) {

@@ -120,6 +120,40 @@ class PluginJarIT {
       assertFalse(script.contains(SignRuleMethod.POSITIVE_ONLY), script);
       assertTrue(script.contains("total += amount"), script);
     }
+    // which code the method is: the jar's, digested; the policy h2beam's own
+    Path config = out.resolve("demo/runs/demo-oc-agg2/config.json");
+    Map<String, Object> gateCode = at(Json.readMap(config), "gate_code");
+    Map<String, Object> method = at(gateCode, "method");
+    assertEquals(SignRuleMethod.class.getName(), method.get("class"));
+    assertEquals(pluginJar().getFileName().toString(), method.get("from"));
+    assertTrue(String.valueOf(method.get("code")).matches("sha256:[0-9a-f]{64}"), method.toString());
+    assertEquals("h2beam", at(gateCode, "policy").get("code"), gateCode.toString());
+
+    // dogY #1: the same name from a changed jar would mix two versions' results in one namespace: refused, naming
+    // both, and nothing is written
+    Path changed = out.resolve("changed/" + pluginJar().getFileName());
+    Files.createDirectories(changed.getParent());
+    try (JarFile in = new JarFile(pluginJar().toFile());
+        java.util.jar.JarOutputStream z = new java.util.jar.JarOutputStream(Files.newOutputStream(changed))) {
+      for (java.util.jar.JarEntry e : java.util.Collections.list(in.entries())) {
+        z.putNextEntry(new java.util.jar.JarEntry(e.getName()));
+        z.write(in.getInputStream(e).readAllBytes());
+      }
+      z.putNextEntry(new java.util.jar.JarEntry("dev/h2beam/examples/gated/tuning.properties"));
+      z.write("threshold=2\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+    String before = Files.readString(config);
+    List<String> other = new ArrayList<>(h2beamClasspath());
+    other.add(changed.toString());
+    Files.move(out.resolve("console.log"), out.resolve("first.log"));
+    assertEquals(1, demo(out, other, "--modes=gated", "--method=" + SignRuleMethod.NAME));
+    String refused = Files.readString(out.resolve("console.log"));
+    assertTrue(refused.contains("the method was " + SignRuleMethod.class.getName() + " (" + method.get("code")
+        + " from " + method.get("from") + ") when this run began, now " + SignRuleMethod.class.getName() + " (sha256:"),
+        refused);
+    assertTrue(refused.contains("A resume would mix two versions' results in one namespace: put the earlier jar back"),
+        refused);
+    assertEquals(before, Files.readString(config));
   }
 
   @Test
