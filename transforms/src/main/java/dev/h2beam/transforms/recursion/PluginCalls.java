@@ -19,10 +19,11 @@ import java.util.OptionalDouble;
 
 /**
  * The gated mode's calls into its plug-ins, the method and the policy, and what their misbehaviour becomes. A method
- * that throws, returns null or scores NaN failed that call: the step goes on (no proposal, or the worst score), and
- * the failure is printed naming the method and kept for the step's record, so a method failing every call no longer
- * looks like a cautious one. A plug-in built for another Java or h2beam ({@link LinkageError}) or a policy that
- * returns no decision would fail every step alike, so the mode fails at once with one line naming it and its jar.
+ * that throws (an exception, or an error other than the JVM's own), returns null or scores NaN failed that call: the
+ * step goes on (no proposal, or the worst score), and the failure is printed naming the method and kept for the
+ * step's record, so a method failing every call no longer looks like a cautious one. A plug-in built for another
+ * Java or h2beam ({@link LinkageError}) or a policy that returns no decision would fail every step alike, so the
+ * mode fails at once with one line naming it and its jar.
  */
 final class PluginCalls {
   private final TaskScope s;
@@ -42,21 +43,46 @@ final class PluginCalls {
   /** The method's proposal for step {@code label}; no proposal when it threw or returned null. */
   Proposed propose(String label, List<TreeEntry> tree, List<Sample> samples, Models models, List<Rejection> rejected,
       Manifest manifest) throws Exception {
+    boolean interrupted = Thread.currentThread().isInterrupted();
     try {
       Proposal p = method.propose(tree, samples, models, rejected, manifest);
+      leftInterrupted("propose(" + label + ")", interrupted);
       if (p != null) return new Proposed(withNotesRedacted(p), "");
       String why = "propose(" + label + ") returned null; return Proposal.none(reason) to propose nothing";
       print(why);
       return new Proposed(Proposal.none("the method proposed nothing: " + why), why);
     } catch (LinkageError e) {
       throw broken("propose", e);
-    } catch (Exception e) {
-      if (e instanceof InterruptedException || Thread.currentThread().isInterrupted()) throw e;
+    } catch (Exception | Error e) {
+      if (e instanceof InterruptedException || Thread.currentThread().isInterrupted() || fatal(e)) throw e;
       String why = "propose(" + label + ") failed: " + describe(e);
       print(why);
       return new Proposed(Proposal.none("the method failed: " + describe(e)), why);
     }
   }
+
+  /**
+   * Whether {@code e} ends the run rather than the method's call: the JVM out of memory or broken. Any other error a
+   * method throws (an {@link AssertionError}, a {@link StackOverflowError}) is its failure, as an exception is.
+   */
+  private static boolean fatal(Throwable e) {
+    return e instanceof OutOfMemoryError || e instanceof InternalError || e instanceof UnknownError;
+  }
+
+  /**
+   * A method that returned normally with its thread's interrupt flag set, unset before it was called (a caught
+   * InterruptedException flagged again, say), would have the next wait of h2beam's on this thread fail the whole
+   * job, far from the method: the flag is cleared and the method named once.
+   */
+  private void leftInterrupted(String call, boolean before) {
+    if (before || !Thread.interrupted()) return;
+    if (WARNED_INTERRUPT.add(method.getClass())) {
+      print(call + " returned with its thread's interrupt flag set (an InterruptedException caught and flagged"
+          + " again?); h2beam cleared it: a method must not interrupt h2beam's threads");
+    }
+  }
+
+  private static final java.util.Set<Class<?>> WARNED_INTERRUPT = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   /**
    * The method's score of an episode; null when it could not score it, threw, or gave a score that is not a finite
@@ -65,16 +91,23 @@ final class PluginCalls {
    */
   Double evaluate(GateTask task, Episode episode) throws Exception {
     OptionalDouble o;
+    boolean interrupted = Thread.currentThread().isInterrupted();
     try {
       o = method.evaluate(task, episode);
+      leftInterrupted("evaluate(" + episode.label() + ")", interrupted);
     } catch (LinkageError e) {
       throw broken("evaluate", e);
-    } catch (Exception e) {
-      if (e instanceof InterruptedException || Thread.currentThread().isInterrupted()) throw e;
+    } catch (Exception | Error e) {
+      if (e instanceof InterruptedException || Thread.currentThread().isInterrupted() || fatal(e)) throw e;
       failed("evaluate(" + episode.label() + ") failed: " + describe(e));
       return null;
     }
-    if (o == null || o.isEmpty()) return null;
+    if (o == null) {
+      failed("evaluate(" + episode.label() + ") returned null; return OptionalDouble.empty() when it cannot score"
+          + " an episode");
+      return null;
+    }
+    if (o.isEmpty()) return null;
     if (!Double.isFinite(o.getAsDouble())) {
       failed("evaluate(" + episode.label() + ") returned " + o.getAsDouble() + ", not a finite score; counted as the"
           + " worst score");
@@ -126,7 +159,7 @@ final class PluginCalls {
   }
 
   /** A method's exception as its failure is recorded, {@link CredentialScreen#redact redacted} as its notes are. */
-  private static String describe(Exception e) {
+  private static String describe(Throwable e) {
     return CredentialScreen.redact(Roller.describe(e));
   }
 

@@ -195,7 +195,7 @@ public final class Roller {
     return line;
   }
 
-  static String describe(Exception e) {
+  static String describe(Throwable e) {
     return e.getClass().getSimpleName() + ": " + e.getMessage();
   }
 }

@@ -138,6 +138,49 @@ class GatedMethodFailureTest {
     assertTrue(err[0].contains("gated: method nothing: propose(g2) returned null"), err[0]);
   }
 
+  /**
+   * dogY #8, #9: an error a careless method throws (an assert) fails that call, as an exception does, not the whole
+   * mode; an evaluate that returns null (not OptionalDouble.empty()) is a failure said and counted, not a silent "no
+   * score" that rejects every candidate.
+   */
+  @Test
+  void anAssertionErrorOrANullScoreIsTheMethodsFailureNotTheModes() throws Exception {
+    Scripted m = new Scripted("careless", () -> {
+      throw new AssertionError("careless assert");
+    }, () -> null);
+    String[] err = new String[1];
+    JsonNode gate = gate(m, Policies.SCORE_COMPARISON, err);
+    assertEquals(3, gate.path("method_failed").asInt(), gate.toString());
+    assertEquals(List.of("propose(g1) failed: AssertionError: careless assert", "evaluate(base1) returned null;"
+        + " return OptionalDouble.empty() when it cannot score an episode"),
+        Json.MAPPER.convertValue(gate.at("/steps/0/method_errors"), List.class));
+    assertTrue(err[0].contains("  [ledger-1] gated: method careless: propose(g1) failed: AssertionError"), err[0]);
+  }
+
+  /**
+   * dogY #6: a method that returns with its thread's interrupt flag set (an InterruptedException caught and flagged
+   * again) made h2beam's next wait on that thread fail the whole job with a trace naming no method; the flag is
+   * cleared, the method named once, and the mode goes on as if nothing had happened.
+   */
+  @Test
+  void aMethodThatLeavesItsThreadInterruptedIsNamedAndTheModeGoesOn() throws Exception {
+    Scripted m = new Scripted("flagger", () -> {
+      Thread.currentThread().interrupt();
+      return ADDS_A_RULE.propose();
+    }, () -> {
+      Thread.currentThread().interrupt();
+      return OptionalDouble.of(1);
+    });
+    String[] err = new String[1];
+    JsonNode gate = gate(m, Policies.SCORE_COMPARISON, err);
+    assertFalse(Thread.currentThread().isInterrupted());
+    assertEquals(0, gate.path("method_failed").asInt(), gate.toString());
+    assertEquals(3, gate.path("steps").size(), gate.toString());
+    assertTrue(err[0].contains("  [ledger-1] gated: method flagger: evaluate(base1) returned with its thread's"
+        + " interrupt flag set (an InterruptedException caught and flagged again?); h2beam cleared it"), err[0]);
+    assertEquals(1, err[0].lines().count(), "said once: " + err[0]);
+  }
+
   @Test
   void aMethodThatWorksHasNoErrorsAndPrintsNothing() throws Exception {
     String[] err = new String[1];
