@@ -25,7 +25,14 @@ public final class Main {
     System.setErr(KeyFreeStream.of(System.err));
     Registry.atStart();
     StopRequest.listen(System.err);
-    System.exit(run(args, System.out, System.err));
+    ExitGuard.install(args.length == 0 ? "h2beam" : "h2beam " + args[0], System.err);
+    int code;
+    try {
+      code = run(args, System.out, System.err);
+    } finally {
+      ExitGuard.returned();
+    }
+    System.exit(code);
   }
 
   public static TreeMap<String, Command> commands() {
