@@ -96,6 +96,12 @@ class FolderGatedTest {
         "gated", "--method=nope")).getMessage().startsWith("--method=nope is not a known gated method; known: ["));
     assertTrue(assertThrows(UsageError.class, () -> FolderSweepTest.sweepIn(FolderSweepTest.EXAMPLE, runs, config, 1,
         "gated", "--policy=best")).getMessage().startsWith("--policy=best is not a known selection policy"));
+    // an empty one is a slip, not the default (dogY #16)
+    assertEquals("--method= names no method; known: [improver] (leave the flag out for improver)",
+        assertThrows(UsageError.class, () -> FolderSweepTest.sweepIn(FolderSweepTest.EXAMPLE, runs, config, 1,
+            "gated", "--method=")).getMessage());
+    assertTrue(assertThrows(UsageError.class, () -> FolderSweepTest.sweepIn(FolderSweepTest.EXAMPLE, runs, config, 1,
+        "gated", "--policy=")).getMessage().startsWith("--policy= names no policy; known: ["));
     // a checks/ folder without its script is named when the benchmark is opened
     Files.createDirectories(bench.resolve("tasks/ledgers/april/checks")).resolve("notes.txt").toFile().createNewFile();
     UsageError noScript = assertThrows(UsageError.class, () -> FolderSweepTest.sweepIn(bench, runs, config, 1,
