@@ -62,6 +62,13 @@ class MainTest {
     assertTrue(text.contains("--graderConcurrency  (default 8)"), text);
     assertTrue(text.contains("--namespaces"), text);
     assertTrue(text.contains("--runner  (default DirectRunner)"), text);
+    // the gated mode's names are those this classpath has, a plug-in's among them (dogY #15)
+    out.reset();
+    assertEquals(0, run("sweep", "--help"));
+    text = out.toString(StandardCharsets.UTF_8);
+    assertTrue(text.contains(" Found on this classpath: [improver] (a method's jar is added with"
+        + " H2BEAM_EXTRA_CLASSPATH=<jar>)."), text);
+    assertTrue(text.contains(" Found on this classpath: [always, pareto, score_comparison]."), text);
   }
 
   /**

@@ -35,6 +35,23 @@ public final class SweepCommand implements Command {
     return SweepOptions.class;
   }
 
+  /** The gated mode's method and policy, with the names this classpath has (a plug-in's jar adds its own). */
+  @Override public java.util.Map<String, String> descriptions() {
+    return java.util.Map.of("method", described("getMethod") + " Found on this classpath: "
+        + dev.h2beam.transforms.gated.GatedMethods.all().keySet() + " (a method's jar is added with"
+        + " H2BEAM_EXTRA_CLASSPATH=<jar>).", "policy", described("getPolicy") + " Found on this classpath: "
+        + dev.h2beam.transforms.gated.Policies.all().keySet() + ".");
+  }
+
+  private static String described(String getter) {
+    try {
+      return SweepOptions.class.getMethod(getter).getAnnotation(org.apache.beam.sdk.options.Description.class)
+          .value();
+    } catch (NoSuchMethodException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   @Override public int run(String[] args) throws Exception {
     // a resume that finds every task complete builds no pipeline: read the options without Beam's registry
     SweepOptions o = OptionArgs.parseLazily(name(), args, SweepOptions.class);
