@@ -154,6 +154,19 @@ class PluginJarIT {
     assertTrue(refused.contains("A resume would mix two versions' results in one namespace: put the earlier jar back"),
         refused);
     assertEquals(before, Files.readString(config));
+
+    // a namespace from before the record gets it on its next gated run, unverified since gated results are there
+    Map<String, Object> older = Json.readMap(config);
+    older.remove("gate_code");
+    Files.writeString(config, Json.pretty(older) + "\n");
+    Files.move(out.resolve("console.log"), out.resolve("refused.log"));
+    assertEquals(0, demo(out, classpath, "--modes=gated", "--method=" + SignRuleMethod.NAME));
+    String resumed = Files.readString(out.resolve("console.log"));
+    assertTrue(resumed.contains("predates gate_code (which code the gated method and policy are), recorded now"),
+        resumed);
+    Map<String, Object> recorded = Json.readMap(config);
+    assertEquals(gateCode, recorded.get("gate_code"));
+    assertTrue(String.valueOf(recorded.get("unverified")).contains("gate_code"), recorded.toString());
   }
 
   @Test
