@@ -25,7 +25,8 @@ public final class FileShapes {
    * boolean {@code ok}, a mode and k of their types (k on the selection or the summary), and, when ok, a non-empty
    * {@code chosen_label} and {@code chosen_run_dir}; mode records, stages, ledgers and base rollouts have their
    * types, and so do the marks of costs not known (a stage's or selection's {@code usd_known}, a ledger's
-   * {@code cost_unknown}, a dead base's {@code cost_known}), and so does the build each mode's result records.
+   * {@code cost_unknown}, a dead base's {@code cost_known}), and so does the build each mode's result records and the
+   * gated mode's {@code gate} (its steps, final harness and {@code method_failed}).
    */
   public static void summary(JsonNode root) throws IOException {
     requireObject(root, "the summary");
@@ -133,6 +134,27 @@ public final class FileShapes {
       }
       JsonNode attempts = ledger.get("attempts_unknown");
       if (attempts != null && !attempts.isNull()) labels(attempts, at + ".ledger.attempts_unknown");
+    }
+    gate(m.get("gate"), at + ".gate");
+  }
+
+  /**
+   * The gated mode's {@code gate} (absent or null in every other mode): an object whose {@code steps} is a list,
+   * {@code final_harness} a label and {@code method_failed} a count of those steps (absent in a summary written
+   * before h2beam counted it).
+   */
+  private static void gate(JsonNode n, String at) throws IOException {
+    if (n == null || n.isNull()) return;
+    requireObject(n, at);
+    optionalArray(n, "steps", at, ".");
+    optionalText(n, "final_harness", at, ".");
+    JsonNode failed = n.get("method_failed");
+    if (failed != null && !failed.isNull()) {
+      Long count = Tokens.count(failed);
+      if (count == null || count > n.path("steps").size()) {
+        throw wrong(at + ".method_failed must be a whole number from 0 up to the " + n.path("steps").size()
+            + " steps, found " + describe(failed));
+      }
     }
   }
 

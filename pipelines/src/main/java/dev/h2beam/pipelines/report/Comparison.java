@@ -303,8 +303,16 @@ final class Comparison {
   /** Why a difference is inconclusive, after the difference itself (which is left out where it is withheld). */
   private static final String NOT_OVER = "does not exceed the threshold";
 
-  /** The comparison's section of the text report. */
+  /** The comparison's section of the text report, of a pair whose gated method (if any) is not known here. */
   static List<String> lines(Result c, double minEffect, boolean aggregate) {
+    return lines(c, minEffect, aggregate, List.of());
+  }
+
+  /**
+   * The comparison's section of the text report; {@code gated}: the method and policy the gated side's replicates
+   * ran ({@link GateSetup#groups}), named before what differs by design; empty for a pair without gated.
+   */
+  static List<String> lines(Result c, double minEffect, boolean aggregate, List<GateSetup.Group> gated) {
     List<String> lines = new ArrayList<>();
     lines.add("Comparison at k=" + c.k() + ": " + c.modes().firstName() + " vs " + c.modes().secondName()
         + " (paired-difference/v1; claim: " + CLAIM + ")");
@@ -321,7 +329,8 @@ final class Comparison {
         lines.add("  " + cond.id() + " " + cond.title() + ": FAILS -- " + String.join("; ", cond.failures()));
       }
     }
-    lines.addAll(byDesign(c.modes()));
+    lines.addAll(GateSetup.lines(gated, "  ", false));
+    lines.addAll(byDesign(c.modes(), GateSetup.methods(gated)));
     for (Metric m : c.metrics()) lines.add("  " + m.name() + ": " + figures(m, c.modes(), minEffect, "pt", 2,
         aggregate));
     lines.add("  relation: " + c.relation() + (failed.isEmpty() ? "" : " (failed: " + String.join(", ", failed) + ")")
@@ -331,17 +340,26 @@ final class Comparison {
 
   /**
    * What differs between the two modes by design, beside the conditions (none fails for it, and none is hidden): the
-   * gated mode sees scores the blind modes never see (its tasks' checks, run on each episode, shown to its improver
-   * and deciding its gate), and runs no last selection, while its ledger's P counts the sessions its method may
-   * decline to call. Empty for parallel against sequential, which differ only in how they spend one budget.
+   * gated mode sees scores the blind modes never see (with h2beam's {@code improver} method, its tasks' checks, run
+   * on each episode, shown to its improver and deciding its gate; with any other of {@code methods}, the scores that
+   * method's own {@code evaluate} gives), and runs no last selection, while its ledger's P counts the sessions its
+   * method may decline to call. Empty for parallel against sequential, which differ only in how they spend one
+   * budget.
+   *
+   * @param methods the gated methods the replicates record ({@link GateSetup#methods}); none recorded is the default
    */
-  static List<String> byDesign(ModePair modes) {
+  static List<String> byDesign(ModePair modes, List<String> methods) {
     if (!modes.first().equals("gat") && !modes.second().equals("gat")) return List.of();
     String blind = ModeK.human(modes.first().equals("gat") ? modes.second() : modes.first());
-    return List.of("  by design (disclosed; no condition fails for it): gated's improver is shown each episode's"
-        + " score from the task's checks (checks/), and its gate keeps a step only when those scores win; " + blind
-        + " sees no score. Where a task's checks apply the grader's rule, gated selects with the signal the judge"
-        + " grades by.",
+    String scores = GateSetup.improver(methods)
+        ? "  by design (disclosed; no condition fails for it): gated's improver is shown each episode's score from the"
+        + " task's checks (checks/), and its gate keeps a step only when those scores win; " + blind + " sees no"
+        + " score. Where a task's checks apply the grader's rule, gated selects with the signal the judge grades by."
+        : "  by design (disclosed; no condition fails for it): gated's method " + String.join(" or ", methods)
+        + " scores each episode itself (its evaluate), and gated keeps a step only when those scores win; " + blind
+        + " sees no score. What those scores rest on is the method's own: this report cannot say whether they apply"
+        + " the grader's rule.";
+    return List.of(scores,
         "  by design: gated runs no last selection (it delivers its latest kept episode), where " + blind + " runs a"
         + " selector session per task; P counts improver sessions budgeted, and a gated method may call fewer (its"
         + " ledger's session_attempts say how many it made).");

@@ -186,6 +186,13 @@ final class FactsCodec {
           varint(m.attempts().count());
           out.writeBoolean(m.attempts().known());
         }
+        out.writeBoolean(m.gate() != null);
+        if (m.gate() != null) {
+          varint(m.gate().steps());
+          // a count not recorded is not 0: written as one more than the count, 0 for none
+          varint(m.gate().methodFailed() == null ? 0 : m.gate().methodFailed() + 1);
+          out.writeBoolean(m.gate().baseFinal());
+        }
       }
       size(t.finals().size());
       for (Map.Entry<String, List<String>> e : t.finals().entrySet()) {
@@ -218,6 +225,7 @@ final class FactsCodec {
       out.writeBoolean(id.timingMixed());
       string(id.cohort());
       string(id.writers());
+      string(id.gate());
     }
 
     void metric(MetricRow m) throws IOException {
@@ -303,8 +311,14 @@ final class FactsCodec {
         int executorUnknown = size();
         Tokens tokens = in.readBoolean() ? new Tokens(in.readLong(), in.readLong(), in.readBoolean()) : null;
         TaskSummary.Attempts attempts = in.readBoolean() ? new TaskSummary.Attempts(size(), in.readBoolean()) : null;
+        TaskSummary.GateSteps gate = null;
+        if (in.readBoolean()) {
+          int steps = size();
+          int failed = size();
+          gate = new TaskSummary.GateSteps(steps, failed == 0 ? null : failed - 1, in.readBoolean());
+        }
         modes[i] = new TaskSummary.ModeSpend(fellBack, improverUsd, executorUsd, screened, budget, improverUnknown,
-            executorUnknown, tokens, attempts);
+            executorUnknown, tokens, attempts, gate);
       }
       String[] finalKeys = new String[size()];
       Object[] finals = new Object[finalKeys.length];
@@ -330,7 +344,8 @@ final class FactsCodec {
       String timing = string();
       boolean mixed = in.readBoolean();
       String cohort = string();
-      return new RunIdentity(path, executor, improver, judge, seed, timing, mixed, cohort, string());
+      String writers = string();
+      return new RunIdentity(path, executor, improver, judge, seed, timing, mixed, cohort, writers, string());
     }
 
     MetricRow metric() throws IOException {

@@ -117,7 +117,7 @@ final class InputFiles {
           selections != null && selections.isObject() ? selections.get(m) : null);
       out.put(modeToken(m), new TaskSummary.ModeSpend(fellBack, stages + selection, executor, screened,
           budget(rec == null ? null : rec.get("ledger")), improverUnknown, executorUnknown, tokens,
-          attempts(rec == null ? null : rec.get("ledger"))));
+          attempts(rec == null ? null : rec.get("ledger")), gateSteps(rec == null ? null : rec.get("gate"))));
       finals.put(modeToken(m), texts(rec == null ? null : rec.get("finals")));
     }
     return new TaskSummary(path, text(root.get("task_id")), out, finals, deadBases(root));
@@ -166,7 +166,17 @@ final class InputFiles {
     return new RunIdentity(path, identity(root.get("executor")), identity(root.get("improver")),
         identity(root.get("judge")), seed != null && seed.isIntegralNumber() ? seed.bigIntegerValue() : null,
         identity(timing), timing != null && timing.path("mixed").asBoolean(false), cohort(root),
-        Writers.recorded(root));
+        Writers.recorded(root), gateSetup(root));
+  }
+
+  /** {@link RunIdentity#gate}: the {@link RunIdentity#GATE_KEYS} config.json records, or null for none. */
+  static String gateSetup(JsonNode root) {
+    Map<String, Object> out = new TreeMap<>();
+    for (String key : RunIdentity.GATE_KEYS) {
+      JsonNode v = root.get(key);
+      if (v != null && !v.isNull()) out.put(key, Json.MAPPER.convertValue(v, Object.class));
+    }
+    return out.isEmpty() ? null : Json.canonical(out);
   }
 
   /**
@@ -302,6 +312,18 @@ final class InputFiles {
   private static TaskSummary.Budget budget(JsonNode ledger) {
     if (ledger == null || !ledger.path("R").isIntegralNumber() || !ledger.path("P").isIntegralNumber()) return null;
     return new TaskSummary.Budget(ledger.get("R").asInt(), ledger.get("P").asInt());
+  }
+
+  /**
+   * The gated mode's {@code gate} record: its steps, its {@code method_failed} (null when not recorded, never 0) and
+   * whether its final harness is the base; null when the mode records no gate (the shape check made the fields the
+   * types read here).
+   */
+  private static TaskSummary.GateSteps gateSteps(JsonNode gate) {
+    if (gate == null || !gate.isObject()) return null;
+    JsonNode failed = gate.get("method_failed");
+    return new TaskSummary.GateSteps(gate.path("steps").size(), failed == null || failed.isNull() ? null
+        : failed.asInt(), "base".equals(gate.path("final_harness").asText(null)));
   }
 
   /**

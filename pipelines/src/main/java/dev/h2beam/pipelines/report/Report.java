@@ -195,7 +195,7 @@ final class Report {
         List<Comparison.Replica> replicas = replicas(k, modes, rowsByNs, byDir);
         Comparison.Result c = Comparison.compare(k, modes, replicas, s.minEffect());
         lines.add("");
-        lines.addAll(Comparison.lines(c, s.minEffect(), aggregate));
+        lines.addAll(Comparison.lines(c, s.minEffect(), aggregate, gateGroups(modes, replicas)));
         Objectives.Result o = Objectives.compare(c, replicas, s.objectives(), table);
         lines.add("");
         lines.addAll(Objectives.lines(o, aggregate));
@@ -265,6 +265,8 @@ final class Report {
       int sessions = 0;
       int noBudget = 0;
       AttemptCount attempts = AttemptCount.NONE;
+      GateSetup.Failures failures = GateSetup.Failures.NONE;
+      Map<NamespaceRef, RunIdentity> gated = new LinkedHashMap<>();
       for (Map.Entry<NamespaceRef, List<Scored>> e : rowsByNs.entrySet()) {
         Map<String, TaskSummary> byTask = byTaskOf.get(e.getKey());
         for (Scored r : e.getValue()) {
@@ -278,6 +280,10 @@ final class Report {
             sessions += b.sessions();
           }
           attempts = attempts.plus(t == null ? null : t.mode(cell.mode()).attempts());
+          if (r.mode().equals(GATED)) {
+            gated.putIfAbsent(e.getKey(), facts(byDir, e.getKey()).identity());
+            failures = failures.plus(t == null ? null : t.mode(GATED).gate());
+          }
         }
       }
       String score = x.score() == null ? "no graded task" : withheld.test(x) ? "score withheld"
@@ -290,9 +296,17 @@ final class Report {
           + " | " + rollouts + " rollouts and " + sessions + " improver sessions budgeted over " + (tasks - noBudget)
           + " task(s)" + (noBudget == 0 ? "" : " (" + noBudget + " record no ledger counts)")
           + " | " + attempts.says() + deadBases(deadBases.get(cell)));
+      if (gated.isEmpty()) continue;
+      // which method and policy that score is of, whether the method is a plug-in, and whether it worked
+      out.addAll(GateSetup.lines(GateSetup.groups(gated), "    ", true));
+      String failed = failures.line();
+      if (failed != null) out.add("    " + failed);
     }
     return out;
   }
+
+  /** The gated mode's token. */
+  static final String GATED = "gat";
 
   /**
    * The improver session attempts of a cell's tasks (each retry an attempt of its own): those counted, how many tasks'
@@ -616,6 +630,17 @@ final class Report {
       if (c != 0) return c;
     }
     return Integer.compare(a.size(), b.size());
+  }
+
+  /** The gated method and policy of the replicas with gated rows ({@link GateSetup}); none when no mode is gated. */
+  static List<GateSetup.Group> gateGroups(ModePair modes, List<Comparison.Replica> replicas) {
+    Map<NamespaceRef, RunIdentity> gated = new LinkedHashMap<>();
+    for (Comparison.Replica r : replicas) {
+      List<Scored> rows = modes.first().equals(GATED) ? r.first() : modes.second().equals(GATED) ? r.second()
+          : List.of();
+      if (!rows.isEmpty()) gated.put(r.namespace(), r.identity());
+    }
+    return GateSetup.groups(gated);
   }
 
   /** The two modes' rows at k of every namespace where either has rows, with the namespace's task summaries. */

@@ -18,9 +18,12 @@ import java.util.List;
  *     seed: namespaces whose cohorts differ are not pooled ({@link Report#notReplicates})
  * @param writers the builds of h2beam that wrote the namespace ({@link Writers}), as canonical JSON; null when its
  *     config.json records none
+ * @param gate the gated mode's method and policy as config.json records them ({@link #GATE_KEYS}: its {@code gate}
+ *     and {@code gate_code}, {@link GateSetup}), as canonical JSON of those it records; null when it records neither.
+ *     Read for the report to name them, whatever the cohort (which compares {@code gate}) leaves out
  */
 public record RunIdentity(String path, String executor, String improver, String judge, BigInteger seed,
-    String timing, boolean timingMixed, String cohort, String writers) implements Serializable {
+    String timing, boolean timingMixed, String cohort, String writers, String gate) implements Serializable {
 
   /**
    * The keys of config.json two replicates must agree on, besides {@code tasks} (a set: its order follows the seed)
@@ -44,6 +47,9 @@ public record RunIdentity(String path, String executor, String improver, String 
    */
   public static final String UNVERIFIED = "unverified";
 
+  /** The keys of config.json that say which method and policy the gated mode ran ({@link GateSetup}). */
+  public static final List<String> GATE_KEYS = List.of("gate", "gate_code");
+
   public RunIdentity {
     executor = blankToNull(executor);
     improver = blankToNull(improver);
@@ -51,6 +57,13 @@ public record RunIdentity(String path, String executor, String improver, String 
     timing = blankToNull(timing);
     cohort = blankToNull(cohort);
     writers = blankToNull(writers);
+    gate = blankToNull(gate);
+  }
+
+  /** An identity whose config.json records no gated method (a namespace the gated mode never ran in). */
+  public RunIdentity(String path, String executor, String improver, String judge, BigInteger seed, String timing,
+      boolean timingMixed, String cohort, String writers) {
+    this(path, executor, improver, judge, seed, timing, timingMixed, cohort, writers, null);
   }
 
   /** An identity whose config.json records no builds of h2beam. */
@@ -72,12 +85,13 @@ public record RunIdentity(String path, String executor, String improver, String 
 
   /** The same identity with another judge: the one h2beam recorded where harness2's config.json names its own. */
   public RunIdentity withJudge(String other) {
-    return new RunIdentity(path, executor, improver, other, seed, timing, timingMixed, cohort, writers);
+    return new RunIdentity(path, executor, improver, other, seed, timing, timingMixed, cohort, writers, gate);
   }
 
   /** The same identity with another cohort and record of its writers ({@link Writers#of}). */
   RunIdentity withWriters(String otherCohort, String otherWriters) {
-    return new RunIdentity(path, executor, improver, judge, seed, timing, timingMixed, otherCohort, otherWriters);
+    return new RunIdentity(path, executor, improver, judge, seed, timing, timingMixed, otherCohort, otherWriters,
+        gate);
   }
 
   private static String blankToNull(String s) {

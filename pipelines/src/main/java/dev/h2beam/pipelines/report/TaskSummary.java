@@ -96,9 +96,11 @@ public record TaskSummary(String path, String taskId, Map<String, ModeSpend> mod
    *     selection's, not {@code known} when they name some not counted); null when the summary does not record them
    * @param attempts the improver session attempts its ledger counted ({@code session_attempts}); null when the
    *     summary records none
+   * @param gate the gated mode's steps and its method's failures ({@code gate}); null when the mode records no gate
    */
   public record ModeSpend(int fellBack, double improverUsd, double executorUsd, int lessonsScreened, Budget budget,
-      int improverUnknown, int executorUnknown, Tokens tokens, Attempts attempts) implements Serializable {
+      int improverUnknown, int executorUnknown, Tokens tokens, Attempts attempts, GateSteps gate)
+      implements Serializable {
     static final ModeSpend NONE = new ModeSpend(0, 0.0, 0.0, 0);
 
     public ModeSpend {
@@ -106,6 +108,13 @@ public record TaskSummary(String path, String taskId, Map<String, ModeSpend> mod
         throw new IllegalArgumentException("a count of costs not known cannot be negative: " + improverUnknown
             + ", " + executorUnknown);
       }
+    }
+
+    /** A mode that records no gate (every mode but the gated one). */
+    public ModeSpend(int fellBack, double improverUsd, double executorUsd, int lessonsScreened, Budget budget,
+        int improverUnknown, int executorUnknown, Tokens tokens, Attempts attempts) {
+      this(fellBack, improverUsd, executorUsd, lessonsScreened, budget, improverUnknown, executorUnknown, tokens,
+          attempts, null);
     }
 
     /** A mode whose session attempts are not recorded. */
@@ -191,6 +200,25 @@ public record TaskSummary(String path, String taskId, Map<String, ModeSpend> mod
   public record Attempts(int count, boolean known) implements Serializable {
     public Attempts {
       if (count < 0) throw new IllegalArgumentException("a count of session attempts cannot be negative: " + count);
+    }
+  }
+
+  /**
+   * What the gated mode's record of one task ({@code modes.gat.gate}) says of its steps: how many ran and in how many
+   * its method failed (a step with {@code method_errors}: a {@code propose} or {@code evaluate} that threw or answered
+   * nothing usable, so the step went on without the method's work).
+   *
+   * @param steps the size of its {@code steps}
+   * @param methodFailed its {@code method_failed}; null when the summary does not record it (written before h2beam
+   *     counted it): not known, never 0
+   * @param baseFinal its {@code final_harness} is the base: no candidate was kept
+   */
+  public record GateSteps(int steps, Integer methodFailed, boolean baseFinal) implements Serializable {
+    public GateSteps {
+      if (steps < 0 || (methodFailed != null && (methodFailed < 0 || methodFailed > steps))) {
+        throw new IllegalArgumentException("method_failed must count some of the gate's " + steps + " steps: "
+            + methodFailed);
+      }
     }
   }
 

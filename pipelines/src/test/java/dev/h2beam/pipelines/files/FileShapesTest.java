@@ -61,6 +61,19 @@ class FileShapesTest {
         + " \"selections\": {}, \"base\": [{\"run_dir\": 3}]}"));
   }
 
+  /** The gated mode's gate: its steps a list, and method_failed (absent before h2beam counted it) a count of them. */
+  @Test
+  void theGatedModesMethodFailuresAreACountOfItsSteps() throws Exception {
+    String head = "{\"task_id\": \"t\", \"k\": 1, \"selections\": {}, \"modes\": {\"gat\": {\"gate\": ";
+    FileShapes.summary(Json.readTree(head + "{\"steps\": [{}, {}], \"method_failed\": 2}}}}"));
+    FileShapes.summary(Json.readTree(head + "{\"steps\": [], \"final_harness\": \"base\"}}}}"));
+    assertEquals("modes.gat.gate.method_failed must be a whole number from 0 up to the 2 steps, found 3 (a number)",
+        summaryRefusal(head + "{\"steps\": [{}, {}], \"method_failed\": 3}}}}"));
+    assertEquals("modes.gat.gate.method_failed must be a whole number from 0 up to the 0 steps, found \"1\" (a"
+        + " string)", summaryRefusal(head + "{\"method_failed\": \"1\"}}}}"));
+    assertEquals("modes.gat.gate.steps must be a list, found 6 (a number)", summaryRefusal(head + "{\"steps\": 6}}}}"));
+  }
+
   /**
    * A base-failed task's dead bases carry what they cost ({@code cost_usd}, an amount as a usd is) and
    * {@code cost_known} when that is not all of it: they pass in that shape, and another is refused.

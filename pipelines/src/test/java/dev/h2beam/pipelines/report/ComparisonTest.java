@@ -295,6 +295,47 @@ class ComparisonTest {
     assertEquals(50.0, c.pairs().get(0).score());
   }
 
+  static final String IMPROVER_BY_DESIGN = "  by design (disclosed; no condition fails for it): gated's improver is"
+      + " shown each episode's score from the task's checks (checks/), and its gate keeps a step only when those"
+      + " scores win; parallel sees no score. Where a task's checks apply the grader's rule, gated selects with the"
+      + " signal the judge grades by.";
+
+  /** h2beam's improver (or no method recorded: the default) scores with the checks; any other method by itself. */
+  @Test
+  void theByDesignNoteSaysWhatGatedsMethodScoresWith() {
+    ModePair withGated = new ModePair("agg", "gat");
+    assertEquals(IMPROVER_BY_DESIGN, Comparison.byDesign(withGated, List.of()).get(0));
+    assertEquals(IMPROVER_BY_DESIGN, Comparison.byDesign(withGated, List.of("improver")).get(0));
+    assertEquals("  by design (disclosed; no condition fails for it): gated's method best-of-two scores each episode"
+        + " itself (its evaluate), and gated keeps a step only when those scores win; parallel sees no score. What"
+        + " those scores rest on is the method's own: this report cannot say whether they apply the grader's rule.",
+        Comparison.byDesign(withGated, List.of("best-of-two")).get(0));
+    assertEquals(2, Comparison.byDesign(withGated, List.of("best-of-two")).size(), "the last selection's note too");
+    assertEquals(List.of(), Comparison.byDesign(AGG_SEQ, List.of("best-of-two")));
+  }
+
+  /** config.json's gate and gate_code, as the report names them; a gate of another shape is not recorded. */
+  @Test
+  void theGateSetupIsReadFromConfigJson() {
+    RunIdentity plugin = new RunIdentity("c", null, null, null, null, null, false, null, null, "{\"gate\":"
+        + "{\"method\":\"best-of-two\",\"min_win_margin\":0,\"policy\":\"pareto\"},\"gate_code\":{\"method\":"
+        + "{\"class\":\"org.example.BestOfTwo\",\"code\":\"sha256:ab\",\"from\":\"b2.jar\"}}}");
+    GateSetup setup = GateSetup.of(plugin);
+    assertEquals("gated (method best-of-two, policy pareto)", setup.label());
+    assertTrue(setup.pluginLine().startsWith("the method best-of-two is a plug-in (org.example.BestOfTwo from"
+        + " b2.jar): "), setup.pluginLine());
+    RunIdentity builtIn = new RunIdentity("c", null, null, null, null, null, false, null, null, "{\"gate\":"
+        + "{\"method\":\"improver\",\"policy\":\"always\"},\"gate_code\":{\"method\":{\"class\":\"x\","
+        + "\"code\":\"h2beam\"}}}");
+    assertEquals(null, GateSetup.of(builtIn).pluginLine());
+    RunIdentity noCode = new RunIdentity("c", null, null, null, null, null, false, null, null, "{\"gate\":"
+        + "{\"method\":\"sign-rule\",\"policy\":\"always\"}}");
+    assertEquals(null, GateSetup.of(noCode).pluginLine(), "a plug-in is said only where gate_code says so");
+    RunIdentity odd = new RunIdentity("c", null, null, null, null, null, false, null, null, "{\"gate\":\"x\"}");
+    assertEquals("gated (method and policy not recorded in config.json)", GateSetup.of(odd).label());
+    assertEquals(GateSetup.NONE, GateSetup.of(ID));
+  }
+
   @Test
   void scoreLineShowsTheMeanDifferenceItsStandardErrorAndTheThreshold() {
     Comparison.Result c = compare(replica("demo-oc-agg2-s1", t(4, 4), t(2, 2)),

@@ -81,11 +81,57 @@ final class Fixtures {
    * @param chosen the selection's chosen label
    * @param rollouts the ledger's R, with P = 3k; null for a ledger that records no counts
    */
-  record ModeRun(String mode, List<String> finals, String chosen, Integer rollouts) {
+  record ModeRun(String mode, List<String> finals, String chosen, Integer rollouts, Map<String, Object> gate) {
+    /** A run whose gated mode, if it is one, records the default gate ({@link #gate(int, Integer, String)}). */
+    ModeRun(String mode, List<String> finals, String chosen, Integer rollouts) {
+      this(mode, finals, chosen, rollouts, null);
+    }
+
     /** A mode that spent its budget exactly: R = 4k, P = 3k. */
     static ModeRun onBudget(String mode, int k, List<String> finals, String chosen) {
       return new ModeRun(mode, finals, chosen, 4 * k);
     }
+  }
+
+  /**
+   * A gated mode's {@code gate} as h2beam's Gated writes it: {@code steps} steps, {@code failed} of them with
+   * {@code method_errors} (and {@code method_failed}; left out when null, as before h2beam counted it), the final
+   * harness.
+   */
+  static Map<String, Object> gate(int steps, Integer failed, String finalHarness) {
+    Map<String, Object> g = new LinkedHashMap<>();
+    g.put("method", "improver");
+    g.put("policy", "score_comparison");
+    g.put("final_harness", finalHarness);
+    if (failed != null) g.put("method_failed", failed);
+    List<Object> each = new ArrayList<>();
+    for (int j = 1; j <= steps; j++) {
+      Map<String, Object> step = new LinkedHashMap<>();
+      step.put("step", j);
+      step.put("proposal", j <= (failed == null ? 0 : failed) ? "none" : "candidate");
+      if (j <= (failed == null ? 0 : failed)) step.put("method_errors", List.of("propose threw"));
+      each.add(step);
+    }
+    g.put("steps", each);
+    return g;
+  }
+
+  /**
+   * Records the gated mode's settings in a namespace's config.json as a sweep does: {@code gate} and, when
+   * {@code methodCode} is not null, {@code gate_code} with that method entry and h2beam's own policy.
+   */
+  static void gateConfig(Path ns, String method, String policy, Map<String, Object> methodCode) throws Exception {
+    Map<String, Object> c = Json.readMap(ns.resolve("config.json"));
+    Map<String, Object> gate = new LinkedHashMap<>();
+    gate.put("method", method);
+    gate.put("policy", policy);
+    gate.put("min_win_margin", 0.0);
+    c.put("gate", gate);
+    if (methodCode != null) {
+      c.put("gate_code", Map.of("method", methodCode, "policy", Map.of("class",
+          "dev.h2beam.transforms.gated.Policies$ScoreComparison", "code", "h2beam")));
+    }
+    Files.writeString(ns.resolve("config.json"), Json.pretty(c) + "\n", StandardCharsets.UTF_8);
   }
 
   /** A task summary with the given modes' records and selections, in that order; a gated one has its gate. */
@@ -141,7 +187,10 @@ final class Fixtures {
       ledger.put("session_usd", 3 * stageUsd);
       m.put("ledger", ledger);
       m.put("errors", List.of());
-      if (mode.equals("gat")) m.put("gate", Map.of("method", "improver", "policy", "paired-mean", "steps", List.of()));
+      if (mode.equals("gat")) {
+        m.put("gate", run.gate() != null ? run.gate() : Map.of("method", "improver", "policy", "paired-mean", "steps",
+            List.of()));
+      }
       modes.put(mode, m);
       Map<String, Object> sel = new LinkedHashMap<>();
       sel.put("task_id", task);

@@ -46,6 +46,21 @@ class RecordCodersTest {
     roundTrips(NamespaceFacts.empty("/r/x"));
   }
 
+  /** The gated mode's steps (a method_failed not recorded stays not recorded) and the gate config.json records. */
+  @Test
+  void gateStepsAndTheRecordedGateRoundTrip() throws Exception {
+    TaskSummary summary = new TaskSummary("/r/ns/t1/summary.json", "t1", Map.of(
+        "gat", new TaskSummary.ModeSpend(0, 0.0, 0.0, 0, null, 0, 0, null, null,
+            new TaskSummary.GateSteps(6, 6, true)),
+        "agg", new TaskSummary.ModeSpend(0, 0.0, 0.0, 0, null, 0, 0, null, null,
+            new TaskSummary.GateSteps(6, null, false)),
+        "seq", new TaskSummary.ModeSpend(0, 0.0, 0.0, 0, null, 0, 0, null, null,
+            new TaskSummary.GateSteps(0, 0, false))));
+    RunIdentity id = new RunIdentity("/r/ns/config.json", "demo/oc", "opencode:m", null, null, null, false, null,
+        null, "{\"gate\":{\"method\":\"best-of-two\"}}");
+    roundTrips(new NamespaceFacts("/r/ns", true, List.of(), List.of(summary), id));
+  }
+
   /**
    * Facts many times larger than the packing's first buffer (3,000 rows, each with strings of its own) round-trip, and
    * their bytes cut short anywhere are refused, not read as fewer facts.
@@ -183,18 +198,20 @@ class RecordCodersTest {
   /** FactsCodec writes these components by hand; a record that gains one must be written by it too. */
   @Test
   void theCompactCoderWritesEveryComponentOfTheFactsRecords() {
-    Map<Class<?>, String> written = Map.of(
-        NamespaceFacts.class, "dir judgedPresent rows summaries identity metricsPresent metrics",
-        Scored.class, "taskId mode k label runId chosenIsBase nPassed nCriteria allPass metric error absence repeatSd",
-        TaskSummary.class, "path taskId modes finals deadBases",
-        TaskSummary.DeadBases.class, "usd unknown tokens",
-        TaskSummary.TokenCount.class, "input output partial notRecorded",
-        TaskSummary.ModeSpend.class, "fellBack improverUsd executorUsd lessonsScreened budget improverUnknown"
-            + " executorUnknown tokens attempts",
-        TaskSummary.Attempts.class, "count known",
-        TaskSummary.Budget.class, "rollouts sessions",
-        RunIdentity.class, "path executor improver judge seed timing timingMixed cohort writers",
-        MetricRow.class, "taskId mode k values absent");
+    Map<Class<?>, String> written = Map.ofEntries(
+        Map.entry(NamespaceFacts.class, "dir judgedPresent rows summaries identity metricsPresent metrics"),
+        Map.entry(Scored.class, "taskId mode k label runId chosenIsBase nPassed nCriteria allPass metric error absence"
+            + " repeatSd"),
+        Map.entry(TaskSummary.class, "path taskId modes finals deadBases"),
+        Map.entry(TaskSummary.DeadBases.class, "usd unknown tokens"),
+        Map.entry(TaskSummary.TokenCount.class, "input output partial notRecorded"),
+        Map.entry(TaskSummary.ModeSpend.class, "fellBack improverUsd executorUsd lessonsScreened budget"
+            + " improverUnknown executorUnknown tokens attempts gate"),
+        Map.entry(TaskSummary.GateSteps.class, "steps methodFailed baseFinal"),
+        Map.entry(TaskSummary.Attempts.class, "count known"),
+        Map.entry(TaskSummary.Budget.class, "rollouts sessions"),
+        Map.entry(RunIdentity.class, "path executor improver judge seed timing timingMixed cohort writers gate"),
+        Map.entry(MetricRow.class, "taskId mode k values absent"));
     written.forEach((type, names) -> assertEquals(names, Arrays.stream(type.getRecordComponents())
         .map(RecordComponent::getName).collect(Collectors.joining(" ")),
         type.getSimpleName() + " has components FactsCodec does not write: add them to FactsCodec and here"));

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -30,6 +31,12 @@ class ReportThreeModesTest {
    * except the gated one of {@code offBudgetTask} in seed 2 (R = 7), when given.
    */
   static void cell(Path runs, String offBudgetTask) throws Exception {
+    cell(runs, offBudgetTask, (seed, task) -> null);
+  }
+
+  /** {@link #cell(Path, String)} whose gated mode records {@code gate.apply(seed, task)} (null: the default). */
+  static void cell(Path runs, String offBudgetTask, BiFunction<Integer, String, Map<String, Object>> gate)
+      throws Exception {
     for (int seed = 1; seed <= 3; seed++) {
       Path ns = Fixtures.namespace(runs, "demo-oc-agg2-s" + seed);
       Fixtures.judged(ns, List.of(
@@ -41,7 +48,8 @@ class ReportThreeModesTest {
         Fixtures.summary(ns, task, 2, 0.5, 0.25, List.of(), 0.0, List.of(
             ModeRun.onBudget("agg", 2, List.of("agg1", "agg2"), "agg1"),
             ModeRun.onBudget("seq", 2, List.of("c1", "c2"), "c1"),
-            new ModeRun("gat", List.of("g3", "r1"), task.equals("ledger-1") ? "g3" : "g1", off ? 7 : 8)));
+            new ModeRun("gat", List.of("g3", "r1"), task.equals("ledger-1") ? "g3" : "g1", off ? 7 : 8,
+                gate.apply(seed, task))));
       }
       Fixtures.config(ns, "demo/oc", "scripted:ledger", "exact-match", (long) seed);
       for (String mode : List.of("seq", "gat")) Fixtures.namespace(runs, "demo-oc-" + mode + "2-s" + seed);
@@ -115,6 +123,122 @@ class ReportThreeModesTest {
     assertTrue(a >= 0 && a < b && b < c, text);
     assertTrue(text.substring(c).contains("  k=2 seed=1 ledger-1: score -50.00 | pass -100.00\n"), text);
     assertTrue(text.contains("  gated k=2 seed=1 ledger-2: g1 | 1/2 |  50.00%\n"), text);
+  }
+
+  /** harness2's lines of the three-mode report of {@link #cell}: byte for byte, whatever the gated method. */
+  static final String HARNESS2_LINES = "demo-oc seeds=1,2,3 modes=parallel,sequential,gated\n"
+      + "===================================================\n"
+      + "  parallel k=2: n=  6 | score 100.00% | picked output: final 6 / candidate 0 / base 0\n"
+      + "  sequential k=2: n=  6 | score  50.00% | picked output: final 6 / candidate 0 / base 0\n"
+      + "  gated k=2: n=  6 | score  75.00% | picked output: final 3 / candidate 3 / base 0\n"
+      + "\n"
+      + "  improver (editors, composer, selection, reflection) spend across reported modes: $31.50\n"
+      + "\n"
+      + "Each mode's vector";
+
+  static final String GATED_VECTOR = "  gated k=2: score 75.00% (6 graded, 0 ungraded) | improver $10.50 | executor"
+      + " $0.00 | 48 rollouts and 36 improver sessions budgeted over 6 task(s) | session attempts not recorded (6"
+      + " task(s): not counted, not zero)\n";
+
+  static final String SEEDS = " in demo-oc-agg2-s1, demo-oc-agg2-s2, demo-oc-agg2-s3\n";
+
+  /** The report's text, its runs root written RUNS; asserted to exit 0 and to start with harness2's lines. */
+  static String report(Path runs) throws Exception {
+    Fixtures.Run run = Fixtures.report("--namespaces=" + runs + "/demo-oc-*", ALL);
+    assertEquals(0, run.exit(), run.err());
+    assertTrue(run.out().startsWith(HARNESS2_LINES), run.out());
+    return run.out().replace(runs.toString(), "RUNS");
+  }
+
+  /** The method a code entry of gate_code names: h2beam's own or a plug-in's, from its jar. */
+  static Map<String, Object> code(String className, String jar) {
+    Map<String, Object> m = new java.util.LinkedHashMap<>();
+    m.put("class", className);
+    m.put("code", jar == null ? "h2beam" : "sha256:" + "ab".repeat(32));
+    if (jar != null) m.put("from", jar);
+    return m;
+  }
+
+  /**
+   * The gated results and each comparison with gated name the method and policy config.json records; h2beam's own
+   * improver gets no plug-in line and keeps the by-design note on its checks.
+   */
+  @Test
+  void theBuiltInMethodIsNamedWithItsPolicyAndNoPluginLine(@TempDir Path runs) throws Exception {
+    cell(runs, null);
+    for (int seed = 1; seed <= 3; seed++) {
+      Fixtures.gateConfig(runs.resolve("demo-oc-agg2-s" + seed), "improver", "score_comparison",
+          code("dev.h2beam.transforms.gated.ImproverMethod", null));
+    }
+    String text = report(runs);
+    String named = "gated (method improver, policy score_comparison)" + SEEDS;
+    assertTrue(text.contains("\n" + GATED_VECTOR + "    " + named + "\nReplicates"), text);
+    String[] sections = text.split("\nComparison at k=2: ");
+    assertFalse(sections[1].contains("gated (method"), sections[1]);
+    for (int i = 2; i <= 3; i++) {
+      assertTrue(sections[i].contains(" holds\n  " + named + "  by design (disclosed; no condition fails for it):"
+          + " gated's improver is shown each episode's score from the task's checks (checks/), and its gate keeps a"
+          + " step only when those scores win; " + (i == 2 ? "parallel" : "sequential") + " sees no score. Where a"
+          + " task's checks apply the grader's rule, gated selects with the signal the judge grades by.\n"),
+          sections[i]);
+    }
+    assertFalse(text.contains("plug-in"), text);
+    assertFalse(text.contains("the method failed"), text);
+  }
+
+  /**
+   * A plug-in method is named with its policy, disclosed once with its class and jar, scores episodes by its own
+   * evaluate in the by-design note, and a method that failed in every step says its score is the base harness's.
+   */
+  @Test
+  void aPluginMethodThatFailedInEveryStepIsNamedDisclosedAndSaidToHaveFailed(@TempDir Path runs) throws Exception {
+    cell(runs, null, (seed, task) -> Fixtures.gate(6, 6, "base"));
+    for (int seed = 1; seed <= 3; seed++) {
+      Fixtures.gateConfig(runs.resolve("demo-oc-agg2-s" + seed), "best-of-two", "score_comparison",
+          code("org.example.BestOfTwo", "best-of-two-1.0.jar"));
+    }
+    String text = report(runs);
+    String named = "gated (method best-of-two, policy score_comparison)" + SEEDS;
+    assertTrue(text.contains("\n" + GATED_VECTOR + "    " + named + "    the method best-of-two is a plug-in"
+        + " (org.example.BestOfTwo from best-of-two-1.0.jar): its budget and blindness hold for the calls it makes"
+        + " through its API (the models and inputs h2beam hands it); what else its code does is neither counted in"
+        + " the ledger nor seen by this report (README: \"What a method is trusted with\")\n"
+        + "    gated: the method failed in 36 of 36 steps (method_errors in the summaries): its score is the base"
+        + " harness's, not the method's work\n\nReplicates"), text);
+    assertEquals(1, text.split("is a plug-in", -1).length - 1, "disclosed once: " + text);
+    String[] sections = text.split("\nComparison at k=2: ");
+    for (int i = 2; i <= 3; i++) {
+      assertTrue(sections[i].contains(" holds\n  " + named + "  by design (disclosed; no condition fails for it):"
+          + " gated's method best-of-two scores each episode itself (its evaluate), and gated keeps a step only when"
+          + " those scores win; " + (i == 2 ? "parallel" : "sequential") + " sees no score. What those scores rest on"
+          + " is the method's own: this report cannot say whether they apply the grader's rule.\n"), sections[i]);
+      assertFalse(sections[i].contains("checks/"), sections[i]);
+    }
+    String html = Files.readString(runs.resolve("_report/report.html"));
+    assertTrue(html.contains("    the method best-of-two is a plug-in (org.example.BestOfTwo from"
+        + " best-of-two-1.0.jar):"), "the page's text report says it too");
+  }
+
+  /**
+   * Failures in some steps are counted against every step; a summary that does not record method_failed is counted
+   * apart (never as 0), and when none records it nothing is said; every step failed with a candidate kept is not
+   * said to be the base.
+   */
+  @Test
+  void methodFailuresInSomeStepsAreCountedAndAnUnrecordedCountIsNotZero(@TempDir Path root) throws Exception {
+    Path some = root.resolve("some");
+    cell(some, null, (seed, task) -> Fixtures.gate(6, seed == 3 ? null : task.equals("ledger-1") ? 2 : 0, "g1"));
+    assertTrue(report(some).contains("\n" + GATED_VECTOR + "    gated (method and policy not recorded in"
+        + " config.json)" + SEEDS + "    gated: the method failed in 4 of 24 steps (method_errors in the summaries);"
+        + " 2 task(s) record no method_failed (not counted, not zero)\n\nReplicates"), report(some));
+    Path none = root.resolve("none");
+    cell(none, null, (seed, task) -> Fixtures.gate(6, null, "g1"));
+    assertFalse(report(none).contains("the method failed"), report(none));
+    Path kept = root.resolve("kept");
+    cell(kept, null, (seed, task) -> Fixtures.gate(6, 6, task.equals("ledger-1") ? "base" : "g1"));
+    assertTrue(report(kept).contains("\n    gated: the method failed in 36 of 36 steps (method_errors in the"
+        + " summaries): no step had both its proposal and its scores, so its score is not the method's work\n"),
+        report(kept));
   }
 
   @Test
