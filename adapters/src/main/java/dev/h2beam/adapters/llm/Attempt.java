@@ -26,10 +26,20 @@ sealed interface Attempt {
    *
    * @param retryAfter the wait the server asked for, or null
    */
-  record Transient(String reason, Duration retryAfter, Usage usage) implements Attempt {
+  record Transient(String reason, Duration retryAfter, Usage usage, boolean errorReply) implements Attempt {
     public Transient {
       Objects.requireNonNull(reason, "reason");
       usage = usage == null ? Usage.NONE : usage;
+    }
+
+    /**
+     * Not an error reply.
+     *
+     * @see #errorReply() a success status whose body is an error object, no answer: taken as unbilled as an error
+     *     status is (a gateway's way of saying 5xx)
+     */
+    Transient(String reason, Duration retryAfter, Usage usage) {
+      this(reason, retryAfter, usage, false);
     }
 
     static Transient of(String reason) {
@@ -37,14 +47,18 @@ sealed interface Attempt {
     }
   }
 
-  /** A failure no retry cures: a 4xx other than 429 (a wrong model, a refused key, a malformed request). */
-  record Fatal(String reason) implements Attempt {
+  /**
+   * A failure no retry cures: a 4xx other than 429 (a wrong model, a refused key, a malformed request), or a reply
+   * the same request would get again (cut off at max_tokens, stopped by a content filter), with the usage it reported.
+   */
+  record Fatal(String reason, Usage usage) implements Attempt {
     public Fatal {
       Objects.requireNonNull(reason, "reason");
+      usage = usage == null ? Usage.NONE : usage;
     }
 
-    @Override public Usage usage() {
-      return Usage.NONE;
+    Fatal(String reason) {
+      this(reason, Usage.NONE);
     }
   }
 }

@@ -139,6 +139,10 @@ public final class ChatClient implements AutoCloseable {
       record.inputTokens = a.usage().promptTokens();
       record.outputTokens = a.usage().completionTokens();
       record.unusable = !(a instanceof Attempt.Answered);
+      record.errorReply = a instanceof Attempt.Transient t && t.errorReply();
+      if (!(a instanceof Attempt.Answered) && record.dropped == null && record.status == null) {
+        record.dropped = a instanceof Attempt.Transient t ? t.reason() : ((Attempt.Fatal) a).reason();
+      }
       calls.add(record.finish());
       if (a instanceof Attempt.Answered ok) {
         EndpointProxy.Spend spend = EndpointProxy.Spend.of(endpoint, calls);
@@ -147,8 +151,8 @@ public final class ChatClient implements AutoCloseable {
       }
       if (a instanceof Attempt.Fatal fatal) {
         EndpointProxy.Spend spend = EndpointProxy.Spend.of(endpoint, calls);
-        throw new ChatException(who + fatal.reason() + " (fatal, not retried)", true, attempt, spend.usd(), calls,
-            spend.known());
+        throw new ChatException(who + fatal.reason() + keyAdvice(fatal.reason()) + " (fatal, not retried)", true,
+            attempt, spend.usd(), calls, spend.known());
       }
       Attempt.Transient t = (Attempt.Transient) a;
       last = t.reason();
@@ -199,6 +203,13 @@ public final class ChatClient implements AutoCloseable {
       throw new IllegalStateException("chat call failed unexpectedly", cause);
     }
     record.status = r.statusCode();
+    if (r.statusCode() / 100 == 3) {
+      // followed, the request and its key would go where base_url does not say
+      String to = r.headers().firstValue("Location").map(l -> l.replaceAll("[?#].*", "")).orElse("(no Location)");
+      return new Attempt.Fatal("HTTP " + r.statusCode() + ": the endpoint redirects to " + ChatWire.withoutKey(
+          dev.h2beam.adapters.config.KeyShapes.redact(to), key) + ", and h2beam follows no redirect (the key would"
+          + " go along): set base_url to the address it names");
+    }
     return ChatWire.read(r.statusCode(), r.headers().firstValue("Retry-After").orElse(null), r.body().bytes(),
         r.body().truncated(), key, Instant.now());
   }
@@ -217,13 +228,25 @@ public final class ChatClient implements AutoCloseable {
       out = out.replace(key, EnvKeys.REDACTED);
       found.add(endpoint.apiKeyEnv());
     }
-    if (!found.isEmpty()) {
+    if (!found.isEmpty() && ECHO_SAID.add(endpoint.name() + "\0" + found)) {
       System.err.println("h2beam: a reply of endpoint " + endpoint.name() + " held the value of $"
-          + String.join(", $", found) + "; it was replaced with " + EnvKeys.REDACTED + " before anything read it."
-          + " An endpoint that echoes its key is misbehaving: rotate the key");
+          + String.join(", $", found) + "; it was replaced with " + EnvKeys.REDACTED + " before anything read it,"
+          + " as it is in every later reply (said once). An endpoint that echoes its key is misbehaving: rotate the"
+          + " key");
     }
     return out;
   }
+
+  /** For a refused key (401, 403): where the key came from, never its value. */
+  private String keyAdvice(String reason) {
+    if (!reason.startsWith("HTTP 401") && !reason.startsWith("HTTP 403")) return "";
+    return endpoint.apiKeyEnv().isEmpty() ? "; endpoint " + endpoint.name() + " sends no key (it names no api_key_env)"
+        : "; the key sent is $" + endpoint.apiKeyEnv() + " (endpoints." + endpoint.name() + ".api_key_env): check"
+        + " that it holds this endpoint's key";
+  }
+
+  /** Endpoints whose echo of a key was said already, with the variables named: said once per command. */
+  private static final java.util.Set<String> ECHO_SAID = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   private String noAnswer() {
     return "no answer within " + callTimeout.toMillis() / 1000.0 + " s (timeout_seconds)";

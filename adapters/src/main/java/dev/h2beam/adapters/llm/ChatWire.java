@@ -63,11 +63,32 @@ final class ChatWire {
     Usage usage = usage(root.get("usage"));
     JsonNode choice = root.path("choices").path(0);
     if (!choice.isObject()) {
-      return new Attempt.Transient("the reply has no choices: " + excerpt(body, key), null, usage);
+      // a gateway's error object under a success status (OpenRouter, LiteLLM): an error reply, unbilled as an error
+      // status is, unless it reported usage
+      boolean error = root.hasNonNull("error") && usage.equals(Usage.NONE);
+      return new Attempt.Transient((error ? "the reply is an error: " : "the reply has no choices: ")
+          + excerpt(body, key), null, usage, error);
     }
     String text = content(choice.path("message").path("content"));
     String model = root.path("model").asText("");
     String finish = choice.path("finish_reason").asText("");
+    // the same request gets the same end again: cut off, filtered, or tool calls where text was asked for; a reply
+    // cut off is no answer (its text ends mid-way, and graded it would count as the model's work)
+    if (finish.equals("length")) {
+      return new Attempt.Fatal("the reply was cut off at max_tokens (finish_reason length" + (text.isBlank()
+          ? ", no content: a reasoning model may have spent them all thinking" : "") + "); raise max_tokens of the"
+          + " role that made this call in --config (roles.<role>.max_tokens), or leave it unset", usage);
+    }
+    if (finish.equals("content_filter")) {
+      return new Attempt.Fatal("the endpoint's content filter stopped the reply (finish_reason content_filter); the"
+          + " same request is filtered again: see the endpoint's content policy, or use another model", usage);
+    }
+    if (text.isBlank() && choice.path("message").path("tool_calls").isArray()
+        && !choice.path("message").path("tool_calls").isEmpty()) {
+      return new Attempt.Fatal("the reply is tool calls with no text (finish_reason " + (finish.isEmpty() ? "absent"
+          : finish) + "); h2beam offers this call no tools and reads text: use a model or server setting that"
+          + " answers in text", usage);
+    }
     if (text.isBlank()) {
       return new Attempt.Transient("the reply's content is empty (finish_reason " + (finish.isEmpty() ? "absent"
           : finish) + ")", null, usage);

@@ -45,6 +45,11 @@ final class ModelCall implements AutoCloseable {
    * {@code "connected": false}, only then.
    */
   boolean unconnected;
+  /**
+   * Its reply had a success status but was an error object with no usage (a gateway's way of saying 5xx): taken as
+   * unbilled, as an error status is. In the record as {@code "error_reply": true}, only then.
+   */
+  boolean errorReply;
   private boolean counted;
 
   ModelCall(EndpointLoad load, String method, String path) {
@@ -82,12 +87,14 @@ final class ModelCall implements AutoCloseable {
   /**
    * Whether what the call cost is known from what it reported: it never left (dropped while it waited, or no
    * connection was made), or it is not a POST (neither is billed: a look at the model list), or it was answered, and
-   * an answer that succeeded reported its input and its output tokens, which are priced apart (an error status is
-   * taken as not billed; a call sent and unanswered, or a success without both counts, may have been). An endpoint
-   * whose prices are 0 costs nothing whatever its calls reported: its callers ask {@link Endpoint#free} first. Read
-   * from the call's record ({@link #line}), as every caller has it.
+   * an answer that succeeded reported its input and its output tokens, which are priced apart (an error status, or
+   * an error object under a success status with no usage, is taken as not billed; a call sent and unanswered, or a
+   * success without both counts, may have been). An endpoint whose prices are 0 costs nothing whatever its calls
+   * reported: its callers ask {@link Endpoint#free} first. Read from the call's record ({@link #line}), as every
+   * caller has it.
    */
   static boolean priced(Map<String, Object> line) {
+    if (Boolean.TRUE.equals(line.get("error_reply"))) return true;
     return priced(line.get("sent") != null && !Boolean.FALSE.equals(line.get("connected")),
         String.valueOf(line.get("method")), line.get("status") instanceof Number n ? n.intValue() : null,
         count(line, "input_tokens"), count(line, "output_tokens"));
@@ -150,6 +157,7 @@ final class ModelCall implements AutoCloseable {
     line.put("output_tokens", outputTokens);
     line.put("dropped", dropped);
     if (unconnected) line.put("connected", false);
+    if (errorReply) line.put("error_reply", true);
     return line;
   }
 

@@ -315,6 +315,92 @@ class ChatClientTest {
         e.getMessage());
   }
 
+  /** A reply with {@code finish} as its finish reason, {@code message} as its message object, and usage 10 / 5. */
+  private static String reply(String finish, String message) {
+    return "{\"model\": \"tiny-model\", \"choices\": [{\"index\": 0, \"message\": " + message
+        + ", \"finish_reason\": \"" + finish + "\"}], \"usage\": {\"prompt_tokens\": 10, \"completion_tokens\": 5}}";
+  }
+
+  /**
+   * dogZ #1, #2, #4: a reply cut off at max_tokens was taken as the answer (a rollout's truncated deliverable graded
+   * a real 0; an improver's unclosed block sent back as its mistake, at three times the cost); a filtered reply or
+   * tool calls with no text were retried as if the server were down. Each is now one fatal attempt, priced from the
+   * usage it reported, saying what to change.
+   */
+  @Test
+  void aReplyCutOffFilteredOrOfToolCallsIsNoAnswerAndIsNotRetried() throws Exception {
+    Map<String, String> cases = new java.util.LinkedHashMap<>();
+    cases.put(reply("length", "{\"role\": \"assistant\", \"content\": \"Total: \"}"), "the reply was cut off at"
+        + " max_tokens (finish_reason length); raise max_tokens of the role that made this call in --config"
+        + " (roles.<role>.max_tokens), or leave it unset (fatal, not retried)");
+    cases.put(reply("length", "{\"role\": \"assistant\", \"content\": null, \"reasoning_content\": \"hmm\"}"),
+        "(finish_reason length, no content: a reasoning model may have spent them all thinking)");
+    cases.put(reply("content_filter", "{\"role\": \"assistant\", \"content\": \"I can\"}"), "the endpoint's"
+        + " content filter stopped the reply (finish_reason content_filter)");
+    cases.put(reply("tool_calls", "{\"role\": \"assistant\", \"content\": null, \"tool_calls\": [{\"id\":"
+        + " \"c1\", \"type\": \"function\", \"function\": {\"name\": \"write\", \"arguments\": \"{}\"}}]}"),
+        "the reply is tool calls with no text (finish_reason tool_calls)");
+    for (Map.Entry<String, String> c : cases.entrySet()) {
+      server.route(ScriptedModelServer.CHAT_PATH, call -> call.sendJson(200, c.getKey()));
+      int before = server.requests().size();
+      ChatException e = assertThrows(ChatException.class,
+          () -> client(endpoint("", 4, 3, 1_000_000.0, 2_000_000.0), Map.of()).complete(HELLO));
+      assertTrue(e.fatal(), e.getMessage());
+      assertEquals(1, e.attempts(), e.getMessage());
+      assertEquals(before + 1, server.requests().size(), "not retried: " + e.getMessage());
+      assertTrue(e.getMessage().contains(c.getValue()), e.getMessage());
+      assertTrue(e.costKnown(), "its usage was reported");
+      assertEquals(10 * 1.0 + 5 * 2.0, e.costUsd(), 1e-9);
+    }
+    assertTrue(waits.isEmpty());
+  }
+
+  /**
+   * dogZ #6: a gateway's error object under a 200 (OpenRouter, LiteLLM) made every stage's cost "not known"; it is an
+   * error reply, retried, and unbilled as an error status is, so the reply's cost stays known.
+   */
+  @Test
+  void anErrorObjectUnderASuccessStatusIsRetriedAndCostsAKnownNothing() throws Exception {
+    int[] n = {0};
+    server.route(ScriptedModelServer.CHAT_PATH, call -> {
+      if (n[0]++ == 0) call.sendJson(200, "{\"error\": {\"message\": \"upstream overloaded\", \"code\": 502}}");
+      else call.sendJson(200, reply("stop", "{\"role\": \"assistant\", \"content\": \"hello\"}"));
+    });
+    ChatReply r = client(endpoint("", 4, 3, 1_000_000.0, 2_000_000.0), Map.of()).complete(HELLO);
+    assertEquals(2, r.attempts());
+    assertTrue(r.costKnown(), r.calls().toString());
+    assertEquals(20.0, r.costUsd(), 1e-9);
+    assertEquals(true, r.calls().get(0).get("error_reply"), r.calls().get(0).toString());
+    assertNull(r.calls().get(1).get("error_reply"), r.calls().get(1).toString());
+  }
+
+  /**
+   * dogZ #10: a redirect said only "HTTP 307: (empty body)"; it names where to, without its query (which may hold a
+   * key), and what to set. A refused key names the variable it came from, never its value.
+   */
+  @Test
+  void aRedirectNamesWhereToAndARefusedKeyItsVariable() {
+    server.route(ScriptedModelServer.CHAT_PATH, call -> {
+      call.exchange().getResponseHeaders().add("Location", "http://127.0.0.1:9/gateway/v1/chat/completions?sig=abc");
+      call.sendJson(307, "");
+    });
+    ChatException moved = assertThrows(ChatException.class, () -> client(4).complete(HELLO));
+    assertTrue(moved.getMessage().contains("HTTP 307: the endpoint redirects to"
+        + " http://127.0.0.1:9/gateway/v1/chat/completions, and h2beam follows no redirect (the key would go along):"
+        + " set base_url to the address it names (fatal, not retried)"), moved.getMessage());
+    assertFalse(moved.getMessage().contains("sig=abc"), moved.getMessage());
+    assertEquals(1, moved.attempts());
+
+    server.route(ScriptedModelServer.CHAT_PATH, call -> call.sendJson(401, "{\"error\": {\"message\": \"bad key\"}}"));
+    ChatException refused = assertThrows(ChatException.class,
+        () -> client(endpoint("H2B_TEST_KEY", 4, 3, 0, 0), Map.of("H2B_TEST_KEY", "k-wrong-0123456789"))
+            .complete(HELLO));
+    assertTrue(refused.getMessage().contains("HTTP 401: bad key; the key sent is $H2B_TEST_KEY"
+        + " (endpoints.local.api_key_env): check that it holds this endpoint's key (fatal, not retried)"),
+        refused.getMessage());
+    assertFalse(refused.getMessage().contains("0123456789"), refused.getMessage());
+  }
+
   @Test
   void aPlaceholderKeyOfOneLetterLeavesTheServersWordsWhole() {
     server.route(ScriptedModelServer.CHAT_PATH, call -> call.sendJson(404,
@@ -333,6 +419,10 @@ class ChatClientTest {
     assertEquals(2, r.attempts());
     assertTrue(r.costUsd() > 0, "the answered attempt's cost");
     assertFalse(r.costKnown(), "the first attempt's is not known");
+    // and its record says why it ended without a reply (dogZ #10), as a relayed call's does
+    assertTrue(String.valueOf(r.calls().get(0).get("dropped")).startsWith("no answer within 0.3 s"),
+        r.calls().get(0).toString());
+    assertNull(r.calls().get(1).get("dropped"), r.calls().get(1).toString());
     assertTrue(client(1).complete(HELLO).costKnown(), "one answered call reporting its tokens: known");
   }
 
