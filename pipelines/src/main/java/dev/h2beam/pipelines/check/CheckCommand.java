@@ -224,7 +224,8 @@ public final class CheckCommand implements Command {
 
   /**
    * One tiny request per distinct configured (endpoint, model), one attempt each: a preflight answers at once, where
-   * the endpoint's retries would make a user wait out every backoff to learn that a server is down.
+   * the endpoint's retries would make a user wait out every backoff to learn that a server is down. Sent with the
+   * role's max_tokens, so that a reply cut off there says what the sweep's calls would meet.
    */
   static List<String> ping(RunConfig config, Map<String, String> env) {
     List<String> fails = new ArrayList<>();
@@ -236,7 +237,10 @@ public final class CheckCommand implements Command {
       Endpoint once = new Endpoint(e.name(), e.baseUrl(), e.apiKeyEnv(), 1, Math.min(e.timeoutSeconds(), 60), 1,
           e.priceInputPerMtok(), e.priceOutputPerMtok());
       try (ChatClient client = new ChatClient(once, env)) {
-        client.complete(new ChatRequest(r.model(), List.of(ChatMessage.user("Reply with the word OK.")), null, 16));
+        // with the role's own max_tokens (none when it sets none): a reasoning model refuses max_tokens, or spends
+        // a tiny one thinking, where the sweep's calls, sent with the role's settings, work
+        client.complete(new ChatRequest(r.model(), List.of(ChatMessage.user("Reply with the word OK.")), null,
+            r.maxTokens()));
       } catch (ChatException ex) {
         // one attempt, whatever max_attempts says: ChatClient's advice to raise it would change nothing here
         String who = "roles." + role + ": endpoint " + e.name() + " (" + e.baseUrl() + ", model " + r.model() + ")";
