@@ -15,9 +15,10 @@ import org.apache.beam.sdk.options.PipelineOptions;
  *
  * <p>Refused: an empty or blank value (it resolves to the current folder: {@code --output=} ran the whole demo
  * there), white space around the value, a leading {@code ~} or a {@code $VARIABLE} the shell did not expand (each
- * would create a folder literally named so), and, for a folder h2beam writes into, a relative value that is the
- * current folder or one of its parents ({@code .}, {@code ..}). On a runner whose workers are other processes a
- * relative folder is refused too ({@link Sweep#requireAbsoluteOnCluster}).
+ * would create a folder literally named so), the value of a key h2beam holds (its records would keep it), and, for
+ * a folder h2beam writes into, a relative value that is the current folder or one of its parents ({@code .},
+ * {@code ..}). On a runner whose workers are other processes a relative folder is refused too
+ * ({@link Sweep#requireAbsoluteOnCluster}).
  */
 public final class FolderFlags {
   private FolderFlags() {}
@@ -83,6 +84,14 @@ public final class FolderFlags {
   }
 
   private static void unexpanded(String flag, String value) {
+    java.util.TreeSet<String> found = new java.util.TreeSet<>();
+    String shown = dev.h2beam.adapters.config.KeyFree.text(value, found);
+    if (!found.isEmpty()) {
+      // the folder's name would carry the key into every path h2beam records (summaries, selections, journals)
+      throw new UsageError(flag + "=" + shown + " holds the value of $" + String.join(", $", found) + ", a key h2beam"
+          + " holds: its folders' names would write the key into the paths every record keeps; choose another"
+          + " folder");
+    }
     if (value.startsWith("~")) {
       throw new UsageError(flag + "=" + value + " starts with '~', which the shell expands only at the start of a"
           + " word, so it would create a folder named '~'; write the absolute path (or $HOME/..., unquoted)");

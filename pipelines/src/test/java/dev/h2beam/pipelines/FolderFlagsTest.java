@@ -25,6 +25,23 @@ class FolderFlagsTest {
     assertTrue(refused("judge", "--namespaces=/tmp/x", "--benchRoot=").startsWith("error: --benchRoot= is empty"));
   }
 
+  /** dogZ #12: a key pasted into a folder's name would reach every path h2beam records; refused, never shown. */
+  @Test
+  void aFolderNamedWithAHeldKeyIsRefusedWithoutShowingIt() {
+    String key = "sk-folder-7Q9xK2mP4vL8nR3tW6yB";
+    java.util.List<dev.h2beam.adapters.config.EnvKeys.Held> was = dev.h2beam.adapters.config.EnvKeys.use(
+        java.util.Map.of("LAB_API_KEY", key));
+    try {
+      String refused = refused("sweep", "--bench=folder", "--benchRoot=/tmp/b", "--runsRoot=/tmp/runs-" + key);
+      assertEquals("error: --runsRoot=/tmp/runs-[redacted key] holds the value of $LAB_API_KEY, a key h2beam holds:"
+          + " its folders' names would write the key into the paths every record keeps; choose another folder",
+          refused);
+      assertTrue(refused("report", "--namespaces=/tmp/x/" + key + "/ns").contains("holds the value of $LAB_API_KEY"));
+    } finally {
+      dev.h2beam.adapters.config.EnvKeys.restore(was);
+    }
+  }
+
   @Test
   void aBlankOrPaddedFolderIsRefused() {
     assertEquals("error: --runsRoot='  ' has white space around the folder name; remove it (a folder whose name"
