@@ -145,6 +145,7 @@ public final class ChatClient implements AutoCloseable {
       }
       calls.add(record.finish());
       if (a instanceof Attempt.Answered ok) {
+        servedAs(request.model(), ok.model());
         EndpointProxy.Spend spend = EndpointProxy.Spend.of(endpoint, calls);
         return new ChatReply(keyFree(ok.text()), ok.model(), ok.finishReason(), ok.usage(), spend.usd(), attempt,
             (System.nanoTime() - started) / 1e9, calls, spend.known());
@@ -210,6 +211,19 @@ public final class ChatClient implements AutoCloseable {
           dev.h2beam.adapters.config.KeyShapes.redact(to), key) + ", and h2beam follows no redirect (the key would"
           + " go along): set base_url to the address it names");
     }
+    if (r.statusCode() / 100 == 2) {
+      // a body h2beam cannot read, the same on every attempt: said as what it is, not quoted as bytes "not JSON"
+      String encoding = r.headers().firstValue("Content-Encoding").orElse("identity").strip();
+      if (!encoding.isEmpty() && !encoding.equalsIgnoreCase("identity")) {
+        return new Attempt.Fatal("the reply is " + encoding + "-encoded (Content-Encoding), which h2beam did not ask"
+            + " for and does not decode: configure the server or gateway to answer uncompressed");
+      }
+      if (r.headers().firstValue("Content-Type").orElse("").toLowerCase(java.util.Locale.ROOT)
+          .startsWith("text/event-stream")) {
+        return new Attempt.Fatal("the reply is a stream (text/event-stream), though the request asked for none:"
+            + " configure the server or gateway not to stream when the request does not say stream: true");
+      }
+    }
     return ChatWire.read(r.statusCode(), r.headers().firstValue("Retry-After").orElse(null), r.body().bytes(),
         r.body().truncated(), key, Instant.now());
   }
@@ -243,6 +257,22 @@ public final class ChatClient implements AutoCloseable {
     return endpoint.apiKeyEnv().isEmpty() ? "; endpoint " + endpoint.name() + " sends no key (it names no api_key_env)"
         : "; the key sent is $" + endpoint.apiKeyEnv() + " (endpoints." + endpoint.name() + ".api_key_env): check"
         + " that it holds this endpoint's key";
+  }
+
+  /** The (endpoint, model asked, model served) said already. */
+  private static final java.util.Set<String> SERVED_SAID = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  /**
+   * Says once when the reply names another model than the one asked for, and not one of its versions (asked
+   * {@code gpt-4o-mini}, served {@code gpt-4o-mini-2024-07-18} is the same model): a gateway that routes calls to
+   * another model makes runs that config.json records as of the same model differ in what answered.
+   */
+  private void servedAs(String asked, String served) {
+    if (served == null || served.isBlank() || asked == null || served.startsWith(asked)) return;
+    if (!SERVED_SAID.add(endpoint.name() + "\0" + asked + "\0" + served)) return;
+    System.err.println("warning: endpoint " + endpoint.name() + " answered a call for model " + asked + " as model "
+        + served + " (said once): config.json records " + asked + ", so runs routed to other models would compare as"
+        + " runs of one; check the gateway's routing or name the model it serves");
   }
 
   /** Endpoints whose echo of a key was said already, with the variables named: said once per command. */

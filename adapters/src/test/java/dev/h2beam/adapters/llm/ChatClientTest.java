@@ -401,6 +401,43 @@ class ChatClientTest {
     assertFalse(refused.getMessage().contains("0123456789"), refused.getMessage());
   }
 
+  /**
+   * dogZ #10, #7: a compressed or streamed body was quoted as bytes "not JSON" and retried; each is now said as what it
+   * is, once. A reply naming another model than the one asked for (not a version of it) is said once per endpoint.
+   */
+  @Test
+  void aCompressedOrStreamedReplyIsNamedAndAnotherModelIsSaidOnce() throws Exception {
+    server.route(ScriptedModelServer.CHAT_PATH, call -> {
+      call.exchange().getResponseHeaders().add("Content-Encoding", "gzip");
+      call.send(200, "application/json", "\u001f\u008b binary");
+    });
+    ChatException gzip = assertThrows(ChatException.class, () -> client(3).complete(HELLO));
+    assertEquals(1, gzip.attempts());
+    assertTrue(gzip.getMessage().contains("the reply is gzip-encoded (Content-Encoding), which h2beam did not ask for"
+        + " and does not decode"), gzip.getMessage());
+    server.route(ScriptedModelServer.CHAT_PATH, call -> call.send(200, "text/event-stream",
+        "data: {\"choices\": []}\n\n"));
+    ChatException sse = assertThrows(ChatException.class, () -> client(3).complete(HELLO));
+    assertTrue(sse.getMessage().contains("the reply is a stream (text/event-stream), though the request asked for"
+        + " none"), sse.getMessage());
+
+    server.route(ScriptedModelServer.CHAT_PATH, call -> call.sendJson(200, reply("stop",
+        "{\"role\": \"assistant\", \"content\": \"hello\"}").replace("tiny-model", "other-model-9b")));
+    PrintStream stderr = System.err;
+    ByteArrayOutputStream said = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(said, true, StandardCharsets.UTF_8));
+    try {
+      Endpoint routed = new Endpoint("routed", server.baseUrl(), "", 4, 60, 1, 0, 0);
+      for (int i = 0; i < 3; i++) assertEquals("hello", client(routed, Map.of()).complete(HELLO).text());
+    } finally {
+      System.setErr(stderr);
+    }
+    String warning = said.toString(StandardCharsets.UTF_8);
+    assertEquals("warning: endpoint routed answered a call for model tiny-model as model other-model-9b (said once):"
+        + " config.json records tiny-model, so runs routed to other models would compare as runs of one; check the"
+        + " gateway's routing or name the model it serves\n", warning);
+  }
+
   @Test
   void aPlaceholderKeyOfOneLetterLeavesTheServersWordsWhole() {
     server.route(ScriptedModelServer.CHAT_PATH, call -> call.sendJson(404,
