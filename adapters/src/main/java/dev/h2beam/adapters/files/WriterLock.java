@@ -37,8 +37,11 @@ import java.util.function.UnaryOperator;
  * command and a random token; the holder touches it every {@link #HEARTBEAT} so others can tell a live holder from a
  * dead one without seeing its process.
  *
- * <p>A holder is stale when it is on this host and its process is gone, or when its heartbeat is older than the
- * staleness limit (a crashed machine, a killed process on another host). A stale lock is taken over safely: it is
+ * <p>A holder on this host is judged by its process: stale when it is gone (or, once the lock is as old as a stale
+ * one, when its pid belongs to a program started after the lock was taken), alive otherwise, whatever the file's
+ * time says (a clock stepped forward made a live sweep's lock look old, and a second sweep ran beside it). A holder
+ * on another host is stale when its heartbeat is older than the staleness limit and the file is not touched while
+ * it is watched for one more heartbeat (its clock may be behind this one's). A stale lock is taken over safely: it is
  * renamed aside with its token in the name (only one contender's rename can succeed) and a fresh lock is created.
  * A live holder makes {@link #acquire} wait up to the given time and then refuse with a message naming the holder
  * and saying what to do.
@@ -186,7 +189,12 @@ public final class WriterLock implements AutoCloseable {
         throw exitingError(file);
       } catch (FileAlreadyExistsException taken) {
         String seen = tokenOf(file);
+        FileTime seenAt = modifiedOrNull(file);
         Optional<String> why = staleness(file, stale, clock);
+        if (why.isPresent() && why.get().startsWith(NO_HEARTBEAT) && seenAt != null && onAnotherHost(file)
+            && touchedWhileWatched(file, seenAt)) {
+          why = Optional.empty(); // its heartbeat goes on: the clocks disagree, the holder lives
+        }
         if (why.isPresent()) {
           if (takeOver(file, seen, why.get())) displaced = seen;
           continue;
@@ -239,6 +247,22 @@ public final class WriterLock implements AutoCloseable {
     return b;
   }
 
+  /** The start of the reason a lock is stale by its age alone. */
+  private static final String NO_HEARTBEAT = "no heartbeat for ";
+
+  /** Whether the lock's record names a holder on another host (one here is judged by its process). */
+  private static boolean onAnotherHost(Path file) {
+    return recordOf(file).map(n -> n.hasNonNull("host") && !host().equals(n.path("host").asText())).orElse(false);
+  }
+
+  private static FileTime modifiedOrNull(Path file) {
+    try {
+      return Files.getLastModifiedTime(file);
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
   /** Why the lock is stale, or empty while its holder may be alive. */
   static Optional<String> staleness(Path file, Duration stale, Clock clock) {
     JsonNode n;
@@ -262,9 +286,17 @@ public final class WriterLock implements AutoCloseable {
     if (n != null && host().equals(n.path("host").asText()) && n.path("pid").canConvertToLong()) {
       long pid = n.path("pid").asLong();
       Optional<ProcessHandle> h = ProcessHandle.of(pid);
-      if (h.isEmpty() || !h.get().isAlive()) why = "its process " + pid + " on this host is gone";
+      if (h.isEmpty() || !h.get().isAlive()) {
+        why = "its process " + pid + " on this host is gone";
+      } else if (age.compareTo(stale) > 0 && startedAfter(h.get(), n.path("started_at").asText(""))) {
+        why = "its process " + pid + " on this host is another program now (it started after the lock was taken)";
+      } else {
+        // its holder lives on this host: alive whatever the file's time says (a clock stepped forward, a touched
+        // file), so a second writer never runs beside it
+        return Optional.empty();
+      }
     }
-    if (why == null && age.compareTo(stale) > 0) why = "no heartbeat for " + age.toSeconds() + " s";
+    if (why == null && age.compareTo(stale) > 0) why = NO_HEARTBEAT + age.toSeconds() + " s";
     if (why == null) return Optional.empty();
     // a holder gone is not enough when the job it submitted may still write: the JobManager must say it has ended
     ClusterJob j = n == null ? null : ClusterJob.from(n);
@@ -272,6 +304,39 @@ public final class WriterLock implements AutoCloseable {
     ClusterJob.State state = j.state();
     if (state.phase() != ClusterJob.Phase.ENDED) return Optional.empty();
     return Optional.of(why + ", and " + j.describe() + " has ended (" + state.flinkState() + ")");
+  }
+
+  /**
+   * Whether process {@code h} started after {@code startedAt}, the time its lock records it was taken (a pid the
+   * system gave to another program since), by more than the few seconds two readings of a clock may differ; false
+   * when either is not known.
+   */
+  private static boolean startedAfter(ProcessHandle h, String startedAt) {
+    Optional<Instant> start = h.info().startInstant();
+    if (start.isEmpty() || startedAt.isEmpty()) return false;
+    try {
+      return start.get().isAfter(Instant.parse(startedAt).plusSeconds(5));
+    } catch (java.time.format.DateTimeParseException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Whether the lock, stale by its age, is touched while it is watched, for one heartbeat and a margin: a holder on
+   * another host whose clock is behind this one's (or a file server's), or a clock stepped forward here, makes a live
+   * holder's heartbeat look old, and only a change seen here tells it is alive.
+   */
+  static boolean touchedWhileWatched(Path file, FileTime seen) throws IOException {
+    long until = System.nanoTime() + beatEvery.multipliedBy(5).dividedBy(4).plusSeconds(1).toNanos();
+    while (System.nanoTime() < until) {
+      sleep(Duration.ofMillis(Math.min(500, Math.max(10, beatEvery.toMillis() / 4))));
+      try {
+        if (!Files.getLastModifiedTime(file).equals(seen)) return true;
+      } catch (IOException gone) {
+        return false;
+      }
+    }
+    return false;
   }
 
   /**

@@ -25,19 +25,87 @@ class WriterLockTest {
   @TempDir Path dir;
 
   void holder(String host, long pid) throws Exception {
+    holder(host, pid, "2026-01-01T00:00:00Z");
+  }
+
+  /** A lock record of a holder on {@code host} whose process is {@code pid}, taken at {@code startedAt}. */
+  void holder(String host, long pid, String startedAt) throws Exception {
     Files.writeString(dir.resolve(WriterLock.FILE), "{\"what\": \"sweep of x-oc-agg1\", \"host\": \"" + host
-        + "\", \"pid\": " + pid + ", \"started_at\": \"2026-01-01T00:00:00Z\", \"token\": \"t\"}");
+        + "\", \"pid\": " + pid + ", \"started_at\": \"" + startedAt + "\", \"token\": \"t\"}");
+  }
+
+  /**
+   * dogX F1: a live holder on this host whose lock looks old (a clock stepped forward, a touched file) was taken
+   * over, and two sweeps ran the same tasks, spending twice. Its process decides: alive, it holds the lock whatever
+   * the file's time; a pid given since to a program that started after the lock was taken does not, once the lock
+   * is as old as a stale one.
+   */
+  @Test
+  void aLiveHolderOnThisHostKeepsItsLockWhateverItsFilesTime() throws Exception {
+    Process sleeper = new ProcessBuilder("sleep", "60").start();
+    try {
+      holder(WriterLock.host(), sleeper.pid(), Instant.now().plusSeconds(1).toString());
+      Files.setLastModifiedTime(dir.resolve(WriterLock.FILE), FileTime.from(Instant.now().minusSeconds(3600)));
+      assertThrows(WriterLock.Held.class, () -> WriterLock.acquire(dir, "sweep", Duration.ZERO));
+      // the same pid, but the lock was taken before that program started: the pid was given to another since
+      holder(WriterLock.host(), sleeper.pid(), Instant.now().minusSeconds(3600).toString());
+      Files.setLastModifiedTime(dir.resolve(WriterLock.FILE), FileTime.from(Instant.now().minusSeconds(3600)));
+      try (WriterLock lock = WriterLock.acquire(dir, "sweep", Duration.ZERO)) {
+        assertTrue(Files.readString(dir.resolve(WriterLock.FILE)).contains("\"pid\": "
+            + ProcessHandle.current().pid()));
+      }
+    } finally {
+      sleeper.destroyForcibly().waitFor();
+    }
+  }
+
+  /**
+   * dogX F1, across hosts: a holder on another host whose clock is behind this one's beats with file times that look
+   * old here; a lock touched while it is watched for a heartbeat is alive, one that is not is taken over.
+   */
+  @Test
+  void aHolderOnAnotherHostWhoseClockIsBehindIsAliveWhileItBeats() throws Exception {
+    Duration before = WriterLock.beatEvery;
+    WriterLock.beatEvery = Duration.ofMillis(100);
+    Path file = dir.resolve(WriterLock.FILE);
+    holder("another-host", 1);
+    java.util.concurrent.atomic.AtomicBoolean beating = new java.util.concurrent.atomic.AtomicBoolean(true);
+    Thread beat = new Thread(() -> {
+      for (int i = 0; beating.get(); i++) {
+        try {
+          // its clock an hour behind: every beat sets a time that is an hour old here
+          Files.setLastModifiedTime(file, FileTime.from(Instant.now().minusSeconds(3600).plusMillis(i)));
+          Thread.sleep(100);
+        } catch (Exception e) {
+          return;
+        }
+      }
+    });
+    beat.start();
+    try {
+      assertThrows(WriterLock.Held.class, () -> WriterLock.acquire(dir, "sweep", Duration.ZERO));
+      beating.set(false);
+      beat.join();
+      try (WriterLock lock = WriterLock.acquire(dir, "sweep", Duration.ZERO)) {
+        assertTrue(Files.readString(file).contains(WriterLock.host()));
+      }
+    } finally {
+      beating.set(false);
+      beat.join();
+      WriterLock.beatEvery = before;
+    }
   }
 
   @Test
   void aLiveHolderIsNamedAndRefused() throws Exception {
     Process sleeper = new ProcessBuilder("sleep", "60").start();
     try {
-      holder(WriterLock.host(), sleeper.pid());
+      String taken = Instant.now().plusSeconds(1).toString();
+      holder(WriterLock.host(), sleeper.pid(), taken);
       WriterLock.Held e = assertThrows(WriterLock.Held.class,
           () -> WriterLock.acquire(dir, "sweep", Duration.ZERO));
       assertTrue(e.getMessage().contains("pid " + sleeper.pid()) && e.getMessage().contains(WriterLock.host())
-          && e.getMessage().contains("started 2026-01-01T00:00:00Z") && e.getMessage().contains("--lockWaitSeconds"),
+          && e.getMessage().contains("started " + taken) && e.getMessage().contains("--lockWaitSeconds"),
           e.getMessage());
       assertTrue(WriterLock.holder(dir).isPresent());
     } finally {
@@ -161,18 +229,22 @@ class WriterLockTest {
 
   @Test
   void aHolderOnAnotherHostIsLiveWhileItsHeartbeatIsFresh() throws Exception {
+    Duration before = WriterLock.beatEvery;
+    WriterLock.beatEvery = Duration.ofMillis(100); // the watch for a heartbeat lasts about one
     holder("another-host", 1);
     assertThrows(WriterLock.Held.class, () -> WriterLock.acquire(dir, "sweep", Duration.ZERO));
     Files.setLastModifiedTime(dir.resolve(WriterLock.FILE), FileTime.from(Instant.now().minusSeconds(3600)));
     try (WriterLock lock = WriterLock.acquire(dir, "sweep", Duration.ZERO)) {
       assertTrue(Files.readString(dir.resolve(WriterLock.FILE)).contains(WriterLock.host()));
+    } finally {
+      WriterLock.beatEvery = before;
     }
   }
 
   @Test
   void waitingEndsWhenTheHolderReleases() throws Exception {
     Process sleeper = new ProcessBuilder("sleep", "1").start();
-    holder(WriterLock.host(), sleeper.pid());
+    holder(WriterLock.host(), sleeper.pid(), Instant.now().plusSeconds(1).toString());
     try (WriterLock lock = WriterLock.acquire(dir, "sweep", Duration.ofSeconds(30), WriterLock.STALE,
         Clock.systemUTC())) {
       assertTrue(Files.readString(dir.resolve(WriterLock.FILE)).contains(WriterLock.host()));
