@@ -8,10 +8,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * A failure that is a full disk (ENOSPC): no bug of h2beam's, so it is told in one line, naming the file that could
- * not be written and saying that freeing space and running the command again resumes. The JDK reports it with the
- * system's message, often without the file (a write to an open stream): writes that know their file name it
- * ({@link #naming}).
+ * A failure that is a full disk (ENOSPC), a file system made read-only (EROFS) or a process out of file handles
+ * (EMFILE): no bug of h2beam's, so it is told in one line, naming the file that could not be written and what to do
+ * before running the command again, which resumes. The JDK reports it with the system's message, often without the
+ * file (a write to an open stream): writes that know their file name it ({@link #naming}).
  */
 public final class DiskFull {
   private DiskFull() {}
@@ -19,19 +19,39 @@ public final class DiskFull {
   /** The system's message for ENOSPC. */
   public static final String REASON = "No space left on device";
 
-  /** The line for {@code e} when it, or any of its causes, is a full disk; empty for any other failure. */
+  /** The system's message for EROFS. */
+  public static final String READ_ONLY = "Read-only file system";
+
+  /** The system's message for EMFILE. */
+  public static final String TOO_MANY_FILES = "Too many open files";
+
+  /**
+   * The line for {@code e} when it, or any of its causes, is a full disk, a file system made read-only, or this
+   * process out of file handles (each the machine's state, no bug: one line, no trace); empty for any other failure.
+   */
   public static Optional<String> line(Throwable e) {
-    boolean full = false;
+    String reason = null;
     String file = null;
     Set<Throwable> seen = new HashSet<>();
     for (Throwable t = e; t != null && seen.add(t); t = t.getCause()) {
-      if (t.getMessage() == null || !t.getMessage().contains(REASON)) continue;
-      full = true;
+      String m = t.getMessage();
+      if (m == null) continue;
+      String r = m.contains(REASON) ? REASON : m.contains(READ_ONLY) ? READ_ONLY : m.contains(TOO_MANY_FILES)
+          ? TOO_MANY_FILES : null;
+      if (r == null) continue;
+      if (reason == null) reason = r;
       if (file == null && t instanceof FileSystemException f) file = f.getFile();
     }
-    if (!full) return Optional.empty();
-    return Optional.of((file == null ? "ran out of disk space (" : "could not write " + file + " (") + REASON
-        + "): free space and re-run the same command; finished work is kept and resumed");
+    if (reason == null) return Optional.empty();
+    String what = (file == null ? (reason.equals(REASON) ? "ran out of disk space (" : "failed (")
+        : (reason.equals(TOO_MANY_FILES) ? "could not open " : "could not write ") + file + " (") + reason + "): ";
+    return Optional.of(what + switch (reason) {
+      case REASON -> "free space and re-run the same command";
+      case READ_ONLY -> "the file system is read-only (remounted so after an error?); make it writable and re-run the"
+          + " same command";
+      default -> "this process ran out of file handles; raise the limit (ulimit -n, 4096 or more) and re-run the"
+          + " same command";
+    } + "; finished work is kept and resumed");
   }
 
   /** {@code e} naming {@code file} when it is a full disk that does not name its file; else {@code e} itself. */

@@ -73,6 +73,16 @@ class AtomicFilesTest {
     try (Stream<Path> s = Files.list(dir)) {
       assertEquals(List.of(), s.toList());
     }
+    // dogX F7, F8: a file system remounted read-only and a process out of file handles are the machine's state
+    // too, told in one line with what to do, not a runner's stack trace or a missing program
+    assertEquals("could not write " + f + " (Read-only file system): the file system is read-only (remounted so"
+        + " after an error?); make it writable and re-run the same command; finished work is kept and resumed",
+        DiskFull.line(new RuntimeException(new java.nio.file.FileSystemException(f.toString(), null,
+            "Read-only file system"))).orElseThrow());
+    assertEquals("failed (Too many open files): this process ran out of file handles; raise the limit (ulimit -n,"
+        + " 4096 or more) and re-run the same command; finished work is kept and resumed", DiskFull.line(
+            new IllegalStateException(new IOException("Cannot run program \"sh\": error=24, Too many open files")))
+        .orElseThrow());
     IOException other = assertThrows(IOException.class, () -> AtomicFiles.write(f, false, out -> {
       throw new IOException("Input/output error");
     }));

@@ -171,6 +171,10 @@ public final class JudgedFile {
    */
   static String cannotWrite(Path file, IOException e) {
     Path dir = file.toAbsolutePath().getParent();
+    // the machine's state (a full disk, a read-only mount, no file handles) has its own fix, not the permissions
+    java.util.Optional<String> state = dev.h2beam.adapters.files.DiskFull.line(
+        dev.h2beam.adapters.files.DiskFull.naming(file, e));
+    if (state.isPresent()) return state.get();
     return "cannot write " + file + " (" + e.getClass().getSimpleName() + ": " + e.getMessage() + "): this user"
         + " needs write permission on " + dir + " and on the file if it exists (see ls -ld " + dir + "; chmod u+w,"
         + " or ask the owner), on a file system that is neither read-only nor full; or judge a copy of the"

@@ -1140,8 +1140,18 @@ public final class Sweep {
     Path existing = FolderFlags.nearestExisting(dir);
     if (existing != null && Files.isDirectory(existing) && Files.isWritable(existing)) return;
     throw new UsageError(flag + "=" + dir + " cannot be written (" + (existing == null ? "no part of it exists"
-        : Files.isDirectory(existing) ? "this user may not write to " + existing : existing + " is a file, not a"
-        + " folder") + "); choose a folder you can write to");
+        : !Files.isDirectory(existing) ? existing + " is a file, not a folder" : readOnly(existing)
+        ? existing + " is on a read-only file system" : "this user may not write to " + existing)
+        + "); choose a folder you can write to");
+  }
+
+  /** Whether {@code dir}'s file system is mounted read-only (then no permission would help). */
+  private static boolean readOnly(Path dir) {
+    try {
+      return Files.getFileStore(dir).isReadOnly();
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   /** Counts of a record's task rows. */

@@ -25,6 +25,21 @@ class JudgedFileTest {
     return JudgedRow.absent("ns", task, "agg", 2, "agg1", runId, false, Absence.JUDGE_FAILED, error);
   }
 
+  /**
+   * dogX F8: a judge on a full disk was told to fix the folder's permissions; the machine's state gets its own fix,
+   * and a refused write still gets the permission advice.
+   */
+  @Test
+  void aFullDiskIsToldToFreeSpaceAndARefusedWriteToFixPermissions() {
+    Path file = Path.of("/runs/ns/config.json");
+    assertEquals("could not write " + file + " (No space left on device): free space and re-run the same command;"
+        + " finished work is kept and resumed", JudgedFile.cannotWrite(file, new IOException("No space left on"
+        + " device")));
+    String denied = JudgedFile.cannotWrite(file, new java.nio.file.AccessDeniedException(file.toString()));
+    assertEquals("cannot write " + file + " (AccessDeniedException: " + file + "): this user needs write permission"
+        + " on /runs/ns", denied.substring(0, denied.indexOf(" and on the file")));
+  }
+
   @Test
   void aFailedReJudgeOfTheSameRunKeepsTheGradedRow() {
     JudgedRow old = graded("t", "r1");
