@@ -4,6 +4,7 @@ import dev.h2beam.adapters.exec.Env;
 import dev.h2beam.adapters.exec.ProcessResult;
 import dev.h2beam.adapters.exec.ProcessRunner;
 import dev.h2beam.adapters.exec.ProcessSpec;
+import dev.h2beam.adapters.files.DiskFull;
 import dev.h2beam.adapters.files.Hashes;
 import dev.h2beam.adapters.files.Scratch;
 import java.io.IOException;
@@ -183,7 +184,11 @@ final class ScriptCheck {
       try {
         r = ProcessRunner.run(spec);
       } catch (ProcessRunner.StartException e) {
-        return new Result(-1, "", "is not installed or could not be started (" + e.getMessage() + ")");
+        // out of file handles is this process's state, not a missing interpreter
+        return new Result(-1, "", String.valueOf(e.getMessage()).contains(DiskFull.TOO_MANY_FILES)
+            ? "could not be started: this process ran out of file handles (" + e.getMessage() + "); raise the limit"
+            + " (ulimit -n, 4096 or more) and run the command again"
+            : "is not installed or could not be started (" + e.getMessage() + ")");
       }
       if (r.timedOut()) return new Result(-1, "", "did not finish within " + timeout.toSeconds() + " s");
       if (r.outputCut()) return new Result(-1, "", "exited with " + r.exit() + ", but " + r.cutReason());
