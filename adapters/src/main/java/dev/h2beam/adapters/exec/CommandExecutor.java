@@ -161,6 +161,9 @@ final class CommandExecutor implements Executor {
           .stderr(r.stderrText(), Math.max(0, r.stderrBytes() - Files.size(r.stderr())));
       result = outcome(runDir, command, timeout, r, t);
     } catch (ProcessRunner.StartException e) {
+      // the host refused to start sh (no file descriptors, memory or processes left): not the agent's outcome, so
+      // not a failed rollout either; it goes up as it is (HostFailure), and the run folder stays unmarked
+      if (e.refusedByHost()) throw e;
       String error = "cannot start `sh -c " + Shell.word(command) + "`: " + e.getMessage();
       t.error(error);
       result = new ExecResult(runDir, null, 0.0, null, null, 0.0, "start", error);

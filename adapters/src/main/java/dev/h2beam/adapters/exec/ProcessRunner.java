@@ -58,9 +58,23 @@ public final class ProcessRunner {
   /** The program could not be started at all (not found, not executable, no working folder); nothing ran. */
   public static final class StartException extends IOException {
     private static final long serialVersionUID = 1L;
+    private final boolean refusedByHost;
 
     StartException(String message, Throwable cause) {
+      this(message, cause, false);
+    }
+
+    StartException(String message, Throwable cause, boolean refusedByHost) {
       super(message, cause);
+      this.refusedByHost = refusedByHost;
+    }
+
+    /**
+     * Whether the system refused to start a program that is there ({@code ProcessBuilder.start} failed: no file
+     * descriptors, memory or processes left, {@link HostFailure}), rather than the program or its folder missing.
+     */
+    public boolean refusedByHost() {
+      return refusedByHost;
     }
   }
 
@@ -121,7 +135,7 @@ public final class ProcessRunner {
     } catch (IOException e) {
       RunningGroups.notStarted();
       if (token != null) GroupRecord.remove(record);
-      throw new StartException("cannot run " + spec.command().get(0) + ": " + e.getMessage(), e);
+      throw new StartException("cannot run " + spec.command().get(0) + ": " + e.getMessage(), e, true);
     } catch (RuntimeException e) {
       RunningGroups.notStarted();
       if (token != null) GroupRecord.remove(record);

@@ -1,5 +1,6 @@
 package dev.h2beam.transforms.evidence;
 
+import dev.h2beam.adapters.exec.HostFailure;
 import dev.h2beam.adapters.files.LeakGlobs;
 import dev.h2beam.adapters.bench.Benchmark;
 import dev.h2beam.adapters.files.PathOrder;
@@ -65,6 +66,7 @@ public final class Evidence {
             RolloutTexts.trajectory(bench, runDir, obsTrunc));
         rendered.add(rv.label());
       } catch (Exception e) {
+        hostFailure(e);
         String why = e.getClass().getSimpleName() + ": " + e.getMessage();
         placed.text(dest.resolve("rollouts").resolve(rv.label() + ".md"), "(trajectory unavailable: " + why + ")");
         failed.add(rv.label() + ": " + why);
@@ -179,6 +181,7 @@ public final class Evidence {
     try {
       files = RolloutTexts.deliverableFiles(bench, runDir);
     } catch (Exception e) {
+      hostFailure(e);
       placed.text(dir.resolve(rv.label() + ".md"), "(deliverable unavailable: " + e.getClass().getSimpleName() + ": "
           + e.getMessage() + ")");
       return;
@@ -196,6 +199,7 @@ public final class Evidence {
       try {
         text = RolloutTexts.deliverableText(bench, runDir);
       } catch (Exception e) {
+        hostFailure(e);
         text = "(deliverable unavailable: " + e.getClass().getSimpleName() + ": " + e.getMessage() + ")";
       }
       placed.text(dir.resolve(rv.label() + ".md"), text);
@@ -219,6 +223,7 @@ public final class Evidence {
     try {
       return RolloutTexts.trajectory(bench, Paths.get(rv.runDir()), obsTrunc);
     } catch (Exception e) {
+      hostFailure(e);
       return "(unavailable: " + e.getClass().getSimpleName() + ": " + e.getMessage() + ")";
     }
   }
@@ -243,7 +248,17 @@ public final class Evidence {
       }
       return text.isBlank() ? "(nothing produced)" : text;
     } catch (Exception e) {
+      hostFailure(e);
       return "(nothing produced: " + e.getClass().getSimpleName() + ": " + e.getMessage() + ")";
     }
+  }
+
+  /**
+   * Throws the {@link HostFailure} {@code e} holds: evidence the host kept from being read (no file descriptors left)
+   * is not the rollout's, and a session shown "(unavailable: ...)" for it would be judged on what the host did.
+   */
+  private static void hostFailure(Exception e) {
+    java.util.Optional<HostFailure> h = HostFailure.of("the evidence could not be read", e);
+    if (h.isPresent()) throw h.get();
   }
 }

@@ -1,5 +1,6 @@
 package dev.h2beam.transforms.proposer;
 
+import dev.h2beam.adapters.exec.HostFailure;
 import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Uninterruptible;
 import dev.h2beam.adapters.files.Hashes;
@@ -232,6 +233,15 @@ public final class Proposer {
           Thread.currentThread().interrupt();
           throw new ProposerError("[" + label + "] stopped: the runner is cancelling this work", attempt, cost,
               known, tokens);
+        }
+        java.util.Optional<HostFailure> host = HostFailure.of("session " + label + " could not start", e);
+        if (host.isPresent()) {
+          // the host kept the session from starting (no file descriptors, memory or processes left): not a model
+          // attempt to retry after a backoff, nor a failed session to fall back from, but a failure of the mode;
+          // recorded as failed, so the same command runs it again
+          audit(base, mission, system, new Reply(label, "", false, cost, 0.0, attempt - 1, false, spec.kind(),
+              host.get().getMessage(), null, null, null, known, tokens), withCalls(reported, calls), held);
+          throw host.get();
         }
         last = e.getClass().getSimpleName() + ": " + e.getMessage();
       } finally {

@@ -1,5 +1,6 @@
 package dev.h2beam.transforms.recursion;
 
+import dev.h2beam.adapters.exec.HostFailure;
 import dev.h2beam.adapters.plugin.BrokenProvider;
 import dev.h2beam.transforms.gated.Decision;
 import dev.h2beam.transforms.gated.Episode;
@@ -55,10 +56,17 @@ final class PluginCalls {
       throw broken("propose", e);
     } catch (Exception | Error e) {
       if (e instanceof InterruptedException || Thread.currentThread().isInterrupted() || fatal(e)) throw e;
+      hostFailure("propose(" + label + ")", e);
       String why = "propose(" + label + ") failed: " + describe(e);
       print(why);
       return new Proposed(Proposal.none("the method failed: " + describe(e)), why);
     }
+  }
+
+  /** Throws the {@link HostFailure} {@code e} holds: the host kept a session or rollout from starting. */
+  private static void hostFailure(String call, Throwable e) {
+    java.util.Optional<HostFailure> h = HostFailure.of(call + " failed", e);
+    if (h.isPresent()) throw h.get();
   }
 
   /**
@@ -99,6 +107,7 @@ final class PluginCalls {
       throw broken("evaluate", e);
     } catch (Exception | Error e) {
       if (e instanceof InterruptedException || Thread.currentThread().isInterrupted() || fatal(e)) throw e;
+      hostFailure("evaluate(" + episode.label() + ")", e);
       failed("evaluate(" + episode.label() + ") failed: " + describe(e));
       return null;
     }

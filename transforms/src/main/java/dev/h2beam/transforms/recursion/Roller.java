@@ -1,6 +1,7 @@
 package dev.h2beam.transforms.recursion;
 
 import dev.h2beam.adapters.bench.Benchmark;
+import dev.h2beam.adapters.exec.HostFailure;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.JvmExit;
 import dev.h2beam.adapters.files.Runmark;
@@ -39,7 +40,12 @@ public final class Roller {
    */
   private static final Set<String> EXECUTING = ConcurrentHashMap.newKeySet();
 
-  /** Rolls {@code tree} (null: the benchmark's unmodified base harness) as {@code label}. */
+  /**
+   * Rolls {@code tree} (null: the benchmark's unmodified base harness) as {@code label}.
+   *
+   * @throws HostFailure the rollout could not start because of the host: not a dead rollout of the method, but a
+   *     failure of the mode, which the same command runs again
+   */
   public static RunView roll(TaskScope s, String label, Map<String, String> tree) {
     Path harnessDir = null;
     try {
@@ -49,11 +55,24 @@ public final class Roller {
         TreeIO.writeHarness(s.bench().surface(), tree, harnessDir, true);
       }
     } catch (Exception e) {
+      HostFailure.of("rollout " + label + " could not start", e).ifPresent(h -> {
+        throw h;
+      });
       return RunView.dead(label, s.runId(label), s.workDir().resolve("missing").toString(), describe(e), 0.0, true,
           Tokens.NONE);
     }
-    return execute(s.bench(), s.task(), label, s.runId(label), harnessDir, s.rollouts(), s.executionsJournal(),
+    RunView v = execute(s.bench(), s.task(), label, s.runId(label), harnessDir, s.rollouts(), s.executionsJournal(),
         s.workDir().resolve("missing"));
+    if (HostFailure.isRecorded(v.error())) throw HostFailure.recorded(v.error());
+    return v;
+  }
+
+  /**
+   * Fails with the first of {@code bases} that could not start because of the host ({@link HostFailure}): a mode
+   * that ran on the others would drop it as if the method had, and its task would pass for finished.
+   */
+  public static void requireStarted(List<RunView> bases) {
+    for (RunView b : bases) if (HostFailure.isRecorded(b.error())) throw HostFailure.recorded(b.error());
   }
 
   /** Executes one run id; shared by the base rollouts, which run before any mode. */
@@ -134,6 +153,9 @@ public final class Roller {
     // thread, runs the next stages' sessions on evidence showing it dead, and the retried element, which rolls
     // it again, runs those sessions a second time under other cache keys
     if (failure instanceof InterruptedException) Thread.currentThread().interrupt();
+    // a rollout the host kept from starting: its error is the HostFailure's own, which roll() and the modes see
+    java.util.Optional<HostFailure> host = HostFailure.of("rollout " + label + " could not start", failure);
+    if (host.isPresent()) failure = host.get();
     RunView dead = failure instanceof RolloutFailed f
         ? RunView.dead(label, runId, missing.toString(), describe(failure), f.costUsd(), f.costKnown(), f.tokens())
         : RunView.dead(label, runId, missing.toString(), describe(failure), 0.0, false, Tokens.UNKNOWN);

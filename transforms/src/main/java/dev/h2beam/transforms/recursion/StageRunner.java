@@ -1,5 +1,6 @@
 package dev.h2beam.transforms.recursion;
 
+import dev.h2beam.adapters.exec.HostFailure;
 import dev.h2beam.adapters.files.Scratch;
 import dev.h2beam.adapters.model.HarnessRejected;
 import dev.h2beam.adapters.model.RunView;
@@ -61,6 +62,10 @@ public final class StageRunner {
           q.pool(), q.decisions());
       mission = Mission.of(q.job(), tree);
     } catch (Exception e) {
+      // the host's failure is the mode's, not a stage that fell back (HostFailure)
+      HostFailure.of("the evidence of session " + q.label() + " could not be built", e).ifPresent(h -> {
+        throw h;
+      });
       return new Stage(q.label(), q.dim(), fallback, false, true,
           "could not build evidence: " + Roller.describe(e), 0.0, 0, false, "", true, Tokens.NONE);
     }

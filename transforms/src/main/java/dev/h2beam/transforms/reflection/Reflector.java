@@ -1,5 +1,6 @@
 package dev.h2beam.transforms.reflection;
 
+import dev.h2beam.adapters.exec.HostFailure;
 import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.model.RunView;
@@ -97,6 +98,8 @@ public final class Reflector {
         return;
       }
       sel.experience = exp;
+    } catch (HostFailure e) {
+      throw e; // the mode's failure: a lesson lost to the host is not the method's "no lesson"
     } catch (Exception e) {
       System.err.println("  [" + s.task() + "] reflection " + label + " failed, no lesson: "
           + e.getClass().getSimpleName() + ": " + e.getMessage());

@@ -1,5 +1,6 @@
 package dev.h2beam.transforms.selection;
 
+import dev.h2beam.adapters.exec.HostFailure;
 import dev.h2beam.adapters.bench.Benchmark;
 import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Json;
@@ -78,6 +79,10 @@ public final class Selector {
         if (text.isBlank()) sel.dropped.add(rv.label());
         else artifacts.put(rv.label(), text);
       } catch (Exception e) {
+        // a candidate the host kept us from reading is not one the method dropped (HostFailure)
+        HostFailure.of("candidate " + rv.label() + " could not be read for selection", e).ifPresent(h -> {
+          throw h;
+        });
         sel.dropped.add(SelectionRecord.clip(rv.label() + " (render failed: " + e.getClass().getSimpleName() + ": "
             + e.getMessage() + ")", 200));
       }
@@ -140,6 +145,8 @@ public final class Selector {
     } catch (ProposerError e) {
       sel.spent(e.costUsd(), e.costKnown(), e.tokens());
       fallBack(sel, e.getMessage());
+    } catch (HostFailure e) {
+      throw e; // the mode's failure, not the selector's
     } catch (Exception e) {
       fallBack(sel, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
     }

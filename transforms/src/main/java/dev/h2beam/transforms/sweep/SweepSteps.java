@@ -218,6 +218,8 @@ public final class SweepSteps {
     List<Object> errors = (List<Object>) res.get("errors");
     LinkedHashMap<String, String> baseTree = TreeIO.read(c.bench.surface(), c.bench.baseHarness(), null);
     try {
+      // a base the host kept from starting fails the mode here, as a candidate's does in the driver (HostFailure)
+      Roller.requireStarted(tb.base());
       ModeResult mr = switch (mode) {
         case "agg" -> Drivers.parallel(s, baseTree, tb.base());
         case "seq" -> Drivers.sequential(s, baseTree, tb.base());
