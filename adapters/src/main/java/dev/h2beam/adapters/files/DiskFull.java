@@ -26,6 +26,19 @@ public final class DiskFull {
   public static final String TOO_MANY_FILES = "Too many open files";
 
   /**
+   * Whether {@code e}, or any of its causes, is storage that takes no more writes: a full disk or a read-only file
+   * system. A chain stops at it (what comes after would be written on a library and evidence missing what failed).
+   */
+  public static boolean storage(Throwable e) {
+    Set<Throwable> seen = new HashSet<>();
+    for (Throwable t = e; t != null && seen.add(t); t = t.getCause()) {
+      String m = t.getMessage();
+      if (m != null && (m.contains(REASON) || m.contains(READ_ONLY))) return true;
+    }
+    return false;
+  }
+
+  /**
    * The line for {@code e} when it, or any of its causes, is a full disk, a file system made read-only, or this
    * process out of file handles (each the machine's state, no bug: one line, no trace); empty for any other failure.
    */

@@ -83,6 +83,10 @@ class AtomicFilesTest {
         + " 4096 or more) and re-run the same command; finished work is kept and resumed", DiskFull.line(
             new IllegalStateException(new IOException("Cannot run program \"sh\": error=24, Too many open files")))
         .orElseThrow());
+    // storage that takes no more writes stops a chain (a full disk, a read-only mount); file handles do not
+    assertTrue(DiskFull.storage(new RuntimeException(e)));
+    assertTrue(DiskFull.storage(new java.io.UncheckedIOException(new IOException("Read-only file system"))));
+    assertFalse(DiskFull.storage(new IOException("Too many open files")));
     IOException other = assertThrows(IOException.class, () -> AtomicFiles.write(f, false, out -> {
       throw new IOException("Input/output error");
     }));

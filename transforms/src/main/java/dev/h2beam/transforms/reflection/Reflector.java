@@ -101,6 +101,11 @@ public final class Reflector {
     } catch (HostFailure e) {
       throw e; // the mode's failure: a lesson lost to the host is not the method's "no lesson"
     } catch (Exception e) {
+      // the machine's state is no reflection's outcome: a lesson lost to a full disk would be lost for good
+      if (dev.h2beam.adapters.files.DiskFull.storage(e)) {
+        throw e instanceof RuntimeException re ? re : new java.io.UncheckedIOException(label + " reflection",
+            e instanceof java.io.IOException io ? io : new java.io.IOException(e));
+      }
       System.err.println("  [" + s.task() + "] reflection " + label + " failed, no lesson: "
           + e.getClass().getSimpleName() + ": " + e.getMessage());
       sel.experience = new LinkedHashMap<>();

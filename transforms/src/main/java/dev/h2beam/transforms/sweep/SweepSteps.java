@@ -258,6 +258,12 @@ public final class SweepSteps {
       if (e instanceof InterruptedException || Thread.currentThread().isInterrupted()) {
         throw e; // the runner is cancelling this element: not a failure of the mode, and nothing to record
       }
+      if (dev.h2beam.adapters.files.DiskFull.storage(e)) {
+        // storage that takes no more writes (a full disk, a read-only mount), not the mode's: recorded as the task's
+        // failure, the chain would go on to its later tasks with a library missing this one's entry, and a
+        // resume would run them all again; the chain stops here, and the sweep says what to fix
+        throw e;
+      }
       Map<String, Object> failed = new LinkedHashMap<>();
       failed.put("ok", false);
       failed.put("error", e.getClass().getSimpleName() + ": " + e.getMessage());
