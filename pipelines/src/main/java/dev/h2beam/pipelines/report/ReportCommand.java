@@ -73,7 +73,7 @@ public final class ReportCommand implements Command {
   private int runLocked(ReportOptions o, ReportSettings s, Path dir, PrintStream out, PrintStream err)
       throws Exception {
     // a report writes over its own earlier files only: a folder holding files of those names that no report wrote is
-    // refused before anything in it is touched
+    // refused before anything in it is touched (those of a report stopped while writing them its record claims)
     List<String> foreign = ReportFiles.notWrittenByAReport(dir);
     if (!foreign.isEmpty()) {
       throw new UsageError("--output=" + dir + " holds " + String.join(", ", foreign) + ", which no h2beam report"
@@ -90,6 +90,10 @@ public final class ReportCommand implements Command {
     Scratch.clean(dir);
     AtomicFiles.removedMessage(AtomicFiles.removeLeftovers(dir, ReportFiles.OWN_FILES), "report")
         .ifPresent(err::println);
+    if (ReportFiles.interrupted(dir)) {
+      err.println("h2beam: " + dir + " holds the files of a report that was stopped while writing them (its "
+          + ReportFiles.RECORD + " says \"" + ReportFiles.WRITING + "\"); this report replaces them");
+    }
     // this run's record comes back in a folder of its own: with nothing to report, the folder's report.json stays
     // the earlier report's. Beside the output, not in /tmp: on a cluster the writer is another host's process.
     Path scratch = Scratch.newDir(Scratch.of(dir), "h2beam-report-");

@@ -436,6 +436,65 @@ class ReportCommandTest {
     assertFalse(Files.exists(out.resolve("report-restricted.json")));
   }
 
+  /**
+   * A report stopped while writing its files (a full disk, a kill) has first replaced the folder's record with one
+   * claiming them, so neither is the folder refused as holding files no report wrote nor does an earlier report's
+   * record stay beside this one's files: the same command, once what stopped it is gone, writes the report; a run
+   * with nothing to report does not keep such files as an earlier report; a report.txt no report wrote is still
+   * refused.
+   */
+  @Test
+  void aReportStoppedWhileWritingItsFilesIsWrittenByTheSameCommandAgain(@TempDir Path runs) throws Exception {
+    replicates(runs);
+    Path out = runs.resolve("out");
+    String[] command = {"--namespaces=" + runs + "/demo-oc-agg2-s1", "--output=" + out};
+    assertEquals(0, Fixtures.report(command).exit());
+    List<String> all = List.of("report.txt", "report.html", "report-restricted.json", "report.json");
+    // report.html cannot be written over: a folder with a file in it stands where it goes
+    Files.delete(out.resolve("report.html"));
+    Path obstacle = Files.writeString(Files.createDirectories(out.resolve("report.html")).resolve("x"), "x\n");
+    assertThrows(Exception.class, () -> Fixtures.report(command));
+    java.util.Map<String, Object> record = Json.readMap(out.resolve("report.json"));
+    assertEquals("writing", record.get("status"), "the earlier report's record is replaced before its files");
+    assertEquals(all, record.get("files"));
+    assertEquals("a report is writing report.txt, report.html, report-restricted.json, report.json here, or was"
+        + " stopped while writing them (a full disk, a kill): some may be missing or left from an earlier report;"
+        + " re-run the same command", record.get("message"));
+    assertFalse(Files.exists(out.resolve("report.txt")));
+
+    Files.delete(obstacle);
+    Files.delete(out.resolve("report.html"));
+    Fixtures.Run rerun = Fixtures.report(command);
+    assertEquals(0, rerun.exit(), rerun.err());
+    assertTrue(rerun.err().contains("h2beam: " + out + " holds the files of a report that was stopped while writing"
+        + " them (its report.json says \"writing\"); this report replaces them\n"), rerun.err());
+    assertEquals("reported", Json.readMap(out.resolve("report.json")).get("status"));
+    assertEquals(all, Json.readMap(out.resolve("report.json")).get("files"));
+    assertEquals(List.of("report-restricted.json", "report.html", "report.json", "report.txt"),
+        List.copyOf(folder(out).keySet()));
+    assertTrue(Files.readString(out.resolve("report.txt")).startsWith("demo-oc seed=1 modes=parallel,sequential\n"));
+
+    // stopped again, then a run with nothing to report: what the stopped one left is no earlier report to keep
+    Files.delete(out.resolve("report.html"));
+    obstacle = Files.writeString(Files.createDirectories(out.resolve("report.html")).resolve("x"), "x\n");
+    assertThrows(Exception.class, () -> Fixtures.report(command));
+    Files.delete(obstacle);
+    Files.delete(out.resolve("report.html"));
+    Fixtures.Run nothing = Fixtures.report(command[0], command[1], "--k=3");
+    assertEquals(1, nothing.exit(), nothing.out());
+    assertFalse(nothing.err().contains("keeps the earlier report"), nothing.err());
+    assertEquals("nothing-to-report", Json.readMap(out.resolve("report.json")).get("status"));
+    assertFalse(Files.exists(out.resolve("report-restricted.json")));
+
+    Path theirs = Files.createDirectories(runs.resolve("theirs"));
+    Files.writeString(theirs.resolve("report.txt"), "mine\n");
+    UsageError e = assertThrows(UsageError.class, () -> Fixtures.report(command[0], "--output=" + theirs));
+    assertEquals("--output=" + theirs + " holds report.txt, which no h2beam report wrote (there is no report.json"
+        + " record of one beside them), and a report writes files of those names: give --output a folder of its own,"
+        + " or move them away", e.getMessage());
+    assertEquals(List.of("report.txt"), List.copyOf(folder(theirs).keySet()));
+  }
+
   /** Every file in {@code dir} with its content and permissions. */
   static TreeMap<String, String> folder(Path dir) throws Exception {
     TreeMap<String, String> out = new TreeMap<>();
