@@ -99,6 +99,11 @@ public final class DemoCommand implements Command {
           + " to choose the folders one by one");
     }
     FolderFlags.written(o, "--output", o.getOutput(), "runs/" + bench);
+    // its namespaces go under it unless --runsRoot says elsewhere: the judge and the report name them in --namespaces
+    if (o.getRunsRoot() == null) {
+      FolderFlags.namespacesUnder("--output", o.getOutput(), "give --output a folder whose path has none of "
+          + FolderFlags.NAMESPACES_CHARACTERS + " (or --runsRoot such a folder)");
+    }
     Path output = Paths.get(o.getOutput()).toAbsolutePath().normalize();
     // refused here naming the flag the user gave (the sweep would name --benchRoot, which it sets from it)
     Sweep.writable("--output", output);

@@ -47,6 +47,26 @@ class DemoOptionsTest {
     assertFalse(Files.exists(out.resolve("d")) || Files.exists(out.resolve("elsewhere")));
   }
 
+  /**
+   * The demo's namespaces go under --output, and its judge and report name them in --namespaces: an output whose
+   * path holds what --namespaces reads as glob syntax or as its list separator is refused before anything is written
+   * (unless --runsRoot puts the namespaces elsewhere).
+   */
+  @Test
+  void anOutputWhoseNamespacesCouldNotBeNamedIsRefusedBeforeAnythingIsWritten(@TempDir Path out) throws Exception {
+    Path output = out.resolve("demo,v2");
+    UsageError e = assertThrows(UsageError.class, () -> DemoRuns.demo(output));
+    assertEquals("--output=" + output + " holds ',', which ./h2beam judge and report read in --namespaces as the"
+        + " separator between folders: the namespaces written under it could never be judged or reported; give"
+        + " --output a folder whose path has none of '*', '[', ']', '{', '}', ',' (or --runsRoot such a folder)",
+        e.getMessage());
+    assertFalse(Files.exists(output), "nothing written");
+    UsageError bench = assertThrows(UsageError.class, () -> new BenchCommand().run(new String[] {
+        "--output=" + out.resolve("bench[1]")}));
+    assertTrue(bench.getMessage().startsWith("--output=" + out.resolve("bench[1]") + " holds '['"), bench.getMessage());
+    assertEquals(0, DemoRuns.demo(output, "--runsRoot=" + out.resolve("runs"), "--dryRun=true"));
+  }
+
   @Test
   void anUnknownChannelNamesTheKnownKinds(@TempDir Path out) {
     UsageError e = assertThrows(UsageError.class, () -> DemoRuns.demo(out, "--channel=telepathy"));

@@ -18,7 +18,9 @@ import org.apache.beam.sdk.options.PipelineOptions;
  * would create a folder literally named so), the value of a key h2beam holds (its records would keep it), and, for
  * a folder h2beam writes into, a relative value that is the current folder or one of its parents ({@code .},
  * {@code ..}). On a runner whose workers are other processes a relative folder is refused too
- * ({@link Sweep#requireAbsoluteOnCluster}).
+ * ({@link Sweep#requireAbsoluteOnCluster}). A folder the namespaces a command writes go under is refused when its path
+ * holds a character {@code --namespaces} reads as glob syntax or as the separator of its list
+ * ({@link #namespacesUnder}).
  */
 public final class FolderFlags {
   private FolderFlags() {}
@@ -42,6 +44,38 @@ public final class FolderFlags {
           + " folder of its own, e.g. " + flag + "=" + example);
     }
     Sweep.requireAbsoluteOnCluster(o, flag, value);
+  }
+
+  /** What {@code --namespaces} reads as glob syntax ({@code * [ ] { }}) or as the separator of its list. */
+  private static final String NAMESPACES_SYNTAX = "*[]{},";
+  /** Those characters as a refusal names them. */
+  public static final String NAMESPACES_CHARACTERS = "'*', '[', ']', '{', '}', ','";
+
+  /**
+   * A folder the namespaces a command writes go under (a sweep's runs root, or the folder its default is in): refused
+   * when its path, made absolute, holds a character that {@code --namespaces} reads as glob syntax or as the
+   * separator of its list, for the judge and the report could never name those namespaces ({@code ?} matches itself
+   * and may stay). A null {@code value} is the flag left out, its default under the current folder. Only for such
+   * folders: a report's output or a library root may hold those characters.
+   *
+   * @param instead what to do instead, the end of the refusal
+   */
+  public static void namespacesUnder(String flag, String value, String instead) {
+    namespacesUnder(flag, value, instead, Paths.get("").toAbsolutePath().normalize());
+  }
+
+  /** The same with {@code cwd} as the current folder. */
+  static void namespacesUnder(String flag, String value, String instead, Path cwd) {
+    String path = value == null ? cwd.toString() : cwd.resolve(value).normalize().toString();
+    for (char c : path.toCharArray()) {
+      if (NAMESPACES_SYNTAX.indexOf(c) < 0) continue;
+      String where = value != null && value.indexOf(c) >= 0 ? flag + "=" + value + " holds '" + c + "'"
+          : (value == null ? flag + " is left out, so its default is" : flag + "=" + value + " is") + " under the"
+          + " current folder " + cwd + ", whose path holds '" + c + "'";
+      throw new UsageError(where + ", which ./h2beam judge and report read in --namespaces as "
+          + (c == ',' ? "the separator between folders" : "glob syntax") + ": the namespaces written under it could"
+          + " never be judged or reported; " + instead);
+    }
   }
 
   /** The nearest part of {@code dir} (itself or a parent) that exists, or null: where a folder to create would go. */

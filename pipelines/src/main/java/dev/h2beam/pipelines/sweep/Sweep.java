@@ -187,6 +187,16 @@ public final class Sweep {
     }
     FolderFlags.written(o, "--runsRoot", o.getRunsRoot(), "runs/" + o.getBench() + "/runs");
     FolderFlags.written(o, "--libraryRoot", o.getLibraryRoot(), "runs/" + o.getBench() + "/library");
+    // the namespaces are judged and reported through --namespaces: the folder they go under must be one it can name
+    String plain = "give --runsRoot a folder whose path has none of " + FolderFlags.NAMESPACES_CHARACTERS;
+    if (o.getRunsRoot() != null) {
+      FolderFlags.namespacesUnder("--runsRoot", o.getRunsRoot(), plain);
+    } else if (o.getBenchRoot() != null) {
+      FolderFlags.namespacesUnder("--benchRoot", o.getBenchRoot(), "the runs root defaults to its runs/ folder: "
+          + plain);
+    } else {
+      FolderFlags.namespacesUnder("--runsRoot", null, plain);
+    }
     RunConfig runConfig = readConfig(o.getConfig());
     Path benchRoot = absolute(o.getBenchRoot() == null ? "runs/" + o.getBench() : o.getBenchRoot());
     Path runsRoot = absolute(o.getRunsRoot() == null ? benchRoot.resolve("runs").toString() : o.getRunsRoot());
