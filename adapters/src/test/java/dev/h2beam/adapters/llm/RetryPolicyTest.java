@@ -77,9 +77,9 @@ class RetryPolicyTest {
   @Test
   void contentGivenAsPartsIsJoined() {
     String body = "{\"model\": \"m\", \"choices\": [{\"message\": {\"content\": [{\"type\": \"text\", \"text\": \"a\"},"
-        + " {\"type\": \"text\", \"text\": \"b\"}]}, \"finish_reason\": \"length\"}]}";
+        + " {\"type\": \"text\", \"text\": \"b\"}]}, \"finish_reason\": \"stop\"}]}";
     Attempt a = ChatWire.read(200, null, body.getBytes(StandardCharsets.UTF_8), false, null, NOW);
-    assertEquals(new Attempt.Answered("ab", "m", "length", Usage.NONE), a);
+    assertEquals(new Attempt.Answered("ab", "m", "stop", Usage.NONE), a);
   }
 
   @Test
