@@ -84,7 +84,7 @@ final class AgentExecutor implements Executor {
     trajectory.append(agent.render(run.stdoutJsonl(), OBS_TRUNC, MAX_TRAJECTORY));
     Files.writeString(runDir.resolve("trajectory.md"), trajectory.toString());
     Files.copy(run.stdoutJsonl(), runDir.resolve("events.jsonl"));
-    AgentUsage u = agent.usage(jsonl);
+    AgentUsage u = account(agent.usage(jsonl), run, role);
     double cost = cost(u, role);
     boolean known = costKnown(u, run, role);
     boolean counted = tokensKnown(u, run);
@@ -112,27 +112,41 @@ final class AgentExecutor implements Executor {
   }
 
   /**
+   * What a run spent by its own account ({@code events}, the CLI's), or, for a CLI killed at its timeout or whose
+   * output was cut, which may not have reported its last calls, by its relay's, which saw every call and what each
+   * reported (a runaway agent's 585 calls were recorded as $0.00 and 0 tokens, not known).
+   */
+  static AgentUsage account(AgentUsage events, AgentRun run, ResolvedRole role) {
+    if (!run.timedOut() && !run.process().outputCut()) return events;
+    EndpointProxy.Spend relayed = EndpointProxy.Spend.of(role.endpoint(), run.modelCalls());
+    return new AgentUsage(relayed.tokens().input(), relayed.tokens().output(), null, null, null);
+  }
+
+  /**
    * Whether {@link #cost} is all a run cost. Its events are the CLI's own account, so they are taken as whole only
    * when the CLI ended by itself with its whole output read (a CLI killed at its timeout, or whose output was cut,
-   * may not have reported its last calls), every call its relay recorded is priced ({@link EndpointProxy.Spend}:
+   * may not have reported its last calls: its cost is then its relay's account, whole when every call the relay saw
+   * is priced), every call its relay recorded is priced ({@link EndpointProxy.Spend}:
    * answered, and a success with its tokens), and the events report the tokens or a cost, unless no call reported
    * any tokens (then none was billed).
    */
   static boolean costKnown(AgentUsage u, AgentRun run, ResolvedRole role) {
-    if (run.timedOut() || run.process().outputCut()) return false;
     if (!EndpointProxy.Spend.of(role.endpoint(), run.modelCalls()).known()) return false;
+    // killed or cut off, its events may miss calls: the relay's account, whole when every call it saw is priced
+    if (run.timedOut() || run.process().outputCut()) return true;
     if ((u.inputTokens() != null && u.outputTokens() != null) || u.costUsd() != null) return true;
     return run.modelCalls().stream().allMatch(c -> c.get("tokens") == null);
   }
 
   /**
    * Whether the tokens its events report are all it spent: the CLI ended by itself with its whole output read, its
-   * events report both counts, and every call its relay recorded is priced ({@link EndpointProxy.Spend#tokens}).
+   * events report both counts, and every call its relay recorded is priced ({@link EndpointProxy.Spend#tokens});
+   * killed or cut off, the relay's count, when every call it saw is.
    * Unlike {@link #costKnown}, the endpoint's prices do not matter: at a free endpoint a call that went uncounted
    * cost a known $0, but what it spent in tokens is not known.
    */
   static boolean tokensKnown(AgentUsage u, AgentRun run) {
-    if (run.timedOut() || run.process().outputCut()) return false;
+    if (run.timedOut() || run.process().outputCut()) return EndpointProxy.Spend.tokens(run.modelCalls()).known();
     return u.inputTokens() != null && u.outputTokens() != null
         && EndpointProxy.Spend.tokens(run.modelCalls()).known();
   }

@@ -1,5 +1,6 @@
 package dev.h2beam.adapters.agents;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -61,10 +62,32 @@ class AgentSpendMarksTest {
   }
 
   @Test
-  void aKilledCliOrEventsWithoutCountsLeaveTheTokensNotKnown() {
-    assertFalse(AgentExecutor.tokensKnown(REPORTED, run(true, List.of(call(200, 120L, 30L)))),
-        "killed at its timeout: its last calls may be missing from its events");
+  void eventsWithoutCountsLeaveTheTokensNotKnown() {
     assertFalse(AgentExecutor.tokensKnown(new AgentUsage(120L, null, null, null, 0.01),
         run(false, List.of(call(200, 120L, 30L)))), "an output count missing from its events");
+  }
+
+  /**
+   * dogZ #5: a CLI killed at its timeout may not have reported its last calls, so its events are not its account;
+   * its relay saw every call: their sum is the run's spend, known when every call is priced (a runaway agent's 585
+   * answered calls were recorded as $0.00 and 0 tokens, not known), not known when one was in flight at the kill.
+   */
+  @Test
+  void aKilledCliIsAccountedByItsRelay() {
+    ResolvedRole priced = role(1_000_000.0, 2_000_000.0);
+    AgentRun killed = run(true, List.of(call(200, 100L, 20L), call(200, 100L, 20L), call(429, null, null)));
+    AgentUsage u = AgentExecutor.account(AgentUsage.NONE, killed, priced);
+    assertEquals(200L, u.inputTokens());
+    assertEquals(40L, u.outputTokens());
+    assertEquals(200 * 1.0 + 40 * 2.0, AgentExecutor.cost(u, priced), 1e-9);
+    assertTrue(AgentExecutor.costKnown(u, killed, priced));
+    assertTrue(AgentExecutor.tokensKnown(u, killed));
+    AgentRun inFlight = run(true, List.of(call(200, 100L, 20L), call(null, null, null)));
+    AgentUsage partial = AgentExecutor.account(REPORTED, inFlight, priced);
+    assertEquals(100L, partial.inputTokens(), "the part counted");
+    assertFalse(AgentExecutor.costKnown(partial, inFlight, priced), "a call in flight at the kill may be billed");
+    assertFalse(AgentExecutor.tokensKnown(partial, inFlight));
+    // a CLI that ended by itself keeps its own account
+    assertEquals(REPORTED, AgentExecutor.account(REPORTED, run(false, List.of(call(200, 1L, 1L))), priced));
   }
 }
