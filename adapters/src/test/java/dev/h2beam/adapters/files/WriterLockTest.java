@@ -83,9 +83,13 @@ class WriterLockTest {
     });
     beat.start();
     try {
+      // its beats have begun: the lock looks an hour old here
+      while (Files.getLastModifiedTime(file).toInstant().isAfter(Instant.now().minusSeconds(1800))) Thread.sleep(10);
       assertThrows(WriterLock.Held.class, () -> WriterLock.acquire(dir, "sweep", Duration.ZERO));
       beating.set(false);
       beat.join();
+      // its last beat as old: dead now, it is taken over after the watch
+      Files.setLastModifiedTime(file, FileTime.from(Instant.now().minusSeconds(3600)));
       try (WriterLock lock = WriterLock.acquire(dir, "sweep", Duration.ZERO)) {
         assertTrue(Files.readString(file).contains(WriterLock.host()));
       }
