@@ -54,9 +54,9 @@ public final class HostFailure extends RuntimeException {
       String cause = null;
       if (t instanceof ProcessRunner.StartException s && s.refusedByHost()) {
         cause = s.getMessage();
-      } else if (t instanceof FileSystemException f && REASONS.contains(f.getReason())) {
+      } else if (t instanceof FileSystemException f && f.getReason() != null && REASONS.contains(f.getReason())) {
         cause = f.getMessage();
-      } else if (t instanceof java.io.IOException && REASONS.contains(t.getMessage())) {
+      } else if (t instanceof java.io.IOException && t.getMessage() != null && REASONS.contains(t.getMessage())) {
         cause = t.getClass().getSimpleName() + ": " + t.getMessage();
       }
       if (cause != null) {

@@ -29,6 +29,13 @@ class HostFailureTest {
     assertTrue(h.getMessage().contains("Argument list too long"), h.getMessage());
   }
 
+  /** A file failure without a reason (a folder that is a file), or an exception without a message, is no host's. */
+  @Test
+  void aFailureWithoutAReasonIsNoHostFailure() {
+    assertTrue(HostFailure.of("session g1 could not start", new FileSystemException("/runs/not-a-folder")).isEmpty());
+    assertTrue(HostFailure.of("session g1 could not start", new IOException((String) null)).isEmpty());
+  }
+
   @Test
   void aMissingProgramIsNoHostFailure(@TempDir Path dir) {
     ProcessRunner.StartException e = assertThrows(ProcessRunner.StartException.class, () -> ProcessRunner.run(
