@@ -264,11 +264,14 @@ public final class ChatClient implements AutoCloseable {
 
   /**
    * Says once when the reply names another model than the one asked for, and not one of its versions (asked
-   * {@code gpt-4o-mini}, served {@code gpt-4o-mini-2024-07-18} is the same model): a gateway that routes calls to
-   * another model makes runs that config.json records as of the same model differ in what answered.
+   * {@code gpt-4o-mini}, served {@code gpt-4o-mini-2024-07-18} is the same model, in any case): a gateway that routes
+   * calls to another model makes runs that config.json records as of the same model differ in what answered.
    */
   private void servedAs(String asked, String served) {
-    if (served == null || served.isBlank() || asked == null || served.startsWith(asked)) return;
+    if (served == null || served.isBlank() || asked == null
+        || served.toLowerCase(java.util.Locale.ROOT).startsWith(asked.toLowerCase(java.util.Locale.ROOT))) {
+      return;
+    }
     if (!SERVED_SAID.add(endpoint.name() + "\0" + asked + "\0" + served)) return;
     System.err.println("warning: endpoint " + endpoint.name() + " answered a call for model " + asked + " as model "
         + served + " (said once): config.json records " + asked + ", so runs routed to other models would compare as"

@@ -429,6 +429,10 @@ class ChatClientTest {
     try {
       Endpoint routed = new Endpoint("routed", server.baseUrl(), "", 4, 60, 1, 0, 0);
       for (int i = 0; i < 3; i++) assertEquals("hello", client(routed, Map.of()).complete(HELLO).text());
+      // a version of the model asked for, in another case, is the same model
+      server.route(ScriptedModelServer.CHAT_PATH, call -> call.sendJson(200, reply("stop",
+          "{\"role\": \"assistant\", \"content\": \"hello\"}").replace("tiny-model", "Tiny-Model-2024-07-18")));
+      assertEquals("hello", client(routed, Map.of()).complete(HELLO).text());
     } finally {
       System.setErr(stderr);
     }
