@@ -50,6 +50,8 @@ class CheckCommandTest {
       // one ping per distinct endpoint and model: e, i, s
       assertEquals(3, server.requests().size());
       assertFalse(out.contains(ENV.get("CHECK_KEY")));
+      // each with its role's max_tokens, none here (dogZ #3: a fixed 16 failed reasoning models the sweep runs)
+      for (var r : server.requests()) assertFalse(r.body().has("max_tokens"), r.body().toString());
     }
   }
 
