@@ -21,8 +21,8 @@ public final class HostFailure extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
   /** The system's messages for a host out of open files, memory or processes (EMFILE, ENFILE, ENOMEM, EAGAIN). */
-  static final List<String> REASONS = List.of("Too many open files", "Cannot allocate memory",
-      "Resource temporarily unavailable");
+  static final List<String> REASONS = List.of(dev.h2beam.adapters.files.DiskFull.TOO_MANY_FILES,
+      "Cannot allocate memory", "Resource temporarily unavailable");
 
   /** How a {@link #recorded} failure's text starts: a dead rollout's error is {@code <exception class>: <message>}. */
   public static final String PREFIX = HostFailure.class.getSimpleName() + ": ";
@@ -70,7 +70,7 @@ public final class HostFailure extends RuntimeException {
 
   /** What to do about {@code cause}: raise the limit it hit, naming the limit h2beam runs under when it can. */
   static String advice(String cause) {
-    if (cause.contains("Too many open files")) {
+    if (cause.contains(dev.h2beam.adapters.files.DiskFull.TOO_MANY_FILES)) {
       long max = maxOpenFiles();
       return "raise the open-files limit (ulimit -n" + (max > 0 ? String.format(Locale.ROOT, ", %d now", max) : "")
           + ")";

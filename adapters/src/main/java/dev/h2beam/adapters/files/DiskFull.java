@@ -30,19 +30,14 @@ public final class DiskFull {
    * system. A chain stops at it (what comes after would be written on a library and evidence missing what failed).
    */
   public static boolean storage(Throwable e) {
-    Set<Throwable> seen = new HashSet<>();
-    for (Throwable t = e; t != null && seen.add(t); t = t.getCause()) {
-      String m = t.getMessage();
-      if (m != null && (m.contains(REASON) || m.contains(READ_ONLY))) return true;
-    }
-    return false;
+    String r = reason(e).reason();
+    return REASON.equals(r) || READ_ONLY.equals(r);
   }
 
-  /**
-   * The line for {@code e} when it, or any of its causes, is a full disk, a file system made read-only, or this
-   * process out of file handles (each the machine's state, no bug: one line, no trace); empty for any other failure.
-   */
-  public static Optional<String> line(Throwable e) {
+  /** The machine's state {@code e} or a cause of it reports (the first met), and the file it names, if any. */
+  private record State(String reason, String file) {}
+
+  private static State reason(Throwable e) {
     String reason = null;
     String file = null;
     Set<Throwable> seen = new HashSet<>();
@@ -55,6 +50,17 @@ public final class DiskFull {
       if (reason == null) reason = r;
       if (file == null && t instanceof FileSystemException f) file = f.getFile();
     }
+    return new State(reason, file);
+  }
+
+  /**
+   * The line for {@code e} when it, or any of its causes, is a full disk, a file system made read-only, or this
+   * process out of file handles (each the machine's state, no bug: one line, no trace); empty for any other failure.
+   */
+  public static Optional<String> line(Throwable e) {
+    State state = reason(e);
+    String reason = state.reason();
+    String file = state.file();
     if (reason == null) return Optional.empty();
     String what = (file == null ? (reason.equals(REASON) ? "ran out of disk space (" : "failed (")
         : (reason.equals(TOO_MANY_FILES) ? "could not open " : "could not write ") + file + " (") + reason + "): ";

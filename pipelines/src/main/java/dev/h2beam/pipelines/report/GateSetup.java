@@ -25,7 +25,7 @@ record GateSetup(String method, String policy, Code methodCode) {
   static final GateSetup NONE = new GateSetup(null, null, null);
 
   /** The value of {@code gate_code}'s {@code code} for a method or policy shipped in h2beam itself. */
-  static final String BUILT_IN = "h2beam";
+  static final String BUILT_IN = dev.h2beam.adapters.plugin.PluginCode.BUILT_IN;
 
   /**
    * One entry of {@code gate_code}.
