@@ -26,9 +26,14 @@ public final class Main {
     Registry.atStart();
     StopRequest.listen(System.err);
     ExitGuard.install(args.length == 0 ? "h2beam" : "h2beam " + args[0], System.err);
+    if (args.length > 0) HeapWatch.start(args[0], System.err);
     int code;
     try {
       code = run(args, System.out, System.err);
+    } catch (OutOfMemoryError e) {
+      // thrown on the main thread (a class loaded, a file read): what it held is free again once it is here
+      System.err.println("error: " + (args.length == 0 ? "h2beam" : args[0]) + ": " + HeapWatch.hint(e));
+      code = 1;
     } finally {
       ExitGuard.returned();
     }
@@ -72,9 +77,10 @@ public final class Main {
         Scratch.awaitDeletions();
       }
     } catch (UsageError | IllegalArgumentException e) {
-      // a message-less exception would print "error: null"; its type is what there is to say
-      err.println("error: " + (e.getMessage() == null ? e.getClass().getSimpleName() + " (no message)"
-          : e.getMessage()));
+      // a message-less exception would print "error: null"; its type is what there is to say; an error the JVM threw
+      // twice when out of memory is added to itself ("Self-suppression not permitted", the error its cause)
+      err.println("error: " + (HeapWatch.outOfMemory(e) ? c.name() + ": " + HeapWatch.hint(e)
+          : e.getMessage() == null ? e.getClass().getSimpleName() + " (no message)" : e.getMessage()));
       return 1;
     } catch (Exception e) {
       return failed(c.name(), e, err);
@@ -95,6 +101,9 @@ public final class Main {
     // runner's and the cluster's exceptions, a hundred lines above
     e.printStackTrace(err);
     err.println("error: " + name + " failed: " + innermost(e));
+    // a runner's thread that ran out of memory ends the pipeline with no cause of its own ("ended RUNNING")
+    String heap = HeapWatch.hint(e);
+    if (!heap.isEmpty()) err.println("error: " + name + ": " + heap);
     return 1;
   }
 
