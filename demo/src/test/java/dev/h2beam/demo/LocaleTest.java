@@ -39,4 +39,26 @@ class LocaleTest {
         "--modes=parallel,sequential", "--output=" + out), Files.readString(log));
     assertEquals(Files.readString(clean.resolve("report/report.txt")), Files.readString(out.resolve("report.txt")));
   }
+
+  /**
+   * Under a POSIX locale the JVM encodes file names in ASCII: a folder named in another script was refused with the
+   * JDK's "Malformed input or input contains unmappable characters" alone (dogX F8); the line now says what to do.
+   */
+  @Test
+  void aPathThePosixLocaleCannotEncodeIsRefusedSayingToUseUtf8(@TempDir Path dir, @TempDir Path logs)
+      throws Exception {
+    Path root = dir.resolve("ünïcödé").resolve("b");
+    java.util.List<String> cmd = DemoRuns.java();
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.h2beam.pipelines.Main", "sweep",
+        "--bench=demo", "--k=1", "--benchRoot=" + root));
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(logs.resolve("log").toFile());
+    pb.environment().remove("LANG");
+    pb.environment().remove("LC_CTYPE");
+    pb.environment().put("LC_ALL", "POSIX");
+    assertEquals(1, pb.start().waitFor());
+    String said = Files.readString(logs.resolve("log"));
+    org.junit.jupiter.api.Assertions.assertTrue(said.contains("unmappable characters")
+        && said.contains("run h2beam under a UTF-8 locale, e.g. LC_ALL=C.UTF-8"), said);
+    org.junit.jupiter.api.Assertions.assertFalse(Files.exists(dir.resolve("ünïcödé")), "nothing written");
+  }
 }

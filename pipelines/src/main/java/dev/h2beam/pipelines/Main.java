@@ -80,11 +80,27 @@ public final class Main {
       // a message-less exception would print "error: null"; its type is what there is to say; an error the JVM threw
       // twice when out of memory is added to itself ("Self-suppression not permitted", the error its cause)
       err.println("error: " + (HeapWatch.outOfMemory(e) ? c.name() + ": " + HeapWatch.hint(e)
-          : e.getMessage() == null ? e.getClass().getSimpleName() + " (no message)" : e.getMessage()));
+          : e.getMessage() == null ? e.getClass().getSimpleName() + " (no message)" : e.getMessage() + unencodable(e)));
       return 1;
     } catch (Exception e) {
       return failed(c.name(), e, err);
     }
+  }
+
+  /**
+   * What to do about a path this JVM cannot encode: under a POSIX or other non-UTF-8 locale the JVM encodes file names
+   * in ASCII, so a folder named in any other script fails with "Malformed input or input contains unmappable
+   * characters" and nothing else (dogX F8). Empty for any other failure.
+   */
+  static String unencodable(Throwable e) {
+    if (!(e instanceof java.nio.file.InvalidPathException) || e.getMessage() == null
+        || !e.getMessage().contains("unmappable characters")) {
+      return "";
+    }
+    String encoding = System.getProperty("sun.jnu.encoding", "?");
+    String locale = System.getenv().getOrDefault("LC_ALL", System.getenv().getOrDefault("LANG", ""));
+    return " (this JVM encodes file names as " + encoding + ", from the locale" + (locale.isEmpty() ? "" : " " + locale)
+        + ", which cannot hold this path's characters: run h2beam under a UTF-8 locale, e.g. LC_ALL=C.UTF-8)";
   }
 
   /** Says on {@code err} why command {@code name} ended with {@code e}; returns the exit code, 1. */
