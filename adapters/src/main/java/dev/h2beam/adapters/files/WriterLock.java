@@ -297,6 +297,13 @@ public final class WriterLock implements AutoCloseable {
       }
     }
     if (why == null && age.compareTo(stale) > 0) why = NO_HEARTBEAT + age.toSeconds() + " s";
+    // dated ahead of this host's clock by more than the limit (a clock set back here, another host's set ahead, a
+    // touched file): it never looked old, and an empty one refused every command until its date (dogX F8); a holder
+    // on another host that still beats is seen by the watch, as for a heartbeat that looks old
+    if (why == null && age.negated().compareTo(stale) > 0) {
+      why = NO_HEARTBEAT + "as long as can be told (its file is dated " + age.negated().toSeconds() + " s ahead of"
+          + " this host's clock)";
+    }
     if (why == null) return Optional.empty();
     // a holder gone is not enough when the job it submitted may still write: the JobManager must say it has ended
     ClusterJob j = n == null ? null : ClusterJob.from(n);
@@ -405,7 +412,7 @@ public final class WriterLock implements AutoCloseable {
     Optional<JsonNode> record = recordOf(file);
     if (record.isEmpty()) {
       return dir + " is locked by " + file + ", which " + NO_RECORD + "; left alone, it is taken over once it is "
-          + stale.toSeconds() + " s old";
+          + stale.toSeconds() + " s old (or dated as far ahead of this host's clock)";
     }
     ClusterJob j = ClusterJob.from(record.get());
     if (j != null) {

@@ -231,6 +231,36 @@ class WriterLockTest {
     }
   }
 
+  /** An empty lock dated in the future (a clock set back, a touched file) was never taken over until its date. */
+  @Test
+  void anEmptyLockDatedAheadOfThisHostsClockIsTakenOverOnceAsFarAheadAsStale() throws Exception {
+    Path file = dir.resolve(WriterLock.FILE);
+    Files.writeString(file, "");
+    Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(60)));
+    assertThrows(WriterLock.Held.class, () -> WriterLock.acquire(dir, "report", Duration.ZERO), "a minute ahead");
+    Files.setLastModifiedTime(file, FileTime.from(Instant.now().plus(Duration.ofDays(3 * 365))));
+    try (WriterLock lock = WriterLock.acquire(dir, "report", Duration.ZERO)) {
+      assertTrue(Files.readString(file).contains(WriterLock.host()));
+    }
+  }
+
+  /** A holder on another host dated ahead is watched as one whose heartbeat looks old: alive while it beats. */
+  @Test
+  void aHolderOnAnotherHostDatedAheadIsTakenOverOnlyWhenItStopsBeating() throws Exception {
+    Duration before = WriterLock.beatEvery;
+    WriterLock.beatEvery = Duration.ofMillis(100);
+    try {
+      holder("another-host", 1);
+      Path file = dir.resolve(WriterLock.FILE);
+      Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(3600)));
+      try (WriterLock lock = WriterLock.acquire(dir, "sweep", Duration.ZERO)) {
+        assertTrue(Files.readString(file).contains(WriterLock.host()), "untouched while watched: taken over");
+      }
+    } finally {
+      WriterLock.beatEvery = before;
+    }
+  }
+
   @Test
   void aHolderOnAnotherHostIsLiveWhileItsHeartbeatIsFresh() throws Exception {
     Duration before = WriterLock.beatEvery;
