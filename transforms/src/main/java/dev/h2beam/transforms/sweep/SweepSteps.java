@@ -370,16 +370,21 @@ public final class SweepSteps {
 
   /** The most of a dead rollout's error a summary and a progress line carry. */
   static final int REASON_CHARS = 400;
+  /** How much of a longer error's end is kept: the JDK puts the reason after the path ("...: File name too long"). */
+  static final int REASON_TAIL_CHARS = 120;
 
   /**
    * A dead rollout's error as a summary and a progress line quote it: the rollout's text is untrusted (an agent's or
-   * a server's words), so its first line only, without control characters or anything shaped like a key, capped.
+   * a server's words), so its first line only, without control characters or anything shaped like a key, capped by
+   * its middle, so that a long path does not push out the reason that follows it (dogX F8).
    */
   static String reason(String error) {
     String line = error.strip().lines().findFirst().orElse("");
     line = KeyShapes.redact(line).replaceAll("\\p{Cntrl}", "?");
     if (line.isEmpty()) return "(no reason given)";
-    return line.length() > REASON_CHARS ? line.substring(0, REASON_CHARS) + "…" : line;
+    if (line.length() <= REASON_CHARS) return line;
+    int head = REASON_CHARS - REASON_TAIL_CHARS;
+    return line.substring(0, head) + " … " + line.substring(line.length() - REASON_TAIL_CHARS);
   }
 
   /** The first base rollout a base-failed summary records a reason for, as {@code base1 failed: <reason>}. */
