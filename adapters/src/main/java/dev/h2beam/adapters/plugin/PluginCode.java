@@ -28,6 +28,12 @@ import java.util.stream.Stream;
 public final class PluginCode {
   private PluginCode() {}
 
+  /**
+   * Each plug-in jar's or folder's digest, read once per JVM: a sweep records the code as it builds its run identity,
+   * two or three times, and the classes it runs were loaded once, whatever the file holds later.
+   */
+  private static final Map<Path, String> DIGESTS = new java.util.concurrent.ConcurrentHashMap<>();
+
   /** The value recorded for a plug-in shipped in h2beam itself. */
   public static final String BUILT_IN = "h2beam";
 
@@ -45,7 +51,12 @@ public final class PluginCode {
       return m;
     }
     try {
-      m.put("code", "sha256:" + digest(at));
+      String known = DIGESTS.get(at);
+      if (known == null) {
+        known = digest(at);
+        DIGESTS.put(at, known);
+      }
+      m.put("code", "sha256:" + known);
     } catch (IOException e) {
       throw new UncheckedIOException(at + ": cannot read the plug-in's code to record which it is: " + e.getMessage(),
           e);
