@@ -32,4 +32,22 @@ public final class KeyFree {
     }
     return out;
   }
+
+  /**
+   * Refuses {@code value}, given as {@code what}, when it holds a key h2beam holds: a command written with a key's
+   * value runs with it in its process list and is recorded as its program's identity (config.json, every run's
+   * marker), where other users can read it (dogAB 1). The message names the variable, never the value.
+   *
+   * @throws IllegalArgumentException naming {@code what} and the variable
+   */
+  public static void refuseIn(String what, String value) {
+    Set<String> found = new java.util.TreeSet<>();
+    String shown = text(value, found);
+    if (found.isEmpty()) return;
+    String names = "$" + String.join(", $", found);
+    throw new IllegalArgumentException(what + " holds the value of " + names + ", a key h2beam holds (" + shown
+        + "): it would be recorded in config.json and in every run's marker, and shown in the process list; name the"
+        + " variable instead ('" + names + "', single-quoted, for the program to read from its environment: a"
+        + " grader command inherits h2beam's, an executor's command gets the variables its env_allow names)");
+  }
 }

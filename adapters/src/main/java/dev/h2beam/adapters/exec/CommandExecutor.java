@@ -99,6 +99,7 @@ final class CommandExecutor implements Executor {
       throw new IllegalArgumentException("the command executor needs \"command\": a shell command running the agent,"
           + " e.g. \"my-agent --task {workspace}/task.md --out {output}\"");
     }
+    dev.h2beam.adapters.config.KeyFree.refuseIn("the command executor's \"command\"", template);
     this.template = template;
     this.granted = List.copyOf(granted);
     this.granted.forEach(Env::checkName);
@@ -109,7 +110,8 @@ final class CommandExecutor implements Executor {
   }
 
   @Override public String identity() {
-    return "command:" + template;
+    // (a key held only after this executor was made is kept out of the records all the same)
+    return dev.h2beam.adapters.config.KeyFree.text("command:" + template);
   }
 
   @Override public ExecResult run(ExecRequest req) throws IOException, InterruptedException {

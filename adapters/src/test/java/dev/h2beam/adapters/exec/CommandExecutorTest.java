@@ -57,6 +57,21 @@ class CommandExecutorTest {
     return open(Map.of("command", command), Optional.empty());
   }
 
+  /** An executor command written with a held key's value is refused naming its variable (dogAB 1). */
+  @Test
+  void aCommandHoldingAHeldKeyIsRefusedNamingItsVariable() {
+    String key = "sk-dogab-7Q9xK2mLp4Rt8Vw3Yz6Bn1Hc5Jd0FgX";
+    List<dev.h2beam.adapters.config.EnvKeys.Held> was = dev.h2beam.adapters.config.EnvKeys.use(
+        Map.of("LAB_API_KEY", key));
+    try {
+      Exception e = assertThrows(Exception.class, () -> open("my-agent --key " + key + " --out {output}"));
+      assertTrue(e.getMessage().contains("holds the value of $LAB_API_KEY") && !e.getMessage().contains("7Q9xK2mL"),
+          e.getMessage());
+    } finally {
+      dev.h2beam.adapters.config.EnvKeys.restore(was);
+    }
+  }
+
   private ExecRequest request(Duration timeout) {
     return new ExecRequest("ledger/t1", "Sum the amounts.", source, harness, runDir, "answer.md", timeout);
   }

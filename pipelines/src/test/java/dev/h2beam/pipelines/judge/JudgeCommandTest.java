@@ -321,6 +321,30 @@ class JudgeCommandTest {
     for (String t : List.of("exit", "quiet", "junk", "slow")) assertNull(row(ns, t, "agg").get("n_passed"), t);
   }
 
+  /**
+   * A grader command written with a held key's value was recorded as the namespace's judge in config.json, readable
+   * by every user of the machine (dogAB 1): refused before anything is graded or written, naming the variable.
+   */
+  @Test
+  void aGraderCommandHoldingAHeldKeyIsRefusedNamingItsVariable() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", "x"));
+    String key = "sk-dogab-7Q9xK2mLp4Rt8Vw3Yz6Bn1Hc5Jd0FgX";
+    String configBefore = Files.exists(ns.resolve("config.json")) ? Files.readString(ns.resolve("config.json")) : null;
+    List<dev.h2beam.adapters.config.EnvKeys.Held> was = dev.h2beam.adapters.config.EnvKeys.use(
+        Map.of("LAB_API_KEY", key));
+    try {
+      Exception e = assertThrows(Exception.class, () -> judge("--namespaces=" + ns, "--grader=command",
+          "--graderCommand=echo '{\"n_passed\": 1, \"n_criteria\": 1}' # " + key));
+      String said = e.getMessage() + out();
+      assertTrue(said.contains("holds the value of $LAB_API_KEY") && !said.contains("7Q9xK2mL"), said);
+    } finally {
+      dev.h2beam.adapters.config.EnvKeys.restore(was);
+    }
+    assertFalse(Files.exists(ns.resolve("judged.json")), "nothing graded");
+    String configAfter = Files.exists(ns.resolve("config.json")) ? Files.readString(ns.resolve("config.json")) : null;
+    assertEquals(configBefore, configAfter, "config.json as it was");
+  }
+
   @Test
   void aFailedSelectionIsNeverSentToTheGrader() throws Exception {
     Path ns = Namespaces.python(runs, "demo-oc-agg2", 2, Map.of("t1", score(1, 1)));
