@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The launcher's rebuild check, run for real ({@code bash h2beam}) on a copy in a tree of its own, on a PATH that has
  * no Maven: a check that finds the build stale stops there ("Maven (mvn) is needed to build"), one that does not goes
  * on to start Java. A source dated in the future made every command rebuild (38 s each; dogX F9): it is named and left
- * out until its date is past.
+ * out until its date is past. A classpath entry it cannot read is named before Java is started.
  */
 class LauncherStalenessTest {
   @Test
@@ -43,6 +43,8 @@ class LauncherStalenessTest {
     Files.setLastModifiedTime(pom, FileTime.from(now.minus(Duration.ofMinutes(20))));
     String fresh = launch(tree, bin);
     assertFalse(fresh.contains("Maven (mvn) is needed"), "an up-to-date build is not rebuilt: " + fresh);
+    // its classpath names a jar that is not there (a Maven repository cleaned, another user's): named, no Java trace
+    assertTrue(fresh.contains("h2beam: cannot read /nowhere.jar, which the build's classpath"), fresh);
 
     Files.setLastModifiedTime(pom, FileTime.from(now.plus(Duration.ofDays(1))));
     String future = launch(tree, bin);
