@@ -354,15 +354,46 @@ public final class WriterLock implements AutoCloseable {
    * stale fail its rename (its target name exists) instead of moving the fresh lock aside. It is removed when the
    * lock is released, or next taken over ({@link #removeOlderAsides}).
    */
-  static boolean takeOver(Path file, String seen, String why) {
+  static boolean takeOver(Path file, String seen, String why) throws Held {
     Path aside = asideOf(file, seen);
     try {
       Files.move(file, aside);
-    } catch (IOException lost) {
+    } catch (FileAlreadyExistsException | NoSuchFileException lost) {
+      return false;
+    } catch (IOException e) {
+      // not a race this process lost but a move it may not make: tried again at once, it spun for ever with no word
+      // (a folder with the sticky bit lets only a file's owner move it; dogAB 5)
+      if (Files.exists(file)) throw cannotTakeOver(file, why, e);
       return false;
     }
     System.err.println("h2beam: took over the lock " + file + " (" + why + "); the old one is " + aside);
     return true;
+  }
+
+  /** The refusal for a stale lock this user may not move aside: whose it is, and who may remove it. */
+  static Held cannotTakeOver(Path file, String why, IOException e) {
+    String owner;
+    try {
+      owner = "user " + Files.getOwner(file).getName();
+    } catch (IOException | UnsupportedOperationException unknown) {
+      owner = "its owner";
+    }
+    String sticky = "";
+    try {
+      if (isSticky(file.getParent())) {
+        sticky = " (its folder has the sticky bit, so only the file's owner, the folder's owner or root may move it)";
+      }
+    } catch (IOException | UnsupportedOperationException unknown) {
+      // said without it
+    }
+    return new Held("the lock " + file + " is stale (" + why + "), but this user cannot move it aside to take it over"
+        + sticky + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getClass().getSimpleName() + ": "
+        + e.getMessage()) + "; ask " + owner + " (or root) to delete it, then run the command again");
+  }
+
+  private static boolean isSticky(Path dir) throws IOException {
+    Object mode = Files.getAttribute(dir, "unix:mode");
+    return mode instanceof Integer m && (m & 01000) != 0;
   }
 
   private static Path asideOf(Path file, String token) {

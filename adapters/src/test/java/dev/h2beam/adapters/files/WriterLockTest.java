@@ -231,6 +231,32 @@ class WriterLockTest {
     }
   }
 
+  /**
+   * A stale lock that this user may not move aside (another user's in a folder with the sticky bit) made the next
+   * command retry the move at once, for ever, saying nothing (dogAB 5): a move that fails for another reason than a
+   * lost race is a refusal naming the file, its owner and who may delete it. The failure here is a real one of the
+   * file system (an aside name too long), as a root-run test cannot be refused a move.
+   */
+  @Test
+  void aStaleLockThatCannotBeMovedAsideIsRefusedNotRetriedForEver() throws Exception {
+    Path file = dir.resolve(WriterLock.FILE);
+    Files.writeString(file, "");
+    WriterLock.Held e = assertThrows(WriterLock.Held.class,
+        () -> WriterLock.takeOver(file, "t".repeat(300), "its process 5 on this host is gone"));
+    assertTrue(e.getMessage().startsWith("the lock " + file + " is stale (its process 5 on this host is gone), but this"
+        + " user cannot move it aside") && e.getMessage().contains("ask user ")
+        && e.getMessage().endsWith("(or root) to delete it, then run the command again"), e.getMessage());
+    assertTrue(Files.exists(file), "left as it was");
+
+    Path shared = Files.createDirectories(dir.resolve("shared"));
+    assertEquals(0, new ProcessBuilder("chmod", "1777", shared.toString()).start().waitFor());
+    Path there = Files.writeString(shared.resolve(WriterLock.FILE), "");
+    String sticky = WriterLock.cannotTakeOver(there, "no heartbeat for 400 s",
+        new java.nio.file.AccessDeniedException(there.toString())).getMessage();
+    assertTrue(sticky.contains("(its folder has the sticky bit, so only the file's owner, the folder's owner or root"
+        + " may move it): AccessDeniedException: " + there), sticky);
+  }
+
   /** An empty lock dated in the future (a clock set back, a touched file) was never taken over until its date. */
   @Test
   void anEmptyLockDatedAheadOfThisHostsClockIsTakenOverOnceAsFarAheadAsStale() throws Exception {
