@@ -21,6 +21,37 @@ import org.junit.jupiter.api.io.TempDir;
 /** Folders handed over for removal are gone once the hand-over is awaited, however many were handed at once. */
 class ScratchTest {
 
+  /**
+   * A leftover this user may not remove (another user's scratch folder, their owner's alone) failed every later
+   * command of the team with a trace naming its leaf (dogAB 4): it is left with a warning, the rest removed. The
+   * refusal is the file system's own: the folder is made immutable ({@code chattr +i}), which stops root as it stops
+   * another user.
+   */
+  @Test
+  void aLeftoverThisUserMayNotRemoveIsLeftAndTheRestRemoved(@TempDir Path runs) throws Exception {
+    Path theirs = Files.createDirectories(Scratch.of(runs).resolve("h2beam-prop-5308-123"));
+    Files.writeString(theirs.resolve("mission.md"), "x");
+    Path mine = Files.createDirectories(Scratch.of(runs).resolve("h2beam-prop-5308-124"));
+    Files.writeString(mine.resolve("mission.md"), "x");
+    Process chattr = new ProcessBuilder("chattr", "+i", theirs.toString()).redirectErrorStream(true).start();
+    String why = new String(chattr.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertEquals(0, chattr.waitFor(), "chattr +i (an ext4 or similar /tmp): " + why);
+    java.io.PrintStream was = System.err;
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    try {
+      System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+      assertEquals(1, Scratch.clean(runs));
+    } finally {
+      System.setErr(was);
+      new ProcessBuilder("chattr", "-i", theirs.toString()).start().waitFor();
+    }
+    String said = err.toString(java.nio.charset.StandardCharsets.UTF_8);
+    assertTrue(said.contains("h2beam: cannot remove " + theirs + ", left by an earlier run of user ")
+        && said.contains("(Operation not permitted): it is in nobody's way"), said);
+    assertTrue(Files.exists(theirs.resolve("mission.md")));
+    assertFalse(Files.exists(mine));
+  }
+
   @Test
   void everyFolderHandedOverIsGoneOnceAwaited(@TempDir Path runs) throws Exception {
     Path scratch = Scratch.of(runs);

@@ -248,6 +248,23 @@ class WriterLockTest {
         && e.getMessage().endsWith("(or root) to delete it, then run the command again"), e.getMessage());
     assertTrue(Files.exists(file), "left as it was");
 
+    // the whole acquisition, with the file system refusing the move as a sticky folder refuses another user's
+    // (EPERM): the folder made immutable, which stops root too
+    Files.delete(file);
+    Path locked = Files.createDirectories(dir.resolve("locked"));
+    Files.writeString(locked.resolve(WriterLock.FILE), "{\"what\": \"sweep\", \"host\": \"" + WriterLock.host()
+        + "\", \"pid\": " + Integer.MAX_VALUE + ", \"token\": \"t\"}");
+    assertEquals(0, new ProcessBuilder("chattr", "+i", locked.toString()).start().waitFor(), "chattr +i");
+    try {
+      WriterLock.Held refused = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(20),
+          () -> assertThrows(WriterLock.Held.class, () -> WriterLock.acquire(locked, "sweep", Duration.ZERO)));
+      assertTrue(refused.getMessage().contains("is stale (its process " + Integer.MAX_VALUE + " on this host is"
+          + " gone), but this user cannot move it aside") && refused.getMessage().contains("Operation not permitted"),
+          refused.getMessage());
+    } finally {
+      new ProcessBuilder("chattr", "-i", locked.toString()).start().waitFor();
+    }
+
     Path shared = Files.createDirectories(dir.resolve("shared"));
     assertEquals(0, new ProcessBuilder("chmod", "1777", shared.toString()).start().waitFor());
     Path there = Files.writeString(shared.resolve(WriterLock.FILE), "");
