@@ -140,10 +140,24 @@ public final class GroupRecord {
     }
     long start = ProcessGroup.startTicks(pid);
     if (start >= 0 && start != r.path("start_ticks").asLong()) return; // the pid was handed out again: see above
-    int killed = ProcessGroup.killSession(pid);
-    if (killed > 0) {
-      Log.LOG.warn("killed {} process(es) of the program recorded in {} (pid {}), left running by an h2beam that"
-          + " was killed; the rollout runs again in a cleared folder", killed, file, pid);
+    int found = ProcessGroup.killSession(pid);
+    said(file, "pid " + pid, found, ProcessGroup.members(pid).size());
+  }
+
+  /**
+   * Says what became of the {@code found} processes of {@code file}'s program, {@code left} of them still alive
+   * after the kill: another user's, which this one may not signal, ran on while the warning said they were killed
+   * (dogAB 6).
+   */
+  private static void said(Path file, String which, int found, int left) {
+    if (found > left) {
+      Log.LOG.warn("killed {} process(es) of the program recorded in {} ({}), left running by an h2beam that was"
+          + " killed; the rollout runs again in a cleared folder", found - left, file, which);
+    }
+    if (left > 0) {
+      Log.LOG.warn("could not kill {} process(es) of the program recorded in {} ({}), left running by an h2beam that"
+          + " was killed (another user's, whose processes this one may not signal?): they run on and may write into"
+          + " the folder the rollout runs in again; their owner or root may stop them", left, file, which);
     }
   }
 
@@ -154,13 +168,13 @@ public final class GroupRecord {
    */
   private static void stopByToken(Path file, String token) {
     if (token.isEmpty()) return;
-    int killed = 0;
-    for (long sid : ProcessGroup.sessionsWithEnv(ENV + "=" + token)) killed += ProcessGroup.killSession(sid);
-    if (killed > 0) {
-      Log.LOG.warn("killed {} process(es) of the program recorded in {} (found by its token, its pid not yet"
-          + " recorded), left running by an h2beam that was killed; the rollout runs again in a cleared folder",
-          killed, file);
+    int found = 0;
+    int left = 0;
+    for (long sid : ProcessGroup.sessionsWithEnv(ENV + "=" + token)) {
+      found += ProcessGroup.killSession(sid);
+      left += ProcessGroup.members(sid).size();
     }
+    said(file, "found by its token, its pid not yet recorded", found, left);
   }
 
   /** A small /proc file's text, trimmed, or "" when it cannot be read. */
