@@ -171,6 +171,7 @@ public final class WriterLock implements AutoCloseable {
       Map<String, Object> me = new LinkedHashMap<>();
       me.put("what", what);
       me.put("host", host());
+      me.put("user", System.getProperty("user.name", "?"));
       me.put("pid", ProcessHandle.current().pid());
       me.put("started_at", clock.instant().toString());
       me.put("command", Command.LINE);
@@ -442,6 +443,11 @@ public final class WriterLock implements AutoCloseable {
   private static String heldBy(Path dir, Path file, Duration stale) {
     Optional<JsonNode> record = recordOf(file);
     if (record.isEmpty()) {
+      Optional<String> theirs = unreadable(file);
+      if (theirs.isPresent()) {
+        return dir + " is locked by " + theirs.get() + ": " + file + "; ask them whether it still runs (a live writer"
+            + " beats every few seconds, so it is taken over once untouched for " + stale.toSeconds() + " s)";
+      }
       return dir + " is locked by " + file + ", which " + NO_RECORD + "; left alone, it is taken over once it is "
           + stale.toSeconds() + " s old (or dated as far ahead of this host's clock)";
     }
@@ -469,10 +475,27 @@ public final class WriterLock implements AutoCloseable {
 
   static String describe(Path file) {
     Optional<JsonNode> record = recordOf(file);
-    if (record.isEmpty()) return "a lock file that " + NO_RECORD + " (" + file + ")";
+    if (record.isEmpty()) return unreadable(file).orElse("a lock file that " + NO_RECORD) + " (" + file + ")";
     JsonNode n = record.get();
-    return "a " + n.path("what").asText("h2beam") + " (host " + n.path("host").asText("?") + ", pid "
+    String user = n.hasNonNull("user") ? "user " + n.path("user").asText() + ", " : "";
+    return "a " + n.path("what").asText("h2beam") + " (" + user + "host " + n.path("host").asText("?") + ", pid "
         + n.path("pid").asText("?") + ", started " + n.path("started_at").asText("?") + ")";
+  }
+
+  /**
+   * A lock file this user may not read: another user's writer, under a umask that keeps its files to itself, held it
+   * and may still (dogAB 8: it was called a writer that failed while taking it). Empty when it can be read.
+   */
+  private static Optional<String> unreadable(Path file) {
+    if (!Files.exists(file) || Files.isReadable(file)) return Optional.empty();
+    String owner;
+    try {
+      owner = "user " + Files.getOwner(file).getName();
+    } catch (IOException | UnsupportedOperationException e) {
+      owner = "another user";
+    }
+    return Optional.of("a lock file this user may not read, " + owner + "'s (a writer of theirs holds it, or held"
+        + " it)");
   }
 
   /**

@@ -274,6 +274,18 @@ class WriterLockTest {
         + " may move it): AccessDeniedException: " + there), sticky);
   }
 
+  /** A lock names its holder's user, so that a team sharing a folder knows whom to ask (dogAB 8). */
+  @Test
+  void aLockNamesTheUserWhoHoldsIt() throws Exception {
+    try (WriterLock lock = WriterLock.acquire(dir, "sweep of x-oc-agg1", Duration.ZERO)) {
+      Path file = dir.resolve(WriterLock.FILE);
+      String user = System.getProperty("user.name");
+      assertTrue(Files.readString(file).contains("\"user\": \"" + user + "\""), Files.readString(file));
+      assertTrue(WriterLock.describe(file).startsWith("a sweep of x-oc-agg1 (user " + user + ", host "),
+          WriterLock.describe(file));
+    }
+  }
+
   /** An empty lock dated in the future (a clock set back, a touched file) was never taken over until its date. */
   @Test
   void anEmptyLockDatedAheadOfThisHostsClockIsTakenOverOnceAsFarAheadAsStale() throws Exception {
