@@ -37,8 +37,15 @@ public final class FolderGlob {
     try (Stream<Path> s = Files.walk(base, depth)) {
       return s.filter(p -> p.getNameCount() == pattern.getNameCount() && Files.isDirectory(p) && matcher.matches(p))
           .filter(p -> noHiddenUnasked(p, pattern, from)).sorted().toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    } catch (IOException | UncheckedIOException e) {
+      // a folder this user may not list (another user's, kept to them): the walk ends there, and what it matched so
+      // far would silently be fewer namespaces (dogAB 8); refused naming it
+      Throwable cause = e instanceof UncheckedIOException u ? u.getCause() : e;
+      if (cause instanceof java.nio.file.AccessDeniedException denied) {
+        throw new IllegalArgumentException(pattern + " cannot be matched: this user may not list " + denied.getFile()
+            + " (ask its owner for read and search permission, or name the folders it may read)", denied);
+      }
+      throw e instanceof UncheckedIOException u ? u : new UncheckedIOException((IOException) e);
     }
   }
 

@@ -603,7 +603,7 @@ public final class JudgeCommand implements Command {
       if (entry.isEmpty()) continue;
       Path p = Paths.get(entry).toAbsolutePath().normalize();
       if (!FolderGlob.isGlob(entry)) {
-        if (!Files.isDirectory(p)) throw new UsageError("--namespaces: " + entry + " is not a folder");
+        if (!Files.isDirectory(p)) throw new UsageError("--namespaces: " + entry + notAFolder(p));
         out.add(p);
         continue;
       }
@@ -616,6 +616,22 @@ public final class JudgeCommand implements Command {
       if (out.size() == before) throw new UsageError("--namespaces: " + entry + " matches no folder");
     }
     return new ArrayList<>(out);
+  }
+
+  /**
+   * Why {@code p}, named as a namespace, is no folder here: it is not one, or this user may not look (a folder of
+   * another user's kept to them by a umask of 077 was said to be "not a folder"; dogAB 8).
+   */
+  static String notAFolder(Path p) {
+    try {
+      Files.readAttributes(p, java.nio.file.attribute.BasicFileAttributes.class);
+      return " is not a folder";
+    } catch (java.nio.file.AccessDeniedException e) {
+      return " cannot be looked at by this user (a folder on its path denies search permission): ask its owner for"
+          + " read and search permission";
+    } catch (IOException e) {
+      return " is not a folder";
+    }
   }
 
   /**
