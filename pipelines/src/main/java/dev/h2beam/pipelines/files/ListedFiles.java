@@ -3,6 +3,7 @@ package dev.h2beam.pipelines.files;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -25,7 +26,9 @@ import org.apache.beam.sdk.values.PCollection;
  * {@code FileIO.matchAll} on the local file system walks the whole tree below the pattern's fixed prefix and then
  * filters it: below a namespace of a 2,000-task sweep that is millions of evidence files, and matching took longer
  * than the sweep's judging. Listing one level costs one directory read per namespace and one look per task.
- * Emits the files that exist, as Beam's match would (a folder or file that is not there matches nothing).
+ * Emits the files that exist, as Beam's match would (a folder or file that is not there matches nothing), and the
+ * files whose existence this user cannot tell (a task folder it may not look into, a link that loops): those are
+ * emitted too, so that their reader names why they cannot be read, rather than the judge silently counting fewer.
  */
 public final class ListedFiles extends PTransform<PCollection<String>, PCollection<MatchResult.Metadata>> {
   private static final long serialVersionUID = 1L;
@@ -45,7 +48,8 @@ public final class ListedFiles extends PTransform<PCollection<String>, PCollecti
 
   /**
    * The regular files {@code pattern} names that exist now, in name order, with their attributes: one look at each
-   * (a file removed since its folder was read is not there, as a match would say).
+   * (a file removed since its folder was read is not there, as a match would say). A file whose existence cannot be
+   * told is listed with no attributes (null).
    */
   static SortedMap<Path, BasicFileAttributes> listed(String pattern) throws IOException {
     Path p = Paths.get(pattern);
@@ -60,7 +64,7 @@ public final class ListedFiles extends PTransform<PCollection<String>, PCollecti
       }
       if (!Files.isDirectory(dir)) return out;
       try (DirectoryStream<Path> children = Files.newDirectoryStream(dir)) {
-        for (Path child : children) addIfFile(child.resolve(name), out);
+        for (Path child : children) addIfInFolder(child, name, out);
       }
     } else {
       if (pattern.contains("*")) {
@@ -69,6 +73,25 @@ public final class ListedFiles extends PTransform<PCollection<String>, PCollecti
       addIfFile(p, out);
     }
     return out;
+  }
+
+  /**
+   * Adds {@code child/name} when {@code child} is a folder that holds it, or when that cannot be told: a child that
+   * is a file (config.json beside the task folders) or that is gone holds nothing, but one this user may not look
+   * into (AccessDeniedException) or that cannot be resolved may hold a summary, and skipping it would drop a task
+   * without a word.
+   */
+  private static void addIfInFolder(Path child, String name, Map<Path, BasicFileAttributes> out) {
+    Path f = child.resolve(name);
+    try {
+      if (!Files.readAttributes(child, BasicFileAttributes.class).isDirectory()) return;
+      BasicFileAttributes a = Files.readAttributes(f, BasicFileAttributes.class);
+      if (a.isRegularFile()) out.put(f, a);
+    } catch (NoSuchFileException e) {
+      // not there: nothing to match
+    } catch (IOException e) {
+      out.put(f, null);
+    }
   }
 
   private static void addIfFile(Path f, Map<Path, BasicFileAttributes> out) {
@@ -85,11 +108,12 @@ public final class ListedFiles extends PTransform<PCollection<String>, PCollecti
 
     @ProcessElement public void process(@Element String pattern, OutputReceiver<MatchResult.Metadata> out)
         throws IOException {
+      // a file whose existence cannot be told goes on with no size, for its reader to fail on and name
       listed(pattern).forEach((f, a) -> out.output(MatchResult.Metadata.builder()
           .setResourceId(FileSystems.matchNewResource(f.toAbsolutePath().toString(), false))
-          .setSizeBytes(a.size())
+          .setSizeBytes(a == null ? 0 : a.size())
           .setIsReadSeekEfficient(true)
-          .setLastModifiedMillis(a.lastModifiedTime().toMillis())
+          .setLastModifiedMillis(a == null ? 0 : a.lastModifiedTime().toMillis())
           .build()));
     }
   }

@@ -52,8 +52,8 @@ public final class JudgeCommand implements Command {
   }
 
   @Override public String exitCodes() {
-    return "2 rows not graded, a summary unreadable, a namespace skipped or with nothing to judge (its line says"
-        + " which)";
+    return "2 rows not graded, a summary unreadable, a task config.json lists with no summary, a namespace skipped or"
+        + " with nothing to judge (its line says which)";
   }
 
   @Override public Class<? extends PipelineOptions> options() {
@@ -419,6 +419,7 @@ public final class JudgeCommand implements Command {
     int newRows = 0;
     int notGraded = 0;
     int unreadableCount = 0;
+    int missingCount = 0;
     int nothing = 0;
     // a namespace is named by its folder's name, or by its whole path where two runs roots hold that name
     Map<String, Long> named = new TreeMap<>();
@@ -470,9 +471,24 @@ public final class JudgeCommand implements Command {
         out.println(label + ": " + unreadable.size() + " unreadable summary file(s):");
         for (Object u : unreadable) out.println("  " + u);
       }
+      @SuppressWarnings("unchecked")
+      List<Object> keptRows = (List<Object>) r.getOrDefault("kept_unread", List.of());
+      if (!keptRows.isEmpty()) {
+        out.println(label + ": judged.json keeps " + keptRows.size() + " row(s) an earlier judge wrote for those tasks,"
+            + " not judged again now: " + String.join(", ", keptRows.stream().map(String::valueOf).toList()));
+      }
+      @SuppressWarnings("unchecked")
+      List<Object> missing = (List<Object>) r.getOrDefault("missing", List.of());
+      if (!missing.isEmpty()) {
+        missingCount += missing.size();
+        out.println(label + ": " + missing.size() + " task(s) config.json lists have no summary.json, so no row"
+            + " (did their sweep stop before them? run the same sweep command again): "
+            + String.join(", ", missing.stream().map(String::valueOf).toList()));
+      }
     }
     if (notGraded > 0) why.add(notGraded + " row(s) of this run not graded");
     if (unreadableCount > 0) why.add(unreadableCount + " unreadable summary file(s)");
+    if (missingCount > 0) why.add(missingCount + " listed task(s) with no summary.json");
     if (nothing > 0) why.add(nothing + " namespace(s) with nothing to judge");
     if (newRows == 0 && why.isEmpty()) why.add("no row was judged");
     return why;

@@ -244,6 +244,8 @@ public final class JudgePipeline {
         byte[] bytes;
         try (InputStream in = Channels.newInputStream(FileSystems.open(file.resourceId()))) {
           bytes = TextFiles.readAll(in, file.sizeBytes());
+        } catch (IOException e) {
+          throw new IOException(cannotRead(summary, e), e);
         }
         // strict: bytes that are not UTF-8 are an error, not U+FFFD without a word
         String text = TextFiles.utf8(bytes, summary);
@@ -265,6 +267,23 @@ public final class JudgePipeline {
         return List.of();
       }
     }
+  }
+
+  /**
+   * Why {@code file} could not be opened or read, as its line says it: the system's reason without the path again
+   * ({@code FileInputStream} gives {@code "<path> (Permission denied)"}, NIO the path alone), and for a permission
+   * the fix, since the judge of a shared runs root may run as another user than the sweep's.
+   */
+  static String cannotRead(String file, IOException e) {
+    String message = String.valueOf(e.getMessage());
+    String reason = e instanceof java.nio.file.AccessDeniedException ? "Permission denied"
+        : e instanceof java.nio.file.FileSystemException f && f.getReason() != null ? f.getReason()
+        : message.startsWith(file + " (") && message.endsWith(")")
+            ? message.substring(file.length() + 2, message.length() - 1) : message;
+    String out = "cannot be read (" + reason + ")";
+    if (!reason.equals("Permission denied")) return out;
+    return out + ": this user may not read it or look into a folder above it (see ls -ld on each); its owner can"
+        + " open it to this user's group (chmod g+rX), or judge as a user who can read it";
   }
 
   /**

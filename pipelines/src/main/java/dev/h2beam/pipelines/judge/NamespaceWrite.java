@@ -126,6 +126,7 @@ final class NamespaceWrite {
     result.put("new_rows", fresh.size());
     result.put("new_graded", fresh.stream().filter(JudgedRow::graded).count());
     result.put("unreadable", problems);
+    result.put("missing", ListedTasks.missing(Paths.get(ns)));
     result.put("kept_served", KeptGrades.count(served));
     if ("rubric".equals(c.graders().get(ns))) result.putAll(judgeSpend(fresh, served));
     if (c.bases()) {
@@ -134,6 +135,7 @@ final class NamespaceWrite {
       JudgedFile.Merged merged = JudgedFile.mergeInto(Paths.get(ns), fresh);
       result.putAll(merged.result());
       if (merged.rows() != null) {
+        result.put("kept_unread", ListedTasks.keptUnread(ns, merged.rows(), fresh, problems));
         // the metric vector of every judged row, beside judged.json (by the same one writer)
         result.put("metrics", MetricVector.write(Paths.get(ns), merged.rows(),
             "rubric".equals(c.graders().get(ns)), spend).toString());

@@ -28,6 +28,19 @@ class ListedFilesTest {
   }
 
   @Test
+  void aTaskFolderThatCannotBeLookedIntoIsListedForItsReaderToNameNotSkipped() throws Exception {
+    Files.createDirectories(ns.resolve("t1"));
+    Files.writeString(ns.resolve("t1/summary.json"), "{}");
+    // a link to itself cannot be resolved, as a folder of another user's cannot be searched: whether it holds a
+    // summary cannot be told (the permission case needs a user other than root, who may look anywhere)
+    Files.createSymbolicLink(ns.resolve("t2"), ns.resolve("t2"));
+    Files.createSymbolicLink(ns.resolve("t3"), ns.resolve("gone"));
+    Files.writeString(ns.resolve("config.json"), "{}");
+    assertEquals(List.of(ns.resolve("t1/summary.json"), ns.resolve("t2/summary.json")),
+        ListedFiles.list(ns.resolve("*").resolve("summary.json").toString()));
+  }
+
+  @Test
   void aPlainFileIsFoundWhenItExistsAndAMissingFolderMatchesNothing() throws Exception {
     Files.writeString(ns.resolve("judged.json"), "[]");
     assertEquals(List.of(ns.resolve("judged.json")), ListedFiles.list(ns.resolve("judged.json").toString()));

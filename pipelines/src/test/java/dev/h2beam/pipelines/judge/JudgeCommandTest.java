@@ -484,6 +484,52 @@ class JudgeCommandTest {
   }
 
   @Test
+  void aTaskFolderThatCannotBeLookedIntoIsNamedUnreadableNotSkipped() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1), "t2", score(1, 1)));
+    // a folder that cannot be resolved stands for one this user may not search (root may search any)
+    Path aside = Files.move(ns.resolve("t2"), root.resolve("t2-aside"));
+    Files.createSymbolicLink(ns.resolve("t2"), ns.resolve("t2"));
+    assertEquals(2, judge("--namespaces=" + ns));
+    assertEquals(2, rows(ns).size(), "t1's rows");
+    assertTrue(out().contains("1 unreadable summary file(s)"), out());
+    assertTrue(out().contains(ns.resolve("t2/summary.json") + ": cannot be read ("), out());
+    assertTrue(out().contains("exit 2: 1 unreadable summary file(s)"), out());
+    assertTrue(Files.isDirectory(aside));
+  }
+
+  @Test
+  void aRowKeptForATaskWhoseSummaryIsNowUnreadableIsNamed() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1), "t2", score(1, 1)));
+    assertEquals(0, judge("--namespaces=" + ns));
+    Files.move(ns.resolve("t2"), root.resolve("t2-aside"));
+    Files.createSymbolicLink(ns.resolve("t2"), ns.resolve("t2"));
+    assertEquals(2, judge("--namespaces=" + ns));
+    assertEquals(4, rows(ns).size(), "t2's earlier rows are kept");
+    assertTrue(out().contains("demo-oc-agg1: judged.json keeps 2 row(s) an earlier judge wrote for those tasks, not"
+        + " judged again now: t2 agg k=1, t2 seq k=1"), out());
+  }
+
+  @Test
+  void aTaskConfigListsWithNoSummaryIsNamedAndFailsTheJudge() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1)));
+    Files.writeString(ns.resolve("config.json"), "{\"tasks\": [[\"d\", \"t1\"], [\"d\", \"t2\"], [\"d\", \"d/t3\"]]}");
+    assertEquals(2, judge("--namespaces=" + ns));
+    assertTrue(out().contains("demo-oc-agg1: 2 task(s) config.json lists have no summary.json, so no row (did their"
+        + " sweep stop before them? run the same sweep command again): d/t3, t2"), out());
+    assertTrue(out().contains("2 listed task(s) with no summary.json"), out());
+  }
+
+  @Test
+  void aSummaryThisUserMayNotReadIsNamedWithTheReasonAndTheFix() {
+    String f = "/r/ns/t1/summary.json";
+    String denied = JudgePipeline.cannotRead(f, new java.io.FileNotFoundException(f + " (Permission denied)"));
+    assertTrue(denied.startsWith("cannot be read (Permission denied): this user may not read it"), denied);
+    assertEquals(denied, JudgePipeline.cannotRead(f, new java.nio.file.AccessDeniedException(f)));
+    assertEquals("cannot be read (Input/output error)",
+        JudgePipeline.cannotRead(f, new java.io.IOException(f + " (Input/output error)")));
+  }
+
+  @Test
   void aSummaryThatIsNotUtf8IsCountedUnreadableNamingTheFile() throws Exception {
     Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1), "t2", score(1, 1)));
     Path summary = ns.resolve("t2/summary.json");
