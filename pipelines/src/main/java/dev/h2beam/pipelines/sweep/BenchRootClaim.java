@@ -107,14 +107,14 @@ final class BenchRootClaim {
   }
 
   /** Writes {@code fresh} as the runs root's identity unless it has one; returns the identity it has then. */
-  private static String writeIdentity(Path runsRoot, String fresh) throws IOException {
+  static String writeIdentity(Path runsRoot, String fresh) throws IOException {
     Path f = idFile(runsRoot);
     Files.createDirectories(f.getParent());
     AtomicFiles.createIfAbsent(f, fresh + "\n");
     return Files.readString(f, StandardCharsets.UTF_8).strip();
   }
 
-  private static String storedIdentity(Path runsRoot) {
+  static String storedIdentity(Path runsRoot) {
     try {
       String id = Files.readString(idFile(runsRoot), StandardCharsets.UTF_8).strip();
       return id.isEmpty() ? null : id;

@@ -450,9 +450,10 @@ public final class Sweep {
   private static final List<String> RECORDED_LATER = List.of(RunInputs.KEY, RoleSettings.KEY, RoleSettings.PRICES);
 
   /**
-   * What a sweep of this plan would do that its dry run can tell without writing anything: a refusal of its benchmark
-   * folder (another runs root's), and what it would record, once and for good, in a config.json an older h2beam
-   * wrote (the keys it lacks, unverified when that h2beam did work there, and that h2beam as "unrecorded").
+   * What a sweep of this plan would do that its dry run can tell without writing anything: a refusal of its
+   * benchmark folder or its library (another runs root's), and what it would record, once and for good, in a
+   * config.json an older h2beam wrote (the keys it lacks, unverified when that h2beam did work there, and that
+   * h2beam as "unrecorded").
    */
   public static List<String> dryRunNotes(Plan plan) {
     List<String> out = new ArrayList<>();
@@ -460,6 +461,8 @@ public final class Sweep {
       String refused = BenchRootClaim.refusal(Path.of(plan.config().benchRoot()), plan.config().runs());
       if (refused != null) out.add("the sweep would be refused: " + refused);
     }
+    String library = libraryRefusal(plan);
+    if (library != null) out.add("the sweep would be refused: " + library);
     Path file = identityFile(plan);
     Map<String, Object> old = recordedIdentity(file);
     if (old == null || !old.containsKey("method_version")) return out;
@@ -970,11 +973,15 @@ public final class Sweep {
       BenchRootClaim.claim(Path.of(plan.config().benchRoot()), plan.config().runs());
     }
     refuseOthersLibrary(plan);
+    String library = libraryRefusal(plan);
+    if (library != null) throw new UsageError(library);
     // another experiment's resume is refused before the benchmark writes the tasks it lacks
     refuseOtherIdentity(plan, o);
     plan.bench().prepare();
     BaseHarness.require(plan.bench(), plan.config().bench(), Scratch.of(plan.config().runs()));
     checkIdentity(plan, o);
+    LibraryClaim.claim(Path.of(plan.config().libraryRoot()), plan.config().runs(), executions(plan),
+        plan.config().modes(), plan.bench().surface());
     RootToken.write(plan.config().runs(), token);
     String counters;
     if (built == null && replayOnClient && complete(plan)) {
@@ -1076,6 +1083,18 @@ public final class Sweep {
         + String.join("\n  ", found) + "\nA library belongs to the run that wrote it: this sweep would replace them,"
         + " and its tasks would read lessons their own run never learned. Give this run a library of its own (a new"
         + " folder, or leave --libraryRoot out for the default)");
+  }
+
+  /** Why this sweep may not write its library, another runs root's ({@link LibraryClaim}), or null. */
+  static String libraryRefusal(Plan plan) {
+    return LibraryClaim.refusal(Path.of(plan.config().libraryRoot()), plan.config().runs(), executions(plan),
+        plan.config().modes(), plan.bench().surface());
+  }
+
+  /** Where this sweep's rollouts go: under its runs root, or under a benchmark folder that keeps its own. */
+  private static Path executions(Plan plan) {
+    return Benchmarks.named(plan.config().bench()).writesRoot()
+        ? Path.of(plan.config().benchRoot()).resolve("executions") : plan.config().runs().resolve("_executions");
   }
 
   /**

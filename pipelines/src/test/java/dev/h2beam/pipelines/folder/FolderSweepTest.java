@@ -242,6 +242,35 @@ class FolderSweepTest {
   }
 
   @Test
+  void anotherRunsRootsLibraryIsRefusedBeforeAnythingRunsEvenUnderTheSameNamespaceNames(@TempDir Path tmp)
+      throws Exception {
+    Path first = tmp.resolve("a");
+    Path cfg = config(tmp);
+    sweepAt(first, cfg, 1, "parallel");
+    Path library = first.resolve("_library/k1-oc");
+    Path claim = library.resolve(".h2beam/runs-root.json");
+    byte[] lessons = Files.readAllBytes(library.resolve("agg/ledgers/harnesses/ledgers__april/EXPERIENCE.md"));
+
+    // the same benchmark, k, seed and modes from another runs root: the entries' namespaces match, the runs root not
+    Path second = tmp.resolve("b");
+    UsageError e = assertThrows(UsageError.class,
+        () -> sweepAt(second, cfg, 1, "parallel", "--libraryRoot=" + library));
+    assertTrue(e.getMessage().startsWith("--libraryRoot=" + library + " is the library of the runs root " + first
+        + " (" + claim + "), not of this sweep's runs root " + second), e.getMessage());
+    assertTrue(e.getMessage().contains("sweep with --runsRoot=" + first), e.getMessage());
+    assertFalse(Files.exists(second.resolve("signed_sums-oc-agg1")), "refused before anything ran");
+    assertEquals(first.toString(), Json.readMap(claim).get("runs_root"));
+    assertTrue(Sweep.dryRunNotes(Sweep.plan(optionsIn(EXAMPLE, second, cfg, 1, "parallel",
+        "--libraryRoot=" + library), Instant.parse("2026-01-01T00:00:00Z"))).contains("the sweep would be refused: "
+        + e.getMessage()));
+
+    // the first runs root resumes as before
+    sweepAt(first, cfg, 1, "parallel");
+    assertEquals(new String(lessons), Files.readString(library.resolve("agg/ledgers/harnesses/ledgers__april/"
+        + "EXPERIENCE.md")));
+  }
+
+  @Test
   void theJudgeTheSweepPrintsRunsTheCommandGraderItsBenchJsonDeclares(@TempDir Path tmp) throws Exception {
     Path bench = tmp.resolve("bench");
     FileTrees.copy(EXAMPLE, bench);

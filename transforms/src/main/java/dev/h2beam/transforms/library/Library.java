@@ -214,6 +214,19 @@ public final class Library {
    */
   public static List<String> othersEntries(Path modeRoot, String namespace, SurfaceSpec surface) {
     List<String> out = new ArrayList<>();
+    firstRuns(modeRoot, surface).forEach((experience, run) -> {
+      int slash = run.indexOf('/');
+      if (slash > 0 && !run.substring(0, slash).equals(namespace)) out.add(experience + " (run `" + run + "`)");
+    });
+    return out;
+  }
+
+  /**
+   * The EXPERIENCE.md of each domain's first entry in the library under {@code modeRoot}, in domain order, with the
+   * run it names ("" when it names none); none when there is no such library.
+   */
+  public static Map<Path, String> firstRuns(Path modeRoot, SurfaceSpec surface) {
+    Map<Path, String> out = new LinkedHashMap<>();
     if (!Files.isDirectory(modeRoot)) return out;
     List<Path> domains = new ArrayList<>();
     try (java.nio.file.DirectoryStream<Path> in = Files.newDirectoryStream(modeRoot)) {
@@ -226,12 +239,8 @@ public final class Library {
       Library lib = new Library(modeRoot, d.getFileName().toString(), surface);
       List<String> entries = lib.entries();
       if (entries.isEmpty()) continue;
-      String run = lib.runOf(entries.get(0));
-      int slash = run.indexOf('/');
-      if (slash > 0 && !run.substring(0, slash).equals(namespace)) {
-        out.add(lib.dir.resolve("harnesses").resolve(entries.get(0)).resolve("EXPERIENCE.md") + " (run `" + run
-            + "`)");
-      }
+      Path experience = lib.dir.resolve("harnesses").resolve(entries.get(0)).resolve("EXPERIENCE.md");
+      out.put(experience, lib.runOf(entries.get(0)));
     }
     return out;
   }
