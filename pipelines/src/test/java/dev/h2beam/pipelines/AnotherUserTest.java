@@ -4,73 +4,35 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.h2beam.adapters.files.WriterLock;
-import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * h2beam run as another Unix user than the owner of a team's folders: the test JVM runs as root, and each command runs
- * in a JVM started as user {@code nobody} ({@code setpriv}), on a classpath of links to this one's jars in a folder
- * that user may read (root's Maven repository is root's alone). Root itself is refused nothing, so these are the
- * tests of what another user is refused (dogAB 8). Skipped where the tests do not run as root.
+ * What another user than the owner of a team's folders is refused, which root never is ({@link AsAnotherUser};
+ * dogAB 8). Skipped where the tests do not run as root.
  */
 class AnotherUserTest {
+  private static AsAnotherUser nobody;
   private static Path shared;
-  private static String classpath;
 
   @BeforeAll
   static void classpathAnotherUserMayRead() throws Exception {
-    Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "needs root to start a JVM as nobody");
-    shared = Files.createTempDirectory(Path.of("/tmp"), "h2beam-another-user-");
-    Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxr-xr-x"));
-    Path jars = Files.createDirectories(shared.resolve("cp"));
-    List<String> entries = new ArrayList<>();
-    int n = 0;
-    for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
-      Path p = Path.of(e);
-      if (!Files.isRegularFile(p)) {
-        entries.add(e); // this build's class folders, which every user may read
-        continue;
-      }
-      Path link = jars.resolve((n++) + "-" + p.getFileName());
-      try {
-        Files.createLink(link, p);
-      } catch (IOException | UnsupportedOperationException otherDevice) {
-        Files.copy(p, link);
-      }
-      entries.add(link.toString());
-    }
-    classpath = String.join(File.pathSeparator, entries);
+    nobody = AsAnotherUser.start();
+    shared = nobody.shared();
   }
 
   @AfterAll
   static void removeLinks() throws IOException {
-    if (shared == null) return;
-    try (var s = Files.walk(shared)) {
-      for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
-    }
+    if (nobody != null) nobody.close();
   }
 
-  /** Runs h2beam {@code args} as user nobody; its exit code and what it printed. */
   private static String[] asNobody(String... args) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1",
-        "-XX:+UseSerialGC", "-cp", classpath, Main.class.getName()));
-    cmd.addAll(List.of(args));
-    Process p = new ProcessBuilder(cmd).directory(shared.toFile()).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(p.waitFor(120, TimeUnit.SECONDS), out);
-    return new String[] {Integer.toString(p.exitValue()), out};
+    return nobody.run(args);
   }
 
   private static Path ownersOnly(String name) throws IOException {
