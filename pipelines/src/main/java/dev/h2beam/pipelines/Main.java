@@ -113,6 +113,13 @@ public final class Main {
       err.println("error: " + name + " " + full.get());
       return 1;
     }
+    // a permission refused is no bug either: a teammate's files kept to them (umask 077) failed a resume with a
+    // trace naming only the leaf (dogAB 4)
+    java.util.Optional<String> denied = denied(e);
+    if (denied.isPresent()) {
+      err.println("error: " + name + ": " + denied.get());
+      return 1;
+    }
     // the trace for a report, then the line a user reads: a worker's refusal on a cluster comes wrapped in the
     // runner's and the cluster's exceptions, a hundred lines above
     e.printStackTrace(err);
@@ -121,6 +128,33 @@ public final class Main {
     String heap = HeapWatch.hint(e);
     if (!heap.isEmpty()) err.println("error: " + name + ": " + heap);
     return 1;
+  }
+
+  /**
+   * The line for a failure whose cause is the system refusing this user a file (EACCES, EPERM): the file, whose it
+   * is, and what to do; empty for any other failure.
+   */
+  static java.util.Optional<String> denied(Throwable e) {
+    Set<Throwable> seen = new HashSet<>();
+    for (Throwable t = e; t != null && seen.add(t); t = t.getCause()) {
+      if (!(t instanceof java.nio.file.FileSystemException f) || f.getFile() == null) continue;
+      boolean refused = f instanceof java.nio.file.AccessDeniedException
+          || "Operation not permitted".equals(f.getReason());
+      if (!refused) continue;
+      java.nio.file.Path file = java.nio.file.Path.of(f.getFile()).toAbsolutePath();
+      String owner;
+      try {
+        owner = ", user " + java.nio.file.Files.getOwner(file, java.nio.file.LinkOption.NOFOLLOW_LINKS).getName()
+            + "'s";
+      } catch (java.io.IOException | UnsupportedOperationException | SecurityException unknown) {
+        owner = "";
+      }
+      return java.util.Optional.of("this user may not use " + file + owner + " ("
+          + (f.getReason() == null ? "permission denied" : f.getReason()) + "): a teammate's files kept to them"
+          + " (umask 077)? Its owner can open it to the group (chmod -R g+rwX), or run the command as a user who may"
+          + " (README, \"A runs root shared by a team\"); finished work is kept: re-run the same command then");
+    }
+    return java.util.Optional.empty();
   }
 
   /** The innermost cause of a failure: by its message alone where h2beam threw it, else as the JVM names it. */
