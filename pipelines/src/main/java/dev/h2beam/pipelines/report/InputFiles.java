@@ -104,17 +104,18 @@ final class InputFiles {
           if (FileShapes.usdNotKnown(s)) improverUnknown++;
         }
       }
-      double selection = selections != null && selections.isObject() && selections.has(m)
-          ? usd(selections.get(m).get("usd")) : 0.0;
-      if (selections != null && selections.isObject() && FileShapes.usdNotKnown(selections.get(m))) {
+      JsonNode sel = selections != null && selections.isObject() ? selections.get(m) : null;
+      double selection = sel != null ? usd(sel.get("usd")) : 0.0;
+      // a selection whose usd is only the known part, or that records none (metrics.json's selection_cost
+      // not-recorded): not known, never $0
+      if (FileShapes.usdNotKnown(sel) || sel != null && sel.isObject() && FileShapes.usdValue(sel.get("usd")) == null) {
         improverUnknown++;
       }
       double executor = rec == null ? 0.0 : usd(rec.path("ledger").get("rollout_usd"));
       int executorUnknown = rec == null ? 0 : rec.path("ledger").path("cost_unknown").path("rollouts").size();
-      int screened = selections != null && selections.isObject() && selections.path(m).path("lesson_screened")
-          .isArray() && !selections.get(m).get("lesson_screened").isEmpty() ? 1 : 0;
-      Tokens tokens = FileShapes.modeTokens(rec == null ? null : rec.get("ledger"),
-          selections != null && selections.isObject() ? selections.get(m) : null);
+      int screened = sel != null && sel.path("lesson_screened").isArray() && !sel.get("lesson_screened").isEmpty()
+          ? 1 : 0;
+      Tokens tokens = FileShapes.modeTokens(rec == null ? null : rec.get("ledger"), sel);
       out.put(modeToken(m), new TaskSummary.ModeSpend(fellBack, stages + selection, executor, screened,
           budget(rec == null ? null : rec.get("ledger")), improverUnknown, executorUnknown, tokens,
           attempts(rec == null ? null : rec.get("ledger")), gateSteps(rec == null ? null : rec.get("gate"))));

@@ -60,6 +60,25 @@ class UnknownCostReportTest {
   }
 
   /**
+   * A selection that records no usd (absent or null: metrics.json's {@code selection_cost: not-recorded}) is a cost
+   * not known, counted beside the spend as a marked one is; it was summed as $0 with no note (dogAA finding 1).
+   */
+  @Test
+  @SuppressWarnings("unchecked")
+  void aSelectionThatRecordsNoUsdIsACostNotKnownNotZero(@TempDir Path ns) throws Exception {
+    Fixtures.summary(ns, "ledger-1", 2, 0.25, 0.5, List.of(), 1.5);
+    Path file = ns.resolve("ledger-1/summary.json");
+    Map<String, Object> s = Json.readMap(file);
+    Map<String, Object> selections = (Map<String, Object>) s.get("selections");
+    ((Map<String, Object>) selections.get("agg")).remove("usd");
+    ((Map<String, Object>) selections.get("seq")).put("usd", null);
+    Files.writeString(file, Json.pretty(s), StandardCharsets.UTF_8);
+    TaskSummary t = InputFiles.summary(file.toString(), Files.readString(file));
+    assertEquals(new TaskSummary.ModeSpend(0, 0.75, 1.5, 0, null, 1, 0), t.mode("agg"));
+    assertEquals(new TaskSummary.ModeSpend(0, 0.75, 1.5, 0, null, 1, 0), t.mode("seq"));
+  }
+
+  /**
    * A spend line is printed when some of its costs are not known, even when what is known is $0: the line says how
    * many were left out. With every cost known the lines are harness2's.
    */
