@@ -383,8 +383,9 @@ final class Report {
 
   /**
    * Null when the reported namespaces of each k are replicates, else why not. Replicates differ only in seed (and in
-   * what C3, C4 and the timing check compare): namespaces of one k whose config.json records another task set, other
-   * input digests or another key of {@link RunIdentity#COHORT_KEYS} would be averaged into one mean and standard
+   * what C4 and the timing check compare): namespaces of one k whose config.json records another task set, other
+   * input digests, another key of {@link RunIdentity#COHORT_KEYS} or another judge (C3 checks it per pair of modes
+   * too; a namespace that records none is not compared) would be averaged into one mean and standard
    * error and paired as seeds of one experiment (a {@code --maxTasks=1} smoke run beside full runs, another
    * benchSettings). They are refused, naming each differing key, the namespaces on each side and the
    * {@code --namespaces} to report instead: a not-comparable verdict alone would leave them pooled in the replicate
@@ -399,7 +400,14 @@ final class Report {
       Map<NamespaceRef, Map<String, Object>> cohorts = new LinkedHashMap<>();
       for (NamespaceRef ns : reported) {
         RunIdentity id = facts(byDir, ns).identity();
-        if (ns.k() != k || id == null || id.cohort() == null) continue;
+        if (ns.k() != k || id == null) continue;
+        // the judge is the instrument: a mean over two judges' grades is no figure (C3 alone left them pooled); a
+        // namespace that records none is not compared
+        if (id.judge() != null) {
+          byKey.computeIfAbsent(JUDGE, x -> new LinkedHashMap<>()).computeIfAbsent(id.judge(),
+              x -> new ArrayList<>()).add(ns);
+        }
+        if (id.cohort() == null) continue;
         Map<String, Object> cohort = cohortOf(id);
         cohorts.put(ns, cohort);
         cohort.forEach((key, v) -> {
@@ -412,8 +420,8 @@ final class Report {
       for (Map.Entry<String, Map<String, List<NamespaceRef>>> e : byKey.entrySet()) {
         if (e.getValue().size() < 2) continue;
         List<String> sides = new ArrayList<>();
-        e.getValue().forEach((v, names) -> sides.add(side(e.getKey(), cohorts.get(names.get(0)).get(e.getKey()),
-            names)));
+        e.getValue().forEach((v, names) -> sides.add(e.getKey().equals(JUDGE) ? v + " in " + who(names)
+            : side(e.getKey(), cohorts.get(names.get(0)).get(e.getKey()), names)));
         why.add("k=" + k + ": " + e.getKey() + " differs: " + String.join(" | ", sides));
         for (List<NamespaceRef> names : e.getValue().values()) if (names.size() > largest.size()) largest = names;
       }
@@ -505,8 +513,15 @@ final class Report {
   }
 
   /** One side of a difference: its namespaces and, for the task set, how many tasks. */
+  /** The key of the judge a namespace was graded by, compared by {@link #notReplicates} beside the cohort's. */
+  private static final String JUDGE = "judge";
+
+  private static String who(List<NamespaceRef> names) {
+    return String.join(", ", names.stream().map(NamespaceRef::name).toList());
+  }
+
   private static String side(String key, Object value, List<NamespaceRef> names) {
-    String who = String.join(", ", names.stream().map(NamespaceRef::name).toList());
+    String who = who(names);
     return key.equals("tasks") && value instanceof List<?> l ? l.size() + " task" + (l.size() == 1 ? "" : "s")
         + " (" + Comparison.list(l.stream().map(String::valueOf).toList()) + ") in " + who : who;
   }

@@ -27,9 +27,10 @@ public record RunIdentity(String path, String executor, String improver, String 
 
   /**
    * The keys of config.json two replicates must agree on, besides {@code tasks} (a set: its order follows the seed)
-   * and the parts of {@code input_digests}. Not here: the seed; the judge, executor and improver (C3 and C4 compare
-   * them); {@code bench_root} (a moved benchmark is the same one when its digests match); {@code timing} (time
-   * metrics check it); {@code max_tasks} and {@code domains} (ways of choosing the tasks, which the task set records).
+   * and the parts of {@code input_digests}. Not here: the seed; the judge (compared beside them by
+   * {@link Report#notReplicates}, and by C3); the executor and improver (C4 compares them); {@code bench_root} (a
+   * moved benchmark is the same one when its digests match); {@code timing} (time metrics check it);
+   * {@code max_tasks} and {@code domains} (ways of choosing the tasks, which the task set records).
    */
   public static final List<String> COHORT_KEYS = List.of("method_version", "split",
       "bench_provider", "roles", "role_settings", "prices", "gate", "gate_code");

@@ -45,7 +45,7 @@ class PythonLayoutReportTest {
   }
 
   @Test
-  void theJudgeH2beamRecordedBesideAHarness2ConfigIsTheJudgeC3Compares(@TempDir Path runs) throws Exception {
+  void theJudgeH2beamRecordedBesideAHarness2ConfigIsTheJudgeCompared(@TempDir Path runs) throws Exception {
     for (String name : List.of("demo-oc-agg2-s1", "demo-oc-agg2-s2")) {
       Path ns = Fixtures.namespace(runs, name);
       Fixtures.summary(ns, "ledger-1", 2, 0.0, 0.0, List.of(), 0.0);
@@ -56,7 +56,9 @@ class PythonLayoutReportTest {
     }
     Files.writeString(runs.resolve("demo-oc-agg2-s1").resolve(JudgeIdentity.FILE), "{\"judge\": \"expected:exact\"}");
     Fixtures.Run run = Fixtures.report("--namespaces=" + runs.resolve("demo-oc-agg2-*"));
-    assertTrue(run.out().contains("judge differs across replicates: expected:exact (demo-oc-agg2-s1); vertex_ai/pro"
-        + " (demo-oc-agg2-s2)"), run.out());
+    // two judges: not replicates, refused before C3 would compare them
+    assertEquals(1, run.exit(), run.out());
+    assertTrue(run.err().contains("(k=2: judge differs: expected:exact in demo-oc-agg2-s1 | vertex_ai/pro in"
+        + " demo-oc-agg2-s2)"), run.err());
   }
 }

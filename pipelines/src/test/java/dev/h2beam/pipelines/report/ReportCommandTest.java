@@ -97,6 +97,29 @@ class ReportCommandTest {
   }
 
   /**
+   * Replicates graded by two judges are two instruments: their mean and standard error is no figure, so the report
+   * refuses them as other non-replicates, naming the judge on each side; C3 alone left them pooled (dogAA finding 2).
+   * A namespace that records no judge is not compared.
+   */
+  @Test
+  void replicatesGradedByDifferentJudgesAreNotPooled(@TempDir Path runs) throws Exception {
+    replicates(runs);
+    recorded(runs.resolve("demo-oc-agg2-s3"), "judge", "noop");
+    Fixtures.Run run = Fixtures.report("--namespaces=" + runs + "/demo-oc-*", "--output=" + runs.resolve("out"));
+    assertEquals(1, run.exit(), run.out());
+    assertEquals("not replicates: replicates are runs that differ only in seed, and these namespaces' config.json"
+        + " files record more differences (k=2: judge differs: exact-match in demo-oc-agg2-s1, demo-oc-agg2-s2 |"
+        + " noop in demo-oc-agg2-s3); their figures would be pooled into one mean and one standard error, so nothing"
+        + " is reported. Report each set apart: narrow --namespaces, e.g. --namespaces="
+        + runs.resolve("demo-oc-agg2-s1") + "," + runs.resolve("demo-oc-agg2-s2") + "\n", run.err());
+    assertEquals("not-replicates", dev.h2beam.adapters.files.Json.readMap(runs.resolve("out/report.json"))
+        .get("status"));
+    recorded(runs.resolve("demo-oc-agg2-s3"), "judge", null);
+    Fixtures.Run unrecorded = Fixtures.report("--namespaces=" + runs + "/demo-oc-*");
+    assertEquals(0, unrecorded.exit(), unrecorded.err());
+  }
+
+  /**
    * Keys a resume recorded after an older h2beam's work ({@code unverified} in config.json) are not that work's: a
    * price recorded so is neither taken as equal to the others' nor as a difference, and the report says which.
    */
