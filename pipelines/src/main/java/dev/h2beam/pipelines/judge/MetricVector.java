@@ -402,10 +402,13 @@ public final class MetricVector {
         "spend-unaccounted");
     Double modeIn = spend.modeInputTokens();
     Double modeOut = spend.modeOutputTokens();
-    put(values, absent, "mode_input_tokens", modeIn, spend.tokensAbsent());
-    put(values, absent, "mode_output_tokens", modeOut, spend.tokensAbsent());
-    put(values, absent, "mode_tokens", modeIn == null || modeOut == null ? null : modeIn + modeOut,
-        spend.tokensAbsent());
+    // a mode that failed on the task records no ledger: its counts are absent because it failed, not because the
+    // files predate them
+    boolean modeFailed = Absence.MODE_FAILED.code.equals(r.absence());
+    String noTokens = modeFailed ? Absence.MODE_FAILED.code : spend.tokensAbsent();
+    put(values, absent, "mode_input_tokens", modeIn, noTokens);
+    put(values, absent, "mode_output_tokens", modeOut, noTokens);
+    put(values, absent, "mode_tokens", modeIn == null || modeOut == null ? null : modeIn + modeOut, noTokens);
 
     put(values, absent, "chosen_wall_s", seen == null ? null : seen.wallS(), noRun == null ? "not-recorded" : noRun);
     Double modeWall = timings == null ? null : timings.wall(r.mode(), r.taskId());
@@ -430,7 +433,7 @@ public final class MetricVector {
     String noTrajectory = chosenDir.isEmpty() ? unchosen : "not-recorded";
     put(values, absent, "turns", grammar ? (double) count(ASSISTANT, trajectory) : null, noTrajectory);
     put(values, absent, "tool_calls", grammar ? (double) count(ACTION, trajectory) : null, noTrajectory);
-    put(values, absent, "retries", spend.retries(), "not-recorded");
+    put(values, absent, "retries", spend.retries(), modeFailed ? Absence.MODE_FAILED.code : "not-recorded");
 
     Map<String, Object> row = new LinkedHashMap<>();
     row.put("task_id", r.taskId());

@@ -560,6 +560,24 @@ class MetricVectorTest {
   }
 
   /**
+   * A mode that failed on the task (its budget guard, an error of its own) records no ledger and no selection: its
+   * tokens and retries are absent because it failed, as its score is, not {@code not-recorded}, which is for files
+   * written before they were counted (dogAA finding 4).
+   */
+  @Test
+  void aFailedModesTokensAndRetriesAreAbsentAsModeFailed(@TempDir Path runs) throws Exception {
+    Path ns = runs.resolve("bench-oc-agg2-s7");
+    Path dir = Files.createDirectories(ns.resolve("t1"));
+    Files.writeString(dir.resolve("summary.json"), "{\"task_id\": \"t1\", \"modes\": {\"agg\": {\"ok\": false,"
+        + " \"error\": \"BudgetError\"}}, \"selections\": {}}");
+    JsonNode r = rowsByTask(ns, List.of(JudgedRow.absent("ns", "t1", "agg", 2, "", "", false, Absence.MODE_FAILED,
+        "BudgetError"))).get("t1");
+    assertEquals("mode-failed", r.at("/absent/score").asText());
+    assertTokensAbsent(r, "mode-failed", "a failed mode");
+    assertEquals("mode-failed", r.at("/absent/retries").asText(), r.toString());
+  }
+
+  /**
    * A mode's tokens are absent (spend-unaccounted) when a record says some were not counted: its ledger's
    * {@code tokens_unknown} names a rollout or a session, or its selection says {@code tokens_known: false}. A mark
    * of another shape cannot say which counts are left out: absent too, never a value. The marks of tokens and of
