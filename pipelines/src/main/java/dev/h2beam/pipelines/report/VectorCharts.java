@@ -49,9 +49,14 @@ final class VectorCharts {
     Map<ModeK, List<MetricTable.RunValue>> cost = runValues(rowsByNs, new Objective("cost", false, 0), table);
     Map<ModeK, List<MetricTable.RunValue>> score = runValues(rowsByNs, new Objective("score", true, 0), table);
     Map<String, List<double[]>> byMode = new TreeMap<>(Modes.ORDER);
+    // the k whose replicates' scores aggregate disclosure withholds, per mode: said, not taken for no score
+    Map<String, List<Integer>> withheldKs = new TreeMap<>();
     for (ModeK cell : score.keySet()) {
       List<double[]> points = byMode.computeIfAbsent(cell.mode(), x -> new ArrayList<>());
-      if (hidden.contains(cell) || withheld(score.get(cell), aggregate)) continue;
+      if (hidden.contains(cell) || withheld(score.get(cell), aggregate)) {
+        withheldKs.computeIfAbsent(cell.mode(), x -> new ArrayList<>()).add(cell.k());
+        continue;
+      }
       List<MetricTable.RunValue> costs = cost.getOrDefault(cell, List.of());
       for (int i = 0; i < score.get(cell).size() && i < costs.size(); i++) {
         Double s = score.get(cell).get(i).value();
@@ -59,7 +64,7 @@ final class VectorCharts {
         if (s != null && c != null) points.add(new double[] {c, s, cell.k()});
       }
     }
-    byMode.forEach((mode, points) -> b.append(scatter(mode, points)));
+    byMode.forEach((mode, points) -> b.append(scatter(mode, points, withheldKs.getOrDefault(mode, List.of()))));
     return b.append("</div>\n").toString();
   }
 
@@ -115,13 +120,20 @@ final class VectorCharts {
     return b.append("</svg>\n").toString();
   }
 
-  static String scatter(String mode, List<double[]> points) {
+  /**
+   * One mode's plot; {@code withheldKs} the k whose replicates' scores aggregate disclosure withholds (a replicate of
+   * a single task), said on the plot rather than read as replicates without a score.
+   */
+  static String scatter(String mode, List<double[]> points, List<Integer> withheldKs) {
     String colour = HtmlReport.COLOURS.getOrDefault(mode, "#555");
     StringBuilder b = svg("cost versus score, " + ModeK.human(mode))
         .append(txt(PAD, 16, ModeK.human(mode) + ": cost (usd) versus score (%)", "start", 13));
+    String withheld = withheldKs.isEmpty() ? null : "k=" + String.join(",", withheldKs.stream()
+        .map(String::valueOf).toList()) + ": scores withheld under aggregate disclosure";
+    if (withheld != null) b.append(txt(W / 2.0, H - 8, withheld, "middle", 10));
     if (points.isEmpty()) {
-      return b.append(txt(W / 2.0, H / 2.0, "no replicate has both cost and score", "middle", 11))
-          .append("</svg>\n").toString();
+      String why = withheld != null ? "withheld under aggregate disclosure" : "no replicate has both cost and score";
+      return b.append(txt(W / 2.0, H / 2.0, why, "middle", 11)).append("</svg>\n").toString();
     }
     double cLo = points.stream().mapToDouble(p -> p[0]).min().orElse(0);
     double cHi = points.stream().mapToDouble(p -> p[0]).max().orElse(1);

@@ -494,6 +494,15 @@ class ObjectivesReportTest {
     }
     String score = html.substring(html.indexOf("aria-label=\"score per mode\""));
     assertTrue(score.substring(0, score.indexOf("</svg>")).contains(">withheld</text>"), score);
+    // its cost-versus-score plot says why it is empty: withheld, not replicates without both figures (dogAA
+    // finding 5); sequential's, drawn, says nothing of the kind
+    String plot = html.substring(html.indexOf("aria-label=\"cost versus score, parallel\""));
+    plot = plot.substring(0, plot.indexOf("</svg>"));
+    assertTrue(plot.contains(">withheld under aggregate disclosure</text>"), plot);
+    assertTrue(plot.contains(">k=2: scores withheld under aggregate disclosure</text>"), plot);
+    assertFalse(plot.contains("no replicate has both"), plot);
+    String seqPlot = html.substring(html.indexOf("aria-label=\"cost versus score, sequential\""));
+    assertFalse(seqPlot.substring(0, seqPlot.indexOf("</svg>")).contains("withheld"), seqPlot);
     // sequential, with two graded tasks in every replicate, is drawn
     assertTrue(score.substring(0, score.indexOf("</svg>")).contains("fill=\"" + HtmlReport.COLOURS.get("seq")
         + "\""), score);
