@@ -83,8 +83,15 @@ final class HtmlReport {
     return b.toString();
   }
 
-  /** The value plotted for a cell: the replicate mean with its se when two or more replicates, else the score. */
-  record Point(ModeK cell, double value, Double se, int replicates, Summary summary) {}
+  /**
+   * The value plotted for a cell: the replicate mean with its se when two or more replicates have a graded task and
+   * none is withheld, else ({@code pooled}) the score over every graded task of the cell.
+   *
+   * @param partial the replicates with a graded task and an ungraded one, scored over their graded tasks only
+   * @param withheldMean the replicate mean is withheld under aggregate disclosure (a replicate of a single task)
+   */
+  record Point(ModeK cell, double value, Double se, int replicates, int partial, boolean pooled,
+      boolean withheldMean, Summary summary) {}
 
   static List<Point> points(Page p) {
     Map<ModeK, Replicates.Cell> reps = new TreeMap<>();
@@ -94,11 +101,52 @@ final class HtmlReport {
       if (s.score() == null || p.withheld().test(s)) continue;
       Replicates.Cell c = reps.get(s.cell());
       boolean anyWithheld = c != null && Replicates.withheld(c, p.disclosure() == Disclosure.AGGREGATE);
+      int partial = c == null ? 0 : (int) c.replicates().stream().filter(r -> r.score() != null && r.nUngraded() > 0)
+          .count();
       if (c != null && c.valued() >= 2 && !anyWithheld) {
-        out.add(new Point(s.cell(), c.meanScore(), c.scoreSe(), c.valued(), s));
-      } else out.add(new Point(s.cell(), s.score(), null, c == null ? 1 : c.valued(), s));
+        out.add(new Point(s.cell(), c.meanScore(), c.scoreSe(), c.valued(), partial, false, false, s));
+      } else {
+        out.add(new Point(s.cell(), s.score(), null, c == null ? 1 : c.valued(), partial, true,
+            anyWithheld && c.valued() >= 2, s));
+      }
     }
     return out;
+  }
+
+  /**
+   * The score chart's caption: which statistic its points are (the replicate mean, the pooled graded mean, or each
+   * as labelled), and, when a point's replicates include partial ones, what that favours.
+   */
+  static List<String> caption(List<Point> points) {
+    boolean pooled = points.stream().anyMatch(Point::pooled);
+    boolean means = points.stream().anyMatch(q -> !q.pooled());
+    String withheld = points.stream().anyMatch(Point::withheldMean)
+        ? "; the replicate mean is withheld under aggregate disclosure where a replicate is a single task" : "";
+    List<String> lines = new ArrayList<>();
+    lines.add(!pooled ? "points: the replicate mean (over seeds) with bars of \u00b11 standard error"
+        : !means ? "points: the pooled score over every graded task of the mode and k" + withheld
+        : "points: the replicate mean (over seeds) with bars of \u00b11 standard error (labelled with its"
+            + " replicates), or, without bars, the pooled score over every graded task" + withheld);
+    if (points.stream().anyMatch(q -> q.partial() > 0)) {
+      lines.add("partial: a replicate with ungraded tasks, scored over its graded tasks only, which favours runs"
+          + " whose missing tasks would have failed");
+    }
+    return lines;
+  }
+
+  /**
+   * What a point's label adds to its value: {@code  ± 2.50 (3 replicates, 1 partial)} for a replicate mean;
+   * {@code  pooled (1 partial of 3 replicates)} for a pooled score over two or more replicates (not their mean);
+   * {@code  (partial)} for a single partial replicate.
+   */
+  static String pointNote(Point q) {
+    if (!q.pooled()) {
+      return (q.se() == null ? "" : " ± " + PyFormat.fixed(q.se(), 0, 2)) + " (" + q.replicates() + " replicates"
+          + (q.partial() == 0 ? "" : ", " + q.partial() + " partial") + ")";
+    }
+    if (q.replicates() < 2) return q.partial() == 0 ? "" : " (partial)";
+    return " pooled" + (q.partial() == 0 ? "" : " (" + q.partial() + " partial of " + q.replicates()
+        + " replicates)");
   }
 
   static String scoreChart(Page p) {
@@ -156,8 +204,9 @@ final class HtmlReport {
       b.append(text(legendX + 34, bandY, "k=1 noise floor: " + PyFormat.fixed(hi - lo, 0, 2) + " pt (the"
           + " parallel-sequential gap where both modes are the same procedure)", "start", 12, "#7a5b00"));
     }
-    b.append(text(LEFT, bandY + 22, "points: score over graded tasks; with two or more replicate seeds, their"
-        + " mean with bars of \u00b11 standard error", "start", 11, "#333"));
+    List<String> caption = caption(points);
+    for (int i = 0; i < caption.size(); i++) b.append(text(LEFT, bandY + 22 + 14 * i, caption.get(i), "start", 11,
+        "#333"));
     for (String mode : Namespace.MODES) {
       List<Point> mine = points.stream().filter(q -> q.cell().mode().equals(mode)).toList();
       if (mine.isEmpty()) continue;
@@ -183,8 +232,7 @@ final class HtmlReport {
         }
         b.append("<circle cx=\"").append(fmt(cx)).append("\" cy=\"").append(fmt(cy)).append("\" r=\"5\" fill=\"")
             .append(colour).append("\"/>\n");
-        String label = PyFormat.fixed(q.value(), 0, 2) + "%" + (q.se() == null ? "" : " ± "
-            + PyFormat.fixed(q.se(), 0, 2) + " (" + q.replicates() + " replicates)");
+        String label = PyFormat.fixed(q.value(), 0, 2) + "%" + pointNote(q);
         String coverage = "n=" + q.summary().n() + ", ungraded " + q.summary().nUngraded();
         double ty = cy + dy;
         b.append(text(cx + 10, ty, label, "start", 12, colour));

@@ -25,6 +25,11 @@ class HtmlReportTest {
 
   /** Two seeds at k=1 and k=2 (error bars), one ungraded row, spend in both modes. */
   static Report.Result report() {
+    return report(Disclosure.AGGREGATE);
+  }
+
+  /** The same under disclosure {@code d}. */
+  static Report.Result report(Disclosure d) {
     List<NamespaceRef> refs = new ArrayList<>();
     List<NamespaceFacts> facts = new ArrayList<>();
     RunIdentity id = new RunIdentity("c", "demo/oc", "opencode:m", "judge-1", null);
@@ -43,8 +48,7 @@ class HtmlReportTest {
       facts.add(new NamespaceFacts(ref.dir(), true, rows, List.of(new TaskSummary("s", "t1",
           Map.of("agg", agg, "seq", seq))), id));
     }
-    ReportSettings s = new ReportSettings(refs, List.of(), List.of("agg", "seq"), "demo", Disclosure.AGGREGATE, 5.0,
-        "/out");
+    ReportSettings s = new ReportSettings(refs, List.of(), List.of("agg", "seq"), "demo", d, 5.0, "/out");
     return Report.build(s, facts, List.of());
   }
 
@@ -70,6 +74,33 @@ class HtmlReportTest {
     // these runs record no tokens: the table keeps its columns, and the text no tokens lines
     assertTrue(html.contains("<th>executor spend</th></tr>"), html);
     assertFalse(html.contains("model tokens"), html);
+  }
+
+  /**
+   * The score chart says which statistic each point is: the replicate mean ± se, or, where aggregate disclosure
+   * withholds it (sequential's seed 2 is a single graded task), the pooled graded mean, labelled so; and it marks a
+   * point whose replicates include a partial one (dogAA finding 3: one caption for two statistics, no partial mark).
+   */
+  @Test
+  void theScoreChartNamesTheStatisticOfEachPointAndMarksPartialReplicates() {
+    String html = report().html();
+    String chart = html.substring(html.indexOf("aria-label=\"score versus k per mode\""));
+    chart = chart.substring(0, chart.indexOf("</svg>"));
+    assertTrue(chart.contains(">points: the replicate mean (over seeds) with bars of \u00b11 standard error (labelled"
+        + " with its replicates), or, without bars, the pooled score over every graded task; the replicate mean is"
+        + " withheld under aggregate disclosure where a replicate is a single task</text>"), chart);
+    assertTrue(chart.contains(">partial: a replicate with ungraded tasks, scored over its graded tasks only, which"
+        + " favours runs whose missing tasks would have failed</text>"), chart);
+    assertTrue(chart.contains(">58.33% pooled (1 partial of 2 replicates)</text>"), chart);
+    assertTrue(chart.contains(" (2 replicates)</text>"), chart);
+
+    String released = report(Disclosure.PER_TASK).html();
+    String perTask = released.substring(released.indexOf("aria-label=\"score versus k per mode\""));
+    perTask = perTask.substring(0, perTask.indexOf("</svg>"));
+    assertTrue(perTask.contains(">points: the replicate mean (over seeds) with bars of \u00b11 standard error</text>"),
+        perTask);
+    assertTrue(perTask.contains(" (2 replicates, 1 partial)</text>"), perTask);
+    assertFalse(perTask.contains(" pooled"), perTask);
   }
 
   @Test
