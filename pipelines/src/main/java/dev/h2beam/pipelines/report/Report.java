@@ -267,11 +267,17 @@ final class Report {
       AttemptCount attempts = AttemptCount.NONE;
       GateSetup.Failures failures = GateSetup.Failures.NONE;
       Map<NamespaceRef, RunIdentity> gated = new LinkedHashMap<>();
+      // the replicates the pooled score takes graded tasks of while others of theirs are ungraded
+      int partial = 0;
       for (Map.Entry<NamespaceRef, List<Scored>> e : rowsByNs.entrySet()) {
         Map<String, TaskSummary> byTask = byTaskOf.get(e.getKey());
+        int graded = 0;
+        int ungraded = 0;
         for (Scored r : e.getValue()) {
           if (!r.mode().equals(cell.mode()) || r.k() != cell.k()) continue;
           tasks++;
+          if (r.graded()) graded++;
+          else ungraded++;
           TaskSummary t = byTask.get(r.taskId());
           TaskSummary.Budget b = t == null ? null : t.mode(cell.mode()).budget();
           if (b == null) noBudget++;
@@ -285,10 +291,15 @@ final class Report {
             failures = failures.plus(t == null ? null : t.mode(GATED).gate());
           }
         }
+        if (graded > 0 && ungraded > 0) partial++;
       }
       String score = x.score() == null ? "no graded task" : withheld.test(x) ? "score withheld"
           : "score " + PyFormat.fixed(x.score(), 0, 2) + "%";
-      out.add("  " + cell.name() + ": " + score + " (" + x.n() + " graded, " + x.nUngraded() + " ungraded)"
+      // harness2's headline above is kept as harness2 prints it: the caveat of a pooled partial figure is here
+      String caveat = partial == 0 || x.score() == null ? "" : "; " + partial + " partial replicate(s): scored over"
+          + " their graded tasks only, which favours runs whose missing tasks would have failed";
+      out.add("  " + cell.name() + ": " + score + " (" + x.n() + " graded, " + x.nUngraded() + " ungraded" + caveat
+          + ")"
           + " | improver " + Render.dollars(x.usd())
           + unknown(improverUnknown.getOrDefault(cell, 0))
           + " | executor " + Render.dollars(executorUsd.getOrDefault(cell, 0.0))

@@ -48,6 +48,28 @@ class ReportTest {
     return Report.build(s, List.of(f), List.of());
   }
 
+  /**
+   * A pooled score over a partial replicate (a task ungraded) favours runs whose missing tasks would have failed: the
+   * mode's vector line says so beside its ungraded count (dogAA finding 6), while harness2's headline above stays as
+   * harness2 prints it. A replicate with every task ungraded adds nothing to the pooled score and is not partial.
+   */
+  @Test
+  void aPooledScoreOverAPartialReplicateCarriesItsCaveatOnTheVectorLine() {
+    List<Scored> s1 = new ArrayList<>(both(2, "t1"));
+    s1.add(scored("t2", "agg", 2, "agg1", 1, 2, false));
+    s1.add(absent("t2", "seq", 2, "judge-failed"));
+    List<Scored> s2 = new ArrayList<>(both(2, "t1", "t2"));
+    Report.Result r = build(settings(List.of("demo-oc-agg2-s1", "demo-oc-agg2-s2"), List.of("agg", "seq"),
+        List.of(), Disclosure.PER_TASK), facts("demo-oc-agg2-s1", s1, List.of()),
+        facts("demo-oc-agg2-s2", s2, List.of()));
+    String text = r.text();
+    assertTrue(text.contains("  sequential k=2: n=  3 | score 100.00% | picked output: final 3 / candidate 0 / base 0"
+        + " | ungraded 1\n"), text);
+    assertTrue(text.contains("  sequential k=2: score 100.00% (3 graded, 1 ungraded; 1 partial replicate(s): scored"
+        + " over their graded tasks only, which favours runs whose missing tasks would have failed) | "), text);
+    assertTrue(text.contains("  parallel k=2: score 50.00% (4 graded, 0 ungraded) | "), text);
+  }
+
   @Test
   void tasksGradedInOneModeButNotTheOtherAreListed() {
     List<Scored> rows = new ArrayList<>(both(2, "t1"));
