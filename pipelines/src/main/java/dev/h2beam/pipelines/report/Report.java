@@ -455,8 +455,8 @@ final class Report {
    * namespaces that record no cohort at all (harness2's config.json). Said rather than passed over, so that a reader
    * knows which conditions of "replicates differ only in seed" rest on the namespaces' names alone. The gated mode's
    * own keys ({@code gate}, the checks' digests), which a namespace records only once the gated mode ran there, are
-   * left out unless {@code gated} (the report shows the gated mode): a namespace of this very h2beam that never ran it
-   * was said to lack them, as an older h2beam's would.
+   * left out unless {@code gated} (the report shows the gated mode), and for a namespace whose summaries hold no
+   * gated mode: a namespace of this very h2beam that never ran it was said to lack them, as an older h2beam's would.
    */
   static List<String> uncheckedCohort(Set<NamespaceRef> reported, Map<String, NamespaceFacts> byDir, boolean gated) {
     List<String> out = new ArrayList<>();
@@ -487,12 +487,14 @@ final class Report {
       Set<String> any = new TreeSet<>(keys.isEmpty() ? List.of() : RunIdentity.ALWAYS_RECORDED);
       keys.values().forEach(any::addAll);
       unverified.values().forEach(any::addAll);
-      if (!gated) any.removeIf(key -> key.startsWith("gate") || key.startsWith("input_digests.checks"));
+      if (!gated) any.removeIf(Report::gateKey);
       for (String key : any) {
         for (Map.Entry<NamespaceRef, Set<String>> e : keys.entrySet()) {
           if (unverified.get(e.getKey()).contains(key)) {
             unchecked.computeIfAbsent(key, x -> new ArrayList<>()).add(e.getKey().name());
-          } else if (!e.getValue().contains(key)) {
+          } else if (!e.getValue().contains(key) && !(gateKey(key) && facts(byDir, e.getKey()).summaries().stream()
+              .noneMatch(t -> t.modes().containsKey(GATED)))) {
+            // a namespace whose summaries hold no gated mode never ran it, so it records no gate key: not missing
             lacking.computeIfAbsent(key, x -> new ArrayList<>()).add(e.getKey().name());
           }
         }
@@ -513,6 +515,11 @@ final class Report {
           + " check; config.json's \"unverified\", or a writer that records no build, below)"));
     }
     return out;
+  }
+
+  /** Whether a cohort key is one a namespace records only once the gated mode ran there. */
+  private static boolean gateKey(String key) {
+    return key.startsWith("gate") || key.startsWith("input_digests.checks");
   }
 
   private static Map<String, Object> cohortOf(RunIdentity id) {

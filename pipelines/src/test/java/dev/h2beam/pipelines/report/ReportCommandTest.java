@@ -11,7 +11,9 @@ import dev.h2beam.pipelines.UsageError;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -242,6 +244,44 @@ class ReportCommandTest {
     // one namespace alone has nothing to compare with
     Fixtures.Run one = Fixtures.report("--namespaces=" + runs + "/demo-oc-agg2-s3");
     assertFalse(one.out().contains("Replicate check"), one.out());
+  }
+
+  /**
+   * dogAA finding 7: a namespace of this h2beam whose sweep did not run the gated mode records no gate key, because
+   * that mode never ran there, not because an older h2beam or harness2 wrote it: in a report that shows the gated mode
+   * it is not listed as not recording them. One whose summaries hold the gated mode still is.
+   */
+  @Test
+  void aNamespaceThatNeverRanTheGatedModeIsNotSaidToLackItsKeys(@TempDir Path runs) throws Exception {
+    for (int seed = 1; seed <= 3; seed++) {
+      Path ns = Fixtures.namespace(runs, "demo-oc-agg2-s" + seed);
+      boolean gated = seed < 3;
+      List<Fixtures.ModeRun> modes = new ArrayList<>(List.of(
+          Fixtures.ModeRun.onBudget("agg", 2, List.of("agg1", "agg2"), "agg1"),
+          Fixtures.ModeRun.onBudget("seq", 2, List.of("c1", "c2"), "c1")));
+      List<Map<String, Object>> rows = new ArrayList<>(List.of(Fixtures.graded("ledger-1", "agg", 2, "agg1", 2, 2),
+          Fixtures.graded("ledger-1", "seq", 2, "c1", 1, 2)));
+      if (gated) {
+        modes.add(Fixtures.ModeRun.onBudget("gat", 2, List.of("g1", "g2"), "g1"));
+        rows.add(Fixtures.graded("ledger-1", "gat", 2, "g1", 2, 2));
+      }
+      Fixtures.judged(ns, rows);
+      Fixtures.summary(ns, "ledger-1", 2, 0.5, 0.25, List.of(), 0.0, modes);
+      Fixtures.config(ns, "demo/oc", "scripted:ledger", "exact-match", (long) seed);
+      recorded(ns, "bench_provider", "demo");
+      recorded(ns, "input_digests", Map.of("base", "b1", "prompts", "p1", "tasks", Map.of()));
+      if (gated) recorded(ns, "gate", "sign-rule");
+    }
+    Fixtures.Run run = Fixtures.report("--namespaces=" + runs + "/demo-oc-*", "--modes=parallel,sequential,gated");
+    assertEquals(0, run.exit(), run.err());
+    assertFalse(run.out().contains("gate (not recorded"), run.out());
+
+    // s1's summaries hold the gated mode and its config.json no gate: that is said
+    Map<String, Object> c = Json.readMap(runs.resolve("demo-oc-agg2-s1/config.json"));
+    c.remove("gate");
+    Files.writeString(runs.resolve("demo-oc-agg2-s1/config.json"), Json.pretty(c));
+    run = Fixtures.report("--namespaces=" + runs + "/demo-oc-*", "--modes=parallel,sequential,gated");
+    assertTrue(run.out().contains("  k=2: gate (not recorded by demo-oc-agg2-s1)\n"), run.out());
   }
 
   /** A report while a judge writes one of its namespaces says so: the figures are those before that judge. */
