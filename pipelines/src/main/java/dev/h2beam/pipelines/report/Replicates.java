@@ -96,7 +96,7 @@ final class Replicates {
       String head = "  " + c.cell().name() + ": " + c.valued() + " replicate" + (c.valued() == 1 ? "" : "s")
           + " with a graded task";
       if (c.valued() == 0) lines.add(head + " | no mean");
-      else if (withheld) lines.add(head + " | mean withheld (a replicate is a single task)");
+      else if (withheld) lines.add(head + " | mean withheld (" + singleTask(c) + ")");
       else {
         lines.add(head + " | mean score " + PyFormat.fixed(c.meanScore(), 6, 2) + "% (" + se(c.scoreSe(), 2)
             + ") | mean pass " + PyFormat.fixed(c.meanPass(), 5, 1) + "% (" + se(c.passSe(), 1) + ")");
@@ -108,6 +108,18 @@ final class Replicates {
       }
     }
     return lines;
+  }
+
+  /**
+   * Why a withheld cell's figures are withheld, counted: {@code one of 5 replicates is a single task}, {@code 2 of 5
+   * replicates are single tasks}, {@code its one replicate is a single task}.
+   */
+  static String singleTask(Cell c) {
+    long single = c.replicates().stream().filter(r -> r.n() == 1).count();
+    int all = c.replicates().size();
+    if (all == 1) return "its one replicate is a single task";
+    return (single == 1 ? "one" : String.valueOf(single)) + " of " + all + " replicates "
+        + (single == 1 ? "is a single task" : "are single tasks");
   }
 
   /** Whether a cell's replicate figures are withheld: aggregate disclosure and a replicate of one graded task. */

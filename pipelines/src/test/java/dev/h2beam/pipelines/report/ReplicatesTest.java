@@ -41,6 +41,21 @@ class ReplicatesTest {
         text);
   }
 
+  /** Under aggregate disclosure a withheld mean says how many of its replicates are a single task. */
+  @Test
+  void aWithheldMeanSaysHowManyOfItsReplicatesAreASingleTask() {
+    Map<NamespaceRef, List<Scored>> reps = new LinkedHashMap<>();
+    reps.put(Fixtures.ref(RUNS, "demo-oc-agg2-s1"), rows(4, 4));
+    reps.put(Fixtures.ref(RUNS, "demo-oc-agg2-s2"), rows(2));
+    reps.put(Fixtures.ref(RUNS, "demo-oc-agg2-s3"), rows(4, 2));
+    String text = String.join("\n", Replicates.lines(Replicates.summarise(reps), true));
+    assertTrue(text.contains("  parallel k=2: 3 replicates with a graded task | mean withheld (one of 3 replicates is"
+        + " a single task)"), text);
+    reps.put(Fixtures.ref(RUNS, "demo-oc-agg2-s1"), rows(4));
+    text = String.join("\n", Replicates.lines(Replicates.summarise(reps), true));
+    assertTrue(text.contains("mean withheld (2 of 3 replicates are single tasks)"), text);
+  }
+
   /**
    * dogQ #3: each replicate's score was rounded to 2 places before the mean was taken, so four replicates of six tasks
    * each (17, 8, 14 and 14 of 24 checks) printed a mean of 55.20% beside a pooled 55.21% over the same rows. Each
