@@ -382,8 +382,9 @@ final class Comparison {
     b.append(" | ").append(m.replicates()).append(" replicate").append(m.replicates() == 1 ? "" : "s").append(", ")
         .append(m.pairs()).append(" task pair").append(m.pairs() == 1 ? "" : "s");
     if (m.meanDiff() != null && !hidden) {
+      // a threshold built from an unknown se is unknown too, never its known part
       b.append(" | ").append(Replicates.se(m.se(), places, unit)).append(" | threshold ")
-          .append(PyFormat.fixed(m.threshold(), 0, places)).append(' ').append(unit)
+          .append(m.se() == null ? "unknown" : PyFormat.fixed(m.threshold(), 0, places) + " " + unit)
           .append(" = max(minEffect ").append(PyFormat.fixed(minEffect, 0, places)).append(", 2*se ")
           .append(m.se() == null ? "unknown" : PyFormat.fixed(SE_MULTIPLIER * m.se(), 0, places)).append(")");
     }

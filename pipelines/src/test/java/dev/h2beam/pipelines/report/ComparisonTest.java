@@ -344,4 +344,13 @@ class ComparisonTest {
     assertTrue(text.contains("  score: mean paired difference +50.00 pt (parallel - sequential) | 3 replicates, 6"
         + " task pairs | se 0.00 pt | threshold 5.00 pt = max(minEffect 5.00, 2*se 0.00) | favors-parallel"), text);
   }
+
+  /** One replicate has no standard error, so the threshold built from it is unknown too, not the minEffect alone. */
+  @Test
+  void aThresholdBuiltFromAnUnknownStandardErrorIsUnknown() {
+    Comparison.Result c = compare(replica("demo-oc-agg2-s1", t(4, 4), t(2, 2)));
+    String text = String.join("\n", Comparison.lines(c, 5.0, false));
+    assertTrue(text.contains(" | se unknown: one replicate | threshold unknown = max(minEffect 5.00, 2*se unknown) | "),
+        text);
+  }
 }
