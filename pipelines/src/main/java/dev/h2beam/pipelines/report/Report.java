@@ -54,6 +54,9 @@ final class Report {
         .thenComparing(ReadFailure::stage)).toList();
     List<NamespaceRef> included = s.included();
     List<String> lines = head(s, included, byDir, fails);
+    // what report.txt's first lines say was left out (a namespace without judged rows, a mode not judged, a file not
+    // read) is report.json's message too: the record alone said nothing of it
+    String leftOut = String.join("\n", String.join("\n", lines).lines().map(String::strip).toList());
 
     Map<NamespaceRef, List<Scored>> rowsByNs = new LinkedHashMap<>();
     List<Scored> all = new ArrayList<>();
@@ -228,7 +231,7 @@ final class Report {
         s.disclosure(), withheld, improverUnknown, executorUnknown, deadBases, reportedTokens, deadByCell),
         charts.join());
     Map<String, Object> restricted = aggregate ? Disclosure.restricted(rowsByNs, pairs, table) : null;
-    return new Result(true, "", text, html, restricted, fails);
+    return new Result(true, leftOut, text, html, restricted, fails);
   }
 
   /**
@@ -304,7 +307,7 @@ final class Report {
           + unknown(improverUnknown.getOrDefault(cell, 0))
           + " | executor " + Render.dollars(executorUsd.getOrDefault(cell, 0.0))
           + unknown(executorUnknown.getOrDefault(cell, 0))
-          + " | " + rollouts + " rollouts and " + sessions + " improver sessions budgeted over " + (tasks - noBudget)
+          + " | " + rollouts + " rollouts and " + sessions + " improver sessions counted over " + (tasks - noBudget)
           + " task(s)" + (noBudget == 0 ? "" : " (" + noBudget + " record no ledger counts)")
           + " | " + attempts.says() + deadBases(deadBases.get(cell)));
       if (gated.isEmpty()) continue;
@@ -530,14 +533,15 @@ final class Report {
     }
   }
 
-  /** One side of a difference: its namespaces and, for the task set, how many tasks. */
   /** The key of the judge a namespace was graded by, compared by {@link #notReplicates} beside the cohort's. */
   private static final String JUDGE = "judge";
 
+  /** The names of {@code names}, comma-separated. */
   private static String who(List<NamespaceRef> names) {
     return String.join(", ", names.stream().map(NamespaceRef::name).toList());
   }
 
+  /** One side of a difference: its namespaces and, for the task set, how many tasks. */
   private static String side(String key, Object value, List<NamespaceRef> names) {
     String who = who(names);
     return key.equals("tasks") && value instanceof List<?> l ? l.size() + " task" + (l.size() == 1 ? "" : "s")

@@ -284,6 +284,26 @@ class ReportCommandTest {
     assertTrue(run.out().contains("  k=2: gate (not recorded by demo-oc-agg2-s1)\n"), run.out());
   }
 
+  /**
+   * A namespace without judged rows is left out of every figure: report.json's message says so as report.txt's first
+   * line does; it was empty, as if all were reported (dogAA finding 8).
+   */
+  @Test
+  void aReportedRunsRecordNamesTheNamespacesLeftOut(@TempDir Path runs) throws Exception {
+    replicates(runs);
+    Path ns = runs.resolve("demo-oc-agg2-s3");
+    Files.delete(ns.resolve("judged.json"));
+    Fixtures.Run run = Fixtures.report("--namespaces=" + runs + "/demo-oc-*");
+    assertEquals(0, run.exit(), run.err());
+    Map<String, Object> record = Json.readMap(runs.resolve("_report/report.json"));
+    assertEquals("reported", record.get("status"));
+    assertEquals("! no judged rows at " + ns.resolve("judged.json") + " \u2014 run ./h2beam judge --namespaces=" + ns
+        + " for k=2 first", record.get("message"));
+    replicates(runs);
+    Fixtures.report("--namespaces=" + runs + "/demo-oc-*");
+    assertEquals("", Json.readMap(runs.resolve("_report/report.json")).get("message"), "nothing left out");
+  }
+
   /** A report while a judge writes one of its namespaces says so: the figures are those before that judge. */
   @Test
   void aReportBesideAJudgeOfItsNamespaceSaysItReadsTheEarlierGrades(@TempDir Path runs) throws Exception {

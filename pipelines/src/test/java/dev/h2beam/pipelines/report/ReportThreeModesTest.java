@@ -137,7 +137,7 @@ class ReportThreeModesTest {
       + "Each mode's vector";
 
   static final String GATED_VECTOR = "  gated k=2: score 75.00% (6 graded, 0 ungraded) | improver $10.50 | executor"
-      + " $0.00 | 48 rollouts and 36 improver sessions budgeted over 6 task(s) | session attempts not recorded (6"
+      + " $0.00 | 48 rollouts and 36 improver sessions counted over 6 task(s) | session attempts not recorded (6"
       + " task(s): not counted, not zero)\n";
 
   static final String SEEDS = " in demo-oc-agg2-s1, demo-oc-agg2-s2, demo-oc-agg2-s3\n";

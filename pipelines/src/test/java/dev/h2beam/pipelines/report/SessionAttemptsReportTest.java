@@ -43,9 +43,9 @@ class SessionAttemptsReportTest {
         summary("t1", new TaskSummary.Attempts(7, true), new TaskSummary.Attempts(6, true)),
         summary("t2", new TaskSummary.Attempts(9, true), new TaskSummary.Attempts(4, false))));
     String text = ReportTest.build(ReportTest.settings("demo-oc-agg2"), f).text();
-    assertTrue(text.contains("16 rollouts and 12 improver sessions budgeted over 2 task(s) | 16 session attempts"
+    assertTrue(text.contains("16 rollouts and 12 improver sessions counted over 2 task(s) | 16 session attempts"
         + " (retries included) over 2 task(s)\n"), text);
-    assertTrue(text.contains("16 rollouts and 12 improver sessions budgeted over 2 task(s) | 10 session attempts"
+    assertTrue(text.contains("16 rollouts and 12 improver sessions counted over 2 task(s) | 10 session attempts"
         + " (retries included) over 2 task(s); 1 of them not all counted (the part counted, not the whole)\n"), text);
   }
 
