@@ -48,8 +48,9 @@ final class JudgeSpread {
       Replicates.Cell c = byCell.get(cell);
       b.append(" | execution ");
       if (c == null || c.meanScore() == null) b.append("se: no graded replicate");
-      else if (Replicates.withheld(c, aggregate)) b.append("se withheld (").append(Replicates.singleTask(c)).append(")");
-      else b.append(Replicates.se(c.scoreSe(), 2)).append(" across ").append(c.valued()).append(" replicate")
+      else if (Replicates.withheld(c, aggregate)) {
+        b.append("se withheld (").append(Replicates.singleTask(c)).append(")");
+      } else b.append(Replicates.se(c.scoreSe(), 2)).append(" across ").append(c.valued()).append(" replicate")
           .append(c.valued() == 1 ? "" : "s");
       lines.add(b.toString());
     });
