@@ -315,8 +315,7 @@ class ReportCommandTest {
           + "\", \"pid\": " + judge.pid() + ", \"started_at\": \"2026-01-01T00:00:00Z\", \"token\": \"t\"}");
       Fixtures.Run run = Fixtures.report("--namespaces=" + ns);
       assertEquals(0, run.exit(), run.err());
-      assertTrue(run.err().contains("note: " + ns + " is being written by a judge (user "
-          + System.getProperty("user.name") + ", host "), run.err());
+      assertTrue(run.err().contains("note: " + ns + " is being written by a judge (host "), run.err());
       assertTrue(run.err().contains("this report reads its judged.json as it was before that began"), run.err());
     } finally {
       judge.destroy();
