@@ -198,7 +198,7 @@ public final class ProgressBoard {
   }
 
   /** Whether the board has something running or held, or a change not yet written. */
-  private synchronized boolean busy() {
+  synchronized boolean busy() {
     return version != written || sessions.held() > 0 || rollouts.held() > 0
         || chains.values().stream().anyMatch(c -> !"".equals(c.get("running")));
   }
@@ -280,6 +280,21 @@ public final class ProgressBoard {
     }
     changed();
     writeIfChanged();
+  }
+
+  /**
+   * The chain stopped before its end (its job cancelled: a restart after a lost worker, a lost JobManager, a failure):
+   * its task no longer runs here. Left running, the board stayed busy, and on a session cluster's TaskManager its
+   * writer rewrote the board every few seconds for as long as the worker lived, holding the job's classes (dogAC F1).
+   */
+  public void chainStopped(String mode, String domain) {
+    synchronized (this) {
+      Map<String, Object> ch = chain(mode, domain);
+      if ("".equals(ch.get("running"))) return;
+      ch.put("running", "");
+      touch(ch);
+    }
+    changed();
   }
 
   private Map<String, Object> chain(String mode, String domain) {

@@ -172,6 +172,7 @@ public final class SweepSteps {
         c.bench.surface());
     List<String> prefix = new ArrayList<>();
     c.progress.chainStarted(mode, domain);
+    boolean ran = false;
     try {
       for (int i = 0; i < ordered.size(); i++) {
         TaskBases tb = bases.of(i);
@@ -183,7 +184,10 @@ public final class SweepSteps {
         prefix.add(tb.ref().task());
       }
       library.settle(prefix);
+      ran = true;
     } finally {
+      // a chain its job cancelled (or that failed) runs nothing here any more: its board may go idle
+      if (!ran) c.progress.chainStopped(mode, domain);
       // the sessions' used-up folders, removed off the chain's path, are gone before the chain is
       Scratch.awaitDeletions();
     }

@@ -58,4 +58,27 @@ class ProgressBoardIdleTest {
     assertNotEquals(last, Files.readString(file));
     assertEquals(6, after.at("/endpoints/local/calls").asInt(), after.toString());
   }
+
+  /**
+   * A chain its job cancelled (a restart after a lost worker, a lost JobManager) left its task running on the board,
+   * which stayed busy: the writer thread rewrote it every few seconds for as long as the TaskManager lived (dogAC F1).
+   */
+  @Test
+  void aChainStoppedBeforeItsEndLeavesTheBoardIdle(@TempDir Path runs) throws Exception {
+    SweepConfig c = new SweepConfig("demo", "", Map.of(), "oc", runs.toString(), runs.resolve("lib").toString(), 1,
+        List.of("agg"), java.math.BigInteger.valueOf(7), 1, 1, 1, 0, "", "", "demo", null, 1, "t", null);
+    ProgressBoard board = new ProgressBoard(c, new HeldPermits(new Semaphore(1)), new HeldPermits(new Semaphore(1)),
+        Map::of);
+    Path file = ProgressBoard.folder(runs, c.summaryNamespace().summary().toString())
+        .resolve(Journal.writer() + ".json");
+    Files.createDirectories(file.getParent());
+    board.chainStarted("agg", "d1");
+    board.running("agg", "d1", "t1");
+    board.writeIfChanged();
+    org.junit.jupiter.api.Assertions.assertTrue(board.busy(), "a task running");
+    board.chainStopped("agg", "d1");
+    board.writeIfChanged();
+    org.junit.jupiter.api.Assertions.assertFalse(board.busy(), "nothing runs here once the chain stopped");
+    assertEquals("", Json.readTree(file).at("/chains/0/running").asText("?"), Files.readString(file));
+  }
 }
