@@ -124,6 +124,7 @@ public final class Main {
     // runner's and the cluster's exceptions, a hundred lines above
     e.printStackTrace(err);
     err.println("error: " + name + " failed: " + innermost(e));
+    flinkAdvice(e).ifPresent(advice -> err.println("error: " + name + ": " + advice));
     // a runner's thread that ran out of memory ends the pipeline with no cause of its own ("ended RUNNING")
     String heap = HeapWatch.hint(e);
     if (!heap.isEmpty()) err.println("error: " + name + ": " + heap);
@@ -153,6 +154,39 @@ public final class Main {
           + (f.getReason() == null ? "permission denied" : f.getReason()) + "): a teammate's files kept to them"
           + " (umask 077)? Its owner can open it to the group (chmod -R g+rwX), or run the command as a user who may"
           + " (README, \"A runs root shared by a team\"); finished work is kept: re-run the same command then");
+    }
+    return java.util.Optional.empty();
+  }
+
+  /**
+   * What to do after a Flink job ended by its cluster rather than by h2beam: the restart strategy's last restart
+   * spent (lost TaskManagers), or the JobManager gone. The runner's trace said neither, nor that finished work is
+   * kept (dogAC F3, F4). Empty for any other failure.
+   */
+  static java.util.Optional<String> flinkAdvice(Throwable e) {
+    boolean flink = false;
+    boolean restartsSpent = false;
+    boolean unreachable = false;
+    Set<Throwable> seen = new HashSet<>();
+    for (Throwable t = e; t != null && seen.add(t); t = t.getCause()) {
+      String m = String.valueOf(t.getMessage());
+      flink |= t.getClass().getName().startsWith("org.apache.flink.") || m.contains("org.apache.flink.")
+          || Arrays.stream(t.getStackTrace()).anyMatch(f -> f.getClassName().startsWith("org.apache.flink."));
+      restartsSpent |= m.contains("Recovery is suppressed by");
+      unreachable |= t instanceof java.net.ConnectException || t.getClass().getSimpleName()
+          .equals("RecipientUnreachableException");
+    }
+    String kept = "finished work is kept: re-run the same command to resume (it takes over the job's locks once the"
+        + " cluster says the job has ended)";
+    if (restartsSpent) {
+      return java.util.Optional.of("the Flink job failed after the last restart its restart strategy allows (workers"
+          + " lost, or a task failing again and again: see the JobManager's log); once the cluster's TaskManagers"
+          + " are up, " + kept);
+    }
+    if (unreachable && flink) {
+      return java.util.Optional.of("the Flink cluster stopped answering (its JobManager lost, or a TaskManager it"
+          + " could not reach); start the cluster again (scripts/flink-cluster.sh start, README \"Running on"
+          + " Flink\"), then " + kept);
     }
     return java.util.Optional.empty();
   }

@@ -48,6 +48,30 @@ class MainTest {
     }
   }
 
+  /**
+   * A Flink job ended by its cluster (restarts spent after lost TaskManagers, the JobManager gone) failed with the
+   * runner's trace alone, saying neither what happened nor that finished work is kept (dogAC F3, F4). The chains are
+   * shaped as Beam's Flink runner wraps them.
+   */
+  @Test
+  void aFlinkJobEndedByItsClusterSaysWhatToDo() {
+    RuntimeException spent = new RuntimeException("Pipeline execution failed", new org.apache.flink.util
+        .FlinkException("Job execution failed.", new org.apache.flink.util.FlinkRuntimeException("Recovery is"
+        + " suppressed by FixedDelayRestartBackoffTimeStrategy(maxNumberRestartAttempts=3, backoffTimeMS=1000)")));
+    assertTrue(Main.flinkAdvice(spent).orElseThrow().startsWith("the Flink job failed after the last restart its"
+        + " restart strategy allows"), Main.flinkAdvice(spent).toString());
+    RuntimeException gone = new RuntimeException("Pipeline execution failed", new org.apache.flink.util
+        .FlinkException("Could not retrieve the job status", new java.net.ConnectException("Connection refused")));
+    assertTrue(Main.flinkAdvice(gone).orElseThrow().contains("the Flink cluster stopped answering")
+        && Main.flinkAdvice(gone).orElseThrow().contains("re-run the same command to resume"));
+    assertTrue(Main.flinkAdvice(new RuntimeException("x", new java.net.ConnectException("refused"))).isEmpty(),
+        "not Flink's");
+    int code = Main.failed("sweep", gone, new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertEquals(1, code);
+    assertTrue(err.toString(StandardCharsets.UTF_8).contains("error: sweep: the Flink cluster stopped answering"),
+        err.toString(StandardCharsets.UTF_8));
+  }
+
   @Test
   void helpListsEverySubcommand() {
     assertEquals(0, run("--help"));
