@@ -126,6 +126,15 @@ start_tm() {
 case "$cmd" in
   start)
     if alive "$dir/jobmanager.pid"; then echo "flink-cluster: already running from $dir (stop it first)" >&2; exit 1; fi
+    # TaskManagers that outlived their JobManager (killed): the folder below holds their pid files, and once it is
+    # made anew they would run on unseen, registering with the new JobManager under the new ones' names
+    for f in "$dir"/taskmanager-*.pid; do
+      if [ -e "$f" ] && alive "$f"; then
+        echo "flink-cluster: $(basename "$f" .pid) (pid $(cat "$f")) of $dir still runs without its JobManager; run" \
+            "'$0 stop --dir=$dir' first" >&2
+        exit 1
+      fi
+    done
     command -v curl >/dev/null || { echo "flink-cluster: curl is needed (apt-get install curl)" >&2; exit 1; }
     rm -rf "$dir"; mkdir -p "$dir/conf" "$dir/log" "$dir/tmp"
     cat > "$dir/conf/config.yaml" <<EOF

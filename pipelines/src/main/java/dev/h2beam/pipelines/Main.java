@@ -176,8 +176,8 @@ public final class Main {
       unreachable |= t instanceof java.net.ConnectException || t.getClass().getSimpleName()
           .equals("RecipientUnreachableException");
     }
-    String kept = "finished work is kept: re-run the same command to resume (it takes over the job's locks once the"
-        + " cluster says the job has ended)";
+    String kept = "re-run the same command to resume: finished work is kept, and the re-run takes over the job's"
+        + " locks once the cluster says the job has ended";
     if (restartsSpent) {
       return java.util.Optional.of("the Flink job failed after the last restart its restart strategy allows (workers"
           + " lost, or a task failing again and again: see the JobManager's log); once the cluster's TaskManagers"
@@ -185,8 +185,8 @@ public final class Main {
     }
     if (unreachable && flink) {
       return java.util.Optional.of("the Flink cluster stopped answering (its JobManager lost, or a TaskManager it"
-          + " could not reach); start the cluster again (scripts/flink-cluster.sh start, README \"Running on"
-          + " Flink\"), then " + kept);
+          + " could not reach); restart the cluster (scripts/flink-cluster.sh stop, then start; README \"Running on"
+          + " Flink\") and " + kept);
     }
     return java.util.Optional.empty();
   }
