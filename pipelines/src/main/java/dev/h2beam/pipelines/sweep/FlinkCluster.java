@@ -32,6 +32,13 @@ public final class FlinkCluster {
     int given = f.getParallelism() == null ? -1 : f.getParallelism();
     if (Sweep.runsLocally(o)) return new Shape(1, given > 0 ? given : Runtime.getRuntime().availableProcessors());
     Shape remote = overview(f.getFlinkMaster());
+    if (given > remote.slots()) {
+      // the job would wait, saying nothing, for slots that never come, until Flink's slot request times out (dogAC F5)
+      throw new UsageError("--parallelism=" + given + " asks for more slots than the Flink cluster at --flinkMaster="
+          + f.getFlinkMaster() + " has (" + remote.slots() + " on " + remote.workers() + " TaskManager(s)): the job"
+          + " would wait for slots that never come; give --parallelism=" + remote.slots() + " or less (or leave it"
+          + " out to use them all), or start more TaskManagers first");
+    }
     return given > 0 ? new Shape(remote.workers(), given) : remote;
   }
 

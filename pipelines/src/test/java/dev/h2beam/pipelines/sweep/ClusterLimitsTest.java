@@ -77,4 +77,13 @@ class ClusterLimitsTest {
           && e.getMessage().contains("raise it to 2 or more"), e.getMessage());
     }
   }
+
+  /** A parallelism above the cluster's slots sat with nothing deployed, for minutes, saying nothing (dogAC F5). */
+  @Test
+  void aParallelismAboveTheClustersSlotsIsRefusedNamingBoth() {
+    UsageError e = assertThrows(UsageError.class, () -> plan("--parallelism=8"));
+    assertTrue(e.getMessage().startsWith("--parallelism=8 asks for more slots than the Flink cluster")
+        && e.getMessage().contains("(4 on 2 TaskManager(s))") && e.getMessage().contains("--parallelism=4 or less"),
+        e.getMessage());
+  }
 }
