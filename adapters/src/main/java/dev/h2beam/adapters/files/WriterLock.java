@@ -641,6 +641,14 @@ public final class WriterLock implements AutoCloseable {
     return new IOException("this process is exiting; it takes no lock (" + file + ") any more");
   }
 
+  /**
+   * This process as a refusal names it to the client: {@code the worker on host H (pid P)}. Every worker of a cluster
+   * on one machine has the same host, so the host alone did not say which one refused (dogAC F8).
+   */
+  public static String worker() {
+    return "the worker on host " + host() + " (pid " + ProcessHandle.current().pid() + ")";
+  }
+
   /** This machine's name as a lock records its holder's (tests write a holder of their own with it). */
   public static String host() {
     try {

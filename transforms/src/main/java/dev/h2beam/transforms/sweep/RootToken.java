@@ -63,7 +63,7 @@ public final class RootToken {
       seen = "unreadable (" + e.getMessage() + ")";
     }
     if (token.equals(seen)) return;
-    throw new IllegalStateException("the worker on host " + WriterLock.host() + " does not see the runs root the"
+    throw new IllegalStateException(WriterLock.worker() + " does not see the runs root the"
         + " client wrote: " + f + (seen == null ? " does not exist there" : " holds another run's token")
         + ". Every worker must mount the same shared file system at " + runsRoot + " (give --runsRoot a path every"
         + " worker shares)");

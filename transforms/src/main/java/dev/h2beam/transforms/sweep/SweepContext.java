@@ -86,7 +86,7 @@ public final class SweepContext {
   static void requireKeys(RunConfig config, Map<String, String> env) {
     Map<String, String> unset = config.unsetKeys(RunConfig.SWEEP_ROLES, env);
     if (unset.isEmpty()) return;
-    throw new IllegalStateException("the worker on host " + WriterLock.host() + " has no " + RunConfig.named(unset)
+    throw new IllegalStateException(WriterLock.worker() + " has no " + RunConfig.named(unset)
         + " in its environment, which the client has: start every TaskManager with the key variables of the"
         + " --config file exported (in the environment of taskmanager.sh, or as containerized.taskmanager.env.<NAME>"
         + " on YARN and Kubernetes); the job sends no key to its workers");
