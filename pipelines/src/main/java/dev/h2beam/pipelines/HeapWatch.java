@@ -23,6 +23,8 @@ import java.util.Locale;
  * <p>The stop is a halt, as a kill -9 is: the collector cannot be trusted to let shutdown work finish, and every
  * command survives a kill anywhere (its locks are taken over as a dead process's, its scratch removed by the next run).
  * The watch starts sampling after {@link #FIRST_LOOK_S} seconds, so a short command never loads the management classes.
+ * A heap already full by then may keep the watch from reading the beans at all; such a heap was filled by start-up
+ * alone, which ends in the {@link OutOfMemoryError} the JVM throws, met by {@link #hint}.
  */
 final class HeapWatch {
   /** Seconds of thrashing before a stop; a system property shortens it for tests. */
@@ -79,9 +81,11 @@ final class HeapWatch {
         try {
           if (pools == null) {
             collectors = ManagementFactory.getGarbageCollectorMXBeans();
+            // the old generation alone ("Tenured Gen", "G1 Old Gen", "PS Old Gen"): a survivor space is often full
+            // after a collection in a healthy run, and would have made every later failure's line blame the heap
             pools = ManagementFactory.getMemoryPoolMXBeans().stream()
                 .filter(p -> p.getType() == MemoryType.HEAP && p.isCollectionUsageThresholdSupported()
-                    && p.getUsage().getMax() > 0)
+                    && p.getUsage().getMax() > 0 && (p.getName().contains("Old") || p.getName().contains("Tenured")))
                 .toList();
             if (pools.isEmpty()) return;
           }

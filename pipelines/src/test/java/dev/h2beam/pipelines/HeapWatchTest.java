@@ -67,10 +67,46 @@ class HeapWatchTest {
     assertFalse(text.contains("thrasher done"), text);
   }
 
+  /**
+   * A healthy run's heap is never called full: a survivor space is often full after a young collection, and counted
+   * among the pools it made a later failure of any cause say that the JVM ran out of heap memory.
+   */
+  @Test
+  void aHealthyRunsHeapIsNotCalledFull(@TempDir Path dir) throws Exception {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process p = new ProcessBuilder(java, "-Xmx64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
+        System.getProperty("java.class.path"), Churner.class.getName()).redirectErrorStream(true)
+        .redirectOutput(dir.resolve("out").toFile()).start();
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+    String out = Files.readString(dir.resolve("out"), StandardCharsets.UTF_8);
+    assertTrue(out.contains("hint=[]"), out);
+  }
+
+  /** Keeps a modest live set and churns short-lived objects past the watch's first look, then asks for a hint. */
+  public static final class Churner {
+    public static void main(String[] args) throws Exception {
+      HeapWatch.start("sweep", System.err);
+      // the objects of the last few megabytes live on through a young collection or two, as a run's in-flight
+      // work does: more than a survivor space holds, so it is full after each young collection
+      byte[][] recent = new byte[256][];
+      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(HeapWatch.FIRST_LOOK_S + 3);
+      long sink = 0;
+      int i = 0;
+      while (System.nanoTime() < end) {
+        recent[i++ % recent.length] = new byte[16 << 10];
+        sink += recent[i % recent.length] == null ? 0 : 1;
+      }
+      System.out.println("hint=[" + HeapWatch.hint(new RuntimeException("the sweep pipeline ended FAILED")) + "] "
+          + sink);
+    }
+  }
+
   /** Fills its heap to the brim with live data, then keeps allocating: the serial collector runs all the time. */
   public static final class Thrasher {
-    public static void main(String[] args) {
+    public static void main(String[] args) throws InterruptedException {
       HeapWatch.start("sweep", System.err);
+      // as a run's heap fills: after the watch's first look (a heap full before it is met by the error it throws)
+      Thread.sleep(TimeUnit.SECONDS.toMillis(HeapWatch.FIRST_LOOK_S + 1));
       List<byte[]> live = new ArrayList<>();
       try {
         while (true) live.add(new byte[16 << 10]);
