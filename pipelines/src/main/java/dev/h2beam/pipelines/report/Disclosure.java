@@ -193,7 +193,9 @@ public enum Disclosure {
       g.writeStringField("run_id", r.runId());
       writeCount(g, "n_passed", r.nPassed());
       writeCount(g, "n_criteria", r.nCriteria());
-      g.writeBooleanField("all_pass", r.allPass());
+      // an ungraded row met no criterion and failed none: its all_pass is unknown, never false (dogAA F8)
+      if (r.graded()) g.writeBooleanField("all_pass", r.allPass());
+      else g.writeNullField("all_pass");
       writeFloat(g, "frac", r.frac());
       g.writeBooleanField("graded", r.graded());
       g.writeStringField("absence", r.reason());

@@ -62,6 +62,14 @@ class DisclosureTest {
     assertEquals(2, ((List<?>) restricted.get("paired_differences")).size());
     List<?> slices = (List<?>) restricted.get("successful_tasks");
     assertEquals(List.of("beta-task"), ((Map<?, ?>) slices.get(0)).get("tasks_meeting_every_criterion"));
+    // an ungraded row's all_pass is unknown, not false
+    List<Scored> withAbsence = new ArrayList<>(rows());
+    withAbsence.add(Fixtures.absent("gamma-task", "agg", 2, "judge-failed"));
+    Map<String, Object> read = Json.readMap(Json.pretty(build(Disclosure.AGGREGATE, withAbsence).restricted()));
+    Map<?, ?> gamma = ((List<?>) read.get("per_task")).stream().map(r -> (Map<?, ?>) r)
+        .filter(r -> "gamma-task".equals(r.get("task_id"))).findFirst().orElseThrow();
+    assertEquals(false, gamma.get("graded"));
+    assertTrue(gamma.containsKey("all_pass") && gamma.get("all_pass") == null, gamma.toString());
   }
 
   /**
