@@ -1,6 +1,7 @@
 package dev.h2beam.pipelines;
 
 import dev.h2beam.adapters.files.DiskFull;
+import dev.h2beam.adapters.files.Refusals;
 import dev.h2beam.adapters.files.Scratch;
 import dev.h2beam.adapters.plugin.Registry;
 import java.io.PrintStream;
@@ -138,18 +139,10 @@ public final class Main {
   static java.util.Optional<String> denied(Throwable e) {
     Set<Throwable> seen = new HashSet<>();
     for (Throwable t = e; t != null && seen.add(t); t = t.getCause()) {
-      if (!(t instanceof java.nio.file.FileSystemException f) || f.getFile() == null) continue;
-      boolean refused = f instanceof java.nio.file.AccessDeniedException
-          || "Operation not permitted".equals(f.getReason());
-      if (!refused) continue;
+      if (!(t instanceof java.nio.file.FileSystemException f) || f.getFile() == null || !Refusals.refused(f)) continue;
       java.nio.file.Path file = java.nio.file.Path.of(f.getFile()).toAbsolutePath();
-      String owner;
-      try {
-        owner = ", user " + java.nio.file.Files.getOwner(file, java.nio.file.LinkOption.NOFOLLOW_LINKS).getName()
-            + "'s";
-      } catch (java.io.IOException | UnsupportedOperationException | SecurityException unknown) {
-        owner = "";
-      }
+      String owner = Refusals.owner(file, "");
+      owner = owner.isEmpty() ? "" : ", " + owner + "'s";
       return java.util.Optional.of("this user may not use " + file + owner + " ("
           + (f.getReason() == null ? "permission denied" : f.getReason()) + "): a teammate's files kept to them"
           + " (umask 077)? Its owner can open it to the group (chmod -R g+rwX), or run the command as a user who may"

@@ -112,11 +112,12 @@ public final class Scratch {
         System.err.println("h2beam: " + p + " is still being written (a program an earlier, killed run started is"
             + " still running); left for the next run to remove");
       } catch (FileSystemException denied) {
-        if (!notPermitted(denied)) throw denied;
+        if (!Refusals.refused(denied)) throw denied;
         // another user's leftover (scratch folders are their owner's alone): it failed every later command of the
         // team with a trace naming only its leaf (dogAB 4); it is in nobody's way, as this run's folders are its own
-        System.err.println("h2beam: cannot remove " + p + ", left by an earlier run of " + ownerOf(p) + " ("
-            + denied.getReason() + "): it is in nobody's way; " + ownerOf(p) + " or root may delete it");
+        String owner = Refusals.owner(p, "its owner");
+        System.err.println("h2beam: cannot remove " + p + ", left by an earlier run of " + owner + " ("
+            + denied.getReason() + "): it is in nobody's way; " + owner + " or root may delete it");
       }
     }
     try {
@@ -125,19 +126,6 @@ public final class Scratch {
       // such a program made an entry of its own since the listing: the next run removes it
     }
     return removed;
-  }
-
-  /** Whether {@code e} is the system's refusal of this user (EACCES, EPERM), not a failure of the file system. */
-  static boolean notPermitted(FileSystemException e) {
-    return e instanceof java.nio.file.AccessDeniedException || "Operation not permitted".equals(e.getReason());
-  }
-
-  private static String ownerOf(Path p) {
-    try {
-      return "user " + Files.getOwner(p, LinkOption.NOFOLLOW_LINKS).getName();
-    } catch (IOException | UnsupportedOperationException e) {
-      return "its owner";
-    }
   }
 
   /** Removes {@code dir}, a folder {@link #newDir} made, with a warning naming it when that fails. */

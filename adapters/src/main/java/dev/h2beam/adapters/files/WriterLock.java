@@ -373,12 +373,7 @@ public final class WriterLock implements AutoCloseable {
 
   /** The refusal for a stale lock this user may not move aside: whose it is, and who may remove it. */
   static Held cannotTakeOver(Path file, String why, IOException e) {
-    String owner;
-    try {
-      owner = "user " + Files.getOwner(file).getName();
-    } catch (IOException | UnsupportedOperationException unknown) {
-      owner = "its owner";
-    }
+    String owner = Refusals.owner(file, "its owner");
     String sticky = "";
     try {
       if (isSticky(file.getParent())) {
@@ -488,14 +483,8 @@ public final class WriterLock implements AutoCloseable {
    */
   private static Optional<String> unreadable(Path file) {
     if (!Files.exists(file) || Files.isReadable(file)) return Optional.empty();
-    String owner;
-    try {
-      owner = "user " + Files.getOwner(file).getName();
-    } catch (IOException | UnsupportedOperationException e) {
-      owner = "another user";
-    }
-    return Optional.of("a lock file this user may not read, " + owner + "'s (a writer of theirs holds it, or held"
-        + " it)");
+    return Optional.of("a lock file this user may not read, " + Refusals.owner(file, "another user")
+        + "'s (a writer of theirs holds it, or held it)");
   }
 
   /**

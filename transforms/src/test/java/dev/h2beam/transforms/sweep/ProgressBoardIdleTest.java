@@ -24,17 +24,29 @@ import org.junit.jupiter.api.io.TempDir;
  * While the sweep has work here, the counts are written as they move.
  */
 class ProgressBoardIdleTest {
-  @Test
-  void anIdleBoardKeepsItsLastWriteWhenOtherCallsMoveTheCounts(@TempDir Path runs) throws Exception {
-    SweepConfig c = new SweepConfig("demo", "", Map.of(), "oc", runs.toString(), runs.resolve("lib").toString(), 1,
+  private static SweepConfig config(Path runs) {
+    return new SweepConfig("demo", "", Map.of(), "oc", runs.toString(), runs.resolve("lib").toString(), 1,
         List.of("agg"), java.math.BigInteger.valueOf(7), 1, 1, 1, 0, "", "", "demo", null, 1, "t", null);
-    AtomicLong calls = new AtomicLong();
-    ProgressBoard board = new ProgressBoard(c, new HeldPermits(new Semaphore(1)), new HeldPermits(new Semaphore(1)),
-        () -> Map.of("local", new EndpointLoad.Counts(0, 0, calls.get(), 0, 0)));
-    // the folder made by hand, not by open(): no writer thread, every write below is this test's own
-    Path file = ProgressBoard.folder(runs, c.summaryNamespace().summary().toString())
+  }
+
+  private static ProgressBoard board(Path runs, java.util.function.Supplier<Map<String, EndpointLoad.Counts>> counts) {
+    return new ProgressBoard(config(runs), new HeldPermits(new Semaphore(1)), new HeldPermits(new Semaphore(1)),
+        counts);
+  }
+
+  /** The board's file, its folder made by hand, not by open(): no writer thread, every write is the test's own. */
+  private static Path file(Path runs) throws java.io.IOException {
+    Path file = ProgressBoard.folder(runs, config(runs).summaryNamespace().summary().toString())
         .resolve(Journal.writer() + ".json");
     Files.createDirectories(file.getParent());
+    return file;
+  }
+
+  @Test
+  void anIdleBoardKeepsItsLastWriteWhenOtherCallsMoveTheCounts(@TempDir Path runs) throws Exception {
+    AtomicLong calls = new AtomicLong();
+    ProgressBoard board = board(runs, () -> Map.of("local", new EndpointLoad.Counts(0, 0, calls.get(), 0, 0)));
+    Path file = file(runs);
 
     // running: a call of the process's is this sweep's, and the board shows it
     board.chainStarted("agg", "d1");
@@ -65,13 +77,8 @@ class ProgressBoardIdleTest {
    */
   @Test
   void aChainStoppedBeforeItsEndLeavesTheBoardIdle(@TempDir Path runs) throws Exception {
-    SweepConfig c = new SweepConfig("demo", "", Map.of(), "oc", runs.toString(), runs.resolve("lib").toString(), 1,
-        List.of("agg"), java.math.BigInteger.valueOf(7), 1, 1, 1, 0, "", "", "demo", null, 1, "t", null);
-    ProgressBoard board = new ProgressBoard(c, new HeldPermits(new Semaphore(1)), new HeldPermits(new Semaphore(1)),
-        Map::of);
-    Path file = ProgressBoard.folder(runs, c.summaryNamespace().summary().toString())
-        .resolve(Journal.writer() + ".json");
-    Files.createDirectories(file.getParent());
+    ProgressBoard board = board(runs, Map::of);
+    Path file = file(runs);
     board.chainStarted("agg", "d1");
     board.running("agg", "d1", "t1");
     board.writeIfChanged();
