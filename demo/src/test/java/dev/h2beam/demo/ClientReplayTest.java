@@ -118,7 +118,7 @@ class ClientReplayTest {
       // the workers' progress boards are a live view a pipeline's workers write; a replay has no workers
       if (rel.endsWith(".h2beam.lock") || rel.equals("runs/.h2beam/root-token") || rel.contains("/progress/")) continue;
       if (rel.startsWith("runs/_sweeps/")) {
-        newestRecord = newestRecord == null || rel.compareTo(newestRecord) > 0 ? rel : newestRecord;
+        newestRecord = newestRecord == null || order(rel).compareTo(order(newestRecord)) > 0 ? rel : newestRecord;
         continue;
       }
       m.put(rel, rel.contains("/chains/") ? masked(p, "pid", "jvm", "thread", "started_at", "ended_at")
@@ -126,6 +126,19 @@ class ClientReplayTest {
     }
     m.put("newest sweep record", masked(out.resolve(newestRecord), "started_at", "finished_at"));
     return m;
+  }
+
+  /**
+   * A sweep record's place in time: its stamp, then the number a record of the same second was given. By name alone
+   * {@code x-20261207T052200Z-1.json} sorts before {@code x-20261207T052200Z.json}, which it follows: a test whose
+   * runs fell in one second compared an older record (it failed so in the test command once).
+   */
+  private static String order(String rel) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("-(\\d{8}T\\d{6}Z)(?:-(\\d+))?\\.json$")
+        .matcher(rel);
+    assertTrue(m.find(), rel);
+    long same = m.group(2) == null ? 0 : Long.parseLong(m.group(2));
+    return m.group(1) + String.format(java.util.Locale.ROOT, "%09d", same);
   }
 
   private static String masked(Path json, String... keys) throws Exception {
