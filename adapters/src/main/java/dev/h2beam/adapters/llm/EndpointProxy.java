@@ -467,6 +467,9 @@ public final class EndpointProxy implements AutoCloseable {
         slots.acquire();
         try {
           if (rate != null) rate.awaitTurn();
+          // the slot may come free because close() cut the call holding it, and reach this call before close()'s
+          // interrupt does: a call not yet sent when the run ended is dropped unsent
+          if (closed) throw new InterruptedException("the run ended before the call was sent");
           call.sent();
           forward(relayed, out, usage, call);
         } finally {
