@@ -2,6 +2,7 @@ package dev.h2beam.demo;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -55,6 +56,36 @@ class LauncherStalenessTest {
     String changed = launch(tree, bin);
     assertTrue(changed.contains("Maven (mvn) is needed to build"), "a source newer than the build rebuilds: " + changed);
     assertFalse(changed.contains("dated in the future"), changed);
+  }
+
+  /**
+   * A stale build in another user's checkout: git refuses to read that repository and the rebuild failed with only
+   * Maven's and git's lines (dogAB 7). The launcher says whose checkout it is and who can build it, before Maven. Root
+   * is the only user that can give a folder away, so the test runs where its tests run as root (CI).
+   */
+  @Test
+  void aStaleBuildInAnotherUsersCheckoutNamesItsOwnerInsteadOfFailingInGit(@TempDir Path tree, @TempDir Path bin)
+      throws Exception {
+    assumeTrue("root".equals(System.getProperty("user.name")), "giving a folder to another user needs root");
+    Files.copy(Path.of("..", "h2beam"), tree.resolve("h2beam"));
+    for (String d : new String[] {"adapters", "transforms", "pipelines", "demo/target", ".git"}) {
+      Files.createDirectories(tree.resolve(d));
+    }
+    Files.writeString(tree.resolve("pom.xml"), "<project/>");
+    Path cp = Files.writeString(tree.resolve("demo/target/h2beam.classpath"), "/nowhere.jar");
+    Files.setLastModifiedTime(cp, FileTime.from(Instant.now().minus(Duration.ofMinutes(10))));
+    for (String tool : new String[] {"find", "stat"}) {
+      Files.createSymbolicLink(bin.resolve(tool), Path.of("/usr/bin", tool).toRealPath());
+    }
+    Path git = tree.resolve(".git");
+    String own = launch(tree, bin);
+    assertTrue(own.contains("Maven (mvn) is needed to build") && !own.contains("checkout, which"), own);
+
+    Files.setOwner(git, git.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody"));
+    String others = launch(tree, bin);
+    assertTrue(others.contains("needs a build") && others.contains("it is nobody's checkout, which this user may"
+        + " not build: have nobody run `mvn -B -ntp -DskipTests package`"), others);
+    assertFalse(others.contains("Maven (mvn) is needed"), "refused before Maven: " + others);
   }
 
   /** Runs {@code bash h2beam --help} in {@code tree} on the PATH {@code bin}; its output and errors. */
