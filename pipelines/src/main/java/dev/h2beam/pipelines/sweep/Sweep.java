@@ -206,9 +206,9 @@ public final class Sweep {
     Path libraryRoot = absolute(o.getLibraryRoot() == null
         ? (provider.writesRoot() ? benchRoot.resolve("library") : writableRoot).resolve(variant).toString()
         : o.getLibraryRoot());
-    if (provider.writesRoot()) writable("--benchRoot", benchRoot);
-    writable("--runsRoot", runsRoot);
-    writable("--libraryRoot", libraryRoot);
+    if (provider.writesRoot()) writable("--benchRoot", benchRoot, o.getBenchRoot() != null);
+    writable("--runsRoot", runsRoot, o.getRunsRoot() != null);
+    writable("--libraryRoot", libraryRoot, o.getLibraryRoot() != null);
 
     Map<String, String> settings = new TreeMap<>();
     settings.put("substrate", sub);
@@ -1166,12 +1166,21 @@ public final class Sweep {
    * option leave no folder behind): its nearest existing ancestor must be a folder this user may write to.
    */
   public static void writable(String flag, Path dir) {
+    writable(flag, dir, true);
+  }
+
+  /**
+   * {@link #writable(String, Path)} for a folder that is the flag's value if {@code given}, else its default: then the
+   * message says so, as the user named no such folder (dogAB 8).
+   */
+  static void writable(String flag, Path dir, boolean given) {
     Path existing = FolderFlags.nearestExisting(dir);
     if (existing != null && Files.isDirectory(existing) && Files.isWritable(existing)) return;
-    throw new UsageError(flag + "=" + dir + " cannot be written (" + (existing == null ? "no part of it exists"
+    throw new UsageError((given ? flag + "=" + dir : dir + ", the default of " + flag + " (not given),")
+        + " cannot be written (" + (existing == null ? "no part of it exists"
         : !Files.isDirectory(existing) ? existing + " is a file, not a folder" : readOnly(existing)
         ? existing + " is on a read-only file system" : "this user may not write to " + existing)
-        + "); choose a folder you can write to");
+        + (given ? "); choose a folder you can write to" : "); give " + flag + " a folder you can write to"));
   }
 
   /** Whether {@code dir}'s file system is mounted read-only (then no permission would help). */

@@ -6,10 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.h2beam.pipelines.UsageError;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import org.apache.beam.sdk.options.PipelineOptions;
 import org.apache.beam.sdk.options.PipelineOptionsFactory;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The sweep's options are checked before anything runs. */
 class SweepPlanTest {
@@ -76,6 +79,27 @@ class SweepPlanTest {
     UsageError e = assertThrows(UsageError.class,
         () -> Sweep.plan(options("--bench=folder"), Instant.EPOCH));
     assertTrue(e.getMessage().startsWith("--benchRoot is required for --bench=folder"), e.getMessage());
+  }
+
+  /**
+   * A default folder that cannot be written is called the flag's default, not named as if the user had given it
+   * (dogAB 8: "--libraryRoot=... cannot be written" for a user who gave no --libraryRoot); a given one keeps its name.
+   */
+  @Test
+  void aDefaultFolderThatCannotBeWrittenIsCalledTheDefault(@TempDir Path tmp) throws Exception {
+    Path runs = Files.createDirectories(tmp.resolve("runs"));
+    Files.writeString(runs.resolve("_library"), "a file where the default library goes");
+    String bench = "--benchRoot=" + Path.of("../examples/folder-bench").toAbsolutePath().normalize();
+    UsageError byDefault = assertThrows(UsageError.class, () -> Sweep.plan(options("--bench=folder", bench,
+        "--runsRoot=" + runs), Instant.EPOCH));
+    assertTrue(byDefault.getMessage().startsWith(runs.resolve("_library") + "/k1-oc,"), byDefault.getMessage());
+    assertTrue(byDefault.getMessage().contains(", the default of --libraryRoot (not given), cannot be written ("
+        + runs.resolve("_library") + " is a file, not a folder); give --libraryRoot a folder you can write to"),
+        byDefault.getMessage());
+    UsageError given = assertThrows(UsageError.class, () -> Sweep.plan(options("--bench=folder", bench,
+        "--runsRoot=" + runs, "--libraryRoot=" + runs.resolve("_library/mine")), Instant.EPOCH));
+    assertTrue(given.getMessage().startsWith("--libraryRoot=" + runs.resolve("_library/mine") + " cannot be written"
+        + " (" + runs.resolve("_library") + " is a file, not a folder); choose a folder"), given.getMessage());
   }
 
   @Test
