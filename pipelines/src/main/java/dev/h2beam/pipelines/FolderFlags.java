@@ -1,9 +1,15 @@
 package dev.h2beam.pipelines;
 
 import dev.h2beam.pipelines.sweep.Sweep;
+import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.beam.sdk.options.PipelineOptions;
@@ -83,6 +89,33 @@ public final class FolderFlags {
     Path existing = dir;
     while (existing != null && !Files.exists(existing)) existing = existing.getParent();
     return existing;
+  }
+
+  /**
+   * The folders among {@code dirs} and their ancestors that do not exist yet, deepest first: what a command will have
+   * made once it has made {@code dirs}, for {@link #removeEmpty}.
+   */
+  public static List<Path> missing(Collection<Path> dirs) {
+    TreeSet<Path> out = new TreeSet<>(Comparator.comparingInt(Path::getNameCount).reversed()
+        .thenComparing(Comparator.naturalOrder()));
+    for (Path d : dirs) {
+      for (Path p = d.toAbsolutePath().normalize(); p != null && !Files.exists(p); p = p.getParent()) out.add(p);
+    }
+    return List.copyOf(out);
+  }
+
+  /**
+   * Removes each of {@code made} (deepest first, from {@link #missing}) that is an empty folder: a refused command
+   * leaves no trace of itself. A folder with anything in it, another's or its own, is kept.
+   */
+  public static void removeEmpty(List<Path> made) {
+    for (Path p : made) {
+      try {
+        if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) Files.delete(p);
+      } catch (IOException e) {
+        // not empty (or not this user's to remove): kept, as anything h2beam did not make alone
+      }
+    }
   }
 
   /** A folder h2beam only reads (a benchmark folder of the user's tasks). */

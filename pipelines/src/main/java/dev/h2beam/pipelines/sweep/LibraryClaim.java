@@ -69,7 +69,7 @@ final class LibraryClaim {
     }
     if (held == null) return adoption(libraryRoot, runsRoot, executions, modes, surface);
     String fix = " To resume that run, sweep with --runsRoot=" + held.runsRoot() + "; otherwise give this run a"
-        + " library of its own (a new folder, or leave --libraryRoot out for the default under " + runsRoot + ").";
+        + " library of its own (a new folder, or leave --libraryRoot out for its default).";
     if (!held.runsRootId().equals(id)) {
       boolean gone = !Files.exists(held.runsRoot());
       String same = held.runsRoot().equals(runsRoot) ? " (a runs root of that name that was deleted and made again)"

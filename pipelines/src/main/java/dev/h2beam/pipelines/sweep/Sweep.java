@@ -942,6 +942,7 @@ public final class Sweep {
   private static Map<String, Object> run(Plan plan, SweepOptions o, PrintStream progress, boolean replayOnClient,
       Runnable locked) throws IOException {
     Instant asked = Instant.now();
+    List<Path> made = FolderFlags.missing(WriterLocks.folders(plan));
     try (WriterLocks locks = WriterLocks.forSweep(plan, o)) {
       // a sweep that waited for another's lock (--lockWaitSeconds) starts once it holds them: the record's start is
       // then, not when it was asked for
@@ -949,6 +950,11 @@ public final class Sweep {
       if (Duration.between(asked, held).toMillis() >= 1000) plan.header().put("started_at", held.toString());
       locked.run();
       return runLocked(plan, o, progress, replayOnClient);
+    } catch (UsageError refused) {
+      // refused once its locks made its folders: the ones this sweep made are left out of the user's tree again when
+      // nothing was written in them (dogAB 10); a folder that holds anything is kept
+      FolderFlags.removeEmpty(made);
+      throw refused;
     }
   }
 
@@ -968,13 +974,17 @@ public final class Sweep {
     List<Path> leftovers = Leftovers.remove(plan.config());
     AtomicFiles.removedMessage(leftovers, "run").ifPresent(System.err::println);
     refuseStoredCredentials(plan);
-    // a benchmark folder that keeps its rollouts under itself serves one runs root: before anything reads them
-    if (dev.h2beam.adapters.bench.Benchmarks.named(plan.config().bench()).writesRoot()) {
-      BenchRootClaim.claim(Path.of(plan.config().benchRoot()), plan.config().runs());
+    // a benchmark folder that keeps its rollouts under itself serves one runs root; its claim and the library's are
+    // both looked at before either is taken, so that a sweep refused one of them writes neither
+    boolean benchClaimed = dev.h2beam.adapters.bench.Benchmarks.named(plan.config().bench()).writesRoot();
+    if (benchClaimed) {
+      String refused = BenchRootClaim.refusal(Path.of(plan.config().benchRoot()), plan.config().runs());
+      if (refused != null) throw new UsageError(refused);
     }
     refuseOthersLibrary(plan);
     String library = libraryRefusal(plan);
     if (library != null) throw new UsageError(library);
+    if (benchClaimed) BenchRootClaim.claim(Path.of(plan.config().benchRoot()), plan.config().runs());
     // another experiment's resume is refused before the benchmark writes the tasks it lacks
     refuseOtherIdentity(plan, o);
     plan.bench().prepare();

@@ -23,12 +23,7 @@ public final class WriterLocks implements AutoCloseable {
 
   /** Locks every folder the sweep writes: the runs root, the library root and a benchmark root it writes into. */
   static WriterLocks forSweep(Sweep.Plan plan, SweepOptions o) {
-    TreeSet<Path> dirs = new TreeSet<>();
-    dirs.add(plan.config().runs());
-    dirs.add(Path.of(plan.config().libraryRoot()));
-    if (dev.h2beam.adapters.bench.Benchmarks.named(plan.config().bench()).writesRoot()) {
-      dirs.add(Path.of(plan.config().benchRoot()));
-    }
+    TreeSet<Path> dirs = folders(plan);
     StringBuilder what = new StringBuilder("sweep of");
     for (String m : plan.config().modes()) what.append(' ').append(plan.config().namespace(m));
     // the summaries go into the parallel mode's namespace whichever modes run: a judge of it looks for its name
@@ -46,6 +41,17 @@ public final class WriterLocks implements AutoCloseable {
       throw e;
     }
     return locks;
+  }
+
+  /** The folders a sweep writes and locks: its runs root, its library, and a benchmark folder it writes in. */
+  static TreeSet<Path> folders(Sweep.Plan plan) {
+    TreeSet<Path> dirs = new TreeSet<>();
+    dirs.add(plan.config().runs());
+    dirs.add(Path.of(plan.config().libraryRoot()));
+    if (dev.h2beam.adapters.bench.Benchmarks.named(plan.config().bench()).writesRoot()) {
+      dirs.add(Path.of(plan.config().benchRoot()));
+    }
+    return dirs;
   }
 
   /**

@@ -258,7 +258,7 @@ class FolderSweepTest {
     assertTrue(e.getMessage().startsWith("--libraryRoot=" + library + " is the library of the runs root " + first
         + " (" + claim + "), not of this sweep's runs root " + second), e.getMessage());
     assertTrue(e.getMessage().contains("sweep with --runsRoot=" + first), e.getMessage());
-    assertFalse(Files.exists(second.resolve("signed_sums-oc-agg1")), "refused before anything ran");
+    assertFalse(Files.exists(second), "refused before anything ran, its runs root made and removed again");
     assertEquals(first.toString(), Json.readMap(claim).get("runs_root"));
     assertTrue(Sweep.dryRunNotes(Sweep.plan(optionsIn(EXAMPLE, second, cfg, 1, "parallel",
         "--libraryRoot=" + library), Instant.parse("2026-01-01T00:00:00Z"))).contains("the sweep would be refused: "
