@@ -209,7 +209,7 @@ public final class WriterLock implements AutoCloseable {
           sleep(Duration.ofMillis(500));
           continue;
         }
-        throw new Held(heldBy(dir, file, stale));
+        throw new Held(heldBy(dir, file, stale, clock));
       }
     }
   }
@@ -282,6 +282,21 @@ public final class WriterLock implements AutoCloseable {
         return Optional.of("released");
       }
     }
+    Optional<String> gone = holderGone(n, modified, stale, clock);
+    if (gone.isEmpty()) return gone;
+    // a holder gone is not enough when the job it submitted may still write: the JobManager must say it has ended
+    ClusterJob j = n == null ? null : ClusterJob.from(n);
+    if (j == null) return gone;
+    ClusterJob.State state = j.state();
+    if (state.phase() != ClusterJob.Phase.ENDED) return Optional.empty();
+    return Optional.of(gone.get() + ", and " + j.describe() + " has ended (" + state.flinkState() + ")");
+  }
+
+  /**
+   * Why the writer a lock names (its record {@code n}, null when unreadable; its file last touched at {@code
+   * modified}) is gone, or empty while it may be alive; the job it may have submitted aside.
+   */
+  private static Optional<String> holderGone(JsonNode n, FileTime modified, Duration stale, Clock clock) {
     Duration age = Duration.between(modified.toInstant(), clock.instant());
     String why = null;
     if (n != null && host().equals(n.path("host").asText()) && n.path("pid").canConvertToLong()) {
@@ -305,13 +320,7 @@ public final class WriterLock implements AutoCloseable {
       why = NO_HEARTBEAT + "as long as can be told (its file is dated " + age.negated().toSeconds() + " s ahead of"
           + " this host's clock)";
     }
-    if (why == null) return Optional.empty();
-    // a holder gone is not enough when the job it submitted may still write: the JobManager must say it has ended
-    ClusterJob j = n == null ? null : ClusterJob.from(n);
-    if (j == null) return Optional.of(why);
-    ClusterJob.State state = j.state();
-    if (state.phase() != ClusterJob.Phase.ENDED) return Optional.empty();
-    return Optional.of(why + ", and " + j.describe() + " has ended (" + state.flinkState() + ")");
+    return Optional.ofNullable(why);
   }
 
   /**
@@ -435,7 +444,7 @@ public final class WriterLock implements AutoCloseable {
    * The refusal for a folder whose lock a live writer holds: its holder, or the cluster job it submitted, which may
    * run on after its client (then: how to cancel it, or when to delete the lock).
    */
-  private static String heldBy(Path dir, Path file, Duration stale) {
+  private static String heldBy(Path dir, Path file, Duration stale, Clock clock) {
     Optional<JsonNode> record = recordOf(file);
     if (record.isEmpty()) {
       Optional<String> theirs = unreadable(file);
@@ -450,10 +459,15 @@ public final class WriterLock implements AutoCloseable {
     if (j != null) {
       ClusterJob.State state = j.state();
       if (state.phase() == ClusterJob.Phase.RUNNING) {
+        // a live client waits for its job and cancels it when stopped; only a gone one leaves its job writing alone
+        FileTime modified = modifiedOrNull(file);
+        boolean clientGone = modified == null || holderGone(record.get(), modified, stale, clock).isPresent();
         return dir + " is being written by " + j.describe() + " (" + state.flinkState() + "), which "
-            + describe(file) + " submitted (a job runs on when its client is killed). Wait for the job to end (or"
-            + " pass --lockWaitSeconds=N to wait), or cancel it (" + state.cancelCommand(j) + ", or flink cancel "
-            + state.jid() + ") and run again";
+            + describe(file) + (clientGone ? " submitted (a job runs on when its client is killed)"
+            : " submitted and still waits for (stopping that client with Ctrl-C or kill " + record.get().path("pid")
+                .asText("?") + " cancels the job)") + ". Wait for the job to end (or pass --lockWaitSeconds=N to"
+            + " wait), or cancel it (" + state.cancelCommand(j) + ", or flink cancel " + state.jid() + ") and run"
+            + " again";
       }
       if (state.phase() == ClusterJob.Phase.UNKNOWN) {
         return dir + " is held by " + describe(file) + ", whose job may still be writing: " + j.describe()

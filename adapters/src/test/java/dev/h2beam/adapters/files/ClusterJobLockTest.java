@@ -5,10 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.net.httpserver.HttpServer;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,6 +46,56 @@ class ClusterJobLockTest {
         e.getMessage());
     assertEquals(lock, Files.readString(file), "the lock is left as it was");
     assertFalse(WriterLock.holder(dir).isEmpty(), "the folder counts as held");
+  }
+
+  /**
+   * A JobManager's REST endpoint on loopback that answers {@code GET /jobs/overview} as Flink 1.19 does, with one job
+   * of {@code name} in {@code state}.
+   */
+  static HttpServer jobManager(String name, String state) throws Exception {
+    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/jobs/overview", x -> {
+      byte[] body = ("{\"jobs\":[{\"jid\":\"12c95ad848f0adf4a8fbaba392f8eb68\",\"name\":\"" + name + "\","
+          + "\"start-time\":1764897190000,\"end-time\":-1,\"duration\":5012,\"state\":\"" + state + "\","
+          + "\"last-modification\":1764897190512,\"tasks\":{\"running\":2,\"total\":6}}]}")
+          .getBytes(StandardCharsets.UTF_8);
+      x.getResponseHeaders().add("Content-Type", "application/json; charset=UTF-8");
+      x.sendResponseHeaders(200, body.length);
+      try (var out = x.getResponseBody()) {
+        out.write(body);
+      }
+    });
+    server.start();
+    return server;
+  }
+
+  /**
+   * A folder whose client still runs, waiting for its job, is refused naming that client as alive (dogAC F9: it was
+   * said to be a job running on after its client was killed); one whose client is gone says the job ran on.
+   */
+  @Test
+  void aRunningJobsLockSaysWhetherItsClientStillWaitsForIt() throws Exception {
+    String name = "h2beam-sweep-1207042815-96c11beb";
+    HttpServer jm = jobManager(name, "RUNNING");
+    try {
+      ClusterJob job = ClusterJob.of("http://127.0.0.1:" + jm.getAddress().getPort(), name);
+      Path file = dir.resolve(WriterLock.FILE);
+      for (long pid : new long[] {ProcessHandle.current().pid(), WriterLockTest.gonePid()}) {
+        Files.writeString(file, "{\"what\": \"sweep of x-oc-agg2\", \"host\": \"" + WriterLock.host()
+            + "\", \"pid\": " + pid + ", \"started_at\": \"" + Instant.now() + "\", \"token\": \"t\", \"job\": "
+            + Json.pretty(job.record()) + "}");
+        String refusal = assertThrows(WriterLock.Held.class, () -> WriterLock.acquire(dir, "sweep", Duration.ZERO))
+            .getMessage();
+        boolean alive = pid == ProcessHandle.current().pid();
+        assertEquals(alive, refusal.contains("submitted and still waits for (stopping that client with Ctrl-C or kill "
+            + pid + " cancels the job)"), refusal);
+        assertEquals(!alive, refusal.contains("a job runs on when its client is killed"), refusal);
+        assertTrue(refusal.contains(job.describe() + " (RUNNING)") && refusal.endsWith("flink cancel"
+            + " 12c95ad848f0adf4a8fbaba392f8eb68) and run again"), refusal);
+      }
+    } finally {
+      jm.stop(0);
+    }
   }
 
   @Test
