@@ -3,6 +3,7 @@ package dev.h2beam.pipelines;
 import dev.h2beam.adapters.files.DiskFull;
 import dev.h2beam.adapters.files.Refusals;
 import dev.h2beam.adapters.files.Scratch;
+import dev.h2beam.adapters.files.WriterLock;
 import dev.h2beam.adapters.plugin.Registry;
 import java.io.PrintStream;
 import java.lang.reflect.Method;
@@ -108,6 +109,8 @@ public final class Main {
   static int failed(String name, Exception e, PrintStream err) {
     // the stop was said as it came: the work it cancelled is no failure, and the exit keeps the signal's code
     if (StopRequest.requested()) return 1;
+    // the exit that follows must not call a job whose submission failed running (dogAC F6)
+    if (notSubmitted(e)) WriterLock.submissionFailed();
     // a full disk is no bug: one line naming the file, no trace (the user frees space and runs the command again)
     java.util.Optional<String> full = DiskFull.line(e);
     if (full.isPresent()) {
@@ -152,11 +155,17 @@ public final class Main {
   }
 
   /**
-   * What to do after a Flink job ended by its cluster rather than by h2beam: the restart strategy's last restart
-   * spent (lost TaskManagers), or the JobManager gone. The runner's trace said neither, nor that finished work is
-   * kept (dogAC F3, F4). Empty for any other failure.
+   * What to do after a Flink job ended by its cluster rather than by h2beam: its submission failed, the restart
+   * strategy's last restart spent (lost TaskManagers), or the JobManager gone. The runner's trace said none of these,
+   * nor that finished work is kept (dogAC F3, F4, F6). Empty for any other failure.
    */
   static java.util.Optional<String> flinkAdvice(Throwable e) {
+    String kept = "re-run the same command to resume: finished work is kept, and the re-run takes over the job's"
+        + " locks once the cluster says the job is not running";
+    if (notSubmitted(e)) {
+      return java.util.Optional.of("the submission of the Flink job failed: the cluster refused it or stopped"
+          + " answering while this client sent it; once the cluster is up, " + kept);
+    }
     boolean flink = false;
     boolean restartsSpent = false;
     boolean unreachable = false;
@@ -169,8 +178,6 @@ public final class Main {
       unreachable |= t instanceof java.net.ConnectException || t.getClass().getSimpleName()
           .equals("RecipientUnreachableException");
     }
-    String kept = "re-run the same command to resume: finished work is kept, and the re-run takes over the job's"
-        + " locks once the cluster says the job has ended";
     if (restartsSpent) {
       return java.util.Optional.of("the Flink job failed after the last restart its restart strategy allows (workers"
           + " lost, or a task failing again and again: see the JobManager's log); once the cluster's TaskManagers"
@@ -182,6 +189,18 @@ public final class Main {
           + " Flink\") and " + kept);
     }
     return java.util.Optional.empty();
+  }
+
+  /**
+   * Whether {@code e} is Flink's client giving up on sending a job to the JobManager (its {@code
+   * JobSubmissionException}, named, not loaded: this class runs on the DirectRunner's classpath too).
+   */
+  static boolean notSubmitted(Throwable e) {
+    Set<Throwable> seen = new HashSet<>();
+    for (Throwable t = e; t != null && seen.add(t); t = t.getCause()) {
+      if (t.getClass().getName().equals("org.apache.flink.runtime.client.JobSubmissionException")) return true;
+    }
+    return false;
   }
 
   /** The innermost cause of a failure: by its message alone where h2beam threw it, else as the JVM names it. */

@@ -72,6 +72,25 @@ class MainTest {
         err.toString(StandardCharsets.UTF_8));
   }
 
+  /**
+   * A job whose submission failed (the cluster stopped while the client sent the jar) was left to the exit, which
+   * said it "has not ended": the command's advice says the submission failed, as Flink's client reports it.
+   */
+  @Test
+  void aFailedSubmissionIsSaidToBeOne() {
+    RuntimeException unsent = new RuntimeException("Pipeline execution failed", new org.apache.flink.client.program
+        .ProgramInvocationException("Could not retrieve the execution result.", new org.apache.flink.runtime.client
+        .JobSubmissionException(new org.apache.flink.api.common.JobID(), "Failed to submit JobGraph.",
+        new java.net.ConnectException("Connection refused"))));
+    assertTrue(Main.notSubmitted(unsent));
+    assertTrue(Main.flinkAdvice(unsent).orElseThrow().startsWith("the submission of the Flink job failed: the"
+        + " cluster refused it or stopped answering while this client sent it; once the cluster is up, re-run the"
+        + " same command"), Main.flinkAdvice(unsent).toString());
+    RuntimeException gone = new RuntimeException("Pipeline execution failed", new org.apache.flink.util
+        .FlinkException("Could not retrieve the job status", new java.net.ConnectException("Connection refused")));
+    assertTrue(!Main.notSubmitted(gone) && Main.flinkAdvice(gone).orElseThrow().startsWith("the Flink cluster"));
+  }
+
   @Test
   void helpListsEverySubcommand() {
     assertEquals(0, run("--help"));

@@ -71,8 +71,13 @@ public final class WriterLock implements AutoCloseable {
   private static boolean exiting;
   // the cluster job that writes this JVM's locked folders now, named in their lock files (under HELD), or null
   private static ClusterJob job;
+  // set (under HELD) when the cluster refused or never answered the submission of that job: the client does not know
+  // whether the JobManager has it
+  private static boolean submissionFailed;
   /** How long an exiting client waits for the job it cancels to end before it keeps its locks. */
   public static final Duration CANCEL_WAIT = Duration.ofSeconds(30);
+  /** How long the exit waits: {@link #CANCEL_WAIT}, shorter only in tests. */
+  static volatile Duration exitWait = CANCEL_WAIT;
 
   /**
    * The exit's release, registered when this JVM takes its first lock: a worker, which only asks the lock for its
@@ -553,7 +558,19 @@ public final class WriterLock implements AutoCloseable {
   public static void jobStarted(ClusterJob j) throws IOException {
     synchronized (HELD) {
       job = j;
+      submissionFailed = false;
       for (Holding h : HELD.values()) h.owner.rewrite(j);
+    }
+  }
+
+  /**
+   * The submission of the job the locks name failed (Flink's client gave up sending it). Whether the JobManager took
+   * it anyway (the cluster lost while it answered) only the JobManager can say: the locks keep naming the job, and
+   * the exit says that it was never known to run rather than that it has not ended.
+   */
+  public static void submissionFailed() {
+    synchronized (HELD) {
+      if (job != null) submissionFailed = true;
     }
   }
 
@@ -622,22 +639,38 @@ public final class WriterLock implements AutoCloseable {
     }
     if (owners.isEmpty()) return;
     ClusterJob j;
+    boolean unsent;
     synchronized (HELD) {
       j = job;
+      unsent = submissionFailed;
     }
     if (j != null) {
-      System.err.println("h2beam: exiting: cancelling " + j.describe() + " first, waiting up to "
-          + CANCEL_WAIT.toSeconds() + " s for it to end");
-      ClusterJob.State state = j.cancel(CANCEL_WAIT);
+      System.err.println("h2beam: exiting: " + (unsent ? "the submission of " + j.describe() + " failed; asking the"
+          + " cluster whether it has the job all the same, to cancel it" : "cancelling " + j.describe() + " first")
+          + ", waiting up to " + exitWait.toSeconds() + " s for it to end");
+      ClusterJob.State state = j.cancel(exitWait);
       if (state.phase() != ClusterJob.Phase.ENDED) {
-        System.err.println("h2beam: " + j.describe() + " has not ended (" + (state.phase() == ClusterJob.Phase.RUNNING
-            ? state.flinkState() + "; cancel it: " + state.cancelCommand(j) : state.why()) + "); its folders stay"
-            + " locked, naming it, so that no other h2beam writes beside it");
+        System.err.println("h2beam: " + kept(j, state, unsent) + "; its folders stay locked, naming it, so that no"
+            + " other h2beam writes beside it: the next h2beam asks the cluster and takes them over once it says the"
+            + " job is not running");
         return;
       }
     }
     Uninterruptible.awaitRecords();
     for (WriterLock lock : owners) lock.release();
+  }
+
+  /**
+   * What is known of job {@code j} that did not end within the exit's wait: running, as the JobManager says; or, when
+   * the JobManager did not answer, unknown, and for a job whose submission failed not even whether it was ever taken.
+   */
+  private static String kept(ClusterJob j, ClusterJob.State state, boolean unsent) {
+    if (state.phase() == ClusterJob.Phase.RUNNING) {
+      return j.describe() + " has not ended (" + state.flinkState() + "; cancel it: " + state.cancelCommand(j) + ")";
+    }
+    return unsent ? "the submission of " + j.describe() + " failed, and whether the JobManager took the job all the"
+        + " same cannot be told (" + state.why() + ")"
+        : "whether " + j.describe() + " has ended cannot be told (" + state.why() + ")";
   }
 
   private static IOException exitingError(Path file) {
