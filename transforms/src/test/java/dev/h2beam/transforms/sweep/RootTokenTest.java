@@ -5,18 +5,49 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.h2beam.adapters.files.WriterLock;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A worker that does not see the runs root the client wrote refuses, naming the path and its host. */
+/** A worker that does not see, or cannot write, the runs root the client wrote refuses, naming the path and itself. */
 class RootTokenTest {
   @Test
   void theTokenTheClientWroteIsReadBack(@TempDir Path runs) throws Exception {
     String token = RootToken.write(runs);
     assertDoesNotThrow(() -> RootToken.check(runs, token));
     assertEquals(token, Files.readString(RootToken.file(runs)).strip());
+    try (var left = Files.list(RootToken.file(runs).getParent())) {
+      assertEquals(List.of(RootToken.file(runs)), left.toList(), "the write probe is removed");
+    }
+  }
+
+  /**
+   * A worker that sees the runs root but may not write it (dogAC F8: mounted read-only in one TaskManager) refuses at
+   * once, naming itself: the job failed its first write and was restarted until its restart strategy was spent. The
+   * refusal is the file system's own: h2beam's folder under the root is made immutable ({@code chattr +i}), which
+   * stops root as it stops another user.
+   */
+  @Test
+  void aWorkerThatCannotWriteTheRunsRootRefuses(@TempDir Path runs) throws Exception {
+    String token = RootToken.write(runs);
+    Path own = RootToken.file(runs).getParent();
+    Process chattr = new ProcessBuilder("chattr", "+i", own.toString()).redirectErrorStream(true).start();
+    String why = new String(chattr.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(0, chattr.waitFor(), "chattr +i (an ext4 or similar /tmp): " + why);
+    try {
+      IllegalStateException e = assertThrows(IllegalStateException.class, () -> RootToken.check(runs, token));
+      assertTrue(e.getMessage().startsWith("the worker on host " + WriterLock.host() + " (pid "
+          + ProcessHandle.current().pid() + ") sees the runs root the client wrote but cannot write it: "
+          + own.resolve("write-probe-")) && e.getMessage().contains(" (Operation not permitted). Every worker must"
+          + " be able to write " + runs + " ") && e.getMessage().endsWith("make it writable and re-run the same"
+          + " command"), e.getMessage());
+    } finally {
+      new ProcessBuilder("chattr", "-i", own.toString()).start().waitFor();
+    }
   }
 
   @Test
