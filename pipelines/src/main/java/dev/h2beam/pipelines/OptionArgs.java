@@ -113,6 +113,25 @@ public final class OptionArgs {
       "objectReuse", "executionModeForBatch", "attachedMode", "numberOfExecutionRetries", "executionRetryDelay",
       "fasterCopy", "latencyTrackingInterval", "autoWatermarkInterval", "shutdownSourcesAfterIdleMs");
 
+  /**
+   * The options that say where a command runs, which a printed next command repeats: without them the judge a
+   * cluster sweep suggested would run on the DirectRunner, in the client (dogAC F9).
+   */
+  private static final List<String> WHERE = List.of("runner", "flinkMaster", "filesToStage", "parallelism",
+      "flinkConfDir");
+
+  /** The options of {@code args} that say where the command runs ({@link #WHERE}), each as ` --name=value`, quoted. */
+  public static String whereFlags(String[] args) {
+    StringBuilder out = new StringBuilder();
+    for (String arg : args) {
+      int eq = arg.indexOf('=');
+      if (arg.startsWith("--") && eq > 2 && WHERE.contains(arg.substring(2, eq))) {
+        out.append(' ').append(dev.h2beam.adapters.exec.Shell.word(arg));
+      }
+    }
+    return out.toString();
+  }
+
   /** Refuses a Flink runner's option given without {@code --runner=FlinkRunner}, naming it and the runner flag. */
   static void requireFlinkRunnerFor(String command, String[] args) {
     String runner = null;

@@ -15,6 +15,21 @@ import org.junit.jupiter.api.Test;
  */
 class OptionArgsTest {
 
+  /**
+   * A next command printed after a cluster run repeats where it ran (dogAC F9: the sweep's judge line left out the
+   * Flink flags, and pasted, it judged on the DirectRunner): the options the user gave, quoted for a shell; those the
+   * command line's defaults add are its own again.
+   */
+  @Test
+  void theFlagsThatSayWhereACommandRanAreRepeatedQuoted() {
+    String[] args = Main.directDefaults(new String[] {"--bench=synthetic", "--runner=FlinkRunner",
+        "--flinkMaster=127.0.0.1:33417", "--filesToStage=/opt/h2 beam/cluster.jar", "--parallelism=4", "--k=2"});
+    assertEquals(" --runner=FlinkRunner --flinkMaster=127.0.0.1:33417 '--filesToStage=/opt/h2 beam/cluster.jar'"
+        + " --parallelism=4", OptionArgs.whereFlags(args));
+    assertEquals(" '--flinkMaster=[local]'", OptionArgs.whereFlags(new String[] {"--flinkMaster=[local]"}));
+    assertEquals("", OptionArgs.whereFlags(Main.directDefaults(new String[] {"--bench=demo"})));
+  }
+
   /** What {@code h2beam args...} printed to stderr; asserts exit 1 and no stack trace. */
   static String refused(String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -65,7 +65,7 @@ public final class JudgeCommand implements Command {
     // locks (the options read without it where the command line is plain, as the sweep reads its own)
     BeamRegistry.ahead();
     JudgeOptions o = OptionArgs.parseLazily(name(), args, JudgeOptions.class);
-    return run(o, System.out);
+    return run(o, System.out, true, OptionArgs.whereFlags(args));
   }
 
   /** Runs the judge with parsed options; prints one line per namespace to {@code out}, then the report to run next. */
@@ -78,6 +78,11 @@ public final class JudgeCommand implements Command {
    * telling the user to run the report would be wrong.
    */
   public static int run(JudgeOptions o, PrintStream out, boolean printNext) throws Exception {
+    return run(o, out, printNext, "");
+  }
+
+  /** The same, the report to run next given {@code where} ({@link OptionArgs#whereFlags}), where the judge ran. */
+  private static int run(JudgeOptions o, PrintStream out, boolean printNext, String where) throws Exception {
     Plan plan = plan(o, out);
     if (plan.graders.isEmpty()) throw new UsageError("nothing to judge: every namespace was skipped");
     List<Path> namespaces = new ArrayList<>();
@@ -90,7 +95,7 @@ public final class JudgeCommand implements Command {
       // is written only now, under the locks, so a judge that was refused or waited wrote nothing before (dogU)
       for (Path ns : namespaces) WriterLocks.refuseIfSwept(ns);
       recordIdentities(plan);
-      return runLocked(o, out, plan, printNext);
+      return runLocked(o, out, plan, printNext ? where : null);
     }
   }
 
@@ -127,7 +132,8 @@ public final class JudgeCommand implements Command {
   private static final String MOVE_ASIDE = ". To grade with the new judge, move those grades aside (or judge a copy"
       + " of the namespace without them); nothing was written";
 
-  private static int runLocked(JudgeOptions o, PrintStream out, Plan plan, boolean printNext) throws Exception {
+  /** Judges under the namespaces' locks; then prints the report to run next given {@code where}, unless null. */
+  private static int runLocked(JudgeOptions o, PrintStream out, Plan plan, String where) throws Exception {
     // the locks are ours: what a killed judge left in the namespaces' scratch folders is nobody's now
     for (String ns : plan.graders.keySet()) Scratch.clean(Paths.get(ns));
     removeHalfWritten(plan.graders.keySet());
@@ -146,7 +152,7 @@ public final class JudgeCommand implements Command {
       List<String> why = report(plan, results, o.getBases(), modes, out);
       if (plan.skipped > 0) why.add(plan.skipped + " namespace(s) skipped");
       if (why.isEmpty()) {
-        if (printNext && !o.getBases()) next(plan.graders().keySet(), modes, out);
+        if (where != null && !o.getBases()) next(plan.graders().keySet(), modes, where, out);
         return 0;
       }
       out.println("exit 2: " + String.join("; ", why) + " (see above)");
@@ -331,11 +337,12 @@ public final class JudgeCommand implements Command {
   /**
    * Prints the report command to run next, as the sweep prints the judge's: one per runs root, benchmark and
    * substrate, since a report covers one such cell and refuses two runs roots' namespaces of one name; with the
-   * judge's {@code --modes} when they are not the default the report shares.
+   * judge's {@code --modes} when they are not the default the report shares, and the runner's options the judge was
+   * given ({@code where}).
    * A cell of more than {@value #LISTED} namespaces is named by a quoted glob where one names exactly them
    * ({@link #glob}), so that re-judging a hundred namespaces suggests a line to read, not a hundred paths.
    */
-  static void next(Iterable<String> judged, List<String> modes, PrintStream out) {
+  static void next(Iterable<String> judged, List<String> modes, String where, PrintStream out) {
     Map<String, List<String>> byCell = new TreeMap<>();
     for (String ns : judged) {
       Namespace n = Namespace.parse(Paths.get(ns).getFileName().toString()).orElseThrow();
@@ -347,7 +354,7 @@ public final class JudgeCommand implements Command {
       String glob = cell.size() > LISTED ? glob(cell) : null;
       // a glob is quoted so the shell leaves it to h2beam; any path so that it pastes whole
       out.println("next:   ./h2beam report --namespaces=" + Shell.word(glob != null ? glob
-          : String.join(",", cell)) + modesFlag);
+          : String.join(",", cell)) + modesFlag + where);
     }
   }
 

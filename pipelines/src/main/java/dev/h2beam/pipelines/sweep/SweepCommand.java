@@ -76,7 +76,7 @@ public final class SweepCommand implements Command {
         : st.nothingImproved()
         ? "next:   fix what the warning above names, then sweep into a new --runsRoot: a resume here keeps these"
             + " finished tasks as they are"
-        : "next:   " + judgeCommand(plan, o.getConfig()));
+        : "next:   " + judgeCommand(plan, o.getConfig()) + OptionArgs.whereFlags(args));
     return exitCode(df[1], st);
   }
 

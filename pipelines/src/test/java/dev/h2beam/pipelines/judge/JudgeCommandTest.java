@@ -784,6 +784,21 @@ class JudgeCommandTest {
     assertTrue(out().endsWith("\nnext:   ./h2beam report --namespaces=" + ns + "\n"), out());
   }
 
+  /** The report to run next runs where the judge ran: the runner's options it was given are repeated (dogAC F9). */
+  @Test
+  void theReportToRunNextRepeatsTheRunnerTheJudgeWasGiven() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1)));
+    PrintStream was = System.out;
+    System.setOut(new PrintStream(console, true, StandardCharsets.UTF_8));
+    try {
+      assertEquals(0, new JudgeCommand().run(new String[] {"--namespaces=" + ns, "--grader=scripted",
+          "--runner=DirectRunner"}));
+    } finally {
+      System.setOut(was);
+    }
+    assertTrue(out().endsWith("\nnext:   ./h2beam report --namespaces=" + ns + " --runner=DirectRunner\n"), out());
+  }
+
   /**
    * Re-judging many namespaces suggests the report over a quoted glob that names exactly them, one per benchmark and
    * substrate; where the only such glob would name another folder too, the namespaces are listed.
