@@ -124,10 +124,13 @@ public final class Main {
       err.println("error: " + name + ": " + denied.get());
       return 1;
     }
-    // the trace for a report, then the line a user reads: a worker's refusal on a cluster comes wrapped in the
-    // runner's and the cluster's exceptions, a hundred lines above
-    e.printStackTrace(err);
-    err.println("error: " + name + " failed: " + innermost(e));
+    // the trace for a report, then the line a user reads. A failure through Flink's client comes wrapped in the
+    // runner's and the cluster's exceptions, 47 to 124 lines above its line (dogAC F9): its trace goes to a file the
+    // line names, kept for a bug's report; a trace that cannot be written there is printed
+    java.util.Optional<java.nio.file.Path> traced = fromFlink(e) ? traceFile(name, e) : java.util.Optional.empty();
+    if (traced.isEmpty()) e.printStackTrace(err);
+    err.println("error: " + name + " failed: " + innermost(e) + traced.map(f -> " (its Java trace: " + f + ")")
+        .orElse(""));
     flinkAdvice(e).ifPresent(advice -> err.println("error: " + name + ": " + advice));
     // a runner's thread that ran out of memory ends the pipeline with no cause of its own ("ended RUNNING")
     String heap = HeapWatch.hint(e);
@@ -166,14 +169,11 @@ public final class Main {
       return java.util.Optional.of("the submission of the Flink job failed: the cluster refused it or stopped"
           + " answering while this client sent it; once the cluster is up, " + kept);
     }
-    boolean flink = false;
     boolean restartsSpent = false;
     boolean unreachable = false;
     Set<Throwable> seen = new HashSet<>();
     for (Throwable t = e; t != null && seen.add(t); t = t.getCause()) {
       String m = String.valueOf(t.getMessage());
-      flink |= t.getClass().getName().startsWith("org.apache.flink.") || m.contains("org.apache.flink.")
-          || Arrays.stream(t.getStackTrace()).anyMatch(f -> f.getClassName().startsWith("org.apache.flink."));
       restartsSpent |= m.contains("Recovery is suppressed by");
       unreachable |= t instanceof java.net.ConnectException || t.getClass().getSimpleName()
           .equals("RecipientUnreachableException");
@@ -183,12 +183,41 @@ public final class Main {
           + " lost, or a task failing again and again: see the JobManager's log); once the cluster's TaskManagers"
           + " are up, " + kept);
     }
-    if (unreachable && flink) {
+    if (unreachable && fromFlink(e)) {
       return java.util.Optional.of("the Flink cluster stopped answering (its JobManager lost, or a TaskManager it"
           + " could not reach); restart the cluster (scripts/flink-cluster.sh stop, then start; README \"Running on"
           + " Flink\") and " + kept);
     }
     return java.util.Optional.empty();
+  }
+
+  /** Whether {@code e} came through Flink: a class, a message or a frame of its chain is Flink's. */
+  static boolean fromFlink(Throwable e) {
+    Set<Throwable> seen = new HashSet<>();
+    for (Throwable t = e; t != null && seen.add(t); t = t.getCause()) {
+      if (t.getClass().getName().startsWith("org.apache.flink.")
+          || String.valueOf(t.getMessage()).contains("org.apache.flink.")
+          || Arrays.stream(t.getStackTrace()).anyMatch(f -> f.getClassName().startsWith("org.apache.flink."))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Writes {@code e}'s trace, without the keys h2beam holds, to a new file of this user's in the temporary folder and
+   * returns it; empty when it cannot be written.
+   */
+  static java.util.Optional<java.nio.file.Path> traceFile(String name, Throwable e) {
+    java.io.StringWriter trace = new java.io.StringWriter();
+    e.printStackTrace(new java.io.PrintWriter(trace));
+    try {
+      java.nio.file.Path f = java.nio.file.Files.createTempFile("h2beam-" + name + "-", ".trace");
+      java.nio.file.Files.writeString(f, dev.h2beam.adapters.config.KeyFree.text(trace.toString()));
+      return java.util.Optional.of(f);
+    } catch (java.io.IOException cannot) {
+      return java.util.Optional.empty();
+    }
   }
 
   /**

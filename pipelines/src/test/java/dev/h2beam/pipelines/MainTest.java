@@ -70,6 +70,9 @@ class MainTest {
     assertEquals(1, code);
     assertTrue(err.toString(StandardCharsets.UTF_8).contains("error: sweep: the Flink cluster stopped answering"),
         err.toString(StandardCharsets.UTF_8));
+    java.util.regex.Matcher trace = java.util.regex.Pattern.compile("its Java trace: (/.*\\.trace)\\)")
+        .matcher(err.toString(StandardCharsets.UTF_8));
+    if (trace.find()) assertTrue(new java.io.File(trace.group(1)).delete());
   }
 
   /**
@@ -89,6 +92,40 @@ class MainTest {
     RuntimeException gone = new RuntimeException("Pipeline execution failed", new org.apache.flink.util
         .FlinkException("Could not retrieve the job status", new java.net.ConnectException("Connection refused")));
     assertTrue(!Main.notSubmitted(gone) && Main.flinkAdvice(gone).orElseThrow().startsWith("the Flink cluster"));
+  }
+
+  /**
+   * A failure through Flink's client (here a worker's refusal, as the cluster hands it back) is one line: its trace,
+   * the runner's and the cluster's wrapping, 47 to 124 lines above it (dogAC F9), goes to a file the line names,
+   * without the keys h2beam holds.
+   */
+  @Test
+  void aFailureThroughFlinkIsOneLineNamingItsTrace() throws Exception {
+    String key = "sk-trace-7Q9xZ3kLmN5pR8tV2wY4";
+    List<dev.h2beam.adapters.config.EnvKeys.Held> was = dev.h2beam.adapters.config.EnvKeys.use(
+        java.util.Map.of("TRACE_API_KEY", key));
+    try {
+      IllegalStateException refusal = new IllegalStateException("the worker on host vm (pid 7195) does not see the"
+          + " runs root the client wrote (" + key + ")");
+      RuntimeException failed = new RuntimeException("Pipeline execution failed", new org.apache.flink.util
+          .FlinkException("Job execution failed.", new org.apache.flink.runtime.execution
+          .SuppressRestartsException(refusal)));
+      assertEquals(1, Main.failed("sweep", failed, new PrintStream(err, true, StandardCharsets.UTF_8)));
+      String said = err.toString(StandardCharsets.UTF_8);
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("^error: sweep failed: the worker on host vm \\(pid"
+          + " 7195\\) does not see the runs root the client wrote \\(.*\\) \\(its Java trace: (/.*\\.trace)\\)\n$")
+          .matcher(said);
+      assertTrue(m.matches(), said);
+      java.nio.file.Path trace = java.nio.file.Path.of(m.group(1));
+      try {
+        String text = java.nio.file.Files.readString(trace);
+        assertTrue(text.contains("SuppressRestartsException") && text.contains("\tat ") && !text.contains(key), text);
+      } finally {
+        java.nio.file.Files.delete(trace);
+      }
+    } finally {
+      dev.h2beam.adapters.config.EnvKeys.restore(was);
+    }
   }
 
   @Test
