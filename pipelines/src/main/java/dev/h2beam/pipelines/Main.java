@@ -111,8 +111,9 @@ public final class Main {
     if (StopRequest.requested()) return 1;
     // the exit that follows must not call a job whose submission failed running (dogAC F6)
     if (notSubmitted(e)) WriterLock.submissionFailed();
-    // a full disk is no bug: one line naming the file, no trace (the user frees space and runs the command again)
-    java.util.Optional<String> full = DiskFull.line(e);
+    // a full disk is no bug: one line naming the file, no trace (the user frees space and runs the command again);
+    // a worker's refusal names the state it quotes ("Read-only file system") and which worker saw it itself
+    java.util.Optional<String> full = refusedByWorker(e) ? java.util.Optional.empty() : DiskFull.line(e);
     if (full.isPresent()) {
       err.println("error: " + name + " " + full.get());
       return 1;
@@ -221,15 +222,28 @@ public final class Main {
   }
 
   /**
+   * Whether {@code e} is a worker's refusal on Flink: h2beam throws those, and only those, inside Flink's {@code
+   * SuppressRestartsException} ({@code WorkerRefusal}), with a message that says what to fix.
+   */
+  static boolean refusedByWorker(Throwable e) {
+    return inChain(e, "org.apache.flink.runtime.execution.SuppressRestartsException");
+  }
+
+  /** Whether a throwable of class {@code name} (named, not loaded) is in {@code e}'s chain. */
+  private static boolean inChain(Throwable e, String name) {
+    Set<Throwable> seen = new HashSet<>();
+    for (Throwable t = e; t != null && seen.add(t); t = t.getCause()) {
+      if (t.getClass().getName().equals(name)) return true;
+    }
+    return false;
+  }
+
+  /**
    * Whether {@code e} is Flink's client giving up on sending a job to the JobManager (its {@code
    * JobSubmissionException}, named, not loaded: this class runs on the DirectRunner's classpath too).
    */
   static boolean notSubmitted(Throwable e) {
-    Set<Throwable> seen = new HashSet<>();
-    for (Throwable t = e; t != null && seen.add(t); t = t.getCause()) {
-      if (t.getClass().getName().equals("org.apache.flink.runtime.client.JobSubmissionException")) return true;
-    }
-    return false;
+    return inChain(e, "org.apache.flink.runtime.client.JobSubmissionException");
   }
 
   /** The innermost cause of a failure: by its message alone where h2beam threw it, else as the JVM names it. */

@@ -128,6 +128,23 @@ class MainTest {
     }
   }
 
+  /**
+   * A worker's refusal that quotes a storage state (a runs root read-only for one worker) is its own line, naming the
+   * worker and the path: read as this client's full disk, it said "sweep failed (Read-only file system)" and no more.
+   */
+  @Test
+  void aWorkersRefusalIsNotTakenForAFullDisk() {
+    String why = "the worker on host vm (pid 8671) sees the runs root the client wrote but cannot write it:"
+        + " /r/runs/.h2beam/write-probe-1 (Read-only file system). Every worker must be able to write /r/runs";
+    RuntimeException failed = new RuntimeException("Pipeline execution failed", new org.apache.flink.util
+        .FlinkException("Job execution failed.", new org.apache.flink.runtime.execution.SuppressRestartsException(
+        new IllegalStateException(why))));
+    assertEquals(1, Main.failed("sweep", failed, new PrintStream(err, true, StandardCharsets.UTF_8)));
+    String said = err.toString(StandardCharsets.UTF_8);
+    assertTrue(said.startsWith("error: sweep failed: " + why + " (its Java trace: /"), said);
+    assertTrue(new java.io.File(said.replaceFirst("(?s).*its Java trace: (/[^)]*)\\).*", "$1")).delete(), said);
+  }
+
   @Test
   void helpListsEverySubcommand() {
     assertEquals(0, run("--help"));
