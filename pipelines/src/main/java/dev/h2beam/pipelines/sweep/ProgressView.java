@@ -2,6 +2,7 @@ package dev.h2beam.pipelines.sweep;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.llm.EndpointLoad;
 import dev.h2beam.adapters.model.Tokens;
@@ -21,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.LongSupplier;
 
@@ -39,6 +41,14 @@ import java.util.function.LongSupplier;
  * that says its worker is busy but was not rewritten for {@link #SILENT_MS} (a worker that died or hangs; a busy
  * worker rewrites its board every few seconds) no longer counts toward what is in flight; an idle worker's board may
  * rest.
+ *
+ * <p>On a remote cluster the view also shows what the JobManager says of the job ({@link JobWatch}): restarting,
+ * restarted, waiting for slots, or not answering (then the time left is not known, not a growing estimate). A busy
+ * board last written before the job's last restart is its lost worker's: the restart cancelled everything it held, and
+ * a worker that survived rewrites its board as its chains stop. Such a board counts neither toward what is in flight
+ * nor among the workers, but as lost. A task this command finished before a restart of its job is skipped by the
+ * restarted chains as if resumed; it is shown as done before a restart, and only a task finished before this command
+ * started ({@code doneBefore}) as resumed.
  */
 public final class ProgressView implements AutoCloseable {
   static final long SILENT_MS = 20_000;
@@ -79,6 +89,10 @@ public final class ProgressView implements AutoCloseable {
   private WindowChanges window;
   private java.util.function.Function<String, String> env;
   private java.util.function.Supplier<String> sttySize;
+  /** What the JobManager says of the job, on a remote cluster; null elsewhere. */
+  java.util.function.Supplier<JobWatch.Status> job;
+  /** The tasks whose summary was there before this command started: those a chain skips are resumed. */
+  Set<String> doneBefore = Set.of();
 
   /**
    * @param audit the summary namespace's audit folder (boards in {@code progress/}, journals beside)
@@ -137,7 +151,7 @@ public final class ProgressView implements AutoCloseable {
    * Starts showing the sweep's progress on {@code err}, or nothing when the options ask for none. While a bar is
    * shown, whatever the process prints goes above it (see {@link BarScreen}).
    */
-  static ProgressView start(Sweep.Plan plan, SweepOptions o, PrintStream err) {
+  static ProgressView start(Sweep.Plan plan, SweepOptions o, PrintStream err, Set<String> doneBefore) {
     if (err == null) err = System.err;
     String term = System.getenv("TERM");
     boolean terminal = System.console() != null && term != null && !term.equals("dumb")
@@ -149,6 +163,7 @@ public final class ProgressView implements AutoCloseable {
         .resolve(plan.config().summaryNamespace().summary().toString()), plan.config().rootToken(),
         plan.config().modes(), plan.stream(), style, style == Style.BAR ? 1000 : o.getProgressSeconds() * 1000L, err,
         size[0], size[1], System::currentTimeMillis);
+    v.doneBefore = Set.copyOf(doneBefore);
     if (v.screen != null) {
       v.watchWindow(System::getenv, BarScreen::sttySize);
       v.screen.capture();
@@ -207,6 +222,11 @@ public final class ProgressView implements AutoCloseable {
     return new int[] {BarScreen.width(env.apply("COLUMNS"), asked), BarScreen.height(env.apply("LINES"), asked)};
   }
 
+  /** Shows from now on what the JobManager says of the job. */
+  void watch(JobWatch watch) {
+    job = watch::status;
+  }
+
   /** Whether a resize of the window waits for the next redraw. */
   boolean windowChanged() {
     return window != null && window.pending();
@@ -245,20 +265,30 @@ public final class ProgressView implements AutoCloseable {
     int rollouts = 0;
     int workers = 0;
     int silent = 0;
+    int lostAtRestart = 0;
+    JobWatch.Status job = this.job == null ? null : this.job.get();
+    long restarted = job == null ? 0 : job.restartedMs();
     Map<String, EndpointLoad.Counts> endpoints = new TreeMap<>();
     // a board replaced while read is read whole next time
     for (JsonNode b : ProgressBoard.read(audit.resolve("progress"), token).boards()) {
       long at = b.path("updated_ms").asLong();
-      workers++;
       bases += b.path("bases").path("rolled").asInt() + b.path("bases").path("resumed").asInt()
           + b.path("bases").path("failed").asInt();
       basesFailed += b.path("bases").path("failed").asInt();
       // a board is rewritten while its worker has work (every 5 s at least), so only a busy one can fall silent
       boolean busy = b.path("sessions_in_flight").asInt() > 0 || b.path("rollouts_in_flight").asInt() > 0;
       for (JsonNode c : b.path("chains")) busy |= !c.path("running").asText().isEmpty();
-      boolean lost = busy && now - at > SILENT_MS;
+      // its worker was lost: the restart cancelled what it held (a dead worker's board showed 3 sessions in flight
+      // beside the replacement's, with a limit of 2, and stayed "silent" to the end: dogAC F7)
+      boolean beforeRestart = busy && at < restarted;
+      boolean lost = beforeRestart || busy && now - at > SILENT_MS;
+      if (beforeRestart) {
+        lostAtRestart++;
+      } else {
+        workers++;
+      }
       if (lost) {
-        silent++;
+        if (!beforeRestart) silent++;
       } else {
         sessions += b.path("sessions_in_flight").asInt();
         rollouts += b.path("rollouts_in_flight").asInt();
@@ -275,7 +305,8 @@ public final class ProgressView implements AutoCloseable {
         // the chain's own time where the board tells it (older boards: the board's)
         long changed = c.path("changed_ms").asLong(at);
         if (changed >= chainAt.getOrDefault(key, Long.MIN_VALUE)) {
-          chains.put(key, c);
+          // the restart cancelled a lost worker's task: the chain runs it again elsewhere, or waits to
+          chains.put(key, beforeRestart ? ((ObjectNode) c.deepCopy()).put("running", "") : c);
           chainAt.put(key, changed);
         }
       }
@@ -288,8 +319,11 @@ public final class ProgressView implements AutoCloseable {
       modes.put(mode, m);
       for (Map.Entry<String, List<String>> d : stream.entrySet()) {
         JsonNode c = chains.get(mode + "/" + d.getKey());
+        int skipped = c == null ? 0 : c.path("resumed").asInt();
+        // a restarted chain skips, as resumed, the tasks it finished before the restart too
+        int resumed = Math.min(skipped, (int) d.getValue().stream().filter(doneBefore::contains).count());
         ChainCount row = new ChainCount(mode, d.getKey(), d.getValue().size(),
-            c == null ? 0 : c.path("done").asInt(), c == null ? 0 : c.path("resumed").asInt(),
+            c == null ? 0 : c.path("done").asInt(), resumed, skipped - resumed,
             c == null ? 0 : c.path("failed").asInt(), c == null ? "" : c.path("running").asText(),
             c != null && c.path("ended").asBoolean());
         rows.add(row);
@@ -303,7 +337,7 @@ public final class ProgressView implements AutoCloseable {
       rollouts = 0;
     }
     return new Snapshot(now - startedMs, tasks, Math.min(bases, tasks), basesFailed, modes, rows, sessions,
-        rollouts, workers, silent, sessionsDone, rolloutsDone, sessionsFailed, rolloutsFailed, spend, unknownCost,
+        rollouts, workers, silent, lostAtRestart, job, sessionsDone, rolloutsDone, sessionsFailed, rolloutsFailed, spend, unknownCost,
         tokensIn, tokensOut, tokensUncounted, endpoints);
   }
 
@@ -377,10 +411,10 @@ public final class ProgressView implements AutoCloseable {
   }
 
   /** One (mode, domain) chain's counts. */
-  record ChainCount(String mode, String domain, int tasks, int done, int resumed, int failed, String running,
-      boolean ended) {
+  record ChainCount(String mode, String domain, int tasks, int done, int resumed, int doneBeforeRestart, int failed,
+      String running, boolean ended) {
     int finished() {
-      return done + resumed + failed;
+      return done + resumed + doneBeforeRestart + failed;
     }
   }
 
@@ -390,6 +424,8 @@ public final class ProgressView implements AutoCloseable {
     int tasks;
     int done;
     int resumed;
+    /** Tasks this command finished before a restart of its job, which the restarted chains skipped. */
+    int doneBeforeRestart;
     int failed;
     int running;
 
@@ -401,12 +437,13 @@ public final class ProgressView implements AutoCloseable {
       tasks += c.tasks();
       done += c.done();
       resumed += c.resumed();
+      doneBeforeRestart += c.doneBeforeRestart();
       failed += c.failed();
       if (!c.running().isEmpty()) running++;
     }
 
     int finished() {
-      return done + resumed + failed;
+      return done + resumed + doneBeforeRestart + failed;
     }
   }
 
@@ -414,11 +451,12 @@ public final class ProgressView implements AutoCloseable {
    * The sweep's state at one look; {@code spendUsd} is the cost of the finished sessions and rollouts as far as it
    * is known, and {@code unknownCost} how many of them cost something it leaves out (the view shows them beside it);
    * {@code tokensIn} and {@code tokensOut} the model tokens they spent as far as counted, and {@code tokensUncounted}
-   * how many of them spent tokens those leave out.
+   * how many of them spent tokens those leave out; {@code lostWorkers} the boards of workers lost at the job's last
+   * restart, and {@code job} what the JobManager says of the job (null: not on a remote cluster).
    */
   record Snapshot(long elapsedMs, int tasks, int bases, int basesFailed, Map<String, ModeCount> modes,
       List<ChainCount> chains, int sessionsInFlight, int rolloutsInFlight, int workers, int silentWorkers,
-      int sessionsDone, int rolloutsDone, int sessionsFailed, int rolloutsFailed, double spendUsd, int unknownCost,
+      int lostWorkers, JobWatch.Status job, int sessionsDone, int rolloutsDone, int sessionsFailed, int rolloutsFailed, double spendUsd, int unknownCost,
       long tokensIn, long tokensOut, int tokensUncounted, Map<String, EndpointLoad.Counts> endpoints) {
 
     int units() {
@@ -429,12 +467,15 @@ public final class ProgressView implements AutoCloseable {
       return modes.values().stream().mapToInt(ModeCount::finished).sum();
     }
 
-    /** Milliseconds left at the rate so far (resumed tasks cost no time, so they are left out), or -1 unknown. */
+    /**
+     * Milliseconds left at the rate so far (resumed tasks cost no time, so they are left out; those done before a
+     * restart did), or -1 unknown: also while the JobManager does not answer, as the job may not run at all.
+     */
     long leftMs() {
-      int ran = modes.values().stream().mapToInt(m -> m.done + m.failed).sum();
+      int ran = modes.values().stream().mapToInt(m -> m.done + m.doneBeforeRestart + m.failed).sum();
       int left = units() - finished();
       if (left == 0) return 0;
-      if (ran == 0) return -1;
+      if (ran == 0 || job != null && !job.answering()) return -1;
       return Math.round((double) elapsedMs * left / ran);
     }
   }
@@ -449,8 +490,9 @@ public final class ProgressView implements AutoCloseable {
     StringBuilder sb = new StringBuilder();
     for (ModeCount m : s.modes().values()) {
       if (sb.length() > 0) sb.append("  ");
-      sb.append(String.format(Locale.ROOT, "%s %d/%d (%d resumed, %d failed, %d running)", m.mode, m.finished(),
-          m.tasks, m.resumed, m.failed, m.running));
+      sb.append(String.format(Locale.ROOT, "%s %d/%d (%d resumed%s, %d failed, %d running)", m.mode, m.finished(),
+          m.tasks, m.resumed, m.doneBeforeRestart == 0 ? "" : ", " + m.doneBeforeRestart + " done before a restart",
+          m.failed, m.running));
     }
     return sb.toString();
   }
@@ -460,8 +502,15 @@ public final class ProgressView implements AutoCloseable {
         + " spend $%.4f%s; workers %d%s", s.sessionsInFlight(), s.rolloutsInFlight(), s.sessionsDone(),
         failed(s.sessionsFailed()), s.rolloutsDone(), failed(s.rolloutsFailed()), s.spendUsd(),
         (s.unknownCost() == 0 ? "" : " (+" + s.unknownCost() + " of unknown cost)") + tokens(s),
-        s.workers(), s.silentWorkers() == 0 ? "" : " (" + s.silentWorkers() + " silent for " + SILENT_MS / 1000
-            + " s: lost or hung)");
+        s.workers(), (s.silentWorkers() == 0 ? "" : " (" + s.silentWorkers() + " silent for " + SILENT_MS / 1000
+            + " s: lost or hung)") + (s.lostWorkers() == 0 ? "" : " (" + s.lostWorkers() + " lost at a restart)")
+            + job(s));
+  }
+
+  /** What the JobManager says of the job, when it is worth a word ({@link JobWatch.Status#describe}). */
+  private static String job(Snapshot s) {
+    String said = s.job() == null ? "" : s.job().describe();
+    return said.isEmpty() ? "" : "; " + said;
   }
 
   /**

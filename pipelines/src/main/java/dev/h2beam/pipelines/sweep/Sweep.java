@@ -57,6 +57,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -856,6 +857,27 @@ public final class Sweep {
     }
   }
 
+  /** The tasks of the plan whose summary.json is there. */
+  static Set<String> summarized(Plan plan) {
+    Set<String> found = new java.util.HashSet<>();
+    for (TaskRef ref : refs(plan)) {
+      if (Files.isRegularFile(plan.config().summaryPath(ref.task()))) found.add(ref.task());
+    }
+    return found;
+  }
+
+  /**
+   * What the counters of a restarted job leave unsaid: they are its last attempt's, which skipped as resumed the
+   * tasks this command finished before the restart. Empty for a job that did not restart.
+   */
+  static String restarted(int restarts, Plan plan, Set<String> doneBefore) {
+    if (restarts == 0) return "";
+    long earlier = plan.stream().values().stream().flatMap(List::stream).filter(doneBefore::contains).count();
+    return " (the job's last attempt's, after " + restarts + (restarts == 1 ? " restart" : " restarts")
+        + ": its tasks_resumed counts the tasks this command finished before a restart; resumed from an earlier"
+        + " command: " + earlier + ")";
+  }
+
   /** Whether some task of the plan has no summary.json yet (it is then not complete: a cheap sign, not the test). */
   static boolean anySummaryMissing(Plan plan) {
     for (TaskRef ref : refs(plan)) {
@@ -999,9 +1021,21 @@ public final class Sweep {
     } else {
       PipelineResult result;
       PipelineResult.State state;
-      try (ProgressView progress = ProgressView.start(plan, o, progressOut)) {
+      // before the job runs: a task the job skips later and that is not among these, it ran before a restart
+      Set<String> doneBefore = summarized(plan);
+      int restarts = 0;
+      try (ProgressView progress = ProgressView.start(plan, o, progressOut, doneBefore)) {
         if (DirectThreads.isDirect(o)) basesAhead(plan);
-        result = FlinkMaster.runToEnd(built == null ? build(plan, o) : joined(built));
+        Pipeline p = built == null ? build(plan, o) : joined(built);
+        try (JobWatch watch = JobWatch.of(p.getOptions())) {
+          if (watch == null) {
+            result = FlinkMaster.runToEnd(p);
+          } else {
+            progress.watch(watch);
+            result = watch.await(() -> FlinkMaster.runToEnd(p));
+            restarts = watch.status().restarts();
+          }
+        }
         state = result.waitUntilFinish();
       } finally {
         // a failed sweep may have left a task's bases rolling ahead on the DirectRunner: stop them before returning
@@ -1009,8 +1043,11 @@ public final class Sweep {
       }
       if (state != PipelineResult.State.DONE) throw new IllegalStateException("the sweep pipeline ended " + state);
       counters = counters(result);
+      if (!counters.isEmpty()) counters += restarted(restarts, plan, doneBefore);
       // the record's writer printed each task's line where it ran: on a remote cluster, a TaskManager's log
-      if (FlinkMaster.remote(o) != null) taskLines(plan, Json.readMap(plan.recordPath())).forEach(System.out::println);
+      if (FlinkMaster.remote(o) != null) {
+        taskLines(plan, Json.readMap(plan.recordPath()), doneBefore).forEach(System.out::println);
+      }
     }
     Scratch.clean(plan.config().runs());
     if (!counters.isEmpty()) System.out.println("counters: " + counters);
@@ -1022,7 +1059,19 @@ public final class Sweep {
    * what a client shows of a sweep whose writer ran on a remote worker.
    */
   @SuppressWarnings("unchecked")
-  public static List<String> taskLines(Plan plan, Map<String, Object> record) {
+  public static List<String> taskLines(Plan plan, Map<String, Object> record) throws IOException {
+    return taskLines(plan, record, plan.stream().values().stream().flatMap(List::stream)
+        .collect(java.util.stream.Collectors.toSet()));
+  }
+
+  /**
+   * The same, where a task the record says the job skipped as done and that is not among {@code doneBefore} (those
+   * done before this command) was run by this command before a restart of its job: its line is its summary's, as
+   * the DirectRunner's writer, which never restarts, would print it. The record, written by the job's last attempt,
+   * says "skipped", and a line saying so claimed that the command had run none of it (dogAC F7).
+   */
+  @SuppressWarnings("unchecked")
+  static List<String> taskLines(Plan plan, Map<String, Object> record, Set<String> doneBefore) throws IOException {
     Map<String, Map<String, Object>> byTask = new HashMap<>();
     for (Object d : (List<Object>) record.getOrDefault("domains", List.of())) {
       for (Object t : (List<Object>) ((Map<String, Object>) d).getOrDefault("tasks", List.of())) {
@@ -1034,7 +1083,13 @@ public final class Sweep {
     for (TaskRef ref : refs(plan)) {
       Map<String, Object> row = byTask.get(ref.task());
       if (row == null) continue;
-      lines.add(SweepSteps.line(new TaskRow(ref, String.valueOf(row.get("status")),
+      String status = String.valueOf(row.get("status"));
+      if (status.equals("skipped") && !doneBefore.contains(ref.task())) {
+        lines.add(SweepSteps.line(SweepSteps.row(ref, SummaryFile.mergeParts(plan.config().summaryPath(ref.task())),
+            Map.of())));
+        continue;
+      }
+      lines.add(SweepSteps.line(new TaskRow(ref, status,
           row.get("error") == null ? "" : String.valueOf(row.get("error")), Map.of())));
     }
     return lines;

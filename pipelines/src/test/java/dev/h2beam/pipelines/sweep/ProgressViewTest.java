@@ -277,6 +277,93 @@ class ProgressViewTest {
     assertFalse(bar.stream().anyMatch(l -> l.contains("agg/d02")), "a chain at rest is not listed: " + bar);
   }
 
+  /**
+   * A TaskManager killed mid-sweep leaves its board as it was, busy; the job restarts and a replacement takes its
+   * chains. Counted until it fell silent, the dead board showed 3 sessions in flight with a limit of 2, and once silent
+   * it said "silent for 20 s: lost or hung" to the end, though the job ran on (dogAC F7). A busy board last written
+   * before the job's last restart is its lost worker's: nothing of it is in flight, and it is no worker of the job.
+   */
+  @Test
+  void aBusyBoardLastWrittenBeforeTheJobsLastRestartIsALostWorkersNotInFlightNorSilent() throws Exception {
+    ProgressView v = view(ProgressView.Style.LINES);
+    long t = now.get();
+    v.job = () -> new JobWatch.Status("http://127.0.0.1:1", "RUNNING", 2, t - 8_000, 0, 24, -1, "");
+    board("dead", "tok", t - 11_000, 1, 1, chain("agg", "d01", 0, 0, "d01-t01"));
+    board("survivor", "tok", t - 1_000, 1, 0, chain("agg", "d02", 0, 0, "d02-t01"));
+    board("replacement", "tok", t, 1, 1, chain("seq", "d01", 0, 0, "d01-t01"));
+    ProgressView.Snapshot s = v.read();
+    assertEquals(2, s.sessionsInFlight(), "the dead worker's session is not in flight");
+    assertEquals(1, s.rolloutsInFlight());
+    assertEquals(2, s.workers());
+    assertEquals(1, s.lostWorkers());
+    assertEquals(1, s.modes().get("agg").running, "the lost worker's task was cancelled by the restart");
+    String line = v.lines(s, false).get(0);
+    assertTrue(line.contains("workers 2 (1 lost at a restart); job RUNNING after 2 restarts"), line);
+    now.addAndGet(60_000);
+    board("survivor", "tok", now.get(), 1, 0, chain("agg", "d02", 0, 0, "d02-t01"));
+    board("replacement", "tok", now.get(), 1, 1, chain("seq", "d01", 0, 0, "d01-t01"));
+    line = v.lines(v.read(), false).get(0);
+    assertFalse(line.contains("silent"), "the job runs on: nothing is silent: " + line);
+  }
+
+  /**
+   * The JobManager's word on the job goes on the line: restarting, and waiting for slots (a second job whose slots
+   * another holds showed "workers 0" and nothing else for 40 s: dogAC F9); a job running with no restart gets none.
+   */
+  @Test
+  void theLineSaysWhatTheJobManagerSaysOfTheJob() throws Exception {
+    ProgressView v = view(ProgressView.Style.LINES);
+    v.job = () -> new JobWatch.Status("http://127.0.0.1:1", "RESTARTING", 1, now.get(), 0, 24, -1, "");
+    assertTrue(v.lines(v.read(), false).get(0).contains("workers 0; job RESTARTING after 1 restart"));
+    v.job = () -> new JobWatch.Status("http://127.0.0.1:1", "RUNNING", 0, 0, 24, 24, -1, "");
+    String line = v.lines(v.read(), false).get(0);
+    assertTrue(line.contains("workers 0; job RUNNING, waiting for slots (24 of 24 subtasks)"), line);
+    v.job = () -> new JobWatch.Status("http://127.0.0.1:1", "RUNNING", 0, 0, 0, 24, -1, "");
+    line = v.lines(v.read(), false).get(0);
+    assertTrue(line.contains("workers 0  left"), line);
+  }
+
+  /**
+   * A JobManager that does not answer is said at once, with the time it stopped, and the time left is unknown: the
+   * job may not run at all. A killed JobManager's client showed frozen counts and a growing estimate (dogAC F3).
+   */
+  @Test
+  void aJobManagerThatDoesNotAnswerIsSaidWithSinceWhenAndTheTimeLeftIsUnknown() throws Exception {
+    ProgressView v = view(ProgressView.Style.LINES);
+    long since = now.get() - 5_000;
+    v.job = () -> new JobWatch.Status("http://127.0.0.1:1", "RUNNING", 0, 0, 0, 24, since, "Connection refused");
+    board("w1", "tok", now.get(), 0, 0, chain("agg", "d01", 1, 0, ""));
+    now.addAndGet(10_000);
+    ProgressView.Snapshot s = v.read();
+    assertEquals(-1, s.leftMs());
+    String hms = java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss", java.util.Locale.ROOT)
+        .format(java.time.Instant.ofEpochMilli(since).atZone(java.time.ZoneId.systemDefault()));
+    String line = v.lines(s, false).get(0);
+    assertTrue(line.contains("; the JobManager at http://127.0.0.1:1 does not answer since " + hms
+        + " (Connection refused)") && line.endsWith("left ~--:--:--"), line);
+  }
+
+  /**
+   * A restarted chain skips the tasks its job finished before the restart as if resumed. A first-time sweep's bar
+   * said "agg 9/9 (1 resumed ...)" though this command ran that task (dogAC F7): only a task done before the command
+   * started is resumed, the others are done before a restart, and their time counts toward the rate.
+   */
+  @Test
+  void aTaskThisCommandFinishedBeforeARestartIsDoneBeforeARestartNotResumed() throws Exception {
+    ProgressView v = view(ProgressView.Style.LINES);
+    v.doneBefore = java.util.Set.of("d02-t01");
+    board("w1", "tok", now.get(), 0, 0, chain("agg", "d01", 1, 0, "").replace("\"resumed\":0", "\"resumed\":1")
+        + "," + chain("agg", "d02", 1, 0, "").replace("\"resumed\":0", "\"resumed\":1"));
+    now.addAndGet(10_000);
+    ProgressView.Snapshot s = v.read();
+    assertEquals(1, s.modes().get("agg").resumed);
+    assertEquals(1, s.modes().get("agg").doneBeforeRestart);
+    // 3 of 8 task-modes ran (1 before the restart) in 10 s, 4 left
+    assertEquals(13_333, s.leftMs());
+    String line = v.lines(s, false).get(0);
+    assertTrue(line.contains("agg 4/4 (1 resumed, 1 done before a restart, 0 failed, 0 running)"), line);
+  }
+
   @Test
   void beforeAnythingFinishedTheTimeLeftIsUnknownNotZero() throws Exception {
     ProgressView v = view(ProgressView.Style.LINES);

@@ -292,7 +292,6 @@ public final class SweepSteps {
    * Recomputes the final status once every mode of the task is done. Its console line ({@link #line}) is printed by
    * the caller, in stream order: the pipeline's tasks finish in no set order (their modes are grouped by task first).
    */
-  @SuppressWarnings("unchecked")
   public static TaskRow finish(SweepContext c, TaskRef ref, List<ModeOutcome> outcomes) throws IOException {
     Map<String, Integer> entries = new LinkedHashMap<>();
     for (String m : c.config.modes()) {
@@ -304,19 +303,28 @@ public final class SweepSteps {
       row = new TaskRow(ref, "skipped", "", entries);
     } else {
       // the task's one writer merges its modes' parts (each written by its own chain) into summary.json
-      Map<String, Object> written = SummaryFile.mergeParts(c.summaryPath(ref.task()));
-      if (written == null) {
-        written = Map.of("status", "partial", "errors", List.of("no mode recorded a result for this task"));
-      }
-      String status = String.valueOf(written.get("status"));
-      List<Object> errors = (List<Object>) written.getOrDefault("errors", List.of());
-      List<String> texts = new ArrayList<>();
-      for (Object e : errors) texts.add(String.valueOf(e));
-      String error = status.equals("ok") ? "" : (texts.isEmpty() ? status : String.join("; ", texts));
-      if (status.equals("base-failed")) error += firstBaseFailure(written).map(f -> "; " + f).orElse("");
-      row = new TaskRow(ref, status, error, entries);
+      row = row(ref, SummaryFile.mergeParts(c.summaryPath(ref.task())), entries);
     }
     return row;
+  }
+
+  /**
+   * The row of a task that ran, from its merged summary ({@code written}; null when no mode recorded a result): its
+   * status and, unless ok, its errors. Also how a client tells a task its command ran before a restart of the job,
+   * which the restarted job skipped as done ({@code Sweep.taskLines}).
+   */
+  @SuppressWarnings("unchecked")
+  public static TaskRow row(TaskRef ref, Map<String, Object> written, Map<String, Integer> entries) {
+    if (written == null) {
+      written = Map.of("status", "partial", "errors", List.of("no mode recorded a result for this task"));
+    }
+    String status = String.valueOf(written.get("status"));
+    List<Object> errors = (List<Object>) written.getOrDefault("errors", List.of());
+    List<String> texts = new ArrayList<>();
+    for (Object e : errors) texts.add(String.valueOf(e));
+    String error = status.equals("ok") ? "" : (texts.isEmpty() ? status : String.join("; ", texts));
+    if (status.equals("base-failed")) error += firstBaseFailure(written).map(f -> "; " + f).orElse("");
+    return new TaskRow(ref, status, error, entries);
   }
 
   /** A finished task's console line: {@code [domain] i/n status task  :: error}. */
