@@ -59,6 +59,27 @@ class JobBenchPlanTest {
     assertFalse(Files.exists(root.resolve("runs")), "nothing is written into the checkout");
   }
 
+  /**
+   * A job restarted after a lost worker skips, as done, a task this command finished before the restart, and its
+   * record says "skipped": the client's line for it said "skipped" though the command ran it (dogAC F7). Only a task
+   * done before the command started is skipped; the other's line is its summary's, as the DirectRunner prints it.
+   */
+  @Test
+  void aTaskTheCommandRanBeforeARestartIsShownAsItsSummarySaysNotSkipped() throws Exception {
+    Path root = JobBenchFixture.write(tmp.resolve("job-bench-eval"));
+    Sweep.Plan p = plan(root, "--split=train", settings(Map.of("splitFile", "splits/jb.json",
+        "executor", Map.of("kind", "command", "command", JobBenchFixture.AGENT))));
+    for (String task : List.of(LAWYER, LEDGER)) {
+      Files.createDirectories(p.config().summaryPath(task).getParent());
+      Files.writeString(p.config().summaryPath(task), "{\"status\": \"partial\", \"errors\": [\"agg: boom\"]}");
+    }
+    Map<String, Object> record = Json.readMap("{\"domains\": [{\"tasks\": [{\"task\": \"" + LAWYER + "\","
+        + " \"status\": \"skipped\"}]}, {\"tasks\": [{\"task\": \"" + LEDGER + "\", \"status\": \"skipped\"}]}]}");
+    List<String> lines = Sweep.taskLines(p, record, java.util.Set.of(LEDGER));
+    assertTrue(lines.get(0).matches("  \\[Lawyers] 1/1 partial +" + LAWYER + "  :: agg: boom"), lines.get(0));
+    assertTrue(lines.get(1).matches("  \\[accountants] 1/1 skipped +" + LEDGER), lines.get(1));
+  }
+
   @Test
   void settingsOwnedByAFlagOrNotAnObjectAreRefused() throws Exception {
     Path root = JobBenchFixture.write(tmp.resolve("job-bench-eval"));
