@@ -857,11 +857,18 @@ public final class Sweep {
     }
   }
 
-  /** The tasks of the plan whose summary.json is there. */
+  /**
+   * The tasks of the plan whose summary.json is there, or every mode's part of it: a job that ended before its
+   * finishing steps (a lost JobManager) leaves only the parts, which the next run merges and then skips the task.
+   */
   static Set<String> summarized(Plan plan) {
     Set<String> found = new java.util.HashSet<>();
     for (TaskRef ref : refs(plan)) {
-      if (Files.isRegularFile(plan.config().summaryPath(ref.task()))) found.add(ref.task());
+      Path summary = plan.config().summaryPath(ref.task());
+      if (Files.isRegularFile(summary)
+          || plan.config().modes().stream().allMatch(m -> Files.isRegularFile(SummaryFile.part(summary, m)))) {
+        found.add(ref.task());
+      }
     }
     return found;
   }

@@ -80,6 +80,28 @@ class JobBenchPlanTest {
     assertTrue(lines.get(1).matches("  \\[accountants] 1/1 skipped +" + LEDGER), lines.get(1));
   }
 
+  /**
+   * A task counts as done before the command when its summary is there or every mode's part of it: a job whose
+   * JobManager was lost ends before its finishing steps merge the parts, and the re-run skips those tasks (they
+   * showed as "done before a restart" in a run that had no restart of its own).
+   */
+  @Test
+  void aTaskIsDoneBeforeTheCommandWithItsSummaryOrEveryModesPart() throws Exception {
+    Path root = JobBenchFixture.write(tmp.resolve("job-bench-eval"));
+    Sweep.Plan p = plan(root, "--split=train", settings(Map.of("splitFile", "splits/jb.json",
+        "executor", Map.of("kind", "command", "command", JobBenchFixture.AGENT))));
+    Path lawyer = p.config().summaryPath(LAWYER);
+    Files.createDirectories(lawyer.getParent());
+    for (String mode : p.config().modes()) {
+      assertEquals(java.util.Set.of(), Sweep.summarized(p), "a part of each mode is needed");
+      Files.writeString(dev.h2beam.transforms.summary.SummaryFile.part(lawyer, mode), "{}");
+    }
+    assertEquals(java.util.Set.of(LAWYER), Sweep.summarized(p));
+    Files.createDirectories(p.config().summaryPath(LEDGER).getParent());
+    Files.writeString(p.config().summaryPath(LEDGER), "{}");
+    assertEquals(java.util.Set.of(LAWYER, LEDGER), Sweep.summarized(p));
+  }
+
   @Test
   void settingsOwnedByAFlagOrNotAnObjectAreRefused() throws Exception {
     Path root = JobBenchFixture.write(tmp.resolve("job-bench-eval"));
