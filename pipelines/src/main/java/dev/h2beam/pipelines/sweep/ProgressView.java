@@ -503,8 +503,7 @@ public final class ProgressView implements AutoCloseable {
         failed(s.sessionsFailed()), s.rolloutsDone(), failed(s.rolloutsFailed()), s.spendUsd(),
         (s.unknownCost() == 0 ? "" : " (+" + s.unknownCost() + " of unknown cost)") + tokens(s),
         s.workers(), (s.silentWorkers() == 0 ? "" : " (" + s.silentWorkers() + " silent for " + SILENT_MS / 1000
-            + " s: lost or hung)") + (s.lostWorkers() == 0 ? "" : " (" + s.lostWorkers() + " lost at a restart)")
-            + job(s));
+            + " s: lost or hung)") + (s.lostWorkers() == 0 ? "" : " (" + s.lostWorkers() + " lost at a restart)"));
   }
 
   /** What the JobManager says of the job, when it is worth a word ({@link JobWatch.Status#describe}). */
@@ -558,7 +557,8 @@ public final class ProgressView implements AutoCloseable {
     List<String> out = new ArrayList<>();
     String endpoints = endpoints(s);
     out.add(String.format(Locale.ROOT, "progress %s  bases %d/%d  %s  %s  left ~%s%s", clock(s.elapsedMs()),
-        s.bases(), s.tasks(), modes(s), flight(s), clock(s.leftMs()), endpoints.isEmpty() ? "" : "  " + endpoints));
+        s.bases(), s.tasks(), modes(s), flight(s) + job(s), clock(s.leftMs()),
+        endpoints.isEmpty() ? "" : "  " + endpoints));
     StringBuilder now = new StringBuilder();
     List<String> changed = new ArrayList<>();
     String[] before = lastChains.split("\n", -1);
@@ -589,6 +589,9 @@ public final class ProgressView implements AutoCloseable {
     out.add(String.format(Locale.ROOT, "[%s%s] %3d%%  %d/%d task-modes  bases %d/%d  %s elapsed, ~%s left",
         "#".repeat(full), ".".repeat(cells - full), 100L * s.finished() / units, s.finished(), s.units(), s.bases(),
         s.tasks(), clock(s.elapsedMs()), clock(s.leftMs())));
+    // a line of its own, under the bar: at the end of the in-flight line a terminal's width cut it off
+    String job = job(s);
+    if (!job.isEmpty()) out.add(job.substring(2));
     out.add(modes(s));
     out.add(flight(s));
     String endpoints = endpoints(s);

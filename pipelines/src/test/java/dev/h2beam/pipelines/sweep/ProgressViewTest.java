@@ -341,6 +341,9 @@ class ProgressViewTest {
     String line = v.lines(s, false).get(0);
     assertTrue(line.contains("; the JobManager at http://127.0.0.1:1 does not answer since " + hms
         + " (Connection refused)") && line.endsWith("left ~--:--:--"), line);
+    // on a terminal, a line of its own under the bar: at the end of the in-flight line the width cut it off
+    assertEquals("the JobManager at http://127.0.0.1:1 does not answer since " + hms + " (Connection refused)",
+        v.bar(s, 100).get(1));
   }
 
   /**
