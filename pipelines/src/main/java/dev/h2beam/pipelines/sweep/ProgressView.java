@@ -337,8 +337,8 @@ public final class ProgressView implements AutoCloseable {
       rollouts = 0;
     }
     return new Snapshot(now - startedMs, tasks, Math.min(bases, tasks), basesFailed, modes, rows, sessions,
-        rollouts, workers, silent, lostAtRestart, job, sessionsDone, rolloutsDone, sessionsFailed, rolloutsFailed, spend, unknownCost,
-        tokensIn, tokensOut, tokensUncounted, endpoints);
+        rollouts, workers, silent, lostAtRestart, job, sessionsDone, rolloutsDone, sessionsFailed, rolloutsFailed,
+        spend, unknownCost, tokensIn, tokensOut, tokensUncounted, endpoints);
   }
 
   private List<Path> journalFiles() {
@@ -456,8 +456,9 @@ public final class ProgressView implements AutoCloseable {
    */
   record Snapshot(long elapsedMs, int tasks, int bases, int basesFailed, Map<String, ModeCount> modes,
       List<ChainCount> chains, int sessionsInFlight, int rolloutsInFlight, int workers, int silentWorkers,
-      int lostWorkers, JobWatch.Status job, int sessionsDone, int rolloutsDone, int sessionsFailed, int rolloutsFailed, double spendUsd, int unknownCost,
-      long tokensIn, long tokensOut, int tokensUncounted, Map<String, EndpointLoad.Counts> endpoints) {
+      int lostWorkers, JobWatch.Status job, int sessionsDone, int rolloutsDone, int sessionsFailed,
+      int rolloutsFailed, double spendUsd, int unknownCost, long tokensIn, long tokensOut, int tokensUncounted,
+      Map<String, EndpointLoad.Counts> endpoints) {
 
     int units() {
       return tasks * modes.size();
