@@ -91,7 +91,7 @@ public final class ProgressView implements AutoCloseable {
   private java.util.function.Supplier<String> sttySize;
   /** What the JobManager says of the job, on a remote cluster; null elsewhere. */
   java.util.function.Supplier<JobWatch.Status> job;
-  /** The tasks whose summary was there before this command started: those a chain skips are resumed. */
+  /** The tasks done before this command started ({@code Sweep.summarized}): those a chain skips are resumed. */
   Set<String> doneBefore = Set.of();
 
   /**
