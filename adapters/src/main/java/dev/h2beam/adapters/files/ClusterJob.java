@@ -31,7 +31,12 @@ public record ClusterJob(String rest, String name) {
    * The job's state: its phase, its id when the cluster has it, Flink's own name for the state, and for an unknown
    * phase why it is unknown.
    */
-  public record State(Phase phase, String jid, String flinkState, String why) {
+  public record State(Phase phase, String jid, String flinkState, String why, boolean refused) {
+    /** A state whose JobManager answered, or did not for another reason than a refused connection. */
+    public State(Phase phase, String jid, String flinkState, String why) {
+      this(phase, jid, flinkState, why, false);
+    }
+
     /** The command that cancels the job, for a running one. */
     public String cancelCommand(ClusterJob job) {
       return "curl -X PATCH '" + job.rest() + "/jobs/" + jid + "?mode=cancel'";
@@ -80,7 +85,7 @@ public record ClusterJob(String rest, String name) {
       if (r.statusCode() != 200) return new State(Phase.UNKNOWN, "", "", "HTTP " + r.statusCode() + " from " + uri);
       return stateIn(Json.readTree(r.body()));
     } catch (IOException e) {
-      return new State(Phase.UNKNOWN, "", "", JobManagerRest.noAnswer(uri, e));
+      return new State(Phase.UNKNOWN, "", "", JobManagerRest.noAnswer(uri, e), refused(e));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return new State(Phase.UNKNOWN, "", "", "interrupted while asking " + uri);
@@ -113,16 +118,39 @@ public record ClusterJob(String rest, String name) {
    */
   static final Duration UNSEEN = Duration.ofSeconds(3);
 
+  /** Whether {@code e}, or a cause of it, is a refused connection: nothing listens at the address. */
+  private static boolean refused(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof java.net.ConnectException) return true;
+    }
+    return false;
+  }
+
+  /**
+   * How long a JobManager that refuses every connection is asked on: its process is gone (or the network between),
+   * so no cancel can reach it. The client's exit waited the whole cancel wait for it twice, a minute after a lost
+   * JobManager (dogAC F3, F6); the locks keep naming the job either way.
+   */
+  static final Duration REFUSED = Duration.ofSeconds(5);
+
   /**
    * Cancels the job ({@code PATCH /jobs/<jid>?mode=cancel}) and waits up to {@code wait} for it to end; returns the
-   * last state seen: ended, or still running or unknown when the wait ran out or the JobManager did not answer.
+   * last state seen: ended, or still running or unknown when the wait ran out or the JobManager did not answer
+   * (refusing every connection for {@link #REFUSED}, it is not waited for longer).
    */
   public State cancel(Duration wait) {
     long deadline = System.nanoTime() + wait.toNanos();
     State s = state();
     boolean asked = false;
     long unseenSince = 0;
+    long refusedSince = 0;
     while (System.nanoTime() < deadline) {
+      if (s.refused()) {
+        if (refusedSince == 0) refusedSince = System.nanoTime();
+        if (System.nanoTime() - refusedSince >= REFUSED.toNanos()) break;
+      } else {
+        refusedSince = 0;
+      }
       if (s.phase() == Phase.ENDED) {
         if (!s.jid().isEmpty()) break;
         // not on the cluster: ended only once it has stayed so for a while (a submission may be under way)

@@ -49,6 +49,23 @@ class ClusterJobLockTest {
   }
 
   /**
+   * A cancel of a job whose JobManager refuses every connection (its process gone) stops asking after {@link
+   * ClusterJob#REFUSED}: the client's exit waited the whole wait for it, twice, a minute after a lost JobManager
+   * (dogAC F3). A JobManager that answers, or is slow to, is still waited for the whole wait (the test above and
+   * {@code FlinkClusterIT}).
+   */
+  @Test
+  void aCancelOfAJobWhoseJobManagerRefusesEveryConnectionEndsSoon() throws Exception {
+    ClusterJob job = ClusterJob.of(nobodyListening(), "h2beam-sweep-root-1207-0a1b2c3d");
+    long start = System.nanoTime();
+    ClusterJob.State s = job.cancel(Duration.ofSeconds(120));
+    long waitedS = Duration.ofNanos(System.nanoTime() - start).toSeconds();
+    assertEquals(ClusterJob.Phase.UNKNOWN, s.phase(), s.toString());
+    assertTrue(s.refused() && s.why().startsWith("no answer from " + job.rest() + "/jobs/overview"), s.toString());
+    assertTrue(waitedS >= ClusterJob.REFUSED.toSeconds() && waitedS < 60, "asked for " + waitedS + " s");
+  }
+
+  /**
    * A JobManager's REST endpoint on loopback that answers {@code GET /jobs/overview} as Flink 1.19 does, with one job
    * of {@code name} in {@code state}.
    */
