@@ -9,13 +9,13 @@ import dev.h2beam.pipelines.BeamRegistry;
 import dev.h2beam.pipelines.Command;
 import dev.h2beam.pipelines.DirectThreads;
 import dev.h2beam.pipelines.Flags;
-import dev.h2beam.pipelines.FlinkMaster;
 import dev.h2beam.pipelines.FolderFlags;
 import dev.h2beam.pipelines.FolderGlob;
 import dev.h2beam.pipelines.LazyOptions;
 import dev.h2beam.pipelines.OptionArgs;
 import dev.h2beam.pipelines.UsageError;
 import dev.h2beam.pipelines.sweep.FlinkCluster;
+import dev.h2beam.pipelines.sweep.JobWatch;
 import dev.h2beam.pipelines.sweep.Sweep;
 import dev.h2beam.pipelines.sweep.WriterLocks;
 import dev.h2beam.transforms.summary.SummaryFile;
@@ -146,7 +146,7 @@ public final class JudgeCommand implements Command {
           o.getBases(), o.getGraderConcurrency(), o.getGraderTimeoutSeconds(), shards, results.toString(),
           plan.swept, o.getJudgeRepeats());
       PipelineResult.State state =
-          FlinkMaster.runToEnd(JudgePipeline.build(Pipeline.create(LazyOptions.beam(o)), c)).waitUntilFinish();
+          JobWatch.runToEnd(JudgePipeline.build(Pipeline.create(LazyOptions.beam(o)), c)).waitUntilFinish();
       if (state != PipelineResult.State.DONE) throw new IllegalStateException("the judge pipeline ended " + state);
       List<String> modes = Flags.modes(o.getModes());
       List<String> why = report(plan, results, o.getBases(), modes, out);

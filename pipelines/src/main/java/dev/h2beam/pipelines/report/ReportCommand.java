@@ -7,11 +7,11 @@ import dev.h2beam.adapters.files.WriterLock;
 import dev.h2beam.pipelines.BeamRegistry;
 import dev.h2beam.pipelines.Command;
 import dev.h2beam.pipelines.DirectThreads;
-import dev.h2beam.pipelines.FlinkMaster;
 import dev.h2beam.pipelines.FolderFlags;
 import dev.h2beam.pipelines.LazyOptions;
 import dev.h2beam.pipelines.OptionArgs;
 import dev.h2beam.pipelines.UsageError;
+import dev.h2beam.pipelines.sweep.JobWatch;
 import dev.h2beam.pipelines.sweep.WriterLocks;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -105,7 +105,7 @@ public final class ReportCommand implements Command {
       Path runRecord = scratch.resolve(ReportFiles.RECORD);
       // a namespace per bundle, then one bundle writes the report
       DirectThreads.fit(o, 1, s.included().size());
-      PipelineResult result = FlinkMaster.runToEnd(ReportPipeline.build(s, LazyOptions.beam(o), runRecord.toString(),
+      PipelineResult result = JobWatch.runToEnd(ReportPipeline.build(s, LazyOptions.beam(o), runRecord.toString(),
           ahead));
       PipelineResult.State state = result.waitUntilFinish();
       if (state != PipelineResult.State.DONE) throw new IllegalStateException("the report pipeline ended " + state);

@@ -15,20 +15,23 @@ import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import java.util.Set;
 import java.util.function.LongSupplier;
+import org.apache.beam.sdk.Pipeline;
+import org.apache.beam.sdk.PipelineResult;
 import org.apache.beam.sdk.options.PipelineOptions;
 
 /**
- * What the JobManager says of a sweep's job on a remote Flink cluster while the client waits for it, asked every
- * {@link #POLL_MS} by a thread of the client: the job's state, how many times it restarted and when last, how many of
- * its subtasks wait for a slot, and since when the JobManager does not answer. The workers' boards cannot tell any of
- * it: a job restarting after a lost TaskManager, or waiting for slots another job holds, showed frozen counts and
- * {@code workers 0}, and a lost JobManager a growing estimate for two minutes (dogAC F3, F7, F9).
+ * What the JobManager says of a job on a remote Flink cluster (a sweep's, a judge's, a report's) while the client
+ * waits for it, asked every {@link #POLL_MS} by a thread of the client: the job's state, how many times it restarted
+ * and when last, how many of its subtasks wait for a slot, and since when the JobManager does not answer. The workers'
+ * boards cannot tell any of it: a job restarting after a lost TaskManager, or waiting for slots another job holds,
+ * showed frozen counts and {@code workers 0}, and a lost JobManager a growing estimate for two minutes (dogAC F3, F7,
+ * F9).
  *
  * <p>When the JobManager has not answered for {@link #GIVE_UP_MS}, the thread waiting for the job ({@link #await}) is
  * interrupted and ends with {@link JobManagerSilent}, whose cause chain carries the runner's own failure, so the
  * client's end says what Main says of a lost cluster. The job's locks keep naming the job: its state is not known.
  */
-final class JobWatch implements AutoCloseable {
+public final class JobWatch implements AutoCloseable {
   static final long POLL_MS = 2_000;
   static final long GIVE_UP_MS = 30_000;
   /** Flink's globally terminal job states. */
@@ -88,6 +91,17 @@ final class JobWatch implements AutoCloseable {
     String master = FlinkMaster.remote(o);
     if (master == null) return null;
     return new JobWatch(FlinkMaster.rest(master), o.getJobName(), System::currentTimeMillis, GIVE_UP_MS).start();
+  }
+
+  /**
+   * {@link FlinkMaster#runToEnd} under a watch of its job, for a command that shows no progress of its own (the judge,
+   * the report): a lost JobManager ends its wait after {@link #GIVE_UP_MS}, not after Flink's client gives up (two
+   * minutes; dogAC F6).
+   */
+  public static PipelineResult runToEnd(Pipeline p) throws IOException {
+    try (JobWatch watch = of(p.getOptions())) {
+      return watch == null ? FlinkMaster.runToEnd(p) : watch.await(() -> FlinkMaster.runToEnd(p));
+    }
   }
 
   /** Starts asking, on a daemon thread, every {@link #POLL_MS}. */
