@@ -1053,7 +1053,7 @@ public final class Sweep {
       if (!counters.isEmpty()) counters += restarted(restarts, plan, doneBefore);
       // the record's writer printed each task's line where it ran: on a remote cluster, a TaskManager's log
       if (FlinkMaster.remote(o) != null) {
-        taskLines(plan, Json.readMap(plan.recordPath()), doneBefore).forEach(System.out::println);
+        taskLines(plan, ranBeforeRestart(plan, doneBefore)).forEach(System.out::println);
       }
     }
     Scratch.clean(plan.config().runs());
@@ -1066,19 +1066,7 @@ public final class Sweep {
    * what a client shows of a sweep whose writer ran on a remote worker.
    */
   @SuppressWarnings("unchecked")
-  public static List<String> taskLines(Plan plan, Map<String, Object> record) throws IOException {
-    return taskLines(plan, record, plan.stream().values().stream().flatMap(List::stream)
-        .collect(java.util.stream.Collectors.toSet()));
-  }
-
-  /**
-   * The same, where a task the record says the job skipped as done and that is not among {@code doneBefore} (those
-   * done before this command) was run by this command before a restart of its job: its line is its summary's, as
-   * the DirectRunner's writer, which never restarts, would print it. The record, written by the job's last attempt,
-   * says "skipped", and a line saying so claimed that the command had run none of it (dogAC F7).
-   */
-  @SuppressWarnings("unchecked")
-  static List<String> taskLines(Plan plan, Map<String, Object> record, Set<String> doneBefore) throws IOException {
+  public static List<String> taskLines(Plan plan, Map<String, Object> record) {
     Map<String, Map<String, Object>> byTask = new HashMap<>();
     for (Object d : (List<Object>) record.getOrDefault("domains", List.of())) {
       for (Object t : (List<Object>) ((Map<String, Object>) d).getOrDefault("tasks", List.of())) {
@@ -1090,16 +1078,55 @@ public final class Sweep {
     for (TaskRef ref : refs(plan)) {
       Map<String, Object> row = byTask.get(ref.task());
       if (row == null) continue;
-      String status = String.valueOf(row.get("status"));
-      if (status.equals("skipped") && !doneBefore.contains(ref.task())) {
-        lines.add(SweepSteps.line(SweepSteps.row(ref, SummaryFile.mergeParts(plan.config().summaryPath(ref.task())),
-            Map.of())));
-        continue;
-      }
-      lines.add(SweepSteps.line(new TaskRow(ref, status,
+      lines.add(SweepSteps.line(new TaskRow(ref, String.valueOf(row.get("status")),
           row.get("error") == null ? "" : String.valueOf(row.get("error")), Map.of())));
     }
     return lines;
+  }
+
+  /**
+   * The sweep record, its rows of the tasks this command ran before a restart of its job made what the DirectRunner's
+   * writer, which never restarts, makes of them; rewritten when any changed. The job's last attempt found such a task
+   * done and wrote "skipped", which its line, the tasks counted ok and the stages' summary took for a task an earlier
+   * command ran (dogAC F7). A task skipped and among {@code doneBefore} (done before this command) stays skipped.
+   */
+  @SuppressWarnings("unchecked")
+  static Map<String, Object> ranBeforeRestart(Plan plan, Set<String> doneBefore) throws IOException {
+    Map<String, Object> record = Json.readMap(plan.recordPath());
+    Map<String, TaskRef> refs = new HashMap<>();
+    for (TaskRef ref : refs(plan)) refs.put(ref.task(), ref);
+    boolean changed = false;
+    for (Object d : (List<Object>) record.getOrDefault("domains", List.of())) {
+      Map<String, Object> domain = (Map<String, Object>) d;
+      int done = 0;
+      int failed = 0;
+      List<Object> tasks = (List<Object>) domain.getOrDefault("tasks", List.of());
+      for (int i = 0; i < tasks.size(); i++) {
+        Map<String, Object> row = (Map<String, Object>) tasks.get(i);
+        TaskRef ref = refs.get(String.valueOf(row.get("task")));
+        if (ref != null && "skipped".equals(row.get("status")) && !doneBefore.contains(ref.task())) {
+          TaskRow ran = SweepSteps.row(ref, SummaryFile.mergeParts(plan.config().summaryPath(ref.task())), Map.of());
+          // the writer's keys in its order: task, status, an error unless done, then the rest as they were
+          Map<String, Object> fixed = new LinkedHashMap<>();
+          fixed.put("task", ref.task());
+          fixed.put("status", ran.status());
+          if (!ran.done()) fixed.put("error", ran.error());
+          row.forEach(fixed::putIfAbsent);
+          tasks.set(i, fixed);
+          row = fixed;
+          changed = true;
+        }
+        if ("ok".equals(row.get("status")) || "skipped".equals(row.get("status"))) {
+          done++;
+        } else {
+          failed++;
+        }
+      }
+      if (domain.containsKey("done")) domain.put("done", done);
+      if (domain.containsKey("failed")) domain.put("failed", failed);
+    }
+    if (changed) AtomicFiles.writeString(plan.recordPath(), Json.pretty(record) + "\n");
+    return record;
   }
 
   /**

@@ -73,11 +73,20 @@ class JobBenchPlanTest {
       Files.createDirectories(p.config().summaryPath(task).getParent());
       Files.writeString(p.config().summaryPath(task), "{\"status\": \"partial\", \"errors\": [\"agg: boom\"]}");
     }
-    Map<String, Object> record = Json.readMap("{\"domains\": [{\"tasks\": [{\"task\": \"" + LAWYER + "\","
-        + " \"status\": \"skipped\"}]}, {\"tasks\": [{\"task\": \"" + LEDGER + "\", \"status\": \"skipped\"}]}]}");
-    List<String> lines = Sweep.taskLines(p, record, java.util.Set.of(LEDGER));
+    Files.createDirectories(p.recordPath().getParent());
+    Files.writeString(p.recordPath(), "{\"seed\": 0, \"domains\": [{\"domain\": \"Lawyers\", \"done\": 1, \"failed\": 0,"
+        + " \"tasks\": [{\"task\": \"" + LAWYER + "\", \"status\": \"skipped\", \"library_entries_before\": {}}]},"
+        + " {\"domain\": \"accountants\", \"done\": 1, \"failed\": 0, \"tasks\": [{\"task\": \"" + LEDGER + "\","
+        + " \"status\": \"skipped\", \"library_entries_before\": {}}]}]}");
+    Map<String, Object> record = Sweep.ranBeforeRestart(p, java.util.Set.of(LEDGER));
+    assertEquals(record, Json.readMap(p.recordPath()), "the record file says what the command did");
+    List<String> lines = Sweep.taskLines(p, record);
     assertTrue(lines.get(0).matches("  \\[Lawyers] 1/1 partial +" + LAWYER + "  :: agg: boom"), lines.get(0));
     assertTrue(lines.get(1).matches("  \\[accountants] 1/1 skipped +" + LEDGER), lines.get(1));
+    String text = Files.readString(p.recordPath());
+    assertTrue(text.contains("\"done\": 0,\n      \"failed\": 1,") && text.contains("\"task\": \"" + LAWYER
+        + "\",\n          \"status\": \"partial\",\n          \"error\": \"agg: boom\",\n"
+        + "          \"library_entries_before\": {}"), text);
   }
 
   /**
