@@ -74,8 +74,9 @@ class JobBenchPlanTest {
       Files.writeString(p.config().summaryPath(task), "{\"status\": \"partial\", \"errors\": [\"agg: boom\"]}");
     }
     Files.createDirectories(p.recordPath().getParent());
-    Files.writeString(p.recordPath(), "{\"seed\": 0, \"domains\": [{\"domain\": \"Lawyers\", \"done\": 1, \"failed\": 0,"
-        + " \"tasks\": [{\"task\": \"" + LAWYER + "\", \"status\": \"skipped\", \"library_entries_before\": {}}]},"
+    Files.writeString(p.recordPath(), "{\"seed\": 0, \"domains\": [{\"domain\": \"Lawyers\", \"done\": 1,"
+        + " \"failed\": 0, \"tasks\": [{\"task\": \"" + LAWYER + "\", \"status\": \"skipped\","
+        + " \"library_entries_before\": {}}]},"
         + " {\"domain\": \"accountants\", \"done\": 1, \"failed\": 0, \"tasks\": [{\"task\": \"" + LEDGER + "\","
         + " \"status\": \"skipped\", \"library_entries_before\": {}}]}]}");
     Map<String, Object> record = Sweep.ranBeforeRestart(p, java.util.Set.of(LEDGER));
