@@ -4,6 +4,7 @@ import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.WriterLock;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -40,9 +41,17 @@ public final class RootToken {
 
   /** Writes {@code token} under the runs root (the client, holding the runs root's writer lock). */
   public static void write(Path runsRoot, String token) throws IOException {
-    Files.createDirectories(file(runsRoot).getParent());
+    Path own = file(runsRoot).getParent();
+    Files.createDirectories(own);
+    // a worker killed between making and removing its write probe left it; no worker of another job runs now
+    try (DirectoryStream<Path> probes = Files.newDirectoryStream(own, PROBE + "*")) {
+      for (Path p : probes) Files.deleteIfExists(p);
+    }
     AtomicFiles.writeString(file(runsRoot), token + "\n");
   }
+
+  /** How a worker's write probe is named, beside the token. */
+  private static final String PROBE = "write-probe-";
 
   /** The token the last run under this runs root wrote, or "" when there is none to read. */
   public static String read(Path runsRoot) {
@@ -71,7 +80,7 @@ public final class RootToken {
           + ". Every worker must mount the same shared file system at " + runsRoot + " (give --runsRoot a path every"
           + " worker shares)");
     }
-    requireWritable(runsRoot, f.resolveSibling("write-probe-" + fresh()));
+    requireWritable(runsRoot, f.resolveSibling(PROBE + fresh()));
   }
 
   /**

@@ -23,6 +23,11 @@ class RootTokenTest {
     try (var left = Files.list(RootToken.file(runs).getParent())) {
       assertEquals(List.of(RootToken.file(runs)), left.toList(), "the write probe is removed");
     }
+    // one a killed worker left is removed by the next client, which holds the runs root's lock
+    Path left = Files.writeString(RootToken.file(runs).resolveSibling("write-probe-0a1b"), "");
+    Path user = Files.writeString(RootToken.file(runs).resolveSibling("runs-root-id"), "x");
+    RootToken.write(runs);
+    assertTrue(!Files.exists(left) && Files.exists(user), "only the probe is removed");
   }
 
   /**
