@@ -1174,8 +1174,10 @@ public final class Sweep {
   static void refuseOthersLibrary(Plan plan) {
     List<String> found = new ArrayList<>();
     for (String m : plan.config().modes()) {
+      // a gated mode that rejects every candidate delivers a base rollout, which lives in the summaries' namespace
       found.addAll(Library.othersEntries(Path.of(plan.config().libraryRoot()).resolve(m),
-          plan.config().namespace(m).toString(), plan.bench().surface()));
+          new TreeSet<>(List.of(plan.config().namespace(m).toString(), plan.config().summaryNamespace().toString())),
+          plan.bench().surface()));
     }
     if (found.isEmpty()) return;
     throw new UsageError("--libraryRoot=" + plan.config().libraryRoot() + " holds the entries of another run:\n  "

@@ -207,16 +207,17 @@ public final class Library {
   }
 
   /**
-   * The EXPERIENCE.md of a library under {@code modeRoot} ({@code <library root>/<mode>}) that names a run of
-   * another namespace than {@code namespace}, the first entry of each domain looked at; empty when there is none. A
-   * library belongs to the run that wrote it: another run's sweep would cut and replace its entries, and its tasks
-   * would start from lessons its own run never learned.
+   * The EXPERIENCE.md of a library under {@code modeRoot} ({@code <library root>/<mode>}) that names a run of none of
+   * {@code namespaces} (the mode's own, and the one that holds the task's shared base rollouts, which a gated mode may
+   * deliver), the first entry of each domain looked at; empty when there is none. A library belongs to the run that
+   * wrote it: another run's sweep would cut and replace its entries, and its tasks would start from lessons its own
+   * run never learned.
    */
-  public static List<String> othersEntries(Path modeRoot, String namespace, SurfaceSpec surface) {
+  public static List<String> othersEntries(Path modeRoot, java.util.Set<String> namespaces, SurfaceSpec surface) {
     List<String> out = new ArrayList<>();
     firstRuns(modeRoot, surface).forEach((experience, run) -> {
       int slash = run.indexOf('/');
-      if (slash > 0 && !run.substring(0, slash).equals(namespace)) out.add(experience + " (run `" + run + "`)");
+      if (slash > 0 && !namespaces.contains(run.substring(0, slash))) out.add(experience + " (run `" + run + "`)");
     });
     return out;
   }

@@ -60,6 +60,24 @@ class LibraryTest {
     return e;
   }
 
+  /**
+   * A gated mode that rejects every candidate delivers one of the task's base rollouts, which live in the summaries'
+   * namespace: its library entry names that namespace, and the same sweep's resume was refused as another run's
+   * (dogAD F11). A run of any other namespace is still another run's.
+   */
+  @Test
+  void aGatedEntryNamingTheSharedBaseRolloutIsTheRunsOwn() throws IOException {
+    Library gated = new Library(root.resolve("gat"), "accounting", SurfaceSpec.OPENCODE);
+    assertTrue(gated.add("ledger-1", tree(), "No candidate passed.", "base2", "demo-oc-agg2/ledger-1/base2",
+        experience()));
+    assertEquals(List.of(), Library.othersEntries(root.resolve("gat"), java.util.Set.of("demo-oc-gat2",
+        "demo-oc-agg2"), SurfaceSpec.OPENCODE));
+    List<String> other = Library.othersEntries(root.resolve("gat"), java.util.Set.of("demo-oc-gat2", "demo-oc-agg3"),
+        SurfaceSpec.OPENCODE);
+    assertEquals(1, other.size(), other.toString());
+    assertTrue(other.get(0).endsWith("(run `demo-oc-agg2/ledger-1/base2`)"), other.toString());
+  }
+
   private void add(Library lib, String task) throws IOException {
     assertTrue(lib.add(task, tree(), "It reconciles.", "agg2", "demo-oc-agg2/" + task + "/agg2", experience()));
   }
