@@ -90,7 +90,7 @@ public final class Reflector {
         return;
       }
       VerdictTripwire.assertNone(Map.of("experience.json", Json.pretty(exp)));
-      List<String> findings = OverrideScreen.findings(String.join("\n", exp.values()));
+      List<String> findings = screen(exp, sel.why);
       if (!findings.isEmpty()) {
         System.err.println("  [" + s.task() + "] " + label + " lesson screened out, not stored: " + findings);
         sel.experience = new LinkedHashMap<>();
@@ -112,5 +112,16 @@ public final class Reflector {
     } finally {
       Selector.persist(sel, work.resolve("selection").resolve(label));
     }
+  }
+
+  /**
+   * Why a lesson ({@code exp}) with the selector's reason ({@code why}) must not be stored; empty when both are clean.
+   * The reason is stored beside the lesson ("Why this was chosen") and read by every later improver of the domain as
+   * part of the entry, so it is screened with it (dogAD F4).
+   */
+  static List<String> screen(Map<String, String> exp, String why) {
+    List<String> findings = new ArrayList<>(OverrideScreen.findings(String.join("\n", exp.values())));
+    for (String f : OverrideScreen.findings(why)) findings.add("the selector's reason, " + f);
+    return findings;
   }
 }
