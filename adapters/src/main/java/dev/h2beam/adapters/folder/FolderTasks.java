@@ -85,6 +85,13 @@ final class FolderTasks {
     }
     Path source = task.resolve("source");
     for (Path f : walk(source, problems)) {
+      // the evidence leaves such a file out, but the executor gets its task's sources whole, and what a rollout
+      // prints of them reaches the improvers through its trajectory (dogAD F6)
+      if (leaks.matches("source/" + PathOrder.relative(source, f))) {
+        problems.add(f + ": a source file that a leak glob covers: the executor would get it, and the method would"
+            + " read what a rollout prints of it; move it to grading/ if it holds an answer, else rename it or narrow"
+            + " leak_globs in bench.json");
+      }
       if (size(f) > maxSourceBytes) {
         problems.add(f + ": " + size(f) + " bytes, over limits.max_source_bytes (" + maxSourceBytes
             + "); shrink it or raise the limit in bench.json");

@@ -101,6 +101,19 @@ class FolderBenchmarkTest {
   }
 
   /**
+   * A source file a leak glob covers is refused (dogAD F6): the evidence left it out, but the executor got it in its
+   * workspace, and a rollout that printed it put the answer in front of every improver through its trajectory.
+   */
+  @Test
+  void aSourceFileThatALeakGlobCoversIsRefused() throws IOException {
+    Path root = copyExample();
+    Files.writeString(root.resolve("tasks/ledgers/april/source/expected.txt"), "Total: 321.20\n");
+    List<String> p = problems(() -> open(root));
+    assertProblem(p, "source/expected.txt", "a source file that a leak glob covers");
+    assertEquals(1, p.size(), p.toString());
+  }
+
+  /**
    * Two task ids whose run folders would have one name (x/y__z and x__y/z both become x__y__z) are refused, naming
    * both folders: one task's summary would overwrite the other's.
    */
