@@ -129,7 +129,8 @@ public final class Selector {
     sel.idMap = AnonIds.assign(new ArrayList<>(artifacts.keySet()), task, k, mode);
     String label = mode + k;
     try {
-      String mission = writeFolder(bench, task, folder, sel.idMap, artifacts);
+      // the selector reads no path that names a candidate's mode or label (spec §7.2); the record keeps the labels
+      String mission = writeFolder(bench, task, folder, sel.idMap, RunPaths.scrub(artifacts, candidates, task));
       VerdictTripwire.assertNone(folder);
       // a reply without a choice of these ids is a failed attempt of the session, never a cached success
       Map<String, String> ids = sel.idMap;
