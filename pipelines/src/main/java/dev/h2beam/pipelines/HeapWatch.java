@@ -6,7 +6,6 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.lang.management.MemoryUsage;
-import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Locale;
 
@@ -72,6 +71,10 @@ final class HeapWatch {
   private static void watch(String name, PrintStream err) {
     // room for the watch's own work once the heap is full: the beans it reads and the line it prints are objects too
     byte[] reserve = new byte[(int) Math.min(1 << 20, Runtime.getRuntime().maxMemory() / 64)];
+    // the line as far as it can be written now, for a heap too full to build the one with the numbers
+    String told = "error: " + name + ": out of memory: the JVM did nothing but collect garbage for "
+        + WINDOW_S + " s, its heap full (at most " + mib(Runtime.getRuntime().maxMemory()) + "), and the run made no"
+        + " progress; " + more();
     List<GarbageCollectorMXBean> collectors = null;
     List<MemoryPoolMXBean> pools = null;
     Window window = new Window(WINDOW_S);
@@ -80,7 +83,7 @@ final class HeapWatch {
       while (true) {
         try {
           if (pools == null) {
-            collectors = ManagementFactory.getGarbageCollectorMXBeans();
+            collectors = List.copyOf(ManagementFactory.getGarbageCollectorMXBeans());
             // the old generation alone ("Tenured Gen", "G1 Old Gen", "PS Old Gen"): a survivor space is often full
             // after a collection in a healthy run, and would have made every later failure's line blame the heap
             pools = ManagementFactory.getMemoryPoolMXBeans().stream()
@@ -90,11 +93,17 @@ final class HeapWatch {
             if (pools.isEmpty()) return;
           }
           if (sample(window, collectors, pools)) {
-            err.println("error: " + name + ": out of memory: the JVM spent " + window.gcSeconds() + " s of the"
-                + " last " + window.seconds() + " s collecting garbage, its heap full (at most "
-                + mib(Runtime.getRuntime().maxMemory()) + "), and the run made no progress; " + more());
-            err.flush();
-            Runtime.getRuntime().halt(1);
+            reserve = null; // room for the line
+            try {
+              err.println("error: " + name + ": out of memory: the JVM spent " + window.gcSeconds() + " s of the"
+                  + " last " + window.seconds() + " s collecting garbage, its heap full (at most "
+                  + mib(Runtime.getRuntime().maxMemory()) + "), and the run made no progress; " + more());
+            } catch (OutOfMemoryError full) {
+              err.println(told);
+            } finally {
+              err.flush();
+              Runtime.getRuntime().halt(1);
+            }
           }
         } catch (OutOfMemoryError e) {
           // the heap is full: free the reserve for the next look
@@ -112,14 +121,23 @@ final class HeapWatch {
     }
   }
 
-  /** Adds a sample of the collectors and pools to {@code window}; true when the JVM does nothing but collect. */
+  /**
+   * Adds a sample of the collectors and pools to {@code window}; true when the JVM does nothing but collect. Nothing
+   * here allocates but the pools' usage objects: on a heap so full that not even those fit (the collector has just
+   * failed to free a few bytes), the heap is taken for full. The first version's samples failed there, again and
+   * again, and a JVM that did nothing but collect for 100 s was never stopped (a CI run, 2026-12-07).
+   */
   private static boolean sample(Window window, List<GarbageCollectorMXBean> collectors, List<MemoryPoolMXBean> pools) {
     long gcMs = 0;
-    for (GarbageCollectorMXBean c : collectors) gcMs += Math.max(0, c.getCollectionTime());
+    for (int i = 0; i < collectors.size(); i++) gcMs += Math.max(0, collectors.get(i).getCollectionTime());
     double fullest = 0;
-    for (MemoryPoolMXBean p : pools) {
-      MemoryUsage after = p.getCollectionUsage();
-      if (after != null && after.getMax() > 0) fullest = Math.max(fullest, (double) after.getUsed() / after.getMax());
+    try {
+      for (int i = 0; i < pools.size(); i++) {
+        MemoryUsage after = pools.get(i).getCollectionUsage();
+        if (after != null && after.getMax() > 0) fullest = Math.max(fullest, (double) after.getUsed() / after.getMax());
+      }
+    } catch (OutOfMemoryError full) {
+      fullest = 1;
     }
     if (fullest >= FULL_SHARE) filled = true;
     return window.add(System.nanoTime() / 1_000_000, gcMs, fullest);
@@ -129,16 +147,28 @@ final class HeapWatch {
     return String.format(Locale.ROOT, "%d MiB", bytes >> 20);
   }
 
-  /** The samples of the last {@code seconds}: whether collection took the run over, each sample's heap full. */
+  /**
+   * The samples of the last {@code seconds}: whether collection took the run over, each sample's heap full. Held in
+   * arrays made once, so that adding a sample allocates nothing: it is taken when the heap may have no room left.
+   */
   static final class Window {
     private final long spanMs;
-    private final ArrayDeque<long[]> samples = new ArrayDeque<>();
-    private boolean allFull = true;
+    /** Each sample's time, the collectors' total time then, and whether it found the heap full; a ring. */
+    private final long[] at;
+    private final long[] gcAt;
+    private final boolean[] full;
+    private int first;
+    private int size;
     private long gcMs;
     private long wallMs;
 
     Window(int seconds) {
       this.spanMs = seconds * 1000L;
+      // samples come a second apart at the least: room for a window of them and more
+      int capacity = 4 * seconds + 64;
+      at = new long[capacity];
+      gcAt = new long[capacity];
+      full = new boolean[capacity];
     }
 
     /**
@@ -147,20 +177,28 @@ final class HeapWatch {
      * it, and every sample in it found the heap at least {@link #FULL_SHARE} full.
      */
     boolean add(long nowMs, long totalGcMs, double fill) {
-      samples.addLast(new long[] {nowMs, totalGcMs, fill >= FULL_SHARE ? 1 : 0});
+      if (size == at.length) drop();
+      int i = index(size);
+      at[i] = nowMs;
+      gcAt[i] = totalGcMs;
+      full[i] = fill >= FULL_SHARE;
+      size++;
       // the oldest sample kept is the newest at least the window old, once there is one
-      while (samples.size() > 2 && nowMs - second()[0] >= spanMs) samples.removeFirst();
-      long[] first = samples.peekFirst();
-      wallMs = nowMs - first[0];
-      gcMs = totalGcMs - first[1];
-      allFull = samples.stream().allMatch(s -> s[2] == 1);
+      while (size > 2 && nowMs - at[index(1)] >= spanMs) drop();
+      wallMs = nowMs - at[first];
+      gcMs = totalGcMs - gcAt[first];
+      boolean allFull = true;
+      for (int k = 0; k < size; k++) allFull &= full[index(k)];
       return wallMs >= spanMs && allFull && gcMs >= THRASH_SHARE * wallMs;
     }
 
-    private long[] second() {
-      java.util.Iterator<long[]> it = samples.iterator();
-      it.next();
-      return it.next();
+    private int index(int k) {
+      return (first + k) % at.length;
+    }
+
+    private void drop() {
+      first = index(1);
+      size--;
     }
 
     long gcSeconds() {
