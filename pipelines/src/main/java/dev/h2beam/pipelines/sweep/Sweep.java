@@ -1087,8 +1087,8 @@ public final class Sweep {
   /**
    * The sweep record, its rows of the tasks this command ran before a restart of its job made what the DirectRunner's
    * writer, which never restarts, makes of them; rewritten when any changed. The job's last attempt found such a task
-   * done and wrote "skipped", which its line, the tasks counted ok and the stages' summary took for a task an earlier
-   * command ran (dogAC F7). A task skipped and among {@code doneBefore} (done before this command) stays skipped.
+   * done and wrote "skipped", which its line and the record took for a task an earlier command ran, and the stages'
+   * summary left out (dogAC F7). A task skipped and among {@code doneBefore} (done before this command) stays skipped.
    */
   @SuppressWarnings("unchecked")
   static Map<String, Object> ranBeforeRestart(Plan plan, Set<String> doneBefore) throws IOException {
