@@ -100,9 +100,13 @@ class JobWatchTest {
         w.status().describe());
     CompletableFuture<Boolean> interruptedAfter = new CompletableFuture<>();
     RuntimeException runner = new RuntimeException("the runner's wait", new InterruptedException());
+    // the wait is under way before the clock moves: a look made before it would have no thread to interrupt
+    java.util.concurrent.CountDownLatch waiting = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.ExecutorService own = java.util.concurrent.Executors.newSingleThreadExecutor();
     CompletableFuture<Throwable> ended = CompletableFuture.supplyAsync(() -> {
       try {
         w.await(() -> {
+          waiting.countDown();
           try {
             Thread.sleep(60_000);
           } catch (InterruptedException e) {
@@ -122,7 +126,8 @@ class JobWatchTest {
       } finally {
         interruptedAfter.complete(Thread.currentThread().isInterrupted());
       }
-    });
+    }, own);
+    assertTrue(waiting.await(10, TimeUnit.SECONDS), "the wait began");
     now.addAndGet(29_000);
     w.lookOnce();
     Thread.sleep(300);
@@ -140,6 +145,7 @@ class JobWatchTest {
     assertTrue(bottom instanceof java.net.ConnectException && bottom.getMessage().contains("does not answer since")
         && bottom.getMessage().contains("30 s without an answer"), String.valueOf(bottom));
     assertFalse(interruptedAfter.get(), "the interrupt was for the wait only");
+    own.shutdownNow();
   }
 
   @Test
