@@ -210,6 +210,12 @@ final class FactsCodec {
         varint(tokens.partial());
         varint(tokens.notRecorded());
       }
+      size(t.choices().size());
+      for (Map.Entry<String, TaskSummary.Choice> e : t.choices().entrySet()) {
+        string(e.getKey());
+        varint(e.getValue().position());
+        varint(e.getValue().candidates());
+      }
     }
 
     void identity(RunIdentity id) throws IOException {
@@ -330,7 +336,14 @@ final class FactsCodec {
       }
       TaskSummary.DeadBases deadBases = in.readBoolean() ? new TaskSummary.DeadBases(in.readDouble(), size(),
           new TaskSummary.TokenCount(in.readLong(), in.readLong(), size(), size())) : null;
-      return new TaskSummary(path, taskId, map(modeKeys, modes), map(finalKeys, finals), deadBases);
+      String[] choiceKeys = new String[size()];
+      Object[] choices = new Object[choiceKeys.length];
+      for (int i = 0; i < choiceKeys.length; i++) {
+        choiceKeys[i] = string();
+        choices[i] = new TaskSummary.Choice(size(), size());
+      }
+      return new TaskSummary(path, taskId, map(modeKeys, modes), map(finalKeys, finals), deadBases,
+          map(choiceKeys, choices));
     }
 
     RunIdentity identity() throws IOException {

@@ -92,6 +92,7 @@ final class InputFiles {
     JsonNode selections = root.get("selections");
     Map<String, TaskSummary.ModeSpend> out = new TreeMap<>();
     Map<String, List<String>> finals = new TreeMap<>();
+    Map<String, TaskSummary.Choice> choices = new TreeMap<>();
     for (String m : keys(modes, selections)) {
       JsonNode rec = modes != null && modes.isObject() ? modes.get(m) : null;
       int fellBack = rec != null && rec.path("fell_back").isArray() ? rec.get("fell_back").size() : 0;
@@ -120,8 +121,28 @@ final class InputFiles {
           budget(rec == null ? null : rec.get("ledger")), improverUnknown, executorUnknown, tokens,
           attempts(rec == null ? null : rec.get("ledger")), gateSteps(rec == null ? null : rec.get("gate"))));
       finals.put(modeToken(m), texts(rec == null ? null : rec.get("finals")));
+      TaskSummary.Choice choice = choice(sel);
+      if (choice != null) choices.put(modeToken(m), choice);
     }
-    return new TaskSummary(path, text(root.get("task_id")), out, finals, deadBases(root));
+    return new TaskSummary(path, text(root.get("task_id")), out, finals, deadBases(root), choices);
+  }
+
+  /**
+   * Where the id a selection record chose stood in the list its selector was shown (the ids of its {@code id_map} in
+   * string order, as the prompt names them); null when its session made no choice: no record, a failed session
+   * ({@code ok} false, or {@code fallback}: the stand-in), a single final delivered as it is ({@code trivial}), or
+   * fewer than two ids.
+   */
+  static TaskSummary.Choice choice(JsonNode sel) {
+    if (sel == null || !sel.isObject() || !truthy(sel.get("ok")) || truthy(sel.get("fallback"))
+        || truthy(sel.get("trivial")) || !sel.path("id_map").isObject() || !sel.path("chosen_id").isTextual()) {
+      return null;
+    }
+    TreeSet<String> ids = new TreeSet<>();
+    sel.get("id_map").fieldNames().forEachRemaining(ids::add);
+    String chosen = sel.get("chosen_id").asText();
+    if (ids.size() < 2 || !ids.contains(chosen)) return null;
+    return new TaskSummary.Choice(ids.headSet(chosen).size() + 1, ids.size());
   }
 
   /** The status the sweep writes in the summary of a task whose every base rollout failed (SweepSteps.rollBases). */

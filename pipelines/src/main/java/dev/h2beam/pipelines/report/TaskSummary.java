@@ -16,9 +16,11 @@ import java.util.TreeMap;
  * @param finals per mode token, its {@code finals}: the labels of the outputs of the mode's final harness
  * @param deadBases what the dead base rollouts cost when the summary is of a task whose every base failed (status
  *     {@code base-failed}: no mode ran, so no mode's ledger holds them); null for any other summary
+ * @param choices per mode token, where in the selector's list the candidate it chose stood ({@link Choice}); only
+ *     the modes whose selector session made a choice
  */
 public record TaskSummary(String path, String taskId, Map<String, ModeSpend> modes, Map<String, List<String>> finals,
-    DeadBases deadBases) implements Serializable {
+    DeadBases deadBases, Map<String, Choice> choices) implements Serializable {
 
   // sorted by mode, immutable, in two arrays (a summary's maps hold a few modes; the report holds 50,000 summaries
   // over 100 namespaces x 500 tasks)
@@ -29,6 +31,13 @@ public record TaskSummary(String path, String taskId, Map<String, ModeSpend> mod
       finals.forEach((mode, labels) -> copy.put(mode, List.copyOf(labels)));
       finals = SortedArrayMap.copyOf(copy);
     }
+    choices = SortedArrayMap.copyOf(choices);
+  }
+
+  /** A summary whose selections record no choice the report looks at. */
+  public TaskSummary(String path, String taskId, Map<String, ModeSpend> modes, Map<String, List<String>> finals,
+      DeadBases deadBases) {
+    this(path, taskId, modes, finals, deadBases, Map.of());
   }
 
   /** A summary of a task whose bases did not all fail. */
@@ -218,6 +227,23 @@ public record TaskSummary(String path, String taskId, Map<String, ModeSpend> mod
       if (steps < 0 || (methodFailed != null && (methodFailed < 0 || methodFailed > steps))) {
         throw new IllegalArgumentException("method_failed must count some of the gate's " + steps + " steps: "
             + methodFailed);
+      }
+    }
+  }
+
+  /**
+   * Where the candidate a blind selector chose stood in the list it was shown: its prompt names the anonymous ids in
+   * string order ({@code A, B, C}), and their candidates' files sort the same way. Only a choice its session made:
+   * not a single final delivered without a session (k = 1), nor the stand-in recorded when the session failed.
+   *
+   * @param position the chosen id's place in that order, from 1
+   * @param candidates how many ids the list held
+   */
+  public record Choice(int position, int candidates) implements Serializable {
+    public Choice {
+      if (candidates < 2 || position < 1 || position > candidates) {
+        throw new IllegalArgumentException("a choice is one of at least two candidates: position " + position
+            + " of " + candidates);
       }
     }
   }

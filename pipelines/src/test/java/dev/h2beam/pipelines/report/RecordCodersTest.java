@@ -172,6 +172,19 @@ class RecordCodersTest {
     CoderProperties.coderDecodeEncodeEqual(JsonCoder.of(TaskSummary.class), t);
   }
 
+  /** Where each mode's selector choice stood travels with the facts, and a mode without one has none. */
+  @Test
+  void theSelectorsChoicesRoundTrip() throws Exception {
+    TaskSummary t = new TaskSummary("/r/ns/t1/summary.json", "t1", Map.of("agg", TaskSummary.ModeSpend.NONE,
+        "seq", TaskSummary.ModeSpend.NONE, "gat", TaskSummary.ModeSpend.NONE), Map.of(), null,
+        Map.of("seq", new TaskSummary.Choice(3, 3), "agg", new TaskSummary.Choice(1, 2)));
+    NamespaceFacts facts = new NamespaceFacts("/r/ns", true, List.of(), List.of(t), null);
+    roundTrips(facts);
+    TaskSummary back = PackedFacts.pack(facts).unpack().summaries().get(0);
+    assertEquals(Map.of("agg", new TaskSummary.Choice(1, 2), "seq", new TaskSummary.Choice(3, 3)), back.choices());
+    CoderProperties.coderDecodeEncodeEqual(JsonCoder.of(TaskSummary.class), t);
+  }
+
   /**
    * What the dead bases of a task whose every base failed cost, and their tokens, travel with the facts, beside
    * summaries of tasks that had a base (none): each unpacks as it was, and through the JSON coder too.
@@ -202,7 +215,8 @@ class RecordCodersTest {
         Map.entry(NamespaceFacts.class, "dir judgedPresent rows summaries identity metricsPresent metrics"),
         Map.entry(Scored.class, "taskId mode k label runId chosenIsBase nPassed nCriteria allPass metric error absence"
             + " repeatSd"),
-        Map.entry(TaskSummary.class, "path taskId modes finals deadBases"),
+        Map.entry(TaskSummary.class, "path taskId modes finals deadBases choices"),
+        Map.entry(TaskSummary.Choice.class, "position candidates"),
         Map.entry(TaskSummary.DeadBases.class, "usd unknown tokens"),
         Map.entry(TaskSummary.TokenCount.class, "input output partial notRecorded"),
         Map.entry(TaskSummary.ModeSpend.class, "fellBack improverUsd executorUsd lessonsScreened budget"

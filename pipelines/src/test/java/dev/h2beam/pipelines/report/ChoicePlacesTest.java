@@ -1,0 +1,133 @@
+package dev.h2beam.pipelines.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.h2beam.adapters.files.Json;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Where the blind selector's choices stood in its list: read from each selection record's {@code id_map} and
+ * {@code chosen_id} (only choices its session made), counted per reported cell against an order-indifferent selector
+ * with the exact tail of that count, and said in the report.
+ */
+class ChoicePlacesTest {
+
+  private static TaskSummary.Choice choice(String selection) throws Exception {
+    return InputFiles.choice(Json.readTree(selection));
+  }
+
+  @Test
+  void aChoiceIsThePlaceOfTheChosenIdAmongTheIdsInStringOrder() throws Exception {
+    assertEquals(new TaskSummary.Choice(2, 2), choice("{\"ok\": true, \"chosen_id\": \"B\", \"id_map\":"
+        + " {\"A\": \"agg2\", \"B\": \"agg1\"}, \"fallback\": false, \"trivial\": false}"));
+    // the prompt lists the ids in string order: with 27 candidates AA comes second
+    StringBuilder map = new StringBuilder("{");
+    for (int i = 0; i < 27; i++) {
+      map.append(i == 0 ? "" : ", ").append('"').append(dev.h2beam.transforms.selection.AnonIds.idFor(i))
+          .append("\": \"agg").append(i + 1).append('"');
+    }
+    assertEquals(new TaskSummary.Choice(2, 27), choice("{\"ok\": true, \"chosen_id\": \"AA\", \"id_map\": " + map
+        + "}}"));
+  }
+
+  @Test
+  void noChoiceWhereTheSessionMadeNone() throws Exception {
+    String map = "\"id_map\": {\"A\": \"c2\", \"B\": \"c1\"}";
+    assertNull(choice("{\"ok\": false, \"fallback\": true, \"chosen_id\": \"B\", " + map + "}"), "a stand-in");
+    assertNull(choice("{\"ok\": true, \"fallback\": true, \"chosen_id\": \"B\", " + map + "}"), "a stand-in");
+    assertNull(choice("{\"ok\": true, \"trivial\": true, \"chosen_id\": \"A\", \"id_map\": {\"A\": \"agg1\"}}"),
+        "k = 1: no session");
+    assertNull(choice("{\"ok\": true, \"chosen_id\": \"C\", " + map + "}"), "an id not in the map");
+    assertNull(choice("{\"ok\": true, \"chosen_id\": \"A\"}"), "no map (an older record)");
+    assertNull(InputFiles.choice(null));
+  }
+
+  @Test
+  void theCountOfFirstPlacesIsSetAgainstAnOrderIndifferentSelector() {
+    TaskSummary.Choice first2 = new TaskSummary.Choice(1, 2);
+    // three choices of two, all the first: 1.5 expected, P(3 of 3) = 1/8
+    assertEquals("3 of 3 choices the first listed (1.5 expected if the place did not matter; that many or more:"
+        + " p = 0.13); by place 3, 0", ChoicePlaces.line(List.of(first2, first2, first2)));
+    assertEquals(0.125, ChoicePlaces.tail(List.of(first2, first2, first2), 3, true), 1e-12);
+    // choices of two and three candidates: P(at least 1 first) = 1 - 1/2 * 2/3
+    List<TaskSummary.Choice> mixed = List.of(first2, new TaskSummary.Choice(2, 3));
+    assertEquals(2.0 / 3, ChoicePlaces.tail(mixed, 1, true), 1e-12);
+    assertEquals("1 of 2 choices the first listed (0.8 expected if the place did not matter; that many or more:"
+        + " p = 0.67); by place 1, 1, 0", ChoicePlaces.line(mixed));
+    // fewer than expected: the lower tail, P(none of four) = 1/16
+    TaskSummary.Choice second2 = new TaskSummary.Choice(2, 2);
+    assertEquals("0 of 4 choices the first listed (2.0 expected if the place did not matter; that few or fewer:"
+        + " p = 0.063); by place 0, 4", ChoicePlaces.line(List.of(second2, second2, second2, second2)));
+    assertEquals("1 of 1 choice the first listed (0.5 expected if the place did not matter; that many or more:"
+        + " p = 0.5); by place 1, 0", ChoicePlaces.line(List.of(first2)));
+    // the README's example
+    List<TaskSummary.Choice> readme = new java.util.ArrayList<>(java.util.Collections.nCopies(31, first2));
+    readme.addAll(java.util.Collections.nCopies(9, second2));
+    assertEquals("31 of 40 choices the first listed (20.0 expected if the place did not matter; that many or more:"
+        + " p = 0.00034); by place 31, 9", ChoicePlaces.line(readme));
+    // a long run stays a probability, never 0
+    List<TaskSummary.Choice> many = java.util.Collections.nCopies(200, first2);
+    assertTrue(ChoicePlaces.line(many).contains("p = < 1e-12"), ChoicePlaces.line(many));
+    assertEquals("1", ChoicePlaces.pValue(1.0));
+  }
+
+  @Test
+  void noLinesWhenNoSessionChose() {
+    assertEquals(List.of(), ChoicePlaces.lines(Map.of()));
+    Map<ModeK, List<TaskSummary.Choice>> none = new TreeMap<>(ModeK.BY_K_THEN_MODE);
+    none.put(new ModeK("agg", 1), List.of());
+    assertEquals(List.of(), ChoicePlaces.lines(none));
+  }
+
+  /** A report of summaries whose selections record their ids says where each mode's choices stood. */
+  @Test
+  void theReportSaysWhereEachModesChoicesStood(@TempDir Path runs) throws Exception {
+    Path ns = Fixtures.judgedPair(runs, 2);
+    // ledger-1: parallel chose the first listed, sequential the second; ledger-2: both the first
+    choose(ns.resolve("ledger-1/summary.json"), "agg", "A", "agg1", "agg2");
+    choose(ns.resolve("ledger-1/summary.json"), "seq", "B", "c2", "c1");
+    choose(ns.resolve("ledger-2/summary.json"), "agg", "A", "agg2", "agg1");
+    choose(ns.resolve("ledger-2/summary.json"), "seq", "A", "c2", "c1");
+    Path out = runs.resolve("out");
+    Fixtures.Run run = Fixtures.report("--namespaces=" + ns, "--output=" + out);
+    assertEquals(0, run.exit(), run.err());
+    String text = Files.readString(out.resolve("report.txt"), StandardCharsets.UTF_8);
+    assertTrue(text.contains("Where the selector's choices stood in its list"), text);
+    assertTrue(text.contains("  parallel k=2: 2 of 2 choices the first listed (1.0 expected if the place did not"
+        + " matter; that many or more: p = 0.25); by place 2, 0\n"), text);
+    assertTrue(text.contains("  sequential k=2: 1 of 2 choices the first listed (1.0 expected if the place did not"
+        + " matter; that many or more: p = 0.75); by place 1, 1\n"), text);
+    assertTrue(Files.readString(out.resolve("report.html")).contains("Where the selector&#39;s choices stood")
+        || Files.readString(out.resolve("report.html")).contains("Where the selector's choices stood"));
+
+    // records without ids (harness2's fixtures here, or older files) add no section
+    Path plain = Fixtures.judgedPair(runs.resolve("plain"), 2);
+    Path plainOut = runs.resolve("plain-out");
+    assertEquals(0, Fixtures.report("--namespaces=" + plain, "--output=" + plainOut).exit());
+    assertFalse(Files.readString(plainOut.resolve("report.txt")).contains("choices stood"));
+  }
+
+  /** Gives {@code mode}'s selection in {@code summary} an id map of {@code labels} (A, B, ...) and a chosen id. */
+  private static void choose(Path summary, String mode, String id, String... labels) throws Exception {
+    ObjectNode root = (ObjectNode) Json.readTree(summary);
+    ObjectNode sel = (ObjectNode) root.path("selections").path(mode);
+    ObjectNode map = sel.putObject("id_map");
+    for (int i = 0; i < labels.length; i++) map.put(dev.h2beam.transforms.selection.AnonIds.idFor(i), labels[i]);
+    sel.put("chosen_id", id);
+    sel.put("chosen_label", map.get(id).asText());
+    sel.put("fallback", false);
+    sel.put("trivial", false);
+    Files.writeString(summary, Json.pretty(root), StandardCharsets.UTF_8);
+  }
+}
