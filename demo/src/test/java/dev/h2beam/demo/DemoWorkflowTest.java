@@ -56,6 +56,20 @@ class DemoWorkflowTest {
     assertEquals(0, exit, err.toString(java.nio.charset.StandardCharsets.UTF_8));
     assertTrue(text.toString(java.nio.charset.StandardCharsets.UTF_8).contains("| 3 replicates, 6 task pairs"),
         text.toString(java.nio.charset.StandardCharsets.UTF_8));
+    // harness2's rule, the default: every replicate of a task shows the selector the same ids, and the report says so
+    for (String task : List.of("ledger-1", "ledger-2")) {
+      for (String mode : List.of("agg", "seq")) {
+        Object first = null;
+        for (int seed = 1; seed <= 3; seed++) {
+          Map<String, Object> s = dev.h2beam.transforms.summary.SummaryFile.read(out.resolve("runs/demo-oc-agg2-s"
+              + seed).resolve(task).resolve("summary.json"));
+          Object ids = at(s, "selections", mode).get("id_map");
+          if (first == null) first = ids;
+          assertEquals(first, ids, task + " " + mode + " seed " + seed);
+        }
+      }
+    }
+    assertTrue(text.toString(java.nio.charset.StandardCharsets.UTF_8).contains("are harness2's (spec §19.2)"));
   }
 
   @Test

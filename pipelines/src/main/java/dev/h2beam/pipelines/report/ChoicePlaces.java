@@ -1,5 +1,6 @@
 package dev.h2beam.pipelines.report;
 
+import dev.h2beam.transforms.selection.AnonIds;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -19,8 +20,11 @@ import java.util.Map;
 final class ChoicePlaces {
   private ChoicePlaces() {}
 
-  /** The report's lines for the choices of each reported cell; none when no selector session made a choice. */
-  static List<String> lines(Map<ModeK, List<TaskSummary.Choice>> byCell) {
+  /**
+   * The report's lines for the choices of each reported cell; none when no selector session made a choice.
+   * {@code rules} says per k how its namespaces shuffled the ids ({@link AnonIds#TASK} or {@link AnonIds#REPLICATE}).
+   */
+  static List<String> lines(Map<ModeK, List<TaskSummary.Choice>> byCell, Map<Integer, String> rules) {
     List<String> out = new ArrayList<>();
     if (byCell.values().stream().allMatch(List::isEmpty)) return out;
     out.add("");
@@ -30,10 +34,32 @@ final class ChoicePlaces {
     byCell.forEach((cell, choices) -> {
       if (!choices.isEmpty()) out.add("  " + cell.name() + ": " + line(choices));
     });
-    out.add("  The ids are harness2's (spec §19.2): they depend on the task, k and mode alone, so every replicate of"
-        + " a task lists its candidates in the same order, and replicates do not average a preference for a place"
-        + " out.");
+    java.util.TreeSet<Integer> byTask = new java.util.TreeSet<>();
+    java.util.TreeSet<Integer> byReplicate = new java.util.TreeSet<>();
+    byCell.forEach((cell, choices) -> {
+      if (choices.isEmpty()) return;
+      if (AnonIds.REPLICATE.equals(rules.get(cell.k()))) {
+        byReplicate.add(cell.k());
+      } else {
+        byTask.add(cell.k());
+      }
+    });
+    boolean both = !byTask.isEmpty() && !byReplicate.isEmpty();
+    if (!byTask.isEmpty()) {
+      out.add("  The ids " + (both ? "at " + ks(byTask) + " " : "") + "are harness2's (spec §19.2): they depend on"
+          + " the task, k and mode alone, so every replicate of a task lists its candidates in the same order, and"
+          + " replicates do not average a preference for a place out (--anonIds=replicate shuffles them per seed).");
+    }
+    if (!byReplicate.isEmpty()) {
+      out.add("  The ids " + (both ? "at " + ks(byReplicate) + " " : "") + "were shuffled per replicate"
+          + " (--anonIds=replicate: the seed enters the shuffle), so each replicate lists a task's candidates in an"
+          + " order of its own.");
+    }
     return out;
+  }
+
+  private static String ks(java.util.Set<Integer> ks) {
+    return String.join(", ", ks.stream().map(k -> "k=" + k).toList());
   }
 
   /** {@code 31 of 40 choices the first listed (20.0 expected ...; that many or more: p = 0.0003); by place 31, 9}. */

@@ -8,6 +8,7 @@ import dev.h2beam.adapters.model.Tokens;
 import dev.h2beam.pipelines.files.FileShapes;
 import dev.h2beam.pipelines.judge.JudgeIdentity;
 import dev.h2beam.pipelines.judge.MetricVector;
+import dev.h2beam.transforms.selection.AnonIds;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -240,6 +241,12 @@ final class InputFiles {
       });
     }
     if (!unverified.isEmpty()) out.put(RunIdentity.UNVERIFIED, new ArrayList<>(unverified));
+    // how the selector's ids were shuffled (replicates must agree): a config.json that records none followed
+    // harness2's rule
+    if (!out.isEmpty()) {
+      out.put(AnonIds.CONFIG_KEY, root.path(AnonIds.CONFIG_KEY).isTextual() ? root.get(AnonIds.CONFIG_KEY).asText()
+          : AnonIds.TASK);
+    }
     return out.isEmpty() ? null : Json.canonical(out);
   }
 

@@ -3,6 +3,7 @@ package dev.h2beam.pipelines.report;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.pipelines.Modes;
 import dev.h2beam.pipelines.files.Forked;
+import dev.h2beam.transforms.selection.AnonIds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
@@ -165,7 +166,7 @@ final class Report {
         withheld));
     Map<ModeK, List<TaskSummary.Choice>> reportedChoices = new TreeMap<>(ModeK.BY_K_THEN_MODE);
     for (Summary x : summaries) if (choices.containsKey(x.cell())) reportedChoices.put(x.cell(), choices.get(x.cell()));
-    lines.addAll(ChoicePlaces.lines(reportedChoices));
+    lines.addAll(ChoicePlaces.lines(reportedChoices, idRules(rowsByNs.keySet(), byDir)));
 
     List<String> coverage = coverage(rowsByNs, s.modes());
     if (!coverage.isEmpty()) {
@@ -527,6 +528,21 @@ final class Report {
     return out;
   }
 
+  /**
+   * The rule each reported k's namespaces shuffled the selector's ids by ({@link AnonIds#TASK}, harness2's, for one
+   * whose config.json records none): the replicate check refuses namespaces of one k that differ in it.
+   */
+  static Map<Integer, String> idRules(Set<NamespaceRef> reported, Map<String, NamespaceFacts> byDir) {
+    Map<Integer, String> out = new TreeMap<>();
+    for (NamespaceRef ns : reported) {
+      RunIdentity id = facts(byDir, ns).identity();
+      Object rule = id == null || id.cohort() == null ? AnonIds.TASK
+          : cohortOf(id).getOrDefault(AnonIds.CONFIG_KEY, AnonIds.TASK);
+      out.merge(ns.k(), String.valueOf(rule), (a, b) -> a.equals(b) ? a : a + " and " + b);
+    }
+    return out;
+  }
+
   /** Whether a cohort key is one a namespace records only once the gated mode ran there. */
   private static boolean gateKey(String key) {
     return key.startsWith("gate") || key.startsWith("input_digests.checks");
@@ -551,6 +567,7 @@ final class Report {
   /** One side of a difference: its namespaces and, for the task set, how many tasks. */
   private static String side(String key, Object value, List<NamespaceRef> names) {
     String who = who(names);
+    if (key.equals(AnonIds.CONFIG_KEY)) return "selector ids shuffled by " + value + " in " + who;
     return key.equals("tasks") && value instanceof List<?> l ? l.size() + " task" + (l.size() == 1 ? "" : "s")
         + " (" + Comparison.list(l.stream().map(String::valueOf).toList()) + ") in " + who : who;
   }

@@ -29,6 +29,7 @@ import dev.h2beam.transforms.library.Library;
 import dev.h2beam.transforms.recursion.Faults;
 import dev.h2beam.transforms.resume.Leftovers;
 import dev.h2beam.transforms.resume.StoredCredentials;
+import dev.h2beam.transforms.selection.AnonIds;
 import dev.h2beam.transforms.stream.TaskStream;
 import dev.h2beam.transforms.summary.SummaryFile;
 import dev.h2beam.transforms.sweep.ClientReplay;
@@ -151,6 +152,15 @@ public final class Sweep {
       throw new UsageError("--progressSeconds must be at least 1 (got " + o.getProgressSeconds() + ")");
     }
     List<String> modes = Flags.modes(o.getModes());
+    if (!List.of(AnonIds.TASK, AnonIds.REPLICATE).contains(o.getAnonIds())) {
+      throw new UsageError("--anonIds must be " + AnonIds.TASK + " (harness2's rule, the default) or "
+          + AnonIds.REPLICATE + " (got '" + o.getAnonIds() + "')");
+    }
+    if (o.getAnonIds().equals(AnonIds.REPLICATE) && o.getSeed() == null) {
+      throw new UsageError("--anonIds=" + AnonIds.REPLICATE + " shuffles the selector's ids with the replicate's"
+          + " --seed, and none is given: add --seed=N (each replicate its own), or leave --anonIds at "
+          + AnonIds.TASK);
+    }
     Faults faults;
     try {
       faults = Faults.parse(o.getInject());
@@ -267,7 +277,7 @@ public final class Sweep {
     SweepConfig config = new SweepConfig(o.getBench(), benchRoot.toString(), settings, sub, runsRoot.toString(),
         libraryRoot.toString(), o.getK(), modes, o.getSeed(), o.getSessionLimit(), o.getRolloutLimit(),
         o.getPhaseWidth(), o.getSessionRetryWaitSeconds(), o.getInject(), o.getChannel(), bench.spec().name(),
-        runConfig, workers, "", gate);
+        runConfig, workers, "", gate, o.getAnonIds());
     try {
       config.workerSessionLimit();
       config.workerRolloutLimit();
@@ -551,6 +561,8 @@ public final class Sweep {
     domains.sort(null);
     id.put("domains", domains);
     id.put("seed", o.getSeed());
+    // written only when it is not harness2's rule, which every config.json that records none followed
+    if (!o.getAnonIds().equals(AnonIds.TASK)) id.put(AnonIds.CONFIG_KEY, o.getAnonIds());
     if (digests) id.put("timing", timing(plan, o)); // never compared; read from the machine
     if (digests) id.put(Build.BUILDS, new ArrayList<>(List.of(Build.id()))); // never compared: added to (below)
     if (plan.config().modes().contains("gat")) {
@@ -585,6 +597,14 @@ public final class Sweep {
   @SuppressWarnings("unchecked")
   private static void compareIdentity(Path file, Map<String, Object> old, Map<String, Object> id, Plan plan,
       SweepOptions o, List<String> ids) {
+    // compared whether or not either records it: none recorded is harness2's rule
+    Object oldIds = old.getOrDefault(AnonIds.CONFIG_KEY, AnonIds.TASK);
+    Object newIds = id.getOrDefault(AnonIds.CONFIG_KEY, AnonIds.TASK);
+    if (!oldIds.equals(newIds)) {
+      throw new UsageError(file + " records the selector's ids shuffled by " + oldIds + " and this sweep shuffles"
+          + " them by " + newIds + ": its selections would not be one experiment. Resume with --anonIds=" + oldIds
+          + ", or use a new --runsRoot (or --output) for the other");
+    }
     for (String key : id.keySet()) {
       // the judge is recorded later; where the benchmark lives may move; the timing environment may change
       // (then times stop being comparable, below); keys an older h2beam did not write are not compared

@@ -55,6 +55,15 @@ public interface SweepOptions extends PipelineOptions {
 
   void setSeed(BigInteger value);
 
+  @Description("How the blind selector's anonymous ids (A, B, ...) are shuffled: task (harness2's rule: by task, k"
+      + " and mode alone, so every replicate of a task lists the same candidate first) or replicate (the --seed too,"
+      + " which it needs: each replicate lists the candidates in an order of its own, so a selector's preference for"
+      + " a place is not the same bias in every replicate). Recorded in config.json; a resume must keep it.")
+  @Default.String("task")
+  String getAnonIds();
+
+  void setAnonIds(String value);
+
   @Description("Comma list of domains to run (default: every domain).")
   @Default.String("")
   String getOnlyDomains();

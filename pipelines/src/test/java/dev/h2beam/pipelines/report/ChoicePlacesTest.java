@@ -84,10 +84,26 @@ class ChoicePlacesTest {
 
   @Test
   void noLinesWhenNoSessionChose() {
-    assertEquals(List.of(), ChoicePlaces.lines(Map.of()));
+    assertEquals(List.of(), ChoicePlaces.lines(Map.of(), Map.of()));
     Map<ModeK, List<TaskSummary.Choice>> none = new TreeMap<>(ModeK.BY_K_THEN_MODE);
     none.put(new ModeK("agg", 1), List.of());
-    assertEquals(List.of(), ChoicePlaces.lines(none));
+    assertEquals(List.of(), ChoicePlaces.lines(none, Map.of(1, "replicate")));
+  }
+
+  /** The closing note names the rule the ids were shuffled by, per k when the reported ks differ in it. */
+  @Test
+  void theNoteNamesHowTheIdsWereShuffled() {
+    Map<ModeK, List<TaskSummary.Choice>> cells = new TreeMap<>(ModeK.BY_K_THEN_MODE);
+    cells.put(new ModeK("agg", 2), List.of(new TaskSummary.Choice(1, 2)));
+    cells.put(new ModeK("agg", 3), List.of(new TaskSummary.Choice(3, 3)));
+    List<String> task = ChoicePlaces.lines(cells, Map.of(2, "task", 3, "task"));
+    assertTrue(task.get(task.size() - 1).startsWith("  The ids are harness2's (spec §19.2)"), task.toString());
+    List<String> replicate = ChoicePlaces.lines(cells, Map.of(2, "replicate", 3, "replicate"));
+    assertTrue(replicate.get(replicate.size() - 1).startsWith("  The ids were shuffled per replicate"),
+        replicate.toString());
+    List<String> both = ChoicePlaces.lines(cells, Map.of(2, "task", 3, "replicate"));
+    assertTrue(both.get(both.size() - 2).startsWith("  The ids at k=2 are harness2's"), both.toString());
+    assertTrue(both.get(both.size() - 1).startsWith("  The ids at k=3 were shuffled per replicate"), both.toString());
   }
 
   /** A report of summaries whose selections record their ids says where each mode's choices stood. */

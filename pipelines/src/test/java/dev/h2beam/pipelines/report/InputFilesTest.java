@@ -171,8 +171,12 @@ class InputFilesTest {
         + " {\"base\": \"b\", \"tasks\": {\"t2\": \"y\", \"t1\": \"x\"}}, \"max_tasks\": 9, \"seed\": 2,"
         + " \"timing\": {\"runner\": \"FlinkRunner\"}}";
     assertEquals(InputFiles.config("c", one).cohort(), InputFiles.config("c", other).cohort());
-    assertEquals("{\"input_digests.base\":\"b\",\"input_digests.tasks\":{\"t1\":\"x\",\"t2\":\"y\"},"
-        + "\"method_version\":2,\"split\":\"all\",\"tasks\":[\"t1\",\"t2\"]}", InputFiles.config("c", one).cohort());
+    // how the selector's ids were shuffled: harness2's rule where config.json records none
+    assertEquals("{\"anon_ids\":\"task\",\"input_digests.base\":\"b\",\"input_digests.tasks\":{\"t1\":\"x\","
+        + "\"t2\":\"y\"},\"method_version\":2,\"split\":\"all\",\"tasks\":[\"t1\",\"t2\"]}",
+        InputFiles.config("c", one).cohort());
+    String perReplicate = one.replace("\"seed\": 1,", "\"seed\": 1, \"anon_ids\": \"replicate\",");
+    assertTrue(InputFiles.config("c", perReplicate).cohort().startsWith("{\"anon_ids\":\"replicate\","));
     assertNull(InputFiles.config("c", "{\"executor\": \"demo/oc\"}").cohort(), "harness2's config records none");
   }
 

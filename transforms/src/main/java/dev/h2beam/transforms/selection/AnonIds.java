@@ -11,7 +11,10 @@ import java.util.Objects;
  * {@code A..Z, AA..AZ, BA..}.
  *
  * <p>The seed depends only on (task, k, mode), so reruns show the selector the same ids for the same candidates, and
- * ids never reveal which rollout (or which position in the chain) a candidate came from.
+ * ids never reveal which rollout (or which position in the chain) a candidate came from. That is harness2's rule, and
+ * every replicate of a task then lists the same candidate first; a sweep run with {@code --anonIds=replicate} adds
+ * its seed ({@link #REPLICATE}), so that replicates list them in orders of their own and a selector's preference for
+ * a place in the list is spread over the candidates instead of falling on the same one in every replicate.
  */
 public final class AnonIds {
   private AnonIds() {}
@@ -21,11 +24,32 @@ public final class AnonIds {
    * ({@code agg10 < agg2}) and then shuffled with {@code random.Random(seed(taskId, k, mode))}.
    */
   public static LinkedHashMap<String, String> assign(List<String> labels, String taskId, int k, String mode) {
+    return assign(labels, taskId, k, mode, null);
+  }
+
+  /** harness2's rule, the default: the ids depend on the task, k and mode alone. */
+  public static final String TASK = "task";
+
+  /** The ids also depend on the sweep's seed, so each replicate has its own ({@code --anonIds=replicate}). */
+  public static final String REPLICATE = "replicate";
+
+  /**
+   * config.json's record of the rule, written only when it is not {@link #TASK}: every config.json that records
+   * none (harness2's, an older h2beam's) followed harness2's rule.
+   */
+  public static final String CONFIG_KEY = "anon_ids";
+
+  /**
+   * As {@link #assign(List, String, int, String)}, the shuffle's seed made with {@code salt} too when it is not null:
+   * the sweep's seed under {@link #REPLICATE}.
+   */
+  public static LinkedHashMap<String, String> assign(List<String> labels, String taskId, int k, String mode,
+      String salt) {
     Objects.requireNonNull(labels, "labels");
     List<String> order = new ArrayList<>(labels);
     order.forEach(label -> Objects.requireNonNull(label, "labels must not contain null"));
     order.sort(PyRandom.STRING_ORDER);
-    new PyRandom(seed(taskId, k, mode)).shuffle(order);
+    new PyRandom(seed(taskId, k, mode, salt)).shuffle(order);
     LinkedHashMap<String, String> ids = new LinkedHashMap<>();
     for (int i = 0; i < order.size(); i++) ids.put(idFor(i), order.get(i));
     return ids;
@@ -33,9 +57,15 @@ public final class AnonIds {
 
   /** The shuffle seed: the first 12 hex digits of SHA-1({@code "<task>|<k>|<mode>"}) read as an integer. */
   static long seed(String taskId, int k, String mode) {
+    return seed(taskId, k, mode, null);
+  }
+
+  /** The same over {@code "<task>|<k>|<mode>|<salt>"} when {@code salt} is not null. */
+  static long seed(String taskId, int k, String mode, String salt) {
     Objects.requireNonNull(taskId, "taskId");
     Objects.requireNonNull(mode, "mode");
-    return Long.parseLong(Hashes.sha1Hex(taskId + "|" + k + "|" + mode).substring(0, 12), 16);
+    String key = taskId + "|" + k + "|" + mode + (salt == null ? "" : "|" + salt);
+    return Long.parseLong(Hashes.sha1Hex(key).substring(0, 12), 16);
   }
 
   /** The id at zero-based {@code index} in bijective base 26: 0 → A, 25 → Z, 26 → AA, 701 → ZZ, 702 → AAA. */

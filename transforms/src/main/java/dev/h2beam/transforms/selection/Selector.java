@@ -48,7 +48,16 @@ public final class Selector {
    */
   public static SelectionRecord select(Benchmark bench, Proposer selector, String task, String mode, int k,
       List<RunView> candidates, Path folder) {
-    return select(bench, selector, task, mode, k, candidates, folder, k == 1);
+    return select(bench, selector, task, mode, k, candidates, folder, null);
+  }
+
+  /**
+   * As {@link #select(Benchmark, Proposer, String, String, int, List, Path)}, the anonymous ids shuffled with
+   * {@code idSalt} too when it is not null ({@link AnonIds#REPLICATE}: the sweep's seed).
+   */
+  public static SelectionRecord select(Benchmark bench, Proposer selector, String task, String mode, int k,
+      List<RunView> candidates, Path folder, String idSalt) {
+    return select(bench, selector, task, mode, k, candidates, folder, k == 1, idSalt);
   }
 
   /**
@@ -57,7 +66,7 @@ public final class Selector {
    */
   public static SelectionRecord deliver(Benchmark bench, String task, String mode, int k, List<RunView> finals,
       Path folder, String why) {
-    SelectionRecord sel = select(bench, null, task, mode, k, finals, folder, true);
+    SelectionRecord sel = select(bench, null, task, mode, k, finals, folder, true, null);
     if (sel.ok) {
       sel.why = why;
       persist(sel, folder);
@@ -66,7 +75,7 @@ public final class Selector {
   }
 
   private static SelectionRecord select(Benchmark bench, Proposer selector, String task, String mode, int k,
-      List<RunView> candidates, Path folder, boolean single) {
+      List<RunView> candidates, Path folder, boolean single, String idSalt) {
     SelectionRecord sel = new SelectionRecord(task, mode, k);
     Map<String, String> artifacts = new LinkedHashMap<>();
     for (RunView rv : candidates) {
@@ -126,7 +135,7 @@ public final class Selector {
       sel.error = "no candidate produced an artifact";
       return sel;
     }
-    sel.idMap = AnonIds.assign(new ArrayList<>(artifacts.keySet()), task, k, mode);
+    sel.idMap = AnonIds.assign(new ArrayList<>(artifacts.keySet()), task, k, mode, idSalt);
     String label = mode + k;
     try {
       // the selector reads no path that names a candidate's mode or label (spec §7.2); the record keeps the labels

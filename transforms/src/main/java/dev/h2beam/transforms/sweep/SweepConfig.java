@@ -2,6 +2,7 @@ package dev.h2beam.transforms.sweep;
 
 import dev.h2beam.adapters.config.RunConfig;
 import dev.h2beam.adapters.model.Namespace;
+import dev.h2beam.transforms.selection.AnonIds;
 import java.io.Serializable;
 import java.math.BigInteger;
 import java.nio.file.Path;
@@ -30,12 +31,14 @@ import java.util.TreeMap;
  * @param rootToken a value the client wrote under the runs root before the job started; every worker reads it back
  *     before it does anything, so a worker that sees another folder at that path refuses ({@link RootToken})
  * @param gate the gated mode's method, policy and margin (its defaults when null)
+ * @param anonIds how the blind selector's anonymous ids are shuffled: {@link AnonIds#TASK} (harness2's rule, the
+ *     default when null) or {@link AnonIds#REPLICATE} (the seed too, which it then needs)
  */
 public record SweepConfig(
     String bench, String benchRoot, Map<String, String> settings, String substrate, String runsRoot,
     String libraryRoot, int k, List<String> modes, BigInteger seed, int sessionLimit, int rolloutLimit,
     int phaseWidth, int retryWaitSeconds, String faults, String channel, String benchName, RunConfig runConfig,
-    int workers, String rootToken, GateSettings gate) implements Serializable {
+    int workers, String rootToken, GateSettings gate, String anonIds) implements Serializable {
 
   public SweepConfig {
     settings = new TreeMap<>(settings);
@@ -45,6 +48,28 @@ public record SweepConfig(
     if (workers < 1) throw new IllegalArgumentException("workers must be at least 1, got " + workers);
     rootToken = rootToken == null ? "" : rootToken;
     gate = gate == null ? GateSettings.DEFAULT : gate;
+    anonIds = anonIds == null ? AnonIds.TASK : anonIds;
+  }
+
+  /** A configuration whose selector ids follow harness2's rule. */
+  public SweepConfig(
+      String bench, String benchRoot, Map<String, String> settings, String substrate, String runsRoot,
+      String libraryRoot, int k, List<String> modes, BigInteger seed, int sessionLimit, int rolloutLimit,
+      int phaseWidth, int retryWaitSeconds, String faults, String channel, String benchName, RunConfig runConfig,
+      int workers, String rootToken, GateSettings gate) {
+    this(bench, benchRoot, settings, substrate, runsRoot, libraryRoot, k, modes, seed, sessionLimit, rolloutLimit,
+        phaseWidth, retryWaitSeconds, faults, channel, benchName, runConfig, workers, rootToken, gate, null);
+  }
+
+  /** What the selector's id shuffle adds to harness2's seed: the sweep's seed under --anonIds=replicate, else null. */
+  public String idSalt() {
+    if (anonIds.equals(AnonIds.TASK)) return null;
+    // the sweep's plan refuses both, naming --anonIds
+    if (!anonIds.equals(AnonIds.REPLICATE) || seed == null) {
+      throw new IllegalStateException("anonymous ids are shuffled by " + AnonIds.TASK + ", or by "
+          + AnonIds.REPLICATE + " with a seed; got " + anonIds + (seed == null ? " without a seed" : ""));
+    }
+    return seed.toString();
   }
 
   /**
@@ -56,7 +81,7 @@ public record SweepConfig(
   @Override public int hashCode() {
     return Objects.hash(bench, benchRoot, settings, substrate, runsRoot, libraryRoot, k, modes, seed,
         sessionLimit, rolloutLimit, phaseWidth, retryWaitSeconds, faults, channel, benchName, runConfig, workers,
-        rootToken, gate);
+        rootToken, gate, anonIds);
   }
 
   /**
@@ -73,13 +98,15 @@ public record SweepConfig(
         && Objects.equals(runsRoot, c.runsRoot) && Objects.equals(libraryRoot, c.libraryRoot)
         && Objects.equals(modes, c.modes) && Objects.equals(seed, c.seed) && Objects.equals(faults, c.faults)
         && Objects.equals(channel, c.channel) && Objects.equals(benchName, c.benchName)
-        && Objects.equals(runConfig, c.runConfig) && Objects.equals(rootToken, c.rootToken) && gate.equals(c.gate);
+        && Objects.equals(runConfig, c.runConfig) && Objects.equals(rootToken, c.rootToken) && gate.equals(c.gate)
+        && anonIds.equals(c.anonIds);
   }
 
   /** This configuration with the runs root's token the workers must read back. */
   public SweepConfig withRootToken(String token) {
     return new SweepConfig(bench, benchRoot, settings, substrate, runsRoot, libraryRoot, k, modes, seed, sessionLimit,
-        rolloutLimit, phaseWidth, retryWaitSeconds, faults, channel, benchName, runConfig, workers, token, gate);
+        rolloutLimit, phaseWidth, retryWaitSeconds, faults, channel, benchName, runConfig, workers, token, gate,
+        anonIds);
   }
 
   /** One worker's share of {@code --sessionLimit}. */

@@ -236,7 +236,7 @@ public final class SweepSteps {
               "The gated mode's final harness (" + mr.gate.get("final_harness") + ") was delivered by its latest"
                   + " delivered episode; the gated mode runs no last selection.")
           : Selector.select(c.bench, c.selector, ref.task(), mode, c.config.k(),
-              Selector.pool(mr.finals, mr.rollouts), selFolder);
+              Selector.pool(mr.finals, mr.rollouts), selFolder, c.config.idSalt());
       if (sel.ok) Reflector.reflect(s, mr, sel);
       Map<String, Object> sj = sel.toJson();
       Map<String, String> chosenTree = sel.chosenLabel.isEmpty() || !mr.trees.containsKey(sel.chosenLabel)

@@ -69,6 +69,25 @@ class AnonIdsTest {
         AnonIds.assign(List.of("c2", "c4", "c1", "c3"), "ledger-2", 4, "seq"));
   }
 
+  /**
+   * With a salt (the replicate's seed, --anonIds=replicate) the shuffle's seed is SHA-1 of
+   * {@code "<task>|<k>|<mode>|<salt>"}: the same for the same salt, and over seeds the first id falls on each
+   * candidate; without one it is harness2's, as the table above.
+   */
+  @Test
+  void aSaltGivesEachReplicateItsOwnOrder() {
+    assertEquals(Long.parseLong(dev.h2beam.adapters.files.Hashes.sha1Hex("ledger-1|3|agg|7").substring(0, 12), 16),
+        AnonIds.seed("ledger-1", 3, "agg", "7"));
+    assertEquals(AnonIds.seed("ledger-1", 3, "agg"), AnonIds.seed("ledger-1", 3, "agg", null));
+    assertEquals(AnonIds.assign(labels(3, "agg"), "ledger-1", 3, "agg", "7"),
+        AnonIds.assign(labels(3, "agg"), "ledger-1", 3, "agg", "7"));
+    java.util.Set<String> firsts = new java.util.TreeSet<>();
+    for (int seed = 1; seed <= 30; seed++) {
+      firsts.add(AnonIds.assign(labels(3, "agg"), "ledger-1", 3, "agg", "" + seed).get("A"));
+    }
+    assertEquals(java.util.Set.of("agg1", "agg2", "agg3"), firsts);
+  }
+
   @Test
   void noLabelsGiveAnEmptyMap() {
     assertEquals(new LinkedHashMap<String, String>(), AnonIds.assign(List.of(), "ledger-1", 2, "agg"));
