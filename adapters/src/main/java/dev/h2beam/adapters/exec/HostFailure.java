@@ -1,12 +1,11 @@
 package dev.h2beam.adapters.exec;
 
+import dev.h2beam.adapters.files.Causes;
 import java.lang.management.ManagementFactory;
 import java.nio.file.FileSystemException;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * A rollout or a session that could not even start because of the host: the system refused to start its program
@@ -48,24 +47,25 @@ public final class HostFailure extends RuntimeException {
    * or a file system or socket failure whose whole reason is one of {@link #REASONS}.
    */
   public static Optional<HostFailure> of(String what, Throwable e) {
-    Set<Throwable> seen = new HashSet<>();
-    for (Throwable t = e; t != null && seen.add(t); t = t.getCause()) {
-      if (t instanceof HostFailure h) return Optional.of(h);
-      String cause = null;
-      if (t instanceof ProcessRunner.StartException s && s.refusedByHost()) {
-        cause = s.getMessage();
-      } else if (t instanceof FileSystemException f && f.getReason() != null && REASONS.contains(f.getReason())) {
-        cause = f.getMessage();
-      } else if (t instanceof java.io.IOException && t.getMessage() != null && REASONS.contains(t.getMessage())) {
-        cause = t.getClass().getSimpleName() + ": " + t.getMessage();
-      }
-      if (cause != null) {
-        return Optional.of(new HostFailure(what + " (" + cause + "): the host's failure, not the method's"
-            + " outcome, so the task is not finished; " + advice(cause)
-            + " and re-run the same command, which runs the task again", e));
-      }
+    return Causes.find(e, t -> t instanceof HostFailure || hostCause(t) != null).map(t -> {
+      if (t instanceof HostFailure h) return h;
+      String cause = hostCause(t);
+      return new HostFailure(what + " (" + cause + "): the host's failure, not the method's"
+          + " outcome, so the task is not finished; " + advice(cause)
+          + " and re-run the same command, which runs the task again", e);
+    });
+  }
+
+  /** What the JDK reports for the host in {@code t} itself (not its causes), for a message; null for anything else. */
+  private static String hostCause(Throwable t) {
+    if (t instanceof ProcessRunner.StartException s && s.refusedByHost()) return s.getMessage();
+    if (t instanceof FileSystemException f && f.getReason() != null && REASONS.contains(f.getReason())) {
+      return f.getMessage();
     }
-    return Optional.empty();
+    if (t instanceof java.io.IOException && t.getMessage() != null && REASONS.contains(t.getMessage())) {
+      return t.getClass().getSimpleName() + ": " + t.getMessage();
+    }
+    return null;
   }
 
   /** What to do about {@code cause}: raise the limit it hit, naming the limit h2beam runs under when it can. */

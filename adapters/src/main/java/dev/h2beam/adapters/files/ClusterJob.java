@@ -120,10 +120,7 @@ public record ClusterJob(String rest, String name) {
 
   /** Whether {@code e}, or a cause of it, is a refused connection: nothing listens at the address. */
   private static boolean refused(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof java.net.ConnectException) return true;
-    }
-    return false;
+    return Causes.any(e, t -> t instanceof java.net.ConnectException);
   }
 
   /**

@@ -3,9 +3,7 @@ package dev.h2beam.adapters.files;
 import java.io.IOException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Path;
-import java.util.HashSet;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * A failure that is a full disk (ENOSPC), a file system made read-only (EROFS) or a process out of file handles
@@ -38,19 +36,19 @@ public final class DiskFull {
   private record State(String reason, String file) {}
 
   private static State reason(Throwable e) {
-    String reason = null;
-    String file = null;
-    Set<Throwable> seen = new HashSet<>();
-    for (Throwable t = e; t != null && seen.add(t); t = t.getCause()) {
-      String m = t.getMessage();
-      if (m == null) continue;
-      String r = m.contains(REASON) ? REASON : m.contains(READ_ONLY) ? READ_ONLY : m.contains(TOO_MANY_FILES)
-          ? TOO_MANY_FILES : null;
-      if (r == null) continue;
-      if (reason == null) reason = r;
-      if (file == null && t instanceof FileSystemException f) file = f.getFile();
-    }
+    String reason = Causes.find(e, t -> reasonOf(t) != null).map(DiskFull::reasonOf).orElse(null);
+    // the file: the first that one of the failures reporting such a state names, which may be a later one
+    String file = Causes.find(e, t -> reasonOf(t) != null && t instanceof FileSystemException f && f.getFile() != null)
+        .map(t -> ((FileSystemException) t).getFile()).orElse(null);
     return new State(reason, file);
+  }
+
+  /** The machine's state {@code t} itself (not its causes) reports, by its message; null for none. */
+  private static String reasonOf(Throwable t) {
+    String m = t.getMessage();
+    if (m == null) return null;
+    return m.contains(REASON) ? REASON : m.contains(READ_ONLY) ? READ_ONLY : m.contains(TOO_MANY_FILES)
+        ? TOO_MANY_FILES : null;
   }
 
   /**
