@@ -22,6 +22,11 @@ public final class Causes {
     return Optional.empty();
   }
 
+  /** The first of {@code e} and its causes, outermost first, that is a {@code type} and that {@code p} accepts. */
+  public static <T extends Throwable> Optional<T> find(Throwable e, Class<T> type, Predicate<? super T> p) {
+    return find(e, t -> type.isInstance(t) && p.test(type.cast(t))).map(type::cast);
+  }
+
   /** Whether {@code p} accepts {@code e} or one of its causes. */
   public static boolean any(Throwable e, Predicate<? super Throwable> p) {
     return find(e, p).isPresent();

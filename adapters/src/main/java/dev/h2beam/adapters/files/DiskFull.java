@@ -38,8 +38,8 @@ public final class DiskFull {
   private static State reason(Throwable e) {
     String reason = Causes.find(e, t -> reasonOf(t) != null).map(DiskFull::reasonOf).orElse(null);
     // the file: the first that one of the failures reporting such a state names, which may be a later one
-    String file = Causes.find(e, t -> reasonOf(t) != null && t instanceof FileSystemException f && f.getFile() != null)
-        .map(t -> ((FileSystemException) t).getFile()).orElse(null);
+    String file = Causes.find(e, FileSystemException.class, f -> reasonOf(f) != null && f.getFile() != null)
+        .map(FileSystemException::getFile).orElse(null);
     return new State(reason, file);
   }
 

@@ -34,6 +34,19 @@ class CausesTest {
   }
 
   @Test
+  void aMatchOfAClassIsFoundAsThatClass() {
+    java.nio.file.FileSystemException noFile = new java.nio.file.FileSystemException(null, null, "Read-only");
+    java.nio.file.AccessDeniedException named = new java.nio.file.AccessDeniedException("/x", null, "denied");
+    noFile.initCause(new IllegalStateException("between", named));
+    Throwable outer = wrapped(new IOException("io", noFile), 2);
+    Optional<java.nio.file.FileSystemException> f = Causes.find(outer, java.nio.file.FileSystemException.class,
+        x -> x.getFile() != null);
+    assertEquals("/x", f.orElseThrow().getFile(), "the first of the class that the test accepts, not the first");
+    assertSame(noFile, Causes.find(outer, java.nio.file.FileSystemException.class, x -> true).orElseThrow());
+    assertEquals(Optional.empty(), Causes.find(outer, ConnectException.class, x -> true));
+  }
+
+  @Test
   void noMatchIsEmptyAndEachThrowableIsLookedAtOnce() {
     Throwable outer = wrapped(new IllegalStateException("bottom"), 5);
     List<Throwable> looked = new ArrayList<>();
