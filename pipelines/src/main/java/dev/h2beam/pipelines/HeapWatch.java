@@ -1,5 +1,6 @@
 package dev.h2beam.pipelines;
 
+import dev.h2beam.adapters.files.Causes;
 import java.io.PrintStream;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
@@ -56,11 +57,7 @@ final class HeapWatch {
 
   /** Whether {@code e} or one of its causes is an {@link OutOfMemoryError}. */
   static boolean outOfMemory(Throwable e) {
-    java.util.Set<Throwable> seen = new java.util.HashSet<>();
-    for (Throwable t = e; t != null && seen.add(t); t = t.getCause()) {
-      if (t instanceof OutOfMemoryError) return true;
-    }
-    return false;
+    return Causes.any(e, t -> t instanceof OutOfMemoryError);
   }
 
   private static String more() {

@@ -1,5 +1,6 @@
 package dev.h2beam.pipelines;
 
+import dev.h2beam.adapters.files.Causes;
 import dev.h2beam.adapters.files.DiskFull;
 import dev.h2beam.adapters.files.Refusals;
 import dev.h2beam.adapters.files.Scratch;
@@ -8,9 +9,7 @@ import dev.h2beam.adapters.plugin.Registry;
 import java.io.PrintStream;
 import java.lang.reflect.Method;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import org.apache.beam.sdk.options.Description;
 
@@ -144,19 +143,21 @@ public final class Main {
    * is, and what to do; empty for any other failure.
    */
   static java.util.Optional<String> denied(Throwable e) {
-    Set<Throwable> seen = new HashSet<>();
-    for (Throwable t = e; t != null && seen.add(t); t = t.getCause()) {
-      if (!(t instanceof java.nio.file.FileSystemException f) || f.getFile() == null || !Refusals.refused(f)) continue;
-      java.nio.file.Path file = java.nio.file.Path.of(f.getFile()).toAbsolutePath();
-      String owner = Refusals.owner(file, "");
-      owner = owner.isEmpty() ? "" : ", " + owner + "'s";
-      return java.util.Optional.of("this user may not use " + file + owner + " ("
-          + (f.getReason() == null ? "permission denied" : f.getReason()) + "): a teammate's files kept to them"
-          + " (umask 077)? Its owner can open it to the group (chmod -R g+rwX), or run the command as a user who may"
-          + " (README, \"A runs root shared by a team\"); finished work is kept: re-run the same command then");
-    }
-    return java.util.Optional.empty();
+    return Causes.find(e, java.nio.file.FileSystemException.class, f -> f.getFile() != null && Refusals.refused(f))
+        .map(Main::deniedLine);
   }
+
+  private static String deniedLine(java.nio.file.FileSystemException f) {
+    java.nio.file.Path file = java.nio.file.Path.of(f.getFile()).toAbsolutePath();
+    String owner = Refusals.owner(file, "");
+    owner = owner.isEmpty() ? "" : ", " + owner + "'s";
+    return "this user may not use " + file + owner + " ("
+        + (f.getReason() == null ? "permission denied" : f.getReason()) + "): a teammate's files kept to them"
+        + " (umask 077)? Its owner can open it to the group (chmod -R g+rwX), or run the command as a user who may"
+        + " (README, \"A runs root shared by a team\"); finished work is kept: re-run the same command then";
+  }
+
+
 
   /**
    * What to do after a Flink job ended by its cluster rather than by h2beam: its submission failed, the restart
@@ -170,15 +171,9 @@ public final class Main {
       return java.util.Optional.of("the submission of the Flink job failed: the cluster refused it or stopped"
           + " answering while this client sent it; once the cluster is up, " + kept);
     }
-    boolean restartsSpent = false;
-    boolean unreachable = false;
-    Set<Throwable> seen = new HashSet<>();
-    for (Throwable t = e; t != null && seen.add(t); t = t.getCause()) {
-      String m = String.valueOf(t.getMessage());
-      restartsSpent |= m.contains("Recovery is suppressed by");
-      unreachable |= t instanceof java.net.ConnectException || t.getClass().getSimpleName()
-          .equals("RecipientUnreachableException");
-    }
+    boolean restartsSpent = Causes.any(e, t -> String.valueOf(t.getMessage()).contains("Recovery is suppressed by"));
+    boolean unreachable = Causes.any(e, t -> t instanceof java.net.ConnectException || t.getClass().getSimpleName()
+        .equals("RecipientUnreachableException"));
     if (restartsSpent) {
       return java.util.Optional.of("the Flink job failed after the last restart its restart strategy allows (workers"
           + " lost, or a task failing again and again: see the JobManager's log); once the cluster's TaskManagers"
@@ -194,15 +189,9 @@ public final class Main {
 
   /** Whether {@code e} came through Flink: a class, a message or a frame of its chain is Flink's. */
   static boolean fromFlink(Throwable e) {
-    Set<Throwable> seen = new HashSet<>();
-    for (Throwable t = e; t != null && seen.add(t); t = t.getCause()) {
-      if (t.getClass().getName().startsWith("org.apache.flink.")
-          || String.valueOf(t.getMessage()).contains("org.apache.flink.")
-          || Arrays.stream(t.getStackTrace()).anyMatch(f -> f.getClassName().startsWith("org.apache.flink."))) {
-        return true;
-      }
-    }
-    return false;
+    return Causes.any(e, t -> t.getClass().getName().startsWith("org.apache.flink.")
+        || String.valueOf(t.getMessage()).contains("org.apache.flink.")
+        || Arrays.stream(t.getStackTrace()).anyMatch(f -> f.getClassName().startsWith("org.apache.flink.")));
   }
 
   /**
@@ -231,11 +220,7 @@ public final class Main {
 
   /** Whether a throwable of class {@code name} (named, not loaded) is in {@code e}'s chain. */
   private static boolean inChain(Throwable e, String name) {
-    Set<Throwable> seen = new HashSet<>();
-    for (Throwable t = e; t != null && seen.add(t); t = t.getCause()) {
-      if (t.getClass().getName().equals(name)) return true;
-    }
-    return false;
+    return Causes.any(e, t -> t.getClass().getName().equals(name));
   }
 
   /**
@@ -248,9 +233,7 @@ public final class Main {
 
   /** The innermost cause of a failure: by its message alone where h2beam threw it, else as the JVM names it. */
   static String innermost(Throwable e) {
-    Throwable t = e;
-    Set<Throwable> seen = new HashSet<>();
-    while (t.getCause() != null && seen.add(t)) t = t.getCause();
+    Throwable t = Causes.innermost(e);
     StackTraceElement[] at = t.getStackTrace();
     boolean ours = t.getMessage() != null && at.length > 0 && at[0].getClassName().startsWith("dev.h2beam.");
     return ours ? t.getMessage() : t.toString();

@@ -1,6 +1,7 @@
 package dev.h2beam.pipelines.sweep;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.h2beam.adapters.files.Causes;
 import dev.h2beam.adapters.files.JobManagerRest;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.pipelines.FlinkMaster;
@@ -230,8 +231,7 @@ public final class JobWatch implements AutoCloseable {
   private void lost(Exception runner) {
     JobManagerSilent silent = new JobManagerSilent(status.describe() + ", " + giveUpMs / 1000 + " s without an"
         + " answer; the client stops waiting for the job");
-    Throwable t = runner;
-    while (t.getCause() != null && t.getCause() != t) t = t.getCause();
+    Throwable t = Causes.innermost(runner);
     try {
       t.initCause(silent);
     } catch (IllegalStateException e) {
