@@ -7,7 +7,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * A job a client submitted to a Flink session cluster, which writes the folders the client's locks guard: the
@@ -43,9 +42,6 @@ public record ClusterJob(String rest, String name) {
     }
   }
 
-  /** Flink's globally terminal job states: a job in one of them writes nothing more. */
-  private static final Set<String> ENDED_STATES = Set.of("FINISHED", "CANCELED", "FAILED");
-
   /** The job {@code name} on the JobManager whose REST endpoint is at {@code rest} ({@code http://host:port}). */
   public static ClusterJob of(String rest, String name) {
     return new ClusterJob(rest.replaceAll("/+$", ""), name);
@@ -76,7 +72,7 @@ public record ClusterJob(String rest, String name) {
   public State state() {
     URI uri;
     try {
-      uri = URI.create(rest + "/jobs/overview");
+      uri = URI.create(rest + JobsOverview.PATH);
     } catch (IllegalArgumentException e) {
       return new State(Phase.UNKNOWN, "", "", rest + " is not an address");
     }
@@ -93,23 +89,18 @@ public record ClusterJob(String rest, String name) {
   }
 
   /**
-   * The job's state in a {@code /jobs/overview} answer: running while any job of its name has not ended (a name
-   * given twice with {@code --jobName} is taken for the one that may still write), ended when none is left running
-   * or the cluster does not know the name.
+   * The job's state in a {@code /jobs/overview} answer ({@link JobsOverview#job}): running while any job of its name
+   * has not ended (a name given twice with {@code --jobName} is taken for the one that may still write), ended when
+   * none is left running or the cluster does not know the name.
    */
   State stateIn(JsonNode overview) {
-    if (!overview.path("jobs").isArray()) {
-      return new State(Phase.UNKNOWN, "", "", "the answer of " + rest + "/jobs/overview lists no jobs");
+    if (!JobsOverview.listsJobs(overview)) {
+      return new State(Phase.UNKNOWN, "", "", "the answer of " + rest + JobsOverview.PATH + " lists no jobs");
     }
-    State ended = new State(Phase.ENDED, "", "not on the cluster", "");
-    for (JsonNode j : overview.path("jobs")) {
-      if (!name.equals(j.path("name").asText())) continue;
-      String state = j.path("state").asText("");
-      String jid = j.path("jid").asText("");
-      if (!ENDED_STATES.contains(state)) return new State(Phase.RUNNING, jid, state, "");
-      ended = new State(Phase.ENDED, jid, state, "");
-    }
-    return ended;
+    JsonNode j = JobsOverview.job(overview, name);
+    if (j == null) return new State(Phase.ENDED, "", "not on the cluster", "");
+    String state = j.path("state").asText("");
+    return new State(JobsOverview.ended(state) ? Phase.ENDED : Phase.RUNNING, j.path("jid").asText(""), state, "");
   }
 
   /**
