@@ -3,6 +3,7 @@ package dev.h2beam.pipelines.sweep;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.h2beam.adapters.files.Causes;
 import dev.h2beam.adapters.files.JobManagerRest;
+import dev.h2beam.adapters.files.JobsOverview;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.pipelines.FlinkMaster;
 import java.io.IOException;
@@ -14,7 +15,6 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
-import java.util.Set;
 import java.util.function.LongSupplier;
 import org.apache.beam.sdk.Pipeline;
 import org.apache.beam.sdk.PipelineResult;
@@ -35,8 +35,6 @@ import org.apache.beam.sdk.options.PipelineOptions;
 public final class JobWatch implements AutoCloseable {
   static final long POLL_MS = 2_000;
   static final long GIVE_UP_MS = 30_000;
-  /** Flink's globally terminal job states. */
-  private static final Set<String> ENDED = Set.of("FINISHED", "CANCELED", "FAILED");
   private static final DateTimeFormatter HMS = DateTimeFormatter.ofPattern("HH:mm:ss", Locale.ROOT);
 
   /**
@@ -148,13 +146,9 @@ public final class JobWatch implements AutoCloseable {
   private Status look() {
     long now = clock.getAsLong();
     Status before = status;
-    JsonNode job = null;
+    JsonNode job;
     try {
-      for (JsonNode j : get("/jobs/overview").path("jobs")) {
-        if (!name.equals(j.path("name").asText())) continue;
-        // a name given twice (--jobName) is taken for the one that may still run
-        if (job == null || !ENDED.contains(j.path("state").asText())) job = j;
-      }
+      job = JobsOverview.job(get(JobsOverview.PATH), name);
     } catch (IOException e) {
       long since = before.answering() ? now : before.silentSinceMs();
       String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();

@@ -80,6 +80,20 @@ class JobWatchTest {
     assertEquals(3, w.status().restarts(), "Flink's count, when it knows more");
   }
 
+  /** A name given twice ({@code --jobName}): the line speaks of the job that may still write, wherever it is listed. */
+  @Test
+  void aNameGivenTwiceIsWatchedAsTheJobThatMayStillWrite() throws Exception {
+    JobWatch w = new JobWatch(serve(), "h2beam-sweep-1", now::get, 30_000);
+    job("RESTARTING", 0, 0, "0");
+    String earlier = "{\"jid\":\"j0\",\"name\":\"h2beam-sweep-1\",\"state\":\"CANCELED\"}";
+    String current = "{\"jid\":\"j1\",\"name\":\"h2beam-sweep-1\",\"state\":\"RESTARTING\"}";
+    for (String jobs : new String[] {earlier + "," + current, current + "," + earlier}) {
+      answers.put("/jobs/overview", "{\"jobs\":[" + jobs + "]}");
+      w.lookOnce();
+      assertEquals("job RESTARTING", w.status().describe(), jobs);
+    }
+  }
+
   /**
    * A killed JobManager: the first look without an answer says so, naming since when; the client's wait goes on
    * until the JobManager has been silent for {@code giveUpMs}, then ends with the runner's failure, the silence at its
