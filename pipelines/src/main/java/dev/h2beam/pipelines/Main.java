@@ -157,8 +157,6 @@ public final class Main {
         + " (README, \"A runs root shared by a team\"); finished work is kept: re-run the same command then";
   }
 
-
-
   /**
    * What to do after a Flink job ended by its cluster rather than by h2beam: its submission failed, the restart
    * strategy's last restart spent (lost TaskManagers), or the JobManager gone. The runner's trace said none of these,
