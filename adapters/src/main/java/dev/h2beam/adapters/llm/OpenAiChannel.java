@@ -102,6 +102,7 @@ final class OpenAiChannel implements ProposerChannel {
             + " last refusal: " + refused);
       }
       ChatReply reply;
+      tally.sent = List.copyOf(messages);
       try {
         reply = client.complete(new ChatRequest(role.model(), messages, role.temperature(), role.maxTokens()));
       } catch (ChatException e) {
@@ -133,6 +134,8 @@ final class OpenAiChannel implements ProposerChannel {
     private boolean costKnown = true;
     /** Every HTTP attempt of every call of the session, in order ({@link ChatReply#calls}). */
     private final List<Map<String, Object>> calls = new ArrayList<>();
+    /** The messages of the last call sent, whole: what the model was shown, byte for byte. */
+    private List<ChatMessage> sent;
 
     void add(ChatReply r) {
       usage = usage == null ? r.usage() : usage.plus(r.usage());
@@ -152,6 +155,16 @@ final class OpenAiChannel implements ProposerChannel {
         m.put(SessionResult.FINISH_REASON, finishReason);
       }
       m.put(SessionResult.MODEL_CALLS, List.copyOf(calls));
+      if (sent != null) {
+        List<Map<String, String>> prompt = new ArrayList<>();
+        for (ChatMessage c : sent) {
+          Map<String, String> one = new LinkedHashMap<>();
+          one.put("role", c.role());
+          one.put("content", c.content());
+          prompt.add(one);
+        }
+        m.put(SessionResult.PROMPT, prompt);
+      }
       return m;
     }
 

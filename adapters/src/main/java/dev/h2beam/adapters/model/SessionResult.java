@@ -33,6 +33,13 @@ public record SessionResult(String text, double costUsd, String error, Map<Strin
    * channel that calls no endpoint (the demo's scripted roles).
    */
   public static final String MODEL_CALLS = "model_calls";
+  /**
+   * The messages of the session's last model call exactly as the channel sent them (a list of maps of {@code role}
+   * and {@code content}: the system message, the mission with the evidence quoted in its fences and their random
+   * delimiter, and any correction turns), for a channel that builds the whole prompt itself (the {@code openai} one);
+   * absent for a channel whose agent builds its own.
+   */
+  public static final String PROMPT = "prompt";
 
   public SessionResult {
     text = text == null ? "" : text;

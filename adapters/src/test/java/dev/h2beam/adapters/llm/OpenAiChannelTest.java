@@ -207,6 +207,23 @@ class OpenAiChannelTest {
    * The model answered every call, so a reply still refused after two corrections is an answer whose edits were
    * refused, with the last reason and no count (the session is one attempt of its stage), not a failed session.
    */
+  /**
+   * The session's result holds the messages of its last call exactly as the server received them (the evidence in
+   * its fences with their random delimiter, and the correction turns), for the audit's prompt file: the mission file
+   * alone is not what the model was shown.
+   */
+  @Test
+  void theResultHoldsTheLastCallsMessagesExactlyAsTheServerReceivedThem() throws Exception {
+    server.brain(Brain.inTurn("<file path=\"../x.md\">\nx\n</file>\n", GOOD));
+    SessionResult r = run("inv1.a1");
+    assertEquals(2, server.requests().size());
+    com.fasterxml.jackson.databind.JsonNode received = server.requests().get(1).body().path("messages");
+    assertEquals(4, received.size(), received.toString());
+    assertEquals(received, dev.h2beam.adapters.files.Json.MAPPER.valueToTree(r.meta().get(SessionResult.PROMPT)));
+    // the last call's messages: the whole conversation, its correction turn included
+    assertTrue(received.path(3).path("content").asText().startsWith("Nothing from your last answer was applied"));
+  }
+
   @Test
   void aReplyStillRefusedAfterTwoCorrectionsIsAnAnswerWithItsEditsRefusedAndItsCost() throws Exception {
     server.brain(Brain.saying("<file path=\"../x.md\">\nx\n</file>\n"));

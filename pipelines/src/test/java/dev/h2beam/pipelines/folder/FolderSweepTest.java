@@ -113,6 +113,17 @@ class FolderSweepTest {
         }
         JsonNode u = m.path("usage");
         assertEquals(u.path("prompt_tokens").asLong() + u.path("completion_tokens").asLong(), tokens, meta + ": " + m);
+        if (m.path("channel").asText().equals("openai")) {
+          // what the model was shown, whole: the system message, then the mission with the evidence in its fences
+          String name = meta.getFileName().toString();
+          Path prompt = meta.resolveSibling(name.substring(0, name.length() - ".meta.json".length()) + ".prompt.json");
+          JsonNode messages = Json.readTree(prompt).path("messages");
+          assertEquals("system", messages.path(0).path("role").asText(), prompt.toString());
+          String user = messages.path(1).path("content").asText();
+          String mission = Files.readString(meta.resolveSibling(prompt.getFileName().toString()
+              .replace(".prompt.json", ".mission.md")));
+          assertTrue(user.startsWith(mission) && user.contains("<<<BEGIN FILE "), prompt + ": " + user);
+        }
         sessions++;
       }
     }
@@ -215,6 +226,10 @@ class FolderSweepTest {
     // and each rollout's run folder its own, as an agent CLI's relay records them
     // (4 tasks, k = 2: k shared bases, then 3k rollouts in each mode)
     assertEquals(4 * 7 * 2, rolloutCallsAddUp(runs), "rollouts with their calls");
+    try (Stream<Path> files = Files.walk(runs.resolve("_audit"))) {
+      assertEquals(sessions, files.filter(p -> p.toString().endsWith(".prompt.json")).count(),
+          "every openai session's prompt is kept whole beside its mission");
+    }
 
     // the run identity names the models of every role
     JsonNode id = Json.readTree(ns.resolve("config.json"));

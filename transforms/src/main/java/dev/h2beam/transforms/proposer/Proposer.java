@@ -491,6 +491,12 @@ public final class Proposer {
   }
 
   /**
+   * The audit file beside a session's mission that holds the messages of its last model call exactly as sent
+   * ({@link SessionResult#PROMPT}), for a channel that builds the prompt itself.
+   */
+  public static final String PROMPT_FILE = ".prompt.json";
+
+  /**
    * Writes the audit files; the response file is written last so a crash never leaves a half cache entry. The meta
    * file carries what the last session reported about itself (token usage, the model id the server named, its finish
    * reason), null where it reported nothing; a reply served from the cache keeps the meta of the session that made it.
@@ -560,6 +566,13 @@ public final class Proposer {
     // when each attempt held a session slot, as in the journal line: a line lost to kill -9 is rebuilt from here
     meta.put("held", held);
     AtomicFiles.writeString(auditDir.resolve(base + ".meta.json"), Json.pretty(meta) + "\n");
+    if (reported.get(SessionResult.PROMPT) instanceof List<?> prompt) {
+      // what the model was shown, whole (the mission file holds the mission alone): written before the response,
+      // which is the cache entry's last file
+      Map<String, Object> shown = new LinkedHashMap<>();
+      shown.put("messages", prompt);
+      AtomicFiles.writeString(auditDir.resolve(base + PROMPT_FILE), Json.pretty(shown) + "\n");
+    }
     AtomicFiles.writeString(auditDir.resolve(base + ".response.md"), reply.text());
     String key = base.substring(base.lastIndexOf('.') + 1);
     Journal.append(auditDir.resolve("sessions.jsonl"), reply.label() + "/" + key, Json.canonical(journalLine(
