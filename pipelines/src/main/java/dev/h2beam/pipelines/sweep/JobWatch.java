@@ -40,10 +40,18 @@ public final class JobWatch implements AutoCloseable {
   /**
    * One look at the job: Flink's name of its state ({@code ""} while the cluster does not list it: being submitted),
    * its restarts and the time of the last one (0: none), its subtasks waiting for a slot ({@code SCHEDULED}) of all
-   * its subtasks, and, when the JobManager does not answer, since when (else -1) and why.
+   * its subtasks, and, when the JobManager does not answer, since when (else -1) and why, and whether it does answer,
+   * but only with errors ({@code erring}: an error status or an unreadable body since then, no connection refused or
+   * timed out), which the client gives up on as on silence: either way it learns nothing of its job.
    */
   record Status(String rest, String state, int restarts, long restartedMs, int waitingForSlots, int subtasks,
-      long silentSinceMs, String why) {
+      long silentSinceMs, String why, boolean erring) {
+    /** A look that was answered, or not at all. */
+    Status(String rest, String state, int restarts, long restartedMs, int waitingForSlots, int subtasks,
+        long silentSinceMs, String why) {
+      this(rest, state, restarts, restartedMs, waitingForSlots, subtasks, silentSinceMs, why, false);
+    }
+
     boolean answering() {
       return silentSinceMs < 0;
     }
@@ -51,8 +59,8 @@ public final class JobWatch implements AutoCloseable {
     /** What the progress line says of the job; empty for a job that runs as it should, with no restart. */
     String describe() {
       if (!answering()) {
-        return "the JobManager at " + rest + " does not answer since " + HMS.format(Instant.ofEpochMilli(silentSinceMs)
-            .atZone(ZoneId.systemDefault())) + " (" + why + ")";
+        return "the JobManager at " + rest + (erring ? " answers only with errors" : " does not answer") + " since "
+            + HMS.format(Instant.ofEpochMilli(silentSinceMs).atZone(ZoneId.systemDefault())) + " (" + why + ")";
       }
       if (state.isEmpty()) return "job not on the cluster yet (being submitted)";
       String after = restarts == 0 ? "" : " after " + restarts + (restarts == 1 ? " restart" : " restarts");
@@ -152,8 +160,10 @@ public final class JobWatch implements AutoCloseable {
     } catch (IOException e) {
       long since = before.answering() ? now : before.silentSinceMs();
       String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+      // answered with an error status or a body that is no answer: the JobManager is there, and still of no use
+      boolean erring = e instanceof ErrorAnswer || e instanceof com.fasterxml.jackson.core.JsonProcessingException;
       return new Status(rest, before.state(), before.restarts(), before.restartedMs(), 0, before.subtasks(), since,
-          why);
+          why, erring);
     }
     if (job == null) return new Status(rest, "", 0, 0, 0, 0, -1, "");
     String jid = job.path("jid").asText();
@@ -182,11 +192,20 @@ public final class JobWatch implements AutoCloseable {
     URI uri = URI.create(rest + path);
     try {
       HttpResponse<String> r = JobManagerRest.get(uri, Duration.ofSeconds(5));
-      if (r.statusCode() != 200) throw new IOException("HTTP " + r.statusCode() + " from " + uri);
+      if (r.statusCode() != 200) throw new ErrorAnswer("HTTP " + r.statusCode() + " from " + uri);
       return Json.readTree(r.body());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while asking " + uri, e);
+    }
+  }
+
+  /** The JobManager answered, with an error status. */
+  private static final class ErrorAnswer extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    ErrorAnswer(String message) {
+      super(message);
     }
   }
 
@@ -223,8 +242,8 @@ public final class JobWatch implements AutoCloseable {
    * the runner's.
    */
   private void lost(Exception runner) {
-    JobManagerSilent silent = new JobManagerSilent(status.describe() + ", " + giveUpMs / 1000 + " s without an"
-        + " answer; the client stops waiting for the job");
+    JobManagerSilent silent = new JobManagerSilent(status.describe() + ", " + giveUpMs / 1000 + " s without "
+        + (status.erring() ? "a usable" : "an") + " answer; the client stops waiting for the job");
     Throwable t = Causes.innermost(runner);
     try {
       t.initCause(silent);

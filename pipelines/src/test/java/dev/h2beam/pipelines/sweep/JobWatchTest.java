@@ -95,6 +95,36 @@ class JobWatchTest {
   }
 
   /**
+   * A JobManager that answers, but with an error status or a body that is no JSON, tells the client nothing of its job
+   * either: the line says it answers only with errors, since when and what it answered, and the watch counts the time
+   * toward giving up as for silence; a refused connection after that is silence again.
+   */
+  @Test
+  void aJobManagerAnsweringOnlyWithErrorsIsSaidToDoSo() throws Exception {
+    String rest = serve();
+    job("RUNNING", 0, 0, "0");
+    JobWatch w = new JobWatch(rest, "h2beam-sweep-1", now::get, 30_000);
+    w.lookOnce();
+    answers.remove("/jobs/overview");
+    w.lookOnce();
+    assertFalse(w.status().answering());
+    assertTrue(w.status().erring());
+    assertTrue(w.status().describe().startsWith("the JobManager at " + rest + " answers only with errors since "),
+        w.status().describe());
+    assertTrue(w.status().describe().endsWith("(HTTP 404 from " + rest + "/jobs/overview)"), w.status().describe());
+    answers.put("/jobs/overview", "<html>Service Unavailable</html>");
+    now.addAndGet(5_000);
+    w.lookOnce();
+    assertTrue(w.status().erring(), w.status().describe());
+    assertEquals(1_000_000, w.status().silentSinceMs(), "counted from the first look without a usable answer");
+    jobManager.stop(0);
+    jobManager = null;
+    w.lookOnce();
+    assertFalse(w.status().erring());
+    assertTrue(w.status().describe().contains(" does not answer since "), w.status().describe());
+  }
+
+  /**
    * A killed JobManager: the first look without an answer says so, naming since when; the client's wait goes on
    * until the JobManager has been silent for {@code giveUpMs}, then ends with the runner's failure, the silence at its
    * bottom, and the waiting thread not left interrupted.
