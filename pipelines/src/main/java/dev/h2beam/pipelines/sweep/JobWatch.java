@@ -56,6 +56,14 @@ public final class JobWatch implements AutoCloseable {
       return silentSinceMs < 0;
     }
 
+    /**
+     * Whether the job works: the JobManager answers and says it runs with every subtask in a slot (not being
+     * submitted, restarting, or waiting for slots, when no task moves however long it lasts).
+     */
+    boolean working() {
+      return answering() && state.equals("RUNNING") && waitingForSlots == 0;
+    }
+
     /** What the progress line says of the job; empty for a job that runs as it should, with no restart. */
     String describe() {
       if (!answering()) {

@@ -43,7 +43,8 @@ import java.util.function.LongSupplier;
  * rest.
  *
  * <p>On a remote cluster the view also shows what the JobManager says of the job ({@link JobWatch}): restarting,
- * restarted, waiting for slots, or not answering (then the time left is not known, not a growing estimate). A busy
+ * restarted, waiting for slots, or not answering (then, and while it restarts or waits for slots, the time left is
+ * not known, not a growing estimate). A busy
  * board last written before the job's last restart is its lost worker's: the restart cancelled everything it held, and
  * a worker that survived rewrites its board as its chains stop. Such a board counts neither toward what is in flight
  * nor among the workers, but as lost. A task this command finished before a restart of its job is skipped by the
@@ -470,13 +471,15 @@ public final class ProgressView implements AutoCloseable {
 
     /**
      * Milliseconds left at the rate so far (resumed tasks cost no time, so they are left out; those done before a
-     * restart did), or -1 unknown: also while the JobManager does not answer, as the job may not run at all.
+     * restart did), or -1 unknown: also while the JobManager does not answer, as the job may not run at all, and while
+     * the job does not work ({@link JobWatch.Status#working}: restarting, waiting for slots), when the rate so far would
+     * make an estimate that grows by the second though nothing runs.
      */
     long leftMs() {
       int ran = modes.values().stream().mapToInt(m -> m.done + m.doneBeforeRestart + m.failed).sum();
       int left = units() - finished();
       if (left == 0) return 0;
-      if (ran == 0 || job != null && !job.answering()) return -1;
+      if (ran == 0 || job != null && !job.working()) return -1;
       return Math.round((double) elapsedMs * left / ran);
     }
   }
