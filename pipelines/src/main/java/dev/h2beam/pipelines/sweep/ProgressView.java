@@ -471,9 +471,9 @@ public final class ProgressView implements AutoCloseable {
 
     /**
      * Milliseconds left at the rate so far (resumed tasks cost no time, so they are left out; those done before a
-     * restart did), or -1 unknown: also while the JobManager does not answer, as the job may not run at all, and while
-     * the job does not work ({@link JobWatch.Status#working}: restarting, waiting for slots), when the rate so far would
-     * make an estimate that grows by the second though nothing runs.
+     * restart did), or -1 unknown: also while the JobManager does not answer, as the job may not run at all, and
+     * while the job does not work ({@link JobWatch.Status#working}: restarting, waiting for slots), when the rate so
+     * far would make an estimate that grows by the second though nothing runs.
      */
     long leftMs() {
       int ran = modes.values().stream().mapToInt(m -> m.done + m.doneBeforeRestart + m.failed).sum();
