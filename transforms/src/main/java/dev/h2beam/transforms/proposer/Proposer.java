@@ -569,15 +569,51 @@ public final class Proposer {
     if (reported.get(SessionResult.PROMPT) instanceof List<?> prompt) {
       // what the model was shown, whole (the mission file holds the mission alone): written before the response,
       // which is the cache entry's last file
-      Map<String, Object> shown = new LinkedHashMap<>();
-      shown.put("messages", prompt);
-      AtomicFiles.writeString(auditDir.resolve(base + PROMPT_FILE), Json.pretty(shown) + "\n");
+      AtomicFiles.writeString(auditDir.resolve(base + PROMPT_FILE), Json.pretty(shownPrompt(prompt)) + "\n");
+    } else {
+      // an earlier attempt's of this entry would not be this session's
+      Files.deleteIfExists(auditDir.resolve(base + PROMPT_FILE));
     }
     AtomicFiles.writeString(auditDir.resolve(base + ".response.md"), reply.text());
     String key = base.substring(base.lastIndexOf('.') + 1);
     Journal.append(auditDir.resolve("sessions.jsonl"), reply.label() + "/" + key, Json.canonical(journalLine(
         reply.label(), key, reply.ok(), reply.attempts(), reply.costUsd(), reply.costKnown(), reply.tokens(),
         reply.error(), held)));
+  }
+
+  /**
+   * The prompt file's content: the messages as sent, except each line that holds a credential (a refused reply sent
+   * back to the model may hold anything: the reply text h2beam keeps never quotes one, and neither does this file),
+   * which becomes a note saying where, never what; {@code withheld} names those lines.
+   */
+  static Map<String, Object> shownPrompt(List<?> messages) {
+    List<Object> kept = new ArrayList<>();
+    List<String> withheld = new ArrayList<>();
+    for (int i = 0; i < messages.size(); i++) {
+      if (!(messages.get(i) instanceof Map<?, ?> m) || !(m.get("content") instanceof String content)) {
+        kept.add(messages.get(i));
+        continue;
+      }
+      List<CredentialScreen.Hit> hits = CredentialScreen.hits(content);
+      if (hits.isEmpty()) {
+        kept.add(m);
+        continue;
+      }
+      String[] lines = content.split("\n", -1);
+      for (CredentialScreen.Hit h : hits) {
+        String where = "message " + (i + 1) + " (" + m.get("role") + ") " + h.where();
+        lines[h.line() - 1] = "[withheld by h2beam: a literal credential, " + where + "]";
+        withheld.add(where);
+      }
+      Map<String, Object> one = new LinkedHashMap<>();
+      m.forEach((k, v) -> one.put(String.valueOf(k), v));
+      one.put("content", String.join("\n", lines));
+      kept.add(one);
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("messages", kept);
+    if (!withheld.isEmpty()) out.put("withheld", withheld);
+    return out;
   }
 
   /**

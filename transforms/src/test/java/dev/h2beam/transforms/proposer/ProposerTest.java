@@ -115,6 +115,45 @@ class ProposerTest {
     assertEquals(0.25, meta.path("cost_usd").asDouble());
   }
 
+  private static Map<String, String> message(String role, String content) {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("role", role);
+    m.put("content", content);
+    return m;
+  }
+
+  /**
+   * A channel that reports the messages it sent has them kept whole beside the mission, except a line holding a
+   * credential (a refused reply sent back to the model may hold one), which a note replaces, saying where; a later
+   * session of the same entry that reports none leaves no earlier prompt beside its meta.
+   */
+  @Test
+  void theMessagesSentAreKeptBesideTheMissionWithoutACredential() throws Exception {
+    List<Map<String, String>> sent = List.of(message("system", "You edit harnesses."),
+        message("user", MISSION + "\n<<<BEGIN FILE task.md x1>>>\n# Task\n<<<END FILE x1>>>"),
+        message("assistant", "<file path=\"../x.sh\">\napiKey=Zx81kQ93mLp0\n</file>"),
+        message("user", "Nothing from your last answer was applied: path escapes."));
+    Map<String, Object> meta = new LinkedHashMap<>();
+    meta.put(SessionResult.PROMPT, sent);
+    proposer((cwd, mission, system, label, timeout) -> new SessionResult("done", 0.0, "", meta))
+        .call(MISSION, evidence, LABEL, "", null);
+    Path prompt = audit.resolve(base("") + Proposer.PROMPT_FILE);
+    String text = Files.readString(prompt);
+    assertFalse(text.contains("Zx81kQ93mLp0"), text);
+    JsonNode kept = Json.readTree(prompt);
+    assertEquals(4, kept.path("messages").size());
+    assertEquals(sent.get(1).get("content"), kept.at("/messages/1/content").asText(), "the rest exactly as sent");
+    assertEquals("<file path=\"../x.sh\">\n[withheld by h2beam: a literal credential, message 3 (assistant) line 2,"
+        + " field apiKey (apiKey=…)]\n</file>", kept.at("/messages/2/content").asText());
+    assertEquals("[\"message 3 (assistant) line 2, field apiKey (apiKey=…)\"]", kept.path("withheld").toString());
+    assertFalse(Json.readTree(audit.resolve(base("") + ".meta.json")).has(SessionResult.PROMPT), "not in the meta");
+
+    // the same entry's next session (its cached reply moved aside) reports no messages: no stale prompt beside it
+    Files.delete(audit.resolve(base("") + ".response.md"));
+    answering("again", 0.0).call(MISSION, evidence, LABEL, "", null);
+    assertFalse(Files.exists(prompt));
+  }
+
   @Test
   void systemTextIsAuditedWhenGiven() throws Exception {
     answering("done", 0.0).call(MISSION, evidence, LABEL, "You edit harnesses.", null);
