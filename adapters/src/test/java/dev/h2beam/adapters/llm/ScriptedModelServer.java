@@ -41,6 +41,10 @@ import java.util.function.Predicate;
  *       connection.
  *   <li>It is a router: {@code POST /v1/chat/completions} is built in and {@link #route} adds or replaces a path, so
  *       streaming endpoints (SSE chat completions, the Responses API) can be added beside it.
+ *   <li>A brain or route that throws is a bug of the test, not a fault it scripted: the request gets no reply (the
+ *       connection closes, as for {@link Fault#drop}, and the client records an attempt sent and unanswered), and the
+ *       server says so on stderr and in {@link #failures}. The JDK's server would log it only at TRACE, leaving a
+ *       retried call that looks like a transport event.
  * </ul>
  */
 public final class ScriptedModelServer implements AutoCloseable {
@@ -212,6 +216,7 @@ public final class ScriptedModelServer implements AutoCloseable {
   private final ExecutorService threads;
   private final Map<String, Route> routes = new ConcurrentHashMap<>();
   private final List<Request> requests = new ArrayList<>();
+  private final List<String> failures = new ArrayList<>();
   private final Deque<Fault> faults = new ArrayDeque<>();
   private final AtomicInteger inFlight = new AtomicInteger();
   private final AtomicInteger maxInFlight = new AtomicInteger();
@@ -304,6 +309,15 @@ public final class ScriptedModelServer implements AutoCloseable {
     return List.copyOf(requests);
   }
 
+  /**
+   * What the brain or a route threw while serving a request, in order, each as
+   * {@code "<method> <path>: <exception>"}; each such request got no reply. Tests whose model must never fail assert
+   * this is empty.
+   */
+  public synchronized List<String> failures() {
+    return List.copyOf(failures);
+  }
+
   /** The most requests that were being served at once. */
   public int maxInFlight() {
     return maxInFlight.get();
@@ -337,6 +351,14 @@ public final class ScriptedModelServer implements AutoCloseable {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      // the request gets no reply all the same (the exchange closes unanswered); said, not lost at the JDK's TRACE
+      String what = exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath() + ": " + e;
+      synchronized (this) {
+        failures.add(what);
+      }
+      System.err.println("ScriptedModelServer: " + what + "; the request gets no reply (the connection closes)");
+      e.printStackTrace();
     } finally {
       if (call != null) call.beginResponse();
       else inFlight.decrementAndGet();
