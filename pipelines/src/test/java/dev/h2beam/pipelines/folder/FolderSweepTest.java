@@ -356,6 +356,7 @@ class FolderSweepTest {
     judge(direct.resolve("signed_sums-oc-agg2"));
     judge(flink.resolve("signed_sums-oc-agg2"), "--runner=FlinkRunner", "--flinkMaster=[local]",
         "--parallelism=2");
+    assertEquals(List.of(), server.failures(), "the model answered every request");
     assertTrue(sameFiles(direct, flink).size() >= 10);
   }
 

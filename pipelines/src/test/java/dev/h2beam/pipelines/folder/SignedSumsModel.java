@@ -8,7 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -19,6 +18,11 @@ import java.util.regex.Pattern;
  * it is shown so that it says to keep the sign; as the selector it picks the candidate whose line matches the signed
  * total of the source it is shown; as the reflector it writes a lesson when the adopted harness differs from the
  * base; as the rubric judge it checks the criteria it is given against the work it is shown.
+ *
+ * <p>The server calls it on many threads at once, so it keeps nothing between requests: a map of calls per kind it
+ * once kept (a LinkedHashMap, never read) threw ConcurrentModificationException when two first calls of a kind met,
+ * and the server closed that request's connection unanswered, which h2beam recorded as a retried call of cost and
+ * tokens not known (FolderGatedTest, under load).
  */
 public final class SignedSumsModel implements ScriptedModelServer.Brain {
   static final String MAGNITUDES = "Amounts are magnitudes: add them up as they are listed.";
@@ -26,8 +30,6 @@ public final class SignedSumsModel implements ScriptedModelServer.Brain {
   private static final Pattern FENCE = Pattern.compile(
       "<<<BEGIN FILE (\\S+) ([0-9a-f]+)>>>\\n(.*?)<<<END FILE \\2>>>", Pattern.DOTALL);
   private static final Pattern ANSWER_FORM = Pattern.compile("`(\\w+): <sum>`");
-
-  final Map<String, AtomicInteger> calls = new LinkedHashMap<>();
 
   /** A request's system prompt and its whole conversation, in that order. */
   static String[] systemAndText(JsonNode request) {
@@ -51,9 +53,7 @@ public final class SignedSumsModel implements ScriptedModelServer.Brain {
     String[] st = systemAndText(request);
     String system = st[0];
     String text = st[1];
-    String kind = kind(system, text);
-    calls.computeIfAbsent(kind, k -> new AtomicInteger()).incrementAndGet();
-    return switch (kind) {
+    return switch (kind(system, text)) {
       case "judge" -> judge(text);
       case "selector" -> select(text);
       case "reflector" -> reflect(text);
