@@ -204,10 +204,6 @@ class OpenAiChannelTest {
   }
 
   /**
-   * The model answered every call, so a reply still refused after two corrections is an answer whose edits were
-   * refused, with the last reason and no count (the session is one attempt of its stage), not a failed session.
-   */
-  /**
    * The session's result holds the messages of its last call exactly as the server received them (the evidence in
    * its fences with their random delimiter, and the correction turns), for the audit's prompt file: the mission file
    * alone is not what the model was shown.
@@ -224,6 +220,10 @@ class OpenAiChannelTest {
     assertTrue(received.path(3).path("content").asText().startsWith("Nothing from your last answer was applied"));
   }
 
+  /**
+   * The model answered every call, so a reply still refused after two corrections is an answer whose edits were
+   * refused, with the last reason and no count (the session is one attempt of its stage), not a failed session.
+   */
   @Test
   void aReplyStillRefusedAfterTwoCorrectionsIsAnAnswerWithItsEditsRefusedAndItsCost() throws Exception {
     server.brain(Brain.saying("<file path=\"../x.md\">\nx\n</file>\n"));

@@ -2,9 +2,12 @@ package dev.h2beam.pipelines.report;
 
 import dev.h2beam.transforms.selection.AnonIds;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Where the blind selector's choices stood in the list it was shown, per reported mode and k: how often it chose the
@@ -13,82 +16,140 @@ import java.util.Map;
  * §19.2) depend on the task, k and mode alone: every replicate of a task lists the same candidate first, so replicates
  * do not average such a preference out. The report shows it instead of leaving a reader to assume it away.
  *
- * <p>Under indifference each choice picks the first of its n candidates with probability 1/n, independently; the
- * count of first places then has a Poisson-binomial distribution, whose tail beyond the count seen is given as an
- * exploratory p, never a verdict.
+ * <p>Under indifference each choice picks the first of its n candidates with probability 1/n, and choices in lists
+ * shuffled independently are independent: the count of first places then has a Poisson-binomial distribution, and
+ * the line gives its exact two-sided p (the outcomes no more likely than the one seen), as an exploratory figure,
+ * never a verdict. Under harness2's rule the replicates of a task share one list order, so a selector that prefers
+ * the same content every time picks the same place in each of them: their choices are not independent, and the p is
+ * then over one choice per task (its first reported replicate's).
  */
 final class ChoicePlaces {
   private ChoicePlaces() {}
 
+  /** One selection's choice, with its task: the unit a p over one choice per task keeps once. */
+  record Seen(String task, TaskSummary.Choice choice) {}
+
   /**
-   * The report's lines for the choices of each reported cell; none when no selector session made a choice.
-   * {@code rules} says per k how its namespaces shuffled the ids ({@link AnonIds#TASK} or {@link AnonIds#REPLICATE}).
+   * The report's lines for the choices of each reported cell; none when no selection of theirs ran a selector
+   * session. {@code rules} says per k how its namespaces shuffled the ids ({@link AnonIds#TASK},
+   * {@link AnonIds#REPLICATE}, or both joined by " and " when its namespaces differ).
    */
-  static List<String> lines(Map<ModeK, List<TaskSummary.Choice>> byCell, Map<Integer, String> rules) {
+  static List<String> lines(Map<ModeK, List<Seen>> byCell, Map<Integer, String> rules) {
     List<String> out = new ArrayList<>();
     if (byCell.values().stream().allMatch(List::isEmpty)) return out;
     out.add("");
     out.add("Where the selector's choices stood in its list (its prompt names the anonymous ids in the order A, B,"
-        + " C, ...; only choices its session made, not a single final of k = 1 or the stand-in after a failed"
-        + " session; exploratory):");
-    byCell.forEach((cell, choices) -> {
-      if (!choices.isEmpty()) out.add("  " + cell.name() + ": " + line(choices));
+        + " C, ...; only choices its session made; exploratory):");
+    Map<String, TreeSet<Integer>> byRule = new LinkedHashMap<>();
+    for (String r : List.of(AnonIds.TASK, AnonIds.REPLICATE, MIXED)) byRule.put(r, new TreeSet<>());
+    byCell.forEach((cell, seen) -> {
+      if (seen.isEmpty()) return;
+      String rule = rule(rules.get(cell.k()));
+      out.add("  " + cell.name() + ": " + line(seen, rule.equals(AnonIds.REPLICATE)));
+      byRule.get(rule).add(cell.k());
     });
-    java.util.TreeSet<Integer> byTask = new java.util.TreeSet<>();
-    java.util.TreeSet<Integer> byReplicate = new java.util.TreeSet<>();
-    byCell.forEach((cell, choices) -> {
-      if (choices.isEmpty()) return;
-      if (AnonIds.REPLICATE.equals(rules.get(cell.k()))) {
-        byReplicate.add(cell.k());
-      } else {
-        byTask.add(cell.k());
-      }
-    });
-    boolean both = !byTask.isEmpty() && !byReplicate.isEmpty();
-    if (!byTask.isEmpty()) {
-      out.add("  The ids " + (both ? "at " + ks(byTask) + " " : "") + "are harness2's (spec §19.2): they depend on"
-          + " the task, k and mode alone, so every replicate of a task lists its candidates in the same order, and"
-          + " replicates do not average a preference for a place out (--anonIds=replicate shuffles them per seed).");
+    long rulesSeen = byRule.values().stream().filter(ks -> !ks.isEmpty()).count();
+    String at = "";
+    if (!byRule.get(AnonIds.TASK).isEmpty()) {
+      at = rulesSeen > 1 ? "at " + ks(byRule.get(AnonIds.TASK)) + " " : "";
+      out.add("  The ids " + at + "are harness2's (spec §19.2): they depend on the task, k and mode alone, so every"
+          + " replicate of a task lists its candidates in the same order, and replicates do not average a preference"
+          + " for a place out (--anonIds=replicate shuffles them per seed).");
     }
-    if (!byReplicate.isEmpty()) {
-      out.add("  The ids " + (both ? "at " + ks(byReplicate) + " " : "") + "were shuffled per replicate"
-          + " (--anonIds=replicate: the seed enters the shuffle), so each replicate lists a task's candidates in an"
-          + " order of its own.");
+    if (!byRule.get(AnonIds.REPLICATE).isEmpty()) {
+      at = rulesSeen > 1 ? "at " + ks(byRule.get(AnonIds.REPLICATE)) + " " : "";
+      out.add("  The ids " + at + "were shuffled per replicate (--anonIds=replicate: the seed enters the shuffle), so"
+          + " each replicate lists a task's candidates in an order of its own.");
+    }
+    if (!byRule.get(MIXED).isEmpty()) {
+      at = rulesSeen > 1 ? "at " + ks(byRule.get(MIXED)) + " " : "";
+      out.add("  The ids " + at + "were shuffled by different rules in different namespaces (per replicate in some,"
+          + " by harness2's rule in others, which a namespace whose config.json records none followed), so some"
+          + " replicates of a task share one order.");
     }
     return out;
   }
 
-  private static String ks(java.util.Set<Integer> ks) {
+  /** The rule of a k whose namespaces differ in it. */
+  private static final String MIXED = "mixed";
+
+  private static String rule(String recorded) {
+    if (AnonIds.REPLICATE.equals(recorded)) return AnonIds.REPLICATE;
+    return recorded == null || recorded.equals(AnonIds.TASK) ? AnonIds.TASK : MIXED;
+  }
+
+  private static String ks(Set<Integer> ks) {
     return String.join(", ", ks.stream().map(k -> "k=" + k).toList());
   }
 
-  /** {@code 31 of 40 choices the first listed (20.0 expected ...; that many or more: p = 0.0003); by place 31, 9}. */
-  static String line(List<TaskSummary.Choice> choices) {
-    int first = 0;
-    double expected = 0;
-    int places = 0;
-    for (TaskSummary.Choice c : choices) {
-      if (c.position() == 1) first++;
-      expected += 1.0 / c.candidates();
-      places = Math.max(places, c.candidates());
+  /**
+   * {@code 31 of 40 choices were of the candidate listed first (20.0 expected if the place did not matter; exact
+   * two-sided p = 0.00068); by place 31, 9}; when the choices' lists are not {@code independent} (harness2's rule)
+   * and a task has more than one, the p is over one choice per task, said after the counts.
+   */
+  static String line(List<Seen> seen, boolean independent) {
+    List<TaskSummary.Choice> placed = new ArrayList<>();
+    List<TaskSummary.Choice> perTask = new ArrayList<>();
+    Set<String> tasks = new TreeSet<>();
+    int unplaced = 0;
+    for (Seen s : seen) {
+      if (!s.choice().placed()) {
+        unplaced++;
+        continue;
+      }
+      placed.add(s.choice());
+      if (tasks.add(s.task())) perTask.add(s.choice());
     }
-    int[] at = new int[places];
-    for (TaskSummary.Choice c : choices) at[c.position() - 1]++;
-    StringBuilder byPlace = new StringBuilder();
-    for (int i = 0; i < places; i++) byPlace.append(i == 0 ? "" : ", ").append(at[i]);
-    boolean more = first >= expected;
-    double p = tail(choices, first, more);
-    return first + " of " + choices.size() + " choice" + (choices.size() == 1 ? "" : "s") + " the first listed ("
-        + String.format(Locale.ROOT, "%.1f", expected) + " expected if the place did not matter; that "
-        + (more ? "many or more" : "few or fewer") + ": p = " + pValue(p) + "); by place " + byPlace;
+    String more = unplaced == 0 ? "" : "; " + unplaced + " more selection" + (unplaced == 1 ? "" : "s") + " not placed"
+        + " (a failed session's stand-in, a record without its ids or whose chosen id is not among them, a list of"
+        + " one)";
+    if (placed.isEmpty()) return "no choice placed" + more;
+    int first = firsts(placed);
+    StringBuilder out = new StringBuilder().append(first).append(" of ").append(placed.size())
+        .append(placed.size() == 1 ? " choice was" : " choices were").append(" of the candidate listed first (")
+        .append(String.format(Locale.ROOT, "%.1f", expected(placed))).append(" expected if the place did not matter");
+    boolean oneEach = independent || perTask.size() == placed.size();
+    if (oneEach) out.append("; exact two-sided p = ").append(pValue(twoSided(placed, first)));
+    out.append("); by place ").append(byPlace(placed));
+    if (!oneEach) {
+      int f = firsts(perTask);
+      out.append("; the replicates of a task list its candidates in one order, so their choices are not independent:"
+          + " one choice per task, ").append(f).append(" of ").append(perTask.size()).append(" (")
+          .append(String.format(Locale.ROOT, "%.1f", expected(perTask))).append(" expected; exact two-sided p = ")
+          .append(pValue(twoSided(perTask, f))).append(")");
+    }
+    return out.append(more).toString();
   }
 
-  /**
-   * The probability that a selector indifferent to the order chooses the first listed {@code first} times or more
-   * ({@code more}), or that many times or fewer: each choice of n candidates picks the first with probability 1/n.
-   */
-  static double tail(List<TaskSummary.Choice> choices, int first, boolean more) {
-    // dist[j]: the probability of j first places among the choices seen so far
+  private static int firsts(List<TaskSummary.Choice> choices) {
+    int n = 0;
+    for (TaskSummary.Choice c : choices) if (c.position() == 1) n++;
+    return n;
+  }
+
+  private static double expected(List<TaskSummary.Choice> choices) {
+    double e = 0;
+    for (TaskSummary.Choice c : choices) e += 1.0 / c.candidates();
+    return e;
+  }
+
+  /** The count at each place, {@code 31, 9}; lists of different lengths are said ({@code (lists of 2 to 4) ...}). */
+  private static String byPlace(List<TaskSummary.Choice> choices) {
+    int most = 0;
+    int fewest = Integer.MAX_VALUE;
+    for (TaskSummary.Choice c : choices) {
+      most = Math.max(most, c.candidates());
+      fewest = Math.min(fewest, c.candidates());
+    }
+    int[] at = new int[most];
+    for (TaskSummary.Choice c : choices) at[c.position() - 1]++;
+    StringBuilder out = new StringBuilder(fewest == most ? "" : "(lists of " + fewest + " to " + most + ") ");
+    for (int i = 0; i < most; i++) out.append(i == 0 ? "" : ", ").append(at[i]);
+    return out.toString();
+  }
+
+  /** The distribution of the count of first places among {@code choices} under an order-indifferent selector. */
+  static double[] distribution(List<TaskSummary.Choice> choices) {
     double[] dist = new double[choices.size() + 1];
     dist[0] = 1.0;
     int seen = 0;
@@ -97,8 +158,18 @@ final class ChoicePlaces {
       seen++;
       for (int j = seen; j >= 0; j--) dist[j] = dist[j] * (1 - q) + (j > 0 ? dist[j - 1] * q : 0.0);
     }
+    return dist;
+  }
+
+  /**
+   * The exact two-sided p of {@code first} first places: the probability, under an order-indifferent selector, of a
+   * count no more likely than it (a relative tolerance keeps equally likely counts together despite rounding).
+   */
+  static double twoSided(List<TaskSummary.Choice> choices, int first) {
+    double[] dist = distribution(choices);
+    double seen = dist[first] * (1 + 1e-7);
     double sum = 0;
-    for (int j = 0; j < dist.length; j++) if (more ? j >= first : j <= first) sum += dist[j];
+    for (double d : dist) if (d <= seen) sum += d;
     return Math.min(1.0, sum);
   }
 

@@ -130,19 +130,22 @@ final class InputFiles {
 
   /**
    * Where the id a selection record chose stood in the list its selector was shown (the ids of its {@code id_map} in
-   * string order, as the prompt names them); null when its session made no choice: no record, a failed session
-   * ({@code ok} false, or {@code fallback}: the stand-in), a single final delivered as it is ({@code trivial}), or
-   * fewer than two ids.
+   * string order, as the prompt names them). Null when it shows no list: no record, a single final delivered as it
+   * is ({@code trivial}), or no {@code id_map} (no candidate delivered, so no session ran; every selection record of
+   * h2beam and harness2 that ran one names its ids). {@link TaskSummary.Choice#UNPLACED} when a session was shown the
+   * list but its choice has no place: a failed session ({@code ok} false, or {@code fallback}: the stand-in), no
+   * {@code chosen_id}, a chosen id not among the ids, or fewer than two ids.
    */
   static TaskSummary.Choice choice(JsonNode sel) {
-    if (sel == null || !sel.isObject() || !truthy(sel.get("ok")) || truthy(sel.get("fallback"))
-        || truthy(sel.get("trivial")) || !sel.path("id_map").isObject() || !sel.path("chosen_id").isTextual()) {
-      return null;
+    if (sel == null || !sel.isObject() || truthy(sel.get("trivial"))) return null;
+    if (!sel.path("id_map").isObject() || sel.get("id_map").isEmpty()) return null;
+    if (!truthy(sel.get("ok")) || truthy(sel.get("fallback")) || !sel.path("chosen_id").isTextual()) {
+      return TaskSummary.Choice.UNPLACED;
     }
     TreeSet<String> ids = new TreeSet<>();
     sel.get("id_map").fieldNames().forEachRemaining(ids::add);
     String chosen = sel.get("chosen_id").asText();
-    if (ids.size() < 2 || !ids.contains(chosen)) return null;
+    if (ids.size() < 2 || !ids.contains(chosen)) return TaskSummary.Choice.UNPLACED;
     return new TaskSummary.Choice(ids.headSet(chosen).size() + 1, ids.size());
   }
 

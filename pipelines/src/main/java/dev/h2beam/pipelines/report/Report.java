@@ -93,7 +93,7 @@ final class Report {
     // the tasks on which a mode failed before it selected: their spend is in no ledger, so in no sum
     Map<ModeK, Integer> modeFailed = new TreeMap<>(ModeK.BY_K_THEN_MODE);
     // where each selector's choice stood in the list it was shown
-    Map<ModeK, List<TaskSummary.Choice>> choices = new TreeMap<>(ModeK.BY_K_THEN_MODE);
+    Map<ModeK, List<ChoicePlaces.Seen>> choices = new TreeMap<>(ModeK.BY_K_THEN_MODE);
     for (NamespaceRef ns : rowsByNs.keySet()) {
       TreeSet<String> reportedModes = new TreeSet<>();
       for (Scored r : rowsByNs.get(ns)) reportedModes.add(r.mode());
@@ -115,7 +115,9 @@ final class Report {
           if (m.improverUnknown() > 0) improverUnknown.merge(key, m.improverUnknown(), Integer::sum);
           if (m.executorUnknown() > 0) executorUnknown.merge(key, m.executorUnknown(), Integer::sum);
           TaskSummary.Choice choice = t.choices().get(mode);
-          if (choice != null) choices.computeIfAbsent(key, x -> new ArrayList<>()).add(choice);
+          if (choice != null) {
+            choices.computeIfAbsent(key, x -> new ArrayList<>()).add(new ChoicePlaces.Seen(t.taskId(), choice));
+          }
           if (t.modes().containsKey(mode)) {
             tokens.merge(key, TaskSummary.TokenCount.of(m.tokens()), TaskSummary.TokenCount::plus);
             if (m.budget() == null && t.failedBeforeSelecting(mode)) modeFailed.merge(key, 1, Integer::sum);
@@ -164,7 +166,7 @@ final class Report {
     lines.addAll(Render.screened(screened));
     lines.addAll(vectors(summaries, rowsByNs, byDir, executorByCell, improverUnknown, executorUnknown, deadByCell,
         withheld));
-    Map<ModeK, List<TaskSummary.Choice>> reportedChoices = new TreeMap<>(ModeK.BY_K_THEN_MODE);
+    Map<ModeK, List<ChoicePlaces.Seen>> reportedChoices = new TreeMap<>(ModeK.BY_K_THEN_MODE);
     for (Summary x : summaries) if (choices.containsKey(x.cell())) reportedChoices.put(x.cell(), choices.get(x.cell()));
     lines.addAll(ChoicePlaces.lines(reportedChoices, idRules(rowsByNs.keySet(), byDir)));
 

@@ -17,7 +17,7 @@ import java.util.TreeMap;
  * @param deadBases what the dead base rollouts cost when the summary is of a task whose every base failed (status
  *     {@code base-failed}: no mode ran, so no mode's ledger holds them); null for any other summary
  * @param choices per mode token, where in the selector's list the candidate it chose stood ({@link Choice}); only
- *     the modes whose selector session made a choice
+ *     the modes whose selection ran a selector session
  */
 public record TaskSummary(String path, String taskId, Map<String, ModeSpend> modes, Map<String, List<String>> finals,
     DeadBases deadBases, Map<String, Choice> choices) implements Serializable {
@@ -233,18 +233,28 @@ public record TaskSummary(String path, String taskId, Map<String, ModeSpend> mod
 
   /**
    * Where the candidate a blind selector chose stood in the list it was shown: its prompt names the anonymous ids in
-   * string order ({@code A, B, C}), and their candidates' files sort the same way. Only a choice its session made:
-   * not a single final delivered without a session (k = 1), nor the stand-in recorded when the session failed.
+   * string order ({@code A, B, C}), and their candidates' files sort the same way. Only a choice its session made
+   * among two or more; {@link #UNPLACED} for a selection that ran a session but gives no such place (the stand-in
+   * recorded when the session failed, a record without its ids or whose chosen id is not among them, a list of one).
+   * A single final delivered without a session (k = 1, the gated mode) is no selection of this kind at all.
    *
-   * @param position the chosen id's place in that order, from 1
-   * @param candidates how many ids the list held
+   * @param position the chosen id's place in that order, from 1; 0 for {@link #UNPLACED}
+   * @param candidates how many ids the list held; 0 for {@link #UNPLACED}
    */
   public record Choice(int position, int candidates) implements Serializable {
+    /** A selection whose session made no choice that can be placed. */
+    public static final Choice UNPLACED = new Choice(0, 0);
+
     public Choice {
-      if (candidates < 2 || position < 1 || position > candidates) {
+      if (!(position == 0 && candidates == 0) && (candidates < 2 || position < 1 || position > candidates)) {
         throw new IllegalArgumentException("a choice is one of at least two candidates: position " + position
             + " of " + candidates);
       }
+    }
+
+    /** Whether the choice has a place ({@link #UNPLACED} has none). */
+    public boolean placed() {
+      return candidates > 0;
     }
   }
 

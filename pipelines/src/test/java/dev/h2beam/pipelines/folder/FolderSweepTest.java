@@ -362,9 +362,9 @@ class FolderSweepTest {
 
   /**
    * Asserts that two runs wrote the same summaries, selections, judged rows and libraries, and returns the first's.
-   * Whether a cost is all known depends on the transport (a call sent, unanswered and retried may have been billed),
-   * not on the runner: the marks of costs not known are compared apart, and any a run has must be explained by such
-   * a call.
+   * Whether a cost, or a count of tokens, is all known depends on the transport (a call sent, unanswered and retried
+   * may have been billed), not on the runner: the marks of costs and tokens not known are compared apart, and any a
+   * run has must be explained by such a call.
    */
   static TreeMap<String, String> sameFiles(Path direct, Path flink) throws Exception {
     TreeMap<String, String> a = files(direct);
@@ -375,7 +375,10 @@ class FolderSweepTest {
     return a;
   }
 
-  /** A file's text without the marks of costs not known (usd_known, cost_unknown, cost_known). */
+  /**
+   * A file's text without the marks of costs and tokens not known (usd_known, cost_unknown, cost_known,
+   * tokens_unknown, tokens_known).
+   */
   static String withoutCostMarks(String text) throws Exception {
     if (!text.startsWith("{") && !text.startsWith("[")) return text;
     JsonNode tree = Json.MAPPER.readTree(text);
@@ -385,7 +388,7 @@ class FolderSweepTest {
 
   private static void strip(JsonNode n) {
     if (n instanceof com.fasterxml.jackson.databind.node.ObjectNode o) {
-      o.remove(List.of("usd_known", "cost_unknown", "cost_known"));
+      o.remove(List.of("usd_known", "cost_unknown", "cost_known", "tokens_unknown", "tokens_known"));
     }
     for (JsonNode child : n) strip(child);
   }
@@ -402,7 +405,8 @@ class FolderSweepTest {
         String name = p.getFileName().toString();
         if (name.equals("summary.json")) {
           String text = Files.readString(p);
-          marked |= text.contains("\"usd_known\"") || text.contains("\"cost_unknown\"");
+          marked |= text.contains("\"usd_known\"") || text.contains("\"cost_unknown\"")
+              || text.contains("\"tokens_unknown\"") || text.contains("\"tokens_known\"");
         } else if (name.endsWith(".meta.json")) {
           for (JsonNode c : Json.readTree(p).path("model_calls")) if (unanswered(c)) unanswered.add(c);
         } else if (name.equals(EndpointProxy.CALL_LOG)) {
@@ -410,7 +414,8 @@ class FolderSweepTest {
         }
       }
     }
-    assertTrue(!marked || !unanswered.isEmpty(), "a cost marked not known under " + root + " with every call answered");
+    assertTrue(!marked || !unanswered.isEmpty(), "a cost or count marked not known under " + root + " with every call"
+        + " answered");
   }
 
   private static boolean unanswered(JsonNode call) {
