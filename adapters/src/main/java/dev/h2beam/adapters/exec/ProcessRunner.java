@@ -93,16 +93,50 @@ public final class ProcessRunner {
 
   /** The same, with the grace the pumps get to reach end of stream after the group ended (tests shorten it). */
   static ProcessResult run(ProcessSpec spec, long drainMs) throws IOException, InterruptedException {
+    if (spec.isolation() == null) return run(spec, drainMs, false);
+    java.util.Optional<String> why = Isolation.unavailable();
+    if (why.isPresent()) {
+      throw new StartException("cannot run " + spec.command().get(0) + " isolated: " + why.get() + "; "
+          + Isolation.remedy(), null);
+    }
+    return run(spec, drainMs, Isolation.userNamespace());
+  }
+
+  /** An isolated program started inside a user namespace or not ({@link Isolation#unavailable}'s probe tries both). */
+  static ProcessResult run(ProcessSpec spec, boolean inUserNamespace) throws IOException, InterruptedException {
+    return run(spec, DRAIN_MS, inUserNamespace);
+  }
+
+  private static ProcessResult run(ProcessSpec spec, long drainMs, boolean inUserNamespace)
+      throws IOException, InterruptedException {
     String program = resolve(spec.command().get(0), spec.workDir(), spec.env().get("PATH"));
     List<String> argv = new ArrayList<>();
-    boolean ownGroup = ProcessGroup.SETSID != null && !spec.alone();
-    if (ownGroup) argv.add(ProcessGroup.SETSID);
     argv.add(program);
     argv.addAll(spec.command().subList(1, spec.command().size()));
     if (!Files.isDirectory(spec.workDir())) {
       throw new StartException("cannot run " + spec.command().get(0) + ": working folder " + spec.workDir()
           + " does not exist", null);
     }
+    Path stage = null;
+    if (spec.isolation() != null) {
+      for (Path v : spec.isolation().visible()) Files.createDirectories(v);
+      stage = Files.createTempDirectory("h2beam-stage");
+      argv = spec.isolation().wrap(argv, spec.workDir().toAbsolutePath().normalize(), stage, inUserNamespace);
+    }
+    try {
+      return started(spec, drainMs, argv);
+    } finally {
+      if (stage != null) Files.deleteIfExists(stage); // an empty mount point, on the host
+    }
+  }
+
+  /** Starts {@code argv} (the resolved program and its arguments, or the isolating wrapper around them) and waits. */
+  private static ProcessResult started(ProcessSpec spec, long drainMs, List<String> command)
+      throws IOException, InterruptedException {
+    boolean ownGroup = ProcessGroup.SETSID != null && !spec.alone();
+    List<String> argv = new ArrayList<>();
+    if (ownGroup) argv.add(ProcessGroup.SETSID);
+    argv.addAll(command);
     ProcessBuilder pb = new ProcessBuilder(argv).directory(spec.workDir().toFile())
         .redirectOutput(ProcessBuilder.Redirect.PIPE).redirectError(ProcessBuilder.Redirect.PIPE);
     pb.environment().clear();

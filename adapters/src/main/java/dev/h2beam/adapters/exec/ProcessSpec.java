@@ -30,10 +30,12 @@ import java.util.function.BooleanSupplier;
  *     own scripts or an agent, whose children must die with them
  * @param groupRecord the file that records the running program ({@link GroupRecord}) from its start until its group
  *     is gone, so that a later run in the same folder can kill it if h2beam could not; null for none (the default)
+ * @param isolation what of the file system the program may not see ({@link Isolation}); null for none (the default).
+ *     An isolated program always gets a session of its own
  */
 public record ProcessSpec(List<String> command, Path workDir, SortedMap<String, String> env, Stdin stdin,
     Path stdout, Path stderr, long capBytes, Duration timeout, BooleanSupplier cancelled, boolean alone,
-    Path groupRecord) {
+    Path groupRecord, Isolation isolation) {
 
   /** The default cap per stream: far more than any message a program prints, far less than a disk. */
   public static final long DEFAULT_CAP_BYTES = 8L << 20;
@@ -61,36 +63,47 @@ public record ProcessSpec(List<String> command, Path workDir, SortedMap<String, 
       throw new IllegalArgumentException("timeout must be positive, got " + timeout);
     }
     cancelled = cancelled == null ? NEVER : cancelled;
+    alone = alone && isolation == null;
   }
 
   /** A spec reading /dev/null, capped at {@link #DEFAULT_CAP_BYTES}, never cancelled. */
   public static ProcessSpec of(List<String> command, Path workDir, Map<String, String> env, Path stdout, Path stderr,
       Duration timeout) {
     return new ProcessSpec(command, workDir, new TreeMap<>(env), Stdin.none(), stdout, stderr, DEFAULT_CAP_BYTES,
-        timeout, NEVER, false, null);
+        timeout, NEVER, false, null, null);
   }
 
   public ProcessSpec withStdin(Stdin in) {
-    return new ProcessSpec(command, workDir, env, in, stdout, stderr, capBytes, timeout, cancelled, alone, groupRecord);
+    return new ProcessSpec(command, workDir, env, in, stdout, stderr, capBytes, timeout, cancelled, alone, groupRecord,
+        isolation);
   }
 
   public ProcessSpec withCapBytes(long cap) {
-    return new ProcessSpec(command, workDir, env, stdin, stdout, stderr, cap, timeout, cancelled, alone, groupRecord);
+    return new ProcessSpec(command, workDir, env, stdin, stdout, stderr, cap, timeout, cancelled, alone, groupRecord,
+        isolation);
   }
 
   public ProcessSpec withCancelled(BooleanSupplier hook) {
-    return new ProcessSpec(command, workDir, env, stdin, stdout, stderr, capBytes, timeout, hook, alone, groupRecord);
+    return new ProcessSpec(command, workDir, env, stdin, stdout, stderr, capBytes, timeout, hook, alone, groupRecord,
+        isolation);
   }
 
   /** This program as one that starts no process of its own ({@code alone}: no session of its own, no leftovers). */
   public ProcessSpec runAlone() {
     return new ProcessSpec(command, workDir, env, stdin, stdout, stderr, capBytes, timeout, cancelled, true,
-        groupRecord);
+        groupRecord, isolation);
   }
 
   /** This program recording itself in {@code file} while it runs ({@link GroupRecord}). */
   public ProcessSpec withGroupRecord(Path file) {
-    return new ProcessSpec(command, workDir, env, stdin, stdout, stderr, capBytes, timeout, cancelled, alone, file);
+    return new ProcessSpec(command, workDir, env, stdin, stdout, stderr, capBytes, timeout, cancelled, alone, file,
+        isolation);
+  }
+
+  /** This program run in namespaces of its own that hide what {@code i} says; null runs it as it is. */
+  public ProcessSpec withIsolation(Isolation i) {
+    return new ProcessSpec(command, workDir, env, stdin, stdout, stderr, capBytes, timeout, cancelled, alone,
+        groupRecord, i);
   }
 
   /** The program's standard input: a text, a file, or nothing. */
