@@ -47,6 +47,11 @@ final class AgentExecutor implements Executor {
     this.envAllow = List.copyOf(envAllow);
   }
 
+  /** The agent runs in the request's isolation, when it has one. */
+  @Override public boolean isolates() {
+    return true;
+  }
+
   @Override public String identity() {
     return agent.name + ":" + role.identity();
   }
@@ -72,7 +77,8 @@ final class AgentExecutor implements Executor {
     // recorded in the run folder while it runs: a run again here first kills a CLI a killed h2beam left running
     // (GroupRecord#stopRecorded, which the benchmarks call before they clear the folder)
     AgentRun run = agent.run(new AgentInvocation(binary, ws, runDir.resolve("state"), role, prompt, r.timeout(), env,
-        envAllow).withGroupRecord(runDir.resolve(GroupRecord.FILE)), runDir.resolve(EndpointProxy.CALL_LOG));
+        envAllow).withGroupRecord(runDir.resolve(GroupRecord.FILE)).withIsolation(r.isolation()),
+        runDir.resolve(EndpointProxy.CALL_LOG));
     Path output = ws.resolve("output");
     if (Files.isDirectory(output, LinkOption.NOFOLLOW_LINKS)) {
       AgentWorkspace.copyTree(output, runDir.resolve("output"), warnings);

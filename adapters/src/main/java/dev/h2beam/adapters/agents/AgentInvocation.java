@@ -1,6 +1,7 @@
 package dev.h2beam.adapters.agents;
 
 import dev.h2beam.adapters.config.ResolvedRole;
+import dev.h2beam.adapters.exec.Isolation;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -23,9 +24,11 @@ import java.util.Objects;
  * @param extraAllowedEnv further variable names the agent may inherit from {@code sourceEnv}
  * @param groupRecord where the running CLI's process group is recorded ({@code GroupRecord}: a rollout's run folder,
  *     so that a run again there kills a CLI a killed h2beam left running), or null for none (a session in scratch)
+ * @param isolation what the CLI may not see of the file system ({@link Isolation}), or null to run it as it is
  */
 public record AgentInvocation(Path binary, Path workDir, Path stateDir, ResolvedRole role, String prompt,
-    Duration timeout, Map<String, String> sourceEnv, List<String> extraAllowedEnv, Path groupRecord) {
+    Duration timeout, Map<String, String> sourceEnv, List<String> extraAllowedEnv, Path groupRecord,
+    Isolation isolation) {
 
   public AgentInvocation {
     binary = Objects.requireNonNull(binary, "binary").toAbsolutePath().normalize();
@@ -46,25 +49,39 @@ public record AgentInvocation(Path binary, Path workDir, Path stateDir, Resolved
     }
   }
 
+  /** A run that is not isolated. */
+  public AgentInvocation(Path binary, Path workDir, Path stateDir, ResolvedRole role, String prompt, Duration timeout,
+      Map<String, String> sourceEnv, List<String> extraAllowedEnv, Path groupRecord) {
+    this(binary, workDir, stateDir, role, prompt, timeout, sourceEnv, extraAllowedEnv, groupRecord, null);
+  }
+
   /** A run that records no process group. */
   public AgentInvocation(Path binary, Path workDir, Path stateDir, ResolvedRole role, String prompt, Duration timeout,
       Map<String, String> sourceEnv, List<String> extraAllowedEnv) {
-    this(binary, workDir, stateDir, role, prompt, timeout, sourceEnv, extraAllowedEnv, null);
+    this(binary, workDir, stateDir, role, prompt, timeout, sourceEnv, extraAllowedEnv, null, null);
   }
 
   /** The same run against {@code other} (the relay's address for the same role). */
   AgentInvocation withRole(ResolvedRole other) {
     return new AgentInvocation(binary, workDir, stateDir, other, prompt, timeout, sourceEnv, extraAllowedEnv,
-        groupRecord);
+        groupRecord, isolation);
   }
 
   /** The same run, its environment read from {@code env} (the key variable holding the relay's token). */
   AgentInvocation withSourceEnv(Map<String, String> env) {
-    return new AgentInvocation(binary, workDir, stateDir, role, prompt, timeout, env, extraAllowedEnv, groupRecord);
+    return new AgentInvocation(binary, workDir, stateDir, role, prompt, timeout, env, extraAllowedEnv, groupRecord,
+        isolation);
   }
 
   /** The same run, its process group recorded in {@code file} while it runs. */
   AgentInvocation withGroupRecord(Path file) {
-    return new AgentInvocation(binary, workDir, stateDir, role, prompt, timeout, sourceEnv, extraAllowedEnv, file);
+    return new AgentInvocation(binary, workDir, stateDir, role, prompt, timeout, sourceEnv, extraAllowedEnv, file,
+        isolation);
+  }
+
+  /** The same run, the CLI isolated by {@code i} (null: not isolated). */
+  public AgentInvocation withIsolation(Isolation i) {
+    return new AgentInvocation(binary, workDir, stateDir, role, prompt, timeout, sourceEnv, extraAllowedEnv,
+        groupRecord, i);
   }
 }

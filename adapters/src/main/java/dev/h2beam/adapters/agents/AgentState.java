@@ -107,6 +107,7 @@ final class AgentState {
       throws IOException, InterruptedException {
     ProcessSpec spec = ProcessSpec.of(command, inv.workDir(), env, stdout, stderr, inv.timeout()).withStdin(stdin);
     if (inv.groupRecord() != null) spec = spec.withGroupRecord(inv.groupRecord());
+    if (inv.isolation() != null) spec = spec.withIsolation(inv.isolation());
     ProcessResult r = ProcessRunner.run(spec);
     return new AgentRun(r, stdout, stderr, r.timedOut());
   }

@@ -109,6 +109,11 @@ final class CommandExecutor implements Executor {
     this.free = free;
   }
 
+  /** The agent runs in the request's isolation, when it has one. */
+  @Override public boolean isolates() {
+    return true;
+  }
+
   @Override public String identity() {
     // (a key held only after this executor was made is kept out of the records all the same)
     return dev.h2beam.adapters.config.KeyFree.text("command:" + template);
@@ -157,7 +162,7 @@ final class CommandExecutor implements Executor {
         // the relay is closed once the agent is gone: every call it made has ended and has its record
         r = ProcessRunner.run(ProcessSpec.of(List.of("sh", "-c", command), workspace,
             environment(req, output, home, tmp, relay), runDir.resolve(STDOUT), runDir.resolve(STDERR), timeout)
-            .withGroupRecord(runDir.resolve(GroupRecord.FILE)));
+            .withGroupRecord(runDir.resolve(GroupRecord.FILE)).withIsolation(req.isolation()));
       }
       t.observation(r.stdoutText(), Math.max(0, r.stdoutBytes() - Files.size(r.stdout())))
           .stderr(r.stderrText(), Math.max(0, r.stderrBytes() - Files.size(r.stderr())));

@@ -16,9 +16,18 @@ import java.util.Objects;
  * @param deliverable the deliverable's file name (for example {@code answer.md}) inside {@code runDir}, or inside the
  *     output folder of an executor that gives its agent one ({@code command}: {@code runDir/output/})
  * @param timeout the wall-clock limit of the whole rollout
+ * @param isolation what the agent may not see of the file system ({@link Isolation}: the benchmark and runs folders
+ *     but {@code runDir}), or null to run it as it is; only an executor that {@link Executor#isolates} is given one
  */
 public record ExecRequest(String task, String instruction, Path sourceDir, Path harnessDir, Path runDir,
-    String deliverable, Duration timeout) {
+    String deliverable, Duration timeout, Isolation isolation) {
+
+  /** A rollout run without isolation. */
+  public ExecRequest(String task, String instruction, Path sourceDir, Path harnessDir, Path runDir,
+      String deliverable, Duration timeout) {
+    this(task, instruction, sourceDir, harnessDir, runDir, deliverable, timeout, null);
+  }
+
   public ExecRequest {
     Objects.requireNonNull(task, "task");
     Objects.requireNonNull(instruction, "instruction");

@@ -11,4 +11,12 @@ public interface Executor {
 
   /** What the run identity records for this executor, e.g. {@code chat:<base_url>#<model>}. */
   String identity();
+
+  /**
+   * Whether this executor runs its agent in the {@link ExecRequest#isolation} it is given. An executor that does not
+   * (a plug-in's, written before it) is refused when the sweep asks for isolation, rather than run unisolated.
+   */
+  default boolean isolates() {
+    return false;
+  }
 }

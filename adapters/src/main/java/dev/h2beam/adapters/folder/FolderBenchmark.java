@@ -11,6 +11,7 @@ import dev.h2beam.adapters.exec.ExecResult;
 import dev.h2beam.adapters.exec.Executor;
 import dev.h2beam.adapters.exec.ExecutorProvider;
 import dev.h2beam.adapters.exec.GroupRecord;
+import dev.h2beam.adapters.exec.Isolation;
 import dev.h2beam.adapters.exec.RolloutMarker;
 import dev.h2beam.adapters.files.LeakGlobs;
 import dev.h2beam.adapters.files.PathOrder;
@@ -71,9 +72,13 @@ public final class FolderBenchmark implements Benchmark {
   private final Clock clock;
   private final String executorKind;
   private final String substrate;
+  /** What every rollout's agent may not see (each is shown its own run folder), or null: not isolated. */
+  private final Isolation isolation;
 
   private FolderBenchmark(Path root, Path executions, BenchFile file, LinkedHashMap<String, Path> tasks,
-      List<String> stream, Executor executor, Clock clock, String executorKind, String substrate) {
+      List<String> stream, Executor executor, Clock clock, String executorKind, String substrate,
+      Isolation isolation) {
+    this.isolation = isolation;
     this.executorKind = executorKind;
     this.substrate = substrate;
     this.root = root;
@@ -169,14 +174,45 @@ public final class FolderBenchmark implements Benchmark {
             + e.getMessage());
       }
     }
+    Isolation isolation = isolation(r, executions, settings, executor, kind, problems);
     if (!problems.isEmpty()) {
       // its base harness and spec are there to check (check lists every problem at once, the base harness's too)
       throw new BenchmarkInvalid(problems, file == null || !Files.isDirectory(base, LinkOption.NOFOLLOW_LINKS) ? null
           : new FolderBenchmark(r, executions.toAbsolutePath().normalize(), file, tasks, stream, executor,
-              Clock.systemUTC(), kind, substrate));
+              Clock.systemUTC(), kind, substrate, isolation));
     }
     return new FolderBenchmark(r, executions.toAbsolutePath().normalize(), file, tasks, stream, executor,
-        Clock.systemUTC(), kind, substrate);
+        Clock.systemUTC(), kind, substrate, isolation);
+  }
+
+  /**
+   * The setting {@code isolation} ({@code --isolation}): {@code namespaces} hides the benchmark folder, the rollouts'
+   * folder and the setting {@code runsRoot} from every rollout's agent but its own run folder ({@link Isolation});
+   * null without it. A problem when this machine cannot, or the executor would not run its agent so.
+   */
+  private static Isolation isolation(Path root, Path executions, Map<String, String> settings, Executor executor,
+      String kind, List<String> problems) {
+    String asked = settings.getOrDefault("isolation", "none");
+    if (asked.equals("none")) return null;
+    if (!asked.equals(Isolation.NAMESPACES)) {
+      problems.add("--isolation=" + asked + ": give " + Isolation.NAMESPACES + " or none");
+      return null;
+    }
+    if (executor != null && !executor.isolates()) {
+      problems.add("--isolation=" + asked + ": the " + kind + " executor does not run its agent isolated (a plug-in"
+          + " written before isolation); give a built-in executor (command, opencode, codex) or leave --isolation"
+          + " out");
+      return null;
+    }
+    var why = Isolation.unavailable();
+    if (why.isPresent()) {
+      problems.add("--isolation=" + asked + ": this machine cannot isolate a program: " + why.get() + "; "
+          + Isolation.remedy());
+      return null;
+    }
+    List<Path> hidden = new ArrayList<>(List.of(root, executions));
+    if (settings.containsKey("runsRoot")) hidden.add(Path.of(settings.get("runsRoot")));
+    return new Isolation(hidden, List.of());
   }
 
   public BenchFile file() {
@@ -275,7 +311,8 @@ public final class FolderBenchmark implements Benchmark {
       Files.createDirectories(runDir);
       Path harness = harnessDir == null ? baseHarness() : harnessDir.toAbsolutePath();
       ExecResult r = executor.run(new ExecRequest(task, taskPrompt(task), taskFiles(task).orElse(null), harness,
-          runDir, file.deliverable(), Duration.ofSeconds(file.timeoutSeconds())));
+          runDir, file.deliverable(), Duration.ofSeconds(file.timeoutSeconds()),
+          isolation == null ? null : isolation.showing(runDir)));
       KeysOutOfRuns.Found leaked = KeysOutOfRuns.scrub(runDir);
       if (leaked.any()) System.err.println(leaked.warning(runId + " of " + task));
       if (!r.ok()) {

@@ -12,7 +12,9 @@ import java.util.Set;
 /**
  * {@code --bench=folder --benchRoot=DIR}: a researcher's own tasks. Settings: {@code substrate} (oc, or cx for the
  * codex executor), {@code split} (all, train, test), {@code executions} (where rollouts go; default
- * {@code DIR/runs/_executions}), {@code executor} (replaces bench.json's executor kind) and the agent binaries.
+ * {@code DIR/runs/_executions}), {@code executor} (replaces bench.json's executor kind), the agent binaries, and
+ * {@code isolation} ({@code namespaces}: each rollout's agent sees its own run folder and nothing else of the
+ * benchmark folder, the rollouts' folder or {@code runsRoot}: {@link dev.h2beam.adapters.exec.Isolation}).
  */
 public final class FolderBenchmarkProvider implements BenchmarkProvider {
 
@@ -43,7 +45,7 @@ public final class FolderBenchmarkProvider implements BenchmarkProvider {
   /** The executor's kind, where rollouts go, and what the sweep sets from its flags; bench.json holds the rest. */
   @Override public Optional<Set<String>> settingKeys() {
     return Optional.of(Set.of("substrate", "split", "executions", "executor", "opencodeBin", "codexBin",
-        "toolsDir"));
+        "toolsDir", "isolation", "runsRoot"));
   }
 
   @Override public boolean writesRoot() {

@@ -158,6 +158,49 @@ class AgentExecutorTest {
   }
 
   /**
+   * The real CLI run isolated ({@code --isolation=namespaces}): the model has it read the task's answer key by its
+   * absolute path and list the rollouts' folder (through a script of its harness); it finds neither the key nor
+   * another rollout, and its deliverable reaches the host. Codex runs with full access, so only the operating system
+   * stops it here.
+   */
+  @ParameterizedTest
+  @EnumSource(Agent.class)
+  void anIsolatedAgentCannotReadTheAnswerKeyNorOtherRollouts(Agent agent) throws Exception {
+    AgentBinaries.require(agent.name);
+    Path root = bench(60, agent);
+    Files.createDirectories(root.resolve("tasks/d/t/grading"));
+    Files.writeString(root.resolve("tasks/d/t/grading/expected.txt"), "Total: 56.75\n");
+    Files.createDirectories(tmp.resolve("exec/other/d__t/base1"));
+    Files.writeString(tmp.resolve("exec/other/d__t/base1/secret.txt"), "another rollout\n");
+    // a script of the harness, as an improver could write one: OpenCode's permissions would refuse these paths on
+    // its own command line, not inside a script it runs
+    Path scripts = Files.createDirectories(root.resolve(agent == Agent.CODEX ? "base-cx" : "base").resolve("scripts"));
+    Files.writeString(scripts.resolve("look.sh"), "{ cat " + root + "/tasks/d/t/grading/expected.txt; ls -A "
+        + tmp.resolve("exec") + "; } > output/answer.md 2>&1; echo end >> output/answer.md\n");
+    try (ScriptedModelServer server = ScriptedModelServer.start(ScriptedModelServer.Brain.saying("x"))) {
+      AgentModel.serve(server, c -> c.toolResults().isEmpty() ? new AgentModel.Turn.Command("sh scripts/look.sh")
+          : new AgentModel.Turn.Say("done"));
+      java.util.Optional<String> why = dev.h2beam.adapters.exec.Isolation.unavailable();
+      if (why.isPresent()) {
+        var e = assertThrows(dev.h2beam.adapters.bench.BenchmarkInvalid.class,
+            () -> open(root, "{base_url: \"" + server.baseUrl() + "\", api_key_env: K}", agent,
+                Map.of("isolation", "namespaces")));
+        assertTrue(e.problems().toString().contains("cannot isolate a program: " + why.get()), e.problems().toString());
+        return;
+      }
+      FolderBenchmark b = open(root, "{base_url: \"" + server.baseUrl() + "\", api_key_env: K}", agent,
+          Map.of("isolation", "namespaces"));
+      Rollout r = b.execute("d/t", null, "ns/d__t/base1");
+      String answer = b.deliverableText(r.runDir());
+      assertFalse(answer.contains("56.75"), answer);
+      assertTrue(answer.contains("No such file or directory"), answer);
+      assertFalse(answer.contains("other"), "the other rollout's folder is out of sight: " + answer);
+      assertTrue(answer.strip().endsWith("ns\nend"), answer);
+      assertFalse(server.requests().isEmpty());
+    }
+  }
+
+  /**
    * Two rollouts at once through the real CLI, on an endpoint with room for one call: the model server never sees two
    * calls at once, each CLI call's reported tokens are charged to the endpoint's token window, and every slot is
    * back at the end. The model holds a first call until a second comes, so where the relay lets two through they

@@ -1,6 +1,7 @@
 package dev.h2beam.pipelines.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.h2beam.adapters.exec.Isolation;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.TextFiles;
 import dev.h2beam.adapters.model.Namespace;
@@ -249,6 +250,9 @@ final class InputFiles {
     if (!out.isEmpty()) {
       out.put(AnonIds.CONFIG_KEY, root.path(AnonIds.CONFIG_KEY).isTextual() ? root.get(AnonIds.CONFIG_KEY).asText()
           : AnonIds.TASK);
+      // and whether the rollouts' agents could read the benchmark's answer keys: none recorded, they could
+      out.put(Isolation.CONFIG_KEY, root.path(Isolation.CONFIG_KEY).isTextual()
+          ? root.get(Isolation.CONFIG_KEY).asText() : Isolation.NONE);
     }
     return out.isEmpty() ? null : Json.canonical(out);
   }

@@ -1,5 +1,6 @@
 package dev.h2beam.pipelines.report;
 
+import dev.h2beam.adapters.exec.Isolation;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.pipelines.Modes;
 import dev.h2beam.pipelines.files.Forked;
@@ -570,6 +571,7 @@ final class Report {
   private static String side(String key, Object value, List<NamespaceRef> names) {
     String who = who(names);
     if (key.equals(AnonIds.CONFIG_KEY)) return "selector ids shuffled by " + value + " in " + who;
+    if (key.equals(Isolation.CONFIG_KEY)) return "rollouts isolated by " + value + " in " + who;
     return key.equals("tasks") && value instanceof List<?> l ? l.size() + " task" + (l.size() == 1 ? "" : "s")
         + " (" + Comparison.list(l.stream().map(String::valueOf).toList()) + ") in " + who : who;
   }

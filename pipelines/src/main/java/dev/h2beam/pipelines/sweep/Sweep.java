@@ -2,9 +2,10 @@ package dev.h2beam.pipelines.sweep;
 
 import dev.h2beam.adapters.bench.Benchmark;
 import dev.h2beam.adapters.bench.BenchmarkInvalid;
-import dev.h2beam.adapters.config.RunConfig;
 import dev.h2beam.adapters.bench.BenchmarkProvider;
 import dev.h2beam.adapters.bench.Benchmarks;
+import dev.h2beam.adapters.config.RunConfig;
+import dev.h2beam.adapters.exec.Isolation;
 import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Build;
 import dev.h2beam.adapters.files.Json;
@@ -225,8 +226,19 @@ public final class Sweep {
     settings.put("substrate", sub);
     if (!o.getSplit().equals("all")) settings.put("split", o.getSplit());
     if (!provider.writesRoot()) settings.put("executions", runsRoot.resolve("_executions").toString());
+    if (!o.getIsolation().equals(Isolation.NONE)) {
+      if (!provider.settingKeys().map(k -> k.contains(Isolation.CONFIG_KEY)).orElse(false)) {
+        throw new UsageError("--isolation=" + o.getIsolation() + ": --bench=" + o.getBench() + " does not run its"
+            + " rollouts isolated (folder benchmarks do); leave --isolation out");
+      }
+      // the benchmark checks the value, its executor and this machine
+      settings.put(Isolation.CONFIG_KEY, o.getIsolation());
+      settings.put("runsRoot", runsRoot.toString());
+    }
     Map<String, String> owned = new TreeMap<>(Flags.BENCH_FLAGS);
     owned.put("executions", "--runsRoot (rollouts go to <runsRoot>/_executions)");
+    owned.put(Isolation.CONFIG_KEY, "--isolation");
+    owned.put("runsRoot", "--runsRoot");
     Map<String, String> sources = Flags.benchSettings(o.getBench(), provider.settingKeys(), o.getBenchSettings(),
         owned, o.getExecutor(), o.getOpencodeBin(), o.getCodexBin(), o.getToolsDir(), settings);
     Benchmark bench;
@@ -563,6 +575,8 @@ public final class Sweep {
     id.put("seed", o.getSeed());
     // written only when it is not harness2's rule, which every config.json that records none followed
     if (!o.getAnonIds().equals(AnonIds.TASK)) id.put(AnonIds.CONFIG_KEY, o.getAnonIds());
+    // the same: recorded only when not none
+    if (!o.getIsolation().equals(Isolation.NONE)) id.put(Isolation.CONFIG_KEY, o.getIsolation());
     if (digests) id.put("timing", timing(plan, o)); // never compared; read from the machine
     if (digests) id.put(Build.BUILDS, new ArrayList<>(List.of(Build.id()))); // never compared: added to (below)
     if (plan.config().modes().contains("gat")) {
@@ -604,6 +618,15 @@ public final class Sweep {
       throw new UsageError(file + " records the selector's ids shuffled by " + oldIds + " and this sweep shuffles"
           + " them by " + newIds + ": its selections would not be one experiment. Resume with --anonIds=" + oldIds
           + ", or use a new --runsRoot (or --output) for the other");
+    }
+    // the same for isolation: none recorded ran every agent as it is
+    Object oldIsolation = old.getOrDefault(Isolation.CONFIG_KEY, Isolation.NONE);
+    Object newIsolation = id.getOrDefault(Isolation.CONFIG_KEY, Isolation.NONE);
+    if (!oldIsolation.equals(newIsolation)) {
+      throw new UsageError(file + " records rollouts run with --isolation=" + oldIsolation + " and this sweep asks for"
+          + " --isolation=" + newIsolation + ": agents that could read the answer keys and agents that could not"
+          + " would be one experiment. Resume with --isolation=" + oldIsolation + ", or use a new --runsRoot for the"
+          + " other");
     }
     for (String key : id.keySet()) {
       // the judge is recorded later; where the benchmark lives may move; the timing environment may change

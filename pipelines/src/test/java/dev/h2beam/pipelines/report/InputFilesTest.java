@@ -173,7 +173,7 @@ class InputFilesTest {
     assertEquals(InputFiles.config("c", one).cohort(), InputFiles.config("c", other).cohort());
     // how the selector's ids were shuffled: harness2's rule where config.json records none
     assertEquals("{\"anon_ids\":\"task\",\"input_digests.base\":\"b\",\"input_digests.tasks\":{\"t1\":\"x\","
-        + "\"t2\":\"y\"},\"method_version\":2,\"split\":\"all\",\"tasks\":[\"t1\",\"t2\"]}",
+        + "\"t2\":\"y\"},\"isolation\":\"none\",\"method_version\":2,\"split\":\"all\",\"tasks\":[\"t1\",\"t2\"]}",
         InputFiles.config("c", one).cohort());
     String perReplicate = one.replace("\"seed\": 1,", "\"seed\": 1, \"anon_ids\": \"replicate\",");
     assertTrue(InputFiles.config("c", perReplicate).cohort().startsWith("{\"anon_ids\":\"replicate\","));
