@@ -1,6 +1,7 @@
 package dev.h2beam.adapters.agents;
 
 import dev.h2beam.adapters.config.ResolvedRole;
+import dev.h2beam.adapters.exec.Isolation;
 import dev.h2beam.adapters.files.TextFiles;
 import dev.h2beam.adapters.llm.EndpointProxy;
 import dev.h2beam.adapters.model.ChannelSpec;
@@ -32,8 +33,15 @@ final class AgentChannel implements ProposerChannel {
   private final Path binary;
   private final ResolvedRole role;
   private final Map<String, String> env;
+  /** What every session may not see but its own two folders, or null: not isolated. */
+  private final Isolation isolation;
 
   AgentChannel(Agent agent, Path binary, ResolvedRole role, Map<String, String> env) {
+    this(agent, binary, role, env, null);
+  }
+
+  AgentChannel(Agent agent, Path binary, ResolvedRole role, Map<String, String> env, Isolation isolation) {
+    this.isolation = isolation;
     this.agent = agent;
     this.binary = binary;
     this.role = role;
@@ -47,7 +55,8 @@ final class AgentChannel implements ProposerChannel {
     // beside the session folder, in the run's scratch folder (removed on resume after a kill), never inside it
     Path state = Files.createTempDirectory(cwd.toAbsolutePath().getParent(), "h2beam-agent-state-");
     try {
-      AgentRun run = agent.run(new AgentInvocation(binary, cwd, state, role, PROMPT, timeout, env, List.of()));
+      AgentRun run = agent.run(new AgentInvocation(binary, cwd, state, role, PROMPT, timeout, env, List.of())
+          .withIsolation(isolation == null ? null : isolation.showing(cwd, state)));
       String jsonl = Files.isRegularFile(run.stdoutJsonl())
           ? TextFiles.readCapped(run.stdoutJsonl(), AgentExecutor.MAX_TRAJECTORY) : "";
       AgentUsage u = agent.usage(jsonl);
@@ -116,7 +125,24 @@ final class AgentChannel implements ProposerChannel {
     }
 
     @Override public ProposerChannel open(ChannelSpec spec, ResolvedRole role, Map<String, String> settings) {
-      return new AgentChannel(agent, agent.binary(settings, System.getenv()), role, System.getenv());
+      return new AgentChannel(agent, agent.binary(settings, System.getenv()), role, System.getenv(),
+          isolation(settings));
+    }
+
+    /**
+     * With the setting {@code isolation} ({@code --isolation=namespaces}): the benchmark folder, the runs root, the
+     * rollouts' folder and the library root, each given, hidden from every session but its own folders; null
+     * without it.
+     *
+     * @throws IllegalArgumentException another value, or this machine cannot isolate a program
+     */
+    static Isolation isolation(Map<String, String> settings) {
+      if (!Isolation.asked(settings.get(Isolation.CONFIG_KEY))) return null;
+      List<Path> hidden = new java.util.ArrayList<>();
+      for (String k : List.of("benchRoot", "runsRoot", "executions", "libraryRoot")) {
+        if (settings.containsKey(k)) hidden.add(Path.of(settings.get(k)));
+      }
+      return new Isolation(hidden, List.of());
     }
   }
 

@@ -101,6 +101,25 @@ public record Isolation(List<Path> hidden, List<Path> visible) {
     }
   }
 
+  /**
+   * Whether the setting's value ({@code --isolation}) asks for isolation: false for {@link #NONE} (or null), true for
+   * {@link #NAMESPACES} on a machine that can.
+   *
+   * @throws IllegalArgumentException another value, or this machine cannot (the message says why and what to do)
+   */
+  public static boolean asked(String value) {
+    if (value == null || value.equals(NONE)) return false;
+    if (!value.equals(NAMESPACES)) {
+      throw new IllegalArgumentException("--isolation=" + value + ": give " + NAMESPACES + " or " + NONE);
+    }
+    Optional<String> why = unavailable();
+    if (why.isPresent()) {
+      throw new IllegalArgumentException("--isolation=" + value + ": this machine cannot isolate a program: "
+          + why.get() + "; " + remedy());
+    }
+    return true;
+  }
+
   /** What a user does when {@link #unavailable} is not empty. */
   public static String remedy() {
     return "run h2beam as root, or allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1;"

@@ -192,22 +192,17 @@ public final class FolderBenchmark implements Benchmark {
    */
   private static Isolation isolation(Path root, Path executions, Map<String, String> settings, Executor executor,
       String kind, List<String> problems) {
-    String asked = settings.getOrDefault("isolation", "none");
-    if (asked.equals("none")) return null;
-    if (!asked.equals(Isolation.NAMESPACES)) {
-      problems.add("--isolation=" + asked + ": give " + Isolation.NAMESPACES + " or none");
+    String asked = settings.get(Isolation.CONFIG_KEY);
+    try {
+      if (!Isolation.asked(asked)) return null;
+    } catch (IllegalArgumentException e) {
+      problems.add(e.getMessage());
       return null;
     }
     if (executor != null && !executor.isolates()) {
       problems.add("--isolation=" + asked + ": the " + kind + " executor does not run its agent isolated (a plug-in"
           + " written before isolation); give a built-in executor (command, opencode, codex) or leave --isolation"
           + " out");
-      return null;
-    }
-    var why = Isolation.unavailable();
-    if (why.isPresent()) {
-      problems.add("--isolation=" + asked + ": this machine cannot isolate a program: " + why.get() + "; "
-          + Isolation.remedy());
       return null;
     }
     List<Path> hidden = new ArrayList<>(List.of(root, executions));

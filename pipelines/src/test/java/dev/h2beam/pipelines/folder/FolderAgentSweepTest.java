@@ -52,12 +52,14 @@ class FolderAgentSweepTest {
   }
 
   /** Sweeps the ledgers domain (its first {@code tasks} tasks) at k in the given modes, then judges and reports. */
-  void sweepJudgeAndCheck(Path tmp, String agent, String substrate, int k, int tasks, String modes) throws Exception {
+  void sweepJudgeAndCheck(Path tmp, String agent, String substrate, int k, int tasks, String modes, String... extra)
+      throws Exception {
     Path runs = tmp.resolve("runs");
     int nModes = modes.split(",").length;
-    Map<String, Object> record = FolderSweepTest.sweepAt(runs, config(tmp), k, modes,
-        "--onlyDomains=ledgers", "--maxTasks=" + tasks, "--executor=" + agent, "--channel=" + agent,
-        "--substrate=" + substrate);
+    List<String> args = new java.util.ArrayList<>(List.of("--onlyDomains=ledgers", "--maxTasks=" + tasks,
+        "--executor=" + agent, "--channel=" + agent, "--substrate=" + substrate));
+    args.addAll(List.of(extra));
+    Map<String, Object> record = FolderSweepTest.sweepAt(runs, config(tmp), k, modes, args.toArray(new String[0]));
     assertEquals(tasks, Sweep.doneFailed(record)[0], record.toString());
     Path ns = runs.resolve("signed_sums-" + substrate + "-agg" + k);
     JsonNode id = Json.readTree(ns.resolve("config.json"));
@@ -103,9 +105,16 @@ class FolderAgentSweepTest {
     sweepJudgeAndCheck(tmp, "opencode", "oc", 2, 1, "parallel");
   }
 
-  /** Both modes, both tasks of the domain: the second task's improvers read the first one's lesson. */
+  /**
+   * Both modes, both tasks of the domain: the second task's improvers read the first one's lesson. Every rollout and
+   * session isolated ({@code --isolation=namespaces}) where this machine can, so the whole isolated path runs.
+   */
   @Test
   void codexRunsTheExampleAndImprovesIt(@TempDir Path tmp) throws Exception {
-    sweepJudgeAndCheck(tmp, "codex", "cx", 2, 2, "parallel,sequential");
+    boolean isolated = dev.h2beam.adapters.exec.Isolation.unavailable().isEmpty();
+    sweepJudgeAndCheck(tmp, "codex", "cx", 2, 2, "parallel,sequential",
+        isolated ? new String[] {"--isolation=namespaces"} : new String[0]);
+    JsonNode id = Json.readTree(tmp.resolve("runs/signed_sums-cx-agg2/config.json"));
+    assertEquals(isolated ? "namespaces" : "", id.path("isolation").asText(), id.toString());
   }
 }

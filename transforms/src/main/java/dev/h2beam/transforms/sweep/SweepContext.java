@@ -111,11 +111,26 @@ public final class SweepContext {
     Proposer p = open.get(key);
     if (p == null) {
       ChannelProvider provider = ChannelProvider.forKind(spec.kind());
-      p = new Proposer(configured.isPresent() ? provider.open(spec, configured.get(), c.settings()) : provider.open(spec), spec,
+      p = new Proposer(configured.isPresent() ? provider.open(spec, configured.get(), channelSettings(c))
+          : provider.open(spec), spec,
           audit, Scratch.of(c.runs()), 2, sessions, wait);
       open.put(key, p);
     }
     return p;
+  }
+
+  /**
+   * The sweep's settings as a channel gets them: with {@code --isolation}, also the folders its sessions may not see
+   * beside their own ({@code benchRoot}, {@code libraryRoot}; {@code runsRoot} is there already), so an agent-CLI
+   * session can read neither the answer keys, nor the rollouts under their labels, nor another mode's library.
+   */
+  static Map<String, String> channelSettings(SweepConfig c) {
+    if (!c.settings().containsKey("isolation")) return c.settings();
+    Map<String, String> out = new java.util.TreeMap<>(c.settings());
+    out.put("benchRoot", c.benchRoot());
+    out.put("libraryRoot", c.libraryRoot());
+    out.putIfAbsent("runsRoot", c.runsRoot());
+    return out;
   }
 
   private static ChannelSpec override(ChannelSpec spec, String kind) {
