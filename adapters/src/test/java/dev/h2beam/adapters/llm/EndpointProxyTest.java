@@ -587,6 +587,78 @@ class EndpointProxyTest {
     }
   }
 
+  /**
+   * A client that has read its reply's last event and leaves (Codex does at {@code response.completed}, before the
+   * stream's last chunk) frees the slot at once, though the endpoint has not ended the stream: here its thread is held
+   * up after the last event (as a loaded machine deschedules it) until the next call has come. So the endpoint has
+   * that call while its handler still runs, and counts two at once if it takes a call's end where the handler
+   * returned, one (as the relay's record does) where the client could see the reply whole ({@link
+   * ScriptedModelServer.Timing#end}, its last write): a count that can hold nothing but the relay's own slot.
+   */
+  @Test
+  void aClientThatLeavesAtItsLastEventFreesTheSlotBeforeTheEndpointEndsItsStream() throws Exception {
+    CountDownLatch nextCame = new CountDownLatch(1);
+    try (ScriptedModelServer server = ScriptedModelServer.start(ScriptedModelServer.Brain.saying("x"))) {
+      server.route("/v1/last", call -> {
+        call.beginResponse();
+        call.exchange().getResponseHeaders().set("Content-Type", "text/event-stream");
+        call.exchange().sendResponseHeaders(200, 0);
+        OutputStream out = call.exchange().getResponseBody();
+        out.write(("event: response.completed\ndata: {\"type\": \"response.completed\", \"response\": {\"usage\":"
+            + " {\"input_tokens\": 3, \"output_tokens\": 2}}}\n\n").getBytes(StandardCharsets.UTF_8));
+        out.flush();
+        nextCame.await(10, TimeUnit.SECONDS);
+        try {
+          out.close(); // the stream's last chunk, to a relay that may have closed the connection already
+        } catch (java.io.IOException e) {
+          // it had
+        }
+      });
+      ScriptedModelServer.Route chat = server.routeOf(ScriptedModelServer.CHAT_PATH);
+      server.route(ScriptedModelServer.CHAT_PATH, call -> {
+        nextCame.countDown();
+        chat.handle(call);
+      });
+      Endpoint e = new Endpoint("leaves", server.baseUrl(), "", 1, 30, 1, 0, 0, 0, 0);
+      Path log = Files.createTempDirectory("relay").resolve("calls.jsonl");
+      try (EndpointProxy relay = EndpointProxy.open(e, log)) {
+        URI base = URI.create(relay.baseUrl());
+        try (java.net.Socket cli = new java.net.Socket(base.getHost(), base.getPort())) {
+          cli.getOutputStream().write(("POST /v1/last HTTP/1.1\r\nHost: " + base.getAuthority()
+              + "\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}").getBytes(StandardCharsets.UTF_8));
+          cli.getOutputStream().flush();
+          BufferedReader in = new BufferedReader(new InputStreamReader(cli.getInputStream(), StandardCharsets.UTF_8));
+          for (String line = in.readLine(); !line.startsWith("data: "); line = in.readLine()) {
+            assertTrue(line != null, "the reply ended before its event");
+          }
+        } // the client has its reply's last event and leaves
+        HttpResponse<String> next = CLIENT.send(post(relay.baseUrl() + "/chat/completions", CHAT),
+            HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, next.statusCode(), next.body());
+      }
+      List<ScriptedModelServer.Timing> t = server.timings().stream()
+          .sorted(java.util.Comparator.comparing(ScriptedModelServer.Timing::arrived)).toList();
+      assertEquals(List.of("/v1/last", "/v1/chat/completions"), t.stream().map(ScriptedModelServer.Timing::path)
+          .toList());
+      ScriptedModelServer.Timing first = t.get(0);
+      ScriptedModelServer.Timing second = t.get(1);
+      assertTrue(second.arrived().isBefore(first.ended()), "the next call came before the endpoint ended the stream: "
+          + t);
+      assertTrue(first.end().isBefore(second.arrived()), "and after the last write of its reply: " + t);
+      List<Map<String, Object>> calls = new ArrayList<>();
+      for (String line : Files.readAllLines(log)) calls.add(Json.readMap(line));
+      assertEquals(2, calls.size(), calls.toString());
+      Map<String, Object> left = calls.get(0).get("path").equals("/v1/last") ? calls.get(0) : calls.get(1);
+      Map<String, Object> other = left == calls.get(0) ? calls.get(1) : calls.get(0);
+      assertTrue(!java.time.Instant.parse((String) other.get("sent")).isBefore(java.time.Instant.parse(
+          (String) left.get("done"))), "the relay held one call at a time: " + calls);
+      assertEquals(200, ((Number) left.get("status")).intValue(), left.toString());
+      assertNull(left.get("dropped"), "a client that leaves once it has its reply cut nothing it wanted: " + left);
+      assertEquals(5, ((Number) left.get("tokens")).intValue(), left.toString());
+      assertEquals(1, EndpointLimits.freeSlots(e));
+    }
+  }
+
   /** An endpoint that breaks off its reply: the CLI sees the reply end early, and the call log says why. */
   @Test
   void aReplyTheEndpointBreaksOffIsRecordedAsSuchAndFreesItsSlot() throws Exception {

@@ -11,6 +11,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -45,6 +46,8 @@ import java.util.function.Predicate;
  *       connection closes, as for {@link Fault#drop}, and the client records an attempt sent and unanswered), and the
  *       server says so on stderr and in {@link #failures}. The JDK's server would log it only at TRACE, leaving a
  *       retried call that looks like a transport event.
+ *   <li>It keeps its own timeline of every request ({@link #timings}): when it came, when the last write of its reply
+ *       began, and when the server was done with it.
  * </ul>
  */
 public final class ScriptedModelServer implements AutoCloseable {
@@ -113,6 +116,34 @@ public final class ScriptedModelServer implements AutoCloseable {
     }
   }
 
+  /**
+   * One request as the server's own timeline has it ({@link #timings}).
+   *
+   * @param method the request's method
+   * @param path the request's path
+   * @param request the request, or null when its body could not be read
+   * @param arrived when the server took the request, before reading its body
+   * @param answered when the route began its answer ({@link Call#beginResponse}), or null
+   * @param lastWrite when the last write to the reply's body began, or null when nothing was written to it
+   * @param closing when the server began to close the exchange, after the route returned
+   * @param ended when the exchange was closed
+   */
+  public record Timing(String method, String path, Request request, Instant arrived, Instant answered,
+      Instant lastWrite, Instant closing, Instant ended) {
+
+    /**
+     * The last instant the server noted before a client could see the reply whole: the start of the reply's last
+     * write, else (a reply without a body) when the route began its answer, else (none: the connection was closed)
+     * when the exchange began to close. A client sees its reply end only through that write (its last event, or its
+     * last bytes) or what follows it, so a client that takes its next call once it has seen the end never has that
+     * call arrive before this instant; what the server notes after it (the stream's last chunk, the route's return)
+     * may come after the client already saw the end and sent its next call.
+     */
+    public Instant end() {
+      return lastWrite != null ? lastWrite : answered != null ? answered : closing;
+    }
+  }
+
   /** A scripted misbehaviour for one request. */
   public record Fault(Kind kind, int status, String retryAfter, Duration delay) {
     public enum Kind { STATUS, MALFORMED, SLOW, EMPTY_CONTENT, NO_USAGE, DROP }
@@ -167,6 +198,7 @@ public final class ScriptedModelServer implements AutoCloseable {
     private final Request request;
     private final Fault fault;
     private boolean answered;
+    private volatile Instant answeredAt;
 
     Call(HttpExchange exchange, Request request, Fault fault) {
       this.exchange = exchange;
@@ -191,6 +223,7 @@ public final class ScriptedModelServer implements AutoCloseable {
     public void beginResponse() {
       if (!answered) {
         answered = true;
+        answeredAt = Instant.now();
         inFlight.decrementAndGet();
       }
     }
@@ -217,6 +250,7 @@ public final class ScriptedModelServer implements AutoCloseable {
   private final Map<String, Route> routes = new ConcurrentHashMap<>();
   private final List<Request> requests = new ArrayList<>();
   private final List<String> failures = new ArrayList<>();
+  private final List<Timing> timings = new ArrayList<>();
   private final Deque<Fault> faults = new ArrayDeque<>();
   private final AtomicInteger inFlight = new AtomicInteger();
   private final AtomicInteger maxInFlight = new AtomicInteger();
@@ -318,12 +352,22 @@ public final class ScriptedModelServer implements AutoCloseable {
     return List.copyOf(failures);
   }
 
+  /** Every request the server has been done with, in the order it was done with them ({@link Timing}). */
+  public synchronized List<Timing> timings() {
+    return List.copyOf(timings);
+  }
+
   /** The most requests that were being served at once. */
   public int maxInFlight() {
     return maxInFlight.get();
   }
 
   private void dispatch(HttpExchange exchange) throws IOException {
+    Instant arrived = Instant.now();
+    // every write to the reply goes through this one, which notes when the last began (the JDK's exchange hands out
+    // the stream set here; its own stream still carries the bytes)
+    TimedBody reply = new TimedBody(exchange.getResponseBody());
+    exchange.setStreams(null, reply);
     int now = inFlight.incrementAndGet();
     maxInFlight.accumulateAndGet(now, Math::max);
     Call call = null;
@@ -360,9 +404,44 @@ public final class ScriptedModelServer implements AutoCloseable {
       System.err.println("ScriptedModelServer: " + what + "; the request gets no reply (the connection closes)");
       e.printStackTrace();
     } finally {
+      Instant answered = call == null ? null : call.answeredAt;
       if (call != null) call.beginResponse();
       else inFlight.decrementAndGet();
+      Instant closing = Instant.now();
       exchange.close();
+      Timing t = new Timing(exchange.getRequestMethod(), exchange.getRequestURI().getPath(),
+          call == null ? null : call.request(), arrived, answered, reply.lastWrite, closing, Instant.now());
+      synchronized (this) {
+        timings.add(t);
+      }
+    }
+  }
+
+  /** A reply's body that notes when its last write began, and passes everything on unchanged. */
+  private static final class TimedBody extends OutputStream {
+    private final OutputStream out;
+    volatile Instant lastWrite;
+
+    TimedBody(OutputStream out) {
+      this.out = out;
+    }
+
+    @Override public void write(int b) throws IOException {
+      lastWrite = Instant.now();
+      out.write(b);
+    }
+
+    @Override public void write(byte[] b, int off, int len) throws IOException {
+      if (len > 0) lastWrite = Instant.now();
+      out.write(b, off, len);
+    }
+
+    @Override public void flush() throws IOException {
+      out.flush();
+    }
+
+    @Override public void close() throws IOException {
+      out.close();
     }
   }
 
