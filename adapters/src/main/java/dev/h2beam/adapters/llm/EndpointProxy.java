@@ -46,10 +46,13 @@ import java.util.concurrent.TimeUnit;
  * {@link ChatClient} wraps its own; instead the CLI is given this relay's address as its base URL, and each request
  * it sends takes one of the endpoint's {@link EndpointSlots} (its {@code max_concurrency} share in this worker) and
  * waits its turn in the endpoint's {@link RateWindow} (its {@code requests_per_minute} share) before it is sent on; the
- * slot is held until the reply's last byte, and the tokens the reply reports (the {@code usage} of a chat completion,
- * of a Chat Completions stream's last chunk, or of a Responses stream's {@code response.completed}) are charged to the
- * {@code tokens_per_minute} share. These are the same slots and windows the chat channel's calls take, so sessions,
- * rollouts and judges on one endpoint share one limit, whichever way they call it.
+ * slot is held until the reply's last byte, or until the CLI leaves having read what it wants (Codex closes its
+ * connection at a Responses stream's {@code response.completed}, before the stream's last chunk: the endpoint's server
+ * may still be ending that stream when the slot's next call reaches it), and the tokens the reply reports (the
+ * {@code usage} of a chat completion, of a Chat Completions stream's last chunk, or of a Responses stream's
+ * {@code response.completed}) are charged to the {@code tokens_per_minute} share. These are the same slots and
+ * windows the chat channel's calls take, so sessions, rollouts and judges on one endpoint share one limit, whichever
+ * way they call it.
  *
  * <p>The relay holds the endpoint's key, so the CLI never has it: opened with the key ({@link #open(Endpoint, Path,
  * Map)}), it gives the CLI a {@link #token} of its own in the key's place, good for this relay only, and refuses a
