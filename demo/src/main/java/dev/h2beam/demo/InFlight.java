@@ -96,6 +96,30 @@ public final class InFlight {
   private record Step(Instant at, int change) {}
 
   /**
+   * The intervals open at the first instant at which the most are ({@link #peak}), by their index in
+   * {@code intervals}, in the order they started: which ones made the peak, for a message that says so. Empty for
+   * none.
+   */
+  public static List<Integer> atPeak(List<Instant[]> intervals) {
+    List<int[]> steps = new ArrayList<>(); // {index, change}
+    for (int i = 0; i < intervals.size(); i++) {
+      steps.add(new int[] {i, 1});
+      steps.add(new int[] {i, -1});
+    }
+    // as in peak: by instant, ends before starts at one instant
+    steps.sort(Comparator.<int[], Instant>comparing(s -> intervals.get(s[0])[s[1] > 0 ? 0 : 1])
+        .thenComparingInt(s -> s[1]));
+    java.util.Set<Integer> open = new java.util.LinkedHashSet<>();
+    List<Integer> most = List.of();
+    for (int[] step : steps) {
+      if (step[1] > 0) open.add(step[0]);
+      else open.remove(step[0]);
+      if (open.size() > most.size()) most = List.copyOf(open);
+    }
+    return most;
+  }
+
+  /**
    * The time-weighted mean of how many intervals are open between {@code from} and {@code to}: the time they held
    * within that window over its length. Where every unit in flight enters a journal, as on a cluster whose workers
    * are other processes, this is the mean the JVM's own count gives in one process. NaN for an empty window.

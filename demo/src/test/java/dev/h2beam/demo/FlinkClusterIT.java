@@ -482,66 +482,157 @@ class FlinkClusterIT {
    * Rollouts by the real Codex CLI on both TaskManagers, on an endpoint with room for two calls: each worker runs up
    * to four rollouts at once, but every CLI call goes through its worker's relay, which takes that worker's one slot,
    * so the model never sees more than two at once. (Without the relay four rollouts on one worker would call at once.)
+   * The model's count of a call runs from when it took the request to when it began the last write of its reply
+   * ({@link ScriptedModelServer.Timing#end}): Codex leaves at its reply's last event, and its relay then gives the
+   * slot to the worker's next call, which may reach the model before the model's own thread, descheduled on a loaded
+   * machine, is done with the stream (a count to there once saw three at once). The relays' call logs give the same
+   * bound from the workers' side. A failed check keeps both, and the model's timeline, under
+   * {@code target/flink-cluster-it-evidence}.
    */
   @Test
   void agentCliRolloutsHoldTheEndpointsConcurrencyForTheWholeJob(@TempDir Path out) throws Exception {
     String key = System.getenv(KEY_VAR);
-    List<Instant[]> calls = java.util.Collections.synchronizedList(new ArrayList<>());
-    try (ScriptedModelServer server = ScriptedModelServer.start(new SignedSumsModel())) {
-      dev.h2beam.adapters.agents.AgentModel.serve(server, new dev.h2beam.pipelines.folder.SignedSumsAgent());
-      String path = dev.h2beam.adapters.agents.AgentModel.RESPONSES_PATH;
-      ScriptedModelServer.Route codex = server.routeOf(path);
-      server.route(path, call -> {
-        Instant from = Instant.now();
+    String path = dev.h2beam.adapters.agents.AgentModel.RESPONSES_PATH;
+    List<ScriptedModelServer.Timing> timeline = new ArrayList<>();
+    try {
+      try (ScriptedModelServer server = ScriptedModelServer.start(new SignedSumsModel())) {
         try {
-          Thread.sleep(250); // a model takes its time: calls overlap wherever the limits let them
-          codex.handle(call);
+          dev.h2beam.adapters.agents.AgentModel.serve(server, new dev.h2beam.pipelines.folder.SignedSumsAgent());
+          ScriptedModelServer.Route codex = server.routeOf(path);
+          server.route(path, call -> {
+            Thread.sleep(250); // a model takes its time: calls overlap wherever the limits let them
+            codex.handle(call);
+          });
+          Path config = out.resolve("config.yaml");
+          Files.createDirectories(out);
+          String endpoint = "{base_url: \"" + server.baseUrl() + "\", api_key_env: \"" + KEY_VAR + "\","
+              + " timeout_seconds: 60, max_attempts: 2, max_concurrency: ";
+          Files.writeString(config, "endpoints:\n  agents: " + endpoint + ENDPOINT_CONCURRENCY + "}\n"
+              + "  sessions: " + endpoint + "4}\nroles:\n  executor: {endpoint: agents, model: e}\n"
+              + "  improver: {endpoint: sessions, model: i}\n  selector: {endpoint: sessions, model: s}\n"
+              + "  reflector: {endpoint: sessions, model: s}\n");
+          List<String> args = new ArrayList<>(List.of("sweep", "--bench=folder",
+              "--benchRoot=" + CHECKOUT.resolve("examples/folder-bench"), "--config=" + config,
+              "--runsRoot=" + out.resolve("runs"), "--libraryRoot=" + out.resolve("library"), "--k=1",
+              "--modes=parallel", "--executor=codex", "--substrate=cx", "--sessionRetryWaitSeconds=0",
+              "--sessionLimit=4", "--rolloutLimit=8"));
+          args.addAll(List.of(onCluster()));
+          finish(client(out, args), out);
         } finally {
-          calls.add(new Instant[] {from, Instant.now()});
+          timeline.addAll(server.timings());
         }
-      });
-      Path config = out.resolve("config.yaml");
-      Files.createDirectories(out);
-      String endpoint = "{base_url: \"" + server.baseUrl() + "\", api_key_env: \"" + KEY_VAR + "\", timeout_seconds:"
-          + " 60, max_attempts: 2, max_concurrency: ";
-      Files.writeString(config, "endpoints:\n  agents: " + endpoint + ENDPOINT_CONCURRENCY + "}\n"
-          + "  sessions: " + endpoint + "4}\nroles:\n  executor: {endpoint: agents, model: e}\n"
-          + "  improver: {endpoint: sessions, model: i}\n  selector: {endpoint: sessions, model: s}\n"
-          + "  reflector: {endpoint: sessions, model: s}\n");
-      List<String> args = new ArrayList<>(List.of("sweep", "--bench=folder",
-          "--benchRoot=" + CHECKOUT.resolve("examples/folder-bench"), "--config=" + config,
-          "--runsRoot=" + out.resolve("runs"), "--libraryRoot=" + out.resolve("library"), "--k=1",
-          "--modes=parallel", "--executor=codex", "--substrate=cx", "--sessionRetryWaitSeconds=0",
-          "--sessionLimit=4", "--rolloutLimit=8"));
-      args.addAll(List.of(onCluster()));
-      finish(client(out, args), out);
-    }
-    String console = Files.readString(out.resolve("console.log"));
-    assertTrue(console.contains(": 4 tasks ok, 0 failed"), console);
-    // each task's line reaches the client, read from the record the workers wrote (not only their logs)
-    assertEquals(4, console.lines().filter(l -> l.matches("  \\[[^]]+\\] [12]/2 ok +\\S+")).count(), console);
-    assertTrue(calls.size() >= 16, "every rollout called the model: " + calls.size() + " calls");
-    int peak = InFlight.peak(calls);
-    assertTrue(peak <= ENDPOINT_CONCURRENCY, peak + " Codex calls in flight at once at the model");
-    // the same from the files: each rollout's relay recorded when its calls held a slot
-    List<Instant[]> held = new ArrayList<>();
-    List<Path> logs;
-    try (Stream<Path> files = Files.walk(out.resolve("runs"))) {
-      logs = files.filter(f -> f.getFileName().toString().equals("model_calls.jsonl")).toList();
-    }
-    for (Path log : logs) {
-      for (String line : Files.readAllLines(log)) {
-        Map<String, Object> call = Json.readMap(line);
-        held.add(new Instant[] {Instant.parse((String) call.get("sent")), Instant.parse((String) call.get("done"))});
       }
+      String console = Files.readString(out.resolve("console.log"));
+      assertTrue(console.contains(": 4 tasks ok, 0 failed"), console);
+      // each task's line reaches the client, read from the record the workers wrote (not only their logs)
+      assertEquals(4, console.lines().filter(l -> l.matches("  \\[[^]]+\\] [12]/2 ok +\\S+")).count(), console);
+      List<ScriptedModelServer.Timing> calls = timeline.stream().filter(t -> t.path().equals(path)).toList();
+      assertTrue(calls.size() >= 16, "every rollout called the model: " + calls.size() + " calls");
+      List<Instant[]> atModel = new ArrayList<>();
+      List<String> atModelNamed = new ArrayList<>();
+      for (ScriptedModelServer.Timing t : calls) {
+        atModel.add(new Instant[] {t.arrived(), t.end()});
+        atModelNamed.add(t.arrived() + " .. " + t.end() + " (its handler done " + t.ended() + ") " + rollout(t, out));
+      }
+      // the same from the files: each rollout's relay recorded when its calls held a slot
+      List<Instant[]> held = new ArrayList<>();
+      List<String> heldNamed = new ArrayList<>();
+      List<Path> logs = callLogs(out);
+      for (Path log : logs) {
+        for (String line : Files.readAllLines(log)) {
+          Map<String, Object> call = Json.readMap(line);
+          held.add(new Instant[] {Instant.parse((String) call.get("sent")), Instant.parse((String) call.get("done"))});
+          heldNamed.add(call.get("sent") + " .. " + call.get("done") + " " + out.relativize(log.getParent()));
+        }
+      }
+      int peak = InFlight.peak(atModel);
+      int heldPeak = InFlight.peak(held);
+      // both counts before either check, so that a failure of one says what the other saw
+      String seen = peak + " Codex calls in flight at once at the model:" + named(atModelNamed, atModel) + "\n"
+          + heldPeak + " Codex calls held a relay's slot at once, from the files:" + named(heldNamed, held);
+      assertTrue(peak <= ENDPOINT_CONCURRENCY && heldPeak <= ENDPOINT_CONCURRENCY, seen);
+      assertTrue(logs.size() >= 16 && held.size() == calls.size(), logs.size() + " rollouts recorded " + held.size()
+          + " calls; the model served " + calls.size());
+      List<Path> holding = new ArrayList<>(FilesHolding.containing(out, key));
+      holding.addAll(FilesHolding.containing(clusterDir.resolve("log"), key));
+      assertEquals(List.of(), holding, "no file or log of the run or the cluster holds the key's value");
+    } catch (AssertionError e) {
+      throw kept(e, out, timeline);
     }
-    assertTrue(logs.size() >= 16 && held.size() == calls.size(), logs.size() + " rollouts recorded " + held.size()
-        + " calls; the model served " + calls.size());
-    int heldPeak = InFlight.peak(held);
-    assertTrue(heldPeak <= ENDPOINT_CONCURRENCY, heldPeak + " Codex calls held a slot at once, from the files");
-    List<Path> holding = new ArrayList<>(FilesHolding.containing(out, key));
-    holding.addAll(FilesHolding.containing(clusterDir.resolve("log"), key));
-    assertEquals(List.of(), holding, "no file or log of the run or the cluster holds the key's value");
+  }
+
+  /** The call logs ({@code model_calls.jsonl}) of every rollout under {@code out}'s runs, in path order. */
+  private static List<Path> callLogs(Path out) throws IOException {
+    Path runs = out.resolve("runs");
+    if (!Files.isDirectory(runs)) return List.of();
+    try (Stream<Path> files = Files.walk(runs)) {
+      return files.filter(f -> f.getFileName().toString().equals("model_calls.jsonl")).sorted().toList();
+    }
+  }
+
+  private static final Pattern CWD = Pattern.compile("<cwd>([^<]+)</cwd>");
+
+  /**
+   * The rollout a Codex call came from: the run folder (relative to {@code out}) whose workspace its environment
+   * context names as its working folder, where that run's relay keeps its call log; "" when it names none.
+   */
+  private static String rollout(ScriptedModelServer.Timing t, Path out) {
+    Matcher m = t.request() == null ? null : CWD.matcher(t.request().rawBody());
+    if (m == null || !m.find()) return "";
+    Path cwd = Path.of(m.group(1));
+    Path run = cwd.getFileName() != null && cwd.getFileName().toString().equals("workspace") ? cwd.getParent() : cwd;
+    return run.startsWith(out) ? out.relativize(run).toString() : run.toString();
+  }
+
+  /** The intervals open at the busiest instant ({@link InFlight#atPeak}), one a line by its name. */
+  private static String named(List<String> names, List<Instant[]> intervals) {
+    StringBuilder sb = new StringBuilder();
+    for (int i : InFlight.atPeak(intervals)) sb.append("\n  ").append(names.get(i));
+    return sb.toString();
+  }
+
+  /**
+   * Keeps what a failed check of the Codex test read, before its temporary folder goes, in a folder of its own under
+   * {@code target/flink-cluster-it-evidence}: every rollout's call log (under its path in the run), the client's
+   * console, the model server's timeline of every call it served ({@code model-server-timeline.jsonl}: one JSON
+   * line each, in the order it was done with them, with the rollout it came from) and the failure's message. Returns
+   * the failure with that folder named; one that could not be kept says why.
+   */
+  private static AssertionError kept(AssertionError failure, Path out, List<ScriptedModelServer.Timing> timeline) {
+    String stamp = java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", java.util.Locale.ROOT)
+        .withZone(java.time.ZoneOffset.UTC).format(Instant.now());
+    Path dir = Path.of("target", "flink-cluster-it-evidence", "agentCliRollouts-" + stamp).toAbsolutePath();
+    try {
+      Files.createDirectories(dir);
+      for (Path log : callLogs(out)) {
+        Path to = dir.resolve(out.relativize(log).toString());
+        Files.createDirectories(to.getParent());
+        Files.copy(log, to);
+      }
+      if (Files.exists(out.resolve("console.log"))) Files.copy(out.resolve("console.log"), dir.resolve("console.log"));
+      StringBuilder lines = new StringBuilder();
+      for (ScriptedModelServer.Timing t : timeline) {
+        Map<String, Object> line = new java.util.LinkedHashMap<>();
+        line.put("method", t.method());
+        line.put("path", t.path());
+        line.put("arrived", String.valueOf(t.arrived()));
+        line.put("answered", t.answered() == null ? null : t.answered().toString());
+        line.put("last_write", t.lastWrite() == null ? null : t.lastWrite().toString());
+        line.put("closing", String.valueOf(t.closing()));
+        line.put("ended", String.valueOf(t.ended()));
+        line.put("rollout", rollout(t, out));
+        lines.append(Json.MAPPER.writeValueAsString(line)).append('\n');
+      }
+      Files.writeString(dir.resolve("model-server-timeline.jsonl"), lines);
+      Files.writeString(dir.resolve("failure.txt"), String.valueOf(failure.getMessage()) + "\n");
+    } catch (IOException | RuntimeException e) {
+      failure.addSuppressed(e);
+      return failure;
+    }
+    AssertionError named = new AssertionError(failure.getMessage() + "\n(the rollouts' call logs and the model's"
+        + " timeline are kept in " + dir + ")", failure);
+    named.setStackTrace(failure.getStackTrace());
+    return named;
   }
 
   /** The most weight the calls put in one window, and the time the window starts at. */

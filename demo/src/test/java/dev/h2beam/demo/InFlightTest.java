@@ -37,6 +37,15 @@ class InFlightTest {
   @Test
   void aSlotGivenBackAndTakenAtTheSameInstantIsNotTwoInFlight() {
     assertEquals(1, InFlight.peak(List.of(at(0, 1), at(1, 2), at(2, 3))));
+    assertEquals(List.of(0), InFlight.atPeak(List.of(at(0, 1), at(1, 2), at(2, 3))));
+  }
+
+  @Test
+  void theIntervalsAtThePeakAreThoseOpenAtItsFirstInstantInTheOrderTheyStarted() {
+    assertEquals(List.of(), InFlight.atPeak(List.of()));
+    assertEquals(List.of(2, 0, 1), InFlight.atPeak(List.of(at(1, 9), at(2, 4), at(0, 3), at(5, 6), at(4, 5))));
+    // two peaks of two: the first
+    assertEquals(List.of(1, 0), InFlight.atPeak(List.of(at(1, 3), at(0, 2), at(5, 7), at(6, 8))));
   }
 
   @Test
