@@ -1,6 +1,7 @@
 package dev.h2beam.pipelines;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.h2beam.adapters.exec.Isolation;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.model.Namespace;
 import java.io.IOException;
@@ -145,7 +146,11 @@ public final class Flags {
     return given.keySet();
   }
 
-  /** The benchmark settings the sweep and check set from their own flags. */
+  /**
+   * The benchmark settings the sweep and check set from their own flags ({@code isolation} and {@code runsRoot} the
+   * sweep's alone: {@code --isolation} sets both).
+   */
   public static final Map<String, String> BENCH_FLAGS = Map.of("substrate", "--substrate", "split", "--split",
-      "opencodeBin", "--opencodeBin", "codexBin", "--codexBin", "toolsDir", "--toolsDir");
+      "opencodeBin", "--opencodeBin", "codexBin", "--codexBin", "toolsDir", "--toolsDir",
+      Isolation.CONFIG_KEY, "--isolation", "runsRoot", "--runsRoot");
 }

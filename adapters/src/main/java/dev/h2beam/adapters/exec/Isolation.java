@@ -1,5 +1,6 @@
 package dev.h2beam.adapters.exec;
 
+import dev.h2beam.adapters.files.Trees;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,7 +11,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
-import dev.h2beam.adapters.files.Trees;
 
 /**
  * What a program h2beam starts may not see of the file system, made so by the kernel rather than asked of the
@@ -221,6 +221,19 @@ public record Isolation(List<Path> hidden, List<Path> visible) {
         "/bin/sh", "-c", s.toString(), "h2beam-isolated"));
     out.addAll(argv);
     return out;
+  }
+
+  /**
+   * Where the empty folder the visible ones pass through is made: this JVM's temporary folder, or {@code /tmp} or
+   * {@code /dev/shm} when that one is hidden (it must stay in sight while they are moved).
+   */
+  Path stageParent() {
+    for (String p : List.of(System.getProperty("java.io.tmpdir"), "/tmp", "/dev/shm")) {
+      Path dir = Path.of(p).toAbsolutePath().normalize();
+      if (Files.isDirectory(dir) && hidden.stream().noneMatch(dir::startsWith)) return dir;
+    }
+    throw new IllegalStateException("no temporary folder outside the hidden ones " + hidden + "; set "
+        + "-Djava.io.tmpdir to one");
   }
 
   private static List<Path> normalised(List<Path> paths, String what) {

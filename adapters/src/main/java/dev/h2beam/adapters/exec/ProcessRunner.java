@@ -120,7 +120,7 @@ public final class ProcessRunner {
     Path stage = null;
     if (spec.isolation() != null) {
       for (Path v : spec.isolation().visible()) Files.createDirectories(v);
-      stage = Files.createTempDirectory("h2beam-stage");
+      stage = Files.createTempDirectory(spec.isolation().stageParent(), "h2beam-stage");
       argv = spec.isolation().wrap(argv, spec.workDir().toAbsolutePath().normalize(), stage, inUserNamespace);
     }
     try {

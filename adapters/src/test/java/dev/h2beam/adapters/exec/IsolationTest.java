@@ -164,6 +164,20 @@ class IsolationTest {
     assertFalse(Files.readString(dir.resolve("out.txt")).contains("56.75"));
   }
 
+  /** A hidden folder may hold this JVM's temporary folder: the folders shown pass through one outside it. */
+  @Test
+  void theTemporaryFolderItselfCanBeHidden() throws Exception {
+    layout();
+    Path tmpdir = Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath().normalize();
+    Isolation isolation = new Isolation(List.of(tmpdir), List.of(run));
+    assertFalse(isolation.stageParent().startsWith(tmpdir), isolation.stageParent().toString());
+    if (!run.startsWith(tmpdir) || !isolatesOrRefuses(isolation)) return;
+    ProcessResult r = sh("ls -A " + tmpdir + " > listing.txt", isolation, Duration.ofSeconds(60));
+    assertEquals(0, r.exit(), Files.readString(dir.resolve("err.txt")));
+    // the way down to the run folder, and nothing else of the temporary folder
+    assertEquals(tmpdir.relativize(run).getName(0) + "\n", Files.readString(run.resolve("listing.txt")));
+  }
+
   @Test
   void theRootFolderCannotBeHidden() {
     assertThrows(IllegalArgumentException.class, () -> new Isolation(List.of(Path.of("/")), List.of()));

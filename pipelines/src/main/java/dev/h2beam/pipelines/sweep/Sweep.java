@@ -237,8 +237,6 @@ public final class Sweep {
     }
     Map<String, String> owned = new TreeMap<>(Flags.BENCH_FLAGS);
     owned.put("executions", "--runsRoot (rollouts go to <runsRoot>/_executions)");
-    owned.put(Isolation.CONFIG_KEY, "--isolation");
-    owned.put("runsRoot", "--runsRoot");
     Map<String, String> sources = Flags.benchSettings(o.getBench(), provider.settingKeys(), o.getBenchSettings(),
         owned, o.getExecutor(), o.getOpencodeBin(), o.getCodexBin(), o.getToolsDir(), settings);
     Benchmark bench;
