@@ -17,16 +17,18 @@ import java.util.TreeMap;
  * program: the program runs in mount and process-id namespaces of its own ({@code unshare}), where each
  * {@link #hidden} folder is an empty, read-only file system and each {@link #visible} folder under one of them is put
  * back as it is on the host (writes land on the host), and {@code /proc} shows only the program's own processes
- * (not h2beam's environment). Nothing changes outside those namespaces; when the program's first process ends, the
- * kernel ends everything else it started there.
+ * (not h2beam's environment). The program runs without any capability, root's included, and cannot gain one
+ * ({@code setpriv}), so it cannot take a cover off. Nothing changes outside those namespaces; when the program's
+ * first process ends, the kernel ends everything else it started there.
  *
  * <p>A rollout is given its run folder and nothing else of the runs root or the benchmark folder, so it cannot read
  * the tasks' {@code grading/} folders, another rollout's files or a namespace's {@code judged.json} (dogAD F1); the
  * rest of the machine ({@code /usr}, the agent CLIs, the user's home) stays as it is, and so does the network.
  *
- * <p>Needs {@code unshare}, {@code mount} and {@code umount} (util-linux) and either root or unprivileged user
- * namespaces (then the program runs as root <em>inside</em> its namespace, which is the calling user outside it:
- * what it writes on the host belongs to that user). {@link #unavailable} says whether this machine can, trying it.
+ * <p>Needs {@code unshare}, {@code mount}, {@code umount} and {@code setpriv} (util-linux) and either root or
+ * unprivileged user namespaces (then the program runs as root <em>inside</em> its namespace, which is the calling user
+ * outside it: what it writes on the host belongs to that user). {@link #unavailable} says whether this machine can,
+ * trying it.
  *
  * @param hidden folders the program sees empty (absolute, normalised; one inside another is covered with it)
  * @param visible folders inside a hidden one the program sees as they are (absolute, normalised; created when
@@ -45,6 +47,7 @@ public record Isolation(List<Path> hidden, List<Path> visible) {
   private static final String MOUNT = firstOf("/usr/bin/mount", "/bin/mount");
   private static final String UMOUNT = firstOf("/usr/bin/umount", "/bin/umount");
   private static final String MKDIR = firstOf("/usr/bin/mkdir", "/bin/mkdir");
+  private static final String SETPRIV = firstOf("/usr/bin/setpriv", "/bin/setpriv");
 
   /** The probe's verdict, once per JVM: null until tried, "" when it works, else why not. */
   private static volatile String verdict;
@@ -129,8 +132,8 @@ public record Isolation(List<Path> hidden, List<Path> visible) {
 
   /** "" when an isolated test program behaves (inside a user namespace or not), else why not. */
   static String probe(boolean inUserNamespace) {
-    if (UNSHARE == null || MOUNT == null || UMOUNT == null || MKDIR == null) {
-      return "unshare, mount, umount or mkdir is not installed (util-linux, coreutils)";
+    if (UNSHARE == null || MOUNT == null || UMOUNT == null || MKDIR == null || SETPRIV == null) {
+      return "unshare, mount, umount, setpriv or mkdir is not installed (util-linux, coreutils)";
     }
     Path dir = null;
     try {
@@ -139,7 +142,9 @@ public record Isolation(List<Path> hidden, List<Path> visible) {
       Files.writeString(secret, "hidden\n");
       Path mine = Files.createDirectories(dir.resolve("root").resolve("mine"));
       Files.writeString(mine.resolve("seen.txt"), "seen\n");
-      String check = "test ! -e " + Shell.quote(secret.toString()) + " && test -e " + Shell.quote(mine + "/seen.txt")
+      // the program may not take the cover off either
+      String check = UMOUNT + " -l " + Shell.quote(dir.resolve("root").toString()) + " 2>/dev/null; test ! -e "
+          + Shell.quote(secret.toString()) + " && test -e " + Shell.quote(mine + "/seen.txt")
           + " && test ! -e /proc/" + ProcessHandle.current().pid() + "/environ && echo ok > "
           + Shell.quote(mine + "/wrote.txt");
       ProcessResult r = ProcessRunner.run(new ProcessSpec(List.of("/bin/sh", "-c", check), dir,
@@ -179,6 +184,8 @@ public record Isolation(List<Path> hidden, List<Path> visible) {
     List<Path> outer = new ArrayList<>();
     List<Path> inner = new ArrayList<>();
     for (Path h : hidden) {
+      // a folder not made yet has nothing to hide; mounting over it would fail the program's start
+      if (!Files.isDirectory(h)) continue;
       boolean underVisible = visible.stream().anyMatch(v -> h.startsWith(v) && !h.equals(v));
       boolean underHidden = hidden.stream().anyMatch(o -> !o.equals(h) && h.startsWith(o));
       if (underVisible) {
@@ -214,7 +221,10 @@ public record Isolation(List<Path> hidden, List<Path> visible) {
     // the shell started in the host's folder, below the mounts: a relative path or `..` from there would reach what
     // they hide, so the program starts from the same path looked up again
     s.append("cd ").append(Shell.quote(workDir.toString())).append('\n');
-    s.append("set +e\n\"$@\"\n");
+    // the program runs without any capability (root's included) and cannot gain one: it cannot take the mounts off,
+    // nor make others, nor enter another namespace
+    s.append("set +e\n").append(SETPRIV).append(" --no-new-privs --bounding-set=-all --inh-caps=-all")
+        .append(" --ambient-caps=-all -- \"$@\"\n");
     List<String> out = new ArrayList<>(List.of(UNSHARE));
     if (inUserNamespace) out.addAll(List.of("--user", "--map-root-user"));
     out.addAll(List.of("--mount", "--propagation", "private", "--pid", "--fork", "--kill-child", "--mount-proc",

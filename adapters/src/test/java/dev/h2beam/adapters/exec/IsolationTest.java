@@ -64,7 +64,9 @@ class IsolationTest {
         + " cat ../../../../../tasks/d/t/grading/expected.txt; echo up=$?; cd " + run + ";"
         + " ls -A " + bench + " | wc -l;"
         + " ls -A " + run.getParent() + "; echo mine > " + run + "/deliverable.txt;"
-        + " touch " + bench + "/planted 2>/dev/null; echo touch=$?; exit 7";
+        + " touch " + bench + "/planted 2>/dev/null; echo touch=$?;"
+        + " umount -l " + bench + " 2>/dev/null; echo umount=$?; cat " + bench + "/tasks/d/t/grading/expected.txt;"
+        + " exit 7";
     List<Path> before = stages();
     ProcessResult r = sh(script, isolation, Duration.ofSeconds(60));
     String out = Files.readString(dir.resolve("out.txt"));
@@ -78,6 +80,7 @@ class IsolationTest {
     assertTrue(out.contains("\n1\nbase1\n"), out);
     assertFalse(out.contains("base2"), out);
     assertTrue(out.contains("touch=1"), "the hidden folders are read-only: " + out);
+    assertTrue(out.contains("umount=32"), "the program cannot take the cover off, even as root: " + out);
     assertEquals("mine\n", Files.readString(run.resolve("deliverable.txt")), "the run folder is the host's");
     assertFalse(Files.exists(bench.resolve("planted")));
     assertEquals("Total: 56.75\n", Files.readString(bench.resolve("tasks/d/t/grading/expected.txt")));
@@ -176,6 +179,17 @@ class IsolationTest {
     assertEquals(0, r.exit(), Files.readString(dir.resolve("err.txt")));
     // the way down to the run folder, and nothing else of the temporary folder
     assertEquals(tmpdir.relativize(run).getName(0) + "\n", Files.readString(run.resolve("listing.txt")));
+  }
+
+  /** A hidden folder not made yet hides nothing and stops nothing. */
+  @Test
+  void aHiddenFolderThatDoesNotExistYetIsPassedOver() throws Exception {
+    layout();
+    Isolation isolation = new Isolation(List.of(bench, dir.resolve("library-to-come")), List.of(run));
+    if (!isolatesOrRefuses(isolation)) return;
+    ProcessResult r = sh("echo ran > ran.txt", isolation, Duration.ofSeconds(60));
+    assertEquals(0, r.exit(), Files.readString(dir.resolve("err.txt")));
+    assertEquals("ran\n", Files.readString(run.resolve("ran.txt")));
   }
 
   @Test
