@@ -178,9 +178,10 @@ public record Isolation(List<Path> hidden, List<Path> visible) {
    * that shell, which stays the namespace's first process and exits with the program's status.
    *
    * @param workDir the program's working folder (absolute)
-   * @param stage an empty folder outside every hidden one, used while the visible folders are moved into place
+   * @param stage an empty folder outside every hidden one, where each visible folder waits (in a folder of its own,
+   *     made here, named by its index) while the hidden ones are covered; emptied by {@link #unstage}
    */
-  List<String> wrap(List<String> argv, Path workDir, Path stage, boolean inUserNamespace) {
+  List<String> wrap(List<String> argv, Path workDir, Path stage, boolean inUserNamespace) throws IOException {
     List<Path> outer = new ArrayList<>();
     List<Path> inner = new ArrayList<>();
     for (Path h : hidden) {
@@ -195,11 +196,10 @@ public record Isolation(List<Path> hidden, List<Path> visible) {
       }
     }
     List<Path> shown = visible.stream().filter(v -> outer.stream().anyMatch(v::startsWith)).toList();
+    // every program started here costs milliseconds: the script starts as few as it can (BENCHMARKS.md)
     StringBuilder s = new StringBuilder("set -e\n");
-    String st = Shell.quote(stage.toString());
-    s.append(MOUNT).append(" -t tmpfs -o size=64k,mode=0700 h2beam-stage ").append(st).append('\n');
     for (int i = 0; i < shown.size(); i++) {
-      s.append(MKDIR).append(' ').append(Shell.quote(stage + "/" + i)).append('\n');
+      Files.createDirectory(stage.resolve(String.valueOf(i)));
       s.append(MOUNT).append(" --rbind ").append(Shell.quote(shown.get(i).toString())).append(' ')
           .append(Shell.quote(stage + "/" + i)).append('\n');
     }
@@ -207,8 +207,12 @@ public record Isolation(List<Path> hidden, List<Path> visible) {
       s.append(MOUNT).append(" -t tmpfs -o size=64k,mode=0755 h2beam-hidden ").append(Shell.quote(h.toString()))
           .append('\n');
     }
+    if (!shown.isEmpty()) {
+      s.append(MKDIR).append(" -p");
+      for (Path v : shown) s.append(' ').append(Shell.quote(v.toString()));
+      s.append('\n');
+    }
     for (int i = 0; i < shown.size(); i++) {
-      s.append(MKDIR).append(" -p ").append(Shell.quote(shown.get(i).toString())).append('\n');
       s.append(MOUNT).append(" --move ").append(Shell.quote(stage + "/" + i)).append(' ')
           .append(Shell.quote(shown.get(i).toString())).append('\n');
     }
@@ -217,7 +221,6 @@ public record Isolation(List<Path> hidden, List<Path> visible) {
       s.append(MOUNT).append(" -t tmpfs -o size=64k,mode=0755,ro h2beam-hidden ").append(Shell.quote(h.toString()))
           .append('\n');
     }
-    s.append(UMOUNT).append(' ').append(st).append('\n');
     // the shell started in the host's folder, below the mounts: a relative path or `..` from there would reach what
     // they hide, so the program starts from the same path looked up again
     s.append("cd ").append(Shell.quote(workDir.toString())).append('\n');
@@ -231,6 +234,17 @@ public record Isolation(List<Path> hidden, List<Path> visible) {
         "/bin/sh", "-c", s.toString(), "h2beam-isolated"));
     out.addAll(argv);
     return out;
+  }
+
+  /**
+   * Removes the staging folder of {@link #wrap} and its empty folders, on the host (the mounts made in them lived in
+   * the program's namespace only, which is gone): an empty folder is removed, anything else left as it is.
+   */
+  static void unstage(Path stage) throws IOException {
+    try (java.util.stream.Stream<Path> waiting = Files.list(stage)) {
+      for (Path p : waiting.toList()) Files.deleteIfExists(p);
+    }
+    Files.deleteIfExists(stage);
   }
 
   /**

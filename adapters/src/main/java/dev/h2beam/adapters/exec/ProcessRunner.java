@@ -117,16 +117,14 @@ public final class ProcessRunner {
       throw new StartException("cannot run " + spec.command().get(0) + ": working folder " + spec.workDir()
           + " does not exist", null);
     }
-    Path stage = null;
-    if (spec.isolation() != null) {
-      for (Path v : spec.isolation().visible()) Files.createDirectories(v);
-      stage = Files.createTempDirectory(spec.isolation().stageParent(), "h2beam-stage");
-      argv = spec.isolation().wrap(argv, spec.workDir().toAbsolutePath().normalize(), stage, inUserNamespace);
-    }
+    if (spec.isolation() == null) return started(spec, drainMs, argv);
+    for (Path v : spec.isolation().visible()) Files.createDirectories(v);
+    Path stage = Files.createTempDirectory(spec.isolation().stageParent(), "h2beam-stage");
     try {
-      return started(spec, drainMs, argv);
+      return started(spec, drainMs,
+          spec.isolation().wrap(argv, spec.workDir().toAbsolutePath().normalize(), stage, inUserNamespace));
     } finally {
-      if (stage != null) Files.deleteIfExists(stage); // an empty mount point, on the host
+      Isolation.unstage(stage);
     }
   }
 
