@@ -78,11 +78,14 @@ public record Isolation(List<Path> hidden, List<Path> visible) {
         if (v == null) {
           // as root, namespaces of its own first (no user namespace: the program stays the real root); a root
           // without the right to make them (a container) and any other user try a user namespace
-          v = root() ? probe(false) : "not root";
+          String asRoot = root() ? probe(false) : null;
+          v = asRoot == null ? "not root" : asRoot;
           if (!v.isEmpty()) {
             String inUser = probe(true);
             if (inUser.isEmpty()) userNamespace = true;
-            v = inUser.isEmpty() ? "" : inUser;
+            // both reasons when both ways were tried: a root refused its own namespaces says why as well
+            v = inUser.isEmpty() ? "" : (asRoot == null ? "" : "as root, " + asRoot + "; ") + "in a user namespace, "
+                + inUser;
           }
           verdict = v;
         }
@@ -92,7 +95,7 @@ public record Isolation(List<Path> hidden, List<Path> visible) {
   }
 
   /** Whether an isolated program is started inside a user namespace ({@link #unavailable} first). */
-  static boolean userNamespace() {
+  public static boolean inUserNamespace() {
     return userNamespace;
   }
 

@@ -99,7 +99,7 @@ public final class ProcessRunner {
       throw new StartException("cannot run " + spec.command().get(0) + " isolated: " + why.get() + "; "
           + Isolation.remedy(), null);
     }
-    return run(spec, drainMs, Isolation.userNamespace());
+    return run(spec, drainMs, Isolation.inUserNamespace());
   }
 
   /** An isolated program started inside a user namespace or not ({@link Isolation#unavailable}'s probe tries both). */

@@ -39,6 +39,11 @@ public final class ChatExecutor implements Executor {
     this.client = client;
   }
 
+  /** It starts no program: a rollout is model calls made from h2beam, which see no file but what they are sent. */
+  @Override public boolean isolates() {
+    return true;
+  }
+
   @Override public String identity() {
     return "chat:" + role.identity();
   }

@@ -8,6 +8,7 @@ import dev.h2beam.adapters.config.ConfigError;
 import dev.h2beam.adapters.config.Endpoint;
 import dev.h2beam.adapters.config.ResolvedRole;
 import dev.h2beam.adapters.config.RunConfig;
+import dev.h2beam.adapters.exec.Isolation;
 import dev.h2beam.adapters.folder.BenchFile;
 import dev.h2beam.adapters.folder.FolderBenchmark;
 import dev.h2beam.adapters.llm.ChatClient;
@@ -15,9 +16,9 @@ import dev.h2beam.adapters.llm.ChatException;
 import dev.h2beam.adapters.llm.ChatMessage;
 import dev.h2beam.adapters.llm.ChatRequest;
 import dev.h2beam.pipelines.Command;
+import dev.h2beam.pipelines.Flags;
 import dev.h2beam.pipelines.FolderFlags;
 import dev.h2beam.pipelines.OptionArgs;
-import dev.h2beam.pipelines.Flags;
 import dev.h2beam.pipelines.UsageError;
 import dev.h2beam.pipelines.judge.CommandGrader;
 import dev.h2beam.pipelines.judge.GraderPreflight;
@@ -93,6 +94,15 @@ public final class CheckCommand implements Command {
     settings.put("substrate", o.getSubstrate());
     settings.put("split", o.getSplit());
     // the settings as the sweep takes them from the same flags; a refused one is a FAIL line, as every problem here
+    if (!o.getIsolation().equals(Isolation.NONE)) {
+      // as the sweep passes it: the benchmark checks the value, its executor and this machine
+      if (provider.settingKeys().map(k -> k.contains(Isolation.CONFIG_KEY)).orElse(false)) {
+        settings.put(Isolation.CONFIG_KEY, o.getIsolation());
+      } else {
+        fails.add("--isolation=" + o.getIsolation() + ": --bench=" + o.getBench() + " does not run its rollouts"
+            + " isolated (folder benchmarks do); leave --isolation out");
+      }
+    }
     Map<String, String> sources = Map.of();
     try {
       sources = Flags.benchSettings(o.getBench(), provider.settingKeys(), o.getBenchSettings(), Flags.BENCH_FLAGS,
@@ -145,8 +155,15 @@ public final class CheckCommand implements Command {
     }
     out.println("Ready: " + bench.spec().name() + "/" + o.getSubstrate() + "; " + bench.tasks().size() + " tasks. "
         + (o.getPing() ? "Every configured role's endpoint answered one request." : "Model access was not exercised"
-            + " (--ping=false)."));
+            + " (--ping=false).") + isolationLine(o.getIsolation()));
     return 0;
+  }
+
+  /** What the Ready line says of {@code --isolation}, which the benchmark checked: nothing when none was asked. */
+  private static String isolationLine(String isolation) {
+    if (isolation.equals(Isolation.NONE)) return "";
+    return " This machine isolates rollouts (--isolation=" + isolation + ")"
+        + (Isolation.inUserNamespace() ? ", each in a user namespace of its own." : ".");
   }
 
   /** The README section of each benchmark h2beam ships, by {@code --bench} name. */

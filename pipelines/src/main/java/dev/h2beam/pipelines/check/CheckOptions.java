@@ -34,6 +34,13 @@ public interface CheckOptions extends PipelineOptions {
 
   void setBenchSettings(String value);
 
+  @Description("The sweep's --isolation to check: none (the default) or namespaces, which this machine must be able"
+      + " to make (tried with a small program) and the benchmark's executor must run its agent in.")
+  @Default.String("none")
+  String getIsolation();
+
+  void setIsolation(String value);
+
   @Description("Which tasks: all, or train / test from the benchmark's split file.")
   @Default.String("all")
   String getSplit();

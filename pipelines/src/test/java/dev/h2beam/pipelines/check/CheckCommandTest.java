@@ -55,6 +55,23 @@ class CheckCommandTest {
     }
   }
 
+  /**
+   * {@code --isolation=namespaces} checked as the sweep would take it: on this machine (which can, or says why not)
+   * and for a benchmark that runs no outside agent.
+   */
+  @Test
+  void theSweepsIsolationIsCheckedOnThisMachine() throws Exception {
+    try (ScriptedModelServer server = ScriptedModelServer.start(ScriptedModelServer.Brain.saying("OK"))) {
+      java.util.Optional<String> why = dev.h2beam.adapters.exec.Isolation.unavailable();
+      String out = check(ENV, why.isEmpty() ? 0 : 1, "--bench=folder", "--benchRoot=" + EXAMPLE,
+          "--config=" + config(server.baseUrl()), "--isolation=namespaces");
+      assertTrue(why.isEmpty() ? out.contains("This machine isolates rollouts (--isolation=namespaces)")
+          : out.contains("FAIL: --isolation=namespaces: this machine cannot isolate a program: " + why.get()), out);
+    }
+    String out = check(ENV, 1, "--bench=jobbench", "--benchRoot=" + tmp, "--ping=false", "--isolation=namespaces");
+    assertTrue(out.contains("FAIL: --isolation=namespaces: --bench=jobbench does not run its rollouts isolated"), out);
+  }
+
   @Test
   void anUnsetKeyVariableIsNamedAndItsValueNeverPrinted() throws Exception {
     String out = check(Map.of(), 1, "--bench=folder", "--benchRoot=" + EXAMPLE,
