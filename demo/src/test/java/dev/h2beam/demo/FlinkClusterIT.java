@@ -487,12 +487,14 @@ class FlinkClusterIT {
    * slot to the worker's next call, which may reach the model before the model's own thread, descheduled on a loaded
    * machine, is done with the stream (a count to there once saw three at once). The relays' call logs give the same
    * bound from the workers' side. A failed check keeps both, and the model's timeline, under
-   * {@code target/flink-cluster-it-evidence}.
+   * {@code target/flink-cluster-it-evidence}. Where this machine can, the rollouts run isolated
+   * ({@code --isolation=namespaces}): each TaskManager probes and isolates on its own.
    */
   @Test
   void agentCliRolloutsHoldTheEndpointsConcurrencyForTheWholeJob(@TempDir Path out) throws Exception {
     String key = System.getenv(KEY_VAR);
     String path = dev.h2beam.adapters.agents.AgentModel.RESPONSES_PATH;
+    boolean isolated = dev.h2beam.adapters.exec.Isolation.unavailable().isEmpty();
     List<ScriptedModelServer.Timing> timeline = new ArrayList<>();
     try {
       try (ScriptedModelServer server = ScriptedModelServer.start(new SignedSumsModel())) {
@@ -516,6 +518,8 @@ class FlinkClusterIT {
               "--runsRoot=" + out.resolve("runs"), "--libraryRoot=" + out.resolve("library"), "--k=1",
               "--modes=parallel", "--executor=codex", "--substrate=cx", "--sessionRetryWaitSeconds=0",
               "--sessionLimit=4", "--rolloutLimit=8"));
+          // every Codex rollout isolated on the TaskManagers, where this machine can (the same machine here)
+          if (isolated) args.add("--isolation=namespaces");
           args.addAll(List.of(onCluster()));
           finish(client(out, args), out);
         } finally {
@@ -524,6 +528,8 @@ class FlinkClusterIT {
       }
       String console = Files.readString(out.resolve("console.log"));
       assertTrue(console.contains(": 4 tasks ok, 0 failed"), console);
+      assertEquals(isolated ? "namespaces" : "", Json.readTree(out.resolve("runs/signed_sums-cx-agg1/config.json"))
+          .path("isolation").asText(), "the isolation the workers ran the rollouts in");
       // each task's line reaches the client, read from the record the workers wrote (not only their logs)
       assertEquals(4, console.lines().filter(l -> l.matches("  \\[[^]]+\\] [12]/2 ok +\\S+")).count(), console);
       List<ScriptedModelServer.Timing> calls = timeline.stream().filter(t -> t.path().equals(path)).toList();

@@ -126,6 +126,34 @@ public record Isolation(List<Path> hidden, List<Path> visible) {
     return true;
   }
 
+  /**
+   * The isolation a benchmark's rollouts run in under its setting {@code isolation} ({@code --isolation}):
+   * {@code roots} (the benchmark's own folders) and the setting {@code runsRoot} hidden, each rollout then shown its
+   * own folder ({@link #showing}); null when none is asked. A problem is added to {@code problems} (and null
+   * returned) when the value is unknown, this machine cannot, or {@code executor} would not run its agent so.
+   *
+   * @param kind the executor's kind, for that problem
+   */
+  public static Isolation forRollouts(Map<String, String> settings, Executor executor, String kind, List<Path> roots,
+      List<String> problems) {
+    String asked = settings.get(CONFIG_KEY);
+    try {
+      if (!asked(asked)) return null;
+    } catch (IllegalArgumentException e) {
+      problems.add(e.getMessage());
+      return null;
+    }
+    if (executor != null && !executor.isolates()) {
+      problems.add("--isolation=" + asked + ": the " + kind + " executor does not run its agent isolated (a plug-in"
+          + " written before isolation); give a built-in executor (chat, command, opencode, codex) or leave"
+          + " --isolation out");
+      return null;
+    }
+    List<Path> hidden = new ArrayList<>(roots);
+    if (settings.containsKey("runsRoot")) hidden.add(Path.of(settings.get("runsRoot")));
+    return new Isolation(hidden, List.of());
+  }
+
   /** What a user does when {@link #unavailable} is not empty. */
   public static String remedy() {
     return "run h2beam as root, or allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1;"

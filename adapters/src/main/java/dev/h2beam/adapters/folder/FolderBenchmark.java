@@ -174,7 +174,7 @@ public final class FolderBenchmark implements Benchmark {
             + e.getMessage());
       }
     }
-    Isolation isolation = isolation(r, executions, settings, executor, kind, problems);
+    Isolation isolation = Isolation.forRollouts(settings, executor, kind, List.of(r, executions), problems);
     if (!problems.isEmpty()) {
       // its base harness and spec are there to check (check lists every problem at once, the base harness's too)
       throw new BenchmarkInvalid(problems, file == null || !Files.isDirectory(base, LinkOption.NOFOLLOW_LINKS) ? null
@@ -185,30 +185,6 @@ public final class FolderBenchmark implements Benchmark {
         Clock.systemUTC(), kind, substrate, isolation);
   }
 
-  /**
-   * The setting {@code isolation} ({@code --isolation}): {@code namespaces} hides the benchmark folder, the rollouts'
-   * folder and the setting {@code runsRoot} from every rollout's agent but its own run folder ({@link Isolation});
-   * null without it. A problem when this machine cannot, or the executor would not run its agent so.
-   */
-  private static Isolation isolation(Path root, Path executions, Map<String, String> settings, Executor executor,
-      String kind, List<String> problems) {
-    String asked = settings.get(Isolation.CONFIG_KEY);
-    try {
-      if (!Isolation.asked(asked)) return null;
-    } catch (IllegalArgumentException e) {
-      problems.add(e.getMessage());
-      return null;
-    }
-    if (executor != null && !executor.isolates()) {
-      problems.add("--isolation=" + asked + ": the " + kind + " executor does not run its agent isolated (a plug-in"
-          + " written before isolation); give a built-in executor (command, opencode, codex) or leave --isolation"
-          + " out");
-      return null;
-    }
-    List<Path> hidden = new ArrayList<>(List.of(root, executions));
-    if (settings.containsKey("runsRoot")) hidden.add(Path.of(settings.get("runsRoot")));
-    return new Isolation(hidden, List.of());
-  }
 
   public BenchFile file() {
     return file;

@@ -10,6 +10,7 @@ import dev.h2beam.adapters.exec.ExecRequest;
 import dev.h2beam.adapters.exec.ExecResult;
 import dev.h2beam.adapters.exec.Executor;
 import dev.h2beam.adapters.exec.GroupRecord;
+import dev.h2beam.adapters.exec.Isolation;
 import dev.h2beam.adapters.exec.RolloutMarker;
 import dev.h2beam.adapters.files.PathOrder;
 import dev.h2beam.adapters.files.Runmark;
@@ -74,9 +75,17 @@ final class JobBench implements Benchmark {
   private final Duration timeout;
   private final BenchSpec spec;
   private final Clock clock;
+  /** What every rollout's agent may not see (each is shown its own folder), or null: not isolated. */
+  private final Isolation isolation;
 
   JobBench(Path root, Path store, String substrate, Path base, LinkedHashMap<String, Path> tasks,
       List<String> stream, Executor executor, Duration timeout, Clock clock) {
+    this(root, store, substrate, base, tasks, stream, executor, timeout, clock, null);
+  }
+
+  JobBench(Path root, Path store, String substrate, Path base, LinkedHashMap<String, Path> tasks,
+      List<String> stream, Executor executor, Duration timeout, Clock clock, Isolation isolation) {
+    this.isolation = isolation;
     this.root = root;
     this.store = store;
     this.substrate = substrate;
@@ -118,9 +127,12 @@ final class JobBench implements Benchmark {
         problems.add("the base harness cannot be written under " + s.executions() + ": " + e.getMessage());
       }
     }
+    // the checkout holds the rubrics; the rollouts' store, every other rollout
+    Isolation isolation = Isolation.forRollouts(settings, executor, String.valueOf(s.executorSpec().get("kind")),
+        List.of(r, s.executions()), problems);
     if (!problems.isEmpty()) throw new BenchmarkInvalid(problems);
     return new JobBench(r, s.executions(), s.substrate(), base, tasks, stream, executor,
-        Duration.ofSeconds(s.timeoutSeconds()), Clock.systemUTC());
+        Duration.ofSeconds(s.timeoutSeconds()), Clock.systemUTC(), isolation);
   }
 
   @Override public BenchSpec spec() {
@@ -203,7 +215,7 @@ final class JobBench implements Benchmark {
       Files.createDirectories(traj);
       Path harness = harnessDir == null ? base : harnessDir.toAbsolutePath();
       ExecResult r = executor.run(new ExecRequest(task, taskPrompt(task), taskFiles(task).orElse(null), harness,
-          traj, REPLY_FILE, timeout));
+          traj, REPLY_FILE, timeout, isolation == null ? null : isolation.showing(traj)));
       collectOutput(traj.resolve("output"), out);
       KeysOutOfRuns.Found leaked = KeysOutOfRuns.scrub(traj, out);
       if (leaked.any()) System.err.println(leaked.warning(runId + " of " + task));

@@ -32,7 +32,7 @@ record JobBenchSettings(String substrate, String split, Path splitFile, Path exe
   static final List<String> AGENT_KEYS = List.of("opencodeBin", "codexBin", "toolsDir");
 
   static final Set<String> KEYS = Set.of("substrate", "split", "splitFile", "executions", "executor",
-      "timeoutSeconds", "baseHarness", "opencodeBin", "codexBin", "toolsDir");
+      "timeoutSeconds", "baseHarness", "opencodeBin", "codexBin", "toolsDir", "isolation", "runsRoot");
 
   JobBenchSettings {
     agentBinaries = agentBinaries == null ? Map.of() : Map.copyOf(agentBinaries);

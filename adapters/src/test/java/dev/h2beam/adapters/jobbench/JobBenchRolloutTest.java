@@ -46,6 +46,32 @@ class JobBenchRolloutTest {
         Map.of("PATH", System.getenv("PATH")));
   }
 
+  /**
+   * {@code --isolation=namespaces}: the agent works from its workspace as before, and sees nothing of the checkout
+   * (the rubrics) nor of the store but its own folder.
+   */
+  @Test
+  void anIsolatedRolloutSeesNeitherTheCheckoutNorOtherRollouts() throws Exception {
+    Path root = tmp.resolve("job-bench-eval");
+    JobBenchFixture.write(root);
+    Files.createDirectories(store().resolve("accountants/task1/model_traj/other"));
+    java.util.Map<String, String> settings = Map.of("executions", store().toString(), "isolation", "namespaces",
+        "executor", JobBenchFixture.commandExecutor(JobBenchFixture.AGENT + "; ls -A " + root + " > {output}/seen.txt;"
+            + " ls -A " + store().resolve("accountants/task1/model_traj") + " >> {output}/seen.txt"));
+    java.util.Optional<String> why = dev.h2beam.adapters.exec.Isolation.unavailable();
+    if (why.isPresent()) {
+      var e = assertThrows(dev.h2beam.adapters.bench.BenchmarkInvalid.class,
+          () -> JobBench.open(root, settings, RunConfig.empty(), Map.of("PATH", System.getenv("PATH"))));
+      assertTrue(e.problems().toString().contains("cannot isolate a program: " + why.get()), e.problems().toString());
+      return;
+    }
+    JobBench b = JobBench.open(root, settings, RunConfig.empty(), Map.of("PATH", System.getenv("PATH")));
+    Rollout r = b.execute(LEDGER, null, RUN);
+    assertEquals(JobBenchFixture.LEDGER_INSTRUCTIONS, Files.readString(r.runDir().resolve("received.md")));
+    // nothing of the checkout; of the store, the way down to its own folder
+    assertEquals(LABEL + "\n", Files.readString(r.runDir().resolve("seen.txt")));
+  }
+
   @Test
   void aRolloutLeavesItsWorkProductsAndMarkerInTheStoreLayout() throws Exception {
     JobBench b = bench(JobBenchFixture.AGENT + "; echo ran >> " + tmp.resolve("ran.log"));

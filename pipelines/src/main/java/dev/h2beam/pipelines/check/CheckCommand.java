@@ -100,7 +100,7 @@ public final class CheckCommand implements Command {
         settings.put(Isolation.CONFIG_KEY, o.getIsolation());
       } else {
         fails.add("--isolation=" + o.getIsolation() + ": --bench=" + o.getBench() + " does not run its rollouts"
-            + " isolated (folder benchmarks do); leave --isolation out");
+            + " isolated (folder and JobBench benchmarks do); leave --isolation out");
       }
     }
     Map<String, String> sources = Map.of();

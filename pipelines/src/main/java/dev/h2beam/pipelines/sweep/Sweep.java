@@ -229,7 +229,7 @@ public final class Sweep {
     if (!o.getIsolation().equals(Isolation.NONE)) {
       if (!provider.settingKeys().map(k -> k.contains(Isolation.CONFIG_KEY)).orElse(false)) {
         throw new UsageError("--isolation=" + o.getIsolation() + ": --bench=" + o.getBench() + " does not run its"
-            + " rollouts isolated (folder benchmarks do); leave --isolation out");
+            + " rollouts isolated (folder and JobBench benchmarks do); leave --isolation out");
       }
       // the benchmark checks the value, its executor and this machine
       settings.put(Isolation.CONFIG_KEY, o.getIsolation());

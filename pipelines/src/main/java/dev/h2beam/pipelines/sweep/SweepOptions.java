@@ -67,8 +67,8 @@ public interface SweepOptions extends PipelineOptions {
   @Description("What a rollout's agent may see of the file system: none (everything its user may read, the default)"
       + " or namespaces (Linux mount and process namespaces through unshare: its own run folder and nothing else of"
       + " the benchmark folder or the runs root, so no task's grading/, no other rollout and no judged.json, and no"
-      + " process of h2beam's; needs root or unprivileged user namespaces, and a built-in executor). Folder"
-      + " benchmarks. Recorded in config.json; a resume must keep it.")
+      + " process of h2beam's; needs root or unprivileged user namespaces, and a built-in executor). Folder and"
+      + " JobBench benchmarks. Recorded in config.json; a resume must keep it.")
   @Default.String("none")
   String getIsolation();
 

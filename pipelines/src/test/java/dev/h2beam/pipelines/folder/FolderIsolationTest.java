@@ -130,14 +130,10 @@ class FolderIsolationTest {
     assertTrue(added.getMessage().contains("Resume with --isolation=none"), added.getMessage());
   }
 
+  /** The demo's and synthetic bench's refusals are the demo module's ({@code IsolationRefusedTest}). */
   @Test
-  void aBenchmarkThatRunsNoOutsideAgentOrAnUnknownValueIsRefused(@TempDir Path tmp) throws Exception {
+  void anUnknownValueIsRefused(@TempDir Path tmp) throws Exception {
     Path config = FolderSweepTest.config(tmp, server.baseUrl());
-    UsageError other = assertThrows(UsageError.class, () -> Sweep.plan(PipelineOptionsFactory.fromArgs(
-        "--bench=jobbench", "--benchRoot=" + tmp.resolve("jb"), "--isolation=namespaces").as(SweepOptions.class),
-        Instant.parse("2026-01-01T00:00:00Z")));
-    assertTrue(other.getMessage().contains("--bench=jobbench does not run its rollouts isolated"),
-        other.getMessage());
     Path bench = prying(tmp);
     UsageError unknown = assertThrows(UsageError.class, () -> sweep(bench, config, "--isolation=docker"));
     assertTrue(unknown.getMessage().contains("--isolation=docker: give namespaces or none"), unknown.getMessage());
