@@ -187,6 +187,7 @@ final class Report {
     lines.addAll(uncheckedCohort(rowsByNs.keySet(), byDir,
         rowsByNs.values().stream().anyMatch(rows -> rows.stream().anyMatch(r -> r.mode().equals("gat")))));
     lines.addAll(Writers.lines(rowsByNs.keySet(), byDir));
+    lines.addAll(isolation(rowsByNs.keySet(), byDir));
     lines.addAll(JudgeSpread.lines(rowsByNs, cells, aggregate));
 
     MetricTable table = new MetricTable(byDir);
@@ -543,6 +544,28 @@ final class Report {
           : cohortOf(id).getOrDefault(AnonIds.CONFIG_KEY, AnonIds.TASK);
       out.merge(ns.k(), String.valueOf(rule), (a, b) -> a.equals(b) ? a : a + " and " + b);
     }
+    return out;
+  }
+
+  /**
+   * Which reported namespaces ran their rollouts isolated ({@code --isolation}, recorded in config.json), said when
+   * any did: a reader weighs a run whose agents could have read the answer keys differently. Nothing when none did
+   * (the README says what an unisolated agent can read), so a report of harness2's runs is unchanged.
+   */
+  static List<String> isolation(Set<NamespaceRef> reported, Map<String, NamespaceFacts> byDir) {
+    Map<String, List<NamespaceRef>> byValue = new TreeMap<>();
+    for (NamespaceRef ns : reported) {
+      RunIdentity id = facts(byDir, ns).identity();
+      Object value = id == null || id.cohort() == null ? Isolation.NONE
+          : cohortOf(id).getOrDefault(Isolation.CONFIG_KEY, Isolation.NONE);
+      byValue.computeIfAbsent(String.valueOf(value), v -> new ArrayList<>()).add(ns);
+    }
+    if (byValue.keySet().equals(Set.of(Isolation.NONE))) return List.of();
+    List<String> out = new ArrayList<>(List.of("", "Rollouts' isolation (config.json's \"" + Isolation.CONFIG_KEY
+        + "\"; README, \"Isolating the rollouts\"):"));
+    byValue.forEach((value, names) -> out.add("  " + (value.equals(Isolation.NONE)
+        ? "not isolated (an agent could read the benchmark's answer keys and other rollouts): "
+        : "isolated by " + value + " (each agent saw its own run folder only): ") + who(names)));
     return out;
   }
 

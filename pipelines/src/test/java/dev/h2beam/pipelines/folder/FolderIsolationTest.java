@@ -121,6 +121,16 @@ class FolderIsolationTest {
     assertEquals("Total: 0\n", Files.readString(base.resolve("output/answer.md")), "its deliverable is the host's");
     assertEquals("namespaces", Json.readTree(isolated.resolve("runs/signed_sums-oc-agg1/config.json"))
         .path("isolation").asText());
+    // the report says so; of an unisolated run it says nothing (the README does)
+    Path ns = isolated.resolve("runs/signed_sums-oc-agg1");
+    FolderSweepTest.judge(ns);
+    String report = FolderSweepTest.report(ns);
+    assertTrue(report.contains("Rollouts' isolation (config.json's \"isolation\"; README, \"Isolating the"
+        + " rollouts\"):\n  isolated by namespaces (each agent saw its own run folder only): signed_sums-oc-agg1"),
+        report);
+    FolderSweepTest.judge(plain.resolve("runs/signed_sums-oc-agg1"));
+    String plainReport = FolderSweepTest.report(plain.resolve("runs/signed_sums-oc-agg1"));
+    assertFalse(plainReport.contains("isolation"), plainReport);
 
     // a resume must keep it, either way
     UsageError changed = assertThrows(UsageError.class, () -> sweep(isolated, config));
