@@ -147,6 +147,22 @@ public final class Flags {
   }
 
   /**
+   * {@code --isolation} into the benchmark's settings {@code into}, as the sweep and check both pass it (the
+   * benchmark then checks the value, its executor and this machine); nothing for {@code none}.
+   *
+   * @throws UsageError the benchmark does not take the setting (its rollouts are h2beam's own scripts)
+   */
+  public static void isolation(String bench, Optional<Set<String>> known, String isolation,
+      Map<String, String> into) {
+    if (isolation.equals(Isolation.NONE)) return;
+    if (!known.map(k -> k.contains(Isolation.CONFIG_KEY)).orElse(false)) {
+      throw new UsageError("--isolation=" + isolation + ": --bench=" + bench + " does not run its rollouts isolated"
+          + " (folder and JobBench benchmarks do); leave --isolation out");
+    }
+    into.put(Isolation.CONFIG_KEY, isolation);
+  }
+
+  /**
    * The benchmark settings the sweep and check set from their own flags ({@code isolation} and {@code runsRoot} the
    * sweep's alone: {@code --isolation} sets both).
    */

@@ -94,14 +94,10 @@ public final class CheckCommand implements Command {
     settings.put("substrate", o.getSubstrate());
     settings.put("split", o.getSplit());
     // the settings as the sweep takes them from the same flags; a refused one is a FAIL line, as every problem here
-    if (!o.getIsolation().equals(Isolation.NONE)) {
-      // as the sweep passes it: the benchmark checks the value, its executor and this machine
-      if (provider.settingKeys().map(k -> k.contains(Isolation.CONFIG_KEY)).orElse(false)) {
-        settings.put(Isolation.CONFIG_KEY, o.getIsolation());
-      } else {
-        fails.add("--isolation=" + o.getIsolation() + ": --bench=" + o.getBench() + " does not run its rollouts"
-            + " isolated (folder and JobBench benchmarks do); leave --isolation out");
-      }
+    try {
+      Flags.isolation(o.getBench(), provider.settingKeys(), o.getIsolation(), settings);
+    } catch (UsageError e) {
+      fails.add(e.getMessage());
     }
     Map<String, String> sources = Map.of();
     try {

@@ -539,10 +539,8 @@ final class Report {
   static Map<Integer, String> idRules(Set<NamespaceRef> reported, Map<String, NamespaceFacts> byDir) {
     Map<Integer, String> out = new TreeMap<>();
     for (NamespaceRef ns : reported) {
-      RunIdentity id = facts(byDir, ns).identity();
-      Object rule = id == null || id.cohort() == null ? AnonIds.TASK
-          : cohortOf(id).getOrDefault(AnonIds.CONFIG_KEY, AnonIds.TASK);
-      out.merge(ns.k(), String.valueOf(rule), (a, b) -> a.equals(b) ? a : a + " and " + b);
+      out.merge(ns.k(), recorded(byDir, ns, AnonIds.CONFIG_KEY, AnonIds.TASK), (a, b) -> a.equals(b) ? a
+          : a + " and " + b);
     }
     return out;
   }
@@ -555,10 +553,8 @@ final class Report {
   static List<String> isolation(Set<NamespaceRef> reported, Map<String, NamespaceFacts> byDir) {
     Map<String, List<NamespaceRef>> byValue = new TreeMap<>();
     for (NamespaceRef ns : reported) {
-      RunIdentity id = facts(byDir, ns).identity();
-      Object value = id == null || id.cohort() == null ? Isolation.NONE
-          : cohortOf(id).getOrDefault(Isolation.CONFIG_KEY, Isolation.NONE);
-      byValue.computeIfAbsent(String.valueOf(value), v -> new ArrayList<>()).add(ns);
+      byValue.computeIfAbsent(recorded(byDir, ns, Isolation.CONFIG_KEY, Isolation.NONE), v -> new ArrayList<>())
+          .add(ns);
     }
     if (byValue.keySet().equals(Set.of(Isolation.NONE))) return List.of();
     List<String> out = new ArrayList<>(List.of("", "Rollouts' isolation (config.json's \"" + Isolation.CONFIG_KEY
@@ -567,6 +563,12 @@ final class Report {
         ? "not isolated (an agent could read the benchmark's answer keys and other rollouts): "
         : "isolated by " + value + " (each agent saw its own run folder only): ") + who(names)));
     return out;
+  }
+
+  /** A namespace's cohort value of {@code key}, {@code absent} where its config.json records none (or no cohort). */
+  private static String recorded(Map<String, NamespaceFacts> byDir, NamespaceRef ns, String key, String absent) {
+    RunIdentity id = facts(byDir, ns).identity();
+    return id == null || id.cohort() == null ? absent : String.valueOf(cohortOf(id).getOrDefault(key, absent));
   }
 
   /** Whether a cohort key is one a namespace records only once the gated mode ran there. */

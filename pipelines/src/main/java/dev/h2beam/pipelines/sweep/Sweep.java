@@ -226,15 +226,8 @@ public final class Sweep {
     settings.put("substrate", sub);
     if (!o.getSplit().equals("all")) settings.put("split", o.getSplit());
     if (!provider.writesRoot()) settings.put("executions", runsRoot.resolve("_executions").toString());
-    if (!o.getIsolation().equals(Isolation.NONE)) {
-      if (!provider.settingKeys().map(k -> k.contains(Isolation.CONFIG_KEY)).orElse(false)) {
-        throw new UsageError("--isolation=" + o.getIsolation() + ": --bench=" + o.getBench() + " does not run its"
-            + " rollouts isolated (folder and JobBench benchmarks do); leave --isolation out");
-      }
-      // the benchmark checks the value, its executor and this machine
-      settings.put(Isolation.CONFIG_KEY, o.getIsolation());
-      settings.put("runsRoot", runsRoot.toString());
-    }
+    Flags.isolation(o.getBench(), provider.settingKeys(), o.getIsolation(), settings);
+    if (settings.containsKey(Isolation.CONFIG_KEY)) settings.put("runsRoot", runsRoot.toString());
     Map<String, String> owned = new TreeMap<>(Flags.BENCH_FLAGS);
     owned.put("executions", "--runsRoot (rollouts go to <runsRoot>/_executions)");
     Map<String, String> sources = Flags.benchSettings(o.getBench(), provider.settingKeys(), o.getBenchSettings(),
@@ -603,29 +596,32 @@ public final class Sweep {
   }
 
   /**
+   * Refuses a resume whose {@code key} differs from the recorded one, either taken as {@code absent} where it is not
+   * recorded (a key written only when it is not its default); {@code why} says what the file records and what this
+   * sweep asks for, from the two values.
+   */
+  private static void sameOrRefused(Path file, Map<String, Object> old, Map<String, Object> id, String key,
+      Object absent, java.util.function.BinaryOperator<String> why) {
+    String was = String.valueOf(old.getOrDefault(key, absent));
+    String now = String.valueOf(id.getOrDefault(key, absent));
+    if (!was.equals(now)) throw new UsageError(file + " records " + why.apply(was, now));
+  }
+
+  /**
    * Refuses a resume whose run identity {@code id} differs from {@code old}, the recorded one, in a key both record
    * (the input digests only when {@code id} has them).
    */
   @SuppressWarnings("unchecked")
   private static void compareIdentity(Path file, Map<String, Object> old, Map<String, Object> id, Plan plan,
       SweepOptions o, List<String> ids) {
-    // compared whether or not either records it: none recorded is harness2's rule
-    Object oldIds = old.getOrDefault(AnonIds.CONFIG_KEY, AnonIds.TASK);
-    Object newIds = id.getOrDefault(AnonIds.CONFIG_KEY, AnonIds.TASK);
-    if (!oldIds.equals(newIds)) {
-      throw new UsageError(file + " records the selector's ids shuffled by " + oldIds + " and this sweep shuffles"
-          + " them by " + newIds + ": its selections would not be one experiment. Resume with --anonIds=" + oldIds
-          + ", or use a new --runsRoot (or --output) for the other");
-    }
-    // the same for isolation: none recorded ran every agent as it is
-    Object oldIsolation = old.getOrDefault(Isolation.CONFIG_KEY, Isolation.NONE);
-    Object newIsolation = id.getOrDefault(Isolation.CONFIG_KEY, Isolation.NONE);
-    if (!oldIsolation.equals(newIsolation)) {
-      throw new UsageError(file + " records rollouts run with --isolation=" + oldIsolation + " and this sweep asks for"
-          + " --isolation=" + newIsolation + ": agents that could read the answer keys and agents that could not"
-          + " would be one experiment. Resume with --isolation=" + oldIsolation + ", or use a new --runsRoot for the"
-          + " other");
-    }
+    // compared whether or not either records it: none recorded is harness2's rule, and an agent run as it is
+    sameOrRefused(file, old, id, AnonIds.CONFIG_KEY, AnonIds.TASK, (was, now) -> "the selector's ids shuffled by "
+        + was + " and this sweep shuffles them by " + now + ": its selections would not be one experiment. Resume"
+        + " with --anonIds=" + was + ", or use a new --runsRoot (or --output) for the other");
+    sameOrRefused(file, old, id, Isolation.CONFIG_KEY, Isolation.NONE, (was, now) -> "rollouts run with --isolation="
+        + was + " and this sweep asks for --isolation=" + now + ": agents that could read the answer keys and agents"
+        + " that could not would be one experiment. Resume with --isolation=" + was + ", or use a new --runsRoot for"
+        + " the other");
     for (String key : id.keySet()) {
       // the judge is recorded later; where the benchmark lives may move; the timing environment may change
       // (then times stop being comparable, below); keys an older h2beam did not write are not compared
