@@ -73,6 +73,9 @@ class AnonIdsReplicateTest {
     String refused = assertThrows(UsageError.class, () -> demo(out, "--seed=2")).getMessage();
     assertTrue(refused.contains(config + " records the selector's ids shuffled by replicate and this sweep shuffles"
         + " them by task") && refused.contains("Resume with --anonIds=replicate"), refused);
+    // the other way out it names is one the demo takes (its benchmark folder serves one runs root)
+    assertTrue(refused.endsWith("or use a new --output (with h2beam sweep, a new --benchRoot and --runsRoot) for the"
+        + " other"), refused);
     assertEquals(new String(before, StandardCharsets.UTF_8), Files.readString(config));
 
     // a namespace of harness2's rule (the default) beside them is not one of their replicates

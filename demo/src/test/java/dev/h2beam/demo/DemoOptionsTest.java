@@ -127,7 +127,8 @@ class DemoOptionsTest {
     Files.writeString(config, Files.readString(config).replace("\"seed\": " + big, "\"seed\": 1180591620717411303430"));
     UsageError e = assertThrows(UsageError.class, () -> DemoRuns.demo(out, "--k=1", "--seed=" + big));
     assertTrue(e.getMessage().startsWith(config + " records a different run identity (seed: 1180591620717411303430"
-        + " now " + big + "); use a new --runsRoot"), e.getMessage());
+        + " now " + big + "); use a new --output (with h2beam sweep, a new --benchRoot and --runsRoot)"),
+        e.getMessage());
   }
 
   @Test
@@ -135,7 +136,7 @@ class DemoOptionsTest {
     org.junit.jupiter.api.Assertions.assertEquals(0, DemoRuns.demo(out, "--k=1"));
     UsageError e = assertThrows(UsageError.class, () -> DemoRuns.demo(out, "--k=1", "--channel=scripted-faults"));
     assertTrue(e.getMessage().contains("config.json records a different run identity (improver")
-        && e.getMessage().contains("use a new --runsRoot"), e.getMessage());
+        && e.getMessage().contains("use a new --output"), e.getMessage());
   }
 
   /**
@@ -150,7 +151,7 @@ class DemoOptionsTest {
     UsageError e = assertThrows(UsageError.class, () -> DemoRuns.demo(out, "--k=1"));
     assertTrue(e.getMessage().contains("config.json records a different run identity (input_digests)")
         && e.getMessage().contains("task ledger-2 (its instruction, or a file under " + out.resolve("sources/ledger-2"))
-        && e.getMessage().contains("use a new --runsRoot"), e.getMessage());
+        && e.getMessage().contains("use a new --output"), e.getMessage());
   }
 
   /** The judge's command the sweep prints names the sweep's modes when the judge's default would not fit them. */

@@ -60,12 +60,12 @@ final class RoleSettings {
 
   /**
    * The refusal for {@code changes} of the identity recorded in {@code file} under {@code key}, naming the
-   * configuration file.
+   * configuration file; {@code elsewhere} is where a different experiment goes ({@link Sweep#elsewhere}).
    */
-  static String refusal(Path file, String key, String configFile, List<String> changes) {
+  static String refusal(Path file, String key, String configFile, List<String> changes, String elsewhere) {
     return file + " records a different run identity (" + key + "): in --config=" + configFile + ", "
-        + String.join("; ", changes) + ". Restore the setting, or use a new --runsRoot (or --output) for a"
-        + " different experiment" + (key.equals(PRICES) ? " (its finished work was priced at the recorded prices)"
+        + String.join("; ", changes) + ". Restore the setting, or use " + elsewhere
+        + " for a different experiment" + (key.equals(PRICES) ? " (its finished work was priced at the recorded prices)"
         : "");
   }
 }

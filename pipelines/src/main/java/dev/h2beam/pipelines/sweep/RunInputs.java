@@ -195,13 +195,16 @@ final class RunInputs {
     return out;
   }
 
-  /** The refusal for {@code changes} of the identity recorded in {@code file}: what changed and what to do. */
-  static String refusal(Path file, List<String> changes) {
+  /**
+   * The refusal for {@code changes} of the identity recorded in {@code file}: what changed and what to do
+   * ({@code elsewhere}: where a different experiment goes, {@link Sweep#elsewhere}).
+   */
+  static String refusal(Path file, List<String> changes, String elsewhere) {
     int shown = Math.min(changes.size(), 5);
     String list = String.join("; ", changes.subList(0, shown))
         + (changes.size() > shown ? "; and " + (changes.size() - shown) + " more task(s)" : "");
     return file + " records a different run identity (" + KEY + "): the benchmark's inputs changed since this run"
         + " began: " + list + ". Its finished tasks would be skipped with outputs made from the old inputs: restore"
-        + " the files as they were, or use a new --runsRoot (or --output) for the changed benchmark";
+        + " the files as they were, or use " + elsewhere + " for the changed benchmark";
   }
 }

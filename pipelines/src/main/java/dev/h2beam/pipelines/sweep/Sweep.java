@@ -439,7 +439,7 @@ public final class Sweep {
 
   /** The refusal of a resume whose gated method or policy is other code than the run began with. */
   @SuppressWarnings("unchecked")
-  static String gateCodeRefusal(Path file, Object before, Object now) {
+  static String gateCodeRefusal(Path file, Object before, Object now, String elsewhere) {
     List<String> parts = new ArrayList<>();
     Map<String, Object> b = before instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
     Map<String, Object> n = now instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
@@ -449,8 +449,7 @@ public final class Sweep {
       }
     }
     return file + ": " + String.join("; ", parts) + ". A resume would mix two versions' results in one namespace:"
-        + " put the earlier jar back on H2BEAM_EXTRA_CLASSPATH to resume, or use a new --runsRoot (or --output) for"
-        + " the new version";
+        + " put the earlier jar back on H2BEAM_EXTRA_CLASSPATH to resume, or use " + elsewhere + " for the new version";
   }
 
   private static String codeOf(Object entry) {
@@ -585,6 +584,16 @@ public final class Sweep {
     return id;
   }
 
+  /**
+   * What a refused resume is told to use for a different experiment: a new runs root. A benchmark that keeps its
+   * rollouts under its own folder serves one runs root, so for it (the demo's, the synthetic one) that means a new
+   * {@code --output}, or with {@code h2beam sweep} a new {@code --benchRoot} as well.
+   */
+  static String elsewhere(String bench) {
+    return dev.h2beam.adapters.bench.Benchmarks.named(bench).writesRoot()
+        ? "a new --output (with h2beam sweep, a new --benchRoot and --runsRoot)" : "a new --runsRoot";
+  }
+
   /** The namespace's recorded run identity, or null when there is none yet. */
   private static Map<String, Object> recordedIdentity(Path file) {
     if (!Files.isRegularFile(file)) return null;
@@ -614,14 +623,15 @@ public final class Sweep {
   @SuppressWarnings("unchecked")
   private static void compareIdentity(Path file, Map<String, Object> old, Map<String, Object> id, Plan plan,
       SweepOptions o, List<String> ids) {
+    String elsewhere = elsewhere(plan.config().bench());
     // compared whether or not either records it: none recorded is harness2's rule, and an agent run as it is
     sameOrRefused(file, old, id, AnonIds.CONFIG_KEY, AnonIds.TASK, (was, now) -> "the selector's ids shuffled by "
         + was + " and this sweep shuffles them by " + now + ": its selections would not be one experiment. Resume"
-        + " with --anonIds=" + was + ", or use a new --runsRoot (or --output) for the other");
+        + " with --anonIds=" + was + ", or use " + elsewhere + " for the other");
     sameOrRefused(file, old, id, Isolation.CONFIG_KEY, Isolation.NONE, (was, now) -> "rollouts run with --isolation="
         + was + " and this sweep asks for --isolation=" + now + ": agents that could read the answer keys and agents"
-        + " that could not would be one experiment. Resume with --isolation=" + was + ", or use a new --runsRoot for"
-        + " the other");
+        + " that could not would be one experiment. Resume with --isolation=" + was + ", or use " + elsewhere
+        + " for the other");
     for (String key : id.keySet()) {
       // the judge is recorded later; where the benchmark lives may move; the timing environment may change
       // (then times stop being comparable, below); keys an older h2beam did not write are not compared
@@ -630,23 +640,23 @@ public final class Sweep {
         continue;
       }
       if (key.equals(GATE_CODE) && !Json.canonical(id.get(key)).equals(Json.canonical(old.get(key)))) {
-        throw new UsageError(gateCodeRefusal(file, old.get(key), id.get(key)));
+        throw new UsageError(gateCodeRefusal(file, old.get(key), id.get(key), elsewhere));
       }
       if (key.equals(RunInputs.KEY)) {
         List<String> changes = RunInputs.changes(old.get(key), (Map<String, Object>) id.get(key), plan.bench(), ids);
-        if (!changes.isEmpty()) throw new UsageError(RunInputs.refusal(file, changes));
+        if (!changes.isEmpty()) throw new UsageError(RunInputs.refusal(file, changes, elsewhere));
         continue;
       }
       if (key.equals(RoleSettings.KEY) || key.equals(RoleSettings.PRICES)) {
         List<String> changes = RoleSettings.changes(old.get(key), (Map<String, Map<String, Object>>) id.get(key),
             key.equals(RoleSettings.PRICES) ? "price_per_mtok of its endpoint" : "");
-        if (!changes.isEmpty()) throw new UsageError(RoleSettings.refusal(file, key, o.getConfig(), changes));
+        if (!changes.isEmpty()) throw new UsageError(RoleSettings.refusal(file, key, o.getConfig(), changes, elsewhere));
         // and compared whole below, so a recorded value of another shape is refused too
       }
       if (!Json.canonical(id.get(key)).equals(Json.canonical(old.get(key)))) {
         throw new UsageError(file + " records a different run identity (" + key + ": "
             + Json.canonical(old.get(key)) + " now " + Json.canonical(id.get(key))
-            + "); use a new --runsRoot (or --output) for a different experiment");
+            + "); use " + elsewhere + " for a different experiment");
       }
     }
   }
