@@ -48,7 +48,9 @@ final class RunPaths {
    * One pattern over every form of the candidates' run folders, or null when there is none: for each candidate the
    * folder its rollouts share, with any label after it; when the folder is laid out as {@code <executions>/<ns>/
    * <task>/<label>}, the task's folder under any namespace (the other mode's rollouts of the task too); and the run
-   * id {@code <ns>/<task>/<label>} written relative. Each folder is taken as given, absolute and with symlinks
+   * id {@code <ns>/<task>/<label>} written relative; the run folder's name under any sibling of the folder that
+   * holds it (JobBench keeps a run's trajectory in {@code model_traj/<name>} beside {@code model_output/<name>}), and
+   * that name alone when it holds more than the label. Each folder is taken as given, absolute and with symlinks
    * resolved (a runs root under a linked /tmp is printed either way). Longest first, sorted, so that the same
    * candidates always give the same pattern.
    */
@@ -64,11 +66,23 @@ final class RunPaths {
             - 1)) + "(?:/" + SEG + ")?");
       }
       if (rv.runDir().isBlank()) continue;
+      Path name = Paths.get(rv.runDir()).getFileName();
+      // a folder named by the whole run id (JobBench's <ns>__<task>__<label>) names the mode and the candidate even
+      // alone in a sentence; a bare label (c1) is not taken out of prose, where it may mean anything
+      if (name != null && !name.toString().equals(rv.label()) && name.toString().contains(rv.label())) {
+        alternatives.add("(?<![A-Za-z0-9._/-])" + Pattern.quote(name.toString()) + "(?![A-Za-z0-9_])");
+      }
       for (Path dir : forms(Paths.get(rv.runDir()))) {
         Path shared = dir.getParent();
         // a folder this short would hide paths that name no run
         if (shared == null || shared.getNameCount() < 2) continue;
         alternatives.add(Pattern.quote(shared.toString()) + "(?:/" + SEG + ")?");
+        // the run's sibling folders of the same name (JobBench's model_traj/<name> beside model_output/<name>)
+        Path above = shared.getParent();
+        if (above != null && above.getNameCount() >= 2) {
+          alternatives.add(Pattern.quote(above.toString()) + "/" + SEG + "/" + Pattern.quote(dir.getFileName()
+              .toString()) + "(?![A-Za-z0-9._-])");
+        }
         if (taskPath != null && shared.endsWith(taskPath)) {
           Path ns = shared;
           for (int i = 0; i < taskPath.getNameCount(); i++) ns = ns.getParent();

@@ -168,6 +168,32 @@ class SelectorBlindPathsTest {
     }
   }
 
+  /**
+   * JobBench's layout: a run's work products in {@code <store>/<task>/model_output/<name>} and its trajectory in
+   * {@code model_traj/<name>}, the name the whole run id ({@code <ns>__<task>__<label>}): the sibling folder and the
+   * name alone in a sentence are replaced too (dogAD F2's edges).
+   */
+  @Test
+  void jobBenchsTrajectoryFolderAndFlattenedRunIdsAreReplaced() throws IOException {
+    Path store = root.resolve("store");
+    List<RunView> pool = new ArrayList<>();
+    for (String label : List.of("c1", "c2")) {
+      String id = "blindjb-jb-seq2/" + TASK + "/" + label;
+      String name = id.replace("/", "__");
+      Path dir = store.resolve(TASK).resolve("model_output").resolve(name);
+      Files.createDirectories(dir);
+      Files.writeString(dir.resolve("shown.txt"), "total: 42\nlog in " + store.resolve(TASK).resolve("model_traj")
+          .resolve(name).resolve("executor.log") + "; run " + name + ".\n");
+      pool.add(new RunView(label, id, dir.toString(), true, true, 0.1, 1.0, ""));
+    }
+    List<String> missions = new ArrayList<>();
+    Map<String, String> files = shown(new Bench(false), pool, missions);
+    assertBlind(files, missions, store.toString(), "seq2", "__c1", "__c2", "model_traj");
+    for (String f : files.values()) {
+      assertTrue(f.endsWith("total: 42\nlog in <run folder>/executor.log; run <run folder>.\n"), f);
+    }
+  }
+
   /** A text with no run folder is returned as it was, so its evidence and the reply cache's key do not change. */
   @Test
   void textsWithoutARunFolderAreUnchanged() throws IOException {
