@@ -15,8 +15,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 
-/** Runs the demo command in a test folder and reads what it wrote. */
-final class DemoRuns {
+/** Runs the demo command in a test folder and reads what it wrote. Public for the cluster test's package. */
+public final class DemoRuns {
   /**
    * The JVM options ./h2beam starts every command with (the client compiler alone, the serial collector, a fixed
    * number of compiler threads), so that a test running h2beam in a JVM of its own runs it as users do.
@@ -30,7 +30,7 @@ final class DemoRuns {
   private DemoRuns() {}
 
   /** The command that starts a JVM of its own for h2beam: this JDK's java with the launcher's options. */
-  static List<String> java() {
+  public static List<String> java() {
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
     cmd.addAll(LAUNCHER_JVM);
     return cmd;

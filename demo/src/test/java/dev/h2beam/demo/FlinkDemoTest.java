@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The same pipelines on an embedded Flink cluster (parallelism 2): the same files as on the DirectRunner, and a
  * crashed element retried by Flink's restart strategy spends no rollout or session twice.
  */
-class FlinkDemoTest {
+public class FlinkDemoTest {
   static final String[] FLINK = {"--runner=FlinkRunner", "--flinkMaster=[local]", "--parallelism=2"};
 
   @Test
@@ -77,7 +77,7 @@ class FlinkDemoTest {
    * summary.json, selection.json, judged.json and library files are equal once the output root is normalised (and a
    * library's record of its runs root's random identity).
    */
-  static void assertSameFiles(Path a, Path b) throws Exception {
+  public static void assertSameFiles(Path a, Path b) throws Exception {
     TreeMap<String, String> left = files(a);
     TreeMap<String, String> right = files(b);
     assertTrue(left.size() > 10, "compared " + left.keySet());

@@ -1,4 +1,4 @@
-package dev.h2beam.demo;
+package dev.h2beam.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,6 +8,9 @@ import dev.h2beam.adapters.files.FilesHolding;
 import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.WriterLock;
 import dev.h2beam.adapters.llm.ScriptedModelServer;
+import dev.h2beam.demo.DemoRuns;
+import dev.h2beam.demo.FlinkDemoTest;
+import dev.h2beam.demo.InFlight;
 import dev.h2beam.pipelines.folder.SignedSumsModel;
 import dev.h2beam.pipelines.sweep.FlinkCluster;
 import dev.h2beam.transforms.proposer.Journal;
