@@ -8,6 +8,12 @@ public final class Modes {
   private Modes() {}
 
   /**
+   * The modes the judge and the report take when {@code --modes} is not given. Here rather than beside the judge's
+   * options, so that the sweep names them in its next-step line without referring to any class of the judge.
+   */
+  public static final String JUDGED_BY_DEFAULT = "parallel,sequential";
+
+  /**
    * Mode tokens in {@link Namespace#MODES} order (agg, seq, gat); a token outside it (a legacy file's) comes after
    * them, by its text, so the order stays total.
    */

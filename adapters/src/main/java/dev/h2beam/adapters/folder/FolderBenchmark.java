@@ -198,11 +198,6 @@ public final class FolderBenchmark implements Benchmark {
     return executor;
   }
 
-  /** The task's grading folder (for graders only; the method never calls this). */
-  public Path gradingDir(String task) {
-    return folder(task).resolve("grading");
-  }
-
   @Override public String executorIdentity() {
     return executor.identity();
   }

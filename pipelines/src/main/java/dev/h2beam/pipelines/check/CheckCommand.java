@@ -190,7 +190,7 @@ public final class CheckCommand implements Command {
           .ifPresent(fails::add);
     }
     for (String task : bench.tasks()) {
-      Path grading = bench.gradingDir(task);
+      Path grading = dev.h2beam.pipelines.judge.FolderGrading.gradingDir(bench.root(), task);
       if (kind.equals("expected") && !Files.isRegularFile(grading.resolve("expected.txt"))) {
         fails.add(grading.resolve("expected.txt") + ": missing; the expected grader compares the deliverable with it");
       }

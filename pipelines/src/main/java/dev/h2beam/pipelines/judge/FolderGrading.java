@@ -12,7 +12,7 @@ import java.util.Map;
  * {@code --benchRoot} or from the {@code bench_root} the sweep recorded in the namespace's config.json, and its
  * {@code bench.json} gives the deliverable's name and the grader's settings.
  */
-record FolderGrading(Path root, String deliverable, JsonNode grader) {
+public record FolderGrading(Path root, String deliverable, JsonNode grader) {
 
   static FolderGrading of(Path namespaceDir, Map<String, String> settings) throws IOException {
     Path root = benchRoot(namespaceDir, settings);
@@ -50,6 +50,14 @@ record FolderGrading(Path root, String deliverable, JsonNode grader) {
   }
 
   Path gradingDir(String task) {
+    return gradingDir(root, task);
+  }
+
+  /**
+   * The grading folder of {@code task} in the folder benchmark at {@code root}: the judge side's alone (the
+   * benchmark the sweep opens has no way to it), for its graders and the check of their inputs.
+   */
+  public static Path gradingDir(Path root, String task) {
     Path dir = root.resolve("tasks").resolve(task).normalize();
     if (!dir.startsWith(root.resolve("tasks")) || task.split("/").length != 2) {
       throw new IllegalArgumentException("task id '" + task + "' is not <domain>/<task>");

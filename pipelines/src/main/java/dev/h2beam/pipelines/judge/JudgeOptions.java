@@ -7,7 +7,7 @@ import org.apache.beam.sdk.options.PipelineOptions;
 /** The options of {@code h2beam judge}. */
 public interface JudgeOptions extends PipelineOptions {
   /** The modes judged when {@code --modes} is not given. */
-  String DEFAULT_MODES = "parallel,sequential";
+  String DEFAULT_MODES = dev.h2beam.pipelines.Modes.JUDGED_BY_DEFAULT;
 
   @Description("Comma list of namespace folders or globs to judge, e.g. runs/demo/runs/demo-oc-agg*.")
   String getNamespaces();

@@ -6,8 +6,8 @@ import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.model.Namespace;
 import dev.h2beam.pipelines.Command;
 import dev.h2beam.pipelines.Flags;
+import dev.h2beam.pipelines.Modes;
 import dev.h2beam.pipelines.OptionArgs;
-import dev.h2beam.pipelines.judge.JudgeOptions;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -97,7 +97,7 @@ public final class SweepCommand implements Command {
   public static String judgeCommand(Sweep.Plan plan, String config) {
     var c = plan.config();
     return "./h2beam judge --namespaces=" + Shell.word(c.runs().resolve(c.summaryNamespace().toString())
-        .toString()) + Flags.modesFlag(c.modes(), JudgeOptions.DEFAULT_MODES)
+        .toString()) + Flags.modesFlag(c.modes(), Modes.JUDGED_BY_DEFAULT)
         + (config == null || config.isBlank() ? "" : " --config=" + Shell.word(config));
   }
 
