@@ -48,7 +48,8 @@ final class RunPaths {
    * One pattern over every form of the candidates' run folders, or null when there is none: for each candidate the
    * folder its rollouts share, with any label after it; when the folder is laid out as {@code <executions>/<ns>/
    * <task>/<label>}, the task's folder under any namespace (the other mode's rollouts of the task too); and the run
-   * id {@code <ns>/<task>/<label>} written relative; the run folder's name under any sibling of the folder that
+   * id {@code <ns>/<task>/<label>} written relative; the executions folder followed by anything a path holds (last:
+   * a path the others miss, such as one cut short); the run folder's name under any sibling of the folder that
    * holds it (JobBench keeps a run's trajectory in {@code model_traj/<name>} beside {@code model_output/<name>}), and
    * that name alone when it holds more than the label. Each folder is taken as given, absolute and with symlinks
    * resolved (a runs root under a linked /tmp is printed either way). Longest first, sorted, so that the same
@@ -90,6 +91,9 @@ final class RunPaths {
           if (executions != null && executions.getNameCount() >= 1) {
             alternatives.add(Pattern.quote(executions.toString()) + "/" + SEG + "/" + Pattern.quote(task)
                 + "(?:/" + SEG + ")?");
+            // and the executions folder with whatever follows it, for a path the others miss: one cut short where a
+            // transcript was truncated ("<executions>/blindtwo-oc-se") still names the start of its namespace
+            alternatives.add(Pattern.quote(executions.toString()) + "(?:/[A-Za-z0-9._+-]*)*");
           }
         }
       }

@@ -194,6 +194,19 @@ class SelectorBlindPathsTest {
     }
   }
 
+  /**
+   * A transcript cut at its truncation limit in the middle of a run folder: what is left of the path still named the
+   * start of its namespace (the mode), and is replaced whole; a whole path beside it keeps what follows its folder.
+   */
+  @Test
+  void aRunFolderCutShortByTruncationIsReplacedWhole() throws IOException {
+    RunView c1 = candidate("blindtwo-oc-seq2", "c1", true, d -> "");
+    String text = "wrote " + c1.runDir() + "/output/total.txt\n[OBSERVATION] ls " + executions()
+        + "/blindtwo-oc-se\n";
+    assertEquals("wrote <run folder>/output/total.txt\n[OBSERVATION] ls <run folder>\n",
+        RunPaths.scrub(Map.of("c1", text), List.of(c1), TASK).get("c1"));
+  }
+
   /** A text with no run folder is returned as it was, so its evidence and the reply cache's key do not change. */
   @Test
   void textsWithoutARunFolderAreUnchanged() throws IOException {
