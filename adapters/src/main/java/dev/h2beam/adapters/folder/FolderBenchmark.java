@@ -185,7 +185,6 @@ public final class FolderBenchmark implements Benchmark {
         Clock.systemUTC(), kind, substrate, isolation);
   }
 
-
   public BenchFile file() {
     return file;
   }

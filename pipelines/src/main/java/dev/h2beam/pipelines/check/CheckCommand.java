@@ -21,6 +21,7 @@ import dev.h2beam.pipelines.FolderFlags;
 import dev.h2beam.pipelines.OptionArgs;
 import dev.h2beam.pipelines.UsageError;
 import dev.h2beam.pipelines.judge.CommandGrader;
+import dev.h2beam.pipelines.judge.FolderGrading;
 import dev.h2beam.pipelines.judge.GraderPreflight;
 import dev.h2beam.pipelines.sweep.BaseHarness;
 import java.io.PrintStream;
@@ -190,7 +191,7 @@ public final class CheckCommand implements Command {
           .ifPresent(fails::add);
     }
     for (String task : bench.tasks()) {
-      Path grading = dev.h2beam.pipelines.judge.FolderGrading.gradingDir(bench.root(), task);
+      Path grading = FolderGrading.gradingDir(bench.root(), task);
       if (kind.equals("expected") && !Files.isRegularFile(grading.resolve("expected.txt"))) {
         fails.add(grading.resolve("expected.txt") + ": missing; the expected grader compares the deliverable with it");
       }
