@@ -210,6 +210,7 @@ final class FactsCodec {
         varint(tokens.partial());
         varint(tokens.notRecorded());
       }
+      varint(t.retried());
       size(t.choices().size());
       for (Map.Entry<String, TaskSummary.Choice> e : t.choices().entrySet()) {
         string(e.getKey());
@@ -336,6 +337,7 @@ final class FactsCodec {
       }
       TaskSummary.DeadBases deadBases = in.readBoolean() ? new TaskSummary.DeadBases(in.readDouble(), size(),
           new TaskSummary.TokenCount(in.readLong(), in.readLong(), size(), size())) : null;
+      int retried = size();
       String[] choiceKeys = new String[size()];
       Object[] choices = new Object[choiceKeys.length];
       for (int i = 0; i < choiceKeys.length; i++) {
@@ -343,7 +345,7 @@ final class FactsCodec {
         choices[i] = new TaskSummary.Choice(size(), size());
       }
       return new TaskSummary(path, taskId, map(modeKeys, modes), map(finalKeys, finals), deadBases,
-          map(choiceKeys, choices));
+          map(choiceKeys, choices), retried);
     }
 
     RunIdentity identity() throws IOException {

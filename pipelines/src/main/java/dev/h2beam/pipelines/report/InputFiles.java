@@ -10,6 +10,7 @@ import dev.h2beam.pipelines.files.FileShapes;
 import dev.h2beam.pipelines.judge.JudgeIdentity;
 import dev.h2beam.pipelines.judge.MetricVector;
 import dev.h2beam.transforms.selection.AnonIds;
+import dev.h2beam.transforms.summary.SummaryFile;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -126,7 +127,9 @@ final class InputFiles {
       TaskSummary.Choice choice = choice(sel);
       if (choice != null) choices.put(modeToken(m), choice);
     }
-    return new TaskSummary(path, text(root.get("task_id")), out, finals, deadBases(root), choices);
+    JsonNode retried = root.get(SummaryFile.RETRIED);
+    return new TaskSummary(path, text(root.get("task_id")), out, finals, deadBases(root), choices,
+        retried != null && retried.isArray() ? retried.size() : 0);
   }
 
   /**

@@ -161,6 +161,11 @@ final class Report {
           + " spent is in no ledger and in no spend figure of this report (not counted, not zero); the runs root's"
           + " _audit/<namespace>/ journals list every rollout and session that ran");
     }
+    String retried = retried(rowsByNs.keySet(), byDir);
+    if (retried != null) {
+      if (spend.isEmpty() && failedCells.isEmpty()) lines.add("");
+      lines.add(retried);
+    }
     Map<ModeK, TaskSummary.TokenCount> reportedTokens = new TreeMap<>(ModeK.BY_K_THEN_MODE);
     for (Summary x : summaries) if (tokens.containsKey(x.cell())) reportedTokens.put(x.cell(), tokens.get(x.cell()));
     lines.addAll(Render.tokens(reportedTokens, deadBases));
@@ -244,6 +249,30 @@ final class Report {
         charts.join());
     Map<String, Object> restricted = aggregate ? Disclosure.restricted(rowsByNs, pairs, table) : null;
     return new Result(true, leftOut, text, html, restricted, fails);
+  }
+
+  /**
+   * The line on the reported tasks that a {@code --retryFellBack} resume ran again, or null for none: their results are
+   * the re-runs', and what the results they replaced spent beyond what the re-runs reused is in no ledger, so in no
+   * spend figure of the report (not counted, not zero); the replaced summaries and the audit journals hold it.
+   */
+  static String retried(Set<NamespaceRef> reported, Map<String, NamespaceFacts> byDir) {
+    int tasks = 0;
+    int results = 0;
+    for (NamespaceRef ns : reported) {
+      for (TaskSummary t : facts(byDir, ns).summaries()) {
+        if (t.retried() == 0) continue;
+        tasks++;
+        results += t.retried();
+      }
+    }
+    if (tasks == 0) return null;
+    return "  tasks run again by --retryFellBack after improver sessions failed: " + tasks + " (" + results
+        + (results == 1 ? " earlier result" : " earlier results") + " replaced): their figures here are the re-runs';"
+        + " what the replaced results spent beyond what the re-runs reused is in no spend figure of this report (not"
+        + " counted, not zero); each replaced summary is kept beside its task's summary.json as"
+        + " summary.retried-<n>.json, and the runs root's _audit/<namespace>/ journals list every rollout and session"
+        + " that ran";
   }
 
   /**

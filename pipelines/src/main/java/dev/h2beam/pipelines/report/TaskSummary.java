@@ -20,7 +20,7 @@ import java.util.TreeMap;
  *     the modes whose selection ran a selector session
  */
 public record TaskSummary(String path, String taskId, Map<String, ModeSpend> modes, Map<String, List<String>> finals,
-    DeadBases deadBases, Map<String, Choice> choices) implements Serializable {
+    DeadBases deadBases, Map<String, Choice> choices, int retried) implements Serializable {
 
   // sorted by mode, immutable, in two arrays (a summary's maps hold a few modes; the report holds 50,000 summaries
   // over 100 namespaces x 500 tasks)
@@ -32,6 +32,15 @@ public record TaskSummary(String path, String taskId, Map<String, ModeSpend> mod
       finals = SortedArrayMap.copyOf(copy);
     }
     choices = SortedArrayMap.copyOf(choices);
+  }
+
+  /**
+   * A summary of a task that no {@code --retryFellBack} resume ran again ({@code retried}: how many earlier results of
+   * it such resumes replaced, each kept beside its summary.json).
+   */
+  public TaskSummary(String path, String taskId, Map<String, ModeSpend> modes, Map<String, List<String>> finals,
+      DeadBases deadBases, Map<String, Choice> choices) {
+    this(path, taskId, modes, finals, deadBases, choices, 0);
   }
 
   /** A summary whose selections record no choice the report looks at. */

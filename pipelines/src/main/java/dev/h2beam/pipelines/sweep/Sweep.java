@@ -280,7 +280,7 @@ public final class Sweep {
     SweepConfig config = new SweepConfig(o.getBench(), benchRoot.toString(), settings, sub, runsRoot.toString(),
         libraryRoot.toString(), o.getK(), modes, o.getSeed(), o.getSessionLimit(), o.getRolloutLimit(),
         o.getPhaseWidth(), o.getSessionRetryWaitSeconds(), o.getInject(), o.getChannel(), bench.spec().name(),
-        runConfig, workers, "", gate, o.getAnonIds());
+        runConfig, workers, "", gate, o.getAnonIds(), o.getRetryFellBack());
     try {
       config.workerSessionLimit();
       config.workerRolloutLimit();

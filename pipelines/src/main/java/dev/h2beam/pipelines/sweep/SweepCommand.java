@@ -173,6 +173,11 @@ public final class SweepCommand implements Command {
           + " because their edits were refused") + "; each stage's error is in its task's summary.json, e.g. "
           + example + ")");
       if (refused > 0) out.add("refused: " + refused + " stage(s)' edits were refused: " + firstRefusal);
+      if (failed > 0) {
+        out.add("retry: once the improver's endpoint answers again, the same sweep command with --retryFellBack runs"
+            + " again the tasks whose stages' sessions failed (each task's summary.json kept beside it; what did not"
+            + " change reused at no cost); without it a resume keeps them as they are");
+      }
       if (fellBack == stages) {
         out.add("warning: every improver stage fell back, so no harness was improved: " + (failed == 0
             ? "the improver answered, and its edits were refused (above); see what the refusals say"

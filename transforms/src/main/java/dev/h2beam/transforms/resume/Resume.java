@@ -80,6 +80,50 @@ public final class Resume {
   }
 
   /**
+   * The improver stages of {@code modes} that fell back because their sessions failed (the endpoint did not answer
+   * usably within the stage's attempts), by mode in the fixed mode order, each mode's labels in its stages' order;
+   * empty when there are none. A stage whose edits were refused ({@code refused}) is not one: its session answered,
+   * and asked again it would replay the same answer from the reply cache.
+   */
+  @SuppressWarnings("unchecked")
+  public static Map<String, List<String>> failedStages(Map<String, Object> summary, List<String> modes) {
+    Map<String, List<String>> out = new java.util.LinkedHashMap<>();
+    Map<String, Object> ms = summary.get("modes") instanceof Map ? (Map<String, Object>) summary.get("modes")
+        : Map.of();
+    for (String m : Namespace.MODES) {
+      if (!modes.contains(m) || !(ms.get(m) instanceof Map)) continue;
+      Object stages = ((Map<String, Object>) ms.get(m)).get("stages");
+      if (!(stages instanceof List)) continue;
+      List<String> labels = new ArrayList<>();
+      for (Object st : (List<Object>) stages) {
+        if (st instanceof Map<?, ?> stage && Boolean.TRUE.equals(stage.get("fell_back"))
+            && !Boolean.TRUE.equals(stage.get("refused"))) {
+          labels.add(String.valueOf(stage.get("label")));
+        }
+      }
+      if (!labels.isEmpty()) out.put(m, labels);
+    }
+    return out;
+  }
+
+  /** How {@link #retrying} begins. */
+  public static final String RETRYING = "--retryFellBack: ";
+
+  /** What a {@code --retryFellBack} resume prints for a finished task it runs again ({@code failed}: by mode). */
+  public static String retrying(Path file, Map<String, List<String>> failed) {
+    int n = failed.values().stream().mapToInt(List::size).sum();
+    List<String> fields = new ArrayList<>();
+    for (Map.Entry<String, List<String>> e : failed.entrySet()) {
+      fields.add(e.getKey() + ": " + String.join(", ", e.getValue()));
+    }
+    return RETRYING + n + (n == 1 ? " improver stage" : " improver stages") + " fell back because"
+        + (n == 1 ? " its session" : " their sessions") + " failed (" + String.join("; ", fields) + "; "
+        + file.toAbsolutePath() + ", fields modes.<mode>.stages[].fell_back); re-running the task: the earlier"
+        + " summary is kept beside it, what did not change is reused at no cost, the failed sessions are asked"
+        + " again and what depends on them runs anew";
+  }
+
+  /**
    * Why the adopted result of one mode cannot stand, naming the folder and the summary field ({@code field}, the
    * summary's path and the mode's selection record ending in '.') it was found by; null when it can.
    */

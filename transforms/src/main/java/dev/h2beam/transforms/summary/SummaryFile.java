@@ -33,6 +33,12 @@ public final class SummaryFile {
   private SummaryFile() {}
 
   public static final List<String> MODE_ORDER = Namespace.MODES;
+  /**
+   * The top-level key that lists the earlier results a {@code --retryFellBack} resume replaced, each kept beside
+   * summary.json as {@code summary.retried-<n>.json} with the stages that had fallen back (an h2beam key, not
+   * harness2's).
+   */
+  public static final String RETRIED = "retried";
   private static final ConcurrentHashMap<Path, ReentrantLock> LOCKS = new ConcurrentHashMap<>();
 
   /** Reads a summary; legacy {@code arms} is read as {@code modes}. */
@@ -168,6 +174,8 @@ public final class SummaryFile {
         ((Map<String, Object>) merged.get(key)).put(String.valueOf(mode), o);
       }
     }
+    // the earlier results a --retryFellBack resume replaced: a mode's part does not record them
+    if (old.containsKey(RETRIED) && !result.containsKey(RETRIED)) merged.put(RETRIED, old.get(RETRIED));
     Map<String, Object> builds = builds(old, result, (Map<String, Object>) merged.get("modes"));
     merged.remove(Build.BY_MODE);
     if (!builds.isEmpty()) merged.put(Build.BY_MODE, builds);

@@ -33,12 +33,15 @@ import java.util.TreeMap;
  * @param gate the gated mode's method, policy and margin (its defaults when null)
  * @param anonIds how the blind selector's anonymous ids are shuffled: {@link AnonIds#TASK} (harness2's rule, the
  *     default when null) or {@link AnonIds#REPLICATE} (the seed too, which it then needs)
+ * @param retryFellBack whether a resume runs again the finished tasks whose improver stages fell back because their
+ *     sessions failed ({@code --retryFellBack}, {@link dev.h2beam.transforms.resume.Resume#failedStages}); not part of
+ *     the run's identity: it decides which finished results stand, not what a result is
  */
 public record SweepConfig(
     String bench, String benchRoot, Map<String, String> settings, String substrate, String runsRoot,
     String libraryRoot, int k, List<String> modes, BigInteger seed, int sessionLimit, int rolloutLimit,
     int phaseWidth, int retryWaitSeconds, String faults, String channel, String benchName, RunConfig runConfig,
-    int workers, String rootToken, GateSettings gate, String anonIds) implements Serializable {
+    int workers, String rootToken, GateSettings gate, String anonIds, boolean retryFellBack) implements Serializable {
 
   public SweepConfig {
     settings = new TreeMap<>(settings);
@@ -51,6 +54,16 @@ public record SweepConfig(
     anonIds = anonIds == null ? AnonIds.TASK : anonIds;
   }
 
+  /** A configuration whose resume keeps every finished task's result ({@code retryFellBack} false). */
+  public SweepConfig(
+      String bench, String benchRoot, Map<String, String> settings, String substrate, String runsRoot,
+      String libraryRoot, int k, List<String> modes, BigInteger seed, int sessionLimit, int rolloutLimit,
+      int phaseWidth, int retryWaitSeconds, String faults, String channel, String benchName, RunConfig runConfig,
+      int workers, String rootToken, GateSettings gate, String anonIds) {
+    this(bench, benchRoot, settings, substrate, runsRoot, libraryRoot, k, modes, seed, sessionLimit, rolloutLimit,
+        phaseWidth, retryWaitSeconds, faults, channel, benchName, runConfig, workers, rootToken, gate, anonIds, false);
+  }
+
   /** A configuration whose selector ids follow harness2's rule. */
   public SweepConfig(
       String bench, String benchRoot, Map<String, String> settings, String substrate, String runsRoot,
@@ -58,7 +71,7 @@ public record SweepConfig(
       int phaseWidth, int retryWaitSeconds, String faults, String channel, String benchName, RunConfig runConfig,
       int workers, String rootToken, GateSettings gate) {
     this(bench, benchRoot, settings, substrate, runsRoot, libraryRoot, k, modes, seed, sessionLimit, rolloutLimit,
-        phaseWidth, retryWaitSeconds, faults, channel, benchName, runConfig, workers, rootToken, gate, null);
+        phaseWidth, retryWaitSeconds, faults, channel, benchName, runConfig, workers, rootToken, gate, null, false);
   }
 
   /** What the selector's id shuffle adds to harness2's seed: the sweep's seed under --anonIds=replicate, else null. */
@@ -81,7 +94,7 @@ public record SweepConfig(
   @Override public int hashCode() {
     return Objects.hash(bench, benchRoot, settings, substrate, runsRoot, libraryRoot, k, modes, seed,
         sessionLimit, rolloutLimit, phaseWidth, retryWaitSeconds, faults, channel, benchName, runConfig, workers,
-        rootToken, gate, anonIds);
+        rootToken, gate, anonIds, retryFellBack);
   }
 
   /**
@@ -99,14 +112,14 @@ public record SweepConfig(
         && Objects.equals(modes, c.modes) && Objects.equals(seed, c.seed) && Objects.equals(faults, c.faults)
         && Objects.equals(channel, c.channel) && Objects.equals(benchName, c.benchName)
         && Objects.equals(runConfig, c.runConfig) && Objects.equals(rootToken, c.rootToken) && gate.equals(c.gate)
-        && anonIds.equals(c.anonIds);
+        && anonIds.equals(c.anonIds) && retryFellBack == c.retryFellBack;
   }
 
   /** This configuration with the runs root's token the workers must read back. */
   public SweepConfig withRootToken(String token) {
     return new SweepConfig(bench, benchRoot, settings, substrate, runsRoot, libraryRoot, k, modes, seed, sessionLimit,
         rolloutLimit, phaseWidth, retryWaitSeconds, faults, channel, benchName, runConfig, workers, token, gate,
-        anonIds);
+        anonIds, retryFellBack);
   }
 
   /** One worker's share of {@code --sessionLimit}. */

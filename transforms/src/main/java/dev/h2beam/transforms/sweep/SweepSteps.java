@@ -2,6 +2,8 @@ package dev.h2beam.transforms.sweep;
 
 import dev.h2beam.adapters.bench.Benchmark;
 import dev.h2beam.adapters.config.KeyShapes;
+import dev.h2beam.adapters.files.AtomicFiles;
+import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.Runmark;
 import dev.h2beam.adapters.files.Scratch;
 import dev.h2beam.adapters.files.WrittenTrees;
@@ -63,6 +65,7 @@ public final class SweepSteps {
         Optional<String> why = whyNotSkip(c.config, c.bench, ref, cached);
         if (why.isEmpty()) return new TaskBases(ref, true, false, List.of());
         System.err.println("  [" + ref.task() + "] " + why.get());
+        if (why.get().startsWith(Resume.RETRYING)) keepRetried(summary, cached, retry(c.config, cached));
       }
     }
     int k = c.config.k();
@@ -120,8 +123,51 @@ public final class SweepSteps {
 
   private static Optional<String> whyNotSkip(SweepConfig config, Benchmark bench, TaskRef ref,
       Map<String, Object> cached) {
-    return Resume.whyNot(config.summaryPath(ref.task()), cached, config.modes(), bench, config.runs(),
+    Optional<String> why = Resume.whyNot(config.summaryPath(ref.task()), cached, config.modes(), bench, config.runs(),
         config.namespace("agg"), ref.task());
+    if (why.isPresent()) return why;
+    Map<String, List<String>> failed = retry(config, cached);
+    return failed.isEmpty() ? why : Optional.of(Resume.retrying(config.summaryPath(ref.task()), failed));
+  }
+
+  /** The stages a {@code --retryFellBack} resume runs a finished task again for; none without the flag. */
+  private static Map<String, List<String>> retry(SweepConfig config, Map<String, Object> cached) {
+    return config.retryFellBack() ? Resume.failedStages(cached, config.modes()) : Map.of();
+  }
+
+  /**
+   * Keeps the result a {@code --retryFellBack} resume is about to replace: summary.json's bytes go to
+   * {@code summary.retried-<n>.json} beside it (the first n not taken, so an earlier one is never overwritten), and
+   * summary.json lists it under {@value SummaryFile#RETRIED} with the stages that fell back, a list the merges of the
+   * re-run's modes carry on. The report says how many of its tasks were run again, and that what their superseded
+   * results spent is in those files and the audit journals, not in its spend figures. Called by the task's only
+   * writer, before any chain of it starts.
+   */
+  private static void keepRetried(Path summary, Map<String, Object> cached, Map<String, List<String>> failed)
+      throws IOException {
+    List<Object> retried = new ArrayList<>();
+    if (cached.get(SummaryFile.RETRIED) instanceof List<?> before) retried.addAll(before);
+    // an earlier attempt of this re-run (a worker lost, the command stopped) kept this result already: once is all
+    if (!retried.isEmpty() && retried.get(retried.size() - 1) instanceof Map<?, ?> last) {
+      Path earlier = summary.resolveSibling(String.valueOf(last.get("summary")));
+      if (Files.isRegularFile(earlier) && withoutRetried(Json.readMap(earlier)).equals(withoutRetried(cached))) return;
+    }
+    Path kept = summary.resolveSibling("summary.retried-1.json");
+    for (int n = 2; Files.exists(kept); n++) kept = summary.resolveSibling("summary.retried-" + n + ".json");
+    AtomicFiles.writeString(kept, Files.readString(summary));
+    Map<String, Object> entry = new LinkedHashMap<>();
+    entry.put("summary", kept.getFileName().toString());
+    entry.put("fell_back", failed);
+    retried.add(entry);
+    Map<String, Object> next = new LinkedHashMap<>(cached);
+    next.put(SummaryFile.RETRIED, retried);
+    AtomicFiles.writeString(summary, Json.pretty(SummaryFile.canonical(next)));
+  }
+
+  private static Object withoutRetried(Map<String, Object> summary) {
+    Map<String, Object> out = new LinkedHashMap<>(summary);
+    out.remove(SummaryFile.RETRIED);
+    return Json.canonical(out);
   }
 
   /**

@@ -63,6 +63,7 @@ class SweepConfigTest {
   private static Object other(Class<?> type, Object value) {
     if (type == String.class) return value + "x";
     if (type == int.class) return (int) value + 1;
+    if (type == boolean.class) return !(boolean) value;
     if (type == BigInteger.class) return value == null ? BigInteger.ONE : ((BigInteger) value).add(BigInteger.ONE);
     if (type == Map.class) return Map.of("a", "2");
     if (type == List.class) return List.of("gat");

@@ -1,0 +1,158 @@
+package dev.h2beam.pipelines.folder;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.llm.ScriptedModelServer;
+import dev.h2beam.pipelines.judge.JudgeCommand;
+import dev.h2beam.pipelines.judge.JudgeOptions;
+import dev.h2beam.pipelines.report.ReportCommand;
+import dev.h2beam.pipelines.sweep.Sweep;
+import dev.h2beam.pipelines.sweep.SweepCommand;
+import dev.h2beam.pipelines.sweep.SweepOptions;
+import dev.h2beam.transforms.resume.Resume;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
+import org.apache.beam.sdk.options.PipelineOptionsFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A review's report (dogZ #9): an improver endpoint that refused some sessions for a while left their stages fallen
+ * back for good; a resume kept them, and the only remedy was a new runs root, which rolls and pays for everything
+ * again. {@code --retryFellBack} runs those tasks again over real HTTP: the failed sessions are asked again, what did
+ * not change is replayed from the reply cache and the rollout markers at no cost, and the task ends as a run whose
+ * endpoint never failed ends; the earlier result is kept beside it and the report says it was replaced.
+ */
+class RetryFellBackTest {
+  /** What the INV stages' prompts hold, and the DOM stages' (ProposePrompts). */
+  private static final String INV = "DIMENSION: INV";
+  private static final String DOM = "DIMENSION: DOM";
+
+  static Map<String, Object> sweep(Path dir, String baseUrl, String... extra) throws Exception {
+    Path config = FolderSweepTest.config(Files.createDirectories(dir.resolve("cfg")), baseUrl);
+    List<String> args = new ArrayList<>(List.of("--bench=folder", "--benchRoot=" + FolderSweepTest.EXAMPLE,
+        "--config=" + config, "--runsRoot=" + dir.resolve("runs"), "--k=2", "--modes=parallel",
+        "--onlyDomains=ledgers", "--maxTasks=1", "--sessionRetryWaitSeconds=0"));
+    args.addAll(List.of(extra));
+    SweepOptions o = PipelineOptionsFactory.fromArgs(args.toArray(new String[0])).as(SweepOptions.class);
+    Sweep.Plan plan = Sweep.plan(o, Instant.parse("2026-01-01T00:00:00Z"));
+    Map<String, Object> record = Sweep.run(plan, o);
+    record.put("end", String.join("\n", SweepCommand.stages(plan, record).lines()));
+    return record;
+  }
+
+  static Path summary(Path dir) throws Exception {
+    try (Stream<Path> s = Files.list(dir.resolve("runs").resolve("signed_sums-oc-agg2"))) {
+      return s.filter(Files::isDirectory).map(d -> d.resolve("summary.json")).filter(Files::isRegularFile)
+          .findFirst().orElseThrow();
+    }
+  }
+
+  static long asked(ScriptedModelServer server, String what) {
+    return server.requests().stream().filter(r -> r.rawBody().contains(what)).count();
+  }
+
+  @Test
+  void aResumeWithRetryFellBackAsksTheFailedSessionsAgainAndEndsAsACleanRunDoes(@TempDir Path tmp)
+      throws Exception {
+    AtomicBoolean down = new AtomicBoolean(true);
+    try (ScriptedModelServer server = ScriptedModelServer.start(new SignedSumsModel())) {
+      ScriptedModelServer.Route model = server.routeOf(ScriptedModelServer.CHAT_PATH);
+      // the improver's provider refuses the INV sessions while it is "down" (its quota spent), then serves them
+      server.route(ScriptedModelServer.CHAT_PATH, call -> {
+        if (down.get() && call.request().rawBody().contains(INV)) {
+          call.sendJson(403, "{\"error\": {\"message\": \"quota exceeded for this key\"}}");
+        } else {
+          model.handle(call);
+        }
+      });
+      Path a = tmp.resolve("a");
+      Map<String, Object> first = sweep(a, server.baseUrl());
+      Path summary = summary(a);
+      String before = Files.readString(summary);
+      Map<String, Object> cached = Json.readMap(summary);
+      Map<String, List<String>> failed = Resume.failedStages(cached, List.of("agg"));
+      assertEquals(List.of("agg"), List.copyOf(failed.keySet()), before);
+      assertEquals(2, failed.get("agg").size(), "both INV stages fell back: " + failed);
+      String end = String.valueOf(first.get("end"));
+      assertTrue(end.contains("retry: once the improver's endpoint answers again, the same sweep command with"
+          + " --retryFellBack"), end);
+
+      down.set(false);
+      long requests = server.requests().size();
+      sweep(a, server.baseUrl());
+      assertEquals(requests, server.requests().size(), "without the flag a resume keeps the task as it is");
+      assertEquals(before, Files.readString(summary));
+
+      long inv = asked(server, INV);
+      long dom = asked(server, DOM);
+      long all = server.requests().size();
+      // the re-run is lost once after its proposals and their rollouts (a worker killed); the command, repeated,
+      // keeps the earlier result once and asks no session twice
+      String crash = "--inject=crash-once@ledgers/april/parallel";
+      Throwable lost = null;
+      try {
+        sweep(a, server.baseUrl(), "--retryFellBack", crash);
+      } catch (Throwable e) {
+        lost = e;
+      }
+      assertTrue(lost != null && String.valueOf(lost).contains("injected crash-once@ledgers/april/agg"),
+          String.valueOf(lost));
+      Map<String, Object> retried = sweep(a, server.baseUrl(), "--retryFellBack", crash);
+      assertEquals(inv + 2, asked(server, INV), "each failed INV session asked again, once");
+      assertEquals(dom, asked(server, DOM), "the DOM sessions' replies are replayed from the cache, not sent again");
+      assertTrue(server.requests().size() - all < requests, "the re-run sends fewer requests than the first run");
+      assertEquals(1, Sweep.doneFailed(retried)[0], retried.toString());
+
+      // the earlier result kept, byte for byte, and listed in the new one
+      Path keptFile = summary.resolveSibling("summary.retried-1.json");
+      assertEquals(before, Files.readString(keptFile));
+      JsonNode now = Json.readTree(summary);
+      assertEquals(Json.readTree(Json.pretty(List.of(Map.of("summary", "summary.retried-1.json", "fell_back",
+          failed)))), now.path("retried"), now.toString());
+      assertTrue(Resume.failedStages(Json.readMap(summary), List.of("agg")).isEmpty(), now.toString());
+
+      // the same task swept where the endpoint never failed: the same result (its runs root's paths aside)
+      Path b = tmp.resolve("b");
+      sweep(b, server.baseUrl());
+      JsonNode clean = Json.readTree(Files.readString(summary(b)).replace(b.toString(), a.toString()));
+      for (String key : List.of("modes", "selections", "base")) {
+        assertEquals(clean.path(key), now.path(key), key);
+      }
+      assertFalse(clean.has("retried"));
+
+      // the report counts the task as run again, and says its replaced result's spend is in no figure of it
+      Path ns = summary.getParent().getParent();
+      ByteArrayOutputStream judged = new ByteArrayOutputStream();
+      JudgeCommand.run(PipelineOptionsFactory.fromArgs("--namespaces=" + ns).as(JudgeOptions.class),
+          new PrintStream(judged, true, StandardCharsets.UTF_8));
+      ByteArrayOutputStream report = new ByteArrayOutputStream();
+      int code = new ReportCommand().run(new String[] {"--namespaces=" + ns, "--modes=parallel",
+          "--output=" + tmp.resolve("report")}, new PrintStream(report, true, StandardCharsets.UTF_8), System.err);
+      String text = report.toString(StandardCharsets.UTF_8);
+      assertEquals(0, code, judged + "\n" + text);
+      assertTrue(text.contains("tasks run again by --retryFellBack after improver sessions failed: 1 (1 earlier"
+          + " result replaced): their figures here are the re-runs'"), text);
+      assertTrue(text.contains("summary.retried-<n>.json"), text);
+
+      // a second retry with nothing fallen back runs nothing and keeps no other copy
+      long settled = server.requests().size();
+      sweep(a, server.baseUrl(), "--retryFellBack");
+      assertEquals(settled, server.requests().size());
+      assertFalse(Files.exists(summary.resolveSibling("summary.retried-2.json")));
+    }
+  }
+}
