@@ -29,6 +29,7 @@ import dev.h2beam.transforms.gated.Policies;
 import dev.h2beam.transforms.library.Library;
 import dev.h2beam.transforms.recursion.Faults;
 import dev.h2beam.transforms.resume.Leftovers;
+import dev.h2beam.transforms.resume.Resume;
 import dev.h2beam.transforms.resume.StoredCredentials;
 import dev.h2beam.transforms.selection.AnonIds;
 import dev.h2beam.transforms.stream.TaskStream;
@@ -468,6 +469,39 @@ public final class Sweep {
    * config.json an older h2beam wrote (the keys it lacks, unverified when that h2beam did work there, and that
    * h2beam as "unrecorded").
    */
+  /**
+   * What {@code --retryFellBack} would run again: the finished tasks whose summaries record improver stages that fell
+   * back because their sessions failed, counted with the first few named; null without the flag. Read without writing
+   * (a task with a part still to merge is left to the sweep, which merges it first).
+   */
+  static String retryNote(Plan plan) {
+    if (!plan.config().retryFellBack()) return null;
+    List<String> tasks = new ArrayList<>();
+    int stages = 0;
+    for (List<String> ts : plan.stream().values()) {
+      for (String t : ts) {
+        Path summary = plan.config().summaryPath(t);
+        if (!Files.isRegularFile(summary)) continue;
+        Map<String, List<String>> failed;
+        try {
+          failed = Resume.failedStages(SummaryFile.read(summary), plan.config().modes());
+        } catch (IOException | RuntimeException e) {
+          continue;
+        }
+        if (failed.isEmpty()) continue;
+        tasks.add(t);
+        stages += failed.values().stream().mapToInt(List::size).sum();
+      }
+    }
+    if (tasks.isEmpty()) {
+      return "--retryFellBack: no finished task records an improver stage whose session failed; nothing to run again";
+    }
+    List<String> some = tasks.subList(0, Math.min(5, tasks.size()));
+    return "--retryFellBack would run again " + tasks.size() + (tasks.size() == 1 ? " task" : " tasks") + " for "
+        + stages + " improver stage(s) whose sessions failed: " + String.join(", ", some)
+        + (tasks.size() > some.size() ? " and " + (tasks.size() - some.size()) + " more" : "");
+  }
+
   public static List<String> dryRunNotes(Plan plan) {
     List<String> out = new ArrayList<>();
     if (Benchmarks.named(plan.config().bench()).writesRoot()) {
@@ -476,6 +510,8 @@ public final class Sweep {
     }
     String library = libraryRefusal(plan);
     if (library != null) out.add("the sweep would be refused: " + library);
+    String retry = retryNote(plan);
+    if (retry != null) out.add(retry);
     Path file = identityFile(plan);
     Map<String, Object> old = recordedIdentity(file);
     if (old == null || !old.containsKey("method_version")) return out;

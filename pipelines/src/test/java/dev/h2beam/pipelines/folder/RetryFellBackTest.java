@@ -41,13 +41,17 @@ class RetryFellBackTest {
   private static final String INV = "DIMENSION: INV";
   private static final String DOM = "DIMENSION: DOM";
 
-  static Map<String, Object> sweep(Path dir, String baseUrl, String... extra) throws Exception {
+  static SweepOptions options(Path dir, String baseUrl, String... extra) throws Exception {
     Path config = FolderSweepTest.config(Files.createDirectories(dir.resolve("cfg")), baseUrl);
     List<String> args = new ArrayList<>(List.of("--bench=folder", "--benchRoot=" + FolderSweepTest.EXAMPLE,
         "--config=" + config, "--runsRoot=" + dir.resolve("runs"), "--k=2", "--modes=parallel",
         "--onlyDomains=ledgers", "--maxTasks=1", "--sessionRetryWaitSeconds=0"));
     args.addAll(List.of(extra));
-    SweepOptions o = PipelineOptionsFactory.fromArgs(args.toArray(new String[0])).as(SweepOptions.class);
+    return PipelineOptionsFactory.fromArgs(args.toArray(new String[0])).as(SweepOptions.class);
+  }
+
+  static Map<String, Object> sweep(Path dir, String baseUrl, String... extra) throws Exception {
+    SweepOptions o = options(dir, baseUrl, extra);
     Sweep.Plan plan = Sweep.plan(o, Instant.parse("2026-01-01T00:00:00Z"));
     Map<String, Object> record = Sweep.run(plan, o);
     record.put("end", String.join("\n", SweepCommand.stages(plan, record).lines()));
@@ -93,6 +97,12 @@ class RetryFellBackTest {
 
       down.set(false);
       long requests = server.requests().size();
+      // a dry run says what the flag would run again, and writes nothing
+      SweepOptions dry = options(a, server.baseUrl(), "--retryFellBack", "--dryRun=true");
+      assertEquals(List.of("--retryFellBack would run again 1 task for 2 improver stage(s) whose sessions failed:"
+          + " ledgers/april"), Sweep.dryRunNotes(Sweep.plan(dry, Instant.parse("2026-01-01T00:00:00Z"))).stream()
+          .filter(n -> n.contains("retryFellBack")).toList());
+      assertEquals(before, Files.readString(summary));
       sweep(a, server.baseUrl());
       assertEquals(requests, server.requests().size(), "without the flag a resume keeps the task as it is");
       assertEquals(before, Files.readString(summary));
