@@ -464,12 +464,6 @@ public final class Sweep {
   private static final List<String> RECORDED_LATER = List.of(RunInputs.KEY, RoleSettings.KEY, RoleSettings.PRICES);
 
   /**
-   * What a sweep of this plan would do that its dry run can tell without writing anything: a refusal of its
-   * benchmark folder or its library (another runs root's), and what it would record, once and for good, in a
-   * config.json an older h2beam wrote (the keys it lacks, unverified when that h2beam did work there, and that
-   * h2beam as "unrecorded").
-   */
-  /**
    * What {@code --retryFellBack} would run again: the finished tasks whose summaries record improver stages that fell
    * back because their sessions failed, counted with the first few named; null without the flag. Read without writing
    * (a task with a part still to merge is left to the sweep, which merges it first).
@@ -502,6 +496,13 @@ public final class Sweep {
         + (tasks.size() > some.size() ? " and " + (tasks.size() - some.size()) + " more" : "");
   }
 
+  /**
+   * What a sweep of this plan would do that its dry run can tell without writing anything: a refusal of its
+   * benchmark folder or its library (another runs root's), the tasks {@code --retryFellBack} would run again
+   * ({@link #retryNote}), and what it would record, once and for good, in a
+   * config.json an older h2beam wrote (the keys it lacks, unverified when that h2beam did work there, and that
+   * h2beam as "unrecorded").
+   */
   public static List<String> dryRunNotes(Plan plan) {
     List<String> out = new ArrayList<>();
     if (Benchmarks.named(plan.config().bench()).writesRoot()) {

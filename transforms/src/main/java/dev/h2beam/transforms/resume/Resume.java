@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,6 +28,9 @@ public final class Resume {
    */
   static final String RERUN = "; re-running the task (no action needed: rollouts and sessions that did not change"
       + " are reused, the rest run now)";
+
+  /** How {@link #retrying} begins. */
+  public static final String RETRYING = "--retryFellBack: ";
 
   /**
    * Empty when the task can be skipped; otherwise the sentence to print, in harness2's words followed by the file and
@@ -87,7 +91,7 @@ public final class Resume {
    */
   @SuppressWarnings("unchecked")
   public static Map<String, List<String>> failedStages(Map<String, Object> summary, List<String> modes) {
-    Map<String, List<String>> out = new java.util.LinkedHashMap<>();
+    Map<String, List<String>> out = new LinkedHashMap<>();
     Map<String, Object> ms = summary.get("modes") instanceof Map ? (Map<String, Object>) summary.get("modes")
         : Map.of();
     for (String m : Namespace.MODES) {
@@ -105,9 +109,6 @@ public final class Resume {
     }
     return out;
   }
-
-  /** How {@link #retrying} begins. */
-  public static final String RETRYING = "--retryFellBack: ";
 
   /** What a {@code --retryFellBack} resume prints for a finished task it runs again ({@code failed}: by mode). */
   public static String retrying(Path file, Map<String, List<String>> failed) {
