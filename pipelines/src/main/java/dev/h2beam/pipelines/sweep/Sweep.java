@@ -29,7 +29,6 @@ import dev.h2beam.transforms.gated.Policies;
 import dev.h2beam.transforms.library.Library;
 import dev.h2beam.transforms.recursion.Faults;
 import dev.h2beam.transforms.resume.Leftovers;
-import dev.h2beam.transforms.resume.Resume;
 import dev.h2beam.transforms.resume.StoredCredentials;
 import dev.h2beam.transforms.selection.AnonIds;
 import dev.h2beam.transforms.stream.TaskStream;
@@ -478,7 +477,7 @@ public final class Sweep {
         if (!Files.isRegularFile(summary)) continue;
         Map<String, List<String>> failed;
         try {
-          failed = Resume.failedStages(SummaryFile.read(summary), plan.config().modes());
+          failed = SummaryFile.failedStages(SummaryFile.read(summary), plan.config().modes());
         } catch (IOException | RuntimeException e) {
           continue;
         }

@@ -28,7 +28,8 @@ public final class SweepCommand implements Command {
 
   @Override public String exitCodes() {
     return "2 some tasks failed (the same command again runs them); 3 every task finished but every improver stage"
-        + " fell back or every gated step's method failed (after the fix, sweep into a new --runsRoot)";
+        + " fell back or every gated step's method failed (after the fix: the same command with --retryFellBack when"
+        + " their sessions failed, else sweep into a new --runsRoot)";
   }
 
   @Override public Class<? extends PipelineOptions> options() {
@@ -73,6 +74,9 @@ public final class SweepCommand implements Command {
     System.out.println("record: " + plan.recordPath());
     System.out.println(df[0] == 0 && df[1] > 0
         ? "next:   no task is ok: see the errors above; the same command again resumes, keeping what was done"
+        : st.nothingImproved() && st.retryable()
+        ? "next:   once the improver's endpoint answers again (see the warning above), run the same command with"
+            + " --retryFellBack: it asks the failed sessions again and reuses the rest at no cost"
         : st.nothingImproved()
         ? "next:   fix what the warning above names, then sweep into a new --runsRoot: a resume here keeps these"
             + " finished tasks as they are"
@@ -133,6 +137,11 @@ public final class SweepCommand implements Command {
     /** Which tasks these are: those run now, or, for a resume that ran none, those it found done. */
     private String whose() {
       return tasks + " task(s) " + (resumed ? "resumed (as the run that did them left them)" : "run now");
+    }
+
+    /** Whether some of the stages fell back because their sessions failed, which --retryFellBack asks again. */
+    public boolean retryable() {
+      return fellBack > refused;
     }
 
     /**

@@ -13,7 +13,7 @@ import dev.h2beam.pipelines.report.ReportCommand;
 import dev.h2beam.pipelines.sweep.Sweep;
 import dev.h2beam.pipelines.sweep.SweepCommand;
 import dev.h2beam.pipelines.sweep.SweepOptions;
-import dev.h2beam.transforms.resume.Resume;
+import dev.h2beam.transforms.summary.SummaryFile;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -88,7 +88,7 @@ class RetryFellBackTest {
       Path summary = summary(a);
       String before = Files.readString(summary);
       Map<String, Object> cached = Json.readMap(summary);
-      Map<String, List<String>> failed = Resume.failedStages(cached, List.of("agg"));
+      Map<String, List<String>> failed = SummaryFile.failedStages(cached, List.of("agg"));
       assertEquals(List.of("agg"), List.copyOf(failed.keySet()), before);
       assertEquals(2, failed.get("agg").size(), "both INV stages fell back: " + failed);
       String end = String.valueOf(first.get("end"));
@@ -110,8 +110,8 @@ class RetryFellBackTest {
       long inv = asked(server, INV);
       long dom = asked(server, DOM);
       long all = server.requests().size();
-      // the re-run is lost once after its proposals and their rollouts (a worker killed); the command, repeated,
-      // keeps the earlier result once and asks no session twice
+      // the re-run is lost once after its proposals and their rollouts (a worker killed) and before its mode
+      // recorded a result; the command, repeated, keeps the earlier result once and asks no session twice
       String crash = "--inject=crash-once@ledgers/april/parallel";
       Throwable lost = null;
       try {
@@ -121,6 +121,14 @@ class RetryFellBackTest {
       }
       assertTrue(lost != null && String.valueOf(lost).contains("injected crash-once@ledgers/april/agg"),
           String.valueOf(lost));
+      // it had replaced nothing yet: its copy is kept but listed nowhere, and a resume without the flag keeps the
+      // result as it was, with no claim that it was run again (dogAF #3)
+      assertEquals(before, Files.readString(summary.resolveSibling("summary.retried-1.json")));
+      long afterLoss = server.requests().size();
+      sweep(a, server.baseUrl());
+      assertEquals(afterLoss, server.requests().size());
+      assertEquals(before, Files.readString(summary));
+      assertFalse(Json.readTree(summary).has(SummaryFile.RETRIED));
       Map<String, Object> retried = sweep(a, server.baseUrl(), "--retryFellBack", crash);
       assertEquals(inv + 2, asked(server, INV), "each failed INV session asked again, once");
       assertEquals(dom, asked(server, DOM), "the DOM sessions' replies are replayed from the cache, not sent again");
@@ -133,7 +141,7 @@ class RetryFellBackTest {
       JsonNode now = Json.readTree(summary);
       assertEquals(Json.readTree(Json.pretty(List.of(Map.of("summary", "summary.retried-1.json", "fell_back",
           failed)))), now.path("retried"), now.toString());
-      assertTrue(Resume.failedStages(Json.readMap(summary), List.of("agg")).isEmpty(), now.toString());
+      assertTrue(SummaryFile.failedStages(Json.readMap(summary), List.of("agg")).isEmpty(), now.toString());
 
       // the same task swept where the endpoint never failed: the same result (its runs root's paths aside)
       Path b = tmp.resolve("b");

@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -81,33 +80,6 @@ public final class Resume {
       }
     }
     return Optional.empty();
-  }
-
-  /**
-   * The improver stages of {@code modes} that fell back because their sessions failed (the endpoint did not answer
-   * usably within the stage's attempts), by mode in the fixed mode order, each mode's labels in its stages' order;
-   * empty when there are none. A stage whose edits were refused ({@code refused}) is not one: its session answered,
-   * and asked again it would replay the same answer from the reply cache.
-   */
-  @SuppressWarnings("unchecked")
-  public static Map<String, List<String>> failedStages(Map<String, Object> summary, List<String> modes) {
-    Map<String, List<String>> out = new LinkedHashMap<>();
-    Map<String, Object> ms = summary.get("modes") instanceof Map ? (Map<String, Object>) summary.get("modes")
-        : Map.of();
-    for (String m : Namespace.MODES) {
-      if (!modes.contains(m) || !(ms.get(m) instanceof Map)) continue;
-      Object stages = ((Map<String, Object>) ms.get(m)).get("stages");
-      if (!(stages instanceof List)) continue;
-      List<String> labels = new ArrayList<>();
-      for (Object st : (List<Object>) stages) {
-        if (st instanceof Map<?, ?> stage && Boolean.TRUE.equals(stage.get("fell_back"))
-            && !Boolean.TRUE.equals(stage.get("refused"))) {
-          labels.add(String.valueOf(stage.get("label")));
-        }
-      }
-      if (!labels.isEmpty()) out.put(m, labels);
-    }
-    return out;
   }
 
   /** What a {@code --retryFellBack} resume prints for a finished task it runs again ({@code failed}: by mode). */

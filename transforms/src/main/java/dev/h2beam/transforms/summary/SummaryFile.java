@@ -12,10 +12,12 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -100,6 +102,67 @@ public final class SummaryFile {
   }
 
   /**
+   * The improver stages of {@code modes} that fell back because their sessions failed (the endpoint did not answer
+   * usably within the stage's attempts), by mode in the fixed mode order, each mode's labels in its stages' order;
+   * empty when there are none. A stage whose edits were refused ({@code refused}) is not one: its session answered,
+   * and asked again it would replay the same answer from the reply cache.
+   */
+  @SuppressWarnings("unchecked")
+  public static Map<String, List<String>> failedStages(Map<String, Object> summary, List<String> modes) {
+    Map<String, List<String>> out = new LinkedHashMap<>();
+    Map<String, Object> ms = summary.get("modes") instanceof Map ? (Map<String, Object>) summary.get("modes")
+        : Map.of();
+    for (String m : MODE_ORDER) {
+      if (!modes.contains(m) || !(ms.get(m) instanceof Map)) continue;
+      Object stages = ((Map<String, Object>) ms.get(m)).get("stages");
+      if (!(stages instanceof List)) continue;
+      List<String> labels = new ArrayList<>();
+      for (Object st : (List<Object>) stages) {
+        if (st instanceof Map<?, ?> stage && Boolean.TRUE.equals(stage.get("fell_back"))
+            && !Boolean.TRUE.equals(stage.get("refused"))) {
+          labels.add(String.valueOf(stage.get("label")));
+        }
+      }
+      if (!labels.isEmpty()) out.put(m, labels);
+    }
+    return out;
+  }
+
+  /** Where a {@code --retryFellBack} resume keeps the {@code n}-th result of a task it replaced. */
+  public static Path retriedCopy(Path summary, int n) {
+    return summary.resolveSibling("summary.retried-" + n + ".json");
+  }
+
+  /**
+   * {@code merged} with every kept copy beside {@code summary} ({@link #retriedCopy}) that its {@value #RETRIED} list
+   * does not name yet added to it, with the stages that had fallen back in the copy. Called as a re-run's modes are
+   * merged, so the list records a result as replaced only once a mode of its re-run has recorded a result: a re-run
+   * stopped before that leaves its copy unlisted, and the next {@code --retryFellBack} takes it up again.
+   */
+  @SuppressWarnings("unchecked")
+  static Map<String, Object> listRetried(Path summary, Map<String, Object> merged) throws IOException {
+    if (!Files.exists(retriedCopy(summary, 1))) return merged;
+    List<Object> entries = new ArrayList<>(list(merged.get(RETRIED)));
+    Set<String> listed = new HashSet<>();
+    for (Object e : entries) if (e instanceof Map<?, ?> m) listed.add(String.valueOf(m.get("summary")));
+    boolean added = false;
+    for (int n = 1; Files.exists(retriedCopy(summary, n)); n++) {
+      Path kept = retriedCopy(summary, n);
+      String name = kept.getFileName().toString();
+      if (listed.contains(name)) continue;
+      Map<String, Object> entry = new LinkedHashMap<>();
+      entry.put("summary", name);
+      entry.put("fell_back", failedStages(read(kept), MODE_ORDER));
+      entries.add(entry);
+      added = true;
+    }
+    if (!added) return merged;
+    Map<String, Object> out = new LinkedHashMap<>(merged);
+    out.put(RETRIED, entries);
+    return out;
+  }
+
+  /**
    * Merges the modes' parts present beside {@code summary} into it, in the fixed mode order, then removes them; the
    * caller is the task's only writer at that point. Returns the merged summary, or null when there was neither a
    * part nor a summary. A part that cannot be read is left in place and named in the error.
@@ -131,7 +194,7 @@ public final class SummaryFile {
       merged = new LinkedHashMap<>(merged);
       merged.put("status", mergedStatus(merged));
     }
-    merged = canonical(merged);
+    merged = canonical(listRetried(summary, merged));
     AtomicFiles.writeString(summary, Json.pretty(merged));
     for (Path p : parts) Files.deleteIfExists(p);
     return merged;

@@ -34,7 +34,7 @@ import java.util.TreeMap;
  * @param anonIds how the blind selector's anonymous ids are shuffled: {@link AnonIds#TASK} (harness2's rule, the
  *     default when null) or {@link AnonIds#REPLICATE} (the seed too, which it then needs)
  * @param retryFellBack whether a resume runs again the finished tasks whose improver stages fell back because their
- *     sessions failed ({@code --retryFellBack}, {@link dev.h2beam.transforms.resume.Resume#failedStages}); not part of
+ *     sessions failed ({@code --retryFellBack}, {@link dev.h2beam.transforms.summary.SummaryFile#failedStages}); not part of
  *     the run's identity: it decides which finished results stand, not what a result is
  */
 public record SweepConfig(

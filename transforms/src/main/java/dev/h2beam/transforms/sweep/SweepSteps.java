@@ -28,11 +28,13 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /** The steps of a sweep for one task (spec §8.2), each idempotent, each keeping its state on the runs root. */
 public final class SweepSteps {
@@ -65,7 +67,7 @@ public final class SweepSteps {
         Optional<String> why = whyNotSkip(c.config, c.bench, ref, cached);
         if (why.isEmpty()) return new TaskBases(ref, true, false, List.of());
         System.err.println("  [" + ref.task() + "] " + why.get());
-        if (why.get().startsWith(Resume.RETRYING)) keepRetried(summary, cached, retry(c.config, cached));
+        if (why.get().startsWith(Resume.RETRYING)) keepRetried(summary, cached);
       }
     }
     int k = c.config.k();
@@ -132,36 +134,33 @@ public final class SweepSteps {
 
   /** The stages a {@code --retryFellBack} resume runs a finished task again for; none without the flag. */
   private static Map<String, List<String>> retry(SweepConfig config, Map<String, Object> cached) {
-    return config.retryFellBack() ? Resume.failedStages(cached, config.modes()) : Map.of();
+    return config.retryFellBack() ? SummaryFile.failedStages(cached, config.modes()) : Map.of();
   }
 
   /**
    * Keeps the result a {@code --retryFellBack} resume is about to replace: summary.json's bytes go to
-   * {@code summary.retried-<n>.json} beside it (the first n not taken, so an earlier one is never overwritten), and
-   * summary.json lists it under {@value SummaryFile#RETRIED} with the stages that fell back, a list the merges of the
-   * re-run's modes carry on. The report says how many of its tasks were run again, and that what their superseded
-   * results spent is in those files and the audit journals, not in its spend figures. Called by the task's only
-   * writer, before any chain of it starts.
+   * {@code summary.retried-<n>.json} beside it (the first n not taken, so an earlier one is never overwritten). The
+   * copy joins summary.json's {@value SummaryFile#RETRIED} list when the re-run's first mode is merged
+   * ({@link SummaryFile#mergeParts}), not now: a re-run stopped before that replaced nothing, and a resume without
+   * the flag then keeps the result with no claim that it was run again. The report says how many of its tasks were
+   * run again, and that what their replaced results spent is in those files and the audit journals, not in its spend
+   * figures. Called by the task's only writer, before any chain of it starts.
    */
-  private static void keepRetried(Path summary, Map<String, Object> cached, Map<String, List<String>> failed)
-      throws IOException {
-    List<Object> retried = new ArrayList<>();
-    if (cached.get(SummaryFile.RETRIED) instanceof List<?> before) retried.addAll(before);
-    // an earlier attempt of this re-run (a worker lost, the command stopped) kept this result already: once is all
-    if (!retried.isEmpty() && retried.get(retried.size() - 1) instanceof Map<?, ?> last) {
-      Path earlier = summary.resolveSibling(String.valueOf(last.get("summary")));
-      if (Files.isRegularFile(earlier) && withoutRetried(Json.readMap(earlier)).equals(withoutRetried(cached))) return;
+  private static void keepRetried(Path summary, Map<String, Object> cached) throws IOException {
+    Set<String> listed = new HashSet<>();
+    if (cached.get(SummaryFile.RETRIED) instanceof List<?> entries) {
+      for (Object e : entries) if (e instanceof Map<?, ?> m) listed.add(String.valueOf(m.get("summary")));
     }
-    Path kept = summary.resolveSibling("summary.retried-1.json");
-    for (int n = 2; Files.exists(kept); n++) kept = summary.resolveSibling("summary.retried-" + n + ".json");
-    AtomicFiles.writeString(kept, Files.readString(summary));
-    Map<String, Object> entry = new LinkedHashMap<>();
-    entry.put("summary", kept.getFileName().toString());
-    entry.put("fell_back", failed);
-    retried.add(entry);
-    Map<String, Object> next = new LinkedHashMap<>(cached);
-    next.put(SummaryFile.RETRIED, retried);
-    AtomicFiles.writeString(summary, Json.pretty(SummaryFile.canonical(next)));
+    int n = 1;
+    while (Files.exists(SummaryFile.retriedCopy(summary, n))) n++;
+    // a copy no re-run has replaced yet (an earlier attempt was stopped before its first mode) holding this result
+    // already: once is all
+    Path newest = n > 1 ? SummaryFile.retriedCopy(summary, n - 1) : null;
+    if (newest != null && !listed.contains(newest.getFileName().toString())
+        && withoutRetried(Json.readMap(newest)).equals(withoutRetried(cached))) {
+      return;
+    }
+    AtomicFiles.writeString(SummaryFile.retriedCopy(summary, n), Files.readString(summary));
   }
 
   private static Object withoutRetried(Map<String, Object> summary) {
