@@ -211,6 +211,7 @@ final class FactsCodec {
         varint(tokens.notRecorded());
       }
       varint(t.retried());
+      out.writeBoolean(t.afterJudged());
       size(t.choices().size());
       for (Map.Entry<String, TaskSummary.Choice> e : t.choices().entrySet()) {
         string(e.getKey());
@@ -338,6 +339,7 @@ final class FactsCodec {
       TaskSummary.DeadBases deadBases = in.readBoolean() ? new TaskSummary.DeadBases(in.readDouble(), size(),
           new TaskSummary.TokenCount(in.readLong(), in.readLong(), size(), size())) : null;
       int retried = size();
+      boolean afterJudged = in.readBoolean();
       String[] choiceKeys = new String[size()];
       Object[] choices = new Object[choiceKeys.length];
       for (int i = 0; i < choiceKeys.length; i++) {
@@ -345,7 +347,7 @@ final class FactsCodec {
         choices[i] = new TaskSummary.Choice(size(), size());
       }
       return new TaskSummary(path, taskId, map(modeKeys, modes), map(finalKeys, finals), deadBases,
-          map(choiceKeys, choices), retried);
+          map(choiceKeys, choices), retried, afterJudged);
     }
 
     RunIdentity identity() throws IOException {

@@ -129,7 +129,7 @@ final class InputFiles {
     }
     JsonNode retried = root.get(SummaryFile.RETRIED);
     return new TaskSummary(path, text(root.get("task_id")), out, finals, deadBases(root), choices,
-        retried != null && retried.isArray() ? retried.size() : 0);
+        retried != null && retried.isArray() ? retried.size() : 0, false);
   }
 
   /**

@@ -40,6 +40,8 @@ record NamespaceRead(PackedFacts facts, List<ReadFailure> failures, int filesRea
     }
     int read = 0;
     boolean judged = false;
+    // when judged.json was written: a summary written after it holds a result its rows did not grade
+    java.nio.file.attribute.FileTime judgedAt = null;
     List<Scored> rows = new ArrayList<>();
     List<TaskSummary> summaries = new ArrayList<>();
     RunIdentity identity = null;
@@ -69,8 +71,13 @@ record NamespaceRead(PackedFacts facts, List<ReadFailure> failures, int filesRea
             int k = NamespaceRef.parse(ns).map(NamespaceRef::k).orElse(0);
             rows.addAll(InputFiles.judged(path, utf8, k).rows());
             judged = true;
+            judgedAt = Files.getLastModifiedTime(f);
           }
-          case SUMMARY -> summaries.add(InputFiles.summary(path, TextFiles.utf8(utf8, path), unstamped));
+          case SUMMARY -> {
+            TaskSummary t = InputFiles.summary(path, TextFiles.utf8(utf8, path), unstamped);
+            summaries.add(judgedAt != null && Files.getLastModifiedTime(f).compareTo(judgedAt) > 0 ? t.writtenAfterJudged()
+                : t);
+          }
           case CONFIG -> identity = InputFiles.config(path, TextFiles.utf8(utf8, path));
           case JUDGE -> judgedBy = InputFiles.judge(TextFiles.utf8(utf8, path));
           case METRICS -> {

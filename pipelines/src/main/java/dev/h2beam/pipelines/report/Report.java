@@ -252,7 +252,8 @@ final class Report {
   }
 
   /**
-   * The line on the reported tasks that a {@code --retryFellBack} resume ran again, or null for none: their results are
+   * The line on the reported tasks that a {@code --retryFailedSessions} resume ran again, or null for none: their
+   * results are
    * the re-runs', and what the results they replaced spent beyond what the re-runs reused is in no ledger, so in no
    * spend figure of the report (not counted, not zero); the replaced summaries and the audit journals hold it.
    */
@@ -267,8 +268,9 @@ final class Report {
       }
     }
     if (tasks == 0) return null;
-    return "  tasks run again by --retryFellBack after improver sessions failed: " + tasks + " (" + results
-        + (results == 1 ? " earlier result" : " earlier results") + " replaced): their figures here are the re-runs';"
+    return "  tasks run again by --retryFailedSessions after sessions failed: " + tasks + " (" + results
+        + (results == 1 ? " earlier result" : " earlier results") + " replaced): their spend figures here are the"
+        + " re-runs' (and their grades, unless a line at the top says they were judged before it);"
         + " what the replaced results spent beyond what the re-runs reused is in no spend figure of this report (not"
         + " counted, not zero); each replaced summary is kept beside its task's summary.json as"
         + " summary.retried-<n>.json, and the runs root's _audit/<namespace>/ journals list every rollout and session"
@@ -681,6 +683,8 @@ final class Report {
             + (unselected.size() == 1 ? "that mode" : "those modes") + " failed before selection (its summaries"
             + " record no finals; see their errors), so nothing of it can be judged; left out of every figure below");
       }
+      String stale = runAgainSinceJudged(ns, f);
+      if (stale != null) said.add(stale);
       if (!said.isEmpty()) hints.put(key(ns.k(), ns.dir()), String.join("\n", said));
     }
     List<String> out = new ArrayList<>(hints.values());
@@ -692,6 +696,24 @@ final class Report {
   }
 
   /** {@code <bench>-<substrate>[ seed=<s>| seeds=<a,b>] modes=<names>}: harness2's title, several seeds listed. */
+  /**
+   * The line on the judged tasks of {@code ns} whose summary.json was written after its judged.json (dogAF #2): run
+   * again since (a {@code --retryFailedSessions} resume, or a resume that re-ran them), so their rows may grade the
+   * results those summaries replaced, while the spend figures are the new summaries'; null for none.
+   */
+  static String runAgainSinceJudged(NamespaceRef ns, NamespaceFacts f) {
+    Set<String> judged = new TreeSet<>();
+    for (Scored r : f.rows()) judged.add(r.taskId());
+    List<String> stale = f.summaries().stream().filter(t -> t.afterJudged() && judged.contains(t.taskId()))
+        .map(TaskSummary::taskId).sorted().toList();
+    if (stale.isEmpty()) return null;
+    return "  ! " + stale.size() + (stale.size() == 1 ? " task's summary.json" : " tasks' summary.json") + " at "
+        + ns.dir() + " " + (stale.size() == 1 ? "was" : "were") + " written after its judged.json ("
+        + Comparison.list(stale) + "): run again since (a --retryFailedSessions resume, or a resume that re-ran"
+        + " them), so their judged rows may grade the results those summaries replaced, beside the new results'"
+        + " spend \u2014 run ./h2beam judge --namespaces=" + ns.dir() + " again, then this report";
+  }
+
   static String title(ReportSettings s, Set<NamespaceRef> reported) {
     NamespaceRef first = reported.iterator().next();
     TreeSet<BigInteger> seeds = new TreeSet<>();

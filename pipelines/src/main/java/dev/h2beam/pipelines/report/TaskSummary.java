@@ -18,9 +18,14 @@ import java.util.TreeMap;
  *     {@code base-failed}: no mode ran, so no mode's ledger holds them); null for any other summary
  * @param choices per mode token, where in the selector's list the candidate it chose stood ({@link Choice}); only
  *     the modes whose selection ran a selector session
+ * @param retried how many earlier results of the task a {@code --retryFailedSessions} resume replaced (its summary's
+ *     {@code retried} list), each kept beside its summary.json
+ * @param afterJudged whether the summary was written after its namespace's judged.json: the task was run again since
+ *     it was judged (a {@code --retryFailedSessions} resume, or a resume that re-ran it), so its judged rows may grade
+ *     a result it replaced
  */
 public record TaskSummary(String path, String taskId, Map<String, ModeSpend> modes, Map<String, List<String>> finals,
-    DeadBases deadBases, Map<String, Choice> choices, int retried) implements Serializable {
+    DeadBases deadBases, Map<String, Choice> choices, int retried, boolean afterJudged) implements Serializable {
 
   // sorted by mode, immutable, in two arrays (a summary's maps hold a few modes; the report holds 50,000 summaries
   // over 100 namespaces x 500 tasks)
@@ -34,13 +39,15 @@ public record TaskSummary(String path, String taskId, Map<String, ModeSpend> mod
     choices = SortedArrayMap.copyOf(choices);
   }
 
-  /**
-   * A summary of a task that no {@code --retryFellBack} resume ran again ({@code retried}: how many earlier results of
-   * it such resumes replaced, each kept beside its summary.json).
-   */
+  /** A summary that no {@code --retryFailedSessions} resume replaced, written before its namespace was judged. */
   public TaskSummary(String path, String taskId, Map<String, ModeSpend> modes, Map<String, List<String>> finals,
       DeadBases deadBases, Map<String, Choice> choices) {
-    this(path, taskId, modes, finals, deadBases, choices, 0);
+    this(path, taskId, modes, finals, deadBases, choices, 0, false);
+  }
+
+  /** The same summary, marked as written after its namespace's judged.json ({@code afterJudged}). */
+  public TaskSummary writtenAfterJudged() {
+    return new TaskSummary(path, taskId, modes, finals, deadBases, choices, retried, true);
   }
 
   /** A summary whose selections record no choice the report looks at. */

@@ -280,7 +280,7 @@ public final class Sweep {
     SweepConfig config = new SweepConfig(o.getBench(), benchRoot.toString(), settings, sub, runsRoot.toString(),
         libraryRoot.toString(), o.getK(), modes, o.getSeed(), o.getSessionLimit(), o.getRolloutLimit(),
         o.getPhaseWidth(), o.getSessionRetryWaitSeconds(), o.getInject(), o.getChannel(), bench.spec().name(),
-        runConfig, workers, "", gate, o.getAnonIds(), o.getRetryFellBack());
+        runConfig, workers, "", gate, o.getAnonIds(), o.getRetryFailedSessions());
     try {
       config.workerSessionLimit();
       config.workerRolloutLimit();
@@ -463,12 +463,13 @@ public final class Sweep {
   private static final List<String> RECORDED_LATER = List.of(RunInputs.KEY, RoleSettings.KEY, RoleSettings.PRICES);
 
   /**
-   * What {@code --retryFellBack} would run again: the finished tasks whose summaries record improver stages that fell
-   * back because their sessions failed, counted with the first few named; null without the flag. Read without writing
-   * (a task with a part still to merge is left to the sweep, which merges it first).
+   * What {@code --retryFailedSessions} would run again: the finished tasks whose summaries record improver or
+   * reflector sessions that failed ({@link SummaryFile#failedSessions}), counted with the first few named; null
+   * without the flag. Read without writing (a task with a part still to merge is left to the sweep, which merges it
+   * first).
    */
   static String retryNote(Plan plan) {
-    if (!plan.config().retryFellBack()) return null;
+    if (!plan.config().retryFailedSessions()) return null;
     List<String> tasks = new ArrayList<>();
     int stages = 0;
     for (List<String> ts : plan.stream().values()) {
@@ -477,7 +478,7 @@ public final class Sweep {
         if (!Files.isRegularFile(summary)) continue;
         Map<String, List<String>> failed;
         try {
-          failed = SummaryFile.failedStages(SummaryFile.read(summary), plan.config().modes());
+          failed = SummaryFile.failedSessions(SummaryFile.read(summary), plan.config().modes());
         } catch (IOException | RuntimeException e) {
           continue;
         }
@@ -487,17 +488,18 @@ public final class Sweep {
       }
     }
     if (tasks.isEmpty()) {
-      return "--retryFellBack: no finished task records an improver stage whose session failed; nothing to run again";
+      return "--retryFailedSessions: no finished task records an improver or reflector session that failed; nothing to"
+          + " run again";
     }
     List<String> some = tasks.subList(0, Math.min(5, tasks.size()));
-    return "--retryFellBack would run again " + tasks.size() + (tasks.size() == 1 ? " task" : " tasks") + " for "
-        + stages + " improver stage(s) whose sessions failed: " + String.join(", ", some)
+    return "--retryFailedSessions would run again " + tasks.size() + (tasks.size() == 1 ? " task" : " tasks") + " for "
+        + stages + " session(s) that failed: " + String.join(", ", some)
         + (tasks.size() > some.size() ? " and " + (tasks.size() - some.size()) + " more" : "");
   }
 
   /**
    * What a sweep of this plan would do that its dry run can tell without writing anything: a refusal of its
-   * benchmark folder or its library (another runs root's), the tasks {@code --retryFellBack} would run again
+   * benchmark folder or its library (another runs root's), the tasks {@code --retryFailedSessions} would run again
    * ({@link #retryNote}), and what it would record, once and for good, in a
    * config.json an older h2beam wrote (the keys it lacks, unverified when that h2beam did work there, and that
    * h2beam as "unrecorded").

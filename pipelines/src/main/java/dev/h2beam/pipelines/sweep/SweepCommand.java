@@ -28,8 +28,8 @@ public final class SweepCommand implements Command {
 
   @Override public String exitCodes() {
     return "2 some tasks failed (the same command again runs them); 3 every task finished but every improver stage"
-        + " fell back or every gated step's method failed (after the fix: the same command with --retryFellBack when"
-        + " their sessions failed, else sweep into a new --runsRoot)";
+        + " fell back or every gated step's method failed (after the fix: the same command with --retryFailedSessions"
+        + " when their sessions failed, else sweep into a new --runsRoot)";
   }
 
   @Override public Class<? extends PipelineOptions> options() {
@@ -76,7 +76,7 @@ public final class SweepCommand implements Command {
         ? "next:   no task is ok: see the errors above; the same command again resumes, keeping what was done"
         : st.nothingImproved() && st.retryable()
         ? "next:   once the improver's endpoint answers again (see the warning above), run the same command with"
-            + " --retryFellBack: it asks the failed sessions again and reuses the rest at no cost"
+            + " --retryFailedSessions: it asks the failed sessions again and reuses the rest at no cost"
         : st.nothingImproved()
         ? "next:   fix what the warning above names, then sweep into a new --runsRoot: a resume here keeps these"
             + " finished tasks as they are"
@@ -120,7 +120,15 @@ public final class SweepCommand implements Command {
    * unreadable summary is passed over.
    */
   public record Stages(int stages, int fellBack, int refused, String firstRefusal, int tasks, Path example,
-      int gatedSteps, int methodFailed, String firstMethodError, boolean resumed) {
+      int gatedSteps, int methodFailed, String firstMethodError, boolean resumed, int reflections,
+      int reflectionsFailed, String firstReflectionError) {
+
+    /** Of a sweep whose reflector sessions all answered. */
+    public Stages(int stages, int fellBack, int refused, String firstRefusal, int tasks, Path example,
+        int gatedSteps, int methodFailed, String firstMethodError, boolean resumed) {
+      this(stages, fellBack, refused, firstRefusal, tasks, example, gatedSteps, methodFailed, firstMethodError,
+          resumed, 0, 0, "");
+    }
 
     /** Of a sweep whose gated steps' methods all worked, or that ran no gated mode. */
     public Stages(int stages, int fellBack, int refused, String firstRefusal, int tasks, Path example) {
@@ -139,9 +147,9 @@ public final class SweepCommand implements Command {
       return tasks + " task(s) " + (resumed ? "resumed (as the run that did them left them)" : "run now");
     }
 
-    /** Whether some of the stages fell back because their sessions failed, which --retryFellBack asks again. */
+    /** Whether some of the stages fell back because their sessions failed, which --retryFailedSessions asks again. */
     public boolean retryable() {
-      return fellBack > refused;
+      return fellBack > refused || reflectionsFailed > 0;
     }
 
     /**
@@ -161,6 +169,17 @@ public final class SweepCommand implements Command {
     public List<String> lines() {
       List<String> out = new java.util.ArrayList<>();
       if (fellBack > 0) fellBackLines(out);
+      if (reflectionsFailed > 0) {
+        out.add("lessons: " + reflectionsFailed + " of " + reflections + " reflections of the " + whose() + " failed,"
+            + " so no lesson of theirs reached the (mode, domain) library and the later tasks of its chain ran without"
+            + " it (each is selections.<mode>.reflection_error in its task's summary.json), e.g. "
+            + firstReflectionError);
+        if (fellBack == refused) {
+          out.add("retry: once the reflector's endpoint answers again, the same sweep command with"
+              + " --retryFailedSessions runs those tasks again (each task's summary.json kept beside it; what did not"
+              + " change reused at no cost); without it a resume keeps them as they are");
+        }
+      }
       if (methodFailed > 0) {
         out.add("methods: in " + methodFailed + " of " + gatedSteps + " gated steps of the " + whose()
             + " the --method failed (it threw, returned null or gave a score that is not a number; each step's"
@@ -183,9 +202,9 @@ public final class SweepCommand implements Command {
           + example + ")");
       if (refused > 0) out.add("refused: " + refused + " stage(s)' edits were refused: " + firstRefusal);
       if (failed > 0) {
-        out.add("retry: once the improver's endpoint answers again, the same sweep command with --retryFellBack runs"
-            + " again the tasks whose stages' sessions failed (each task's summary.json kept beside it; what did not"
-            + " change reused at no cost); without it a resume keeps them as they are");
+        out.add("retry: once the endpoints answer again, the same sweep command with --retryFailedSessions"
+            + " runs again the tasks whose sessions failed (each task's summary.json kept beside it; what did"
+            + " not change reused at no cost); without it a resume keeps them as they are");
       }
       if (fellBack == stages) {
         out.add("warning: every improver stage fell back, so no harness was improved: " + (failed == 0
@@ -209,6 +228,9 @@ public final class SweepCommand implements Command {
     int gatedSteps = 0;
     int methodFailed = 0;
     String firstMethodError = "";
+    int reflections = 0;
+    int reflectionsFailed = 0;
+    String firstReflectionError = "";
     // the tasks run now; a resume that ran none reads those it found done, so that a run whose every stage fell
     // back says so, and exits 3, however often it is resumed
     boolean resumed = true;
@@ -224,12 +246,22 @@ public final class SweepCommand implements Command {
         if (!counted.equals(row.get("status"))) continue;
         Path summary = ns.resolve(Namespace.slug(String.valueOf(row.get("task")))).resolve("summary.json");
         JsonNode modes;
+        JsonNode selections;
         try {
-          modes = Json.readTree(summary).path("modes");
+          JsonNode root = Json.readTree(summary);
+          modes = root.path("modes");
+          selections = root.path("selections");
         } catch (IOException | RuntimeException e) {
           continue;
         }
         tasks++;
+        for (JsonNode sel : selections) {
+          // a selection that chose is reflected on (its record always holds an experience, empty or not)
+          if (!sel.path("ok").asBoolean(false)) continue;
+          reflections++;
+          String error = sel.path("reflection_error").asText("");
+          if (!error.isEmpty() && reflectionsFailed++ == 0) firstReflectionError = row.get("task") + ": " + error;
+        }
         for (JsonNode mode : modes) {
           for (JsonNode stage : mode.path("stages")) {
             stages++;
@@ -252,7 +284,7 @@ public final class SweepCommand implements Command {
       }
     }
     return new Stages(stages, fellBack, refused, firstRefusal, tasks, example, gatedSteps, methodFailed,
-        firstMethodError, resumed);
+        firstMethodError, resumed, reflections, reflectionsFailed, firstReflectionError);
   }
 
   public static void printDryRun(Sweep.Plan plan) {

@@ -133,14 +133,15 @@ public interface SweepOptions extends PipelineOptions {
 
   void setSessionRetryWaitSeconds(int value);
 
-  @Description("On a resume, run again the finished tasks whose improver stages fell back because their sessions"
-      + " failed (an endpoint down or out of quota, not an edit that was refused): each such task's summary.json is"
-      + " kept beside it as summary.retried-<n>.json, what did not change is reused at no cost, the failed sessions"
-      + " are asked again and what depends on them runs anew. Later tasks of the same chain keep their results.")
+  @Description("On a resume, run again the finished tasks whose improver sessions failed (their stages fell back to"
+      + " the harness they were to edit) or whose reflector session failed (no lesson reached the library): an"
+      + " endpoint down or out of quota, not an edit that was refused. Each such task's summary.json is kept beside it"
+      + " as summary.retried-<n>.json, what did not change is reused at no cost, the failed sessions are asked again"
+      + " and what depends on them runs anew. Later tasks of the same chain keep their results.")
   @Default.Boolean(false)
-  boolean getRetryFellBack();
+  boolean getRetryFailedSessions();
 
-  void setRetryFellBack(boolean value);
+  void setRetryFailedSessions(boolean value);
 
   @Description("Deliberate faults for testing the guards: kind@task/mode,... (kinds: ledger-duplicate, crash-once;"
       + " mode: parallel, sequential or gated, or agg, seq, gat; the task and mode must be in the run).")

@@ -114,17 +114,22 @@ class RecordCodersTest {
     assertThrows(UncheckedIOException.class, () -> new PackedFacts(longer).unpack(), "trailing bytes are corrupt");
   }
 
-  /** How many earlier results a --retryFellBack resume replaced travels with the facts (a count of 200: two bytes). */
+  /**
+   * How many earlier results a --retryFailedSessions resume replaced (200: two bytes), and whether a summary was
+   * written after judged.json, travel with the facts.
+   */
   @Test
-  void retriedCountsRoundTripThroughTheCompactCoder() throws Exception {
+  void retriedCountsAndRewritesAfterTheJudgeRoundTripThroughTheCompactCoder() throws Exception {
     TaskSummary once = new TaskSummary("/r/ns/t1/summary.json", "t1", Map.of("agg", TaskSummary.ModeSpend.NONE),
-        Map.of(), null, Map.of(), 1);
-    TaskSummary many = new TaskSummary("/r/ns/t2/summary.json", "t2", Map.of(), Map.of(), null, Map.of(), 200);
+        Map.of(), null, Map.of(), 1, true);
+    TaskSummary many = new TaskSummary("/r/ns/t2/summary.json", "t2", Map.of(), Map.of(), null, Map.of(), 200,
+        false);
     NamespaceFacts facts = new NamespaceFacts("/r/ns", false, List.of(), List.of(once, many), null, false,
         List.of());
     roundTrips(facts);
-    assertEquals(List.of(1, 200), PackedFacts.pack(facts).unpack().summaries().stream().map(TaskSummary::retried)
-        .toList());
+    List<TaskSummary> back = PackedFacts.pack(facts).unpack().summaries();
+    assertEquals(List.of(1, 200), back.stream().map(TaskSummary::retried).toList());
+    assertEquals(List.of(true, false), back.stream().map(TaskSummary::afterJudged).toList());
   }
 
   /**
@@ -228,7 +233,7 @@ class RecordCodersTest {
         Map.entry(NamespaceFacts.class, "dir judgedPresent rows summaries identity metricsPresent metrics"),
         Map.entry(Scored.class, "taskId mode k label runId chosenIsBase nPassed nCriteria allPass metric error absence"
             + " repeatSd"),
-        Map.entry(TaskSummary.class, "path taskId modes finals deadBases choices retried"),
+        Map.entry(TaskSummary.class, "path taskId modes finals deadBases choices retried afterJudged"),
         Map.entry(TaskSummary.Choice.class, "position candidates"),
         Map.entry(TaskSummary.DeadBases.class, "usd unknown tokens"),
         Map.entry(TaskSummary.TokenCount.class, "input output partial notRecorded"),

@@ -77,8 +77,12 @@ public final class Reflector {
       try {
         reply = s.reflector().callWithEvidence(mission, built.at(copy), "experience." + label, "", null);
       } catch (ProposerError e) {
+        // a lesson lost, not the reflector's "no lesson": recorded, said, and asked again by --retryFailedSessions
+        // (dogAF #1)
         sel.spent(e.costUsd(), e.costKnown(), e.tokens());
         sel.experience = new LinkedHashMap<>();
+        sel.reflectionError = "the reflector's session failed: " + e.getMessage();
+        System.err.println("  [" + s.task() + "] reflection " + label + " failed, no lesson: " + e.getMessage());
         return;
       }
       sel.spent(reply.costUsd(), reply.costKnown(), reply.tokens());
@@ -109,6 +113,7 @@ public final class Reflector {
       System.err.println("  [" + s.task() + "] reflection " + label + " failed, no lesson: "
           + e.getClass().getSimpleName() + ": " + e.getMessage());
       sel.experience = new LinkedHashMap<>();
+      sel.reflectionError = "the reflection failed: " + e.getClass().getSimpleName() + ": " + e.getMessage();
     } finally {
       Selector.persist(sel, work.resolve("selection").resolve(label));
     }

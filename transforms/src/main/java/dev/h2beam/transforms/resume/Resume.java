@@ -29,7 +29,7 @@ public final class Resume {
       + " are reused, the rest run now)";
 
   /** How {@link #retrying} begins. */
-  public static final String RETRYING = "--retryFellBack: ";
+  public static final String RETRYING = "--retryFailedSessions: ";
 
   /**
    * Empty when the task can be skipped; otherwise the sentence to print, in harness2's words followed by the file and
@@ -82,18 +82,17 @@ public final class Resume {
     return Optional.empty();
   }
 
-  /** What a {@code --retryFellBack} resume prints for a finished task it runs again ({@code failed}: by mode). */
+  /** What a {@code --retryFailedSessions} resume prints for a finished task it runs again ({@code failed}: by mode). */
   public static String retrying(Path file, Map<String, List<String>> failed) {
     int n = failed.values().stream().mapToInt(List::size).sum();
     List<String> fields = new ArrayList<>();
     for (Map.Entry<String, List<String>> e : failed.entrySet()) {
       fields.add(e.getKey() + ": " + String.join(", ", e.getValue()));
     }
-    return RETRYING + n + (n == 1 ? " improver stage" : " improver stages") + " fell back because"
-        + (n == 1 ? " its session" : " their sessions") + " failed (" + String.join("; ", fields) + "; "
-        + file.toAbsolutePath() + ", fields modes.<mode>.stages[].fell_back); re-running the task: the earlier"
-        + " summary is kept beside it, what did not change is reused at no cost, the failed sessions are asked"
-        + " again and what depends on them runs anew";
+    return RETRYING + n + (n == 1 ? " session" : " sessions") + " of this finished task failed ("
+        + String.join("; ", fields) + "; " + file.toAbsolutePath() + ", fields modes.<mode>.stages[].fell_back and"
+        + " selections.<mode>.reflection_error); re-running the task: the earlier summary is kept beside it, what did"
+        + " not change is reused at no cost, the failed sessions are asked again and what depends on them runs anew";
   }
 
   /**

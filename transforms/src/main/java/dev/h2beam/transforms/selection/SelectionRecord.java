@@ -30,6 +30,11 @@ public final class SelectionRecord {
   public LinkedHashMap<String, String> experience = new LinkedHashMap<>();
   /** Why the reflector's lesson was screened out of the library (instruction overrides, control tokens, keys). */
   public List<String> lessonScreened = new ArrayList<>();
+  /**
+   * Why no lesson came when the reflector did not answer usably (its endpoint down, out of quota) or the reflection
+   * could not be made: a lesson lost, which {@code experience: {}} alone would show as the reflector's "no lesson".
+   */
+  public String reflectionError = "";
   public boolean trivial;
   public String evidence = "deliverable";
   public String chosenRunDir = "";
@@ -76,6 +81,7 @@ public final class SelectionRecord {
     m.put("chosen_run_dir", chosenRunDir);
     // only when it happened, so every other record keeps harness2's exact keys
     if (!lessonScreened.isEmpty()) m.put("lesson_screened", List.copyOf(lessonScreened));
+    if (!reflectionError.isEmpty()) m.put("reflection_error", clip(reflectionError, 400));
     return m;
   }
 

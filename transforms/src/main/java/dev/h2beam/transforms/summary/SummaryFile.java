@@ -36,8 +36,8 @@ public final class SummaryFile {
 
   public static final List<String> MODE_ORDER = Namespace.MODES;
   /**
-   * The top-level key that lists the earlier results a {@code --retryFellBack} resume replaced, each kept beside
-   * summary.json as {@code summary.retried-<n>.json} with the stages that had fallen back (an h2beam key, not
+   * The top-level key that lists the earlier results a {@code --retryFailedSessions} resume replaced, each kept beside
+   * summary.json as {@code summary.retried-<n>.json} with the sessions that had failed in it (an h2beam key, not
    * harness2's).
    */
   public static final String RETRIED = "retried";
@@ -101,43 +101,53 @@ public final class SummaryFile {
     AtomicFiles.writeString(part(summary, mode), Json.pretty(canonical(stamped(result))));
   }
 
+  /** The label {@link #failedSessions} gives a mode's reflection whose session failed. */
+  public static final String REFLECTION = "reflection";
+
   /**
-   * The improver stages of {@code modes} that fell back because their sessions failed (the endpoint did not answer
-   * usably within the stage's attempts), by mode in the fixed mode order, each mode's labels in its stages' order;
-   * empty when there are none. A stage whose edits were refused ({@code refused}) is not one: its session answered,
+   * The sessions of {@code modes} that failed in a finished result, which {@code --retryFailedSessions} asks again:
+   * the improver stages that fell back because their sessions failed (the endpoint did not answer usably within the
+   * stage's attempts), by label, and the reflection whose session failed ({@value #REFLECTION}: the selection's
+   * {@code reflection_error}, a lesson lost); by mode in the fixed mode order, each mode's stages in their order.
+   * Empty when there are none. A stage whose edits were refused ({@code refused}) is not one: its session answered,
    * and asked again it would replay the same answer from the reply cache.
    */
   @SuppressWarnings("unchecked")
-  public static Map<String, List<String>> failedStages(Map<String, Object> summary, List<String> modes) {
+  public static Map<String, List<String>> failedSessions(Map<String, Object> summary, List<String> modes) {
     Map<String, List<String>> out = new LinkedHashMap<>();
     Map<String, Object> ms = summary.get("modes") instanceof Map ? (Map<String, Object>) summary.get("modes")
         : Map.of();
+    Map<String, Object> sels = summary.get("selections") instanceof Map
+        ? (Map<String, Object>) summary.get("selections") : Map.of();
     for (String m : MODE_ORDER) {
       if (!modes.contains(m) || !(ms.get(m) instanceof Map)) continue;
       Object stages = ((Map<String, Object>) ms.get(m)).get("stages");
-      if (!(stages instanceof List)) continue;
       List<String> labels = new ArrayList<>();
-      for (Object st : (List<Object>) stages) {
+      for (Object st : stages instanceof List ? (List<Object>) stages : List.of()) {
         if (st instanceof Map<?, ?> stage && Boolean.TRUE.equals(stage.get("fell_back"))
             && !Boolean.TRUE.equals(stage.get("refused"))) {
           labels.add(String.valueOf(stage.get("label")));
         }
+      }
+      if (sels.get(m) instanceof Map<?, ?> sel && sel.get("reflection_error") instanceof String e && !e.isEmpty()) {
+        labels.add(REFLECTION);
       }
       if (!labels.isEmpty()) out.put(m, labels);
     }
     return out;
   }
 
-  /** Where a {@code --retryFellBack} resume keeps the {@code n}-th result of a task it replaced. */
+  /** Where a {@code --retryFailedSessions} resume keeps the {@code n}-th result of a task it replaced. */
   public static Path retriedCopy(Path summary, int n) {
     return summary.resolveSibling("summary.retried-" + n + ".json");
   }
 
   /**
    * {@code merged} with every kept copy beside {@code summary} ({@link #retriedCopy}) that its {@value #RETRIED} list
-   * does not name yet added to it, with the stages that had fallen back in the copy. Called as a re-run's modes are
-   * merged, so the list records a result as replaced only once a mode of its re-run has recorded a result: a re-run
-   * stopped before that leaves its copy unlisted, and the next {@code --retryFellBack} takes it up again.
+   * does not name yet added to it, with the sessions that had failed in the copy ({@link #failedSessions}). Called
+   * as a re-run's modes are merged, so the list records a result as replaced only once a mode of its re-run has
+   * recorded a result: a re-run stopped before that leaves its copy unlisted, and the next
+   * {@code --retryFailedSessions} takes it up again.
    */
   @SuppressWarnings("unchecked")
   static Map<String, Object> listRetried(Path summary, Map<String, Object> merged) throws IOException {
@@ -152,7 +162,7 @@ public final class SummaryFile {
       if (listed.contains(name)) continue;
       Map<String, Object> entry = new LinkedHashMap<>();
       entry.put("summary", name);
-      entry.put("fell_back", failedStages(read(kept), MODE_ORDER));
+      entry.put("failed", failedSessions(read(kept), MODE_ORDER));
       entries.add(entry);
       added = true;
     }
@@ -237,7 +247,7 @@ public final class SummaryFile {
         ((Map<String, Object>) merged.get(key)).put(String.valueOf(mode), o);
       }
     }
-    // the earlier results a --retryFellBack resume replaced: a mode's part does not record them
+    // the earlier results a --retryFailedSessions resume replaced: a mode's part does not record them
     if (old.containsKey(RETRIED) && !result.containsKey(RETRIED)) merged.put(RETRIED, old.get(RETRIED));
     Map<String, Object> builds = builds(old, result, (Map<String, Object>) merged.get("modes"));
     merged.remove(Build.BY_MODE);

@@ -33,15 +33,16 @@ import java.util.TreeMap;
  * @param gate the gated mode's method, policy and margin (its defaults when null)
  * @param anonIds how the blind selector's anonymous ids are shuffled: {@link AnonIds#TASK} (harness2's rule, the
  *     default when null) or {@link AnonIds#REPLICATE} (the seed too, which it then needs)
- * @param retryFellBack whether a resume runs again the finished tasks whose improver stages fell back because their
- *     sessions failed ({@code --retryFellBack}, {@link dev.h2beam.transforms.summary.SummaryFile#failedStages}); not part of
- *     the run's identity: it decides which finished results stand, not what a result is
+ * @param retryFailedSessions whether a resume runs again the finished tasks whose improver or reflector sessions
+ *     failed ({@code --retryFailedSessions}, {@link dev.h2beam.transforms.summary.SummaryFile#failedSessions}); not
+ *     part of the run's identity: it decides which finished results stand, not what a result is
  */
 public record SweepConfig(
     String bench, String benchRoot, Map<String, String> settings, String substrate, String runsRoot,
     String libraryRoot, int k, List<String> modes, BigInteger seed, int sessionLimit, int rolloutLimit,
     int phaseWidth, int retryWaitSeconds, String faults, String channel, String benchName, RunConfig runConfig,
-    int workers, String rootToken, GateSettings gate, String anonIds, boolean retryFellBack) implements Serializable {
+    int workers, String rootToken, GateSettings gate, String anonIds, boolean retryFailedSessions)
+    implements Serializable {
 
   public SweepConfig {
     settings = new TreeMap<>(settings);
@@ -54,7 +55,7 @@ public record SweepConfig(
     anonIds = anonIds == null ? AnonIds.TASK : anonIds;
   }
 
-  /** A configuration whose resume keeps every finished task's result ({@code retryFellBack} false). */
+  /** A configuration whose resume keeps every finished task's result ({@code retryFailedSessions} false). */
   public SweepConfig(
       String bench, String benchRoot, Map<String, String> settings, String substrate, String runsRoot,
       String libraryRoot, int k, List<String> modes, BigInteger seed, int sessionLimit, int rolloutLimit,
@@ -94,7 +95,7 @@ public record SweepConfig(
   @Override public int hashCode() {
     return Objects.hash(bench, benchRoot, settings, substrate, runsRoot, libraryRoot, k, modes, seed,
         sessionLimit, rolloutLimit, phaseWidth, retryWaitSeconds, faults, channel, benchName, runConfig, workers,
-        rootToken, gate, anonIds, retryFellBack);
+        rootToken, gate, anonIds, retryFailedSessions);
   }
 
   /**
@@ -112,14 +113,14 @@ public record SweepConfig(
         && Objects.equals(modes, c.modes) && Objects.equals(seed, c.seed) && Objects.equals(faults, c.faults)
         && Objects.equals(channel, c.channel) && Objects.equals(benchName, c.benchName)
         && Objects.equals(runConfig, c.runConfig) && Objects.equals(rootToken, c.rootToken) && gate.equals(c.gate)
-        && anonIds.equals(c.anonIds) && retryFellBack == c.retryFellBack;
+        && anonIds.equals(c.anonIds) && retryFailedSessions == c.retryFailedSessions;
   }
 
   /** This configuration with the runs root's token the workers must read back. */
   public SweepConfig withRootToken(String token) {
     return new SweepConfig(bench, benchRoot, settings, substrate, runsRoot, libraryRoot, k, modes, seed, sessionLimit,
         rolloutLimit, phaseWidth, retryWaitSeconds, faults, channel, benchName, runConfig, workers, token, gate,
-        anonIds, retryFellBack);
+        anonIds, retryFailedSessions);
   }
 
   /** One worker's share of {@code --sessionLimit}. */

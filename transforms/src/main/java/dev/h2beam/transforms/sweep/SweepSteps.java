@@ -132,13 +132,13 @@ public final class SweepSteps {
     return failed.isEmpty() ? why : Optional.of(Resume.retrying(config.summaryPath(ref.task()), failed));
   }
 
-  /** The stages a {@code --retryFellBack} resume runs a finished task again for; none without the flag. */
+  /** The sessions a {@code --retryFailedSessions} resume runs a finished task again for; none without the flag. */
   private static Map<String, List<String>> retry(SweepConfig config, Map<String, Object> cached) {
-    return config.retryFellBack() ? SummaryFile.failedStages(cached, config.modes()) : Map.of();
+    return config.retryFailedSessions() ? SummaryFile.failedSessions(cached, config.modes()) : Map.of();
   }
 
   /**
-   * Keeps the result a {@code --retryFellBack} resume is about to replace: summary.json's bytes go to
+   * Keeps the result a {@code --retryFailedSessions} resume is about to replace: summary.json's bytes go to
    * {@code summary.retried-<n>.json} beside it (the first n not taken, so an earlier one is never overwritten). The
    * copy joins summary.json's {@value SummaryFile#RETRIED} list when the re-run's first mode is merged
    * ({@link SummaryFile#mergeParts}), not now: a re-run stopped before that replaced nothing, and a resume without
