@@ -65,6 +65,23 @@ class RetryFailedSessionsTest {
     }
   }
 
+  /**
+   * The worked example's model, whose provider answers the requests holding {@code what} with 403 (quota exceeded)
+   * while {@code down} is set, and serves them once it is cleared.
+   */
+  static ScriptedModelServer refusing(String what, AtomicBoolean down) throws Exception {
+    ScriptedModelServer server = ScriptedModelServer.start(new SignedSumsModel());
+    ScriptedModelServer.Route model = server.routeOf(ScriptedModelServer.CHAT_PATH);
+    server.route(ScriptedModelServer.CHAT_PATH, call -> {
+      if (down.get() && call.request().rawBody().contains(what)) {
+        call.sendJson(403, "{\"error\": {\"message\": \"quota exceeded for this key\"}}");
+      } else {
+        model.handle(call);
+      }
+    });
+    return server;
+  }
+
   static long asked(ScriptedModelServer server, String what) {
     return server.requests().stream().filter(r -> r.rawBody().contains(what)).count();
   }
@@ -73,16 +90,8 @@ class RetryFailedSessionsTest {
   void aResumeWithRetryFailedSessionsAsksTheFailedSessionsAgainAndEndsAsACleanRunDoes(@TempDir Path tmp)
       throws Exception {
     AtomicBoolean down = new AtomicBoolean(true);
-    try (ScriptedModelServer server = ScriptedModelServer.start(new SignedSumsModel())) {
-      ScriptedModelServer.Route model = server.routeOf(ScriptedModelServer.CHAT_PATH);
-      // the improver's provider refuses the INV sessions while it is "down" (its quota spent), then serves them
-      server.route(ScriptedModelServer.CHAT_PATH, call -> {
-        if (down.get() && call.request().rawBody().contains(INV)) {
-          call.sendJson(403, "{\"error\": {\"message\": \"quota exceeded for this key\"}}");
-        } else {
-          model.handle(call);
-        }
-      });
+    // the improver's provider refuses the INV sessions while it is "down" (its quota spent), then serves them
+    try (ScriptedModelServer server = refusing(INV, down)) {
       Path a = tmp.resolve("a");
       Map<String, Object> first = sweep(a, server.baseUrl());
       Path summary = summary(a);
@@ -187,15 +196,7 @@ class RetryFailedSessionsTest {
   @Test
   void aReflectorOutageIsALessonLostSaidAndRetried(@TempDir Path tmp) throws Exception {
     AtomicBoolean down = new AtomicBoolean(true);
-    try (ScriptedModelServer server = ScriptedModelServer.start(new SignedSumsModel())) {
-      ScriptedModelServer.Route model = server.routeOf(ScriptedModelServer.CHAT_PATH);
-      server.route(ScriptedModelServer.CHAT_PATH, call -> {
-        if (down.get() && call.request().rawBody().contains("NO_ENTRY")) {
-          call.sendJson(403, "{\"error\": {\"message\": \"quota exceeded for this key\"}}");
-        } else {
-          model.handle(call);
-        }
-      });
+    try (ScriptedModelServer server = refusing("NO_ENTRY", down)) {
       Path a = tmp.resolve("a");
       Map<String, Object> first = sweep(a, server.baseUrl());
       Path summary = summary(a);
