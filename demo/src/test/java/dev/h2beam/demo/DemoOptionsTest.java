@@ -404,6 +404,18 @@ class DemoOptionsTest {
     assertFalse(Files.exists(d), "a dry run writes nothing, not even base/ and sources/ or an empty folder");
   }
 
+  /** With --retryFailedSessions the budget no longer says that every resumed task is free (dogAF #6). */
+  @Test
+  void aDryRunWithRetryFailedSessionsSaysWhatItWouldRunAgain(@TempDir Path out) throws Exception {
+    Path d = out.resolve("d");
+    String text = dryRun("--output=" + d, "--k=2", "--dryRun=true", "--retryFailedSessions");
+    assertTrue(text.contains("tasks resumed from an earlier run spend nothing, but those --retryFailedSessions runs"
+        + " again (named below) spend what their failed sessions, and what depends on them, cost anew\n"), text);
+    assertTrue(text.contains("# --retryFailedSessions: no finished task records an improver or reflector session"
+        + " that failed; nothing to run again\n"), text);
+    assertFalse(Files.exists(d));
+  }
+
   @Test
   void aRefusedOptionWritesNothing(@TempDir Path out) {
     Path d = out.resolve("d");

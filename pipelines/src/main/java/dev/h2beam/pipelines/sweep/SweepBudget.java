@@ -32,8 +32,16 @@ public final class SweepBudget {
     }
   }
 
-  /** The dry run's budget lines, each starting with {@code #}. */
+  /** The dry run's budget lines, each starting with {@code #}, of a sweep without --retryFailedSessions. */
   static List<String> lines(int k, int modes, int tasks, RunConfig config) {
+    return lines(k, modes, tasks, config, false);
+  }
+
+  /**
+   * The dry run's budget lines; with {@code retry} (--retryFailedSessions), the finished tasks it runs again are no
+   * resumed tasks that spend nothing (dogAF #6).
+   */
+  static List<String> lines(int k, int modes, int tasks, RunConfig config, boolean retry) {
     long pairs = (long) tasks * modes;
     long selector = k >= 2 ? pairs : 0;
     long executions = (long) tasks * k + pairs * 3L * k;
@@ -44,8 +52,9 @@ public final class SweepBudget {
     out.add(String.format(Locale.ROOT, "# this stream, %d task(s) x %d mode(s): the budget ledgers' totals R = %d,"
         + " P = %d", tasks, modes, pairs * 4 * k, pairs * 3 * k));
     out.add(String.format(Locale.ROOT, "# overall at most: %d rollouts executed, %d sessions (%d improver, %d"
-        + " selector, up to %d reflector); tasks resumed from an earlier run spend nothing", executions,
-        pairs * 3 * k + selector + pairs, pairs * 3 * k, selector, pairs));
+        + " selector, up to %d reflector); tasks resumed from an earlier run spend nothing%s", executions,
+        pairs * 3 * k + selector + pairs, pairs * 3 * k, selector, pairs, retry ? ", but those --retryFailedSessions"
+        + " runs again (named below) spend what their failed sessions, and what depends on them, cost anew" : ""));
     out.add("# cost: " + cost(config));
     return out;
   }

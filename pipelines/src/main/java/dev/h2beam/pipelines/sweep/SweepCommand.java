@@ -8,11 +8,16 @@ import dev.h2beam.pipelines.Command;
 import dev.h2beam.pipelines.Flags;
 import dev.h2beam.pipelines.Modes;
 import dev.h2beam.pipelines.OptionArgs;
+import dev.h2beam.transforms.summary.SummaryFile;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.beam.sdk.options.PipelineOptions;
 
 /** {@code h2beam sweep}: improve a benchmark's harness per task in the requested modes. */
@@ -121,7 +126,19 @@ public final class SweepCommand implements Command {
    */
   public record Stages(int stages, int fellBack, int refused, String firstRefusal, int tasks, Path example,
       int gatedSteps, int methodFailed, String firstMethodError, boolean resumed, int reflections,
-      int reflectionsFailed, String firstReflectionError) {
+      int reflectionsFailed, String firstReflectionError, int retriedNow, List<String> keptLater) {
+
+    public Stages {
+      keptLater = List.copyOf(keptLater);
+    }
+
+    /** Of a sweep that ran no task again for --retryFailedSessions. */
+    public Stages(int stages, int fellBack, int refused, String firstRefusal, int tasks, Path example,
+        int gatedSteps, int methodFailed, String firstMethodError, boolean resumed, int reflections,
+        int reflectionsFailed, String firstReflectionError) {
+      this(stages, fellBack, refused, firstRefusal, tasks, example, gatedSteps, methodFailed, firstMethodError,
+          resumed, reflections, reflectionsFailed, firstReflectionError, 0, List.of());
+    }
 
     /** Of a sweep whose reflector sessions all answered. */
     public Stages(int stages, int fellBack, int refused, String firstRefusal, int tasks, Path example,
@@ -169,6 +186,14 @@ public final class SweepCommand implements Command {
     public List<String> lines() {
       List<String> out = new java.util.ArrayList<>();
       if (fellBack > 0) fellBackLines(out);
+      if (!keptLater.isEmpty()) {
+        out.add("library: " + retriedNow + " task(s) ran again for --retryFailedSessions, which may have changed the"
+            + " lessons their (mode, domain) chains pass on; " + keptLater.size() + " later task(s) of those chains"
+            + " kept the results they made with the library as it was: " + String.join(", ", keptLater.subList(0,
+            Math.min(5, keptLater.size()))) + (keptLater.size() > 5 ? " and " + (keptLater.size() - 5) + " more" : "")
+            + " (to make one again with the lessons as they are now, move its summary.json aside and run the same"
+            + " command again: what did not change is reused at no cost)");
+      }
       if (reflectionsFailed > 0) {
         out.add("lessons: " + reflectionsFailed + " of " + reflections + " reflections of the " + whose() + " failed,"
             + " so no lesson of theirs reached the (mode, domain) library and the later tasks of its chain ran without"
@@ -231,6 +256,9 @@ public final class SweepCommand implements Command {
     int reflections = 0;
     int reflectionsFailed = 0;
     String firstReflectionError = "";
+    // the tasks run now whose summary lists a result --retryFailedSessions replaced, and each task's status
+    Set<String> retriedNow = new HashSet<>();
+    Map<String, String> status = new HashMap<>();
     // the tasks run now; a resume that ran none reads those it found done, so that a run whose every stage fell
     // back says so, and exits 3, however often it is resumed
     boolean resumed = true;
@@ -243,6 +271,7 @@ public final class SweepCommand implements Command {
     for (Object d : (List<Object>) record.getOrDefault("domains", List.of())) {
       for (Object t : (List<Object>) ((Map<String, Object>) d).getOrDefault("tasks", List.of())) {
         Map<String, Object> row = (Map<String, Object>) t;
+        status.put(String.valueOf(row.get("task")), String.valueOf(row.get("status")));
         if (!counted.equals(row.get("status"))) continue;
         Path summary = ns.resolve(Namespace.slug(String.valueOf(row.get("task")))).resolve("summary.json");
         JsonNode modes;
@@ -251,6 +280,7 @@ public final class SweepCommand implements Command {
           JsonNode root = Json.readTree(summary);
           modes = root.path("modes");
           selections = root.path("selections");
+          if (!resumed && !root.path(SummaryFile.RETRIED).isEmpty()) retriedNow.add(String.valueOf(row.get("task")));
         } catch (IOException | RuntimeException e) {
           continue;
         }
@@ -283,8 +313,17 @@ public final class SweepCommand implements Command {
         }
       }
     }
+    // the later tasks of a chain one of those tasks is in, kept as done before: made with the library before the retry
+    List<String> keptLater = new ArrayList<>();
+    for (List<String> chain : plan.stream().values()) {
+      boolean after = false;
+      for (String task : chain) {
+        if (retriedNow.contains(task)) after = true;
+        else if (after && "skipped".equals(status.get(task))) keptLater.add(task);
+      }
+    }
     return new Stages(stages, fellBack, refused, firstRefusal, tasks, example, gatedSteps, methodFailed,
-        firstMethodError, resumed, reflections, reflectionsFailed, firstReflectionError);
+        firstMethodError, resumed, reflections, reflectionsFailed, firstReflectionError, retriedNow.size(), keptLater);
   }
 
   public static void printDryRun(Sweep.Plan plan) {
@@ -303,7 +342,8 @@ public final class SweepCommand implements Command {
     System.out.println("# " + plan.taskCount() + (plan.taskCount() == 1 ? " task" : " tasks") + " over "
         + plan.stream().size() + (plan.stream().size() == 1 ? " domain" : " domains") + " (chains per mode and domain"
         + " in parallel, tasks within a chain sequential)");
-    SweepBudget.lines(c.k(), c.modes().size(), plan.taskCount(), c.runConfig()).forEach(System.out::println);
+    SweepBudget.lines(c.k(), c.modes().size(), plan.taskCount(), c.runConfig(), c.retryFailedSessions())
+        .forEach(System.out::println);
     for (String note : Sweep.dryRunNotes(plan)) System.out.println("# " + note);
     System.out.println("# a dry run writes nothing");
   }
