@@ -416,6 +416,15 @@ class DemoOptionsTest {
     assertFalse(Files.exists(d));
   }
 
+  /** dogAG A2: the demo's rollouts are its own script; an --executor it would drop is refused, naming it. */
+  @Test
+  void anExecutorTheDemoWouldIgnoreIsRefused(@TempDir Path out) {
+    Path d = out.resolve("d");
+    UsageError e = assertThrows(UsageError.class, () -> DemoRuns.demo(d, "--executor=codex"));
+    assertTrue(e.getMessage().startsWith("--executor=codex: --bench=demo takes no executor"), e.getMessage());
+    assertFalse(Files.exists(d));
+  }
+
   @Test
   void aRefusedOptionWritesNothing(@TempDir Path out) {
     Path d = out.resolve("d");

@@ -114,6 +114,11 @@ public final class Flags {
     Map<String, String> sources = new TreeMap<>();
     for (String k : given(bench, known, json, owned, into)) sources.put(k, "--benchSettings' " + k);
     if (!executor.isBlank()) {
+      // a benchmark whose rollouts are its own scripts would drop it in silence (dogAG A2, B5)
+      if (known.isPresent() && !known.get().contains("executor")) {
+        throw new UsageError("--executor=" + executor + ": --bench=" + bench + " takes no executor (its rollouts are"
+            + " h2beam's own scripts; folder and JobBench benchmarks take one); leave --executor out");
+      }
       if (into.containsKey("executor")) {
         throw new UsageError("--executor=" + executor + " and --benchSettings' executor both name the executor: give"
             + " it once");

@@ -141,7 +141,8 @@ public final class FolderFlags {
     if (value.isEmpty()) {
       throw new UsageError(flag + "= is empty, which would mean the current folder ("
           + Paths.get("").toAbsolutePath() + "); give the folder, e.g. " + flag + "=" + example
-          + ", or leave the flag out for its default");
+          // a flag without a default is not one to leave out (dogAG B2)
+          + (flag.equals("--namespaces") ? "" : ", or leave the flag out for its default"));
     }
     if (value.isBlank() || !value.equals(value.strip())) {
       throw new UsageError(flag + "='" + value + "' has white space around the folder name; remove it (a folder"

@@ -130,8 +130,10 @@ public final class ChatExecutor implements Executor {
 
     @Override public Executor open(Map<String, Object> settings, Optional<ResolvedRole> role,
         Map<String, String> env) {
+      // the same words whether no --config was given or the file lacks the role (dogAG B4): both fixes named
       ResolvedRole r = role.orElseThrow(() -> new IllegalArgumentException("the chat executor needs roles.executor"
-          + " in --config (the endpoint and model that do the tasks)"));
+          + " in --config (the endpoint and model that do the tasks): give --config=<file> with it, or add it to the"
+          + " file given (examples/folder-bench/config.yaml has one)"));
       return new ChatExecutor(r, new ChatClient(r.endpoint(), env));
     }
   }

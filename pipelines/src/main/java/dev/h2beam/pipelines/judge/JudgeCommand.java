@@ -653,7 +653,9 @@ public final class JudgeCommand implements Command {
       return " cannot be looked at by this user (a folder on its path denies search permission): ask its owner for"
           + " read and search permission";
     } catch (IOException e) {
-      return " is not a folder";
+      // nothing at that path: most often a namespace its sweep has not made yet (dogAG B3)
+      return " does not exist: sweep first (the namespace folder is <runsRoot>/<benchmark>-<substrate>-agg<k>, made"
+          + " by ./h2beam sweep), or check the path and its --runsRoot";
     }
   }
 

@@ -93,7 +93,8 @@ final class BenchRootClaim {
         + " (" + file + "). This sweep's runs root " + runsRoot + " would take them as its own: its journals would"
         + " call them recovered, its ledgers would count them again, and its tasks would read lessons that run"
         + " learned. Sweep with --runsRoot=" + heldRoot + ", or give this runs root a benchmark folder of its own"
-        + " (a new --benchRoot)." + (gone || !same.isEmpty()
+        // h2beam demo keeps its benchmark in --output and refuses --benchRoot (dogAG A9)
+        + " (a new --benchRoot; with h2beam demo, a new --output)." + (gone || !same.isEmpty()
             ? " If that run was deleted on purpose, delete " + benchRoot.resolve("executions") + ", "
                 + benchRoot.resolve("library") + " and " + file + " to start afresh"
             : "");

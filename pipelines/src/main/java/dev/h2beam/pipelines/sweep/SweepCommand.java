@@ -234,7 +234,8 @@ public final class SweepCommand implements Command {
       if (fellBack == stages) {
         out.add("warning: every improver stage fell back, so no harness was improved: " + (failed == 0
             ? "the improver answered, and its edits were refused (above); see what the refusals say"
-            : "check the improver role in --config (its endpoint, model and key) and the errors above"
+            : "check the improver role in --config (its endpoint, model and key) and the stages' errors (each in its"
+            + " task's summary.json, the stages: line above names one)"
             + (refused == 0 ? "" : "; the other " + refused + " stage(s)' edits were refused (above)")));
       }
     }

@@ -336,6 +336,12 @@ public final class Library {
       writeIndex();
       return true;
     }
+    if (Files.exists(entry.resolve("EXPERIENCE.md"), LinkOption.NOFOLLOW_LINKS)) {
+      // the task's summary is what the entry must hold; rewritten in silence, an edit by hand was lost without a
+      // word (dogAG A4)
+      System.err.println("  [" + task + "] library entry " + entry + " written again from the task's result: it held"
+          + " other bytes (an earlier result's, or an edit by hand)");
+    }
     indexParts.remove(entry.getFileName().toString());
     FileTrees.delete(entry.resolve("harness"));
     TreeIO.write(surface, tree, entry.resolve("harness"), false);

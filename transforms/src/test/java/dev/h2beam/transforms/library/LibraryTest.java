@@ -286,9 +286,19 @@ class LibraryTest {
         h -> delete(h.resolve("scripts/summarize.sh")),
         h -> write(h.getParent().resolve("EXPERIENCE.md"), "edited by hand"),
         h -> write(h.resolve("LongTermMEMORY.md"), "\u00e9"));
+    java.io.PrintStream err = System.err;
     for (java.util.function.Consumer<Path> d : damage) {
       d.accept(harness);
-      add(lib, "ledger-1");
+      java.io.ByteArrayOutputStream said = new java.io.ByteArrayOutputStream();
+      System.setErr(new java.io.PrintStream(said, true, java.nio.charset.StandardCharsets.UTF_8));
+      try {
+        add(lib, "ledger-1");
+      } finally {
+        System.setErr(err);
+      }
+      // said, never in silence: an edit by hand is lost to the result it must hold (dogAG A4)
+      assertTrue(said.toString(java.nio.charset.StandardCharsets.UTF_8).contains("[ledger-1] library entry " + entry
+          + " written again from the task's result"), said.toString(java.nio.charset.StandardCharsets.UTF_8));
       assertEquals(tree(), lib.treeOf("ledger-1"));
       assertFalse(Files.exists(harness.resolve("skills")) || Files.exists(harness.resolve("empty")));
       assertEquals(experience, Files.readString(entry.resolve("EXPERIENCE.md")));
