@@ -1,5 +1,6 @@
 package dev.h2beam.pipelines.judge;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.h2beam.adapters.exec.Shell;
 import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Json;
@@ -152,7 +153,7 @@ public final class JudgeCommand implements Command {
       List<String> why = report(plan, results, o.getBases(), modes, out);
       if (plan.skipped > 0) why.add(plan.skipped + " namespace(s) skipped");
       if (why.isEmpty()) {
-        if (where != null && !o.getBases()) next(plan.graders().keySet(), modes, where, out);
+        if (where != null && !o.getBases()) next(plan.graders().keySet(), judgedModes(plan, modes, out), where, out);
         return 0;
       }
       out.println("exit 2: " + String.join("; ", why) + " (see above)");
@@ -356,6 +357,31 @@ public final class JudgeCommand implements Command {
       out.println("next:   ./h2beam report --namespaces=" + Shell.word(glob != null ? glob
           : String.join(",", cell)) + modesFlag + where);
     }
+  }
+
+  /**
+   * The modes of {@code modes} that some namespace's judged.json now holds rows of, in their order; each other one is
+   * said, so that the report to run next names only modes that ran (a report asked for a gated mode no namespace ran
+   * compared nothing with it; dogAG A3). All of {@code modes} when a judged.json cannot be read here.
+   */
+  static List<String> judgedModes(Plan plan, List<String> modes, PrintStream out) {
+    java.util.Set<String> found = new java.util.HashSet<>();
+    for (String ns : plan.graders().keySet()) {
+      try {
+        for (JsonNode row : Json.readTree(Paths.get(ns).resolve("judged.json"))) found.add(row.path("mode").asText());
+      } catch (IOException | RuntimeException e) {
+        return modes;
+      }
+    }
+    List<String> kept = modes.stream().filter(found::contains).toList();
+    if (kept.isEmpty()) return modes;
+    for (String m : modes) {
+      if (!found.contains(m)) {
+        out.println("note:   no namespace judged here records a " + Namespace.modeName(m) + " run; left out of the"
+            + " report below");
+      }
+    }
+    return kept;
   }
 
   /** Up to this many namespaces, the report to run next lists them. */

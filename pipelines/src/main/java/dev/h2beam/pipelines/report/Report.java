@@ -212,6 +212,15 @@ final class Report {
         || cells.stream().anyMatch(c -> Replicates.withheld(c, aggregate));
     for (int k : new TreeSet<>(all.stream().map(Scored::k).toList())) {
       for (ModePair modes : ModePair.of(s.modes())) {
+        String absent = noRowsAt(k, modes, all);
+        if (absent != null) {
+          // conditions "held" for a mode no namespace ran, and "by design" lines told of its run (dogAG A3)
+          lines.add("");
+          lines.add("Comparison at k=" + k + ": " + modes.firstName() + " vs " + modes.secondName() + ": not made --"
+              + " no namespace has judged " + absent + " rows at k=" + k + " (see the top); leave " + absent
+              + " out of --modes, or sweep and judge it");
+          continue;
+        }
         List<Comparison.Replica> replicas = replicas(k, modes, rowsByNs, byDir);
         Comparison.Result c = Comparison.compare(k, modes, replicas, s.minEffect());
         lines.add("");
@@ -667,16 +676,24 @@ final class Report {
       // or that failed before selection on every task: left out of every figure, each with its own fix
       List<String> unjudged = new ArrayList<>();
       List<String> unselected = new ArrayList<>();
+      // a requested mode its sweep never ran: no summary records it (dogAG A3)
+      List<String> never = new ArrayList<>();
       for (String mode : s.modes()) {
         if (f.rows().stream().anyMatch(r -> r.mode().equals(mode) && r.k() == ns.k())) continue;
         if (TaskSummary.ran(f.summaries(), mode)) unjudged.add(ModeK.human(mode));
         else if (TaskSummary.failedBeforeSelection(f.summaries(), mode)) unselected.add(ModeK.human(mode));
+        else never.add(ModeK.human(mode));
       }
       List<String> said = new ArrayList<>();
       if (!unjudged.isEmpty()) {
         said.add("  ! no judged " + String.join(", ", unjudged) + " rows at " + judged
             + " although its summaries record that run, left out of every figure below \u2014 run ./h2beam judge"
             + " --namespaces=" + ns.dir() + " --modes=" + String.join(",", unjudged));
+      }
+      if (!never.isEmpty()) {
+        said.add("  ! no " + String.join(", ", never) + " rows at " + judged + ": its summaries record no such run,"
+            + " so there is nothing to judge or report; left out of every figure below (leave "
+            + (never.size() == 1 ? "it" : "them") + " out of --modes)");
       }
       if (!unselected.isEmpty()) {
         said.add("  ! no " + String.join(", ", unselected) + " rows at " + judged + ": every task of "
@@ -696,22 +713,30 @@ final class Report {
   }
 
   /** {@code <bench>-<substrate>[ seed=<s>| seeds=<a,b>] modes=<names>}: harness2's title, several seeds listed. */
+  /** The human name of a mode of {@code modes} with no row at {@code k} in {@code all}; null when both have rows. */
+  static String noRowsAt(int k, ModePair modes, List<Scored> all) {
+    for (String mode : List.of(modes.first(), modes.second())) {
+      if (all.stream().noneMatch(r -> r.k() == k && r.mode().equals(mode))) return ModeK.human(mode);
+    }
+    return null;
+  }
+
   /**
-   * The line on the judged tasks of {@code ns} whose summary.json was written after its judged.json (dogAF #2): run
-   * again since (a {@code --retryFailedSessions} resume, or a resume that re-ran them), so their rows may grade the
-   * results those summaries replaced, while the spend figures are the new summaries'; null for none.
+   * The line on the judged tasks of {@code ns} that a {@code --retryFailedSessions} resume ran again after its
+   * judged.json was written (dogAF #2): their rows may grade the results those summaries replaced, while the spend
+   * figures are the new summaries'; null for none.
    */
   static String runAgainSinceJudged(NamespaceRef ns, NamespaceFacts f) {
     Set<String> judged = new TreeSet<>();
     for (Scored r : f.rows()) judged.add(r.taskId());
-    List<String> stale = f.summaries().stream().filter(t -> t.afterJudged() && judged.contains(t.taskId()))
-        .map(TaskSummary::taskId).sorted().toList();
+    // a retried task only: a summary copied after its judged.json (cp without -p) is no re-run
+    List<String> stale = f.summaries().stream().filter(t -> t.retried() > 0 && t.afterJudged()
+        && judged.contains(t.taskId())).map(TaskSummary::taskId).sorted().toList();
     if (stale.isEmpty()) return null;
-    return "  ! " + stale.size() + (stale.size() == 1 ? " task's summary.json" : " tasks' summary.json") + " at "
-        + ns.dir() + " " + (stale.size() == 1 ? "was" : "were") + " written after its judged.json ("
-        + Comparison.list(stale) + "): run again since (a --retryFailedSessions resume, or a resume that re-ran"
-        + " them), so their judged rows may grade the results those summaries replaced, beside the new results'"
-        + " spend \u2014 run ./h2beam judge --namespaces=" + ns.dir() + " again, then this report";
+    return "  ! " + stale.size() + (stale.size() == 1 ? " task" : " tasks") + " at " + ns.dir() + " "
+        + (stale.size() == 1 ? "was" : "were") + " run again by --retryFailedSessions after its judged.json was"
+        + " written (" + Comparison.list(stale) + "): their judged rows may grade the results they replaced, beside"
+        + " the new results' spend \u2014 run ./h2beam judge --namespaces=" + ns.dir() + " again, then this report";
   }
 
   static String title(ReportSettings s, Set<NamespaceRef> reported) {

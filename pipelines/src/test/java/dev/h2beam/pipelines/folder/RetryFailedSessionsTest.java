@@ -169,8 +169,8 @@ class RetryFailedSessionsTest {
 
       // a report from the grades made before the retry says they may be of the replaced result (dogAF #2)
       String stale = report(ns, tmp.resolve("report-stale"));
-      assertTrue(stale.contains("! 1 task's summary.json at " + ns + " was written after its judged.json"
-          + " (ledgers/april): run again since"), stale);
+      assertTrue(stale.contains("! 1 task at " + ns + " was run again by --retryFailedSessions after its judged.json"
+          + " was written (ledgers/april): their judged rows may grade the results they replaced"), stale);
       assertTrue(stale.contains("run ./h2beam judge --namespaces=" + ns + " again, then this report"), stale);
 
       // judged again: the report counts the task as run again, and says its replaced result's spend is in no
@@ -179,7 +179,7 @@ class RetryFailedSessionsTest {
       String text = report(ns, tmp.resolve("report"));
       assertTrue(text.contains("tasks run again by --retryFailedSessions after sessions failed: 1 (1 earlier"
           + " result replaced): their spend figures here are the re-runs'"), text);
-      assertFalse(text.contains("written after its judged.json"), "judged after the re-run: " + text);
+      assertFalse(text.contains("after its judged.json was written"), "judged after the re-run: " + text);
       assertTrue(text.contains("summary.retried-<n>.json"), text);
 
       // a second retry with nothing fallen back runs nothing and keeps no other copy

@@ -784,6 +784,18 @@ class JudgeCommandTest {
     assertTrue(out().endsWith("\nnext:   ./h2beam report --namespaces=" + ns + "\n"), out());
   }
 
+  /**
+   * dogAG A3: judged with a mode no namespace ran, the judge said nothing of it and suggested a report with it, whose
+   * comparisons then "held" for the missing mode. It is named, and the report to run next leaves it out.
+   */
+  @Test
+  void aModeNoNamespaceRanIsNamedAndLeftOutOfTheReportToRunNext() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1)));
+    assertEquals(0, judge("--namespaces=" + ns, "--modes=both,gated"));
+    assertTrue(out().endsWith("\nnote:   no namespace judged here records a gated run; left out of the report"
+        + " below\nnext:   ./h2beam report --namespaces=" + ns + "\n"), out());
+  }
+
   /** The report to run next runs where the judge ran: the runner's options it was given are repeated (dogAC F9). */
   @Test
   void theReportToRunNextRepeatsTheRunnerTheJudgeWasGiven() throws Exception {

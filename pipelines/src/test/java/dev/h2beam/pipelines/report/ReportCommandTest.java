@@ -285,6 +285,28 @@ class ReportCommandTest {
   }
 
   /**
+   * dogAG A3: a gated mode asked for that no namespace ran made comparisons whose conditions "held" for it, with
+   * "by design" lines on a run that never happened. Each namespace now says it records no such run, and each pair
+   * with it says it was not made.
+   */
+  @Test
+  void aModeNoNamespaceRanIsNamedAndNotCompared(@TempDir Path runs) throws Exception {
+    replicates(runs);
+    Fixtures.Run run = Fixtures.report("--namespaces=" + runs + "/demo-oc-*", "--modes=parallel,sequential,gated");
+    assertEquals(0, run.exit(), run.err());
+    String text = run.out();
+    assertTrue(text.contains("  ! no gated rows at " + runs.resolve("demo-oc-agg2-s1/judged.json") + ": its summaries"
+        + " record no such run, so there is nothing to judge or report; left out of every figure below (leave it out"
+        + " of --modes)"), text);
+    for (String pair : List.of("parallel vs gated", "sequential vs gated")) {
+      assertTrue(text.contains("Comparison at k=2: " + pair + ": not made -- no namespace has judged gated rows at"
+          + " k=2 (see the top); leave gated out of --modes, or sweep and judge it"), text);
+      assertFalse(text.contains("Comparison at k=2: " + pair + " ("), text);
+    }
+    assertTrue(text.contains("Comparison at k=2: parallel vs sequential ("), text);
+  }
+
+  /**
    * A namespace without judged rows is left out of every figure: report.json's message says so as report.txt's first
    * line does; it was empty, as if all were reported (dogAA finding 8).
    */
