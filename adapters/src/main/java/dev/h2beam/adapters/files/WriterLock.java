@@ -135,8 +135,12 @@ public final class WriterLock implements AutoCloseable {
             TimeUnit.MILLISECONDS);
   }
 
-  /** Stops this lock's heartbeat (a beat under way finishes; the thread goes on for the other locks). */
-  private void stopBeating() {
+  /**
+   * Stops this lock's heartbeat (the thread goes on for the other locks). A beat under way finishes first, under the
+   * same monitor, so none touches the file once this returns: one that had read the token before the lock was let go
+   * touched the file after it (a test that put the file back saw its time change under load).
+   */
+  private synchronized void stopBeating() {
     stopped = true;
     if (beat != null) beat.cancel(false);
   }
@@ -529,7 +533,8 @@ public final class WriterLock implements AutoCloseable {
     return Optional.of(describe(file));
   }
 
-  private void touch() {
+  private synchronized void touch() {
+    if (stopped) return;
     try {
       JsonNode n = Json.readTree(file);
       if (token.equals(n.path("token").asText())) Files.setLastModifiedTime(file, FileTime.from(Instant.now()));
