@@ -494,7 +494,9 @@ final class Report {
     }
     if (why.isEmpty()) return null;
     // h2beam from db19a80 until this mend digested the prompts in the stream's order, which follows the seed
-    boolean prompts = why.stream().anyMatch(w -> w.contains(": input_digests.prompts differs: "));
+    // (only when the tasks are the same: other tasks have other prompts, and re-running would change nothing; dogAG A8)
+    boolean prompts = why.stream().anyMatch(w -> w.contains(": input_digests.prompts differs: "))
+        && why.stream().noneMatch(w -> w.contains(": input_digests.tasks differs: ") || w.contains(": tasks differs: "));
     return "not replicates: replicates are runs that differ only in seed, and these namespaces' config.json files"
         + " record more differences (" + String.join("; ", why) + "); their figures would be pooled into one mean"
         + " and one standard error, so nothing is reported. Report each set apart: narrow --namespaces, e.g."

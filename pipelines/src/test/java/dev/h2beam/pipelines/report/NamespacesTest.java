@@ -93,6 +93,22 @@ class NamespacesTest {
     assertTrue(e.getMessage().contains("is not a namespace"), e.getMessage());
   }
 
+  /**
+   * dogAG B1: a task folder named as a namespace was told to use a glob of its contents, which then matched nothing.
+   * The namespace it is in is named; a runs root is offered a glob of its namespaces.
+   */
+  @Test
+  void aTaskFolderIsToldItsNamespaceAndARunsRootAGlob(@TempDir Path runs) throws Exception {
+    Path ns = Fixtures.namespace(runs, "demo-oc-agg2");
+    Path task = java.nio.file.Files.createDirectories(ns.resolve("ledger-1"));
+    UsageError e = assertThrows(UsageError.class, () -> Namespaces.resolve(List.of(task.toString()), runs));
+    assertTrue(e.getMessage().endsWith("it is a folder inside the namespace " + ns + ": name that, --namespaces="
+        + ns), e.getMessage());
+    e = assertThrows(UsageError.class, () -> Namespaces.resolve(List.of(runs.toString()), runs));
+    assertTrue(e.getMessage().endsWith("it holds namespaces (a runs root): name one, or a glob of them such as '"
+        + runs + "/*'"), e.getMessage());
+  }
+
   @Test
   void missingFolderIsRefused(@TempDir Path runs) {
     UsageError e = assertThrows(UsageError.class, () -> Namespaces.resolve(List.of("demo-oc-agg9"), runs));

@@ -386,6 +386,16 @@ class ReportCommandTest {
         + " demo-oc-agg2-s2)"), run.err());
     assertTrue(run.err().contains("re-run each namespace's sweep command, which runs nothing and records it anew"),
         run.err());
+
+    // with other tasks, other prompts: the older build's hint does not apply, and is not given (dogAG A8)
+    for (int seed = 1; seed <= 3; seed++) {
+      recorded(runs.resolve("demo-oc-agg2-s" + seed), "input_digests", java.util.Map.of("prompts", "p" + seed % 2,
+          "tasks", java.util.Map.of("t", "d" + seed % 2)));
+    }
+    run = Fixtures.report("--namespaces=" + runs + "/demo-oc-*");
+    assertEquals(1, run.exit(), run.out());
+    assertTrue(run.err().contains("input_digests.prompts differs: "), run.err());
+    assertFalse(run.err().contains("records it anew"), run.err());
   }
 
   @Test
