@@ -135,9 +135,15 @@ public final class CheckCommand implements Command {
         }
       }
       if (bench instanceof FolderBenchmark folder) {
-        fails.addAll(graderProblems(folder));
+        // the grader the judge will be given: a config granting the rubric judge egress failed the bench.json
+        // grader's check, with no way to say which grader (dogAG A6)
+        String grader = o.getGrader().isBlank() ? folder.file().graderKind() : o.getGrader();
+        fails.addAll(graderProblems(folder, grader));
         // a configuration that does not read is already a failure, and the judge would only repeat it
-        if (configRead) fails.addAll(judgeRefusals(folder, o.getConfig()));
+        if (configRead) fails.addAll(judgeRefusals(folder, grader, o.getConfig()));
+      } else if (!o.getGrader().isBlank()) {
+        fails.add("--grader=" + o.getGrader() + ": check reads a grader's needs for folder benchmarks only; leave"
+            + " --grader out");
       }
     }
     fails.addAll(agentProblems(o.getChannel(), settings, env));
@@ -182,10 +188,12 @@ public final class CheckCommand implements Command {
     return roles;
   }
 
-  /** What the folder benchmark's grader needs for every task in the stream; a rubric is read as the judge reads it. */
-  static List<String> graderProblems(FolderBenchmark bench) {
+  /**
+   * What the grader the judge will be given ({@code kind}: --grader, else bench.json's) needs for every task in the
+   * stream; a rubric is read as the judge reads it.
+   */
+  static List<String> graderProblems(FolderBenchmark bench, String kind) {
     List<String> fails = new ArrayList<>();
-    String kind = bench.file().graderKind();
     if (kind.equals("command")) {
       CommandGrader.missingCommand(bench.root().resolve(BenchFile.FILE), bench.file().grader().get("command"))
           .ifPresent(fails::add);
@@ -202,10 +210,10 @@ public final class CheckCommand implements Command {
 
   /**
    * What {@code h2beam judge} would refuse after the sweep, asked of the judge now: its grader's use of the
-   * configuration (the rubric judge's role) and the reference egress grant it needs, in the judge's own words.
+   * configuration (the rubric judge's role) and the reference egress grant it needs, in the judge's own words (a
+   * grader it does not know among them, named with the known ones).
    */
-  static List<String> judgeRefusals(FolderBenchmark bench, String configFile) {
-    String grader = bench.file().graderKind();
+  static List<String> judgeRefusals(FolderBenchmark bench, String grader, String configFile) {
     List<String> fails = new ArrayList<>();
     for (String p : GraderPreflight.egressProblems(grader, bench.spec().name(), configFile)) {
       fails.add("h2beam judge --grader=" + grader + " would refuse to grade this benchmark: " + p);

@@ -74,6 +74,13 @@ public interface CheckOptions extends PipelineOptions {
 
   void setToolsDir(String value);
 
+  @Description("The grader h2beam judge will be given (its --grader, e.g. rubric); default: the one bench.json names."
+      + " Its needs for every task and the reference egress it is granted in --config are checked.")
+  @Default.String("")
+  String getGrader();
+
+  void setGrader(String value);
+
   @Description("Send one tiny request to every configured role's endpoint and model (false: only check settings).")
   @Default.Boolean(true)
   boolean getPing();

@@ -313,6 +313,22 @@ class CheckCommandTest {
         + " signed_sums) grants reference egress, but its judge here (--grader=expected) sends no reference"), out);
   }
 
+  /**
+   * dogAG A6: the README's grant for judging the example with the rubric judge failed check (which asked for the
+   * bench.json grader's needs), and check had no way to be told the grader. --grader is that way.
+   */
+  @Test
+  void theGraderTheJudgeWillBeGivenIsTheOneChecked() throws Exception {
+    Path config = judgeConfig("grants:\n  - {benchmark: signed_sums, endpoint: m, model: j,"
+        + " references: \"grading/rubric.json\"}\n");
+    String out = check(ENV, 0, "--bench=folder", "--benchRoot=" + EXAMPLE, "--config=" + config, "--ping=false",
+        "--grader=rubric");
+    assertTrue(out.startsWith("Ready: signed_sums/oc; 4 tasks."), out);
+    out = check(ENV, 1, "--bench=folder", "--benchRoot=" + EXAMPLE, "--config=" + config, "--ping=false",
+        "--grader=rubrik");
+    assertTrue(out.contains("--grader=rubrik is not a known grader; known: ["), out);
+  }
+
   @Test
   void aRubricThatDoesNotParseIsNamedByItsFile() throws Exception {
     Path root = rubricBench();
