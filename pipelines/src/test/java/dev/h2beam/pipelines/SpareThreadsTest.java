@@ -3,6 +3,7 @@ package dev.h2beam.pipelines;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.beam.sdk.Pipeline;
@@ -61,7 +62,14 @@ class SpareThreadsTest {
    */
   @Test
   void everySpareThreadHoldsWhileTheStepWritesAndIsLetGoWhenItEnds() {
-    assertEquals(PipelineResult.State.DONE, run("WriteA", 3, 2));
+    // what is tested is the hold, not the grace: on a loaded machine the runner started the writer more than the
+    // grace after a spare thread, which then let its thread go, as it should (CI run 49)
+    SpareThreads.grace = Duration.ofSeconds(60);
+    try {
+      assertEquals(PipelineResult.State.DONE, run("WriteA", 3, 2));
+    } finally {
+      SpareThreads.grace = SpareThreads.GRACE;
+    }
     assertEquals(2, SEEN.get("WriteA").get(), "spare threads seen holding while writing");
     assertEquals(0, SpareThreads.holding("WriteA"));
   }
