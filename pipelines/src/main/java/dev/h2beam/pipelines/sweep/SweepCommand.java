@@ -80,7 +80,7 @@ public final class SweepCommand implements Command {
     System.out.println(df[0] == 0 && df[1] > 0
         ? "next:   no task is ok: see the errors above; the same command again resumes, keeping what was done"
         : st.nothingImproved() && st.retryable()
-        ? "next:   once the improver's endpoint answers again (see the warning above), run the same command with"
+        ? "next:   once the endpoints answer again (see the warning above), run the same command with"
             + " --retryFailedSessions: it asks the failed sessions again and reuses the rest at no cost"
         : st.nothingImproved()
         ? "next:   fix what the warning above names, then sweep into a new --runsRoot: a resume here keeps these"
@@ -122,7 +122,10 @@ public final class SweepCommand implements Command {
    * the gated mode's steps, in how many the method failed (threw, returned null, scored NaN), with the first such
    * error and its task. Beside tasks run now, those skipped as done before are not read again; a resume that ran
    * none ({@code resumed}) reads the tasks it found done, so that its end and exit code say what those runs did. An
-   * unreadable summary is passed over.
+   * unreadable summary is passed over. Also the reflections of the selections that chose, how many of them failed
+   * ({@code reflection_error}: a lesson lost) with the first such error, and, for a {@code --retryFailedSessions}
+   * run, how many of the tasks run now had a result replaced ({@code retriedNow}) and the later tasks of their
+   * chains that were kept as done before ({@code keptLater}), made with the library as it was.
    */
   public record Stages(int stages, int fellBack, int refused, String firstRefusal, int tasks, Path example,
       int gatedSteps, int methodFailed, String firstMethodError, boolean resumed, int reflections,
