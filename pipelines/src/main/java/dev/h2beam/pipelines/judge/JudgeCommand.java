@@ -337,7 +337,7 @@ public final class JudgeCommand implements Command {
 
   /**
    * Prints the report command to run next, as the sweep prints the judge's: one per runs root, benchmark and
-   * substrate, since a report covers one such cell and refuses two runs roots' namespaces of one name; with the
+   * substrate, seeded namespaces apart from unseeded ones, since a report covers one such cell and refuses two runs roots' namespaces of one name; with the
    * judge's {@code --modes} when they are not the default the report shares, and the runner's options the judge was
    * given ({@code where}).
    * A cell of more than {@value #LISTED} namespaces is named by a quoted glob where one names exactly them
@@ -347,8 +347,10 @@ public final class JudgeCommand implements Command {
     Map<String, List<String>> byCell = new TreeMap<>();
     for (String ns : judged) {
       Namespace n = Namespace.parse(Paths.get(ns).getFileName().toString()).orElseThrow();
-      byCell.computeIfAbsent(Paths.get(ns).getParent() + "\u0000" + n.benchmark() + "-" + n.substrate(),
-          c -> new ArrayList<>()).add(ns);
+      // seeded and unseeded runs apart: a seed set and a run without one are seldom one experiment's replicates,
+      // and their report was refused as not replicates when their task sets differed (dogAG A7)
+      byCell.computeIfAbsent(Paths.get(ns).getParent() + "\u0000" + n.benchmark() + "-" + n.substrate()
+          + (n.seed() == null ? "" : "\u0000seeded"), c -> new ArrayList<>()).add(ns);
     }
     String modesFlag = Flags.modesFlag(modes, JudgeOptions.DEFAULT_MODES); // the report's default is the judge's
     for (List<String> cell : byCell.values()) {

@@ -1,6 +1,7 @@
 package dev.h2beam.pipelines.judge;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.files.TextFiles;
 import dev.h2beam.adapters.model.Namespace;
 import dev.h2beam.pipelines.SpareThreads;
@@ -261,7 +262,11 @@ public final class JudgePipeline {
         return marked;
       } catch (IOException | RuntimeException e) {
         unreadable.inc();
-        String problem = summary + ": " + e.getMessage();
+        // a summary that does not parse is named with where it stopped and the fix, not Jackson's quote of it (dogAG
+        // B6): the sweep run again moves such a summary aside and runs its task again
+        String problem = summary + ": " + (e instanceof com.fasterxml.jackson.core.JsonProcessingException j
+            ? "not valid JSON: " + Json.syntaxProblem(j) + "; restore it, or run the same sweep again, which moves it"
+                + " aside and runs its task again" : e.getMessage());
         if (problems != null) problems.computeIfAbsent(ns, n -> new ArrayList<>()).add(problem);
         else out.get(PROBLEMS).output(KV.of(ns, problem));
         return List.of();

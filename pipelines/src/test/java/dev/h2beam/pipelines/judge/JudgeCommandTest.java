@@ -481,6 +481,11 @@ class JudgeCommandTest {
     assertEquals(2, judge("--namespaces=" + ns));
     assertEquals(2, rows(ns).size());
     assertTrue(out().contains("1 unreadable summary file(s)") && out().contains("t2/summary.json"), out());
+    // where it stopped and the fix, none of Jackson's quote of the text (dogAG B6)
+    assertTrue(out().contains("t2/summary.json: not valid JSON: ") && out().contains("(line 1, column ")
+        && out().contains("; restore it, or run the same sweep again, which moves it aside and runs its task again"),
+        out());
+    assertFalse(out().contains("[Source"), out());
   }
 
   @Test
@@ -836,6 +841,16 @@ class JudgeCommandTest {
         .collect(java.util.stream.Collectors.joining(","))), out().lines().filter(l -> l.startsWith("next:")).toList());
     assertEquals(null, JudgeCommand.glob(List.of(bench.get(0).toString(), runs.resolve("a,b").toString())));
     assertEquals(runs + "/demo-oc-agg*", JudgeCommand.glob(demo.stream().map(Path::toString).toList()));
+  }
+
+  /** dogAG A7: an unseeded run and a seeded one judged together are suggested two reports, not one. */
+  @Test
+  void seededAndUnseededNamespacesAreSuggestedReportsApart() throws Exception {
+    Path plain = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1)));
+    Path seeded = Namespaces.python(runs, "demo-oc-agg1-s1", 1, Map.of("t1", score(1, 1)));
+    assertEquals(0, judge("--namespaces=" + plain + "," + seeded), out());
+    assertEquals(List.of("next:   ./h2beam report --namespaces=" + plain,
+        "next:   ./h2beam report --namespaces=" + seeded), out().lines().filter(l -> l.startsWith("next:")).toList());
   }
 
   @Test
