@@ -1,6 +1,5 @@
 package dev.h2beam.pipelines.judge;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.h2beam.adapters.exec.Shell;
 import dev.h2beam.adapters.files.AtomicFiles;
 import dev.h2beam.adapters.files.Json;
@@ -150,10 +149,13 @@ public final class JudgeCommand implements Command {
           JobWatch.runToEnd(JudgePipeline.build(Pipeline.create(LazyOptions.beam(o)), c)).waitUntilFinish();
       if (state != PipelineResult.State.DONE) throw new IllegalStateException("the judge pipeline ended " + state);
       List<String> modes = Flags.modes(o.getModes());
-      List<String> why = report(plan, results, o.getBases(), modes, out);
+      java.util.Set<String> found = new java.util.TreeSet<>();
+      List<String> why = report(plan, results, o.getBases(), modes, found, out);
       if (plan.skipped > 0) why.add(plan.skipped + " namespace(s) skipped");
       if (why.isEmpty()) {
-        if (where != null && !o.getBases()) next(plan.graders().keySet(), judgedModes(plan, modes, out), where, out);
+        if (where != null && !o.getBases()) {
+          next(plan.graders().keySet(), judgedModes(modes, found, out), where, out);
+        }
         return 0;
       }
       out.println("exit 2: " + String.join("; ", why) + " (see above)");
@@ -362,19 +364,12 @@ public final class JudgeCommand implements Command {
   }
 
   /**
-   * The modes of {@code modes} that some namespace's judged.json now holds rows of, in their order; each other one is
-   * said, so that the report to run next names only modes that ran (a report asked for a gated mode no namespace ran
-   * compared nothing with it; dogAG A3). All of {@code modes} when a judged.json cannot be read here.
+   * The modes of {@code modes} that some namespace's judged.json now holds rows of ({@code found}, from the writing
+   * steps' records), in their order; each other one is said, so that the report to run next names only modes that
+   * ran (a report asked for a gated mode no namespace ran compared nothing with it; dogAG A3). All of {@code modes}
+   * when none was found.
    */
-  static List<String> judgedModes(Plan plan, List<String> modes, PrintStream out) {
-    java.util.Set<String> found = new java.util.HashSet<>();
-    for (String ns : plan.graders().keySet()) {
-      try {
-        for (JsonNode row : Json.readTree(Paths.get(ns).resolve("judged.json"))) found.add(row.path("mode").asText());
-      } catch (IOException | RuntimeException e) {
-        return modes;
-      }
-    }
+  static List<String> judgedModes(List<String> modes, java.util.Set<String> found, PrintStream out) {
     List<String> kept = modes.stream().filter(found::contains).toList();
     if (kept.isEmpty()) return modes;
     for (String m : modes) {
@@ -435,9 +430,12 @@ public final class JudgeCommand implements Command {
             + " calls whose cost is not known here (not counted, not zero)");
   }
 
-  /** Prints each namespace's outcome; returns why the run is not a full success, empty when it is. */
-  static List<String> report(Plan plan, Path results, boolean bases, List<String> modes, PrintStream out)
-      throws IOException {
+  /**
+   * Prints each namespace's outcome; returns why the run is not a full success, empty when it is. Adds to {@code found}
+   * the modes the namespaces' judged.json files now hold rows of.
+   */
+  static List<String> report(Plan plan, Path results, boolean bases, List<String> modes, java.util.Set<String> found,
+      PrintStream out) throws IOException {
     Map<String, Map<String, Object>> byNs = new TreeMap<>();
     try (Stream<Path> s = Files.list(results)) {
       for (Path p : s.toList()) {
@@ -494,6 +492,7 @@ public final class JudgeCommand implements Command {
       } else {
         long rows = ((Number) r.get("rows")).longValue();
         long graded = ((Number) r.get("graded")).longValue();
+        for (Object m : (List<?>) r.getOrDefault("modes", List.of())) found.add(String.valueOf(m));
         out.println(label + ": judged.json: " + rows + " row(s), " + graded + " graded, " + (rows - graded)
             + " ungraded (judge failure or no pick — NOT zeros)");
       }
@@ -597,9 +596,8 @@ public final class JudgeCommand implements Command {
       Optional<Namespace> ns = Namespace.parse(dir.getFileName() == null ? "" : dir.getFileName().toString());
       if (ns.isEmpty()) {
         throw new UsageError("--namespaces: " + dir + " is not a namespace folder: its name must read"
-            + " <bench>-<substrate>-<" + String.join("|", Namespace.MODES) + "><k>[-s<seed>], e.g. demo-oc-agg2. Pass"
-            + " the namespace folders themselves (or a glob such as runs/demo-oc-agg*), not the folder that holds them;"
-            + " nothing was written");
+            + " <bench>-<substrate>-<" + String.join("|", Namespace.MODES) + "><k>[-s<seed>], e.g. demo-oc-agg2; "
+            + FolderFlags.insteadOfNamespace(dir) + "; nothing was written");
       }
       Path summary = dir.resolveSibling(ns.get().summary().toString());
       if (!summary.equals(dir) && !Files.isDirectory(summary)) {

@@ -162,6 +162,8 @@ public final class JudgedFile {
     result.put("wrote", file.toString());
     result.put("rows", merged.size());
     result.put("graded", merged.stream().filter(JudgedRow::graded).count());
+    // the modes judged.json now holds rows of: the report the judge suggests names no other
+    result.put("modes", new java.util.TreeSet<>(merged.stream().map(JudgedRow::mode).toList()));
     return new Merged(result, merged);
   }
 

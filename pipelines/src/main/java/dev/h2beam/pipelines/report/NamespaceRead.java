@@ -75,8 +75,9 @@ record NamespaceRead(PackedFacts facts, List<ReadFailure> failures, int filesRea
           }
           case SUMMARY -> {
             TaskSummary t = InputFiles.summary(path, TextFiles.utf8(utf8, path), unstamped);
-            summaries.add(judgedAt != null && Files.getLastModifiedTime(f).compareTo(judgedAt) > 0 ? t.writtenAfterJudged()
-                : t);
+            // looked at for a retried task alone, the only one the report asks it of (a look per summary on 50,000)
+            summaries.add(t.retried() > 0 && judgedAt != null && Files.getLastModifiedTime(f).compareTo(judgedAt) > 0
+                ? t.writtenAfterJudged() : t);
           }
           case CONFIG -> identity = InputFiles.config(path, TextFiles.utf8(utf8, path));
           case JUDGE -> judgedBy = InputFiles.judge(TextFiles.utf8(utf8, path));

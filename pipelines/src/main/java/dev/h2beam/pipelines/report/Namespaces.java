@@ -1,6 +1,7 @@
 package dev.h2beam.pipelines.report;
 
 import dev.h2beam.adapters.model.Namespace;
+import dev.h2beam.pipelines.FolderFlags;
 import dev.h2beam.pipelines.FolderGlob;
 import dev.h2beam.pipelines.UsageError;
 import java.nio.file.Files;
@@ -42,7 +43,7 @@ final class Namespaces {
         }
         NamespaceRef ref = NamespaceRef.parse(dir).orElseThrow(() -> new UsageError("--namespaces: " + dir
             + " is not a namespace (<bench>-<substrate>-<" + String.join("|", Namespace.MODES)
-            + "><k>[-s<seed>]); " + whatItIs(dir)));
+            + "><k>[-s<seed>]); " + FolderFlags.insteadOfNamespace(dir)));
         out.putIfAbsent(ref.summary().dir(), ref.summary());
       }
     }
@@ -59,26 +60,5 @@ final class Namespaces {
       }
     }
     return List.copyOf(out.values());
-  }
-
-  /**
-   * What to name instead of {@code dir}, which is no namespace: its namespace when it is a folder inside one (a task's:
-   * a glob of its contents matched nothing; dogAG B1), a glob of it when it holds namespaces (a runs root), else what
-   * a namespace's name looks like.
-   */
-  static String whatItIs(Path dir) {
-    for (Path up = dir.getParent(); up != null; up = up.getParent()) {
-      if (NamespaceRef.parse(up).isPresent()) {
-        return "it is a folder inside the namespace " + up + ": name that, --namespaces=" + up;
-      }
-    }
-    boolean holds;
-    try (java.util.stream.Stream<Path> s = Files.list(dir)) {
-      holds = s.anyMatch(p -> Files.isDirectory(p) && NamespaceRef.parse(p).isPresent());
-    } catch (java.io.IOException | java.io.UncheckedIOException e) {
-      holds = false;
-    }
-    return holds ? "it holds namespaces (a runs root): name one, or a glob of them such as '" + dir + "/*'"
-        : "name a namespace folder such as runs/demo-oc-agg2, or a glob of them";
   }
 }

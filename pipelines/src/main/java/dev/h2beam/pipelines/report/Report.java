@@ -262,9 +262,9 @@ final class Report {
 
   /**
    * The line on the reported tasks that a {@code --retryFailedSessions} resume ran again, or null for none: their
-   * results are
-   * the re-runs', and what the results they replaced spent beyond what the re-runs reused is in no ledger, so in no
-   * spend figure of the report (not counted, not zero); the replaced summaries and the audit journals hold it.
+   * results are the re-runs', and what the results they replaced spent beyond what the re-runs reused is in no
+   * ledger, so in no spend figure of the report (not counted, not zero); the replaced summaries and the audit
+   * journals hold it.
    */
   static String retried(Set<NamespaceRef> reported, Map<String, NamespaceFacts> byDir) {
     int tasks = 0;
@@ -731,9 +731,9 @@ final class Report {
   static String runAgainSinceJudged(NamespaceRef ns, NamespaceFacts f) {
     Set<String> judged = new TreeSet<>();
     for (Scored r : f.rows()) judged.add(r.taskId());
-    // a retried task only: a summary copied after its judged.json (cp without -p) is no re-run
-    List<String> stale = f.summaries().stream().filter(t -> t.retried() > 0 && t.afterJudged()
-        && judged.contains(t.taskId())).map(TaskSummary::taskId).sorted().toList();
+    // marked on retried tasks alone (NamespaceRead): a summary merely written or copied after judged.json is no re-run
+    List<String> stale = f.summaries().stream().filter(t -> t.afterJudged() && judged.contains(t.taskId()))
+        .map(TaskSummary::taskId).sorted().toList();
     if (stale.isEmpty()) return null;
     return "  ! " + stale.size() + (stale.size() == 1 ? " task" : " tasks") + " at " + ns.dir() + " "
         + (stale.size() == 1 ? "was" : "were") + " run again by --retryFailedSessions after its judged.json was"

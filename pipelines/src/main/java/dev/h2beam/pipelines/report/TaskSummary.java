@@ -20,9 +20,9 @@ import java.util.TreeMap;
  *     the modes whose selection ran a selector session
  * @param retried how many earlier results of the task a {@code --retryFailedSessions} resume replaced (its summary's
  *     {@code retried} list), each kept beside its summary.json
- * @param afterJudged whether the summary was written after its namespace's judged.json: the task was run again since
- *     it was judged (a {@code --retryFailedSessions} resume, or a resume that re-ran it), so its judged rows may grade
- *     a result it replaced
+ * @param afterJudged whether the summary of a retried task ({@code retried} above 0; false for any other) was
+ *     written after its namespace's judged.json: the retry ran after the judge, so its judged rows may grade a result
+ *     it replaced
  */
 public record TaskSummary(String path, String taskId, Map<String, ModeSpend> modes, Map<String, List<String>> finals,
     DeadBases deadBases, Map<String, Choice> choices, int retried, boolean afterJudged) implements Serializable {

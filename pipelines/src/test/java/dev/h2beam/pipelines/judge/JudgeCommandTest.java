@@ -725,6 +725,12 @@ class JudgeCommandTest {
     UsageError parent = assertThrows(UsageError.class, () -> judge("--namespaces=" + runs));
     assertTrue(parent.getMessage().startsWith("--namespaces: " + runs + " is not a namespace folder"),
         parent.getMessage());
+    assertTrue(parent.getMessage().contains("it holds namespaces (a runs root): name one, or a glob of them such as '"
+        + runs + "/*'"), parent.getMessage());
+    // a task's folder: its namespace is named, as the report names it (dogAG B1)
+    UsageError task = assertThrows(UsageError.class, () -> judge("--namespaces=" + ns.resolve("t1")));
+    assertTrue(task.getMessage().contains("it is a folder inside the namespace " + ns + ": name that, --namespaces="
+        + ns), task.getMessage());
     Path empty = Files.createDirectories(runs.resolve("demo-oc-agg2"));
     UsageError none = assertThrows(UsageError.class, () -> judge("--namespaces=" + empty));
     assertEquals("--namespaces: " + empty + " holds no <task>/summary.json, so there is nothing to judge there (is"
