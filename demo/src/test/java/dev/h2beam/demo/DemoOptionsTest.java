@@ -416,15 +416,6 @@ class DemoOptionsTest {
     assertFalse(Files.exists(d));
   }
 
-  /** dogAG A2: the demo's rollouts are its own script; an --executor it would drop is refused, naming it. */
-  @Test
-  void anExecutorTheDemoWouldIgnoreIsRefused(@TempDir Path out) {
-    Path d = out.resolve("d");
-    UsageError e = assertThrows(UsageError.class, () -> DemoRuns.demo(d, "--executor=codex"));
-    assertTrue(e.getMessage().startsWith("--executor=codex: --bench=demo takes no executor"), e.getMessage());
-    assertFalse(Files.exists(d));
-  }
-
   @Test
   void aRefusedOptionWritesNothing(@TempDir Path out) {
     Path d = out.resolve("d");
@@ -434,6 +425,10 @@ class DemoOptionsTest {
     UsageError k = assertThrows(UsageError.class, () -> DemoRuns.demo(d, "--k=17", "--dryRun=true"));
     assertEquals("--k=17 is above the largest k, 16: each task and mode would spend R = 4k = 68 rollouts and P = 3k"
         + " = 51 improver sessions; use --k=1..16", k.getMessage());
+    // dogAG A2: the demo's rollouts are its own script; an --executor it would drop is refused, naming it
+    UsageError executor = assertThrows(UsageError.class, () -> DemoRuns.demo(d, "--executor=codex"));
+    assertTrue(executor.getMessage().startsWith("--executor=codex: --bench=demo takes no executor"),
+        executor.getMessage());
     assertFalse(Files.exists(d), "nothing written: not base/, sources/, runs/ or library/");
   }
 

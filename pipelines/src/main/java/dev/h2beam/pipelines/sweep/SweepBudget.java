@@ -32,14 +32,9 @@ public final class SweepBudget {
     }
   }
 
-  /** The dry run's budget lines, each starting with {@code #}, of a sweep without --retryFailedSessions. */
-  static List<String> lines(int k, int modes, int tasks, RunConfig config) {
-    return lines(k, modes, tasks, config, false);
-  }
-
   /**
-   * The dry run's budget lines; with {@code retry} (--retryFailedSessions), the finished tasks it runs again are no
-   * resumed tasks that spend nothing (dogAF #6).
+   * The dry run's budget lines, each starting with {@code #}; with {@code retry} (--retryFailedSessions), the
+   * finished tasks it runs again are no resumed tasks that spend nothing (dogAF #6).
    */
   static List<String> lines(int k, int modes, int tasks, RunConfig config, boolean retry) {
     long pairs = (long) tasks * modes;

@@ -202,11 +202,12 @@ public final class SweepCommand implements Command {
             + " so no lesson of theirs reached the (mode, domain) library and the later tasks of its chain ran without"
             + " it (each is selections.<mode>.reflection_error in its task's summary.json), e.g. "
             + firstReflectionError);
-        if (fellBack == refused) {
-          out.add("retry: once the reflector's endpoint answers again, the same sweep command with"
-              + " --retryFailedSessions runs those tasks again (each task's summary.json kept beside it; what did not"
-              + " change reused at no cost); without it a resume keeps them as they are");
-        }
+      }
+      // one line for either failure: the flag asks every failed session of a task again
+      if (retryable()) {
+        out.add("retry: once the endpoints answer again, the same sweep command with --retryFailedSessions"
+            + " runs again the tasks whose sessions failed (each task's summary.json kept beside it; what did"
+            + " not change reused at no cost); without it a resume keeps them as they are");
       }
       if (methodFailed > 0) {
         out.add("methods: in " + methodFailed + " of " + gatedSteps + " gated steps of the " + whose()
@@ -229,11 +230,6 @@ public final class SweepCommand implements Command {
           + " because their edits were refused") + "; each stage's error is in its task's summary.json, e.g. "
           + example + ")");
       if (refused > 0) out.add("refused: " + refused + " stage(s)' edits were refused: " + firstRefusal);
-      if (failed > 0) {
-        out.add("retry: once the endpoints answer again, the same sweep command with --retryFailedSessions"
-            + " runs again the tasks whose sessions failed (each task's summary.json kept beside it; what did"
-            + " not change reused at no cost); without it a resume keeps them as they are");
-      }
       if (fellBack == stages) {
         out.add("warning: every improver stage fell back, so no harness was improved: " + (failed == 0
             ? "the improver answered, and its edits were refused (above); see what the refusals say"

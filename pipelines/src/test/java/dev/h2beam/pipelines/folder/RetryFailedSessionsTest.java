@@ -211,7 +211,8 @@ class RetryFailedSessionsTest {
       String end = String.valueOf(first.get("end"));
       assertTrue(end.contains("lessons: 1 of 1 reflections of the 1 task(s) run now failed, so no lesson of theirs"
           + " reached the (mode, domain) library"), end);
-      assertTrue(end.contains("--retryFailedSessions runs those tasks again"), end);
+      assertTrue(end.contains("retry: once the endpoints answer again, the same sweep command with"
+          + " --retryFailedSessions runs again the tasks whose sessions failed"), end);
       assertEquals(Map.of("agg", List.of(SummaryFile.REFLECTION)),
           SummaryFile.failedSessions(Json.readMap(summary), List.of("agg")));
 
