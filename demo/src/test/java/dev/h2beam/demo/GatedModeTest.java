@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.h2beam.adapters.files.Json;
+import dev.h2beam.pipelines.report.ReportCommand;
 import dev.h2beam.transforms.proposer.Journal;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -20,6 +21,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -152,6 +154,29 @@ class GatedModeTest {
       assertTrue(text.contains("update scripts/summarize.sh"), text);
       assertTrue(text.contains("this policy rejects every candidate"), text);
     }
+  }
+
+  @Test
+  void twoRunsRootsGatedModesAreComparedAsTwoMethodsOnTheFilesTheirSweepsWrote(@TempDir Path dir) throws Exception {
+    Path kept = dir.resolve("kept");
+    Path never = dir.resolve("never");
+    assertEquals(0, demo(kept, "--modes=gated", "--k=1"));
+    assertEquals(0, demo(never, "--modes=gated", "--k=1", "--policy=never"));
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int exit = new ReportCommand().run(new String[] {"--namespaces=" + kept.resolve("runs/demo-oc-agg1"),
+        "--versus=" + never.resolve("runs/demo-oc-agg1"), "--modes=gated", "--output=" + dir.resolve("report")},
+        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+    String text = out.toString(StandardCharsets.UTF_8);
+    assertEquals(0, exit, err.toString(StandardCharsets.UTF_8));
+    assertTrue(text.contains("\nMethods at k=1: gated[improver, score_comparison] vs gated[improver, never]"), text);
+    for (String m : List.of("M1", "M2", "M3", "M4", "M5")) {
+      assertTrue(Pattern.compile("(?m)^  " + m + " .*: holds$").matcher(text).find(), m + " in " + text);
+    }
+    // a gate that kept the fixed script beats one that kept the broken base, on both tasks of the one seed
+    assertTrue(text.contains("  score: mean paired difference +50.00 pt (gated[improver, score_comparison] -"
+        + " gated[improver, never]) | 1 replicate, 2 task pairs"), text);
+    assertTrue(text.contains("inconclusive: 1 replicate; paired-difference/v1 needs at least 3"), text);
   }
 
   @Test

@@ -28,7 +28,40 @@ final class Comparison {
    * the task summaries whose ledgers declare each mode's budget.
    */
   record Replica(NamespaceRef namespace, List<Scored> first, List<Scored> second, RunIdentity identity,
-      List<TaskSummary> summaries) {}
+      List<TaskSummary> summaries, Side versus) {
+    /** Both modes of one namespace. */
+    Replica(NamespaceRef namespace, List<Scored> first, List<Scored> second, RunIdentity identity,
+        List<TaskSummary> summaries) {
+      this(namespace, first, second, identity, summaries, null);
+    }
+
+    /** The namespace the second side's rows are from: this one, or another runs root's ({@code --versus}). */
+    NamespaceRef secondNamespace() {
+      return versus == null ? namespace : versus.namespace();
+    }
+
+    /** The task summaries that declare the second side's budget. */
+    List<TaskSummary> secondSummaries() {
+      return versus == null ? summaries : versus.summaries();
+    }
+
+    /** Each side's namespace and identity, once: one for two modes of a namespace, two for two runs roots. */
+    List<Side> sides() {
+      Side own = new Side(namespace, identity, summaries);
+      return versus == null ? List.of(own) : List.of(own, versus);
+    }
+
+    /** How a message names a side's namespace: by its folder when two runs roots hold namespaces of one name. */
+    String name(NamespaceRef ns) {
+      return versus == null ? ns.name() : ns.dir();
+    }
+  }
+
+  /**
+   * A side of a replicate: a namespace, its declared identity and its task summaries. The second side of a replicate
+   * whose sides are two runs roots' namespaces of one name ({@code report --versus}), null in {@link Replica} else.
+   */
+  record Side(NamespaceRef namespace, RunIdentity identity, List<TaskSummary> summaries) {}
 
   /**
    * A comparability condition and every reason it fails (none when it holds).
@@ -77,7 +110,6 @@ final class Comparison {
   }
 
   static Result compare(int k, ModePair modes, List<Replica> replicas, double minEffect) {
-    List<String> unchecked = new ArrayList<>();
     List<Condition> conditions = List.of(
         new Condition("C1", "same task set", sameTasks(modes, replicas)),
         new Condition("C2", "matched seeds, one replicate per seed on both sides", matchedSeeds(modes, replicas)),
@@ -85,9 +117,21 @@ final class Comparison {
         Condition.of("C4", "same declared executor and improver identity",
             sameIdentity(replicas, "executor", RunIdentity::executor)
                 .and(sameIdentity(replicas, "improver", RunIdentity::improver))),
-        new Condition("C5", "equal budget, R = 4k = " + TaskSummary.Budget.at(k).rollouts() + " rollouts and P = 3k = "
-            + TaskSummary.Budget.at(k).sessions() + " improver sessions per task in each mode's ledger",
-            equalBudget(k, modes, replicas, unchecked), String.join("; ", unchecked)));
+        budget("C5", k, modes, replicas));
+    return compare(k, modes, conditions, replicas, minEffect);
+  }
+
+  /** The budget condition: R = 4k rollouts and P = 3k sessions per task in each side's ledger. */
+  static Condition budget(String id, int k, ModePair modes, List<Replica> replicas) {
+    List<String> unchecked = new ArrayList<>();
+    String each = modes.versus() ? "side" : "mode";
+    return new Condition(id, "equal budget, R = 4k = " + TaskSummary.Budget.at(k).rollouts() + " rollouts and P = 3k = "
+        + TaskSummary.Budget.at(k).sessions() + " improver sessions per task in each " + each + "'s ledger",
+        equalBudget(k, modes, replicas, unchecked), String.join("; ", unchecked));
+  }
+
+  /** The pair under the given comparability conditions: not comparable when one fails, else its metrics decided. */
+  static Result compare(int k, ModePair modes, List<Condition> conditions, List<Replica> replicas, double minEffect) {
     if (!conditions.stream().allMatch(Condition::holds)) {
       return new Result(k, modes, conditions, List.of(), List.of(), "not-comparable");
     }
@@ -190,16 +234,20 @@ final class Comparison {
     for (Replica r : replicas) {
       if (r.first().isEmpty() || r.second().isEmpty()) continue;
       Map<String, TaskSummary> byTask = TaskSummary.byTask(r.summaries());
+      Map<String, TaskSummary> secondByTask = r.versus() == null ? byTask : TaskSummary.byTask(r.secondSummaries());
       TreeSet<String> both = tasks(r.first());
       both.retainAll(tasks(r.second()));
       for (String task : both) {
         TaskSummary t = byTask.get(task);
+        TaskSummary u = secondByTask.get(task);
         TaskSummary.Budget a = t == null ? null : t.mode(modes.first()).budget();
-        TaskSummary.Budget b = t == null ? null : t.mode(modes.second()).budget();
-        if (a == null && b == null && t != null && t.deadBases() != null) baseFailed++;
-        else if (a == null && b == null) unknown++;
-        else if ((a == null && t.failedBeforeSelecting(modes.first()))
-            || (b == null && t.failedBeforeSelecting(modes.second()))) {
+        TaskSummary.Budget b = u == null ? null : u.mode(modes.second()).budget();
+        // one namespace's two modes share its bases; two runs roots' sides each rolled their own
+        if ((a == null && t != null && t.deadBases() != null) || (b == null && u != null && u.deadBases() != null)) {
+          baseFailed++;
+        } else if (a == null && b == null) unknown++;
+        else if ((a == null && t != null && t.failedBeforeSelecting(modes.first()))
+            || (b == null && u != null && u.failedBeforeSelecting(modes.second()))) {
           modeFailed++;
         } else if (!want.equals(a) || !want.equals(b)) {
           out.add(where(r.namespace()) + " " + task + ": " + modes.firstName() + " " + counted(a) + ", "
@@ -238,14 +286,16 @@ final class Comparison {
     Map<String, List<String>> values = new TreeMap<>();
     for (Replica r : replicas) {
       if (r.first().isEmpty() && r.second().isEmpty()) continue;
-      if (r.identity() == null) {
-        unknown.add(what + " identity unknown: " + r.namespace().name() + " has no config.json");
-        continue;
+      for (Side side : r.sides()) {
+        String name = r.name(side.namespace());
+        if (side.identity() == null) {
+          unknown.add(what + " identity unknown: " + name + " has no config.json");
+          continue;
+        }
+        String v = field.apply(side.identity());
+        if (v == null) unknown.add(what + " identity unknown: the config.json of " + name + " records no " + what);
+        else values.computeIfAbsent(v, x -> new ArrayList<>()).add(name);
       }
-      String v = field.apply(r.identity());
-      if (v == null) unknown.add(what + " identity unknown: the config.json of " + r.namespace().name()
-          + " records no " + what);
-      else values.computeIfAbsent(v, x -> new ArrayList<>()).add(r.namespace().name());
     }
     List<String> differs = new ArrayList<>();
     if (values.size() > 1) {
@@ -313,8 +363,18 @@ final class Comparison {
    * ran ({@link GateSetup#groups}), named before what differs by design; empty for a pair without gated.
    */
   static List<String> lines(Result c, double minEffect, boolean aggregate, List<GateSetup.Group> gated) {
+    List<String> disclosed = new ArrayList<>(GateSetup.lines(gated, "  ", false));
+    disclosed.addAll(byDesign(c.modes(), GateSetup.methods(gated)));
+    return lines(c, minEffect, aggregate, "Comparison", disclosed);
+  }
+
+  /**
+   * The section under its {@code heading} ({@code Comparison}, or {@code Methods} for two runs roots' gated modes),
+   * with the {@code disclosed} lines (what each side ran, what differs by design) after the conditions.
+   */
+  static List<String> lines(Result c, double minEffect, boolean aggregate, String heading, List<String> disclosed) {
     List<String> lines = new ArrayList<>();
-    lines.add("Comparison at k=" + c.k() + ": " + c.modes().firstName() + " vs " + c.modes().secondName()
+    lines.add(heading + " at k=" + c.k() + ": " + c.modes().firstName() + " vs " + c.modes().secondName()
         + " (paired-difference/v1; claim: " + CLAIM + ")");
     List<String> failed = new ArrayList<>();
     for (Condition cond : c.conditions()) {
@@ -329,8 +389,7 @@ final class Comparison {
         lines.add("  " + cond.id() + " " + cond.title() + ": FAILS -- " + String.join("; ", cond.failures()));
       }
     }
-    lines.addAll(GateSetup.lines(gated, "  ", false));
-    lines.addAll(byDesign(c.modes(), GateSetup.methods(gated)));
+    lines.addAll(disclosed);
     for (Metric m : c.metrics()) lines.add("  " + m.name() + ": " + figures(m, c.modes(), minEffect, "pt", 2,
         aggregate));
     lines.add("  relation: " + c.relation() + (failed.isEmpty() ? "" : " (failed: " + String.join(", ", failed) + ")")

@@ -155,7 +155,7 @@ public enum Disclosure {
     for (Comparison.Pair p : pairs) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("k", p.k());
-      m.put("modes", p.modes().first() + " - " + p.modes().second());
+      m.put("modes", p.modes().versus() ? p.modes().difference() : p.modes().first() + " - " + p.modes().second());
       m.put("namespace", p.namespace().name());
       m.put("seed", p.namespace().seed());
       m.put("task_id", p.taskId());

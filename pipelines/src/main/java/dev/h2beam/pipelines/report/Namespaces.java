@@ -21,6 +21,11 @@ final class Namespaces {
   private Namespaces() {}
 
   static List<NamespaceRef> resolve(List<String> specs, Path cwd) {
+    return resolve("--namespaces", specs, cwd);
+  }
+
+  /** {@code flag}: the option the specs were given in ({@code --namespaces} or {@code --versus}), named in errors. */
+  static List<NamespaceRef> resolve(String flag, List<String> specs, Path cwd) {
     // by path, as a glob lists them: the same namespaces named in another order (a comma list typed otherwise, two
     // globs swapped) give the same report, byte for byte
     Map<String, NamespaceRef> out = new TreeMap<>();
@@ -31,17 +36,17 @@ final class Namespaces {
           NamespaceRef.parse(dir).ifPresent(found::add);
         }
         if (found.isEmpty()) {
-          throw new UsageError("--namespaces: '" + spec + "' matched no namespace directory (names like"
+          throw new UsageError(flag + ": '" + spec + "' matched no namespace directory (names like"
               + " demo-oc-agg2 or demo-oc-agg2-s7); check the path, and quote globs so the shell does not expand them");
         }
         for (NamespaceRef ref : found) out.putIfAbsent(ref.summary().dir(), ref.summary());
       } else {
         Path dir = cwd.resolve(spec).toAbsolutePath().normalize();
         if (!Files.isDirectory(dir)) {
-          throw new UsageError("--namespaces: " + dir + " is not a directory; name a namespace folder such as"
+          throw new UsageError(flag + ": " + dir + " is not a directory; name a namespace folder such as"
               + " runs/demo-oc-agg2, or a glob");
         }
-        NamespaceRef ref = NamespaceRef.parse(dir).orElseThrow(() -> new UsageError("--namespaces: " + dir
+        NamespaceRef ref = NamespaceRef.parse(dir).orElseThrow(() -> new UsageError(flag + ": " + dir
             + " is not a namespace (<bench>-<substrate>-<" + String.join("|", Namespace.MODES)
             + "><k>[-s<seed>]); " + FolderFlags.insteadOfNamespace(dir)));
         out.putIfAbsent(ref.summary().dir(), ref.summary());
@@ -54,9 +59,9 @@ final class Namespaces {
       String name = Path.of(ref.dir()).getFileName().toString();
       String other = byName.putIfAbsent(name, ref.dir());
       if (other != null) {
-        throw new UsageError("--namespaces: " + other + " and " + ref.dir() + " are both namespace " + name
+        throw new UsageError(flag + ": " + other + " and " + ref.dir() + " are both namespace " + name
             + ", which a report would pool as one; report one runs root's at a time (replicates of one run differ"
-            + " in their seed, -s<seed>)");
+            + " in their seed, -s<seed>), or compare the gated methods of two runs roots with --versus");
       }
     }
     return List.copyOf(out.values());

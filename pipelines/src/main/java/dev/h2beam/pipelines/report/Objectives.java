@@ -56,8 +56,11 @@ final class Objectives {
     for (Comparison.Replica r : replicas) {
       if (r.first().isEmpty() || r.second().isEmpty()) continue;
       paired++;
-      if (!o.fromJudgedRows() && !table.recorded(r.namespace())) {
-        absences.add(Comparison.where(r.namespace()) + ": no readable metrics.json (" + MetricTable.NO_FILE + ")");
+      NamespaceRef unrecorded = o.fromJudgedRows() ? null : !table.recorded(r.namespace()) ? r.namespace()
+          : !table.recorded(r.secondNamespace()) ? r.secondNamespace() : null;
+      if (unrecorded != null) {
+        absences.add(Comparison.where(unrecorded) + (r.versus() == null ? "" : " in " + unrecorded.dir())
+            + ": no readable metrics.json (" + MetricTable.NO_FILE + ")");
         without++;
         onlyNotApplicable = false;
         continue;
@@ -73,7 +76,7 @@ final class Objectives {
         MetricTable.Obs a = o.fromJudgedRows() ? MetricTable.judged(firstRows.get(task), o.metric())
             : table.obs(r.namespace(), task, modes.first(), k, o.metric());
         MetricTable.Obs b = o.fromJudgedRows() ? MetricTable.judged(secondRows.get(task), o.metric())
-            : table.obs(r.namespace(), task, modes.second(), k, o.metric());
+            : table.obs(r.secondNamespace(), task, modes.second(), k, o.metric());
         note(absent, modes.firstName(), task, a);
         note(absent, modes.secondName(), task, b);
         if (a.value() != null && b.value() != null) diffs.add(o.scale() * (a.value() - b.value()));
@@ -87,7 +90,8 @@ final class Objectives {
       absent.forEach((reason, byMode) -> byMode.forEach((mode, ts) -> absences.add(Comparison.where(r.namespace())
           + " " + mode + " " + Comparison.list(ts) + ": " + reason + (reason.equals(MetricRow.OLDER_JUDGE)
               ? " (its metrics.json was written by an older judge, which did not record " + o.metric() + "; re-run"
-              + " ./h2beam judge --namespaces=" + r.namespace().dir() + " to rewrite it)" : ""))));
+              + " ./h2beam judge --namespaces=" + (r.versus() != null && mode.equals(modes.secondName())
+              ? r.secondNamespace() : r.namespace()).dir() + " to rewrite it)" : ""))));
     }
     if (without == 0) {
       return new Verdict(o, Comparison.decide(o.metric(), modes, byReplicate, o.minEffect(), o.maximise(),
@@ -127,12 +131,15 @@ final class Objectives {
     Map<String, List<String>> envs = new TreeMap<>();
     for (Comparison.Replica r : replicas) {
       if (r.first().isEmpty() && r.second().isEmpty()) continue;
-      String name = r.namespace().name();
-      if (r.identity() == null || r.identity().timing() == null) {
-        why.add(name + " declares no timing environment (config.json has no timing)");
-      } else if (r.identity().timingMixed()) {
-        why.add(name + " was resumed in different timing environments (timing is mixed)");
-      } else envs.computeIfAbsent(r.identity().timing(), x -> new ArrayList<>()).add(name);
+      for (Comparison.Side side : r.sides()) {
+        String name = r.name(side.namespace());
+        RunIdentity id = side.identity();
+        if (id == null || id.timing() == null) {
+          why.add(name + " declares no timing environment (config.json has no timing)");
+        } else if (id.timingMixed()) {
+          why.add(name + " was resumed in different timing environments (timing is mixed)");
+        } else envs.computeIfAbsent(id.timing(), x -> new ArrayList<>()).add(name);
+      }
     }
     if (envs.size() > 1) {
       List<String> each = new ArrayList<>();

@@ -233,6 +233,10 @@ final class Report {
         anyWithheld |= aggregate && o.verdicts().stream().anyMatch(v -> v.metric().fewestPairs() == 1);
       }
     }
+    MethodComparison.Section methods = MethodComparison.of(s, byDir, table);
+    lines.addAll(methods.lines());
+    pairs.addAll(methods.pairs());
+    anyWithheld |= methods.withheld();
     lines.add("");
     if (aggregate) {
       lines.add("Disclosure: aggregate -- per-task scores, paired differences per task and successful-tasks slices"
@@ -614,11 +618,11 @@ final class Report {
   }
 
   /** Whether a cohort key is one a namespace records only once the gated mode ran there. */
-  private static boolean gateKey(String key) {
+  static boolean gateKey(String key) {
     return key.startsWith("gate") || key.startsWith("input_digests.checks");
   }
 
-  private static Map<String, Object> cohortOf(RunIdentity id) {
+  static Map<String, Object> cohortOf(RunIdentity id) {
     try {
       return Json.readMap(id.cohort());
     } catch (IOException e) {

@@ -60,9 +60,11 @@ public final class ReportCommand implements Command {
     BeamRegistry.ahead();
     ReportOptions o = OptionArgs.parseLazily(name(), args, ReportOptions.class);
     FolderFlags.entries(o, "--namespaces", o.getNamespaces(), "runs/demo/runs/demo-oc-agg2");
+    FolderFlags.entries(o, "--versus", o.getVersus(), "runs/other/runs/demo-oc-agg2");
     FolderFlags.written(o, "--output", o.getOutput(), "runs/demo/report");
     ReportSettings s = ReportPlan.settings(o.getNamespaces(), o.getModes(), o.getK(), o.getBench(),
-        o.getDisclosure(), o.getMinEffect(), o.getObjectives(), o.getOutput(), Path.of("").toAbsolutePath());
+        o.getDisclosure(), o.getMinEffect(), o.getObjectives(), o.getVersus(), o.getOutput(),
+        Path.of("").toAbsolutePath());
     Path dir = Path.of(s.output());
     // one report at a time writes a folder: two at once would leave report.txt of one beside report.html of the other
     try (WriterLocks lock = WriterLocks.of(List.of(dir), "report", o.getLockWaitSeconds())) {
@@ -82,7 +84,7 @@ public final class ReportCommand implements Command {
     }
     // a judge writing one of the namespaces now: this report reads the judged.json it had before, whole (the judge
     // replaces it in one move), and says so rather than passing a figure that is about to change as the latest
-    for (NamespaceRef ns : s.included()) {
+    for (NamespaceRef ns : s.read()) {
       WriterLock.holder(Path.of(ns.dir())).ifPresent(h -> err.println("note: " + ns.dir() + " is being written by "
           + h + "; this report reads its judged.json as it was before that began: report again once it has ended"));
     }
@@ -100,11 +102,11 @@ public final class ReportCommand implements Command {
     Map<String, Object> record;
     // on the DirectRunner the reading step runs in this JVM: the namespaces are read while the pipeline is built
     String ahead = DirectThreads.isDirect(o)
-        ? ReadAhead.start(s.included().stream().map(NamespaceRef::dir).toList()) : null;
+        ? ReadAhead.start(s.read().stream().map(NamespaceRef::dir).toList()) : null;
     try {
       Path runRecord = scratch.resolve(ReportFiles.RECORD);
       // a namespace per bundle, then one bundle writes the report
-      DirectThreads.fit(o, 1, s.included().size());
+      DirectThreads.fit(o, 1, s.read().size());
       PipelineResult result = JobWatch.runToEnd(ReportPipeline.build(s, LazyOptions.beam(o), runRecord.toString(),
           ahead));
       PipelineResult.State state = result.waitUntilFinish();

@@ -96,6 +96,8 @@ final class ReportFiles {
     record.put("message", message);
     record.put("disclosure", s.disclosure().flag);
     record.put("namespaces", s.included().stream().map(NamespaceRef::dir).toList());
+    // what the methods' section compared them with; absent without --versus, as in a report of before it
+    if (!s.versus().isEmpty()) record.put("versus", s.versusIncluded().stream().map(NamespaceRef::dir).toList());
     record.put("files", files);
     record.put("console", console);
     List<Object> unreadable = new ArrayList<>();

@@ -14,6 +14,13 @@ public interface ReportOptions extends PipelineOptions {
 
   void setNamespaces(String value);
 
+  @Description("Namespaces of a second runs root, as --namespaces takes them, whose gated mode ran another method or"
+      + " policy on the same benchmark, tasks and seeds: adds a paired comparison of the two sides' gated modes, each"
+      + " namespace paired with the --namespaces one of its name. Needs gated in --modes.")
+  String getVersus();
+
+  void setVersus(String value);
+
   @Description("Comma list of modes to report: parallel (agg), sequential (seq), gated (gat), both (parallel and"
       + " sequential), or several; every pair of them is compared on paired differences.")
   @Default.String("parallel,sequential")

@@ -70,7 +70,7 @@ public final class ReportPipeline {
    */
   public static Pipeline build(ReportSettings settings, PipelineOptions options, String runRecord, String aheadRun) {
     Pipeline p = Pipeline.create(options);
-    List<String> dirs = settings.included().stream().map(NamespaceRef::dir).toList();
+    List<String> dirs = settings.read().stream().map(NamespaceRef::dir).toList();
     int spare = SpareThreads.spare(options, 1);
     p.apply("ReadReportInputs", new ReadReportInputs(dirs, aheadRun))
         .apply("WriteReport", new WriteReport(settings, spare, runRecord));

@@ -25,6 +25,12 @@ final class ReportPlan {
   /** The settings with {@code --objectives} (null: the default over {@code minEffect}). */
   static ReportSettings settings(String namespaces, String modes, String k, String bench, String disclosure,
       double minEffect, String objectives, String output, Path cwd) {
+    return settings(namespaces, modes, k, bench, disclosure, minEffect, objectives, null, output, cwd);
+  }
+
+  /** The settings with {@code --versus} too (null or blank: none). */
+  static ReportSettings settings(String namespaces, String modes, String k, String bench, String disclosure,
+      double minEffect, String objectives, String versus, String output, Path cwd) {
     if (namespaces == null || namespaces.isBlank()) {
       throw new UsageError("--namespaces is required: a namespace folder (runs/demo-oc-agg2), a comma list of them,"
           + " or a quoted glob ('runs/demo-oc-agg2*' for every seed)");
@@ -44,6 +50,7 @@ final class ReportPlan {
       throw new UsageError("--namespaces span " + cells.size() + " benchmark/substrate cells " + cells
           + "; report one cell at a time (replicates differ only in seed)");
     }
+    List<NamespaceRef> against = versus(versus, modeTokens, refs, cwd);
     String wording = bench == null || bench.isBlank() ? refs.get(0).bench() : bench.strip();
     Path out = output == null || output.isBlank()
         ? Path.of(refs.get(0).dir()).getParent().resolve("_report")
@@ -51,7 +58,33 @@ final class ReportPlan {
     // an error names the flag the user gave, or says the folder is the default one
     writable(out, output == null || output.isBlank() ? "the report folder " + out + " (the default --output, beside"
         + " the namespaces)" : "--output=" + out);
-    return new ReportSettings(refs, ks, modeTokens, wording, d, minEffect, out.toString(), objs);
+    return new ReportSettings(refs, ks, modeTokens, wording, d, minEffect, out.toString(), objs, against);
+  }
+
+  /**
+   * {@code --versus}: another runs root's namespaces of the same cell, none of them one of {@code --namespaces}, with
+   * the gated mode reported ({@link MethodComparison} compares the two sides' gated methods); empty when not given.
+   */
+  static List<NamespaceRef> versus(String spec, List<String> modes, List<NamespaceRef> refs, Path cwd) {
+    if (spec == null || spec.isBlank()) return List.of();
+    if (!modes.contains(Report.GATED)) {
+      throw new UsageError("--versus compares the gated mode of two runs roots, and --modes leaves gated out: add it"
+          + " (--modes=gated, or parallel,sequential,gated)");
+    }
+    List<NamespaceRef> against = Namespaces.resolve("--versus", split(spec), cwd);
+    TreeSet<String> mine = new TreeSet<>();
+    for (NamespaceRef r : refs) mine.add(r.dir());
+    for (NamespaceRef r : against) {
+      if (!r.cell().equals(refs.get(0).cell())) {
+        throw new UsageError("--versus: " + r.dir() + " is of cell " + r.cell() + " and --namespaces of "
+            + refs.get(0).cell() + "; two methods are compared on one benchmark and substrate");
+      }
+      if (mine.contains(r.dir())) {
+        throw new UsageError("--versus: " + r.dir() + " is one of --namespaces too; give --versus the namespaces of"
+            + " the other runs root, whose gated mode ran the method to compare with");
+      }
+    }
+    return against;
   }
 
   static List<String> modes(String spec) {

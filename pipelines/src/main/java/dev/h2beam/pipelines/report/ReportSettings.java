@@ -13,15 +13,25 @@ import java.util.List;
  * @param minEffect smallest mean paired difference, in percentage points, that can favour a mode
  * @param output the folder report.txt, report.html, report-restricted.json and report.json go to
  * @param objectives what every pair of modes is compared on, each with its direction and minimum effect
+ * @param versus summary namespaces of a second runs root from {@code --versus}, whose gated mode is compared with
+ *     that of {@code namespaces} ({@link MethodComparison}); empty for none
  */
 public record ReportSettings(List<NamespaceRef> namespaces, List<Integer> ks, List<String> modes, String bench,
-    Disclosure disclosure, double minEffect, String output, List<Objective> objectives) implements Serializable {
+    Disclosure disclosure, double minEffect, String output, List<Objective> objectives, List<NamespaceRef> versus)
+    implements Serializable {
 
   public ReportSettings {
     namespaces = List.copyOf(namespaces);
     ks = ks.stream().sorted().distinct().toList();
     modes = List.copyOf(modes);
     objectives = List.copyOf(objectives);
+    versus = List.copyOf(versus);
+  }
+
+  /** Settings without {@code --versus}. */
+  public ReportSettings(List<NamespaceRef> namespaces, List<Integer> ks, List<String> modes, String bench,
+      Disclosure disclosure, double minEffect, String output, List<Objective> objectives) {
+    this(namespaces, ks, modes, bench, disclosure, minEffect, output, objectives, List.of());
   }
 
   /** Settings with the default objectives, the score's minimum effect from {@code minEffect}. */
@@ -34,5 +44,17 @@ public record ReportSettings(List<NamespaceRef> namespaces, List<Integer> ks, Li
   /** The namespaces at the requested k values. */
   List<NamespaceRef> included() {
     return namespaces.stream().filter(n -> ks.isEmpty() || ks.contains(n.k())).toList();
+  }
+
+  /** The {@code --versus} namespaces at the requested k values. */
+  List<NamespaceRef> versusIncluded() {
+    return versus.stream().filter(n -> ks.isEmpty() || ks.contains(n.k())).toList();
+  }
+
+  /** Every namespace the report reads: the reported ones, then those of {@code --versus}. */
+  List<NamespaceRef> read() {
+    List<NamespaceRef> out = new java.util.ArrayList<>(included());
+    out.addAll(versusIncluded());
+    return out;
   }
 }
