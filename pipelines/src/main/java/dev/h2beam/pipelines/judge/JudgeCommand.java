@@ -14,6 +14,7 @@ import dev.h2beam.pipelines.FolderGlob;
 import dev.h2beam.pipelines.LazyOptions;
 import dev.h2beam.pipelines.OptionArgs;
 import dev.h2beam.pipelines.UsageError;
+import dev.h2beam.pipelines.report.ReplicateSets;
 import dev.h2beam.pipelines.sweep.FlinkCluster;
 import dev.h2beam.pipelines.sweep.JobWatch;
 import dev.h2beam.pipelines.sweep.Sweep;
@@ -339,7 +340,8 @@ public final class JudgeCommand implements Command {
 
   /**
    * Prints the report command to run next, as the sweep prints the judge's: one per runs root, benchmark and
-   * substrate, seeded namespaces apart from unseeded ones, since a report covers one such cell and refuses two runs roots' namespaces of one name; with the
+   * substrate, seeded namespaces apart from unseeded ones, since a report covers one such cell and refuses two runs
+   * roots' namespaces of one name, and one per set of replicates in it ({@link ReplicateSets}); with the
    * judge's {@code --modes} when they are not the default the report shares, and the runner's options the judge was
    * given ({@code where}).
    * A cell of more than {@value #LISTED} namespaces is named by a quoted glob where one names exactly them
@@ -356,10 +358,14 @@ public final class JudgeCommand implements Command {
     }
     String modesFlag = Flags.modesFlag(modes, JudgeOptions.DEFAULT_MODES); // the report's default is the judge's
     for (List<String> cell : byCell.values()) {
-      String glob = cell.size() > LISTED ? glob(cell) : null;
-      // a glob is quoted so the shell leaves it to h2beam; any path so that it pastes whole
-      out.println("next:   ./h2beam report --namespaces=" + Shell.word(glob != null ? glob
-          : String.join(",", cell)) + modesFlag + where);
+      // and within a cell, one report per set of replicates: two seed sets of other tasks or settings would be
+      // refused as one report's (dogAG A7)
+      for (List<String> set : ReplicateSets.of(cell)) {
+        String glob = set.size() > LISTED ? glob(set) : null;
+        // a glob is quoted so the shell leaves it to h2beam; any path so that it pastes whole
+        out.println("next:   ./h2beam report --namespaces=" + Shell.word(glob != null ? glob
+            : String.join(",", set)) + modesFlag + where);
+      }
     }
   }
 

@@ -859,6 +859,25 @@ class JudgeCommandTest {
         "next:   ./h2beam report --namespaces=" + seeded), out().lines().filter(l -> l.startsWith("next:")).toList());
   }
 
+  /** dogAG A7: two seed sets of one cell whose task sets differ are suggested a report each. */
+  @Test
+  void seedSetsOfOtherTasksAreSuggestedAReportEach() throws Exception {
+    List<String> one = new ArrayList<>();
+    List<String> two = new ArrayList<>();
+    for (int s = 1; s <= 4; s++) {
+      // seeds 1 and 3 ran task t1, 2 and 4 task t2 (two runs' seeds in one runs root)
+      String task = s % 2 == 1 ? "t1" : "t2";
+      Path ns = Namespaces.python(runs, "demo-oc-agg1-s" + s, 1, Map.of(task, score(1, 1)));
+      Files.writeString(ns.resolve("config.json"), "{\"method_version\": 2, \"split\": \"all\", \"seed\": " + s
+          + ", \"tasks\": [\"" + task + "\"]}\n");
+      (s % 2 == 1 ? one : two).add(ns.toString());
+    }
+    assertEquals(0, judge("--namespaces=" + runs + "/demo-oc-agg1-s*"), out());
+    assertEquals(List.of("next:   ./h2beam report --namespaces=" + String.join(",", one),
+        "next:   ./h2beam report --namespaces=" + String.join(",", two)),
+        out().lines().filter(l -> l.startsWith("next:")).toList());
+  }
+
   @Test
   void theReportToRunNextKeepsTheJudgesModes() throws Exception {
     Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1)), List.of("gat"));
