@@ -41,6 +41,23 @@ public final class Roller {
   private static final Set<String> EXECUTING = ConcurrentHashMap.newKeySet();
 
   /**
+   * The run ids of base rollouts this process found complete and reused rather than ran, until their task is counted
+   * ({@link #reusedAll}): so that a task whose bases all came from their marks (a resume after a kill, a retry) is not
+   * counted as rolled.
+   */
+  private static final Set<String> REUSED = ConcurrentHashMap.newKeySet();
+
+  /**
+   * Whether every one of {@code bases} was reused ({@link #execute} found it complete); each is forgotten here. False
+   * for none.
+   */
+  public static boolean reusedAll(List<RunView> bases) {
+    boolean all = !bases.isEmpty();
+    for (RunView b : bases) all &= REUSED.remove(b.runId());
+    return all;
+  }
+
+  /**
    * Rolls {@code tree} (null: the benchmark's unmodified base harness) as {@code label}.
    *
    * @throws HostFailure the rollout could not start because of the host: not a dead rollout of the method, but a
@@ -119,6 +136,7 @@ public final class Roller {
         limit.release();
       }
       if (failure != null) return failed(journal, runId, harness, label, missing, failure, started, ended);
+      if (r.reused() && label.startsWith("base")) REUSED.add(runId);
       try {
         if (!r.reused()) {
           Journal.append(journal, runId, Json.canonical(line(runId, harness, r.costUsd(), r.costKnown(),

@@ -1,6 +1,7 @@
 package dev.h2beam.transforms.recursion;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -177,6 +178,21 @@ class RollerJournalTest {
     List<String> after = Journal.lines(journal);
     assertEquals(2, after.size(), "the run's record is recovered beside the failed one: " + after);
     assertTrue(after.get(1).contains(Journal.RECOVERED), after.get(1));
+  }
+
+  /** dogAF #7: a task whose bases all came from their marks is told apart from one whose bases ran. */
+  @Test
+  void aBaseRunIsReusedAllOnlyWhenItWasFoundCompleteAndIsForgottenOnceAsked() throws Exception {
+    Path journal = tmp.resolve("_audit").resolve("executions.jsonl");
+    // this JVM's other tests reused a run of this id, which no task counted
+    Roller.reusedAll(List.of(new RunView("base1", RUN, tmp.toString(), true, true, 0.0, 0.0, "")));
+    RunView ran = roll(journal);
+    assertFalse(Roller.reusedAll(List.of(ran)), "it ran");
+    RunView reused = roll(journal);
+    assertEquals(1, executed.get());
+    assertTrue(Roller.reusedAll(List.of(reused)));
+    assertFalse(Roller.reusedAll(List.of(reused)), "forgotten once counted");
+    assertFalse(Roller.reusedAll(List.of()), "no base is no reuse");
   }
 
   @Test
