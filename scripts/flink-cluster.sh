@@ -113,13 +113,15 @@ start_tm() {
   jvm="$(sed -n 1p <<<"$params")"; dyn="$(sed -n 2p <<<"$params")"
   [ -n "$dyn" ] || { echo "flink-cluster: cannot compute TaskManager memory; see $dir/log/bash-java-utils.log" >&2; return 1; }
   # shellcheck disable=SC2086 # both lines are option lists, split on purpose
+  # its JVM's own temporary files too (native libraries it unpacks, such as lz4's), which a TaskManager killed with
+  # SIGKILL cannot delete: in the cluster's folder, gone with it, never left in /tmp
+  mkdir -p "$dir/tmp/taskmanager-$n"
   setsid java $jvm ${jvmopts[@]+"${jvmopts[@]}"} "${flags[@]}" -Dlog.file="$dir/log/taskmanager-$n.log" \
-    -cp "$(classpath)" \
+    -Djava.io.tmpdir="$dir/tmp/taskmanager-$n" -cp "$(classpath)" \
     org.apache.flink.runtime.taskexecutor.TaskManagerRunner --configDir "$dir/conf" $dyn \
     -D "io.tmp.dirs=$dir/tmp/taskmanager-$n" -D "taskmanager.resource-id=taskmanager-$n" \
     >"$dir/log/taskmanager-$n.log" 2>&1 < /dev/null &
   echo $! > "$dir/taskmanager-$n.pid"
-  mkdir -p "$dir/tmp/taskmanager-$n"
   echo "taskmanager-$n pid $(cat "$dir/taskmanager-$n.pid")"
 }
 
@@ -165,7 +167,7 @@ io.tmp.dirs: $dir/tmp
 blob.service.cleanup.interval: 60
 EOF
     setsid java -Xmx512m ${jvmopts[@]+"${jvmopts[@]}"} "${flags[@]}" -Dlog.file="$dir/log/jobmanager.log" \
-      -cp "$(classpath)" \
+      -Djava.io.tmpdir="$dir/tmp" -cp "$(classpath)" \
       org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint --configDir "$dir/conf" \
       >"$dir/log/jobmanager.log" 2>&1 < /dev/null &
     echo $! > "$dir/jobmanager.pid"
