@@ -8,12 +8,14 @@ import dev.h2beam.pipelines.files.JsonParts;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * What the released report may contain (seed document 001). {@code aggregate} (the default) withholds per-task
@@ -54,10 +56,9 @@ public enum Disclosure {
     return out;
   }
 
-  /** The per-task section released under {@code per-task}: scores, paired differences, successful-tasks slices. */
-  static List<String> perTaskLines(Map<NamespaceRef, List<Scored>> rowsByNamespace, List<Comparison.Pair> pairs) {
+  /** Each row's line of the per-task scores: cell, seed, task, then its label and score or why it has none. */
+  private static List<String> scoreLines(Map<NamespaceRef, List<Scored>> rowsByNamespace) {
     List<String> lines = new ArrayList<>();
-    lines.add("Per-task scores (released by --disclosure=per-task)");
     for (Map.Entry<NamespaceRef, List<Scored>> e : rowsByNamespace.entrySet()) {
       for (Scored r : sorted(e.getValue())) {
         String head = "  " + new ModeK(r.mode(), r.k()).name() + " seed=" + e.getKey().seedLabel() + " " + r.taskId()
@@ -69,6 +70,14 @@ public enum Disclosure {
         } else lines.add(head + "ungraded (" + r.reason() + ")");
       }
     }
+    return lines;
+  }
+
+  /** The per-task section released under {@code per-task}: scores, paired differences, successful-tasks slices. */
+  static List<String> perTaskLines(Map<NamespaceRef, List<Scored>> rowsByNamespace, List<Comparison.Pair> pairs) {
+    List<String> lines = new ArrayList<>();
+    lines.add("Per-task scores (released by --disclosure=per-task)");
+    lines.addAll(scoreLines(rowsByNamespace));
     Map<ModePair, List<Comparison.Pair>> byModes = new TreeMap<>(ModePair.ORDER);
     for (Comparison.Pair p : pairs) byModes.computeIfAbsent(p.modes(), x -> new ArrayList<>()).add(p);
     byModes.forEach((modes, each) -> {
@@ -178,6 +187,39 @@ public enum Disclosure {
     out.put("successful_tasks", slices);
     out.put("per_task_metrics", new JsonParts(metrics, DEPTH));
     return out;
+  }
+
+  /**
+   * The restricted file with the {@code --versus} side's rows too ({@link MethodComparison}): {@code versus_per_task}
+   * and {@code versus_per_task_metrics}, entries as {@code per_task}'s and {@code per_task_metrics}'s, each
+   * namespace's folder under {@code versus_namespaces}; as {@link #restricted(Map, List, MetricTable)} without one.
+   */
+  static Map<String, Object> restricted(Map<NamespaceRef, List<Scored>> rowsByNamespace,
+      Map<NamespaceRef, List<Scored>> versus, List<Comparison.Pair> pairs, MetricTable table) {
+    Map<String, Object> out = restricted(rowsByNamespace, pairs, table);
+    if (versus.isEmpty()) return out;
+    List<Json.ItemWriter> scores = new ArrayList<>();
+    List<Json.ItemWriter> metrics = new ArrayList<>();
+    for (Map.Entry<NamespaceRef, List<Scored>> e : versus.entrySet()) {
+      scores.add(g -> writePerTaskRows(g, e.getKey(), e.getValue()));
+      metrics.add(g -> writeMetricRows(g, e.getKey(), e.getValue(), table));
+    }
+    out.put("versus_namespaces", versus.keySet().stream().map(NamespaceRef::dir).toList());
+    out.put("versus_per_task", new JsonParts(scores, DEPTH));
+    out.put("versus_per_task_metrics", new JsonParts(metrics, DEPTH));
+    return out;
+  }
+
+  /** The {@code --versus} side's per-task scores, released under {@code per-task} (none without it). */
+  static List<String> versusLines(Map<NamespaceRef, List<Scored>> versus) {
+    if (versus.isEmpty()) return List.of();
+    TreeSet<String> roots = new TreeSet<>();
+    versus.keySet().forEach(ns -> roots.add(String.valueOf(Path.of(ns.dir()).getParent())));
+    List<String> lines = new ArrayList<>();
+    lines.add("Per-task scores of the --versus side (" + String.join(", ", roots) + "; released by"
+        + " --disclosure=per-task)");
+    lines.addAll(scoreLines(versus));
+    return lines;
   }
 
   /**

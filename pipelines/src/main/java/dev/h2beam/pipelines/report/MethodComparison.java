@@ -30,8 +30,11 @@ final class MethodComparison {
     static final Section NONE = new Section(List.of(), List.of(), false);
   }
 
-  /** The section for {@code s.versus()}; {@link Section#NONE} without {@code --versus}. */
-  static Section of(ReportSettings s, Map<String, NamespaceFacts> byDir, MetricTable table) {
+  /**
+   * The section for {@code s.versus()}; {@link Section#NONE} without {@code --versus}. {@code fails}: the files the
+   * report could not read, so that a namespace whose judged.json is one of them is named for what it is.
+   */
+  static Section of(ReportSettings s, Map<String, NamespaceFacts> byDir, MetricTable table, List<ReadFailure> fails) {
     if (s.versus().isEmpty()) return Section.NONE;
     boolean aggregate = s.disclosure() == Disclosure.AGGREGATE;
     Map<NamespaceRef, List<Scored>> first = gatedRows(s, s.included(), byDir);
@@ -40,35 +43,41 @@ final class MethodComparison {
     lines.add("");
     if (first.isEmpty() || second.isEmpty()) {
       String flag = first.isEmpty() ? FIRST : SECOND;
+      List<NamespaceRef> side = first.isEmpty() ? s.included() : s.versusIncluded();
+      List<NamespaceRef> all = first.isEmpty() ? s.namespaces() : s.versus();
       lines.add("Methods (" + FIRST + " vs " + SECOND + "): not made -- no " + flag + " namespace has judged gated rows"
           + (s.ks().isEmpty() ? "" : " at k=" + join(s.ks())));
-      for (NamespaceRef ns : first.isEmpty() ? s.included() : s.versusIncluded()) {
-        lines.add("  " + missing(ns, flag, byDir));
+      if (side.isEmpty()) {
+        lines.add("  " + flag + " names namespaces at k=" + join(all.stream().map(NamespaceRef::k).distinct().sorted()
+            .toList()) + " only: pass that --k, or compare at a k both sides ran");
       }
+      for (NamespaceRef ns : side) lines.add("  " + missing(ns, flag, byDir, fails));
       return new Section(lines, List.of(), false);
     }
-    String notReplicates = Report.notReplicates(second.keySet(), byDir);
+    String notReplicates = Report.notReplicates(second.keySet(), byDir, SECOND);
     if (notReplicates != null) {
       lines.add("Methods (" + FIRST + " vs " + SECOND + "): not made -- the " + SECOND + " namespaces are "
-          + notReplicates);
+          + notReplicates.replace("so nothing is reported", "so the methods are not compared"));
       return new Section(lines, List.of(), false);
     }
     Map<GateSetup, List<NamespaceRef>> firstSetups = setups(first.keySet(), byDir);
     Map<GateSetup, List<NamespaceRef>> secondSetups = setups(second.keySet(), byDir);
+    boolean aa = sameMethod(firstSetups.keySet(), secondSetups.keySet());
     List<String> names = labels(new ArrayList<>(firstSetups.keySet()), new ArrayList<>(secondSetups.keySet()));
     ModePair pair = ModePair.methods(Report.GATED, names.get(0), names.get(1));
     List<String> disclosed = new ArrayList<>();
     disclosed.addAll(sideLines(names.get(0), FIRST, firstSetups));
     disclosed.addAll(sideLines(names.get(1), SECOND, secondSetups));
-    disclosed.addAll(byDesign(firstSetups, secondSetups));
+    disclosed.addAll(byDesign(aa ? firstSetups.keySet().iterator().next() : null));
 
     // the report's figures above are the --namespaces side's: the other side's replicates, as they are shown there
+    List<Replicates.Cell> cells = Replicates.summarise(second);
     lines.add("Replicates of " + names.get(1) + " (" + SECOND + "; replicate-mean/v1, as above for " + names.get(0)
         + ")");
-    lines.addAll(Replicates.lines(Replicates.summarise(second), aggregate));
+    lines.addAll(Replicates.lines(cells, aggregate));
     lines.add("");
     List<Comparison.Pair> pairs = new ArrayList<>();
-    boolean withheld = false;
+    boolean withheld = cells.stream().anyMatch(c -> Replicates.withheld(c, aggregate));
     Map<String, NamespaceRef> versusByName = byName(s.versusIncluded());
     Map<String, NamespaceRef> mineByName = byName(s.included());
     TreeSet<Integer> ks = new TreeSet<>();
@@ -77,6 +86,16 @@ final class MethodComparison {
     for (int k : ks) {
       Map<String, NamespaceRef> a = byName(atK(first, k).keySet());
       Map<String, NamespaceRef> b = byName(atK(second, k).keySet());
+      if (a.isEmpty() || b.isEmpty()) {
+        // nothing to pair at this k: no condition can hold over no pair (dogAH F4)
+        String lacking = a.isEmpty() ? FIRST : SECOND;
+        Map<NamespaceRef, List<Scored>> other = a.isEmpty() ? first : second;
+        lines.add("Methods at k=" + k + ": not made -- " + lacking + " has no judged gated rows at k=" + k + " (its"
+            + " gated rows are at k=" + join(other.values().stream().flatMap(List::stream).map(Scored::k).distinct()
+            .sorted().toList()) + "); two methods are compared at a k both sides ran");
+        lines.add("");
+        continue;
+      }
       TreeSet<String> all = new TreeSet<>(a.keySet());
       all.addAll(b.keySet());
       List<Comparison.Replica> replicas = new ArrayList<>();
@@ -84,8 +103,8 @@ final class MethodComparison {
       for (String name : all) {
         NamespaceRef x = a.get(name);
         NamespaceRef y = b.get(name);
-        if (x == null) unmatched.add(unmatched(y, mineByName.get(name), FIRST, byDir));
-        else if (y == null) unmatched.add(unmatched(x, versusByName.get(name), SECOND, byDir));
+        if (x == null) unmatched.add(unmatched(y, mineByName.get(name), FIRST, byDir, fails));
+        else if (y == null) unmatched.add(unmatched(x, versusByName.get(name), SECOND, byDir, fails));
         else {
           NamespaceFacts fx = Report.facts(byDir, x);
           NamespaceFacts fy = Report.facts(byDir, y);
@@ -102,8 +121,14 @@ final class MethodComparison {
           sameExperiment(replicas),
           Comparison.budget("M5", k, pair, replicas));
       Comparison.Result c = Comparison.compare(k, pair, conditions, replicas, s.minEffect());
-      lines.addAll(Comparison.lines(c, s.minEffect(), aggregate, "Methods", disclosed));
       Objectives.Result o = Objectives.compare(c, replicas, s.objectives(), table);
+      if (aa) {
+        c = aa(c);
+        o = aa(o);
+      }
+      List<String> shown = new ArrayList<>(disclosed);
+      shown.add(attempts(pair, replicas));
+      lines.addAll(Comparison.lines(c, s.minEffect(), aggregate, "Methods", shown));
       lines.add("");
       lines.addAll(Objectives.lines(o, aggregate));
       lines.add("");
@@ -115,12 +140,69 @@ final class MethodComparison {
     return new Section(lines, pairs, withheld);
   }
 
+  /** The {@code --versus} side's gated rows, which the per-task disclosures list beside the reported ones. */
+  static Map<NamespaceRef, List<Scored>> versusRows(ReportSettings s, Map<String, NamespaceFacts> byDir) {
+    return s.versus().isEmpty() ? Map.of() : gatedRows(s, s.versusIncluded(), byDir);
+  }
+
   /**
-   * M4: the two sides ran the same experiment but for the gated method. The declared executor and improver are the
-   * same (as C4 asks of two modes), and so is every key of the two config.json files' cohorts (the task set, the
-   * inputs' digests, the benchmark's settings, roles and prices) except the gated mode's own ({@code gate},
-   * {@code gate_code}, the checks' digests), which may differ by design. A key one side does not record is not
-   * compared (named, not failed).
+   * Whether both sides record one and the same gated setup, known on each: an A/A comparison, two runs of one method,
+   * whose differences say how far such runs differ, not which method is better.
+   */
+  private static boolean sameMethod(java.util.Set<GateSetup> first, java.util.Set<GateSetup> second) {
+    return first.size() == 1 && first.equals(second) && !first.contains(GateSetup.NONE);
+  }
+
+  /** An A/A comparison's verdicts: a decided difference between two runs of one method is not a method favoured. */
+  private static Comparison.Result aa(Comparison.Result c) {
+    return new Comparison.Result(c.k(), c.modes(), c.conditions(), c.metrics().stream().map(MethodComparison::aa)
+        .toList(), c.pairs(), aaRelation(c.relation()));
+  }
+
+  private static Objectives.Result aa(Objectives.Result o) {
+    return new Objectives.Result(o.k(), o.modes(), o.verdicts().stream().map(v -> new Objectives.Verdict(
+        v.objective(), aa(v.metric()), v.absences())).toList(), aaRelation(o.relation()), o.failed());
+  }
+
+  private static Comparison.Metric aa(Comparison.Metric m) {
+    return new Comparison.Metric(m.name(), m.replicates(), m.pairs(), m.fewestPairs(), m.meanDiff(), m.se(),
+        m.threshold(), aaRelation(m.verdict()), m.why());
+  }
+
+  /** {@code favors-<side>} of an A/A comparison: {@code runs-differ (<side> higher...)}; else as it is. */
+  private static String aaRelation(String relation) {
+    if (!relation.startsWith("favors-")) return relation;
+    return "runs-differ (A/A: " + relation.substring("favors-".length()) + " better; one method and policy on both"
+        + " sides)";
+  }
+
+  /** What each side's improver sessions were, beside M5's budget: the attempts their ledgers count. */
+  private static String attempts(ModePair pair, List<Comparison.Replica> replicas) {
+    Report.AttemptCount a = Report.AttemptCount.NONE;
+    Report.AttemptCount b = Report.AttemptCount.NONE;
+    for (Comparison.Replica r : replicas) {
+      Map<String, TaskSummary> x = TaskSummary.byTask(r.summaries());
+      Map<String, TaskSummary> y = TaskSummary.byTask(r.secondSummaries());
+      for (Scored row : r.first()) {
+        TaskSummary t = x.get(row.taskId());
+        a = a.plus(t == null ? null : t.mode(Report.GATED).attempts());
+      }
+      for (Scored row : r.second()) {
+        TaskSummary t = y.get(row.taskId());
+        b = b.plus(t == null ? null : t.mode(Report.GATED).attempts());
+      }
+    }
+    return "  improver sessions made within that budget: " + pair.firstName() + " " + a.says() + "; "
+        + pair.secondName() + " " + b.says() + " (a method may answer without its session)";
+  }
+
+  /**
+   * M4: the two sides ran the same experiment but for the gated method, and each side's method is known. The declared
+   * executor and improver are the same (as C4 asks of two modes), and so is every key of the two config.json files'
+   * cohorts (the task set, the inputs' digests, the tasks' {@code checks/} the methods score with, the benchmark's
+   * settings, roles and prices) except {@code gate} and {@code gate_code}, which differ by design. A key one side
+   * does not record is not compared (named, not failed); a side whose config.json records no gated method fails it:
+   * the method is what is compared (dogAH F1, F2).
    */
   static Comparison.Condition sameExperiment(List<Comparison.Replica> replicas) {
     Comparison.IdentityCheck roles = Comparison.sameIdentity(replicas, "executor", RunIdentity::executor)
@@ -128,14 +210,23 @@ final class MethodComparison {
     List<String> differs = new ArrayList<>(roles.differs());
     List<String> unknown = new ArrayList<>(roles.unknown());
     boolean compared = roles.compared();
+    // one line per difference, with the seeds it is found in
+    Map<String, TreeSet<String>> byDifference = new LinkedHashMap<>();
+    Map<String, TreeSet<String>> byLack = new LinkedHashMap<>();
     for (Comparison.Replica r : replicas) {
+      for (Comparison.Side side : r.sides()) {
+        if (GateSetup.of(side.identity()).method() == null) {
+          differs.add("the gated method of " + side.namespace().dir() + " is not known (" + (side.identity() == null
+              ? "no readable config.json" : "its config.json records no gate") + "): a methods comparison needs each"
+              + " side's method");
+        }
+      }
       RunIdentity x = r.identity();
       RunIdentity y = r.versus().identity();
-      String dx = r.namespace().dir();
-      String dy = r.secondNamespace().dir();
+      String seed = r.namespace().seedLabel();
       if (x == null || x.cohort() == null || y == null || y.cohort() == null) {
-        unknown.add("the settings of " + (x == null || x.cohort() == null ? dx : dy) + " (its config.json records"
-            + " none: an older h2beam's or harness2's)");
+        unknown.add("the settings of " + (x == null || x.cohort() == null ? r.namespace().dir()
+            : r.secondNamespace().dir()) + " (its config.json records none: an older h2beam's or harness2's)");
         continue;
       }
       compared = true;
@@ -143,25 +234,58 @@ final class MethodComparison {
       Map<String, Object> cy = Report.cohortOf(y);
       TreeSet<String> keys = new TreeSet<>(cx.keySet());
       keys.addAll(cy.keySet());
-      keys.removeIf(key -> key.equals(RunIdentity.UNVERIFIED) || Report.gateKey(key));
-      List<String> lacking = new ArrayList<>();
+      keys.removeIf(key -> key.equals(RunIdentity.UNVERIFIED) || RunIdentity.GATE_KEYS.contains(key));
       for (String key : keys) {
         if (!cx.containsKey(key) || !cy.containsKey(key)) {
-          lacking.add(key + " (not recorded by " + (cx.containsKey(key) ? dy : dx) + ")");
+          byLack.computeIfAbsent(key + " (not recorded by the " + (cx.containsKey(key) ? SECOND : FIRST) + " side",
+              z -> new TreeSet<>()).add(seed);
         } else if (!Json.canonical(cx.get(key)).equals(Json.canonical(cy.get(key)))) {
-          differs.add(key + " differs: " + value(key, cx.get(key)) + " in " + dx + " | " + value(key, cy.get(key))
-              + " in " + dy);
+          byDifference.computeIfAbsent(key + " differs: " + difference(key, cx.get(key), cy.get(key)),
+              z -> new TreeSet<>()).add(seed);
         }
       }
-      unknown.addAll(lacking);
     }
-    return new Comparison.Condition("M4", "same experiment but the gated method: executor, improver, tasks, inputs"
-        + " and settings (config.json)", differs, String.join("; ", unknown), compared);
+    byDifference.forEach((what, seeds) -> differs.add(what + " (seed" + (seeds.size() == 1 ? " " : "s ")
+        + String.join(", ", seeds) + ")"));
+    byLack.forEach((what, seeds) -> unknown.add(what + ", seed" + (seeds.size() == 1 ? " " : "s ")
+        + String.join(", ", seeds) + ")"));
+    return new Comparison.Condition("M4", "same experiment but the gated method, each side's known: executor,"
+        + " improver, tasks and their checks, inputs and settings (config.json)", differs, String.join("; ", unknown),
+        compared);
+  }
+
+  /**
+   * How two values of a cohort key differ: a task set by its size and the tasks on one side only, an object (the
+   * digests of each task or part) by the entries that differ, anything else as recorded, cut short (dogAH F9).
+   */
+  static String difference(String key, Object a, Object b) {
+    if (key.equals("tasks") && a instanceof List<?> x && b instanceof List<?> y) {
+      TreeSet<String> onlyA = new TreeSet<>();
+      TreeSet<String> onlyB = new TreeSet<>();
+      x.forEach(t -> onlyA.add(String.valueOf(t)));
+      y.forEach(t -> onlyB.add(String.valueOf(t)));
+      TreeSet<String> both = new TreeSet<>(onlyA);
+      both.retainAll(onlyB);
+      onlyA.removeAll(both);
+      onlyB.removeAll(both);
+      return x.size() + " task(s) on the " + FIRST + " side, " + y.size() + " on the " + SECOND + " side; only on"
+          + " the first: " + Comparison.list(onlyA) + "; only on the second: " + Comparison.list(onlyB);
+    }
+    if (a instanceof Map<?, ?> x && b instanceof Map<?, ?> y) {
+      TreeSet<String> entries = new TreeSet<>();
+      x.keySet().forEach(e -> entries.add(String.valueOf(e)));
+      y.keySet().forEach(e -> entries.add(String.valueOf(e)));
+      entries.removeIf(e -> x.containsKey(e) && y.containsKey(e)
+          && Json.canonical(x.get(e)).equals(Json.canonical(y.get(e))));
+      return "in " + Comparison.list(entries) + " (their values in the two config.json files)";
+    }
+    return value(a) + " on the " + FIRST + " side, " + value(b) + " on the " + SECOND + " side";
   }
 
   /**
    * The sides' names: {@code gated[<method>]} when each side ran one method and they differ, {@code gated[<method>,
-   * <policy>]} when they differ in policy alone, else by the flag each side came from.
+   * <policy>]} when they differ in policy alone, {@code gated[<method>, --namespaces]} and {@code gated[<method>,
+   * --versus]} for one method and policy on both sides (an A/A comparison), else by the flag each side came from.
    */
   static List<String> labels(List<GateSetup> first, List<GateSetup> second) {
     TreeSet<String> m1 = new TreeSet<>();
@@ -178,6 +302,9 @@ final class MethodComparison {
     second.forEach(g -> p2.add(g.method() + ", " + g.policy()));
     if (recorded && p1.size() == 1 && p2.size() == 1 && !p1.equals(p2)) {
       return List.of("gated[" + p1.first() + "]", "gated[" + p2.first() + "]");
+    }
+    if (recorded && m1.size() == 1 && m1.equals(m2)) {
+      return List.of("gated[" + m1.first() + ", " + FIRST + "]", "gated[" + m2.first() + ", " + SECOND + "]");
     }
     return List.of("gated[" + FIRST + "]", "gated[" + SECOND + "]");
   }
@@ -197,23 +324,34 @@ final class MethodComparison {
     return out;
   }
 
-  /** What differs between the sides by design, beside the conditions. */
-  private static List<String> byDesign(Map<GateSetup, List<NamespaceRef>> first,
-      Map<GateSetup, List<NamespaceRef>> second) {
+  /**
+   * What differs between the sides by design, beside the conditions; {@code same}: the one setup both sides record
+   * (an A/A comparison), else null.
+   */
+  private static List<String> byDesign(GateSetup same) {
     List<String> out = new ArrayList<>();
     out.add("  by design (disclosed; no condition fails for it): each runs root rolled its own k bases per task, so a"
         + " paired difference (by task and seed) holds the variation between the two roots' base rollouts as well"
         + " as the methods'; both sides see the scores their method's evaluate gives, and neither sees the judge's");
-    if (first.keySet().equals(second.keySet())) {
-      out.add("  by design: both sides record the same gated method and policy"
-          + (first.size() == 1 ? " (" + first.keySet().iterator().next().label() + ")" : "") + ": an A/A comparison,"
-          + " which measures how far two runs of one method differ, not which method is better");
+    if (same != null) {
+      out.add("  by design: both sides record the same gated method and policy (" + same.label() + "): an A/A"
+          + " comparison, which measures how far two runs of one method differ, not which method is better; a"
+          + " difference past the threshold reads runs-differ, never favors");
     }
     return out;
   }
 
   /** Why a namespace has no judged gated rows, and what to run. */
-  private static String missing(NamespaceRef ns, String flag, Map<String, NamespaceFacts> byDir) {
+  private static String missing(NamespaceRef ns, String flag, Map<String, NamespaceFacts> byDir,
+      List<ReadFailure> fails) {
+    String judged = Path.of(ns.dir(), "judged.json").toString();
+    for (ReadFailure f : fails) {
+      if (f.input().equals(judged)) {
+        // the judge leaves a judged.json it cannot read as it is: moved aside, it is written anew (dogAH F6)
+        return ns.dir() + " (" + flag + "): its judged.json could not be read (" + f.message() + "): move it aside,"
+            + " then run ./h2beam judge --namespaces=" + ns.dir() + " --modes=gated";
+      }
+    }
     NamespaceFacts f = Report.facts(byDir, ns);
     if (TaskSummary.ran(f.summaries(), Report.GATED)) {
       return ns.dir() + " (" + flag + ") ran the gated mode and it is not judged: run ./h2beam judge --namespaces="
@@ -225,13 +363,13 @@ final class MethodComparison {
 
   /** M2's failure for a namespace with judged gated rows on one side only. */
   private static String unmatched(NamespaceRef has, NamespaceRef other, String otherFlag,
-      Map<String, NamespaceFacts> byDir) {
+      Map<String, NamespaceFacts> byDir, List<ReadFailure> fails) {
     String head = "seed " + has.seedLabel() + ": " + has.dir() + " has judged gated rows at k=" + has.k();
     if (other == null) {
       return head + " and " + otherFlag + " names no namespace " + has.name() + ": add it there, or leave the seed"
           + " out";
     }
-    return head + " and its partner " + missing(other, otherFlag, byDir);
+    return head + " and its partner " + missing(other, otherFlag, byDir, fails);
   }
 
   /** The gated rows at the requested k values of each namespace that has any. */
@@ -274,9 +412,8 @@ final class MethodComparison {
     return out;
   }
 
-  /** A cohort value as a difference names it: a task set by its size, anything else as recorded (cut short). */
-  private static String value(String key, Object v) {
-    if (key.equals("tasks") && v instanceof List<?> l) return l.size() + " task" + (l.size() == 1 ? "" : "s");
+  /** A cohort value as recorded, cut short. */
+  private static String value(Object v) {
     String text = Json.canonical(v);
     return text.length() <= 60 ? text : text.substring(0, 57) + "...";
   }

@@ -233,7 +233,8 @@ final class Report {
         anyWithheld |= aggregate && o.verdicts().stream().anyMatch(v -> v.metric().fewestPairs() == 1);
       }
     }
-    MethodComparison.Section methods = MethodComparison.of(s, byDir, table);
+    MethodComparison.Section methods = MethodComparison.of(s, byDir, table, fails);
+    Map<NamespaceRef, List<Scored>> versusRows = MethodComparison.versusRows(s, byDir);
     lines.addAll(methods.lines());
     pairs.addAll(methods.pairs());
     anyWithheld |= methods.withheld();
@@ -254,13 +255,14 @@ final class Report {
           + " are released below.");
       lines.add("");
       lines.addAll(Disclosure.perTaskLines(rowsByNs, pairs));
+      lines.addAll(Disclosure.versusLines(versusRows));
       lines.addAll(Disclosure.perTaskMetricLines(rowsByNs, table));
     }
     String text = String.join("\n", lines);
     String html = HtmlReport.render(new HtmlReport.Page(title, text, summaries, cells, executorByCell,
         s.disclosure(), withheld, improverUnknown, executorUnknown, deadBases, reportedTokens, deadByCell),
         charts.join());
-    Map<String, Object> restricted = aggregate ? Disclosure.restricted(rowsByNs, pairs, table) : null;
+    Map<String, Object> restricted = aggregate ? Disclosure.restricted(rowsByNs, versusRows, pairs, table) : null;
     return new Result(true, leftOut, text, html, restricted, fails);
   }
 
@@ -462,6 +464,11 @@ final class Report {
    * means above it. A key some namespaces do not record (an older h2beam's config.json) is not compared.
    */
   static String notReplicates(Set<NamespaceRef> reported, Map<String, NamespaceFacts> byDir) {
+    return notReplicates(reported, byDir, "--namespaces");
+  }
+
+  /** {@link #notReplicates(Set, Map)} of the namespaces given in {@code flag}, which its advice names. */
+  static String notReplicates(Set<NamespaceRef> reported, Map<String, NamespaceFacts> byDir, String flag) {
     List<String> why = new ArrayList<>();
     List<NamespaceRef> largest = List.of();
     for (int k : new TreeSet<>(reported.stream().map(NamespaceRef::k).toList())) {
@@ -503,8 +510,8 @@ final class Report {
         && why.stream().noneMatch(w -> w.contains(": input_digests.tasks differs: ") || w.contains(": tasks differs: "));
     return "not replicates: replicates are runs that differ only in seed, and these namespaces' config.json files"
         + " record more differences (" + String.join("; ", why) + "); their figures would be pooled into one mean"
-        + " and one standard error, so nothing is reported. Report each set apart: narrow --namespaces, e.g."
-        + " --namespaces=" + String.join(",", largest.stream().map(NamespaceRef::dir).toList())
+        + " and one standard error, so nothing is reported. Report each set apart: narrow " + flag + ", e.g. "
+        + flag + "=" + String.join(",", largest.stream().map(NamespaceRef::dir).toList())
         + (prompts ? ". (h2beam of 2026-12-06 morning recorded input_digests.prompts in the seed's task order, so"
         + " its replicates differ there though their inputs do not: re-run each namespace's sweep command, which"
         + " runs nothing and records it anew.)" : "");

@@ -72,19 +72,30 @@ final class ReportPlan {
           + " (--modes=gated, or parallel,sequential,gated)");
     }
     List<NamespaceRef> against = Namespaces.resolve("--versus", split(spec), cwd);
+    // by the folders' real paths: a runs root reached through a link is the same root (dogAH F8)
     TreeSet<String> mine = new TreeSet<>();
-    for (NamespaceRef r : refs) mine.add(r.dir());
+    for (NamespaceRef r : refs) mine.add(real(r.dir()));
     for (NamespaceRef r : against) {
       if (!r.cell().equals(refs.get(0).cell())) {
         throw new UsageError("--versus: " + r.dir() + " is of cell " + r.cell() + " and --namespaces of "
             + refs.get(0).cell() + "; two methods are compared on one benchmark and substrate");
       }
-      if (mine.contains(r.dir())) {
-        throw new UsageError("--versus: " + r.dir() + " is one of --namespaces too; give --versus the namespaces of"
-            + " the other runs root, whose gated mode ran the method to compare with");
+      if (mine.contains(real(r.dir()))) {
+        throw new UsageError("--versus: " + r.dir() + " is one of --namespaces too" + (real(r.dir()).equals(r.dir())
+            ? "" : " (it is " + real(r.dir()) + ")") + "; give --versus the namespaces of the other runs root, whose"
+            + " gated mode ran the method to compare with");
       }
     }
     return against;
+  }
+
+  /** A folder's real path, links resolved; the path as given when it cannot be resolved. */
+  private static String real(String dir) {
+    try {
+      return Path.of(dir).toRealPath().toString();
+    } catch (IOException e) {
+      return dir;
+    }
   }
 
   static List<String> modes(String spec) {

@@ -29,21 +29,36 @@ class MethodComparisonTest {
    * ledger-1 (R = 7; 0 for none).
    */
   static Path side(Path root, String method, String policy, int passed, int offBudgetSeed) throws Exception {
+    return side(root, method, policy, passed, offBudgetSeed, 2);
+  }
+
+  /** {@link #side(Path, String, String, int, int)} at {@code k}. */
+  static Path side(Path root, String method, String policy, int passed, int offBudgetSeed, int k) throws Exception {
     Path runs = Files.createDirectories(root.resolve("runs"));
     for (int seed = 1; seed <= 3; seed++) {
-      Path ns = Fixtures.namespace(runs, "demo-oc-agg2-s" + seed);
-      Fixtures.judged(ns, List.of(Fixtures.graded("ledger-1", "gat", 2, "g3", passed, 2),
-          Fixtures.graded("ledger-2", "gat", 2, "g1", passed, 2)));
+      Path ns = Fixtures.namespace(runs, "demo-oc-agg" + k + "-s" + seed);
+      Fixtures.judged(ns, List.of(Fixtures.graded("ledger-1", "gat", k, "g3", passed, 2),
+          Fixtures.graded("ledger-2", "gat", k, "g1", passed, 2)));
       for (String task : List.of("ledger-1", "ledger-2")) {
-        int r = seed == offBudgetSeed && task.equals("ledger-1") ? 7 : 8;
-        Fixtures.summary(ns, task, 2, 0.5, 0.25, List.of(), 0.0,
+        int r = 4 * k - (seed == offBudgetSeed && task.equals("ledger-1") ? 1 : 0);
+        Fixtures.summary(ns, task, k, 0.5, 0.25, List.of(), 0.0,
             List.of(new ModeRun("gat", List.of("g3", "r1"), task.equals("ledger-1") ? "g3" : "g1", r)));
       }
       Fixtures.config(ns, "demo/oc", "scripted:ledger", "exact-match", (long) seed);
       Fixtures.gateConfig(ns, method, policy, null);
-      Fixtures.namespace(runs, "demo-oc-gat2-s" + seed);
+      Fixtures.namespace(runs, "demo-oc-gat" + k + "-s" + seed);
     }
     return runs;
+  }
+
+  /** Sets {@code key} to {@code value} in the config.json of {@code runs}' namespaces of the given seeds at k=2. */
+  static void configure(Path runs, String key, Object value, int... seeds) throws Exception {
+    for (int seed : seeds) {
+      Path config = runs.resolve("demo-oc-agg2-s" + seed).resolve("config.json");
+      Map<String, Object> c = Json.readMap(config);
+      c.put(key, value);
+      Files.writeString(config, Json.pretty(c) + "\n", StandardCharsets.UTF_8);
+    }
   }
 
   /** The side under test: sign-rule, passing every task. */
@@ -80,9 +95,10 @@ class MethodComparisonTest {
     String text = run.out();
     assertTrue(text.contains("\nMethods at k=2: gated[sign-rule] vs gated[improver] (paired-difference/v1; claim:"
         + " exploratory)\n  M1 same task set: holds\n  M2 matched seeds: each namespace paired with the other side's"
-        + " namespace of its name: holds\n  M3 same judge identity: holds\n  M4 same experiment but the gated method:"
-        + " executor, improver, tasks, inputs and settings (config.json): holds\n  M5 equal budget, R = 4k = 8 rollouts"
-        + " and P = 3k = 6 improver sessions per task in each side's ledger: holds\n"), text);
+        + " namespace of its name: holds\n  M3 same judge identity: holds\n  M4 same experiment but the gated method,"
+        + " each side's known: executor, improver, tasks and their checks, inputs and settings (config.json):"
+        + " holds\n  M5 equal budget, R = 4k = 8 rollouts and P = 3k = 6 improver sessions per task in each side's"
+        + " ledger: holds\n"), text);
     assertTrue(text.contains("  gated[sign-rule] (--namespaces): gated (method sign-rule, policy score_comparison) in "
         + mine + ": demo-oc-agg2-s1, demo-oc-agg2-s2, demo-oc-agg2-s3\n"), text);
     assertTrue(text.contains("  gated[improver] (--versus): gated (method improver, policy score_comparison) in "
@@ -97,6 +113,12 @@ class MethodComparisonTest {
     assertTrue(text.contains("Paired differences per task and seed (gated[sign-rule] - gated[improver], points)\n"
         + "  k=2 seed=1 ledger-1: score +50.00 | pass +100.00\n"), text);
     assertFalse(text.contains("A/A"), text);
+    // the other side's scores are released beside this side's (dogAH F5)
+    assertTrue(text.contains("Per-task scores of the --versus side (" + theirs + "; released by --disclosure=per-task)"
+        + "\n  gated k=2 seed=1 ledger-1: g3 | 1/2 |  50.00%\n"), text);
+    // and beside M5's budget, the sessions each side's method made within it (dogAH F10): the fixtures record none
+    assertTrue(text.contains("  improver sessions made within that budget: gated[sign-rule] session attempts not"
+        + " recorded (6 task(s): not counted, not zero); gated[improver] session attempts not recorded"), text);
   }
 
   @Test
@@ -112,6 +134,9 @@ class MethodComparisonTest {
     assertEquals(6, pairs.size(), restricted.toString());
     assertEquals("gated[sign-rule] - gated[improver]", ((Map<?, ?>) pairs.get(0)).get("modes"));
     assertEquals(50.0, ((Map<?, ?>) pairs.get(0)).get("score_diff_pt"));
+    // the other side's rows, withheld from the text as this side's are, are in the file too (dogAH F5)
+    assertEquals(6, ((List<?>) Json.readMap(mine.resolveSibling("report").resolve("report-restricted.json"))
+        .get("versus_per_task")).size(), restricted.toString());
     Map<String, Object> record = Json.readMap(mine.resolveSibling("report").resolve("report.json"));
     assertEquals(List.of(theirs.resolve("demo-oc-agg2-s1").toString(), theirs.resolve("demo-oc-agg2-s2").toString(),
         theirs.resolve("demo-oc-agg2-s3").toString()), record.get("versus"));
@@ -122,20 +147,15 @@ class MethodComparisonTest {
       throws Exception {
     Path mine = signRule(dir);
     Path theirs = improver(dir, 0);
-    for (int seed = 1; seed <= 3; seed++) {
-      Path config = theirs.resolve("demo-oc-agg2-s" + seed).resolve("config.json");
-      Map<String, Object> c = Json.readMap(config);
-      c.put("split", "test");
-      c.put("executor", "other/oc");
-      Files.writeString(config, Json.pretty(c) + "\n", StandardCharsets.UTF_8);
-    }
+    configure(theirs, "split", "test", 1, 2, 3);
+    configure(theirs, "executor", "other/oc", 1, 2, 3);
     Fixtures.Run run = report(mine, theirs);
     assertEquals(0, run.exit(), run.err());
     String text = run.out();
-    assertTrue(text.contains("  M4 same experiment but the gated method: executor, improver, tasks, inputs and"
-        + " settings (config.json): FAILS -- executor differs across replicates: demo/oc ("), text);
-    assertTrue(text.contains("; split differs: \"all\" in " + mine.resolve("demo-oc-agg2-s1") + " | \"test\" in "
-        + theirs.resolve("demo-oc-agg2-s1")), text);
+    assertTrue(text.contains("settings (config.json): FAILS -- executor differs across replicates: demo/oc ("), text);
+    // one line for a difference every seed has
+    assertTrue(text.contains("; split differs: \"all\" on the --namespaces side, \"test\" on the --versus side"
+        + " (seeds 1, 2, 3)"), text);
     assertEquals("relation: not-comparable (failed: M4) | claim: exploratory", relation(text));
     assertFalse(text.contains("mean paired difference +50.00 pt (gated[sign-rule]"), text);
   }
@@ -188,11 +208,103 @@ class MethodComparisonTest {
     Fixtures.Run same = Fixtures.report("--namespaces=" + mine + "/demo-oc-agg2-s*", "--versus=" + again
         + "/demo-oc-agg2-s*", GATED, "--output=" + dir.resolve("aa"));
     assertEquals(0, same.exit(), same.err());
-    assertTrue(same.out().contains("\nMethods at k=2: gated[--namespaces] vs gated[--versus]"), same.out());
+    assertTrue(same.out().contains("\nMethods at k=2: gated[improver, --namespaces] vs gated[improver, --versus]"),
+        same.out());
     assertTrue(same.out().contains("  by design: both sides record the same gated method and policy (gated (method"
         + " improver, policy always)): an A/A comparison, which measures how far two runs of one method differ, not"
-        + " which method is better\n"), same.out());
+        + " which method is better; a difference past the threshold reads runs-differ, never favors\n"), same.out());
     assertEquals("relation: inconclusive | claim: exploratory", relation(same.out()));
+
+    // two runs of one method that differ past the threshold differ; neither is favoured over itself (dogAH F3)
+    Path worse = side(dir.resolve("d"), "improver", "always", 1, 0);
+    Fixtures.Run differ = Fixtures.report("--namespaces=" + mine + "/demo-oc-agg2-s*", "--versus=" + worse
+        + "/demo-oc-agg2-s*", GATED, "--output=" + dir.resolve("aa2"));
+    assertEquals(0, differ.exit(), differ.err());
+    assertEquals("relation: runs-differ (A/A: gated[improver, --namespaces] better; one method and policy on both"
+        + " sides) | claim: exploratory", relation(differ.out()));
+    assertFalse(differ.out().contains("favors-"), differ.out());
+  }
+
+  /** dogAH F1: the tasks' checks are what a gated method scores with; two sides scored against others differ. */
+  @Test
+  void sidesWhoseMethodsScoredAgainstOtherChecksAreNotCompared(@TempDir Path dir) throws Exception {
+    Path mine = signRule(dir);
+    Path theirs = improver(dir, 0);
+    configure(mine, "input_digests", Map.of("checks", Map.of("ledger-1", "aaa", "ledger-2", "bbb")), 1, 2, 3);
+    configure(theirs, "input_digests", Map.of("checks", Map.of("ledger-1", "aaa", "ledger-2", "ccc")), 1, 2, 3);
+    Fixtures.Run run = report(mine, theirs);
+    assertEquals(0, run.exit(), run.err());
+    assertTrue(run.out().contains("(config.json): FAILS -- input_digests.checks differs: in ledger-2 (their values in"
+        + " the two config.json files) (seeds 1, 2, 3)\n"), run.out());
+    assertEquals("relation: not-comparable (failed: M4) | claim: exploratory", relation(run.out()));
+  }
+
+  /** dogAH F2: a side whose method is not recorded is not compared, and is never taken for an A/A comparison. */
+  @Test
+  void aSideWhoseMethodIsNotKnownIsNotCompared(@TempDir Path dir) throws Exception {
+    Path mine = signRule(dir);
+    Path theirs = improver(dir, 0);
+    Files.delete(theirs.resolve("demo-oc-agg2-s2").resolve("config.json"));
+    Fixtures.Run run = report(mine, theirs);
+    assertEquals(0, run.exit(), run.err());
+    assertTrue(run.out().contains("FAILS -- the gated method of " + theirs.resolve("demo-oc-agg2-s2") + " is not"
+        + " known (no readable config.json): a methods comparison needs each side's"), run.out());
+    assertEquals("relation: not-comparable (failed: M4) | claim: exploratory", relation(run.out()));
+
+    for (Path root : List.of(mine, theirs)) {
+      for (int seed = 1; seed <= 3; seed++) {
+        Files.deleteIfExists(root.resolve("demo-oc-agg2-s" + seed + "/config.json"));
+      }
+    }
+    Fixtures.Run none = report(mine, theirs);
+    assertEquals(0, none.exit(), none.err());
+    assertFalse(none.out().contains("A/A"), none.out());
+    assertEquals("relation: not-comparable (failed: M4) | claim: exploratory", relation(none.out()));
+  }
+
+  /** dogAH F4: sides at different k are not compared at either, and nothing holds over no pair. */
+  @Test
+  void sidesAtDifferentKAreNotComparedAndSaySo(@TempDir Path dir) throws Exception {
+    Path mine = signRule(dir);
+    Path theirs = side(dir.resolve("b"), "improver", "score_comparison", 1, 0, 3);
+    Fixtures.Run run = Fixtures.report("--namespaces=" + mine + "/demo-oc-agg2-s*", "--versus=" + theirs
+        + "/demo-oc-agg3-s*", GATED, "--output=" + dir.resolve("r"));
+    assertEquals(0, run.exit(), run.err());
+    assertTrue(run.out().contains("\nMethods at k=2: not made -- --versus has no judged gated rows at k=2 (its gated"
+        + " rows are at k=3); two methods are compared at a k both sides ran\n"), run.out());
+    assertTrue(run.out().contains("\nMethods at k=3: not made -- --namespaces has no judged gated rows at k=3 (its"
+        + " gated rows are at k=2); two methods are compared at a k both sides ran"), run.out());
+    assertFalse(run.out().contains("M1 same task set"), run.out());
+
+    Fixtures.Run atTwo = Fixtures.report("--namespaces=" + mine + "/demo-oc-agg2-s*", "--versus=" + theirs
+        + "/demo-oc-agg3-s*", GATED, "--k=2", "--output=" + dir.resolve("r2"));
+    assertEquals(0, atTwo.exit(), atTwo.err());
+    assertTrue(atTwo.out().contains("not made -- no --versus namespace has judged gated rows at k=2\n  --versus names"
+        + " namespaces at k=3 only: pass that --k, or compare at a k both sides ran"), atTwo.out());
+  }
+
+  /** dogAH F6, F7: an unreadable judged.json is named with the move re-judging needs; the advice names --versus. */
+  @Test
+  void theOtherSidesUnreadableFilesAndDifferencesAreNamedWithTheirFix(@TempDir Path dir) throws Exception {
+    Path mine = signRule(dir);
+    Path theirs = improver(dir, 0);
+    Path broken = theirs.resolve("demo-oc-agg2-s2").resolve("judged.json");
+    Files.writeString(broken, "{\"oops");
+    Fixtures.Run run = report(mine, theirs);
+    assertEquals(0, run.exit(), run.err());
+    assertTrue(run.out().contains("its partner " + theirs.resolve("demo-oc-agg2-s2") + " (--versus): its judged.json"
+        + " could not be read ("), run.out());
+    assertTrue(run.out().contains("): move it aside, then run ./h2beam judge --namespaces="
+        + theirs.resolve("demo-oc-agg2-s2") + " --modes=gated"), run.out());
+
+    Path other = improver(dir.resolve("c"), 0);
+    configure(other, "split", "test", 3);
+    Fixtures.Run mixed = report(mine, other);
+    assertEquals(0, mixed.exit(), mixed.err());
+    assertTrue(mixed.out().contains("Methods (--namespaces vs --versus): not made -- the --versus namespaces are not"
+        + " replicates: "), mixed.out());
+    assertTrue(mixed.out().contains("so the methods are not compared. Report each set apart: narrow --versus, e.g."
+        + " --versus="), mixed.out());
   }
 
   /** The message a report refused before it ran gives. */
@@ -218,6 +330,13 @@ class MethodComparisonTest {
     String cell = refused("--namespaces=" + mine + "/demo-oc-agg2-s*", "--versus=" + other, GATED,
         "--output=" + dir.resolve("r3"));
     assertTrue(cell.contains("--versus: " + other + " is of cell wordy-oc and --namespaces of demo-oc"), cell);
+
+    // the same runs root reached through a link is the same root (dogAH F8)
+    Path link = Files.createSymbolicLink(dir.resolve("link"), mine.getParent());
+    String linked = refused("--namespaces=" + mine + "/demo-oc-agg2-s*", "--versus=" + link + "/runs/demo-oc-agg2-s*",
+        GATED, "--output=" + dir.resolve("r5"));
+    assertTrue(linked.contains(" is one of --namespaces too (it is " + mine.toRealPath().resolve("demo-oc-agg2-s1")),
+        linked);
 
     String none = refused("--namespaces=" + mine + "/demo-oc-agg2-s*", "--versus=" + theirs + "/nothing-*", GATED,
         "--output=" + dir.resolve("r4"));
