@@ -345,7 +345,9 @@ public final class JudgeCommand implements Command {
    * judge's {@code --modes} when they are not the default the report shares, and the runner's options the judge was
    * given ({@code where}).
    * A cell of more than {@value #LISTED} namespaces is named by a quoted glob where one names exactly them
-   * ({@link #glob}), so that re-judging a hundred namespaces suggests a line to read, not a hundred paths.
+   * ({@link #glob}), so that re-judging a hundred namespaces suggests a line to read, not a hundred paths. When the
+   * gated mode was judged in two runs roots' namespaces of the same names (two methods swept alike), the report that
+   * compares the two methods ({@code --versus}) is suggested too.
    */
   static void next(Iterable<String> judged, List<String> modes, String where, PrintStream out) {
     Map<String, List<String>> byCell = new TreeMap<>();
@@ -357,16 +359,35 @@ public final class JudgeCommand implements Command {
           + (n.seed() == null ? "" : "\u0000seeded"), c -> new ArrayList<>()).add(ns);
     }
     String modesFlag = Flags.modesFlag(modes, JudgeOptions.DEFAULT_MODES); // the report's default is the judge's
-    for (List<String> cell : byCell.values()) {
+    // the sets of each benchmark and substrate (seeded or not) across runs roots, for the methods' report below
+    Map<String, List<List<String>>> acrossRoots = new TreeMap<>();
+    for (Map.Entry<String, List<String>> cell : byCell.entrySet()) {
       // and within a cell, one report per set of replicates: two seed sets of other tasks or settings would be
       // refused as one report's (dogAG A7)
-      for (List<String> set : ReplicateSets.of(cell)) {
-        String glob = set.size() > LISTED ? glob(set) : null;
-        // a glob is quoted so the shell leaves it to h2beam; any path so that it pastes whole
-        out.println("next:   ./h2beam report --namespaces=" + Shell.word(glob != null ? glob
-            : String.join(",", set)) + modesFlag + where);
+      for (List<String> set : ReplicateSets.of(cell.getValue())) {
+        out.println("next:   ./h2beam report --namespaces=" + named(set) + modesFlag + where);
+        acrossRoots.computeIfAbsent(cell.getKey().substring(cell.getKey().indexOf('\u0000')), c -> new ArrayList<>())
+            .add(set);
       }
     }
+    // two runs roots whose gated modes ran on namespaces of the same names: the report that compares their methods
+    if (!modes.contains("gat")) return;
+    for (List<List<String>> sets : acrossRoots.values()) {
+      if (sets.size() != 2 || names(sets.get(0)).stream().noneMatch(names(sets.get(1))::contains)) continue;
+      out.println("next:   ./h2beam report --namespaces=" + named(sets.get(0)) + " --versus=" + named(sets.get(1))
+          + " --modes=gated" + where + "   # the two runs roots' gated methods, paired (README: report --versus)");
+    }
+  }
+
+  /** Namespaces as a report's flag names them: a glob naming exactly them past {@value #LISTED}, else a list. */
+  private static String named(List<String> set) {
+    String glob = set.size() > LISTED ? glob(set) : null;
+    // a glob is quoted so the shell leaves it to h2beam; any path so that it pastes whole
+    return Shell.word(glob != null ? glob : String.join(",", set));
+  }
+
+  private static List<String> names(List<String> set) {
+    return set.stream().map(ns -> Paths.get(ns).getFileName().toString()).toList();
   }
 
   /**

@@ -878,6 +878,32 @@ class JudgeCommandTest {
         out().lines().filter(l -> l.startsWith("next:")).toList());
   }
 
+  /** Two runs roots' gated namespaces of the same names judged together: their methods' report is suggested too. */
+  @Test
+  void twoRunsRootsGatedNamespacesOfTheSameNamesAreSuggestedTheMethodsReport() throws Exception {
+    Path a = Files.createDirectories(runs.resolve("a").resolve("runs"));
+    Path b = Files.createDirectories(runs.resolve("b").resolve("runs"));
+    for (Path root : List.of(a, b)) {
+      for (int s = 1; s <= 2; s++) {
+        Namespaces.python(root, "demo-oc-agg1-s" + s, 1, Map.of("t1", score(1, 1)), List.of("agg", "gat"));
+      }
+    }
+    String mine = a.resolve("demo-oc-agg1-s1") + "," + a.resolve("demo-oc-agg1-s2");
+    String theirs = b.resolve("demo-oc-agg1-s1") + "," + b.resolve("demo-oc-agg1-s2");
+    String both = "--namespaces=" + a + "/demo-oc-agg1-s*," + b + "/demo-oc-agg1-s*";
+    assertEquals(0, judge(both, "--modes=gated"), out());
+    assertEquals(List.of("next:   ./h2beam report --namespaces=" + mine + " --modes=gated",
+        "next:   ./h2beam report --namespaces=" + theirs + " --modes=gated",
+        "next:   ./h2beam report --namespaces=" + mine + " --versus=" + theirs + " --modes=gated   # the two runs"
+            + " roots' gated methods, paired (README: report --versus)"),
+        out().lines().filter(l -> l.startsWith("next:")).toList());
+
+    // a blind mode alone: no method to compare
+    console.reset();
+    assertEquals(0, judge(both, "--modes=parallel"), out());
+    assertFalse(out().contains("--versus"), out());
+  }
+
   @Test
   void theReportToRunNextKeepsTheJudgesModes() throws Exception {
     Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1)), List.of("gat"));
