@@ -346,8 +346,9 @@ public final class JudgeCommand implements Command {
    * given ({@code where}).
    * A cell of more than {@value #LISTED} namespaces is named by a quoted glob where one names exactly them
    * ({@link #glob}), so that re-judging a hundred namespaces suggests a line to read, not a hundred paths. When the
-   * gated mode was judged in two runs roots' namespaces of the same names (two methods swept alike), the report that
-   * compares the two methods ({@code --versus}) is suggested too.
+   * gated mode was judged in several runs roots' namespaces of the same names (methods swept alike), the reports
+   * that compare the first root's method with each other's ({@code --versus}) are suggested too, over the names
+   * both sides judged.
    */
   static void next(Iterable<String> judged, List<String> modes, String where, PrintStream out) {
     Map<String, List<String>> byCell = new TreeMap<>();
@@ -370,13 +371,47 @@ public final class JudgeCommand implements Command {
             .add(set);
       }
     }
-    // two runs roots whose gated modes ran on namespaces of the same names: the report that compares their methods
+    // runs roots whose gated modes were judged on namespaces of the same names: the reports that compare their
+    // methods, the first root's against each other's, over the names both judged (dogAI F3, F5)
     if (!modes.contains("gat")) return;
     for (List<List<String>> sets : acrossRoots.values()) {
-      if (sets.size() != 2 || names(sets.get(0)).stream().noneMatch(names(sets.get(1))::contains)) continue;
-      out.println("next:   ./h2beam report --namespaces=" + named(sets.get(0)) + " --versus=" + named(sets.get(1))
-          + " --modes=gated" + where + "   # the two runs roots' gated methods, paired (README: report --versus)");
+      List<String> base = null;
+      for (List<String> set : sets) {
+        List<String> gated = set.stream().filter(JudgeCommand::judgedGated).toList();
+        if (gated.isEmpty()) continue;
+        if (base == null) {
+          base = gated;
+          continue;
+        }
+        TreeSet<String> shared = new TreeSet<>(names(base));
+        shared.retainAll(names(gated));
+        if (shared.isEmpty()) continue;
+        TreeSet<String> alone = new TreeSet<>(names(base));
+        alone.addAll(names(gated));
+        alone.removeAll(shared);
+        out.println("next:   ./h2beam report --namespaces=" + named(only(base, shared)) + " --versus="
+            + named(only(gated, shared)) + modesFlag + where + "   # the two runs roots' gated methods, paired"
+            + " (README: report --versus)" + (alone.isEmpty() ? "" : "; no partner, left out: "
+            + String.join(", ", alone)));
+      }
     }
+  }
+
+  /** Whether a namespace's judged.json holds a row of the gated mode (false when it cannot be read). */
+  private static boolean judgedGated(String ns) {
+    try {
+      for (com.fasterxml.jackson.databind.JsonNode row : Json.readTree(Path.of(ns, "judged.json"))) {
+        if ("gat".equals(row.path("mode").asText())) return true;
+      }
+    } catch (IOException | RuntimeException e) {
+      // nothing to suggest for a namespace whose rows cannot be read: the judge named it already
+    }
+    return false;
+  }
+
+  /** The namespaces of {@code set} whose names are among {@code names}. */
+  private static List<String> only(List<String> set, java.util.Set<String> names) {
+    return set.stream().filter(ns -> names.contains(Paths.get(ns).getFileName().toString())).toList();
   }
 
   /** Namespaces as a report's flag names them: a glob naming exactly them past {@value #LISTED}, else a list. */

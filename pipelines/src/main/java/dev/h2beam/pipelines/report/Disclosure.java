@@ -210,15 +210,23 @@ public enum Disclosure {
     return out;
   }
 
-  /** The {@code --versus} side's per-task scores, released under {@code per-task} (none without it). */
-  static List<String> versusLines(Map<NamespaceRef, List<Scored>> versus) {
+  /**
+   * The {@code --versus} side's per-task scores and metric vectors, released under {@code per-task} (none without
+   * it), as the restricted file holds them under aggregate.
+   */
+  static List<String> versusLines(Map<NamespaceRef, List<Scored>> versus, MetricTable table) {
     if (versus.isEmpty()) return List.of();
     TreeSet<String> roots = new TreeSet<>();
     versus.keySet().forEach(ns -> roots.add(String.valueOf(Path.of(ns.dir()).getParent())));
+    String side = " of the --versus side (" + String.join(", ", roots) + ";";
     List<String> lines = new ArrayList<>();
-    lines.add("Per-task scores of the --versus side (" + String.join(", ", roots) + "; released by"
-        + " --disclosure=per-task)");
+    lines.add("Per-task scores" + side + " released by --disclosure=per-task)");
     lines.addAll(scoreLines(versus));
+    List<String> metrics = perTaskMetricLines(versus, table);
+    if (!metrics.isEmpty()) {
+      lines.add(metrics.get(0).replace("Per-task metric vector (", "Per-task metric vector" + side + " "));
+      lines.addAll(metrics.subList(1, metrics.size()));
+    }
     return lines;
   }
 

@@ -60,8 +60,8 @@ final class MethodComparison {
           + notReplicates.replace("so nothing is reported", "so the methods are not compared"));
       return new Section(lines, List.of(), false);
     }
-    Map<GateSetup, List<NamespaceRef>> firstSetups = setups(first.keySet(), byDir);
-    Map<GateSetup, List<NamespaceRef>> secondSetups = setups(second.keySet(), byDir);
+    Map<Setup, List<NamespaceRef>> firstSetups = setups(first.keySet(), byDir);
+    Map<Setup, List<NamespaceRef>> secondSetups = setups(second.keySet(), byDir);
     boolean aa = sameMethod(firstSetups.keySet(), secondSetups.keySet());
     List<String> names = labels(new ArrayList<>(firstSetups.keySet()), new ArrayList<>(secondSetups.keySet()));
     ModePair pair = ModePair.methods(Report.GATED, names.get(0), names.get(1));
@@ -149,8 +149,39 @@ final class MethodComparison {
    * Whether both sides record one and the same gated setup, known on each: an A/A comparison, two runs of one method,
    * whose differences say how far such runs differ, not which method is better.
    */
-  private static boolean sameMethod(java.util.Set<GateSetup> first, java.util.Set<GateSetup> second) {
-    return first.size() == 1 && first.equals(second) && !first.contains(GateSetup.NONE);
+  private static boolean sameMethod(java.util.Set<Setup> first, java.util.Set<Setup> second) {
+    return first.size() == 1 && first.equals(second) && first.iterator().next().gate().method() != null;
+  }
+
+  /**
+   * A side's gated setup as config.json records it: the method and policy ({@link GateSetup}, with the method's code),
+   * and the policy's {@code min_win_margin}; two setups that differ in any of them are two methods (dogAI F1).
+   */
+  record Setup(GateSetup gate, String margin) {
+    static Setup of(RunIdentity id) {
+      String margin = null;
+      if (id != null && id.gate() != null) {
+        try {
+          if (Json.readMap(id.gate()).get("gate") instanceof Map<?, ?> g && g.get("min_win_margin") != null) {
+            margin = Json.canonical(g.get("min_win_margin"));
+          }
+        } catch (java.io.IOException e) {
+          // an unreadable record is no setup: GateSetup.of says so too
+        }
+      }
+      return new Setup(GateSetup.of(id), margin);
+    }
+
+    /** Which code the method is: {@code h2beam}, a plug-in's digest cut short, or null when not recorded. */
+    String code() {
+      String c = gate.methodCode() == null ? null : gate.methodCode().code();
+      return c == null || c.length() <= 19 ? c : c.substring(0, 19) + "...";
+    }
+
+    /** {@link GateSetup#label()} with the margin and the method's code. */
+    String label() {
+      return gate.label() + (margin == null ? "" : ", margin " + margin) + (code() == null ? "" : ", code " + code());
+    }
   }
 
   /** An A/A comparison's verdicts: a decided difference between two runs of one method is not a method favoured. */
@@ -169,10 +200,10 @@ final class MethodComparison {
         m.threshold(), aaRelation(m.verdict()), m.why());
   }
 
-  /** {@code favors-<side>} of an A/A comparison: {@code runs-differ (<side> higher...)}; else as it is. */
+  /** {@code favors-<side>} of an A/A comparison: {@code runs-differ (A/A: <side> ahead; ...)}; else as it is. */
   private static String aaRelation(String relation) {
     if (!relation.startsWith("favors-")) return relation;
-    return "runs-differ (A/A: " + relation.substring("favors-".length()) + " better; one method and policy on both"
+    return "runs-differ (A/A: " + relation.substring("favors-".length()) + " ahead; one setup of one method on both"
         + " sides)";
   }
 
@@ -283,43 +314,50 @@ final class MethodComparison {
   }
 
   /**
-   * The sides' names: {@code gated[<method>]} when each side ran one method and they differ, {@code gated[<method>,
-   * <policy>]} when they differ in policy alone, {@code gated[<method>, --namespaces]} and {@code gated[<method>,
-   * --versus]} for one method and policy on both sides (an A/A comparison), else by the flag each side came from.
+   * The sides' names: {@code gated[<method>]} when each side ran one method and they differ; when they differ in
+   * policy, margin or the method's code alone, {@code gated[<method>, <policy>]}, {@code gated[<method>, margin
+   * <m>]} or {@code gated[<method>, code <digest>]}; {@code gated[<method>, --namespaces]} and {@code gated[<method>,
+   * --versus]} for one setup on both sides (an A/A comparison); else by the flag each side came from.
    */
-  static List<String> labels(List<GateSetup> first, List<GateSetup> second) {
-    TreeSet<String> m1 = new TreeSet<>();
-    TreeSet<String> m2 = new TreeSet<>();
-    first.forEach(g -> m1.add(String.valueOf(g.method())));
-    second.forEach(g -> m2.add(String.valueOf(g.method())));
-    boolean recorded = !m1.contains("null") && !m2.contains("null");
-    if (recorded && m1.size() == 1 && m2.size() == 1 && !m1.equals(m2)) {
-      return List.of("gated[" + m1.first() + "]", "gated[" + m2.first() + "]");
-    }
-    TreeSet<String> p1 = new TreeSet<>();
-    TreeSet<String> p2 = new TreeSet<>();
-    first.forEach(g -> p1.add(g.method() + ", " + g.policy()));
-    second.forEach(g -> p2.add(g.method() + ", " + g.policy()));
-    if (recorded && p1.size() == 1 && p2.size() == 1 && !p1.equals(p2)) {
-      return List.of("gated[" + p1.first() + "]", "gated[" + p2.first() + "]");
-    }
-    if (recorded && m1.size() == 1 && m1.equals(m2)) {
-      return List.of("gated[" + m1.first() + ", " + FIRST + "]", "gated[" + m2.first() + ", " + SECOND + "]");
+  static List<String> labels(List<Setup> first, List<Setup> second) {
+    boolean recorded = first.stream().noneMatch(x -> x.gate().method() == null)
+        && second.stream().noneMatch(x -> x.gate().method() == null);
+    if (recorded) {
+      List<java.util.function.Function<Setup, String>> parts = List.of(x -> x.gate().method(),
+          x -> x.gate().method() + ", " + x.gate().policy(), x -> x.gate().method() + ", margin " + x.margin(),
+          x -> x.gate().method() + ", code " + x.code());
+      for (java.util.function.Function<Setup, String> part : parts) {
+        TreeSet<String> a = new TreeSet<>();
+        TreeSet<String> b = new TreeSet<>();
+        first.forEach(x -> a.add(part.apply(x)));
+        second.forEach(x -> b.add(part.apply(x)));
+        if (a.size() == 1 && b.size() == 1 && !a.equals(b)) {
+          return List.of("gated[" + a.first() + "]", "gated[" + b.first() + "]");
+        }
+      }
+      TreeSet<String> m1 = new TreeSet<>();
+      TreeSet<String> m2 = new TreeSet<>();
+      first.forEach(x -> m1.add(x.gate().method()));
+      second.forEach(x -> m2.add(x.gate().method()));
+      if (m1.size() == 1 && m1.equals(m2)) {
+        return List.of("gated[" + m1.first() + ", " + FIRST + "]", "gated[" + m2.first() + ", " + SECOND + "]");
+      }
     }
     return List.of("gated[" + FIRST + "]", "gated[" + SECOND + "]");
   }
 
   /** What one side ran: its setups, each with the runs root and the namespaces that record it. */
-  private static List<String> sideLines(String name, String flag, Map<GateSetup, List<NamespaceRef>> setups) {
+  private static List<String> sideLines(String name, String flag, Map<Setup, List<NamespaceRef>> setups) {
     List<String> out = new ArrayList<>();
+    String who = name.contains(flag) ? name : name + " (" + flag + ")";
     setups.forEach((setup, refs) -> {
       TreeSet<String> roots = new TreeSet<>();
       refs.forEach(ns -> roots.add(String.valueOf(Path.of(ns.dir()).getParent())));
-      out.add("  " + name + " (" + flag + "): " + setup.label() + " in " + String.join(", ", roots) + ": "
+      out.add("  " + who + ": " + setup.label() + " in " + String.join(", ", roots) + ": "
           + String.join(", ", refs.stream().map(NamespaceRef::name).toList()));
     });
     setups.keySet().forEach(setup -> {
-      if (setup.pluginLine() != null) out.add("  " + setup.pluginLine());
+      if (setup.gate().pluginLine() != null) out.add("  " + setup.gate().pluginLine());
     });
     return out;
   }
@@ -328,7 +366,7 @@ final class MethodComparison {
    * What differs between the sides by design, beside the conditions; {@code same}: the one setup both sides record
    * (an A/A comparison), else null.
    */
-  private static List<String> byDesign(GateSetup same) {
+  private static List<String> byDesign(Setup same) {
     List<String> out = new ArrayList<>();
     out.add("  by design (disclosed; no condition fails for it): each runs root rolled its own k bases per task, so a"
         + " paired difference (by task and seed) holds the variation between the two roots' base rollouts as well"
@@ -403,11 +441,11 @@ final class MethodComparison {
     return out;
   }
 
-  private static Map<GateSetup, List<NamespaceRef>> setups(Iterable<NamespaceRef> refs,
+  private static Map<Setup, List<NamespaceRef>> setups(Iterable<NamespaceRef> refs,
       Map<String, NamespaceFacts> byDir) {
-    Map<GateSetup, List<NamespaceRef>> out = new LinkedHashMap<>();
+    Map<Setup, List<NamespaceRef>> out = new LinkedHashMap<>();
     for (NamespaceRef ns : refs) {
-      out.computeIfAbsent(GateSetup.of(Report.facts(byDir, ns).identity()), x -> new ArrayList<>()).add(ns);
+      out.computeIfAbsent(Setup.of(Report.facts(byDir, ns).identity()), x -> new ArrayList<>()).add(ns);
     }
     return out;
   }

@@ -60,7 +60,8 @@ final class Objectives {
           : !table.recorded(r.secondNamespace()) ? r.secondNamespace() : null;
       if (unrecorded != null) {
         absences.add(Comparison.where(unrecorded) + (r.versus() == null ? "" : " in " + unrecorded.dir())
-            + ": no readable metrics.json (" + MetricTable.NO_FILE + ")");
+            + ": no readable metrics.json (" + MetricTable.NO_FILE + ")" + (r.versus() == null ? ""
+            : "; ./h2beam judge --namespaces=" + unrecorded.dir() + " --modes=gated writes it"));
         without++;
         onlyNotApplicable = false;
         continue;

@@ -254,9 +254,13 @@ final class Report {
       lines.add("Disclosure: per-task -- per-task scores, paired differences per task and successful-tasks slices"
           + " are released below.");
       lines.add("");
-      lines.addAll(Disclosure.perTaskLines(rowsByNs, pairs));
-      lines.addAll(Disclosure.versusLines(versusRows));
-      lines.addAll(Disclosure.perTaskMetricLines(rowsByNs, table));
+      // with another side beside them, this side's per-task figures say whose they are (dogAI F4)
+      String mine = versusRows.isEmpty() ? "" : " of the --namespaces side";
+      Disclosure.perTaskLines(rowsByNs, pairs).forEach(l -> lines.add(l.startsWith("Per-task scores (")
+          ? l.replace("Per-task scores (", "Per-task scores" + mine + " (") : l));
+      Disclosure.perTaskMetricLines(rowsByNs, table).forEach(l -> lines.add(l.startsWith("Per-task metric vector (")
+          ? l.replace("Per-task metric vector (", "Per-task metric vector" + mine + " (") : l));
+      lines.addAll(Disclosure.versusLines(versusRows, table));
     }
     String text = String.join("\n", lines);
     String html = HtmlReport.render(new HtmlReport.Page(title, text, summaries, cells, executorByCell,

@@ -52,8 +52,10 @@ final class ReportPlan {
     }
     List<NamespaceRef> against = versus(versus, modeTokens, refs, cwd);
     String wording = bench == null || bench.isBlank() ? refs.get(0).bench() : bench.strip();
+    // a methods report by default beside the root's own report, not over it (dogAI F2)
     Path out = output == null || output.isBlank()
-        ? Path.of(refs.get(0).dir()).getParent().resolve("_report")
+        ? Path.of(refs.get(0).dir()).getParent().resolve(against.isEmpty() ? "_report" : "_report-versus-"
+            + rootName(against))
         : cwd.resolve(output).toAbsolutePath().normalize();
     // an error names the flag the user gave, or says the folder is the default one
     writable(out, output == null || output.isBlank() ? "the report folder " + out + " (the default --output, beside"
@@ -87,6 +89,20 @@ final class ReportPlan {
       }
     }
     return against;
+  }
+
+  /**
+   * The name a methods report's default folder gives the {@code --versus} runs root: the folder holding its
+   * namespaces, or the one above when that is named {@code runs} (a demo's or a benchmark's own), as a file name.
+   */
+  static String rootName(List<NamespaceRef> against) {
+    Path root = Path.of(against.get(0).dir()).getParent();
+    if (root.getFileName() != null && root.getFileName().toString().equals("runs") && root.getParent() != null
+        && root.getParent().getFileName() != null) {
+      root = root.getParent();
+    }
+    String name = root.getFileName() == null ? "root" : root.getFileName().toString();
+    return name.replaceAll("[^A-Za-z0-9._-]", "_");
   }
 
   /** A folder's real path, links resolved; the path as given when it cannot be resolved. */

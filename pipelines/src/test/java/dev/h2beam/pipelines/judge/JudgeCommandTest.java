@@ -902,6 +902,23 @@ class JudgeCommandTest {
     console.reset();
     assertEquals(0, judge(both, "--modes=parallel"), out());
     assertFalse(out().contains("--versus"), out());
+
+    // a third root, with a seed more, and a fourth whose namespaces ran no gated mode: the first root is compared with
+    // each that has gated rows, over the seeds both have (dogAI F3, F5)
+    Path c = Files.createDirectories(runs.resolve("c").resolve("runs"));
+    Path d = Files.createDirectories(runs.resolve("d").resolve("runs"));
+    for (int s = 1; s <= 3; s++) {
+      Namespaces.python(c, "demo-oc-agg1-s" + s, 1, Map.of("t1", score(1, 1)), List.of("agg", "gat"));
+    }
+    for (int s = 1; s <= 2; s++) Namespaces.python(d, "demo-oc-agg1-s" + s, 1, Map.of("t1", score(1, 1)));
+    console.reset();
+    assertEquals(0, judge(both + "," + c + "/demo-oc-agg1-s*," + d + "/demo-oc-agg1-s*", "--modes=parallel,gated"),
+        out());
+    String pairs = " --modes=parallel,gated   # the two runs roots' gated methods, paired (README: report --versus)";
+    assertEquals(List.of("next:   ./h2beam report --namespaces=" + mine + " --versus=" + theirs + pairs,
+        "next:   ./h2beam report --namespaces=" + mine + " --versus=" + c.resolve("demo-oc-agg1-s1") + ","
+            + c.resolve("demo-oc-agg1-s2") + pairs + "; no partner, left out: demo-oc-agg1-s3"),
+        out().lines().filter(l -> l.contains("--versus")).toList());
   }
 
   @Test

@@ -99,10 +99,10 @@ class MethodComparisonTest {
         + " each side's known: executor, improver, tasks and their checks, inputs and settings (config.json):"
         + " holds\n  M5 equal budget, R = 4k = 8 rollouts and P = 3k = 6 improver sessions per task in each side's"
         + " ledger: holds\n"), text);
-    assertTrue(text.contains("  gated[sign-rule] (--namespaces): gated (method sign-rule, policy score_comparison) in "
-        + mine + ": demo-oc-agg2-s1, demo-oc-agg2-s2, demo-oc-agg2-s3\n"), text);
-    assertTrue(text.contains("  gated[improver] (--versus): gated (method improver, policy score_comparison) in "
-        + theirs + ": demo-oc-agg2-s1, demo-oc-agg2-s2, demo-oc-agg2-s3\n"), text);
+    assertTrue(text.contains("  gated[sign-rule] (--namespaces): gated (method sign-rule, policy score_comparison),"
+        + " margin 0.0 in " + mine + ": demo-oc-agg2-s1, demo-oc-agg2-s2, demo-oc-agg2-s3\n"), text);
+    assertTrue(text.contains("  gated[improver] (--versus): gated (method improver, policy score_comparison), margin"
+        + " 0.0 in " + theirs + ": demo-oc-agg2-s1, demo-oc-agg2-s2, demo-oc-agg2-s3\n"), text);
     assertTrue(text.contains("  score: mean paired difference +50.00 pt (gated[sign-rule] - gated[improver]) | 3"
         + " replicates, 6 task pairs"), text);
     assertEquals("relation: favors-gated[sign-rule] | claim: exploratory", relation(text));
@@ -113,9 +113,11 @@ class MethodComparisonTest {
     assertTrue(text.contains("Paired differences per task and seed (gated[sign-rule] - gated[improver], points)\n"
         + "  k=2 seed=1 ledger-1: score +50.00 | pass +100.00\n"), text);
     assertFalse(text.contains("A/A"), text);
-    // the other side's scores are released beside this side's (dogAH F5)
+    // the other side's scores are released beside this side's (dogAH F5), each side's named (dogAI F4)
     assertTrue(text.contains("Per-task scores of the --versus side (" + theirs + "; released by --disclosure=per-task)"
         + "\n  gated k=2 seed=1 ledger-1: g3 | 1/2 |  50.00%\n"), text);
+    assertTrue(text.contains("\nPer-task scores of the --namespaces side (released by --disclosure=per-task)\n"),
+        text);
     // and beside M5's budget, the sessions each side's method made within it (dogAH F10): the fixtures record none
     assertTrue(text.contains("  improver sessions made within that budget: gated[sign-rule] session attempts not"
         + " recorded (6 task(s): not counted, not zero); gated[improver] session attempts not recorded"), text);
@@ -140,6 +142,15 @@ class MethodComparisonTest {
     Map<String, Object> record = Json.readMap(mine.resolveSibling("report").resolve("report.json"));
     assertEquals(List.of(theirs.resolve("demo-oc-agg2-s1").toString(), theirs.resolve("demo-oc-agg2-s2").toString(),
         theirs.resolve("demo-oc-agg2-s3").toString()), record.get("versus"));
+
+    // without --output, a methods report goes beside the root's own report, named for the other root (dogAI F2)
+    Fixtures.Run own = Fixtures.report("--namespaces=" + mine + "/demo-oc-agg2-s*", GATED);
+    assertEquals(0, own.exit(), own.err());
+    Fixtures.Run methods = Fixtures.report("--namespaces=" + mine + "/demo-oc-agg2-s*", "--versus=" + theirs
+        + "/demo-oc-agg2-s*", GATED);
+    assertEquals(0, methods.exit(), methods.err());
+    assertTrue(methods.out().contains("wrote " + mine.resolve("_report-versus-b") + ": "), methods.out());
+    assertFalse(Files.readString(mine.resolve("_report").resolve("report.txt")).contains("Methods at"));
   }
 
   @Test
@@ -211,8 +222,12 @@ class MethodComparisonTest {
     assertTrue(same.out().contains("\nMethods at k=2: gated[improver, --namespaces] vs gated[improver, --versus]"),
         same.out());
     assertTrue(same.out().contains("  by design: both sides record the same gated method and policy (gated (method"
-        + " improver, policy always)): an A/A comparison, which measures how far two runs of one method differ, not"
-        + " which method is better; a difference past the threshold reads runs-differ, never favors\n"), same.out());
+        + " improver, policy always), margin 0.0): an A/A comparison, which measures how far two runs of one method"
+        + " differ, not which method is better; a difference past the threshold reads runs-differ, never favors\n"),
+        same.out());
+    // the side's label names its flag once
+    assertTrue(same.out().contains("  gated[improver, --namespaces]: gated (method improver, policy always), margin"
+        + " 0.0 in "), same.out());
     assertEquals("relation: inconclusive | claim: exploratory", relation(same.out()));
 
     // two runs of one method that differ past the threshold differ; neither is favoured over itself (dogAH F3)
@@ -220,8 +235,18 @@ class MethodComparisonTest {
     Fixtures.Run differ = Fixtures.report("--namespaces=" + mine + "/demo-oc-agg2-s*", "--versus=" + worse
         + "/demo-oc-agg2-s*", GATED, "--output=" + dir.resolve("aa2"));
     assertEquals(0, differ.exit(), differ.err());
-    assertEquals("relation: runs-differ (A/A: gated[improver, --namespaces] better; one method and policy on both"
+    assertEquals("relation: runs-differ (A/A: gated[improver, --namespaces] ahead; one setup of one method on both"
         + " sides) | claim: exploratory", relation(differ.out()));
+
+    // a margin of another size is another setup, named as such, and no A/A comparison (dogAI F1)
+    configure(worse, "gate", Map.of("method", "improver", "policy", "always", "min_win_margin", 1.0), 1, 2, 3);
+    Fixtures.Run margins = Fixtures.report("--namespaces=" + mine + "/demo-oc-agg2-s*", "--versus=" + worse
+        + "/demo-oc-agg2-s*", GATED, "--output=" + dir.resolve("aa3"));
+    assertEquals(0, margins.exit(), margins.err());
+    assertTrue(margins.out().contains("\nMethods at k=2: gated[improver, margin 0.0] vs gated[improver, margin 1.0]"),
+        margins.out());
+    assertEquals("relation: favors-gated[improver, margin 0.0] | claim: exploratory", relation(margins.out()));
+    assertFalse(margins.out().contains("A/A"), margins.out());
     assertFalse(differ.out().contains("favors-"), differ.out());
   }
 
