@@ -75,6 +75,11 @@ final class MethodComparison {
     lines.add("Replicates of " + names.get(1) + " (" + SECOND + "; replicate-mean/v1, as above for " + names.get(0)
         + ")");
     lines.addAll(Replicates.lines(cells, aggregate));
+    lines.add(spend(second, byDir));
+    if (s.modes().size() > 1) {
+      // its other modes are not in the figures above, which are the --namespaces side's (dogAI F6)
+      lines.add("  (the " + SECOND + " side is compared in its gated mode only)");
+    }
     lines.add("");
     List<Comparison.Pair> pairs = new ArrayList<>();
     boolean withheld = cells.stream().anyMatch(c -> Replicates.withheld(c, aggregate));
@@ -205,6 +210,34 @@ final class MethodComparison {
     if (!relation.startsWith("favors-")) return relation;
     return "runs-differ (A/A: " + relation.substring("favors-".length()) + " ahead; one setup of one method on both"
         + " sides)";
+  }
+
+  /**
+   * What the {@code --versus} side's gated mode spent over its reported tasks, as the figures above say of the
+   * reported side's: improver and executor dollars as recorded, the costs not known counted, never added as 0.
+   */
+  private static String spend(Map<NamespaceRef, List<Scored>> rows, Map<String, NamespaceFacts> byDir) {
+    double improver = 0;
+    double executor = 0;
+    int improverUnknown = 0;
+    int executorUnknown = 0;
+    int tasks = 0;
+    for (Map.Entry<NamespaceRef, List<Scored>> e : rows.entrySet()) {
+      Map<String, TaskSummary> byTask = TaskSummary.byTask(Report.facts(byDir, e.getKey()).summaries());
+      for (Scored r : e.getValue()) {
+        TaskSummary t = byTask.get(r.taskId());
+        if (t == null) continue;
+        TaskSummary.ModeSpend m = t.mode(Report.GATED);
+        improver += m.improverUsd();
+        executor += m.executorUsd();
+        improverUnknown += m.improverUnknown();
+        executorUnknown += m.executorUnknown();
+        tasks++;
+      }
+    }
+    return "  its gated mode's spend over " + tasks + " reported task(s): improver " + Render.dollars(improver)
+        + Render.notKnown(improverUnknown, "stage(s) or selection(s)") + " | executor " + Render.dollars(executor)
+        + Render.notKnown(executorUnknown, "rollout(s)");
   }
 
   /** What each side's improver sessions were, beside M5's budget: the attempts their ledgers count. */

@@ -233,7 +233,7 @@ final class Render {
   }
 
   /** What a spend line adds for {@code n} of its {@code what} whose cost is not known; nothing when none. */
-  private static String notKnown(int n, String what) {
+  static String notKnown(int n, String what) {
     return n == 0 ? "" : ", and " + n + " " + what + " whose cost is not known (not counted, not zero)";
   }
 }

@@ -113,6 +113,8 @@ class MethodComparisonTest {
     assertTrue(text.contains("Paired differences per task and seed (gated[sign-rule] - gated[improver], points)\n"
         + "  k=2 seed=1 ledger-1: score +50.00 | pass +100.00\n"), text);
     assertFalse(text.contains("A/A"), text);
+    assertTrue(text.contains("\n  its gated mode's spend over 6 reported task(s): improver $10.50 | executor $0.00\n"),
+        text);
     // the other side's scores are released beside this side's (dogAH F5), each side's named (dogAI F4)
     assertTrue(text.contains("Per-task scores of the --versus side (" + theirs + "; released by --disclosure=per-task)"
         + "\n  gated k=2 seed=1 ledger-1: g3 | 1/2 |  50.00%\n"), text);
@@ -151,6 +153,12 @@ class MethodComparisonTest {
     assertEquals(0, methods.exit(), methods.err());
     assertTrue(methods.out().contains("wrote " + mine.resolve("_report-versus-b") + ": "), methods.out());
     assertFalse(Files.readString(mine.resolve("_report").resolve("report.txt")).contains("Methods at"));
+
+    // with the blind modes asked too, the other side is said to be compared in its gated mode only (dogAI F6)
+    Fixtures.Run three = Fixtures.report("--namespaces=" + mine + "/demo-oc-agg2-s*", "--versus=" + theirs
+        + "/demo-oc-agg2-s*", "--modes=parallel,sequential,gated", "--output=" + dir.resolve("three"));
+    assertEquals(0, three.exit(), three.err());
+    assertTrue(three.out().contains("\n  (the --versus side is compared in its gated mode only)\n"), three.out());
   }
 
   @Test
