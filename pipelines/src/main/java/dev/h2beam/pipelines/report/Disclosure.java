@@ -88,6 +88,13 @@ public enum Disclosure {
       }
     });
     lines.add("Successful-tasks slice (graded tasks whose selected output met every criterion)");
+    lines.addAll(sliceLines(rowsByNamespace));
+    return lines;
+  }
+
+  /** Each cell and seed's successful-tasks slice: how many of its graded tasks met every criterion, and which. */
+  private static List<String> sliceLines(Map<NamespaceRef, List<Scored>> rowsByNamespace) {
+    List<String> lines = new ArrayList<>();
     for (Passing p : passing(rowsByNamespace)) {
       lines.add("  " + p.cell().name() + " seed=" + p.namespace().seedLabel() + ": " + p.tasks().size() + " of "
           + p.graded() + " graded" + (p.tasks().isEmpty() ? "" : ": " + String.join(", ", p.tasks())));
@@ -173,6 +180,13 @@ public enum Disclosure {
       diffs.add(m);
     }
     out.put("paired_differences", diffs);
+    out.put("successful_tasks", slices(rowsByNamespace));
+    out.put("per_task_metrics", new JsonParts(metrics, DEPTH));
+    return out;
+  }
+
+  /** The successful-tasks slices of the restricted file: per cell and seed, the graded count and the tasks. */
+  private static List<Object> slices(Map<NamespaceRef, List<Scored>> rowsByNamespace) {
     List<Object> slices = new ArrayList<>();
     for (Passing p : passing(rowsByNamespace)) {
       Map<String, Object> m = new LinkedHashMap<>();
@@ -184,15 +198,14 @@ public enum Disclosure {
       m.put("tasks_meeting_every_criterion", p.tasks());
       slices.add(m);
     }
-    out.put("successful_tasks", slices);
-    out.put("per_task_metrics", new JsonParts(metrics, DEPTH));
-    return out;
+    return slices;
   }
 
   /**
-   * The restricted file with the {@code --versus} side's rows too ({@link MethodComparison}): {@code versus_per_task}
-   * and {@code versus_per_task_metrics}, entries as {@code per_task}'s and {@code per_task_metrics}'s, each
-   * namespace's folder under {@code versus_namespaces}; as {@link #restricted(Map, List, MetricTable)} without one.
+   * The restricted file with the {@code --versus} side's rows too ({@link MethodComparison}): {@code versus_per_task},
+   * {@code versus_per_task_metrics} and {@code versus_successful_tasks}, entries as {@code per_task}'s,
+   * {@code per_task_metrics}'s and {@code successful_tasks}', each namespace's folder under {@code
+   * versus_namespaces}; as {@link #restricted(Map, List, MetricTable)} without one.
    */
   static Map<String, Object> restricted(Map<NamespaceRef, List<Scored>> rowsByNamespace,
       Map<NamespaceRef, List<Scored>> versus, List<Comparison.Pair> pairs, MetricTable table) {
@@ -207,12 +220,13 @@ public enum Disclosure {
     out.put("versus_namespaces", versus.keySet().stream().map(NamespaceRef::dir).toList());
     out.put("versus_per_task", new JsonParts(scores, DEPTH));
     out.put("versus_per_task_metrics", new JsonParts(metrics, DEPTH));
+    out.put("versus_successful_tasks", slices(versus));
     return out;
   }
 
   /**
-   * The {@code --versus} side's per-task scores and metric vectors, released under {@code per-task} (none without
-   * it), as the restricted file holds them under aggregate.
+   * The {@code --versus} side's per-task scores, successful-tasks slices and metric vectors, released under
+   * {@code per-task} (none without it), as the restricted file holds them under aggregate.
    */
   static List<String> versusLines(Map<NamespaceRef, List<Scored>> versus, MetricTable table) {
     if (versus.isEmpty()) return List.of();
@@ -222,6 +236,8 @@ public enum Disclosure {
     List<String> lines = new ArrayList<>();
     lines.add("Per-task scores" + side + " released by --disclosure=per-task)");
     lines.addAll(scoreLines(versus));
+    lines.add("Successful-tasks slice" + side + " graded tasks whose selected output met every criterion)");
+    lines.addAll(sliceLines(versus));
     List<String> metrics = perTaskMetricLines(versus, table);
     if (!metrics.isEmpty()) {
       lines.add(metrics.get(0).replace("Per-task metric vector (", "Per-task metric vector" + side + " "));

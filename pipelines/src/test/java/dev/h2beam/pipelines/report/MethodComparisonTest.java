@@ -120,6 +120,8 @@ class MethodComparisonTest {
         + "\n  gated k=2 seed=1 ledger-1: g3 | 1/2 |  50.00%\n"), text);
     assertTrue(text.contains("\nPer-task scores of the --namespaces side (released by --disclosure=per-task)\n"),
         text);
+    assertTrue(text.contains("Successful-tasks slice of the --versus side (" + theirs + "; graded tasks whose selected"
+        + " output met every criterion)\n  gated k=2 seed=1: 0 of 2 graded\n"), text);
     // and beside M5's budget, the sessions each side's method made within it (dogAH F10): the fixtures record none
     assertTrue(text.contains("  improver sessions made within that budget: gated[sign-rule] session attempts not"
         + " recorded (6 task(s): not counted, not zero); gated[improver] session attempts not recorded"), text);
@@ -141,6 +143,7 @@ class MethodComparisonTest {
     // the other side's rows, withheld from the text as this side's are, are in the file too (dogAH F5)
     assertEquals(6, ((List<?>) Json.readMap(mine.resolveSibling("report").resolve("report-restricted.json"))
         .get("versus_per_task")).size(), restricted.toString());
+    assertEquals(3, ((List<?>) restricted.get("versus_successful_tasks")).size(), restricted.toString());
     Map<String, Object> record = Json.readMap(mine.resolveSibling("report").resolve("report.json"));
     assertEquals(List.of(theirs.resolve("demo-oc-agg2-s1").toString(), theirs.resolve("demo-oc-agg2-s2").toString(),
         theirs.resolve("demo-oc-agg2-s3").toString()), record.get("versus"));
