@@ -360,13 +360,20 @@ public final class JudgeCommand implements Command {
           + (n.seed() == null ? "" : "\u0000seeded"), c -> new ArrayList<>()).add(ns);
     }
     String modesFlag = Flags.modesFlag(modes, JudgeOptions.DEFAULT_MODES); // the report's default is the judge's
+    // which namespaces hold judged gated rows, read once, when the gated mode was judged
+    Map<String, Boolean> gatedRows = new TreeMap<>();
+    java.util.function.Predicate<String> gated = ns -> gatedRows.computeIfAbsent(ns, JudgeCommand::judgedGated);
+    List<String> blind = modes.stream().filter(m -> !m.equals("gat")).toList();
     // the sets of each benchmark and substrate (seeded or not) across runs roots, for the methods' report below
     Map<String, List<List<String>>> acrossRoots = new TreeMap<>();
     for (Map.Entry<String, List<String>> cell : byCell.entrySet()) {
       // and within a cell, one report per set of replicates: two seed sets of other tasks or settings would be
       // refused as one report's (dogAG A7)
       for (List<String> set : ReplicateSets.of(cell.getValue())) {
-        out.println("next:   ./h2beam report --namespaces=" + named(set) + modesFlag + where);
+        // a set none of whose namespaces holds gated rows is not asked for them (the report would warn; dogAI F3)
+        boolean noGated = modes.contains("gat") && !blind.isEmpty() && set.stream().noneMatch(gated);
+        out.println("next:   ./h2beam report --namespaces=" + named(set)
+            + (noGated ? Flags.modesFlag(blind, JudgeOptions.DEFAULT_MODES) : modesFlag) + where);
         acrossRoots.computeIfAbsent(cell.getKey().substring(cell.getKey().indexOf('\u0000')), c -> new ArrayList<>())
             .add(set);
       }
@@ -377,20 +384,20 @@ public final class JudgeCommand implements Command {
     for (List<List<String>> sets : acrossRoots.values()) {
       List<String> base = null;
       for (List<String> set : sets) {
-        List<String> gated = set.stream().filter(JudgeCommand::judgedGated).toList();
-        if (gated.isEmpty()) continue;
+        List<String> withGated = set.stream().filter(gated).toList();
+        if (withGated.isEmpty()) continue;
         if (base == null) {
-          base = gated;
+          base = withGated;
           continue;
         }
         TreeSet<String> shared = new TreeSet<>(names(base));
-        shared.retainAll(names(gated));
+        shared.retainAll(names(withGated));
         if (shared.isEmpty()) continue;
         TreeSet<String> alone = new TreeSet<>(names(base));
-        alone.addAll(names(gated));
+        alone.addAll(names(withGated));
         alone.removeAll(shared);
         out.println("next:   ./h2beam report --namespaces=" + named(only(base, shared)) + " --versus="
-            + named(only(gated, shared)) + modesFlag + where + "   # the two runs roots' gated methods, paired"
+            + named(only(withGated, shared)) + modesFlag + where + "   # the two runs roots' gated methods, paired"
             + " (README: report --versus)" + (alone.isEmpty() ? "" : "; no partner, left out: "
             + String.join(", ", alone)));
       }

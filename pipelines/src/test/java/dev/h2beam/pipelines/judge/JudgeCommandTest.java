@@ -919,6 +919,10 @@ class JudgeCommandTest {
         "next:   ./h2beam report --namespaces=" + mine + " --versus=" + c.resolve("demo-oc-agg1-s1") + ","
             + c.resolve("demo-oc-agg1-s2") + pairs + "; no partner, left out: demo-oc-agg1-s3"),
         out().lines().filter(l -> l.contains("--versus")).toList());
+    // and the root without gated rows is not asked for them
+    assertTrue(out().contains("\nnext:   ./h2beam report --namespaces=" + d.resolve("demo-oc-agg1-s1") + ","
+        + d.resolve("demo-oc-agg1-s2") + " --modes=parallel\n"), out());
+    assertTrue(out().contains("\nnext:   ./h2beam report --namespaces=" + mine + " --modes=parallel,gated\n"), out());
   }
 
   @Test
