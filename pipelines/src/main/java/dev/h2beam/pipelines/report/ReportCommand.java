@@ -46,7 +46,7 @@ public final class ReportCommand implements Command {
   @Override public Map<String, String> defaults() {
     return Map.of("k", "every k found", "bench", "the namespaces' benchmark", "minEffect", "5.0",
         "objectives", "score:max:<minEffect>,cost:min:0.01,mode_tokens:min:1000",
-        "output", "<parent of the first namespace>/_report");
+        "output", "<parent of the first namespace>/_report (_report-versus-<other root> with --versus)");
   }
 
   @Override public int run(String[] args) throws Exception {
