@@ -150,12 +150,14 @@ public final class JudgeCommand implements Command {
           JobWatch.runToEnd(JudgePipeline.build(Pipeline.create(LazyOptions.beam(o)), c)).waitUntilFinish();
       if (state != PipelineResult.State.DONE) throw new IllegalStateException("the judge pipeline ended " + state);
       List<String> modes = Flags.modes(o.getModes());
-      java.util.Set<String> found = new java.util.TreeSet<>();
+      Map<String, java.util.Set<String>> found = new TreeMap<>();
       List<String> why = report(plan, results, o.getBases(), modes, found, out);
       if (plan.skipped > 0) why.add(plan.skipped + " namespace(s) skipped");
       if (why.isEmpty()) {
         if (where != null && !o.getBases()) {
-          next(plan.graders().keySet(), judgedModes(modes, found, out), where, out);
+          java.util.Set<String> all = new TreeSet<>();
+          found.values().forEach(all::addAll);
+          next(plan.graders().keySet(), judgedModes(modes, all, out), found, where, out);
         }
         return 0;
       }
@@ -350,7 +352,8 @@ public final class JudgeCommand implements Command {
    * that compare the first root's method with each other's ({@code --versus}) are suggested too, over the names
    * both sides judged.
    */
-  static void next(Iterable<String> judged, List<String> modes, String where, PrintStream out) {
+  static void next(Iterable<String> judged, List<String> modes, Map<String, java.util.Set<String>> found, String where,
+      PrintStream out) {
     Map<String, List<String>> byCell = new TreeMap<>();
     for (String ns : judged) {
       Namespace n = Namespace.parse(Paths.get(ns).getFileName().toString()).orElseThrow();
@@ -360,9 +363,8 @@ public final class JudgeCommand implements Command {
           + (n.seed() == null ? "" : "\u0000seeded"), c -> new ArrayList<>()).add(ns);
     }
     String modesFlag = Flags.modesFlag(modes, JudgeOptions.DEFAULT_MODES); // the report's default is the judge's
-    // which namespaces hold judged gated rows, read once, when the gated mode was judged
-    Map<String, Boolean> gatedRows = new TreeMap<>();
-    java.util.function.Predicate<String> gated = ns -> gatedRows.computeIfAbsent(ns, JudgeCommand::judgedGated);
+    // which namespaces hold judged gated rows, as the judge's writing steps recorded them
+    java.util.function.Predicate<String> gated = ns -> found.getOrDefault(ns, java.util.Set.of()).contains("gat");
     List<String> blind = modes.stream().filter(m -> !m.equals("gat")).toList();
     // the sets of each benchmark and substrate (seeded or not) across runs roots, for the methods' report below
     Map<String, List<List<String>>> acrossRoots = new TreeMap<>();
@@ -402,18 +404,6 @@ public final class JudgeCommand implements Command {
             + String.join(", ", alone)));
       }
     }
-  }
-
-  /** Whether a namespace's judged.json holds a row of the gated mode (false when it cannot be read). */
-  private static boolean judgedGated(String ns) {
-    try {
-      for (com.fasterxml.jackson.databind.JsonNode row : Json.readTree(Path.of(ns, "judged.json"))) {
-        if ("gat".equals(row.path("mode").asText())) return true;
-      }
-    } catch (IOException | RuntimeException e) {
-      // nothing to suggest for a namespace whose rows cannot be read: the judge named it already
-    }
-    return false;
   }
 
   /** The namespaces of {@code set} whose names are among {@code names}. */
@@ -500,11 +490,11 @@ public final class JudgeCommand implements Command {
   }
 
   /**
-   * Prints each namespace's outcome; returns why the run is not a full success, empty when it is. Adds to {@code found}
-   * the modes the namespaces' judged.json files now hold rows of.
+   * Prints each namespace's outcome; returns why the run is not a full success, empty when it is. Puts in {@code
+   * found} the modes each namespace's judged.json now holds rows of, from the writing steps' records.
    */
-  static List<String> report(Plan plan, Path results, boolean bases, List<String> modes, java.util.Set<String> found,
-      PrintStream out) throws IOException {
+  static List<String> report(Plan plan, Path results, boolean bases, List<String> modes,
+      Map<String, java.util.Set<String>> found, PrintStream out) throws IOException {
     Map<String, Map<String, Object>> byNs = new TreeMap<>();
     try (Stream<Path> s = Files.list(results)) {
       for (Path p : s.toList()) {
@@ -561,7 +551,9 @@ public final class JudgeCommand implements Command {
       } else {
         long rows = ((Number) r.get("rows")).longValue();
         long graded = ((Number) r.get("graded")).longValue();
-        for (Object m : (List<?>) r.getOrDefault("modes", List.of())) found.add(String.valueOf(m));
+        for (Object m : (List<?>) r.getOrDefault("modes", List.of())) {
+          found.computeIfAbsent(ns, x -> new TreeSet<>()).add(String.valueOf(m));
+        }
         out.println(label + ": judged.json: " + rows + " row(s), " + graded + " graded, " + (rows - graded)
             + " ungraded (judge failure or no pick — NOT zeros)");
       }
