@@ -19,10 +19,11 @@ import java.util.TreeSet;
  * @param method the method's name; null when config.json records none (then the policy is not known either)
  * @param policy the policy's name; null when not recorded
  * @param methodCode which code the method is; null when config.json records no {@code gate_code}
+ * @param margin the policy's {@code min_win_margin} as recorded (canonical JSON); null when not recorded
  */
-record GateSetup(String method, String policy, Code methodCode) {
+record GateSetup(String method, String policy, Code methodCode, String margin) {
   /** A namespace whose config.json records no gate (an older h2beam's, or none). */
-  static final GateSetup NONE = new GateSetup(null, null, null);
+  static final GateSetup NONE = new GateSetup(null, null, null, null);
 
   /** The value of {@code gate_code}'s {@code code} for a method or policy shipped in h2beam itself. */
   static final String BUILT_IN = dev.h2beam.adapters.plugin.PluginCode.BUILT_IN;
@@ -59,7 +60,8 @@ record GateSetup(String method, String policy, Code methodCode) {
     if (recorded.get("gate_code") instanceof Map<?, ?> codes && codes.get("method") instanceof Map<?, ?> m) {
       code = new Code(text(m.get("class")), text(m.get("code")), text(m.get("from")));
     }
-    return new GateSetup(method, text(gate.get("policy")), code);
+    Object margin = gate.get("min_win_margin");
+    return new GateSetup(method, text(gate.get("policy")), code, margin == null ? null : Json.canonical(margin));
   }
 
   /** The namespaces' setups, each with the namespaces that record it, in the order first met. */
@@ -75,6 +77,17 @@ record GateSetup(String method, String policy, Code methodCode) {
   String label() {
     if (method == null) return "gated (method and policy not recorded in config.json)";
     return "gated (method " + method + ", policy " + (policy == null ? "not recorded" : policy) + ")";
+  }
+
+  /** Which code the method is: {@code h2beam}, a plug-in's digest cut short, or null when not recorded. */
+  String code() {
+    String c = methodCode == null ? null : methodCode.code();
+    return c == null || c.length() <= 19 ? c : c.substring(0, 19) + "...";
+  }
+
+  /** {@link #label()} with the margin and the method's code, where two methods are told apart by them. */
+  String fullLabel() {
+    return label() + (margin == null ? "" : ", margin " + margin) + (code() == null ? "" : ", code " + code());
   }
 
   /**

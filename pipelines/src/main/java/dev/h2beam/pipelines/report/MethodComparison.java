@@ -60,8 +60,8 @@ final class MethodComparison {
           + notReplicates.replace("so nothing is reported", "so the methods are not compared"));
       return new Section(lines, List.of(), false);
     }
-    Map<Setup, List<NamespaceRef>> firstSetups = setups(first.keySet(), byDir);
-    Map<Setup, List<NamespaceRef>> secondSetups = setups(second.keySet(), byDir);
+    Map<GateSetup, List<NamespaceRef>> firstSetups = setups(first.keySet(), byDir);
+    Map<GateSetup, List<NamespaceRef>> secondSetups = setups(second.keySet(), byDir);
     boolean aa = sameMethod(firstSetups.keySet(), secondSetups.keySet());
     List<String> names = labels(new ArrayList<>(firstSetups.keySet()), new ArrayList<>(secondSetups.keySet()));
     ModePair pair = ModePair.methods(Report.GATED, names.get(0), names.get(1));
@@ -154,39 +154,8 @@ final class MethodComparison {
    * Whether both sides record one and the same gated setup, known on each: an A/A comparison, two runs of one method,
    * whose differences say how far such runs differ, not which method is better.
    */
-  private static boolean sameMethod(java.util.Set<Setup> first, java.util.Set<Setup> second) {
-    return first.size() == 1 && first.equals(second) && first.iterator().next().gate().method() != null;
-  }
-
-  /**
-   * A side's gated setup as config.json records it: the method and policy ({@link GateSetup}, with the method's code),
-   * and the policy's {@code min_win_margin}; two setups that differ in any of them are two methods (dogAI F1).
-   */
-  record Setup(GateSetup gate, String margin) {
-    static Setup of(RunIdentity id) {
-      String margin = null;
-      if (id != null && id.gate() != null) {
-        try {
-          if (Json.readMap(id.gate()).get("gate") instanceof Map<?, ?> g && g.get("min_win_margin") != null) {
-            margin = Json.canonical(g.get("min_win_margin"));
-          }
-        } catch (java.io.IOException e) {
-          // an unreadable record is no setup: GateSetup.of says so too
-        }
-      }
-      return new Setup(GateSetup.of(id), margin);
-    }
-
-    /** Which code the method is: {@code h2beam}, a plug-in's digest cut short, or null when not recorded. */
-    String code() {
-      String c = gate.methodCode() == null ? null : gate.methodCode().code();
-      return c == null || c.length() <= 19 ? c : c.substring(0, 19) + "...";
-    }
-
-    /** {@link GateSetup#label()} with the margin and the method's code. */
-    String label() {
-      return gate.label() + (margin == null ? "" : ", margin " + margin) + (code() == null ? "" : ", code " + code());
-    }
+  private static boolean sameMethod(java.util.Set<GateSetup> first, java.util.Set<GateSetup> second) {
+    return first.size() == 1 && first.equals(second) && first.iterator().next().method() != null;
   }
 
   /** An A/A comparison's verdicts: a decided difference between two runs of one method is not a method favoured. */
@@ -352,14 +321,14 @@ final class MethodComparison {
    * <m>]} or {@code gated[<method>, code <digest>]}; {@code gated[<method>, --namespaces]} and {@code gated[<method>,
    * --versus]} for one setup on both sides (an A/A comparison); else by the flag each side came from.
    */
-  static List<String> labels(List<Setup> first, List<Setup> second) {
-    boolean recorded = first.stream().noneMatch(x -> x.gate().method() == null)
-        && second.stream().noneMatch(x -> x.gate().method() == null);
+  static List<String> labels(List<GateSetup> first, List<GateSetup> second) {
+    boolean recorded = first.stream().noneMatch(x -> x.method() == null)
+        && second.stream().noneMatch(x -> x.method() == null);
     if (recorded) {
-      List<java.util.function.Function<Setup, String>> parts = List.of(x -> x.gate().method(),
-          x -> x.gate().method() + ", " + x.gate().policy(), x -> x.gate().method() + ", margin " + x.margin(),
-          x -> x.gate().method() + ", code " + x.code());
-      for (java.util.function.Function<Setup, String> part : parts) {
+      List<java.util.function.Function<GateSetup, String>> parts = List.of(x -> x.method(),
+          x -> x.method() + ", " + x.policy(), x -> x.method() + ", margin " + x.margin(),
+          x -> x.method() + ", code " + x.code());
+      for (java.util.function.Function<GateSetup, String> part : parts) {
         TreeSet<String> a = new TreeSet<>();
         TreeSet<String> b = new TreeSet<>();
         first.forEach(x -> a.add(part.apply(x)));
@@ -370,8 +339,8 @@ final class MethodComparison {
       }
       TreeSet<String> m1 = new TreeSet<>();
       TreeSet<String> m2 = new TreeSet<>();
-      first.forEach(x -> m1.add(x.gate().method()));
-      second.forEach(x -> m2.add(x.gate().method()));
+      first.forEach(x -> m1.add(x.method()));
+      second.forEach(x -> m2.add(x.method()));
       if (m1.size() == 1 && m1.equals(m2)) {
         return List.of("gated[" + m1.first() + ", " + FIRST + "]", "gated[" + m2.first() + ", " + SECOND + "]");
       }
@@ -380,17 +349,17 @@ final class MethodComparison {
   }
 
   /** What one side ran: its setups, each with the runs root and the namespaces that record it. */
-  private static List<String> sideLines(String name, String flag, Map<Setup, List<NamespaceRef>> setups) {
+  private static List<String> sideLines(String name, String flag, Map<GateSetup, List<NamespaceRef>> setups) {
     List<String> out = new ArrayList<>();
     String who = name.contains(flag) ? name : name + " (" + flag + ")";
     setups.forEach((setup, refs) -> {
       TreeSet<String> roots = new TreeSet<>();
       refs.forEach(ns -> roots.add(String.valueOf(Path.of(ns.dir()).getParent())));
-      out.add("  " + who + ": " + setup.label() + " in " + String.join(", ", roots) + ": "
+      out.add("  " + who + ": " + setup.fullLabel() + " in " + String.join(", ", roots) + ": "
           + String.join(", ", refs.stream().map(NamespaceRef::name).toList()));
     });
     setups.keySet().forEach(setup -> {
-      if (setup.gate().pluginLine() != null) out.add("  " + setup.gate().pluginLine());
+      if (setup.pluginLine() != null) out.add("  " + setup.pluginLine());
     });
     return out;
   }
@@ -399,13 +368,13 @@ final class MethodComparison {
    * What differs between the sides by design, beside the conditions; {@code same}: the one setup both sides record
    * (an A/A comparison), else null.
    */
-  private static List<String> byDesign(Setup same) {
+  private static List<String> byDesign(GateSetup same) {
     List<String> out = new ArrayList<>();
     out.add("  by design (disclosed; no condition fails for it): each runs root rolled its own k bases per task, so a"
         + " paired difference (by task and seed) holds the variation between the two roots' base rollouts as well"
         + " as the methods'; both sides see the scores their method's evaluate gives, and neither sees the judge's");
     if (same != null) {
-      out.add("  by design: both sides record the same gated method and policy (" + same.label() + "): an A/A"
+      out.add("  by design: both sides record the same gated method and policy (" + same.fullLabel() + "): an A/A"
           + " comparison, which measures how far two runs of one method differ, not which method is better; a"
           + " difference past the threshold reads runs-differ, never favors");
     }
@@ -474,11 +443,11 @@ final class MethodComparison {
     return out;
   }
 
-  private static Map<Setup, List<NamespaceRef>> setups(Iterable<NamespaceRef> refs,
+  private static Map<GateSetup, List<NamespaceRef>> setups(Iterable<NamespaceRef> refs,
       Map<String, NamespaceFacts> byDir) {
-    Map<Setup, List<NamespaceRef>> out = new LinkedHashMap<>();
+    Map<GateSetup, List<NamespaceRef>> out = new LinkedHashMap<>();
     for (NamespaceRef ns : refs) {
-      out.computeIfAbsent(Setup.of(Report.facts(byDir, ns).identity()), x -> new ArrayList<>()).add(ns);
+      out.computeIfAbsent(GateSetup.of(Report.facts(byDir, ns).identity()), x -> new ArrayList<>()).add(ns);
     }
     return out;
   }
