@@ -75,8 +75,17 @@ public enum Disclosure {
 
   /** The per-task section released under {@code per-task}: scores, paired differences, successful-tasks slices. */
   static List<String> perTaskLines(Map<NamespaceRef, List<Scored>> rowsByNamespace, List<Comparison.Pair> pairs) {
+    return perTaskLines(rowsByNamespace, pairs, "");
+  }
+
+  /**
+   * {@link #perTaskLines(Map, List)} with {@code side} after its scores' heading ({@code " of the --namespaces
+   * side"} beside a {@code --versus} side, else empty).
+   */
+  static List<String> perTaskLines(Map<NamespaceRef, List<Scored>> rowsByNamespace, List<Comparison.Pair> pairs,
+      String side) {
     List<String> lines = new ArrayList<>();
-    lines.add("Per-task scores (released by --disclosure=per-task)");
+    lines.add("Per-task scores" + side + " (released by --disclosure=per-task)");
     lines.addAll(scoreLines(rowsByNamespace));
     Map<ModePair, List<Comparison.Pair>> byModes = new TreeMap<>(ModePair.ORDER);
     for (Comparison.Pair p : pairs) byModes.computeIfAbsent(p.modes(), x -> new ArrayList<>()).add(p);
@@ -108,10 +117,22 @@ public enum Disclosure {
    */
   static List<String> perTaskMetricLines(Map<NamespaceRef, List<Scored>> rowsByNamespace,
       MetricTable table) {
+    return perTaskMetricLines(rowsByNamespace, table, "", "");
+  }
+
+  /**
+   * {@link #perTaskMetricLines(Map, MetricTable)} under a heading naming its {@code side} (as {@link #perTaskLines(Map,
+   * List, String)}) and, first in its brackets, {@code where} its namespaces are (empty, or ending {@code "; "}).
+   */
+  static List<String> perTaskMetricLines(Map<NamespaceRef, List<Scored>> rowsByNamespace, MetricTable table,
+      String side, String where) {
     List<String> lines = new ArrayList<>();
     rowsByNamespace.forEach((ns, rows) -> {
       for (Vector v : vectors(ns, rows, table)) {
-        if (lines.isEmpty()) lines.add("Per-task metric vector (metrics.json; released by --disclosure=per-task)");
+        if (lines.isEmpty()) {
+          lines.add("Per-task metric vector" + side + " (" + where + "metrics.json; released by"
+              + " --disclosure=per-task)");
+        }
         List<String> each = new ArrayList<>();
         v.metrics().values().forEach((name, x) -> {
           if (!Objective.timed(name)) each.add(name + " " + number(x));
@@ -232,17 +253,15 @@ public enum Disclosure {
     if (versus.isEmpty()) return List.of();
     TreeSet<String> roots = new TreeSet<>();
     versus.keySet().forEach(ns -> roots.add(String.valueOf(Path.of(ns.dir()).getParent())));
-    String side = " of the --versus side (" + String.join(", ", roots) + ";";
+    String side = " of the --versus side";
+    String where = String.join(", ", roots) + "; ";
     List<String> lines = new ArrayList<>();
-    lines.add("Per-task scores" + side + " released by --disclosure=per-task)");
+    lines.add("Per-task scores" + side + " (" + where + "released by --disclosure=per-task)");
     lines.addAll(scoreLines(versus));
-    lines.add("Successful-tasks slice" + side + " graded tasks whose selected output met every criterion)");
+    lines.add("Successful-tasks slice" + side + " (" + where + "graded tasks whose selected output met every"
+        + " criterion)");
     lines.addAll(sliceLines(versus));
-    List<String> metrics = perTaskMetricLines(versus, table);
-    if (!metrics.isEmpty()) {
-      lines.add(metrics.get(0).replace("Per-task metric vector (", "Per-task metric vector" + side + " "));
-      lines.addAll(metrics.subList(1, metrics.size()));
-    }
+    lines.addAll(perTaskMetricLines(versus, table, side, where));
     return lines;
   }
 

@@ -256,10 +256,8 @@ final class Report {
       lines.add("");
       // with another side beside them, this side's per-task figures say whose they are (dogAI F4)
       String mine = versusRows.isEmpty() ? "" : " of the --namespaces side";
-      Disclosure.perTaskLines(rowsByNs, pairs).forEach(l -> lines.add(l.startsWith("Per-task scores (")
-          ? l.replace("Per-task scores (", "Per-task scores" + mine + " (") : l));
-      Disclosure.perTaskMetricLines(rowsByNs, table).forEach(l -> lines.add(l.startsWith("Per-task metric vector (")
-          ? l.replace("Per-task metric vector (", "Per-task metric vector" + mine + " (") : l));
+      lines.addAll(Disclosure.perTaskLines(rowsByNs, pairs, mine));
+      lines.addAll(Disclosure.perTaskMetricLines(rowsByNs, table, mine, ""));
       lines.addAll(Disclosure.versusLines(versusRows, table));
     }
     String text = String.join("\n", lines);
