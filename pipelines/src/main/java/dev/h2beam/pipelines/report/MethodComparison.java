@@ -54,10 +54,10 @@ final class MethodComparison {
       for (NamespaceRef ns : side) lines.add("  " + missing(ns, flag, byDir, fails));
       return new Section(lines, List.of(), false);
     }
-    String notReplicates = Report.notReplicates(second.keySet(), byDir, SECOND);
+    String notReplicates = Report.notReplicates(second.keySet(), byDir, SECOND, "the methods are not compared");
     if (notReplicates != null) {
       lines.add("Methods (" + FIRST + " vs " + SECOND + "): not made -- the " + SECOND + " namespaces are "
-          + notReplicates.replace("so nothing is reported", "so the methods are not compared"));
+          + notReplicates);
       return new Section(lines, List.of(), false);
     }
     Map<GateSetup, List<NamespaceRef>> firstSetups = setups(first.keySet(), byDir);

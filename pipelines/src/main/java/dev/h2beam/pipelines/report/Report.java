@@ -466,11 +466,15 @@ final class Report {
    * means above it. A key some namespaces do not record (an older h2beam's config.json) is not compared.
    */
   static String notReplicates(Set<NamespaceRef> reported, Map<String, NamespaceFacts> byDir) {
-    return notReplicates(reported, byDir, "--namespaces");
+    return notReplicates(reported, byDir, "--namespaces", "nothing is reported");
   }
 
-  /** {@link #notReplicates(Set, Map)} of the namespaces given in {@code flag}, which its advice names. */
-  static String notReplicates(Set<NamespaceRef> reported, Map<String, NamespaceFacts> byDir, String flag) {
+  /**
+   * {@link #notReplicates(Set, Map)} of the namespaces given in {@code flag}, which its advice names; {@code
+   * consequence}: what is left undone for it.
+   */
+  static String notReplicates(Set<NamespaceRef> reported, Map<String, NamespaceFacts> byDir, String flag,
+      String consequence) {
     List<String> why = new ArrayList<>();
     List<NamespaceRef> largest = List.of();
     for (int k : new TreeSet<>(reported.stream().map(NamespaceRef::k).toList())) {
@@ -512,7 +516,7 @@ final class Report {
         && why.stream().noneMatch(w -> w.contains(": input_digests.tasks differs: ") || w.contains(": tasks differs: "));
     return "not replicates: replicates are runs that differ only in seed, and these namespaces' config.json files"
         + " record more differences (" + String.join("; ", why) + "); their figures would be pooled into one mean"
-        + " and one standard error, so nothing is reported. Report each set apart: narrow " + flag + ", e.g. "
+        + " and one standard error, so " + consequence + ". Report each set apart: narrow " + flag + ", e.g. "
         + flag + "=" + String.join(",", largest.stream().map(NamespaceRef::dir).toList())
         + (prompts ? ". (h2beam of 2026-12-06 morning recorded input_digests.prompts in the seed's task order, so"
         + " its replicates differ there though their inputs do not: re-run each namespace's sweep command, which"
