@@ -26,9 +26,21 @@ final class MethodComparison {
   static final String SECOND = "--versus";
 
   /** The section's lines, its task pairs (for the per-task disclosures) and whether it withheld a figure. */
-  record Section(List<String> lines, List<Comparison.Pair> pairs, boolean withheld) {
-    static final Section NONE = new Section(List.of(), List.of(), false);
+  record Section(List<String> lines, List<Comparison.Pair> pairs, boolean withheld, Sides sides) {
+    static final Section NONE = new Section(List.of(), List.of(), false, null);
+
+    /** A section that compared nothing, with the lines that say why. */
+    static Section notMade(List<String> lines) {
+      return new Section(lines, List.of(), false, null);
+    }
   }
+
+  /**
+   * What the page's charts draw of a made section: each side's label and gated rows, the {@code --versus} side's
+   * cells whose replicate figures the text withholds, and the k both sides ran.
+   */
+  record Sides(String first, String second, Map<NamespaceRef, List<Scored>> firstRows,
+      Map<NamespaceRef, List<Scored>> secondRows, java.util.Set<ModeK> hidden, List<Integer> ks) {}
 
   /**
    * The section for {@code s.versus()}; {@link Section#NONE} without {@code --versus}. {@code fails}: the files the
@@ -52,13 +64,13 @@ final class MethodComparison {
             .toList()) + " only: pass that --k, or compare at a k both sides ran");
       }
       for (NamespaceRef ns : side) lines.add("  " + missing(ns, flag, byDir, fails));
-      return new Section(lines, List.of(), false);
+      return Section.notMade(lines);
     }
     String notReplicates = Report.notReplicates(second.keySet(), byDir, SECOND, "the methods are not compared");
     if (notReplicates != null) {
       lines.add("Methods (" + FIRST + " vs " + SECOND + "): not made -- the " + SECOND + " namespaces are "
           + notReplicates);
-      return new Section(lines, List.of(), false);
+      return Section.notMade(lines);
     }
     Map<GateSetup, List<NamespaceRef>> firstSetups = setups(first.keySet(), byDir);
     Map<GateSetup, List<NamespaceRef>> secondSetups = setups(second.keySet(), byDir);
@@ -88,9 +100,11 @@ final class MethodComparison {
     TreeSet<Integer> ks = new TreeSet<>();
     first.values().forEach(rows -> rows.forEach(r -> ks.add(r.k())));
     second.values().forEach(rows -> rows.forEach(r -> ks.add(r.k())));
+    List<Integer> bothRan = new ArrayList<>();
     for (int k : ks) {
       Map<String, NamespaceRef> a = byName(atK(first, k).keySet());
       Map<String, NamespaceRef> b = byName(atK(second, k).keySet());
+      if (!a.isEmpty() && !b.isEmpty()) bothRan.add(k);
       if (a.isEmpty() || b.isEmpty()) {
         // nothing to pair at this k: no condition can hold over no pair (dogAH F4)
         String lacking = a.isEmpty() ? FIRST : SECOND;
@@ -142,7 +156,11 @@ final class MethodComparison {
       withheld |= aggregate && o.verdicts().stream().anyMatch(v -> v.metric().fewestPairs() == 1);
     }
     lines.remove(lines.size() - 1);
-    return new Section(lines, pairs, withheld);
+    TreeSet<ModeK> hidden = new TreeSet<>(ModeK.BY_K_THEN_MODE);
+    for (Replicates.Cell c : cells) if (Replicates.withheld(c, aggregate)) hidden.add(c.cell());
+    // no k both sides ran: nothing side by side to draw
+    Sides sides = bothRan.isEmpty() ? null : new Sides(names.get(0), names.get(1), first, second, hidden, bothRan);
+    return new Section(lines, pairs, withheld, sides);
   }
 
   /** The {@code --versus} side's gated rows, which the per-task disclosures list beside the reported ones. */

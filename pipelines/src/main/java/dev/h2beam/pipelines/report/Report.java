@@ -263,7 +263,8 @@ final class Report {
     String text = String.join("\n", lines);
     String html = HtmlReport.render(new HtmlReport.Page(title, text, summaries, cells, executorByCell,
         s.disclosure(), withheld, improverUnknown, executorUnknown, deadBases, reportedTokens, deadByCell),
-        charts.join());
+        charts.join() + (methods.sides() == null ? "" : VectorCharts.methods(methods.sides(), s.objectives(), table,
+        aggregate, hidden)));
     Map<String, Object> restricted = aggregate ? Disclosure.restricted(rowsByNs, versusRows, pairs, table) : null;
     return new Result(true, leftOut, text, html, restricted, fails);
   }

@@ -298,6 +298,59 @@ class MethodComparisonTest {
     assertEquals("relation: not-comparable (failed: M4) | claim: exploratory", relation(none.out()));
   }
 
+  /** The panel of report.html whose aria-label is {@code label}, up to its end. */
+  static String svg(String html, String label) {
+    int from = html.indexOf("aria-label=\"" + label + "\"");
+    assertTrue(from >= 0, label + " in " + html);
+    return html.substring(from, html.indexOf("</svg>", from));
+  }
+
+  /** dogAI F6: the page draws both methods side by side, each side in its colour, not the --namespaces side alone. */
+  @Test
+  void thePageDrawsBothMethodsSideBySide(@TempDir Path dir) throws Exception {
+    Path mine = signRule(dir);
+    Path theirs = improver(dir, 0);
+    for (int seed = 1; seed <= 3; seed++) {
+      for (Path runs : List.of(mine, theirs)) {
+        double cost = runs == mine ? 0.2 : 0.1;
+        Fixtures.metrics(runs.resolve("demo-oc-agg2-s" + seed), List.of(
+            Fixtures.metricRow("ledger-1", "gat", 2, Map.of("cost", cost), Map.of()),
+            Fixtures.metricRow("ledger-2", "gat", 2, Map.of("cost", cost), Map.of())));
+      }
+    }
+    Fixtures.Run run = report(mine, theirs);
+    assertEquals(0, run.exit(), run.err());
+    String html = Files.readString(mine.resolveSibling("report").resolve("report.html"));
+    String a = HtmlReport.COLOURS.get("gat");
+    String b = VectorCharts.VERSUS_COLOUR;
+    assertTrue(html.contains("<p class=\"note\">A: gated[sign-rule], the --namespaces side (" + a + "); B:"
+        + " gated[improver], the --versus side (" + b + ");"), html);
+    String score = svg(html, "score per method");
+    assertTrue(score.contains(">A k=2</text>") && score.contains(">B k=2</text>"), score);
+    // three replicates a side: sign-rule's at 100%, improver's at 50%, each in its side's colour
+    assertEquals(3, score.split("fill=\"" + a + "\" fill-opacity", -1).length - 1, score);
+    assertEquals(3, score.split("fill=\"" + b + "\" fill-opacity", -1).length - 1, score);
+    assertTrue(score.contains(">100.00</text>") && score.contains(">50.00</text>"), score);
+    // one point a replicate, each side in its colour: sign-rule dearer and better
+    String plot = svg(html, "cost versus score, methods");
+    assertEquals(3, plot.split("r=\"4\" fill=\"" + a + "\"", -1).length - 1, plot);
+    assertEquals(3, plot.split("r=\"4\" fill=\"" + b + "\"", -1).length - 1, plot);
+    assertTrue(plot.contains(">$0.1000</text>") && plot.contains(">$0.2000</text>"), plot);
+
+    // a --versus replicate of a single graded task: its column is withheld, as its figures are in the text
+    Fixtures.judged(theirs.resolve("demo-oc-agg2-s1"), List.of(Fixtures.graded("ledger-1", "gat", 2, "g3", 1, 2)));
+    Fixtures.Run withheld = Fixtures.report("--namespaces=" + mine + "/demo-oc-agg2-s*", "--versus=" + theirs
+        + "/demo-oc-agg2-s*", GATED, "--output=" + dir.resolve("r2"));
+    assertEquals(0, withheld.exit(), withheld.err());
+    String page = Files.readString(dir.resolve("r2").resolve("report.html"));
+    score = svg(page, "score per method");
+    assertTrue(score.contains(">withheld</text>"), score);
+    assertEquals(3, score.split("fill=\"" + a + "\" fill-opacity", -1).length - 1, score);
+    assertFalse(score.contains("fill=\"" + b + "\""), score);
+    assertTrue(svg(page, "cost versus score, methods").contains(">B k=2: scores withheld under aggregate"
+        + " disclosure</text>"), page);
+  }
+
   /** dogAH F4: sides at different k are not compared at either, and nothing holds over no pair. */
   @Test
   void sidesAtDifferentKAreNotComparedAndSaySo(@TempDir Path dir) throws Exception {
@@ -311,6 +364,8 @@ class MethodComparisonTest {
     assertTrue(run.out().contains("\nMethods at k=3: not made -- --namespaces has no judged gated rows at k=3 (its"
         + " gated rows are at k=2); two methods are compared at a k both sides ran"), run.out());
     assertFalse(run.out().contains("M1 same task set"), run.out());
+    // no k both ran: nothing side by side on the page
+    assertFalse(Files.readString(dir.resolve("r").resolve("report.html")).contains("per method"));
 
     Fixtures.Run atTwo = Fixtures.report("--namespaces=" + mine + "/demo-oc-agg2-s*", "--versus=" + theirs
         + "/demo-oc-agg3-s*", GATED, "--k=2", "--output=" + dir.resolve("r2"));
