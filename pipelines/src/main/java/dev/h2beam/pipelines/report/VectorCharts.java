@@ -10,8 +10,9 @@ import java.util.TreeMap;
 /**
  * The metric vector on the HTML page: a small multiple per objective (per mode and k, each replicate's run value and
  * their mean ± 1 standard error) and a cost-versus-score plot per mode (one point per replicate where both are
- * present). Absent run values are named, never drawn at zero; under aggregate disclosure a mode whose replicate is a
- * single task is withheld, as everywhere else.
+ * present); with {@code report --versus}, the same for the two methods side by side. Absent run values are named,
+ * never drawn at zero; under aggregate disclosure a mode whose replicate is a single task is withheld, as everywhere
+ * else.
  */
 final class VectorCharts {
   private VectorCharts() {}
