@@ -163,7 +163,14 @@ public final class Proposer {
     // every attempt's model calls, for a channel that records them (the chat client, an agent CLI's relay); else null
     List<Map<String, Object>> calls = null;
     for (int attempt = 1; attempt <= attempts; attempt++) {
-      if (attempt > 1 && !retryWait.isZero()) sleep(retryWait.multipliedBy(attempt - 1));
+      if (attempt > 1) {
+        if (!retryWait.isZero()) sleep(retryWait.multipliedBy(attempt - 1));
+        // cancelled since the last attempt (during the wait, say): another would be a second session, as below
+        if (Thread.currentThread().isInterrupted()) {
+          throw new ProposerError("[" + label + "] stopped: the runner is cancelling this work", attempt - 1, cost,
+              known, tokens);
+        }
+      }
       Path cwd = null;
       // the channel's session is under way: an exception now reports nothing of what the session spent
       boolean running = false;
@@ -218,7 +225,7 @@ public final class Proposer {
             auditDir == null ? null : auditDir.resolve(base + ".response.md"), kept == null ? null : kept.dir(),
             kept == null ? null : kept.files(), known, tokens, kept == null ? List.of() : kept.withheld(),
             CredentialScreen.redact(r.refused()));
-        audit(base, mission, system, reply, withCalls(reported, calls), held);
+        audit(base, mission, system, reply, withCalls(reported, calls), held, harvest != null && kept == null);
         return reply;
       } catch (Exception e) {
         // thrown by the session itself: what it spent is not known (before it, nothing was spent; after it, its
@@ -240,7 +247,7 @@ public final class Proposer {
           // attempt to retry after a backoff, nor a failed session to fall back from, but a failure of the mode;
           // recorded as failed, so the same command runs it again
           audit(base, mission, system, new Reply(label, "", false, cost, 0.0, attempt - 1, false, spec.kind(),
-              host.get().getMessage(), null, null, null, known, tokens), withCalls(reported, calls), held);
+              host.get().getMessage(), null, null, null, known, tokens), withCalls(reported, calls), held, false);
           throw host.get();
         }
         last = e.getClass().getSimpleName() + ": " + e.getMessage();
@@ -251,7 +258,7 @@ public final class Proposer {
     }
     String message = "[" + label + "] " + spec.kind() + "/" + spec.model() + ": " + last;
     audit(base, mission, system, new Reply(label, "", false, cost, 0.0, attempts, false, spec.kind(), last, null,
-        null, null, known, tokens), withCalls(reported, calls), held);
+        null, null, known, tokens), withCalls(reported, calls), held, false);
     throw new ProposerError(message, attempts, cost, known, tokens);
   }
 
@@ -274,7 +281,10 @@ public final class Proposer {
       if (!m.path("ok").asBoolean(false) || !m.path("attempts").isInt() || !m.path("cost_usd").isNumber()) {
         throw new IOException("meta.json does not record a successful reply with its attempts and cost");
       }
-      if (harvest != null && !Files.isDirectory(workspace)) return null;
+      // a session that answered after removing the folder it was to leave harvested nothing, and is replayed so;
+      // a folder gone from an entry that harvested one is not a reply to replay
+      boolean nothing = m.path(HARVESTED_NOTHING).asBoolean(false);
+      if (harvest != null && !nothing && !Files.isDirectory(workspace)) return null;
       // what its session withheld, and anything an entry written before the harvest screened holds: screened now,
       // so that a credential an older entry kept is withheld here too and the replay is refused as the session was
       java.util.TreeSet<String> withheld = new java.util.TreeSet<>();
@@ -282,7 +292,8 @@ public final class Proposer {
       if (Files.isDirectory(workspace)) withheld.addAll(withhold(workspace, PathOrder.list(workspace)));
       journalIfLost(label, base, m);
       return new Reply(label, text, true, m.path("cost_usd").asDouble(), m.path("wall_s").asDouble(),
-          m.path("attempts").asInt(), true, spec.kind(), "", response, Files.isDirectory(workspace) ? workspace : null,
+          m.path("attempts").asInt(), true, spec.kind(), "", response,
+          !nothing && Files.isDirectory(workspace) ? workspace : null,
           null, m.path("cost_known").asBoolean(true), tokens(m), List.copyOf(withheld), m.path(REFUSED).asText(""));
     } catch (IOException | RuntimeException e) {
       System.err.println("h2beam: reply cache entry " + response + " is unreadable (" + e.getMessage()
@@ -315,8 +326,10 @@ public final class Proposer {
     if (!meta.path("held").isArray() || RECORDING.contains(auditDir.resolve(base))) return;
     String key = base.substring(base.lastIndexOf('.') + 1);
     try {
+      // a failed attempt's record of this key is not the session's: the session that answered after it has its own
+      // (dogAJ F1)
       Journal.appendIfMissing(auditDir.resolve("sessions.jsonl"), label + "/" + key,
-          r -> r.get("label") + "/" + r.get("key"), () -> {
+          r -> Boolean.FALSE.equals(r.get("ok")) ? null : r.get("label") + "/" + r.get("key"), () -> {
             Map<String, Object> line = journalLine(label, key, true, meta.path("attempts").asInt(),
                 meta.path("cost_usd").asDouble(), meta.path("cost_known").asBoolean(true), tokens(meta), null,
                 Json.convert(meta.path("held"), List.class));
@@ -393,6 +406,13 @@ public final class Proposer {
     Files.move(tmp, target);
     return new Harvested(target, files, withheld);
   }
+
+  /**
+   * The meta file's key saying the session answered without the folder it was to leave (it removed or moved it):
+   * replayed as a reply with nothing harvested, as the session's was, not run and paid for again on each resume
+   * (dogAJ F2); written only then.
+   */
+  static final String HARVESTED_NOTHING = "harvested_nothing";
 
   /** The meta file's key listing why files of the harvested folder were withheld; written only when some were. */
   static final String WITHHELD = "withheld";
@@ -501,12 +521,16 @@ public final class Proposer {
    * file carries what the last session reported about itself (token usage, the model id the server named, its finish
    * reason), null where it reported nothing; a reply served from the cache keeps the meta of the session that made it.
    */
+  /**
+   * Records a session in the audit folder (its cache entry and journal line); {@code harvestedNothing}: it answered
+   * without the folder it was to leave ({@link #HARVESTED_NOTHING}).
+   */
   private void audit(String base, String mission, String system, Reply reply, Map<String, Object> reported,
-      List<Map<String, String>> held) {
+      List<Map<String, String>> held, boolean harvestedNothing) {
     if (auditDir == null) return;
     try {
       // a session that ran is recorded whole even while the runner cancels this thread
-      Uninterruptible.run(() -> record(base, mission, system, reply, reported, held));
+      Uninterruptible.run(() -> record(base, mission, system, reply, reported, held, harvestedNothing));
     } catch (IOException e) {
       System.err.println("h2beam: could not write the audit trail under " + auditDir + ": " + e.getMessage());
     }
@@ -521,18 +545,18 @@ public final class Proposer {
   }
 
   private void record(String base, String mission, String system, Reply reply, Map<String, Object> reported,
-      List<Map<String, String>> held) throws IOException {
+      List<Map<String, String>> held, boolean harvestedNothing) throws IOException {
     Path entry = auditDir.resolve(base);
     RECORDING.add(entry);
     try {
-      recordEntry(base, mission, system, reply, reported, held);
+      recordEntry(base, mission, system, reply, reported, held, harvestedNothing);
     } finally {
       RECORDING.remove(entry);
     }
   }
 
   private void recordEntry(String base, String mission, String system, Reply reply, Map<String, Object> reported,
-      List<Map<String, String>> held) throws IOException {
+      List<Map<String, String>> held, boolean harvestedNothing) throws IOException {
     Trees.makeFolder(auditDir);
     AtomicFiles.writeString(auditDir.resolve(base + ".mission.md"), mission);
     if (!system.isEmpty()) AtomicFiles.writeString(auditDir.resolve(base + ".system.md"), system);
@@ -556,6 +580,7 @@ public final class Proposer {
     // why files of the harvested folder hold a note in place of their text (withhold): only when some do
     if (!reply.withheld().isEmpty()) meta.put(WITHHELD, reply.withheld());
     if (!reply.refused().isEmpty()) meta.put(REFUSED, reply.refused());
+    if (harvestedNothing) meta.put(HARVESTED_NOTHING, true);
     meta.put("usage", reported.get(SessionResult.USAGE));
     meta.put("model_id", reported.get(SessionResult.MODEL_ID));
     meta.put("finish_reason", reported.get(SessionResult.FINISH_REASON));

@@ -213,6 +213,77 @@ class ProposerTest {
     assertEquals(0, Journal.ranNow(lines), "a recovered record is not a session this command ran");
   }
 
+  /**
+   * dogAJ F1: the session failed once, answered on a resume, and its line was lost to kill -9: the failed attempt's
+   * line of the same key is not the answered session's, which the next hit journals as recovered.
+   */
+  @Test
+  void aLostLineIsRecoveredThoughAFailedSessionOfTheSameKeyIsJournalled() throws Exception {
+    java.util.concurrent.atomic.AtomicBoolean down = new java.util.concurrent.atomic.AtomicBoolean(true);
+    Proposer p = proposer((cwd, mission, system, label, timeout) -> down.get()
+        ? SessionResult.failed("endpoint down", 0.5) : SessionResult.reply("done", 2.0));
+    assertThrows(ProposerError.class, () -> p.call(MISSION, evidence, LABEL, "", null));
+    down.set(false);
+    p.call(MISSION, evidence, LABEL, "", null);
+    Path own = Journal.ownFile(audit.resolve("sessions.jsonl"));
+    List<String> lines = new ArrayList<>(Files.readAllLines(own, StandardCharsets.UTF_8));
+    lines.remove(lines.size() - 1); // as if killed before the answered session's append
+    Files.write(own, lines, StandardCharsets.UTF_8);
+
+    assertTrue(p.call(MISSION, evidence, LABEL, "", null).cached());
+    List<String> journal = journal();
+    assertEquals(2, journal.size(), journal.toString());
+    JsonNode recovered = Json.readTree(journal.get(1));
+    assertTrue(recovered.path("ok").asBoolean(), journal.get(1));
+    assertEquals(2.0, recovered.path("cost_usd").asDouble());
+    assertTrue(recovered.has(Journal.RECOVERED), journal.get(1));
+  }
+
+  /**
+   * dogAJ F2: a session that answered after removing the folder it was to leave is replayed as one that harvested
+   * nothing, not run and paid for again on each resume; an entry whose harvested folder went missing is run again.
+   */
+  @Test
+  void aSessionThatRemovedItsHarvestFolderIsReplayedWithNothingHarvested() throws Exception {
+    Proposer p = proposer((cwd, mission, system, label, timeout) -> {
+      dev.h2beam.transforms.evidence.FileTrees.deleteQuietly(cwd.resolve("context/harness"));
+      return SessionResult.reply("rewrote everything", 3.0);
+    });
+    Reply first = p.call(MISSION, evidence, LABEL, "", "context/harness");
+    assertNull(first.workspace());
+    assertTrue(Json.readTree(audit.resolve(base("") + ".meta.json")).path(Proposer.HARVESTED_NOTHING).asBoolean());
+    Reply again = p.call(MISSION, evidence, LABEL, "", "context/harness");
+    assertTrue(again.cached());
+    assertNull(again.workspace());
+    assertEquals("rewrote everything", again.text());
+    assertEquals(1, calls.get(), "one session for one cache key");
+    assertEquals(1, journal().size());
+
+    // an entry that did harvest a folder, gone from the audit folder since: not a reply to replay
+    Proposer keeps = proposer((cwd, mission, system, label, timeout) -> SessionResult.reply("kept", 1.0));
+    Reply kept = keeps.call(MISSION, evidence, "inv2.a1", "", "context/harness");
+    dev.h2beam.transforms.evidence.FileTrees.deleteQuietly(kept.workspace());
+    assertFalse(keeps.call(MISSION, evidence, "inv2.a1", "", "context/harness").cached());
+    assertEquals(3, calls.get());
+  }
+
+  /** Cancelled between two attempts (dogAJ, unconfirmed 2): no second attempt starts, and the interrupt is kept. */
+  @Test
+  void aCancellationBetweenAttemptsStartsNoOther() throws Exception {
+    Proposer p = proposer((cwd, mission, system, label, timeout) -> {
+      Thread.currentThread().interrupt(); // the runner cancels while the first attempt ends
+      return SessionResult.failed("endpoint down", 0.5);
+    });
+    try {
+      ProposerError e = assertThrows(ProposerError.class, () -> p.call(MISSION, evidence, LABEL, "", null));
+      assertTrue(e.getMessage().contains("stopped: the runner is cancelling this work"), e.getMessage());
+      assertEquals(1, calls.get(), "one attempt");
+      assertTrue(Thread.currentThread().isInterrupted());
+    } finally {
+      Thread.interrupted();
+    }
+  }
+
   /** A cache entry an older h2beam wrote (its meta says not when the session held a slot) is not journalled again. */
   @Test
   void aCacheEntryWithoutSlotIntervalsIsNotJournalledWhenServed() throws Exception {
