@@ -22,8 +22,9 @@ public final class RolloutMarker {
 
   /** The rollout a marker recorded, reused: its run dir with the spend it had. */
   public static Rollout reused(Path runDir, JsonNode mark) {
-    // a marker written before cost_known was recorded priced every call it counted
-    boolean known = mark.path("cost_known").asBoolean(true);
+    // a marker written before cost_known was recorded priced every call it counted; one without a cost (not an
+    // h2beam marker's) has a spend not known, never a known zero (dogAJ, unconfirmed 4)
+    boolean known = mark.path("cost_known").asBoolean(true) && mark.path("cost_usd").isNumber();
     return new Rollout(runDir, true, mark.path("cost_usd").asDouble(0.0), mark.path("wall_s").asDouble(0.0), known,
         tokens(mark));
   }

@@ -72,6 +72,10 @@ class RolloutMarkerTest {
     assertEquals(new Tokens(0, 2, false), reused(runDir, "{\"input_tokens\": 1.5, \"output_tokens\": 2}").tokens());
     assertEquals(new Tokens(10, 2, false), reused(runDir, "{\"cost_known\": false, \"input_tokens\": 10,"
         + " \"output_tokens\": 2}").tokens());
+    // a marker without a cost (not an h2beam marker's): its spend is not known, never a known zero
+    assertTrue(reused(runDir, "{\"cost_usd\": 0.5}").costKnown());
+    assertFalse(reused(runDir, "{\"output_tokens\": 2}").costKnown());
+    assertFalse(reused(runDir, "{\"cost_usd\": \"0.5\"}").costKnown());
   }
 
   /**
