@@ -24,6 +24,7 @@ import dev.h2beam.pipelines.judge.CommandGrader;
 import dev.h2beam.pipelines.judge.FolderGrading;
 import dev.h2beam.pipelines.judge.GraderPreflight;
 import dev.h2beam.pipelines.sweep.BaseHarness;
+import dev.h2beam.pipelines.sweep.TaskInputs;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -128,6 +129,7 @@ public final class CheckCommand implements Command {
     }
     if (bench != null) {
       fails.addAll(BaseHarness.problems(bench));
+      fails.addAll(TaskInputs.problems(bench));
       // a configuration that does not read configures no role: its failure above is the one to fix, not each role
       for (String role : configRead ? neededRoles(bench) : List.<String>of()) {
         if (config.role(role).isEmpty()) {

@@ -1103,6 +1103,7 @@ public final class Sweep {
     refuseOtherIdentity(plan, o);
     plan.bench().prepare();
     BaseHarness.require(plan.bench(), plan.config().bench(), Scratch.of(plan.config().runs()));
+    TaskInputs.require(plan.bench(), plan.config().bench());
     checkIdentity(plan, o);
     LibraryClaim.claim(Path.of(plan.config().libraryRoot()), plan.config().runs(), executions(plan),
         plan.config().modes(), plan.bench().surface());

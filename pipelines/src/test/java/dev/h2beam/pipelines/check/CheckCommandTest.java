@@ -351,6 +351,44 @@ class CheckCommandTest {
     assertTrue(out.contains("FAIL: " + rubric + ": must be {\"criteria\": [{\"id\": ..."), out);
   }
 
+  /**
+   * dogAK F1: a key in what a task gives the executor and the method (its task.md, sources and checks) fails the
+   * check, each named by file and line and never shown: the held key's value and provider-shaped keys alike.
+   */
+  @Test
+  void aKeyInATasksInstructionSourcesOrChecksIsAFailureThatNeverShowsTheKey() throws Exception {
+    String key = "tally-local-key-12345678";
+    String provider = "sk-proj-" + "Ab3dEf6hIj9kLm2nOp5qRs8t";
+    List<EnvKeys.Held> was = EnvKeys.use(Map.of("TALLY_API_KEY", key));
+    try {
+      Path root = oneTaskBench("You total ledgers.\n", "");
+      Path task = root.resolve("tasks/d/t");
+      Files.writeString(task.resolve("task.md"), "Do it.\nUse " + key + " if asked.\n");
+      Files.createDirectories(task.resolve("source/conf"));
+      Files.writeString(task.resolve("source/conf/creds.txt"), "note: api token " + key + "\n");
+      Files.writeString(task.resolve("source/.env"), "# settings\nOPENAI_API_KEY=" + provider + "\n");
+      Files.writeString(task.resolve("source/data.csv"), "a,b\n1,2\n");
+      Files.createDirectories(task.resolve("checks"));
+      Files.writeString(task.resolve("checks/check.sh"), "#!/bin/sh\necho ok\n");
+      String out = check(ENV, 1, "--bench=folder", "--benchRoot=" + root, "--config=" + config("http://127.0.0.1:9/v1"),
+          "--ping=false");
+      assertTrue(out.contains(task.resolve("task.md") + " line 2 ("), out);
+      assertTrue(out.contains(task.resolve("source/conf/creds.txt") + " line 1 ("), out);
+      assertTrue(out.contains(task.resolve("source/.env") + " line 2, field OPENAI_API_KEY ("), out);
+      assertTrue(out.contains("holds what looks like a literal credential; a task's instruction, sources and checks"
+          + " (they reach the executor and the method's prompts) must never carry credentials: rotate the key"), out);
+      assertFalse(out.contains("data.csv") || out.contains("check.sh"), out);
+      assertFalse(out.contains(key) || out.contains(provider), out);
+
+      Files.writeString(task.resolve("checks/check.sh"), "#!/bin/sh\ncurl -H 'Authorization: " + key + "'\n");
+      out = check(ENV, 1, "--bench=folder", "--benchRoot=" + root, "--config=" + config("http://127.0.0.1:9/v1"),
+          "--ping=false");
+      assertTrue(out.contains(task.resolve("checks/check.sh") + " line 2 ("), out);
+    } finally {
+      EnvKeys.restore(was);
+    }
+  }
+
   /** dogE D3: a key in a base harness file's name, on the surface and off it, fails the check, shown redacted. */
   @Test
   void aKeyInABaseHarnessFileNameIsAFailureThatNeverShowsTheKey() throws Exception {

@@ -285,6 +285,28 @@ class FolderSweepTest {
         + "EXPERIENCE.md")));
   }
 
+  /**
+   * dogAK F1: the key a task's source holds would reach the executor's and the improver's prompts and the run folders
+   * in clear: the sweep refuses it before anything runs, naming the file and line, never the key.
+   */
+  @Test
+  void aKeyInATasksSourceIsRefusedBeforeAnythingRuns(@TempDir Path tmp) throws Exception {
+    Path bench = tmp.resolve("bench");
+    FileTrees.copy(EXAMPLE, bench);
+    String secret = System.getenv(KEY_VAR);
+    Path creds = bench.resolve("tasks/ledgers/march/source/creds.txt");
+    Files.createDirectories(creds.getParent());
+    Files.writeString(creds, "note: api token " + secret + "\n");
+    Path runs = tmp.resolve("runs");
+    int requests = server.requests().size();
+    UsageError e = assertThrows(UsageError.class, () -> sweepIn(bench, runs, config(tmp), 1, "parallel"));
+    assertTrue(e.getMessage().startsWith("the tasks of --bench=folder cannot be used:\n  " + creds + " line 1 ("),
+        e.getMessage());
+    assertFalse(e.getMessage().contains(secret), e.getMessage());
+    assertEquals(requests, server.requests().size(), "no model was called");
+    assertFalse(Files.exists(runs), "refused before anything ran, its runs root made and removed again");
+  }
+
   @Test
   void theJudgeTheSweepPrintsRunsTheCommandGraderItsBenchJsonDeclares(@TempDir Path tmp) throws Exception {
     Path bench = tmp.resolve("bench");
