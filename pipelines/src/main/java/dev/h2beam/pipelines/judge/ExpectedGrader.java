@@ -22,14 +22,27 @@ final class ExpectedGrader implements Grader {
   static final int MAX_CHARS = 1_000_000;
   private final FolderGrading folder;
   private final boolean normalize;
+  private final String identity;
 
-  ExpectedGrader(FolderGrading folder, boolean normalize) {
+  ExpectedGrader(FolderGrading folder, boolean normalize) throws IOException {
     this.folder = folder;
     this.normalize = normalize;
+    // the answer keys are the instrument: grades against edited ones are other grades (dogAK F2)
+    this.identity = metric() + ":" + folder.digest("expected.txt");
   }
 
-  @Override public String identity() {
+  /** The comparison each row's raw {@code metric} names: {@code expected:normalized} or {@code expected:exact}. */
+  String metric() {
     return "expected:" + (normalize ? "normalized" : "exact");
+  }
+
+  /**
+   * The comparison and a digest of every task's {@code grading/expected.txt}: a namespace's grades never mix answer
+   * keys, an edited key grades kept runs anew, and replicates judged against other keys fail the report's judge
+   * condition. An earlier h2beam recorded the comparison alone ({@link JudgeIdentity#sameInstrument}).
+   */
+  @Override public String identity() {
+    return identity;
   }
 
   /** Reads files only (see {@link Grader#inProcess}). */
@@ -44,7 +57,7 @@ final class ExpectedGrader implements Grader {
     }
     Map<String, Object> raw = new LinkedHashMap<>();
     raw.put("n_criteria", 1);
-    raw.put("metric", identity());
+    raw.put("metric", metric());
     Path answer = folder.deliverable(runDir);
     if (!Files.isRegularFile(answer)) {
       Path atRoot = runDir.resolve(folder.deliverable());

@@ -1,8 +1,11 @@
 package dev.h2beam.pipelines.judge;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.h2beam.adapters.files.Hashes;
 import dev.h2beam.adapters.files.Json;
+import dev.h2beam.adapters.files.PathOrder;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -51,6 +54,23 @@ public record FolderGrading(Path root, String deliverable, JsonNode grader) {
 
   Path gradingDir(String task) {
     return gradingDir(root, task);
+  }
+
+  /**
+   * SHA-1 (16 hex) over every task's {@code grading/<name>} (a rubric.json, an expected.txt), path and bytes, in path
+   * order: a grader's identity holds it, so grades against other references are never mixed or kept as current.
+   */
+  String digest(String name) throws IOException {
+    Path tasks = root.resolve("tasks");
+    java.security.MessageDigest sha = Hashes.digest("SHA-1");
+    for (String rel : PathOrder.files(tasks)) {
+      if (!rel.endsWith("/grading/" + name)) continue;
+      sha.update(rel.getBytes(StandardCharsets.UTF_8));
+      sha.update((byte) 0);
+      Hashes.update(sha, tasks.resolve(rel));
+      sha.update((byte) 0);
+    }
+    return Hashes.hex(sha.digest()).substring(0, 16);
   }
 
   /**

@@ -92,11 +92,24 @@ public final class JudgeIdentity {
 
   /** Why judging {@code ns} with the grader {@code identity} is refused, or empty when it may be judged. */
   static Optional<String> refusal(Path ns, Recorded r, String identity) throws IOException {
-    if (r.judge() == null || r.judge().equals(identity)) return Optional.empty();
+    if (r.judge() == null || sameInstrument(r.judge(), identity)) return Optional.empty();
     List<String> grades = grades(ns);
     if (grades.isEmpty()) return Optional.empty();
     return Optional.of(ns + " holds grades (" + String.join(", ", grades) + ") of the judge '" + r.judge() + "' its "
         + r.where() + " records, not of '" + identity + "'");
+  }
+
+  /**
+   * Whether grades of the judge {@code recorded} are of the instrument {@code identity}: the same identity, or the
+   * expected grader's as an earlier h2beam recorded it, without its answer keys' digest ({@code expected:normalized}
+   * for {@code expected:normalized:<digest>}), which the judge then records whole, so that its grades are not
+   * refused for an identity that merely grew more precise; its kept grades are graded anew once, since they name the
+   * older identity.
+   */
+  static boolean sameInstrument(String recorded, String identity) {
+    if (recorded.equals(identity)) return true;
+    return (recorded.equals("expected:normalized") || recorded.equals("expected:exact"))
+        && identity.startsWith(recorded + ":");
   }
 
   /** Records {@code identity} as the judge of {@code ns}, where {@code r} says h2beam may (see the class). */

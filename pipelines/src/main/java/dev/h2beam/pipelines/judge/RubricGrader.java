@@ -4,9 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.h2beam.adapters.config.ReferenceGrant;
 import dev.h2beam.adapters.config.ResolvedRole;
 import dev.h2beam.adapters.config.RunConfig;
-import dev.h2beam.adapters.files.Hashes;
 import dev.h2beam.adapters.files.Json;
-import dev.h2beam.adapters.files.PathOrder;
 import dev.h2beam.adapters.files.TextFiles;
 import dev.h2beam.adapters.files.WriterLock;
 import dev.h2beam.adapters.llm.ChatClient;
@@ -16,10 +14,8 @@ import dev.h2beam.adapters.llm.ChatReply;
 import dev.h2beam.adapters.llm.ChatRequest;
 import dev.h2beam.adapters.llm.Fences;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -51,7 +47,7 @@ final class RubricGrader implements Grader {
     this.folder = folder;
     this.role = role;
     this.client = client;
-    this.identity = "rubric:" + role.identity() + ":" + rubricsDigest(folder.root().resolve("tasks"));
+    this.identity = "rubric:" + role.identity() + ":" + folder.digest("rubric.json");
   }
 
   @Override public String identity() {
@@ -205,19 +201,6 @@ final class RubricGrader implements Grader {
       out.add(new Criterion(id, c.get("text").asText(), w));
     }
     return out;
-  }
-
-  /** SHA-1 (16 hex) over every task's rubric.json, path and bytes, in path order. */
-  static String rubricsDigest(Path tasks) throws IOException {
-    MessageDigest sha = Hashes.digest("SHA-1");
-    for (String rel : PathOrder.files(tasks)) {
-      if (!rel.endsWith("/grading/rubric.json")) continue;
-      sha.update(rel.getBytes(StandardCharsets.UTF_8));
-      sha.update((byte) 0);
-      Hashes.update(sha, tasks.resolve(rel));
-      sha.update((byte) 0);
-    }
-    return Hashes.hex(sha.digest()).substring(0, 16);
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.h2beam.pipelines.folder;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -305,6 +306,37 @@ class FolderSweepTest {
     assertFalse(e.getMessage().contains(secret), e.getMessage());
     assertEquals(requests, server.requests().size(), "no model was called");
     assertFalse(Files.exists(runs), "refused before anything ran, its runs root made and removed again");
+  }
+
+  /**
+   * dogAK F2: an answer key edited after a namespace was judged is another instrument: re-judging it is refused (one
+   * judged.json never mixes two keys), and with the grades moved aside the new key's identity is recorded.
+   */
+  @Test
+  void anEditedAnswerKeyIsAnotherJudge(@TempDir Path tmp) throws Exception {
+    Path bench = tmp.resolve("bench");
+    FileTrees.copy(EXAMPLE, bench);
+    Path runs = tmp.resolve("runs");
+    sweepIn(bench, runs, config(tmp), 1, "parallel");
+    Path ns = runs.resolve("signed_sums-oc-agg1");
+    judge(ns);
+    String first = Json.readTree(ns.resolve("config.json")).path("judge").asText();
+    assertTrue(first.matches("expected:(exact|normalized):[0-9a-f]{16}"), first);
+    judge(ns); // the same keys: the same judge, nothing refused
+
+    Path key = bench.resolve("tasks/ledgers/march/grading/expected.txt");
+    Files.writeString(key, Files.readString(key) + "edited\n");
+    byte[] grades = Files.readAllBytes(ns.resolve("judged.json"));
+    UsageError e = assertThrows(UsageError.class, () -> judge(ns));
+    assertTrue(e.getMessage().contains("judging with a different judge is refused") && e.getMessage().contains(first),
+        e.getMessage());
+    assertEquals(new String(grades), Files.readString(ns.resolve("judged.json")), "nothing was written");
+
+    Files.move(ns.resolve("judged.json"), tmp.resolve("judged.old.json"));
+    judge(ns);
+    String second = Json.readTree(ns.resolve("config.json")).path("judge").asText();
+    assertNotEquals(first, second);
+    assertEquals(first.substring(0, first.lastIndexOf(':')), second.substring(0, second.lastIndexOf(':')));
   }
 
   @Test

@@ -1,6 +1,8 @@
 package dev.h2beam.pipelines.judge;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -56,5 +58,33 @@ class ExpectedGraderTest {
     assertTrue(e.getMessage().contains(other.resolve("output/answer.md") + " is missing, but "
         + other.resolve("answer.md") + " is there"), e.getMessage());
     assertTrue(e.getMessage().contains("move the file into output/"), e.getMessage());
+  }
+
+  /**
+   * dogAK F2: the answer keys are part of the grader's identity, so grades against an edited key are never mixed with
+   * or kept as the earlier ones; each row still names the comparison alone, and the identity an earlier h2beam
+   * recorded without the digest is the same instrument.
+   */
+  @Test
+  void theAnswerKeysArePartOfTheIdentity() throws Exception {
+    Path bench = tmp.resolve("bench");
+    FolderGrading folder = new FolderGrading(bench, "answer.md", JsonNodeFactory.instance.objectNode());
+    String before = grader.identity();
+    assertTrue(before.matches("expected:exact:[0-9a-f]{16}"), before);
+    assertEquals(before, new ExpectedGrader(folder, false).identity(), "the same keys, the same identity");
+    assertTrue(new ExpectedGrader(folder, true).identity().startsWith("expected:normalized:"));
+
+    Files.writeString(bench.resolve("tasks/ledgers/march/grading/expected.txt"), "Total: 99.00\n");
+    ExpectedGrader edited = new ExpectedGrader(folder, false);
+    assertNotEquals(before, edited.identity());
+    Path right = run("right");
+    Files.createDirectories(right.resolve("output"));
+    Files.writeString(right.resolve("output/answer.md"), "Total: 99.00");
+    assertEquals("expected:exact", edited.score(right, "ledgers/march").orElseThrow().get("metric"));
+
+    assertTrue(JudgeIdentity.sameInstrument("expected:exact", before));
+    assertFalse(JudgeIdentity.sameInstrument("expected:normalized", before));
+    assertFalse(JudgeIdentity.sameInstrument(before, edited.identity()));
+    assertFalse(JudgeIdentity.sameInstrument("command:x", "command:x:y"));
   }
 }
