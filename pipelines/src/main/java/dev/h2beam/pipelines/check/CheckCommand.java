@@ -202,8 +202,8 @@ public final class CheckCommand implements Command {
     }
     for (String task : bench.tasks()) {
       Path grading = FolderGrading.gradingDir(bench.root(), task);
-      if (kind.equals("expected") && !Files.isRegularFile(grading.resolve("expected.txt"))) {
-        fails.add(grading.resolve("expected.txt") + ": missing; the expected grader compares the deliverable with it");
+      if (kind.equals("expected")) {
+        GraderPreflight.expectedProblem(grading.resolve("expected.txt")).ifPresent(fails::add);
       }
       if (kind.equals("rubric")) GraderPreflight.rubricProblem(grading.resolve("rubric.json")).ifPresent(fails::add);
     }

@@ -52,9 +52,8 @@ final class ExpectedGrader implements Grader {
 
   @Override public Optional<Map<String, Object>> score(Path runDir, String task) throws IOException {
     Path expectedFile = folder.gradingDir(task).resolve("expected.txt");
-    if (!Files.isRegularFile(expectedFile)) {
-      throw new IOException(expectedFile + " is missing; the expected grader needs it for every task");
-    }
+    Optional<String> problem = keyProblem(expectedFile);
+    if (problem.isPresent()) throw new IOException(problem.get());
     Map<String, Object> raw = new LinkedHashMap<>();
     raw.put("n_criteria", 1);
     raw.put("metric", metric());
@@ -76,6 +75,25 @@ final class ExpectedGrader implements Grader {
     raw.put("n_passed", same ? 1 : 0);
     raw.put("all_pass", same);
     return Optional.of(raw);
+  }
+
+  /**
+   * Why {@code file} cannot be graded against: missing, or empty or white space only, which would grade every output
+   * a real 0 against no answer (dogAK F3); such a row is an absence, never a zero. Empty when it can.
+   */
+  static Optional<String> keyProblem(Path file) {
+    if (!Files.isRegularFile(file)) {
+      return Optional.of(file + ": missing; the expected grader compares the deliverable with it, for every task");
+    }
+    try {
+      if (TextFiles.readCapped(file, MAX_CHARS).isBlank()) {
+        return Optional.of(file + ": empty (white space only); write the answer the deliverable must match, or"
+            + " grade the task with another grader");
+      }
+    } catch (IOException e) {
+      return Optional.of(file + ": cannot be read (" + e.getMessage() + ")");
+    }
+    return Optional.empty();
   }
 
   String comparable(String text) {

@@ -32,6 +32,11 @@ public final class GraderPreflight {
     }
   }
 
+  /** Why the expected grader cannot grade against {@code file} (a task's grading/expected.txt); empty when it can. */
+  public static Optional<String> expectedProblem(Path file) {
+    return ExpectedGrader.keyProblem(file);
+  }
+
   /**
    * Why {@code h2beam judge --grader=<grader> --config=<configFile>} would refuse to judge {@code benchmark} (named as
    * its namespaces name it) before sending anything: a missing or different reference egress grant, a grant its grader

@@ -150,6 +150,12 @@ class CheckCommandTest {
         "--ping=false");
     assertTrue(out.contains("grading/expected.txt: missing"), out);
     assertTrue(out.contains("roles.reflector") || out.contains("Setup incomplete: 1 issue(s)."), out);
+    // an empty one grades every output 0 against no answer (dogAK F3)
+    Files.createDirectories(root.resolve("tasks/d/t/grading"));
+    Files.writeString(root.resolve("tasks/d/t/grading/expected.txt"), "\n");
+    out = check(ENV, 1, "--bench=folder", "--benchRoot=" + root, "--config=" + config("http://127.0.0.1:9/v1"),
+        "--ping=false");
+    assertTrue(out.contains("grading/expected.txt: empty (white space only); write the answer"), out);
   }
 
   @Test

@@ -87,4 +87,20 @@ class ExpectedGraderTest {
     assertFalse(JudgeIdentity.sameInstrument(before, edited.identity()));
     assertFalse(JudgeIdentity.sameInstrument("command:x", "command:x:y"));
   }
+
+  /** dogAK F3: an empty answer key is no key: the row is an absence naming it, never a 0 against nothing. */
+  @Test
+  void anEmptyAnswerKeyIsAnAbsenceNotAZero() throws Exception {
+    Path key = tmp.resolve("bench/tasks/ledgers/march/grading/expected.txt");
+    Files.writeString(key, " \n\n");
+    Path right = run("right");
+    Files.createDirectories(right.resolve("output"));
+    Files.writeString(right.resolve("output/answer.md"), "Total: 85.15");
+    IOException e = assertThrows(IOException.class, () -> grader.score(right, "ledgers/march"));
+    assertEquals(key + ": empty (white space only); write the answer the deliverable must match, or grade the task"
+        + " with another grader", e.getMessage());
+    assertEquals(e.getMessage(), GraderPreflight.expectedProblem(key).orElseThrow());
+    Files.writeString(key, "Total: 85.15\n");
+    assertTrue(GraderPreflight.expectedProblem(key).isEmpty());
+  }
 }
