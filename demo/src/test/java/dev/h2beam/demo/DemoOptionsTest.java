@@ -404,6 +404,21 @@ class DemoOptionsTest {
     assertFalse(Files.exists(d), "a dry run writes nothing, not even base/ and sources/ or an empty folder");
   }
 
+  /** The gated mode keeps its last checkpoint: the budget counts no selector session for it (dogAK F5). */
+  @Test
+  void aDryRunCountsNoSelectorSessionForTheGatedMode(@TempDir Path out) throws Exception {
+    String text = dryRun("--output=" + out.resolve("d"), "--k=2", "--dryRun=true",
+        "--modes=parallel,sequential,gated");
+    assertTrue(text.contains("P = 3k = 6 improver sessions, 1 selector session (none in the gated mode) and at most 1"
+        + " reflector session\n# this stream, 2 task(s) x 3 mode(s)"), text);
+    assertTrue(text.contains("# overall at most: 40 rollouts executed, 46 sessions (36 improver, 4 selector, up to 6"
+        + " reflector)"), text);
+    text = dryRun("--output=" + out.resolve("g"), "--k=2", "--dryRun=true", "--modes=gated");
+    assertTrue(text.contains("improver sessions, no selector session (the gated mode selects none) and at most 1"),
+        text);
+    assertTrue(text.contains("16 rollouts executed, 14 sessions (12 improver, 0 selector, up to 2 reflector)"), text);
+  }
+
   /** With --retryFailedSessions the budget no longer says that every resumed task is free (dogAF #6). */
   @Test
   void aDryRunWithRetryFailedSessionsSaysWhatItWouldRunAgain(@TempDir Path out) throws Exception {

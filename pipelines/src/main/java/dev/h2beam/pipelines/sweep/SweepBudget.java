@@ -36,14 +36,21 @@ public final class SweepBudget {
    * The dry run's budget lines, each starting with {@code #}; with {@code retry} (--retryFailedSessions), the
    * finished tasks it runs again are no resumed tasks that spend nothing (dogAF #6).
    */
-  static List<String> lines(int k, int modes, int tasks, RunConfig config, boolean retry) {
+  static List<String> lines(int k, List<String> modeNames, int tasks, RunConfig config, boolean retry) {
+    int modes = modeNames.size();
     long pairs = (long) tasks * modes;
-    long selector = k >= 2 ? pairs : 0;
+    // the gated mode keeps its last checkpoint as its final: it runs no selection (dogAK F5)
+    boolean gated = modeNames.contains("gat");
+    long selecting = gated ? modes - 1 : modes;
+    long selector = k >= 2 ? (long) tasks * selecting : 0;
     long executions = (long) tasks * k + pairs * 3L * k;
     List<String> out = new ArrayList<>();
+    String selection = k < 2 ? "no selector session (k = 1)" : gated && selecting == 0
+        ? "no selector session (the gated mode selects none)" : gated
+        ? "1 selector session (none in the gated mode)" : "1 selector session";
     out.add(String.format(Locale.ROOT, "# budget per task and mode: R = 4k = %d rollouts (%d base rollout(s) shared"
         + " by the modes), P = 3k = %d improver sessions, %s and at most 1 reflector session", 4 * k, k, 3 * k,
-        k >= 2 ? "1 selector session" : "no selector session (k = 1)"));
+        selection));
     out.add(String.format(Locale.ROOT, "# this stream, %d task(s) x %d mode(s): the budget ledgers' totals R = %d,"
         + " P = %d", tasks, modes, pairs * 4 * k, pairs * 3 * k));
     out.add(String.format(Locale.ROOT, "# overall at most: %d rollouts executed, %d sessions (%d improver, %d"

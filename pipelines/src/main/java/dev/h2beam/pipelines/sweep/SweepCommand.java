@@ -342,7 +342,7 @@ public final class SweepCommand implements Command {
     System.out.println("# " + plan.taskCount() + (plan.taskCount() == 1 ? " task" : " tasks") + " over "
         + plan.stream().size() + (plan.stream().size() == 1 ? " domain" : " domains") + " (chains per mode and domain"
         + " in parallel, tasks within a chain sequential)");
-    SweepBudget.lines(c.k(), c.modes().size(), plan.taskCount(), c.runConfig(), c.retryFailedSessions())
+    SweepBudget.lines(c.k(), c.modes(), plan.taskCount(), c.runConfig(), c.retryFailedSessions())
         .forEach(System.out::println);
     for (String note : Sweep.dryRunNotes(plan)) System.out.println("# " + note);
     System.out.println("# a dry run writes nothing");
