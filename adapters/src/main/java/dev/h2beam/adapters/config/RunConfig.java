@@ -222,6 +222,19 @@ public final class RunConfig implements Serializable {
     return Collections.unmodifiableMap(out);
   }
 
+  /**
+   * What {@link #unsetKeys} found, as a verb phrase: {@code is not set}, {@code is set but empty} (an {@code export
+   * KEY=} with no value, dogAK F11) or, for several variables, {@code are not set}, {@code are set but empty} or
+   * {@code are not set or are empty}.
+   */
+  public static String unsetState(Map<String, String> unset, Map<String, String> env) {
+    long empty = unset.keySet().stream().filter(env::containsKey).count();
+    String are = unset.size() == 1 ? "is" : "are";
+    if (empty == 0) return are + " not set";
+    if (empty == unset.size()) return are + " set but empty";
+    return "are not set or are empty";
+  }
+
   /** {@link #unsetKeys} as words: {@code X (api_key_env of endpoint e), Y (...)}. */
   public static String named(Map<String, String> unset) {
     List<String> out = new ArrayList<>();

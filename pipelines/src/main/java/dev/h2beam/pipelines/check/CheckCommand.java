@@ -241,8 +241,8 @@ public final class CheckCommand implements Command {
   static List<String> keyProblems(RunConfig config, Map<String, String> env) {
     List<String> fails = new ArrayList<>();
     config.unsetKeys(RunConfig.ROLES, env).forEach((var, endpoint) -> fails.add("environment variable " + var
-        + " (the key of endpoint " + endpoint + ") is not set; export it before running (its value is never written"
-        + " anywhere)"));
+        + " (the key of endpoint " + endpoint + ") " + RunConfig.unsetState(Map.of(var, endpoint), env) + "; export"
+        + " it with the key before running (its value is never written anywhere)"));
     return fails;
   }
 

@@ -235,7 +235,8 @@ final class RubricGrader implements Grader {
       Map<String, String> unset = config.unsetKeys(List.of("judge"), System.getenv());
       if (!unset.isEmpty()) {
         throw new IllegalArgumentException("--config=" + settings.get("config") + ": environment variable "
-            + RunConfig.named(unset) + " is not set on host " + WriterLock.host() + "; export it with the judge"
+            + RunConfig.named(unset) + " " + RunConfig.unsetState(unset, System.getenv()) + " on host "
+            + WriterLock.host() + "; export it with the judge"
             + " endpoint's key before judging (on a cluster, in every TaskManager's environment too); nothing was"
             + " sent");
       }

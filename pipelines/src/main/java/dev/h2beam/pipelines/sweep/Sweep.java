@@ -257,7 +257,7 @@ public final class Sweep {
     // a key the sweep's sessions and rollouts would miss fails every task at its first call: refused before anything
     // runs (each worker checks its own environment too, SweepContext)
     Map<String, String> unset = runConfig.unsetKeys(RunConfig.SWEEP_ROLES, System.getenv());
-    if (!unset.isEmpty()) throw new UsageError(unsetKeys(unset, o.getConfig(), !runsLocally(o)));
+    if (!unset.isEmpty()) throw new UsageError(unsetKeys(unset, System.getenv(), o.getConfig(), !runsLocally(o)));
     LinkedHashMap<String, List<String>> stream;
     try {
       LinkedHashMap<String, List<String>> grouped = TaskStream.group(bench.tasks(), bench::domainOf);
@@ -326,10 +326,10 @@ public final class Sweep {
   }
 
   /** Why a sweep whose configuration names key variables {@code unset} (variable → endpoint) cannot start. */
-  static String unsetKeys(Map<String, String> unset, String configFile, boolean cluster) {
+  static String unsetKeys(Map<String, String> unset, Map<String, String> env, String configFile, boolean cluster) {
     String them = unset.size() == 1 ? "it" : "them";
     return "--config=" + configFile + ": environment variable" + (unset.size() == 1 ? " " : "s ")
-        + RunConfig.named(unset) + (unset.size() == 1 ? " is" : " are") + " not set; export " + them + " with the"
+        + RunConfig.named(unset) + " " + RunConfig.unsetState(unset, env) + "; export " + them + " with the"
         + " endpoint's key before the sweep (a value is never written anywhere)"
         + (cluster ? "; every TaskManager needs " + them + " in its environment too" : "");
   }

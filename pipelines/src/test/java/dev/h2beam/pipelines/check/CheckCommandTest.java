@@ -74,8 +74,14 @@ class CheckCommandTest {
   void anUnsetKeyVariableIsNamedAndItsValueNeverPrinted() throws Exception {
     String out = check(Map.of(), 1, "--bench=folder", "--benchRoot=" + EXAMPLE,
         "--config=" + config("http://127.0.0.1:9/v1"));
-    assertTrue(out.contains("FAIL: environment variable CHECK_KEY"), out);
+    assertTrue(out.contains("FAIL: environment variable CHECK_KEY (the key of endpoint m) is not set; export it"),
+        out);
     assertTrue(out.contains("Setup incomplete: 1 issue(s)."), out);
+    // an export without a value is said to be one (dogAK F11)
+    out = check(Map.of("CHECK_KEY", ""), 1, "--bench=folder", "--benchRoot=" + EXAMPLE,
+        "--config=" + config("http://127.0.0.1:9/v1"));
+    assertTrue(out.contains("FAIL: environment variable CHECK_KEY (the key of endpoint m) is set but empty;"),
+        out);
   }
 
   @Test
