@@ -155,7 +155,7 @@ public final class CheckCommand implements Command {
     }
     for (String f : fails) out.println("FAIL: " + f);
     if (!fails.isEmpty()) {
-      out.println("Setup incomplete: " + fails.size() + " issue(s). " + readmePointer(o.getBench()));
+      out.println("Setup incomplete: " + fails.size() + " issue(s). " + readmePointer(o.getBench(), fails));
       return 1;
     }
     out.println("Ready: " + bench.spec().name() + "/" + o.getSubstrate() + "; " + bench.tasks().size() + " tasks. "
@@ -175,11 +175,18 @@ public final class CheckCommand implements Command {
   private static final Map<String, String> README_SECTIONS = Map.of("folder", "folder benchmark", "jobbench",
       "JobBench", "demo", "demo", "synthetic", "\"Measuring scheduling\"");
 
-  /** Where the README explains {@code bench} and the configuration; a plugin's benchmark is its jar's to explain. */
-  static String readmePointer(String bench) {
+  /**
+   * Where the README explains {@code bench} and the configuration; a plugin's benchmark is its jar's to explain. With
+   * a failure of an agent CLI among {@code fails}, "Real agents" first (dogAK F12).
+   */
+  static String readmePointer(String bench, List<String> fails) {
     String section = README_SECTIONS.get(bench);
-    return section == null ? "See the README's configuration section and the documentation of --bench=" + bench + "."
+    String pointer = section == null
+        ? "See the README's configuration section and the documentation of --bench=" + bench + "."
         : "See the README's " + section + " and configuration sections.";
+    boolean agent = fails.stream().anyMatch(f -> f.contains("opencode") || f.contains("codex"));
+    return agent ? "For OpenCode and Codex, see the README's \"Real agents: OpenCode and Codex\". " + pointer
+        : pointer;
   }
 
   /** The session roles the benchmark's own channels need from the configuration (folder: all model roles). */

@@ -50,7 +50,12 @@ public final class SetupCommand implements Command {
     System.out.println("installing " + agents + " into " + dir + ":\n  " + AgentTools.installCommand(dir, agents));
     int rc = AgentTools.install(dir, agents, System.out);
     if (rc != 0) {
-      System.out.println("npm exited with " + rc + "; see its output above");
+      // offline, or behind a registry npm cannot reach: the same versions from a mirror or cache, or the user's own
+      // binaries (dogAK F12)
+      System.out.println("npm exited with " + rc + "; see its output above. Without the npm registry, point npm at a"
+          + " mirror or a cache that holds the pinned versions (npm_config_registry, npm_config_cache), or install"
+          + " them another way and give their paths to sweep and check with --opencodeBin=/--codexBin= (README, \"Real"
+          + " agents: OpenCode and Codex\")");
       return 1;
     }
     int problems = 0;

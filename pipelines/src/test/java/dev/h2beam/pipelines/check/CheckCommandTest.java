@@ -77,6 +77,7 @@ class CheckCommandTest {
     assertTrue(out.contains("FAIL: environment variable CHECK_KEY (the key of endpoint m) is not set; export it"),
         out);
     assertTrue(out.contains("Setup incomplete: 1 issue(s)."), out);
+    assertFalse(out.contains("Real agents"), out);
     // an export without a value is said to be one (dogAK F11)
     out = check(Map.of("CHECK_KEY", ""), 1, "--bench=folder", "--benchRoot=" + EXAMPLE,
         "--config=" + config("http://127.0.0.1:9/v1"));
@@ -188,6 +189,9 @@ class CheckCommandTest {
         "--ping=false", "--executor=codex", "--substrate=cx", "--channel=opencode", "--toolsDir=" + empty);
     assertTrue(out.contains("FAIL: --channel=opencode: opencode is not installed") && out.contains("npm"), out);
     assertTrue(out.contains("--executor=codex: codex is not installed"), out);
+    // pointed at the section on agents, not only at the benchmark's (dogAK F12)
+    assertTrue(out.contains("Setup incomplete: 2 issue(s). For OpenCode and Codex, see the README's \"Real agents:"
+        + " OpenCode and Codex\". See the README's folder benchmark and configuration sections."), out);
   }
 
   /** --opencodeBin / --codexBin are checked as the sweep checks them: the flag that names a missing binary is named. */
