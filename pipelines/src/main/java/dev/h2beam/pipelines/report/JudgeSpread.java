@@ -19,6 +19,8 @@ final class JudgeSpread {
       boolean aggregate) {
     Map<ModeK, List<Double>> sds = new TreeMap<>(ModeK.BY_K_THEN_MODE);
     Map<ModeK, Integer> graded = new TreeMap<>(ModeK.BY_K_THEN_MODE);
+    // the tasks each cell's spread is over: one task's, in any number of seeds, is that task's figure (dogAL F4)
+    Map<ModeK, java.util.Set<String>> tasks = new TreeMap<>(ModeK.BY_K_THEN_MODE);
     boolean any = false;
     for (List<Scored> rows : rowsByNs.values()) {
       for (Scored r : rows) {
@@ -28,6 +30,7 @@ final class JudgeSpread {
         graded.merge(cell, 1, Integer::sum);
         if (r.repeatSd() != null) {
           mine.add(100 * r.repeatSd());
+          tasks.computeIfAbsent(cell, x -> new java.util.TreeSet<>()).add(r.taskId());
           any = true;
         }
       }
@@ -43,6 +46,9 @@ final class JudgeSpread {
       StringBuilder b = new StringBuilder("  " + cell.name() + ": judge spread ");
       if (values.isEmpty()) b.append("unknown (no row graded twice)");
       else if (aggregate && values.size() == 1) b.append("withheld (a single row)");
+      else if (aggregate && tasks.get(cell).size() == 1) {
+        b.append("withheld (").append(values.size()).append(" rows of a single task)");
+      }
       else b.append(PyFormat.fixed(PyFormat.mean(values), 0, 2)).append(" pt over ").append(values.size())
           .append(" of ").append(graded.getOrDefault(cell, 0)).append(" graded rows");
       Replicates.Cell c = byCell.get(cell);

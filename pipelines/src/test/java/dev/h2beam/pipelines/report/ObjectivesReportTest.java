@@ -402,6 +402,27 @@ class ObjectivesReportTest {
     assertTrue(restricted.contains("\"judge_repeat_sd\": 0.06"), restricted);
   }
 
+  /**
+   * dogAL F4: one task's rows in three seeds give a spread over three rows, and it is that task's figure: withheld
+   * under aggregate disclosure as its score is, released with --disclosure=per-task.
+   */
+  @Test
+  void aJudgeSpreadOverASingleTaskIsWithheldUnderAggregateDisclosure(@TempDir Path runs) throws Exception {
+    Map<NamespaceRef, List<Scored>> rows = new java.util.LinkedHashMap<>();
+    for (int seed = 1; seed <= 3; seed++) {
+      Fixtures.namespace(runs, "demo-oc-agg2-s" + seed);
+      rows.put(Fixtures.ref(runs, "demo-oc-agg2-s" + seed), List.of(new Scored("ledger-1", "agg", 2, "agg1", "",
+          false, 1.0, 2.0, false, "", "", "", 0.1 * seed)));
+    }
+    List<Replicates.Cell> cells = Replicates.summarise(rows);
+    assertEquals(List.of("", "Judge spread (--judgeRepeats: mean over rows of the sd of each row's repeated grades),"
+        + " apart from the execution standard error across replicates", "  parallel k=2: judge spread withheld (3 rows"
+        + " of a single task) | execution se withheld (3 of 3 replicates are single tasks)"),
+        JudgeSpread.lines(rows, cells, true));
+    assertTrue(JudgeSpread.lines(rows, cells, false).get(2).startsWith("  parallel k=2: judge spread 20.00 pt over 3"
+        + " of 3 graded rows"));
+  }
+
   @Test
   void aRunJudgedOnceHasNoJudgeSpreadSection(@TempDir Path runs) throws Exception {
     cell(runs, ObjectivesReportTest::tradeOff, Map.of());
