@@ -60,9 +60,12 @@ public record Tokens(long input, long output, boolean known) implements Serializ
     return new Tokens(in, out, known == null || (known.isBoolean() && known.booleanValue()));
   }
 
-  /** This spend and {@code other}'s, known only when both are. */
+  /**
+   * This spend and {@code other}'s, known only when both are; {@link ArithmeticException} for counts past a long's
+   * range, never a negative count.
+   */
   public Tokens plus(Tokens other) {
-    return new Tokens(input + other.input, output + other.output, known && other.known);
+    return new Tokens(Math.addExact(input, other.input), Math.addExact(output, other.output), known && other.known);
   }
 
   /** This count, no longer all of it (the work went on to spend what was not counted). */

@@ -227,6 +227,17 @@ public final class FileShapes {
       if (n != null && !n.isNull() && !n.isNumber()) {
         throw wrong(at + ": " + key + " must be a number or null, found " + describe(n));
       }
+      // beyond a double (1e400), or below zero: no count of criteria (dogAL F1)
+      if (n != null && n.isNumber() && !(Double.isFinite(n.asDouble()) && n.asDouble() >= 0)) {
+        throw wrong(at + ": " + key + " must be a finite number from 0 up, found " + n.asDouble());
+      }
+    }
+    // as the judge grades: a row never passes more criteria than it has (dogAL F1: a score of 275%)
+    JsonNode passed = row.get("n_passed");
+    JsonNode criteria = row.get("n_criteria");
+    if (passed != null && passed.isNumber() && criteria != null && criteria.isNumber()
+        && passed.asDouble() > criteria.asDouble()) {
+      throw wrong(at + ": n_passed " + passed + " is more than n_criteria " + criteria);
     }
     for (String key : new String[] {"chosen_is_base", "all_pass"}) optionalBoolean(row, key, at, ": ");
     for (String key : new String[] {"label", "run_id", "error", "absence"}) optionalText(row, key, at, ": ");
@@ -322,15 +333,16 @@ public final class FileShapes {
 
   /**
    * The amount an {@code usd} field holds as the summary's shape allows it (a number, or its text), or null when
-   * there is none: absent, null, or anything else. NaN and infinities come back as written; a reader that sums
-   * decides what they are.
+   * there is none: absent, null, or anything else, NaN and infinities (a text "NaN", a number beyond a double)
+   * included: no amount, which the shape check refuses where one is required (dogAL F1).
    */
   public static Double usdValue(JsonNode n) {
     if (n == null) return null;
-    if (n.isNumber()) return n.asDouble();
+    if (n.isNumber()) return Double.isFinite(n.asDouble()) ? n.asDouble() : null;
     if (!n.isTextual()) return null;
     try {
-      return Double.parseDouble(n.asText().strip());
+      double v = Double.parseDouble(n.asText().strip());
+      return Double.isFinite(v) ? v : null;
     } catch (NumberFormatException e) {
       return null;
     }
@@ -357,7 +369,13 @@ public final class FileShapes {
     if (spent == null || selecting == null) return null;
     JsonNode notCounted = ledger.get("tokens_unknown");
     boolean known = noneNamed(notCounted, "rollouts") && noneNamed(notCounted, "sessions");
-    Tokens sum = spent.plus(selecting);
+    Tokens sum;
+    try {
+      sum = spent.plus(selecting);
+    } catch (ArithmeticException overflow) {
+      // counts past a long's range (dogAL F6): no count of tokens, as a shape the reader does not know
+      return null;
+    }
     return known ? sum : sum.partial();
   }
 

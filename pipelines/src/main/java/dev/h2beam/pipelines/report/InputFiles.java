@@ -311,6 +311,10 @@ final class InputFiles {
         if (!e.getValue().isNumber()) {
           throw new IOException(rowAt(path, i) + ": values." + e.getKey() + " is not a number");
         }
+        if (!Double.isFinite(e.getValue().asDouble())) {
+          throw new IOException(rowAt(path, i) + ": values." + e.getKey() + " is " + e.getValue().asDouble()
+              + ", beyond any value a metric has; re-run ./h2beam judge to rewrite the file");
+        }
         values.put(e.getKey(), e.getValue().asDouble());
       }
       for (Iterator<Map.Entry<String, JsonNode>> it = r.path("absent").fields(); it.hasNext(); ) {

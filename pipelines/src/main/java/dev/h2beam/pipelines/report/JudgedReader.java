@@ -121,7 +121,15 @@ final class JudgedReader {
       }
     }
     if (task == null || task.isBlank() || mode == null || mode.isBlank()) return null;
+    // counts no judge writes (beyond a double, below 0, more passed than there are): the tree's reading names them
+    if (!count(passed) || !count(criteria) || passed != null && criteria != null && passed > criteria) return null;
+    if (repeatSd != null && !Double.isFinite(repeatSd)) repeatSd = null;
     return new Scored(task, InputFiles.modeToken(mode), k, label, runId, base, passed, criteria, allPass, metric,
         error, absence.isEmpty() ? rawAbsence : absence, repeatSd);
+  }
+
+  /** A count as a judge writes it: none, or a finite number from 0 up. */
+  private static boolean count(Double n) {
+    return n == null || Double.isFinite(n) && n >= 0;
   }
 }

@@ -121,7 +121,10 @@ final class MetricsReader {
           if (v != JsonToken.VALUE_STRING || (items[n] = reason(p)) == null) return null;
         } else {
           if (v != JsonToken.VALUE_NUMBER_INT && v != JsonToken.VALUE_NUMBER_FLOAT) return null;
-          items[n] = p.getDoubleValue();
+          double d = p.getDoubleValue();
+          // beyond a double (1e400): the careful reader names the row (dogAL F1)
+          if (!Double.isFinite(d)) return null;
+          items[n] = d;
         }
         n++;
       }
