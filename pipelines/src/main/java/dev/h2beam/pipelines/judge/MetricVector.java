@@ -236,10 +236,12 @@ public final class MetricVector {
         in = (double) tokens.input();
         out = (double) tokens.output();
       }
+      // an amount the ledger does not hold (null, not a number, beyond a double) is unaccounted, never a known $0
+      // (dogAL F3), as a part it names as unknown is
       Double executorCost = hasLedger && FileShapes.noneNamed(unknown, "rollouts")
-          ? ledger.path("rollout_usd").asDouble() : null;
+          ? FileShapes.usdValue(ledger.get("rollout_usd")) : null;
       Double improverCost = hasLedger && FileShapes.noneNamed(unknown, "sessions")
-          ? ledger.path("session_usd").asDouble() : null;
+          ? FileShapes.usdValue(ledger.get("session_usd")) : null;
       return new Spend(chosenDir, executorCost, improverCost, selectionCost, selectionAbsent, retries, in, out,
           tokensAbsent, null);
     }
@@ -255,7 +257,8 @@ public final class MetricVector {
       if (unknown != null && !(unknown.isArray() && unknown.isEmpty()) && !unknown.isNull()) return null;
       JsonNode own = ledger.get("session_retries");
       if (own != null && !own.isNull()) return own.isIntegralNumber() && own.asInt() >= 0 ? own.asDouble() : null;
-      if (!ledger.has("session_attempts") || !ledger.has("P")) return null;
+      // attempts or a budget that are no whole number (null, a text) say nothing of retries: not 0 (dogAL F3)
+      if (!ledger.path("session_attempts").isIntegralNumber() || !ledger.path("P").isIntegralNumber()) return null;
       return (double) Math.max(0, ledger.path("session_attempts").asInt() - ledger.path("P").asInt());
     }
 

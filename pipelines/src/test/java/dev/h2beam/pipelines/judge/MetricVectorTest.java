@@ -222,6 +222,24 @@ class MetricVectorTest {
     assertEquals(null, MetricVector.Spend.retries(Json.readTree("{\"session_attempts\": 4, \"P\": 3,"
         + " \"session_retries\": -2}")));
     assertEquals(null, MetricVector.Spend.retries(Json.readTree("{\"P\": 3}")));
+    // attempts that are no whole number say nothing of retries (dogAL F3)
+    assertEquals(null, MetricVector.Spend.retries(Json.readTree("{\"session_attempts\": null, \"P\": 6}")));
+    assertEquals(null, MetricVector.Spend.retries(Json.readTree("{\"session_attempts\": \"7\", \"P\": 6}")));
+  }
+
+  /** dogAL F3: a ledger amount that is null, not a number or beyond a double is unaccounted, never a known $0. */
+  @Test
+  void aLedgerAmountItDoesNotHoldIsUnaccountedNotZero() throws Exception {
+    for (String amount : List.of("null", "\"lots\"", "1e400")) {
+      MetricVector.Spend s = MetricVector.Spend.of(Json.readTree("{\"modes\": {\"agg\": {\"ledger\":"
+          + " {\"rollout_usd\": " + amount + ", \"session_usd\": " + amount + ", \"P\": 6}}},"
+          + " \"selections\": {\"agg\": {\"usd\": 0.5}}}"), "agg");
+      assertEquals(null, s.executorCost(), amount);
+      assertEquals(null, s.improverCost(), amount);
+      assertEquals(0.5, s.selectionCost(), amount);
+    }
+    assertEquals(0.25, MetricVector.Spend.of(Json.readTree("{\"modes\": {\"agg\": {\"ledger\": {\"rollout_usd\":"
+        + " \"0.25\", \"session_usd\": 1}}}}"), "agg").executorCost(), "a number's text, as the shape allows");
   }
 
   /** A mode's spend is read field by field exactly as the JSON pointers read it, whatever the summary's shape. */
