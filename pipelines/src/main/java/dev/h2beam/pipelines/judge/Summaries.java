@@ -46,10 +46,10 @@ public final class Summaries {
       if (s == null || !s.isObject()) {
         JsonNode m = ran == null ? null : ran.get(mode);
         if (m != null && m.isObject() && m.has("ok") && !flag(m, "ok")) {
-          out.add(SelectionItem.modeFailed(namespace, grader, task, mode, whole(summary.get("k")),
+          out.add(SelectionItem.modeFailed(namespace, grader, task, mode, k(summary, sels, parsed),
               firstLine(text(m, "error"))));
         } else if (m == null && baseFailed) {
-          out.add(SelectionItem.baseFailed(namespace, grader, task, mode, whole(summary.get("k")),
+          out.add(SelectionItem.baseFailed(namespace, grader, task, mode, k(summary, sels, parsed),
               errors(summary)));
         }
         continue;
@@ -161,6 +161,22 @@ public final class Summaries {
   private static boolean flag(JsonNode parent, String key) {
     JsonNode n = parent.get(key);
     return n != null && n.isBoolean() && n.booleanValue();
+  }
+
+  /**
+   * The k of a summary's task for a row without a selection of its own: the summary's, else a selection's (the shape
+   * allows k on the selections alone), else the namespace name's; a row is never written with k 0, which no reader
+   * takes (dogAL F2). 0 only when none of them says.
+   */
+  private static int k(JsonNode summary, JsonNode sels, Parsed parsed) {
+    int k = whole(summary.get("k"));
+    if (k >= 1) return k;
+    if (sels != null && sels.isObject()) {
+      for (JsonNode s : sels) {
+        if (s.isObject() && whole(s.get("k")) >= 1) return whole(s.get("k"));
+      }
+    }
+    return parsed.ns().map(Namespace::k).orElse(0);
   }
 
   private static int whole(JsonNode n) {

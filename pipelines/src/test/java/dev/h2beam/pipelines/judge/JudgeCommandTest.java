@@ -71,6 +71,27 @@ class JudgeCommandTest {
     throw new AssertionError("no row " + task + "/" + mode);
   }
 
+  /**
+   * dogAL F2: a summary whose k is on its selections only (the shape allows it) and whose sequential mode failed
+   * before selecting: the mode-failed row takes a selection's k, not 0, so the judge and the report read the file it
+   * wrote.
+   */
+  @Test
+  @SuppressWarnings("unchecked")
+  void aModeFailedRowTakesItsKFromTheSelectionsWhenTheSummaryHasNone() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", Namespaces.score(1, 1)), List.of("agg"));
+    Map<String, Object> s = Json.readMap(ns.resolve("t1/summary.json"));
+    s.remove("k");
+    s.put("modes", Map.of("seq", Map.of("ok", false, "error", "boom")));
+    Files.writeString(ns.resolve("t1/summary.json"), Json.pretty(s));
+    judge("--namespaces=" + ns);
+    JudgedFile.check(ns.resolve("judged.json"));
+    List<Map<String, Object>> rows = Json.MAPPER.readValue(Files.readString(ns.resolve("judged.json")), List.class);
+    assertEquals(List.of(1, 1), rows.stream().map(r -> r.get("k")).toList(), rows.toString());
+    judge("--namespaces=" + ns); // read back, not skipped as a file of the wrong shape
+    assertFalse(out().contains("wrong shape"), out());
+  }
+
   @Test
   void noMoreCallsOfAGraderRunAtOnceThanItsConcurrencyWhateverTheShardsAndEveryRowIsGraded() throws Exception {
     Map<String, String> grades = new java.util.TreeMap<>();
