@@ -544,7 +544,7 @@ public final class JudgeCommand implements Command {
       List<Object> unreadable = (List<Object>) r.get("unreadable");
       if (r.containsKey("error")) {
         out.println(label + ": " + r.get("error"));
-        why.add(label + "'s judged.json was not written");
+        why.add(label + "'s " + (bases ? JudgedFile.BASES_FILE : "judged.json") + " was not written");
       } else if (bases) {
         out.println(label + ": wrote " + r.get("wrote") + ": " + r.get("rows") + " row(s), " + r.get("graded")
             + " graded");
@@ -560,7 +560,7 @@ public final class JudgeCommand implements Command {
       if (r.containsKey("judge_usd")) out.println(label + ": " + judgeSpend(r));
       @SuppressWarnings("unchecked")
       List<Object> failed = (List<Object>) r.getOrDefault("failed", List.of());
-      RunFailures.print(label, fresh, failed, out);
+      RunFailures.print(label, fresh, failed, bases ? JudgedFile.BASES_FILE : "judged.json", out);
       if (!unreadable.isEmpty()) {
         unreadableCount += unreadable.size();
         out.println(label + ": " + unreadable.size() + " unreadable summary file(s):");

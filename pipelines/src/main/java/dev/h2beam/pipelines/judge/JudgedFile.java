@@ -183,26 +183,61 @@ public final class JudgedFile {
         + " namespace";
   }
 
-  /** Writes base_judged.json (indent 1): {@code {task, label, run_id, score}}, score null when ungraded. */
+  /**
+   * Writes base_judged.json (indent 1): {@code {task, label, run_id, score}}, score null when ungraded, merged into the
+   * file there as judged.json is (dogAL F5): an earlier base row stays unless this run judged it, and a failed
+   * re-judge of the same run never erases its score (its failure says {@code kept_earlier}). A file there that cannot
+   * be read is left untouched and named.
+   */
   public static Map<String, Object> writeBases(Path namespace, List<JudgedRow> rows) throws IOException {
-    List<JudgedRow> sorted = new ArrayList<>(rows);
-    sorted.sort(Comparator.comparing(JudgedRow::taskId).thenComparing(JudgedRow::label));
-    List<Object> json = new ArrayList<>();
-    for (JudgedRow r : sorted) {
+    Path file = namespace.resolve(BASES_FILE);
+    Map<String, Object> result = new LinkedHashMap<>();
+    // task, then label: the order harness2 writes them in
+    Map<String, Map<String, Object>> byKey = new java.util.TreeMap<>();
+    if (Files.exists(file)) {
+      JsonNode old;
+      try {
+        old = Json.readTree(file);
+      } catch (IOException e) {
+        old = null;
+      }
+      if (old == null || !old.isArray()) {
+        result.put("error", file + " cannot be read as a list of base rows; move it aside to rebuild it (it was left"
+            + " untouched)");
+        return result;
+      }
+      for (JsonNode r : old) {
+        if (!r.isObject()) continue;
+        Map<String, Object> m = Json.convert(r, Map.class);
+        byKey.put(r.path("task").asText("") + "\u0000" + r.path("label").asText(""), m);
+      }
+    }
+    java.util.Set<String> kept = new java.util.HashSet<>();
+    for (JudgedRow r : rows) {
+      String key = r.taskId() + "\u0000" + r.label();
+      Map<String, Object> before = byKey.get(key);
+      if (!r.graded() && before != null && before.get("score") != null && r.runId().equals(before.get("run_id"))) {
+        kept.add(key);
+        continue;
+      }
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("task", r.taskId());
       m.put("label", r.label());
       m.put("run_id", r.runId());
       m.put("score", r.graded() ? r.raw() : null);
-      json.add(m);
+      byKey.put(key, m);
     }
-    Path file = namespace.resolve(BASES_FILE);
-    AtomicFiles.writeString(file, Json.pretty(json, 1));
-    Map<String, Object> result = new LinkedHashMap<>();
-    result.put("failed", failures(List.of(), rows));
+    AtomicFiles.writeString(file, Json.pretty(new ArrayList<>(byKey.values()), 1));
+    List<Object> failed = failures(List.of(), rows);
+    for (Object f : failed) {
+      @SuppressWarnings("unchecked")
+      Map<String, Object> m = (Map<String, Object>) f;
+      m.put("kept_earlier", kept.contains(m.get("task_id") + "\u0000" + m.get("label")));
+    }
+    result.put("failed", failed);
     result.put("wrote", file.toString());
-    result.put("rows", sorted.size());
-    result.put("graded", sorted.stream().filter(JudgedRow::graded).count());
+    result.put("rows", byKey.size());
+    result.put("graded", byKey.values().stream().filter(m -> m.get("score") != null).count());
     return result;
   }
 }

@@ -18,9 +18,10 @@ final class RunFailures {
   /**
    * Prints {@code <namespace>: this run: N row(s) judged, G graded, F not graded:} and one line per failed row with
    * its absence and error; every row whose earlier graded row was kept is shown, the others up to {@link #SHOWN}.
+   * {@code file}: where the rows are, judged.json or base_judged.json.
    */
   @SuppressWarnings("unchecked")
-  static void print(String label, long judged, List<Object> failed, PrintStream out) {
+  static void print(String label, long judged, List<Object> failed, String file, PrintStream out) {
     if (failed.isEmpty()) return;
     out.println(label + ": this run: " + judged + " row(s) judged, " + (judged - failed.size()) + " graded, "
         + failed.size() + " not graded:");
@@ -39,10 +40,10 @@ final class RunFailures {
         String chosen = String.valueOf(f.get("label"));
         out.println("  " + f.get("task_id") + " " + f.get("mode") + " k=" + f.get("k")
             + (chosen.isEmpty() ? "" : " (" + chosen + ")") + ": " + f.get("absence") + ": " + f.get("error")
-            + (kept ? " [judged.json keeps the earlier graded row of this same run: a failed re-judge never erases"
+            + (kept ? " [" + file + " keeps the earlier graded row of this same run: a failed re-judge never erases"
                 + " a score; fix the cause and judge again]" : ""));
       }
     }
-    if (hidden > 0) out.println("  ... and " + hidden + " more, each with its reason in judged.json");
+    if (hidden > 0) out.println("  ... and " + hidden + " more, each with its reason in " + file);
   }
 }

@@ -72,6 +72,40 @@ class JudgeCommandTest {
   }
 
   /**
+   * dogAL F5: a failed re-judge of the bases keeps their earlier grades, as judged.json keeps its rows, and says so;
+   * a base this run did not judge stays in the file.
+   */
+  @Test
+  @SuppressWarnings("unchecked")
+  void aFailedReJudgeOfTheBasesKeepsTheirEarlierGrades() throws Exception {
+    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1)));
+    Map<String, Object> s = Json.readMap(ns.resolve("t1/summary.json"));
+    Path baseDir = root.resolve("executions/demo-oc-agg1/t1/base1");
+    Files.createDirectories(baseDir);
+    Files.writeString(baseDir.resolve("grade.txt"), score(1, 2));
+    s.put("base", List.of(Map.of("label", "base1", "run_id", "demo-oc-agg1/t1/base1", "run_dir", baseDir.toString())));
+    Files.writeString(ns.resolve("t1/summary.json"), Json.pretty(s));
+    assertEquals(0, judge("--namespaces=" + ns, "--bases=true"));
+    Path bases = ns.resolve("base_judged.json");
+    String first = Files.readString(bases);
+    List<Map<String, Object>> rows = Json.MAPPER.readValue(first, List.class);
+    assertTrue(rows.get(0).get("score") != null, first);
+    // another base, judged by no run here, is kept too
+    rows = new ArrayList<>(rows);
+    rows.add(0, Map.of("task", "t0", "label", "base1", "run_id", "demo-oc-agg1/t0/base1", "score",
+        Map.of("n_passed", 1)));
+    Files.writeString(bases, Json.pretty(rows, 1));
+    com.fasterxml.jackson.databind.JsonNode withOther = Json.readTree(bases);
+
+    Files.writeString(baseDir.resolve("grade.txt"), "throw");
+    console.reset();
+    judge("--namespaces=" + ns, "--bases=true");
+    assertEquals(withOther, Json.readTree(bases), "the graded row kept, the other base too");
+    assertTrue(out().contains("t1 base k=1 (base1): judge-failed: IllegalStateException: grader exploded on t1"
+        + " [base_judged.json keeps the earlier graded row of this same run"), out());
+  }
+
+  /**
    * dogAL F2: a summary whose k is on its selections only (the shape allows it) and whose sequential mode failed
    * before selecting: the mode-failed row takes a selection's k, not 0, so the judge and the report read the file it
    * wrote.
