@@ -78,13 +78,8 @@ class JudgeCommandTest {
   @Test
   @SuppressWarnings("unchecked")
   void aFailedReJudgeOfTheBasesKeepsTheirEarlierGrades() throws Exception {
-    Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1)));
-    Map<String, Object> s = Json.readMap(ns.resolve("t1/summary.json"));
+    Path ns = oneBase(score(1, 2));
     Path baseDir = root.resolve("executions/demo-oc-agg1/t1/base1");
-    Files.createDirectories(baseDir);
-    Files.writeString(baseDir.resolve("grade.txt"), score(1, 2));
-    s.put("base", List.of(Map.of("label", "base1", "run_id", "demo-oc-agg1/t1/base1", "run_dir", baseDir.toString())));
-    Files.writeString(ns.resolve("t1/summary.json"), Json.pretty(s));
     assertEquals(0, judge("--namespaces=" + ns, "--bases=true"));
     Path bases = ns.resolve("base_judged.json");
     String first = Files.readString(bases);
@@ -760,15 +755,21 @@ class JudgeCommandTest {
     assertTrue(out().endsWith("exit 2: 2 row(s) of this run not graded (see above)\n"), out());
   }
 
-  @Test
-  void basesAreJudgedIntoBaseJudgedJson() throws Exception {
+  /** A namespace of one task whose summary records one base rollout, graded {@code grade} by the scripted grader. */
+  Path oneBase(String grade) throws Exception {
     Path ns = Namespaces.python(runs, "demo-oc-agg1", 1, Map.of("t1", score(1, 1)));
     Map<String, Object> s = Json.readMap(ns.resolve("t1/summary.json"));
     Path baseDir = root.resolve("executions/demo-oc-agg1/t1/base1");
     Files.createDirectories(baseDir);
-    Files.writeString(baseDir.resolve("grade.txt"), score(0, 1));
+    Files.writeString(baseDir.resolve("grade.txt"), grade);
     s.put("base", List.of(Map.of("label", "base1", "run_id", "demo-oc-agg1/t1/base1", "run_dir", baseDir.toString())));
     Files.writeString(ns.resolve("t1/summary.json"), Json.pretty(s));
+    return ns;
+  }
+
+  @Test
+  void basesAreJudgedIntoBaseJudgedJson() throws Exception {
+    Path ns = oneBase(score(0, 1));
     assertEquals(0, judge("--namespaces=" + ns, "--bases=true"));
     String text = Files.readString(ns.resolve("base_judged.json"));
     assertTrue(text.startsWith("[\n {\n  \"task\": \"t1\",\n  \"label\": \"base1\""), text);
