@@ -92,6 +92,8 @@ public final class ReportCommand implements Command {
     Scratch.clean(dir);
     AtomicFiles.removedMessage(AtomicFiles.removeLeftovers(dir, ReportFiles.OWN_FILES), "report")
         .ifPresent(err::println);
+    // what the folder reported before, to say so when this report replaces a report of other namespaces (dogAK F9)
+    List<String> before = ReportFiles.holdsReport(dir) ? ReportFiles.reported(dir) : List.of();
     if (ReportFiles.interrupted(dir)) {
       err.println("h2beam: " + dir + " holds the files of a report that was stopped while writing them (its "
           + ReportFiles.RECORD + " says \"" + ReportFiles.WRITING + "\"); this report replaces them");
@@ -129,6 +131,11 @@ public final class ReportCommand implements Command {
     List<String> files = (List<String>) record.get("files");
     out.println();
     out.println("wrote " + dir + ": " + String.join(", ", files));
+    List<String> now = ReportFiles.reported(dir);
+    if (!before.isEmpty() && !before.equals(now)) {
+      out.println("  it replaced the report there of " + ReportFiles.named(before) + "; give each report its own"
+          + " --output to keep both");
+    }
     return 0;
   }
 

@@ -135,6 +135,33 @@ final class ReportFiles {
     return !interrupted(dir) && REPORT_FILES.stream().anyMatch(name -> Files.exists(dir.resolve(name)));
   }
 
+  /**
+   * What the report in {@code dir} reported, as its record names it: each namespace folder, then {@code --versus}
+   * and each of that side's; empty when the record is missing or unreadable.
+   */
+  static List<String> reported(Path dir) {
+    try {
+      Map<String, Object> r = Json.readMap(dir.resolve(RECORD));
+      List<String> out = new ArrayList<>();
+      if (r.get("namespaces") instanceof List<?> l) l.forEach(x -> out.add(String.valueOf(x)));
+      if (r.get("versus") instanceof List<?> l) {
+        out.add("--versus");
+        l.forEach(x -> out.add(String.valueOf(x)));
+      }
+      return out;
+    } catch (IOException | RuntimeException e) {
+      return List.of();
+    }
+  }
+
+  /** {@link #reported} in words: {@code 1 namespace (a)}, {@code 3 namespaces (a, b, c)} or the first few of more. */
+  static String named(List<String> reported) {
+    long n = reported.stream().filter(x -> !x.equals("--versus")).count();
+    List<String> shown = reported.size() <= 4 ? reported : reported.subList(0, 3);
+    return n + (n == 1 ? " namespace (" : " namespaces (") + String.join(", ", shown)
+        + (shown.size() < reported.size() ? ", ..." : "") + ")";
+  }
+
   /** Whether {@code dir}'s record is of a report writing its files: one that was stopped, to its lock's holder. */
   static boolean interrupted(Path dir) {
     return WRITING.equals(recordStatus(dir));

@@ -35,6 +35,21 @@ class ReportCommandTest {
     }
   }
 
+  /** dogAK F9: a report replacing the folder's report of other namespaces says so; the same one again does not. */
+  @Test
+  void aReportThatReplacesOneOfOtherNamespacesSaysSo(@TempDir Path runs) throws Exception {
+    replicates(runs);
+    Fixtures.Run one = Fixtures.report("--namespaces=" + runs.resolve("demo-oc-agg2-s1"));
+    assertEquals(0, one.exit(), one.err());
+    assertFalse(one.out().contains("it replaced"), one.out());
+    Fixtures.Run all = Fixtures.report("--namespaces=" + runs + "/demo-oc-agg2-s*");
+    assertEquals(0, all.exit(), all.err());
+    assertTrue(all.out().endsWith("\n  it replaced the report there of 1 namespace (" + runs.resolve("demo-oc-agg2-s1")
+        + "); give each report its own --output to keep both\n"), all.out());
+    Fixtures.Run again = Fixtures.report("--namespaces=" + runs + "/demo-oc-agg2-s*");
+    assertFalse(again.out().contains("it replaced"), again.out());
+  }
+
   @Test
   void aGlobOverReplicatesReportsEachSeedAndTheirComparison(@TempDir Path runs) throws Exception {
     replicates(runs);
