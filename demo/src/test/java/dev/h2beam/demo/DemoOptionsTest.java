@@ -129,6 +129,18 @@ class DemoOptionsTest {
     assertTrue(e.getMessage().startsWith(config + " records a different run identity (seed: 1180591620717411303430"
         + " now " + big + "); use a new --output (with h2beam sweep, a new --benchRoot and --runsRoot)"),
         e.getMessage());
+    assertFalse(e.getMessage().contains("has finished yet"), e.getMessage());
+    // a namespace none of whose tasks finished loses nothing elsewhere, and the refusal says so (dogAK F6)
+    try (java.util.stream.Stream<Path> tasks = Files.list(ns)) {
+      for (Path t : tasks.filter(Files::isDirectory).toList()) {
+        try (java.util.stream.Stream<Path> files = Files.list(t)) {
+          for (Path f : files.filter(x -> x.getFileName().toString().startsWith("summary")).toList()) Files.delete(f);
+        }
+      }
+    }
+    e = assertThrows(UsageError.class, () -> DemoRuns.demo(out, "--k=1", "--seed=" + big));
+    assertTrue(e.getMessage().contains("and --runsRoot) (no task of demo-oc-agg1-s" + big + " has finished yet, so"
+        + " nothing of it is lost)"), e.getMessage());
   }
 
   @Test

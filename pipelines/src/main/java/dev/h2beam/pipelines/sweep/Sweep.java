@@ -632,6 +632,25 @@ public final class Sweep {
         ? "a new --output (with h2beam sweep, a new --benchRoot and --runsRoot)" : "a new --runsRoot";
   }
 
+  /**
+   * Whether no task of the namespace folder {@code ns} has a summary yet, whole or a mode's part ({@code
+   * summary.<mode>.json}): none finished, in any mode.
+   */
+  static boolean finishedNone(Path ns) {
+    try (java.util.stream.Stream<Path> tasks = Files.list(ns)) {
+      for (Path t : tasks.filter(Files::isDirectory).toList()) {
+        try (java.util.stream.Stream<Path> files = Files.list(t)) {
+          boolean summary = files.map(f -> f.getFileName().toString())
+              .anyMatch(n -> n.startsWith("summary") && n.endsWith(".json"));
+          if (summary) return false;
+        }
+      }
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
   /** The namespace's recorded run identity, or null when there is none yet. */
   private static Map<String, Object> recordedIdentity(Path file) {
     if (!Files.isRegularFile(file)) return null;
@@ -661,7 +680,9 @@ public final class Sweep {
   @SuppressWarnings("unchecked")
   private static void compareIdentity(Path file, Map<String, Object> old, Map<String, Object> id, Plan plan,
       SweepOptions o, List<String> ids) {
-    String elsewhere = elsewhere(plan.config().bench());
+    // a namespace that finished no task (an endpoint's wrong port, say) loses nothing elsewhere: said (dogAK F6)
+    String elsewhere = elsewhere(plan.config().bench()) + (finishedNone(file.getParent()) ? " (no task of "
+        + file.getParent().getFileName() + " has finished yet, so nothing of it is lost)" : "");
     // compared whether or not either records it: none recorded is harness2's rule, and an agent run as it is
     sameOrRefused(file, old, id, AnonIds.CONFIG_KEY, AnonIds.TASK, (was, now) -> "the selector's ids shuffled by "
         + was + " and this sweep shuffles them by " + now + ": its selections would not be one experiment. Resume"
