@@ -183,7 +183,8 @@ class DemoOptionsTest {
     var plan = dev.h2beam.pipelines.sweep.Sweep.plan(sweepOptions("--bench=demo", "--benchRoot=" + d.resolve("b"),
         "--modes=both"), java.time.Instant.EPOCH);
     String with = dev.h2beam.pipelines.sweep.SweepCommand.judgeCommand(plan, "conf/run.yaml");
-    assertTrue(with.endsWith(" --config=conf/run.yaml"), with);
+    // absolute, as the namespace is, so that the line pastes from any folder (dogAK F8)
+    assertTrue(with.endsWith(" --config=" + Path.of("conf/run.yaml").toAbsolutePath()), with);
     assertTrue(!dev.h2beam.pipelines.sweep.SweepCommand.judgeCommand(plan, null).contains("--config"));
   }
 

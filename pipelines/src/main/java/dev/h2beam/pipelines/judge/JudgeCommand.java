@@ -9,6 +9,7 @@ import dev.h2beam.pipelines.BeamRegistry;
 import dev.h2beam.pipelines.Command;
 import dev.h2beam.pipelines.DirectThreads;
 import dev.h2beam.pipelines.Flags;
+import dev.h2beam.pipelines.Launcher;
 import dev.h2beam.pipelines.FolderFlags;
 import dev.h2beam.pipelines.FolderGlob;
 import dev.h2beam.pipelines.LazyOptions;
@@ -374,7 +375,7 @@ public final class JudgeCommand implements Command {
       for (List<String> set : ReplicateSets.of(cell.getValue())) {
         // a set none of whose namespaces holds gated rows is not asked for them (the report would warn; dogAI F3)
         boolean noGated = modes.contains("gat") && !blind.isEmpty() && set.stream().noneMatch(gated);
-        out.println("next:   ./h2beam report --namespaces=" + named(set)
+        out.println("next:   " + Launcher.command() + " report --namespaces=" + named(set)
             + (noGated ? Flags.modesFlag(blind, JudgeOptions.DEFAULT_MODES) : modesFlag) + where);
         acrossRoots.computeIfAbsent(cell.getKey().substring(cell.getKey().indexOf('\u0000')), c -> new ArrayList<>())
             .add(set);
@@ -398,7 +399,7 @@ public final class JudgeCommand implements Command {
         TreeSet<String> alone = new TreeSet<>(names(base));
         alone.addAll(names(withGated));
         alone.removeAll(shared);
-        out.println("next:   ./h2beam report --namespaces=" + named(only(base, shared)) + " --versus="
+        out.println("next:   " + Launcher.command() + " report --namespaces=" + named(only(base, shared)) + " --versus="
             + named(only(withGated, shared)) + modesFlag + where + "   # the two runs roots' gated methods, paired"
             + " (README: report --versus)" + (alone.isEmpty() ? "" : "; no partner, left out: "
             + String.join(", ", alone)));

@@ -6,6 +6,7 @@ import dev.h2beam.adapters.files.Json;
 import dev.h2beam.adapters.model.Namespace;
 import dev.h2beam.pipelines.Command;
 import dev.h2beam.pipelines.Flags;
+import dev.h2beam.pipelines.Launcher;
 import dev.h2beam.pipelines.Modes;
 import dev.h2beam.pipelines.OptionArgs;
 import dev.h2beam.transforms.summary.SummaryFile;
@@ -105,9 +106,11 @@ public final class SweepCommand implements Command {
    */
   public static String judgeCommand(Sweep.Plan plan, String config) {
     var c = plan.config();
-    return "./h2beam judge --namespaces=" + Shell.word(c.runs().resolve(c.summaryNamespace().toString())
+    // absolute, as the namespace is: the line pastes from any folder (dogAK F8)
+    return Launcher.command() + " judge --namespaces=" + Shell.word(c.runs().resolve(c.summaryNamespace().toString())
         .toString()) + Flags.modesFlag(c.modes(), Modes.JUDGED_BY_DEFAULT)
-        + (config == null || config.isBlank() ? "" : " --config=" + Shell.word(config));
+        + (config == null || config.isBlank() ? "" : " --config="
+        + Shell.word(java.nio.file.Path.of(config).toAbsolutePath().normalize().toString()));
   }
 
   /** The same without a configuration file. */
