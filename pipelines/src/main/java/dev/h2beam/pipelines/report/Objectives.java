@@ -204,7 +204,10 @@ final class Objectives {
       for (String a : v.absences()) lines.add("    absent: " + a);
       if (v.metric().verdict().startsWith("favors-")) decided.add(o.metric() + " " + v.metric().verdict());
     }
-    lines.add("  relation over objectives: " + r.relation()
+    // a favour over objectives says which objectives gave it: the score alone may be inconclusive (dogAK F13)
+    String by = r.relation().startsWith("favors-") && !decided.isEmpty() ? " (decided by " + String.join(", ",
+        decided.stream().map(d -> d.substring(0, d.indexOf(' '))).toList()) + ")" : "";
+    lines.add("  relation over objectives: " + r.relation() + by
         + (r.relation().equals("trade-off") ? " (" + String.join("; ", decided) + ")" : unknownBeside(r, decided))
         + (r.failed().isEmpty() ? "" : " (failed: " + String.join(", ", r.failed()) + ")")
         + " | claim: " + Comparison.CLAIM);

@@ -187,7 +187,7 @@ class ObjectivesReportTest {
         section);
     // score alone favours parallel; an unknown cost could go either way, so no claim is made beside it
     assertTrue(section.endsWith(reason.equals("not-applicable")
-        ? "  relation over objectives: favors-parallel | claim: exploratory"
+        ? "  relation over objectives: favors-parallel (decided by score) | claim: exploratory"
         : "  relation over objectives: inconclusive (score favors-parallel, but cost has no run value in some"
         + " replicate: not known, it could go either way) | claim: exploratory"), section);
   }
@@ -300,7 +300,8 @@ class ObjectivesReportTest {
     assertTrue(section.contains("  mode_output_tokens (min, min effect 100 tokens): mean paired difference +500.00"
         + " tokens (parallel - sequential) | 3 replicates, 6 task pairs | se 0.00 tokens | threshold 100.00 tokens"
         + " = max(minEffect 100.00, 2*se 0.00) | favors-sequential"), section);
-    assertTrue(section.endsWith("  relation over objectives: favors-sequential | claim: exploratory"), section);
+    assertTrue(section.endsWith("  relation over objectives: favors-sequential (decided by mode_tokens,"
+        + " mode_input_tokens, mode_output_tokens) | claim: exploratory"), section);
 
     // seed 2's file as the judge wrote it before it counted tokens: the same schema, without their names
     Path old = runs.resolve("demo-oc-agg2-s2").resolve(MetricVector.FILE);
@@ -341,7 +342,8 @@ class ObjectivesReportTest {
     String section = section(runs, "--objectives=chosen_wall_s:min:5");
     assertTrue(section.contains("  chosen_wall_s (min, min effect 5 seconds): mean paired difference +20.00 seconds"
         + " (parallel - sequential) | 3 replicates, 6 task pairs"), section);
-    assertTrue(section.endsWith("relation over objectives: favors-sequential | claim: exploratory"), section);
+    assertTrue(section.endsWith("relation over objectives: favors-sequential (decided by chosen_wall_s) | claim:"
+        + " exploratory"), section);
   }
 
   @Test
@@ -357,7 +359,8 @@ class ObjectivesReportTest {
       assertTrue(m.group().contains("\"machine\":\"laptop\"") && m.group().contains("(demo-oc-agg2-s3)"), m.group());
     }
     // the other objectives still decide: cost favours sequential
-    assertTrue(section.endsWith("relation over objectives: favors-sequential | claim: exploratory"), section);
+    assertTrue(section.endsWith("relation over objectives: favors-sequential (decided by cost) | claim:"
+        + " exploratory"), section);
   }
 
   @Test
