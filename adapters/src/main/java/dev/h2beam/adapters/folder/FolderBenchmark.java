@@ -146,8 +146,14 @@ public final class FolderBenchmark implements Benchmark {
               + " systemprompt.md, guardrails.md, skills/, scripts/, ...") + ")");
     }
     LeakGlobs leaks = new LeakGlobs(file == null ? BenchFile.DEFAULT_LEAK_GLOBS : file.leakGlobs());
+    // the grading file the grader reads, which a misspelt one is named as (dogAK F7)
+    String key = file == null ? null : switch (file.graderKind()) {
+      case "expected" -> "expected.txt";
+      case "rubric" -> "rubric.json";
+      default -> null;
+    };
     LinkedHashMap<String, Path> tasks = FolderTasks.scan(r, leaks, file == null ? 1 << 20 : file.maxSourceBytes(),
-        problems);
+        key, problems);
     if (tasks.isEmpty() && Files.isDirectory(r.resolve("tasks"))) {
       problems.add(r.resolve("tasks") + ": no task found; put each in tasks/<domain>/<task>/task.md");
     }

@@ -30,8 +30,12 @@ final class FolderTasks {
   /** {@link #NAME} in words, its length limit included (a name of letters only can still be too long). */
   static final String NAME_RULE = "1 to 100 letters, digits, _, . or - (not starting with . or -)";
 
-  /** Task id → task folder, in stream order (domain, then task, by code point). */
-  static LinkedHashMap<String, Path> scan(Path root, LeakGlobs leaks, long maxSourceBytes, List<String> problems) {
+  /**
+   * Task id → task folder, in stream order (domain, then task, by code point); {@code key} the grading file the
+   * benchmark's grader reads ({@code expected.txt}, {@code rubric.json}; null for another grader).
+   */
+  static LinkedHashMap<String, Path> scan(Path root, LeakGlobs leaks, long maxSourceBytes, String key,
+      List<String> problems) {
     LinkedHashMap<String, Path> tasks = new LinkedHashMap<>();
     // each task's run folder is its id with every / as __ (Namespace.slug): two ids with one folder would overwrite
     // each other's summaries and library entries
@@ -63,7 +67,7 @@ final class FolderTasks {
           problems.add(task + ": task name must be " + NAME_RULE + " (it is part of the task id)");
           continue;
         }
-        checkTask(task, leaks, maxSourceBytes, problems);
+        checkTask(task, leaks, maxSourceBytes, key, problems);
         Path other = folders.putIfAbsent(Namespace.slug(d + "/" + t), task);
         if (other != null) {
           problems.add(task + ": shares its run folder " + Namespace.slug(d + "/" + t) + " with " + other
@@ -76,7 +80,7 @@ final class FolderTasks {
     return tasks;
   }
 
-  private static void checkTask(Path task, LeakGlobs leaks, long maxSourceBytes, List<String> problems) {
+  private static void checkTask(Path task, LeakGlobs leaks, long maxSourceBytes, String key, List<String> problems) {
     Path md = task.resolve("task.md");
     if (!Files.isRegularFile(md, LinkOption.NOFOLLOW_LINKS)) {
       problems.add(md + ": missing; it holds the instruction the executor receives");
@@ -98,11 +102,16 @@ final class FolderTasks {
       }
     }
     Path grading = task.resolve("grading");
-    for (Path f : walk(grading, problems)) {
+    List<Path> gradingFiles = walk(grading, problems);
+    // a grading folder without the file its grader reads, beside one of another name: a misspelt expected.txt is
+    // named so first, not only as a file to add to the globs (dogAK F7)
+    boolean keyless = key != null && !Files.isRegularFile(grading.resolve(key), LinkOption.NOFOLLOW_LINKS);
+    for (Path f : gradingFiles) {
       String rel = PathOrder.relative(grading, f);
       if (!leaks.matches(rel)) {
-        problems.add(f + ": grading file not covered by any leak glob; add \"" + f.getFileName()
-            + "\" to leak_globs in bench.json so that a copy reaching an evidence folder is caught");
+        problems.add(f + ": grading file not covered by any leak glob; " + (keyless ? "if it is the task's " + key
+            + " (which its grader reads, and which is missing), rename it; else add \"" : "add \"")
+            + f.getFileName() + "\" to leak_globs in bench.json so that a copy reaching an evidence folder is caught");
       }
     }
     Path checks = task.resolve("checks");

@@ -2,6 +2,7 @@ package dev.h2beam.adapters.folder;
 
 import static dev.h2beam.adapters.bench.Problems.assertProblem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -80,6 +81,19 @@ class FolderBenchmarkTest {
     assertProblem(p, "grading/notes.md", "leak glob", "leak_globs");
     assertProblem(p, "bench.json", "colour", "unknown key");
     assertEquals(4, p.size(), p.toString());
+    // beside a covered answer key, an uncovered file is one to add to the globs, not a key to rename
+    assertFalse(p.stream().anyMatch(x -> x.contains("rename it")), p.toString());
+  }
+
+  /** dogAK F7: a misspelt answer key is named as one, before the leak glob it would otherwise be told to add. */
+  @Test
+  void aMisspeltAnswerKeyIsNamedAsOne() throws IOException {
+    Path root = copyExample();
+    Path grading = root.resolve("tasks/inventory/nuts/grading");
+    Files.move(grading.resolve("expected.txt"), grading.resolve("expectd.txt"));
+    List<String> p = problems(() -> open(root));
+    assertProblem(p, "grading/expectd.txt", "if it is the task's expected.txt (which its grader reads, and which is"
+        + " missing), rename it; else add \"expectd.txt\" to leak_globs");
   }
 
   @Test
