@@ -55,7 +55,8 @@ public final class Gated {
     GateTask task = new GateTask(s.task(), s.bench().taskPrompt(s.task()), s.bench().taskFiles(s.task()),
         s.bench().checks(s.task()));
     Map<String, Double> scores = new HashMap<>();
-    LinkedHashMap<String, String> current = base;
+    // as the sessions read it back from disk: a missing always-on file is there, empty (dogAK F10)
+    LinkedHashMap<String, String> current = TreeIO.asWritten(s.bench().surface(), base);
     String currentLabel = "base";
     List<RunView> episodes = new ArrayList<>(bases);
     List<Rejection> rejected = new ArrayList<>();

@@ -141,6 +141,19 @@ public final class TreeIO {
     return written != null ? written.written() : Map.of();
   }
 
+  /**
+   * {@code tree} as {@link #write} materialises it, stubs aside: every always-on file it lacks is there, empty. A
+   * mode that compares its trees with what sessions read back from disk starts from this, so that a base without
+   * an always-on file is not read as an edit that created it (dogAK F10).
+   */
+  public static LinkedHashMap<String, String> asWritten(SurfaceSpec surface, Map<String, String> tree) {
+    LinkedHashMap<String, String> out = new LinkedHashMap<>(tree);
+    for (String a : surface.alwaysOn()) {
+      if (!tree.containsKey(a) && !tree.containsKey(TreePaths.normalize(a))) out.put(a, "");
+    }
+    return out;
+  }
+
   /** Whether {@code dir} exists and holds at least one of the surface's always-on files. */
   public static boolean isTree(SurfaceSpec surface, Path dir) {
     if (dir == null || !Files.isDirectory(dir)) return false;

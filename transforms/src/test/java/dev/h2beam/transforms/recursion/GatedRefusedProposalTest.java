@@ -90,6 +90,11 @@ class GatedRefusedProposalTest {
     assertEquals(0, gate.path("skipped").asInt(), gate.toString());
     assertTrue(step1.path("mutations").toString().contains("{\"op\":\"update\",\"path\":\"guardrails.md\"}"),
         "the refused edit's mutations on the surface: " + step1);
+    // the always-on files the two-file base lacks are written empty for every session, not edits it made (dogAK F10)
+    for (JsonNode step : gate.path("steps")) {
+      assertFalse(step.path("mutations").toString().contains("LongTermMEMORY.md")
+          || step.path("mutations").toString().contains("tool_guidance.md"), step.toString());
+    }
 
     String g2 = missions.stream().filter(m -> m.startsWith("g2.a1\n")).findFirst().orElseThrow();
     assertTrue(g2.contains("### step 1"), "the refusal is fed back to the next step");
