@@ -117,6 +117,12 @@ final class InputFiles {
       }
       double executor = rec == null ? 0.0 : usd(rec.path("ledger").get("rollout_usd"));
       int executorUnknown = rec == null ? 0 : rec.path("ledger").path("cost_unknown").path("rollouts").size();
+      JsonNode ledger = rec == null ? null : rec.get("ledger");
+      if (ledger != null && ledger.isObject() && FileShapes.usdValue(ledger.get("rollout_usd")) == null) {
+        // a ledger without its rollouts' amount (null, as no writer records it): every rollout of its R is not
+        // known, never $0 as Python's float(x or 0.0) would have it (dogAL, unconfirmed 5)
+        executorUnknown = Math.max(executorUnknown, Math.max(1, ledger.path("R").asInt(0)));
+      }
       int screened = sel != null && sel.path("lesson_screened").isArray() && !sel.get("lesson_screened").isEmpty()
           ? 1 : 0;
       Tokens tokens = FileShapes.modeTokens(rec == null ? null : rec.get("ledger"), sel);

@@ -76,6 +76,14 @@ class UnknownCostReportTest {
     TaskSummary t = InputFiles.summary(file.toString(), Files.readString(file));
     assertEquals(new TaskSummary.ModeSpend(0, 0.75, 1.5, 0, null, 1, 0), t.mode("agg"));
     assertEquals(new TaskSummary.ModeSpend(0, 0.75, 1.5, 0, null, 1, 0), t.mode("seq"));
+    // a ledger whose rollouts' amount is null: each of its rollouts not known, never $0
+    Map<String, Object> agg = (Map<String, Object>) ((Map<String, Object>) s.get("modes")).get("agg");
+    Map<String, Object> ledger = (Map<String, Object>) agg.get("ledger");
+    ledger.put("rollout_usd", null);
+    Files.writeString(file, Json.pretty(s), StandardCharsets.UTF_8);
+    t = InputFiles.summary(file.toString(), Files.readString(file));
+    assertEquals(0.0, t.mode("agg").executorUsd());
+    assertEquals(ledger.get("R") == null ? 1 : ((Number) ledger.get("R")).intValue(), t.mode("agg").executorUnknown());
   }
 
   /**
