@@ -390,7 +390,7 @@ class CheckCommandTest {
           "--ping=false");
       assertTrue(out.contains(task.resolve("task.md") + " line 2 ("), out);
       assertTrue(out.contains(task.resolve("source/conf/creds.txt") + " line 1 ("), out);
-      assertTrue(out.contains(task.resolve("source/.env") + " line 2, field OPENAI_API_KEY ("), out);
+      assertTrue(out.contains(task.resolve("source/.env") + " line 2 (sk-…)"), out);
       assertTrue(out.contains("holds what looks like a literal credential; a task's instruction, sources and checks"
           + " (they reach the executor and the method's prompts) must never carry credentials: rotate the key"), out);
       assertFalse(out.contains("data.csv") || out.contains("check.sh"), out);

@@ -89,25 +89,17 @@ public final class CredentialScreen {
    * value) is a finding too, and every path is shown {@link #redact redacted}. Paths are visited in sorted order.
    */
   public static List<String> findings(Map<String, String> tree) {
-    return findings(tree, "harness trees");
-  }
-
-  /**
-   * {@link #findings(Map)} of files that are not a harness's: {@code carriers} says what must never carry credentials
-   * ({@code "a task's instruction, sources and checks"}).
-   */
-  public static List<String> findings(Map<String, String> tree, String carriers) {
     List<String> out = new ArrayList<>();
     for (Map.Entry<String, String> file : new TreeMap<>(tree).entrySet()) {
       String path = redact(file.getKey());
       Optional<String> named = inPath(file.getKey());
       if (named.isPresent()) {
-        out.add(path + " holds what looks like a credential in its name (" + named.get() + "); " + carriers
-            + " must never carry credentials, in a file's name or its text: " + WHAT_TO_DO);
+        out.add(path + " holds what looks like a credential in its name (" + named.get() + "); harness trees must"
+            + " never carry credentials, in a file's name or its text: " + WHAT_TO_DO);
       }
       for (Hit h : hits(file.getValue())) {
-        out.add(path + " " + h.where() + " holds what looks like a literal credential; " + carriers
-            + " must never carry credentials: " + WHAT_TO_DO);
+        out.add(path + " " + h.where() + " holds what looks like a literal credential; harness trees must"
+            + " never carry credentials: " + WHAT_TO_DO);
       }
     }
     return out;
