@@ -25,10 +25,18 @@ final class ExpectedGrader implements Grader {
   private final String identity;
 
   ExpectedGrader(FolderGrading folder, boolean normalize) throws IOException {
+    this(folder, normalize, null);
+  }
+
+  /**
+   * The grader of a namespace that ran {@code tasks} (null: every task of the benchmark): the answer keys of those
+   * tasks are the instrument, so grades against edited ones are other grades (dogAK F2), and a task added to the
+   * benchmark since is not (dogAM F3).
+   */
+  ExpectedGrader(FolderGrading folder, boolean normalize, java.util.Set<String> tasks) throws IOException {
     this.folder = folder;
     this.normalize = normalize;
-    // the answer keys are the instrument: grades against edited ones are other grades (dogAK F2)
-    this.identity = metric() + ":" + folder.digest("expected.txt");
+    this.identity = metric() + ":" + folder.digest("expected.txt", tasks);
   }
 
   /** The comparison each row's raw {@code metric} names: {@code expected:normalized} or {@code expected:exact}. */
@@ -111,7 +119,7 @@ final class ExpectedGrader implements Grader {
       FolderGrading folder = FolderGrading.of(namespaceDir, settings);
       boolean normalize = folder.grader().path("normalize").asBoolean(false)
           || Boolean.parseBoolean(settings.getOrDefault("normalize", "false"));
-      return new ExpectedGrader(folder, normalize);
+      return new ExpectedGrader(folder, normalize, FolderGrading.tasksOf(namespaceDir));
     }
   }
 }

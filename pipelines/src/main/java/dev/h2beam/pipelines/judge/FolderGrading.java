@@ -42,6 +42,23 @@ public record FolderGrading(Path root, String deliverable, JsonNode grader) {
     return c != null && c.path(key).isTextual() ? c.get(key).asText() : null;
   }
 
+  /**
+   * The tasks a namespace ran, as its config.json's {@code input_digests} records them (the sweep's task list, part
+   * of its identity); null when it records none (an older h2beam's, harness2's).
+   */
+  static java.util.Set<String> tasksOf(Path namespaceDir) {
+    Path config = namespaceDir.resolve("config.json");
+    try {
+      JsonNode tasks = Files.isRegularFile(config) ? Json.readTree(config).path("input_digests").path("tasks") : null;
+      if (tasks == null || !tasks.isObject() || tasks.isEmpty()) return null;
+      java.util.Set<String> out = new java.util.TreeSet<>();
+      tasks.fieldNames().forEachRemaining(out::add);
+      return out;
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
   /** The default grader of a namespace swept on a folder benchmark (its bench.json's grader kind), or null. */
   static String defaultGrader(Path namespaceDir, Map<String, String> settings) {
     try {
@@ -61,13 +78,35 @@ public record FolderGrading(Path root, String deliverable, JsonNode grader) {
    * order: a grader's identity holds it, so grades against other references are never mixed or kept as current.
    */
   String digest(String name) throws IOException {
-    Path tasks = root.resolve("tasks");
+    return digest(name, null);
+  }
+
+  /**
+   * {@link #digest(String)} over the tasks {@code tasks} (ids, any order; null for every task): the answer keys of the
+   * tasks a namespace ran, so that adding a task to the benchmark is no other judge of it (dogAM F3). A task without
+   * the file counts as such.
+   */
+  String digest(String name, java.util.Collection<String> tasks) throws IOException {
+    if (tasks != null) {
+      java.security.MessageDigest sha = Hashes.digest("SHA-1");
+      for (String task : new java.util.TreeSet<>(tasks)) {
+        Path f = gradingDir(task).resolve(name);
+        sha.update((task + "/grading/" + name).getBytes(StandardCharsets.UTF_8));
+        sha.update((byte) 0);
+        if (Files.isRegularFile(f)) Hashes.update(sha, f);
+        else sha.update("(missing)".getBytes(StandardCharsets.UTF_8));
+        sha.update((byte) 0);
+      }
+      return Hashes.hex(sha.digest()).substring(0, 16);
+    }
+    // every task's, in path order: the rubric grader's identity as it has always been recorded
+    Path all = root.resolve("tasks");
     java.security.MessageDigest sha = Hashes.digest("SHA-1");
-    for (String rel : PathOrder.files(tasks)) {
+    for (String rel : PathOrder.files(all)) {
       if (!rel.endsWith("/grading/" + name)) continue;
       sha.update(rel.getBytes(StandardCharsets.UTF_8));
       sha.update((byte) 0);
-      Hashes.update(sha, tasks.resolve(rel));
+      Hashes.update(sha, all.resolve(rel));
       sha.update((byte) 0);
     }
     return Hashes.hex(sha.digest()).substring(0, 16);

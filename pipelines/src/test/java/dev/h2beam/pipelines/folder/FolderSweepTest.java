@@ -323,6 +323,12 @@ class FolderSweepTest {
     String first = Json.readTree(ns.resolve("config.json")).path("judge").asText();
     assertTrue(first.matches("expected:(exact|normalized):[0-9a-f]{16}"), first);
     judge(ns); // the same keys: the same judge, nothing refused
+    // a task added to the benchmark since is none of this namespace's: the same judge of it (dogAM F3)
+    Path may = Files.createDirectories(bench.resolve("tasks/ledgers/may/grading"));
+    Files.writeString(may.resolveSibling("task.md"), "Total May.\n");
+    Files.writeString(may.resolve("expected.txt"), "Total: 1.00\n");
+    judge(ns);
+    assertEquals(first, Json.readTree(ns.resolve("config.json")).path("judge").asText());
 
     Path key = bench.resolve("tasks/ledgers/march/grading/expected.txt");
     Files.writeString(key, Files.readString(key) + "edited\n");
