@@ -236,7 +236,7 @@ public final class FileShapes {
     JsonNode passed = row.get("n_passed");
     JsonNode criteria = row.get("n_criteria");
     if (passed != null && passed.isNumber() && criteria != null && criteria.isNumber()
-        && passed.asDouble() > criteria.asDouble()) {
+        && moreThan(passed.asDouble(), criteria.asDouble())) {
       throw wrong(at + ": n_passed " + passed + " is more than n_criteria " + criteria);
     }
     for (String key : new String[] {"chosen_is_base", "all_pass"}) optionalBoolean(row, key, at, ": ");
@@ -245,6 +245,14 @@ public final class FileShapes {
     if (raw != null && !raw.isNull() && !raw.isObject()) {
       throw wrong(at + ": raw must be an object or null, found " + describe(raw));
     }
+  }
+
+  /**
+   * Whether {@code passed} criteria are more than {@code criteria}, beyond the rounding of a sum of weights (a float
+   * sum one step above its total is every criterion passed, as an upstream JobBench judge may write it).
+   */
+  public static boolean moreThan(double passed, double criteria) {
+    return passed > criteria + Math.max(1e-9, Math.abs(criteria) * 1e-9);
   }
 
   /** config.json: an object whose {@code seed} is a whole number or null. */

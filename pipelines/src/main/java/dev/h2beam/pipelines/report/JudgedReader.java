@@ -3,6 +3,7 @@ package dev.h2beam.pipelines.report;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.h2beam.adapters.files.Json;
+import dev.h2beam.pipelines.files.FileShapes;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -122,7 +123,10 @@ final class JudgedReader {
     }
     if (task == null || task.isBlank() || mode == null || mode.isBlank()) return null;
     // counts no judge writes (beyond a double, below 0, more passed than there are): the tree's reading names them
-    if (!count(passed) || !count(criteria) || passed != null && criteria != null && passed > criteria) return null;
+    if (!count(passed) || !count(criteria)
+        || passed != null && criteria != null && FileShapes.moreThan(passed, criteria)) {
+      return null;
+    }
     if (repeatSd != null && !Double.isFinite(repeatSd)) repeatSd = null;
     return new Scored(task, InputFiles.modeToken(mode), k, label, runId, base, passed, criteria, allPass, metric,
         error, absence.isEmpty() ? rawAbsence : absence, repeatSd);

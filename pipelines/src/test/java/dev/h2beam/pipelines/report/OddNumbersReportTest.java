@@ -45,6 +45,14 @@ class OddNumbersReportTest {
     assertFalse(run.out().contains("275.00%") || run.out().contains("158.33%"), run.out());
   }
 
+  /** dogAM: a sum of weights one rounding step above its total is every criterion passed, not a file to refuse. */
+  @Test
+  void aSumOfWeightsARoundingStepAboveItsTotalIsRead(@TempDir Path runs) throws Exception {
+    Fixtures.Run run = edited(runs, "judged.json", "\"n_passed\": 2", "\"n_passed\": 2.0000000000000004");
+    assertFalse(run.out().contains("is more than n_criteria"), run.out());
+    assertFalse(run.out().contains("skipping unreadable"), run.out());
+  }
+
   @Test
   void aUsdOfNanMakesTheSummaryUnreadable(@TempDir Path runs) throws Exception {
     Fixtures.Run run = edited(runs, "ledger-1/summary.json", "\"usd\": 0.5", "\"usd\": \"NaN\"");
