@@ -72,6 +72,35 @@ class PhasesTest {
     assertTrue(interrupted.await(30, TimeUnit.SECONDS), "the item still running was interrupted");
   }
 
+  /**
+   * dogAJ's unconfirmed 1: when a phase fails, the items still running are waited for before the failure reaches the
+   * caller, which records the phase failed and goes on: nothing of the phase is still writing then.
+   */
+  @Test
+  void aFailedPhaseReturnsOnlyOnceItsRunningItemsHaveEnded() throws Exception {
+    java.util.concurrent.atomic.AtomicBoolean ended = new java.util.concurrent.atomic.AtomicBoolean();
+    CountDownLatch running = new CountDownLatch(1);
+    assertThrows(IllegalStateException.class, () -> Phases.map(List.of(1, 2), 2, i -> {
+      if (i == 2) {
+        running.countDown();
+        long until = System.nanoTime() + 300_000_000L;
+        // an item that finishes what it is writing before it stops, interrupted or not
+        while (System.nanoTime() < until) {
+          try {
+            Thread.sleep(10);
+          } catch (InterruptedException e) {
+            // keeps going
+          }
+        }
+        ended.set(true);
+        return i;
+      }
+      running.await();
+      throw new IllegalStateException("one");
+    }));
+    assertTrue(ended.get(), "the running item had ended when the failure was thrown");
+  }
+
   @Test
   void anErrorIsThrownAsItself() {
     AssertionError e = assertThrows(AssertionError.class, () -> Phases.map(List.of(1, 2), 2, i -> {
