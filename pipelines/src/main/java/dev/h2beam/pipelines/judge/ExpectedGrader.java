@@ -47,7 +47,8 @@ final class ExpectedGrader implements Grader {
   /**
    * The comparison and a digest of the {@code grading/expected.txt} of each task the namespace ran (of every task
    * when its config.json does not say which): a namespace's grades never mix answer keys, an edited key grades
-   * kept runs anew, and replicates judged against other keys fail the report's judge condition. An earlier h2beam recorded the comparison alone ({@link JudgeIdentity#sameInstrument}).
+   * kept runs anew, and replicates judged against other keys fail the report's judge condition. An earlier h2beam
+   * recorded the comparison alone ({@link JudgeIdentity#sameInstrument}).
    */
   @Override public String identity() {
     return identity;
