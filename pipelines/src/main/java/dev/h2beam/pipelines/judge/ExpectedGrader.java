@@ -60,9 +60,7 @@ final class ExpectedGrader implements Grader {
   }
 
   @Override public Optional<Map<String, Object>> score(Path runDir, String task) throws IOException {
-    Path expectedFile = folder.gradingDir(task).resolve("expected.txt");
-    Optional<String> problem = keyProblem(expectedFile);
-    if (problem.isPresent()) throw new IOException(problem.get());
+    String expected = key(folder.gradingDir(task).resolve("expected.txt"));
     Map<String, Object> raw = new LinkedHashMap<>();
     raw.put("n_criteria", 1);
     raw.put("metric", metric());
@@ -79,8 +77,7 @@ final class ExpectedGrader implements Grader {
       raw.put("no_output", true);
       return Optional.of(raw);
     }
-    boolean same = comparable(TextFiles.readCapped(expectedFile, MAX_CHARS))
-        .equals(comparable(TextFiles.readCapped(answer, MAX_CHARS)));
+    boolean same = comparable(expected).equals(comparable(TextFiles.readCapped(answer, MAX_CHARS)));
     raw.put("n_passed", same ? 1 : 0);
     raw.put("all_pass", same);
     return Optional.of(raw);
@@ -91,18 +88,30 @@ final class ExpectedGrader implements Grader {
    * a real 0 against no answer (dogAK F3); such a row is an absence, never a zero. Empty when it can.
    */
   static Optional<String> keyProblem(Path file) {
-    if (!Files.isRegularFile(file)) {
-      return Optional.of(file + ": missing; the expected grader compares the deliverable with it, for every task");
-    }
     try {
-      if (TextFiles.readCapped(file, MAX_CHARS).isBlank()) {
-        return Optional.of(file + ": empty (white space only); write the answer the deliverable must match, or"
-            + " grade the task with another grader");
-      }
+      key(file);
+      return Optional.empty();
     } catch (IOException e) {
-      return Optional.of(file + ": cannot be read (" + e.getMessage() + ")");
+      return Optional.of(e.getMessage());
     }
-    return Optional.empty();
+  }
+
+  /** The answer key in {@code file}, read once; an {@link IOException} saying {@link #keyProblem why} it is none. */
+  private static String key(Path file) throws IOException {
+    if (!Files.isRegularFile(file)) {
+      throw new IOException(file + ": missing; the expected grader compares the deliverable with it, for every task");
+    }
+    String text;
+    try {
+      text = TextFiles.readCapped(file, MAX_CHARS);
+    } catch (IOException e) {
+      throw new IOException(file + ": cannot be read (" + e.getMessage() + ")", e);
+    }
+    if (text.isBlank()) {
+      throw new IOException(file + ": empty (white space only); write the answer the deliverable must match, or"
+          + " grade the task with another grader");
+    }
+    return text;
   }
 
   String comparable(String text) {
